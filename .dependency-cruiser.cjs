@@ -1,0 +1,99 @@
+/**
+ * The "Rooms" table of ../shared/ARCHITECTURE.md as rules, so a forbidden import fails CI.
+ * One addition to the table: src/cli (the command line) may use any room but the renderer, and
+ * the two shells (main/web, main/shell) may start src/sim in-process as the Demo network.
+ */
+/** @type {import('dependency-cruiser').IConfiguration} */
+module.exports = {
+  forbidden: [
+    {
+      name: 'shared-is-self-contained',
+      comment: 'src/shared holds wire types, schemas and units: nothing outside itself, no node built-ins.',
+      severity: 'error',
+      from: { path: '^src/shared/' },
+      to: { pathNot: ['^src/shared/', '^node_modules/valibot/'] },
+    },
+    {
+      name: 'core-never-imports-electron-or-shells',
+      comment: 'main/core is plain Node: never electron, never the shells, the renderer or the sim.',
+      severity: 'error',
+      from: { path: '^src/main/core/' },
+      to: { path: ['^node_modules/electron/', '^src/main/shell/', '^src/main/web/', '^src/main/index\\.ts$', '^src/renderer/', '^src/sim/', '^src/preload/', '^src/cli/'] },
+    },
+    {
+      name: 'no-electron-outside-shell-and-preload',
+      comment: 'Only src/main/shell, src/main/index.ts and src/preload may import electron.',
+      severity: 'error',
+      from: { path: '^src/', pathNot: ['^src/main/shell/', '^src/main/index\\.ts$', '^src/preload/'] },
+      to: { path: '^node_modules/electron/' },
+    },
+    {
+      name: 'web-shell-room',
+      comment: 'main/web may import core, shared and the sim (to host the Demo network).',
+      severity: 'error',
+      from: { path: '^src/main/web/' },
+      to: { path: ['^src/main/shell/', '^src/main/index\\.ts$', '^src/renderer/', '^src/preload/', '^src/cli/'] },
+    },
+    {
+      name: 'electron-shell-room',
+      comment: 'main/shell may import core, shared, the sim and electron; not the web shell or the renderer.',
+      severity: 'error',
+      from: { path: ['^src/main/shell/', '^src/main/index\\.ts$'] },
+      to: { path: ['^src/main/web/', '^src/renderer/', '^src/preload/', '^src/cli/'] },
+    },
+    {
+      name: 'preload-room',
+      comment: 'The preload exposes the contract only: shared and electron.',
+      severity: 'error',
+      from: { path: '^src/preload/' },
+      to: { path: '^src/', pathNot: ['^src/shared/', '^src/preload/'] },
+    },
+    {
+      name: 'renderer-room',
+      comment: 'The renderer talks to main only through TidewatchApi: shared and its own files.',
+      severity: 'error',
+      from: { path: '^src/renderer/' },
+      to: { path: '^src/', pathNot: ['^src/shared/', '^src/renderer/'] },
+    },
+    {
+      name: 'renderer-no-node',
+      comment: 'The renderer is a web page: no node built-ins.',
+      severity: 'error',
+      from: { path: '^src/renderer/' },
+      to: { dependencyTypes: ['core'] },
+    },
+    {
+      name: 'sim-room',
+      comment: 'The reference service depends on the wire types only: never main or renderer.',
+      severity: 'error',
+      from: { path: '^src/sim/' },
+      to: { path: '^src/', pathNot: ['^src/sim/', '^src/shared/'] },
+    },
+    {
+      name: 'cli-room',
+      comment: 'The command line may start anything headless, never the renderer or electron.',
+      severity: 'error',
+      from: { path: '^src/cli/' },
+      to: { path: ['^src/renderer/', '^src/main/shell/', '^src/main/index\\.ts$', '^src/preload/', '^node_modules/electron/'] },
+    },
+    {
+      name: 'no-circular',
+      severity: 'error',
+      from: { path: '^src/' },
+      to: { circular: true },
+    },
+    {
+      name: 'not-to-unresolvable',
+      severity: 'error',
+      from: {},
+      to: { couldNotResolve: true },
+    },
+  ],
+  options: {
+    doNotFollow: { path: 'node_modules' },
+    exclude: { path: ['^out/', '^dist/'] },
+    tsPreCompilationDeps: true,
+    tsConfig: { fileName: 'tsconfig.node.json' },
+    enhancedResolveOptions: { exportsFields: ['exports'], conditionNames: ['import', 'require', 'node', 'default', 'types'], extensions: ['.ts', '.js', '.vue', '.json'] },
+  },
+};

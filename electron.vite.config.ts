@@ -1,0 +1,23 @@
+import { resolve } from 'node:path';
+import vue from '@vitejs/plugin-vue';
+import { defineConfig } from 'electron-vite';
+
+export default defineConfig({
+  main: {
+    build: {
+      // better-sqlite3 loads its Node-API prebuild at run time: never bundle it.
+      rollupOptions: { external: ['better-sqlite3'] },
+    },
+  },
+  preload: {
+    build: {
+      // A sandboxed preload must be CommonJS.
+      rollupOptions: { output: { format: 'cjs', entryFileNames: '[name].cjs' } },
+    },
+  },
+  renderer: {
+    root: resolve('src/renderer'),
+    build: { rollupOptions: { input: resolve('src/renderer/index.html') } },
+    plugins: [vue()],
+  },
+});

@@ -1,0 +1,63 @@
+import { DEFAULT_HEARTBEAT_MS, DEFAULT_SEED, startSim, World } from '../sim';
+import { intOption, numberOption, parse, untilSignal, UsageError } from './args';
+
+export const SIM_USAGE = `tidewatch sim: the Demo network, a reference implementation of the chain data service
+
+  tidewatch sim --port 0 --api-key KEY [--seed N] [--speed N] [--host 127.0.0.1]
+                [--rate-limit N] [--max-streams N] [--heartbeat-ms N] [--retention N]
+  tidewatch sim --describe [--seed N]
+
+  --port N          port to listen on; 0 picks a free one (default 0)
+  --api-key KEY     key accepted in the api-key query parameter; repeat for several (default: demo)
+  --seed N          seed of the synthetic chain (default ${DEFAULT_SEED})
+  --speed N         market activity per second, as a multiple of real time (default 1)
+  --host H          address to bind (default 127.0.0.1)
+  --rate-limit N    requests per second per key before 429 with Retry-After (default: none)
+  --max-streams N   streams open at once per key before 429 (default: none)
+  --heartbeat-ms N  interval of ': ping' comments on streams (default ${DEFAULT_HEARTBEAT_MS})
+  --retention N     stream #22 events kept for last-id=0 (default 10000)
+  --describe        print what the API alone cannot discover (wallets, kiosks, collections,
+                    pools, margin owners) as one JSON object, and exit`;
+
+export async function simCommand(args: string[]): Promise<number> {
+  const o = parse(args, {
+    port: { type: 'string' },
+    'api-key': { type: 'string', multiple: true },
+    seed: { type: 'string' },
+    speed: { type: 'string' },
+    host: { type: 'string' },
+    'rate-limit': { type: 'string' },
+    'max-streams': { type: 'string' },
+    'heartbeat-ms': { type: 'string' },
+    retention: { type: 'string' },
+    describe: { type: 'boolean' },
+    help: { type: 'boolean', short: 'h' },
+  });
+  if (o.help) {
+    console.log(SIM_USAGE);
+    return 0;
+  }
+  const seed = intOption('seed', o.seed, 0, 2 ** 32 - 1) ?? DEFAULT_SEED;
+  if (o.describe) {
+    console.log(JSON.stringify(new World({ seed }).describe()));
+    return 0;
+  }
+  const apiKeys = o['api-key'] ?? ['demo'];
+  if (apiKeys.some((k) => k.length === 0)) throw new UsageError('--api-key must not be empty');
+  const sim = await startSim({
+    seed,
+    apiKeys,
+    port: intOption('port', o.port, 0, 65_535) ?? 0,
+    host: o.host ?? '127.0.0.1',
+    speed: numberOption('speed', o.speed, 0.001),
+    rateLimit: numberOption('rate-limit', o['rate-limit'], 0.001),
+    maxStreams: intOption('max-streams', o['max-streams'], 1, 10_000),
+    heartbeatMs: intOption('heartbeat-ms', o['heartbeat-ms'], 10, 3_600_000),
+    retention: intOption('retention', o.retention, 1, 10_000_000),
+  });
+  console.log(`Tidewatch demo network listening on ${sim.url}`);
+  const signal = await untilSignal();
+  console.error(`tidewatch sim: ${signal}, stopping`);
+  await sim.close();
+  return 0;
+}

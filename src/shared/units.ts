@@ -1,0 +1,105 @@
+/**
+ * Every unit rule of the service in one place (decisions.md: "All unit rules live in one tested
+ * module"). Views and the core call these; nothing else divides by powers of ten.
+ */
+
+/** The exchange stores prices in 1e9 fixed point. */
+export const PRICE_SCALE_DECIMALS = 9;
+/** Stream #22 liquidation `risk_ratio` is scaled by 1,000,000. */
+export const STREAM_RISK_RATIO_SCALE = 1_000_000;
+
+export interface PoolDecimals {
+  base_asset_decimals: number;
+  quote_asset_decimals: number;
+}
+
+type IntLike = number | bigint | string;
+
+function pow10(n: number): number {
+  return 10 ** n;
+}
+
+/** Decimal places that turn a raw price into a human price: 9 - base + quote. */
+export function priceDecimals(pool: PoolDecimals): number {
+  return PRICE_SCALE_DECIMALS - pool.base_asset_decimals + pool.quote_asset_decimals;
+}
+
+/** Human price (quote per one base) of a raw exchange price. SUI_USDC raw 3380500 is 3.3805. */
+export function humanPrice(raw: number, pool: PoolDecimals): number {
+  return raw / pow10(priceDecimals(pool));
+}
+
+/** Raw exchange price of a human price, rounded to the nearest integer. */
+export function rawPrice(human: number, pool: PoolDecimals): number {
+  return Math.round(human * pow10(priceDecimals(pool)));
+}
+
+/** Human base quantity: raw / 10^base_decimals. */
+export function baseQuantity(raw: number, pool: PoolDecimals): number {
+  return raw / pow10(pool.base_asset_decimals);
+}
+
+/** Human quote quantity: raw / 10^quote_decimals. */
+export function quoteQuantity(raw: number, pool: PoolDecimals): number {
+  return raw / pow10(pool.quote_asset_decimals);
+}
+
+/** A trade's raw quote quantity: base x price / 10^9, integer division (exact, in BigInt). */
+export function quoteQuantityOf(baseRaw: IntLike, priceRaw: IntLike): bigint {
+  return (BigInt(baseRaw) * BigInt(priceRaw)) / 10n ** BigInt(PRICE_SCALE_DECIMALS);
+}
+
+/** REST `risk_ratio` is already a plain ratio (1.25 = assets are 125% of debt). */
+export function riskRatioFromRest(value: number): number {
+  return value;
+}
+
+/** Stream #22 liquidation `risk_ratio` is scaled by 1,000,000. */
+export function riskRatioFromStream(scaled: number): number {
+  return scaled / STREAM_RISK_RATIO_SCALE;
+}
+
+/** The inverse of riskRatioFromStream, as the service emits it (an integer). */
+export function riskRatioToStream(ratio: number): number {
+  return Math.round(ratio * STREAM_RISK_RATIO_SCALE);
+}
+
+/** Margin amounts and shares: integers in the smallest unit of the margin pool's asset. */
+export function marginAmount(raw: number, assetDecimals: number): number {
+  return raw / pow10(assetDecimals);
+}
+
+/** An oracle price with its decimals (Deposit, Liquidation): price / 10^decimals. */
+export function oraclePrice(price: number, decimals: number): number {
+  return price / pow10(decimals);
+}
+
+/**
+ * Exact decimal text of a raw integer amount: formatUnits(3380500, 6) is "3.3805". Used where a
+ * float would lose digits (amounts beyond 2^53, volumes that travel as strings).
+ */
+export function formatUnits(raw: IntLike, decimals: number): string {
+  let big: bigint;
+  if (typeof raw === 'bigint') big = raw;
+  else if (typeof raw === 'number') {
+    if (!Number.isFinite(raw)) throw new RangeError(`formatUnits: ${raw} is not a finite number`);
+    big = BigInt(Math.trunc(raw));
+  } else big = BigInt(raw);
+  const negative = big < 0n;
+  const digits = (negative ? -big : big).toString().padStart(decimals + 1, '0');
+  const whole = digits.slice(0, digits.length - decimals);
+  const fraction = decimals > 0 ? digits.slice(digits.length - decimals).replace(/0+$/, '') : '';
+  return `${negative ? '-' : ''}${whole}${fraction ? `.${fraction}` : ''}`;
+}
+
+/** Exact raw integer of a decimal text: parseUnits("3.3805", 6) is 3380500n. Extra digits are an error. */
+export function parseUnits(text: string, decimals: number): bigint {
+  const m = /^(-)?(\d+)(?:\.(\d+))?$/.exec(text.trim());
+  if (!m) throw new RangeError(`parseUnits: "${text}" is not a decimal number`);
+  const [, sign, whole, fraction = ''] = m;
+  if (fraction.length > decimals) {
+    throw new RangeError(`parseUnits: "${text}" has more than ${decimals} decimal places`);
+  }
+  const big = BigInt(whole + fraction.padEnd(decimals, '0'));
+  return sign ? -big : big;
+}

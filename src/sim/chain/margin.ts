@@ -1,0 +1,555 @@
+import type {
+  ActiveLoan,
+  ActiveSupply,
+  Deposit,
+  Liquidation,
+  Loan,
+  MarginManager,
+  SupplierCap,
+  SupplyReferral,
+} from '../../shared/api';
+import { EVENT_TYPES } from '../../shared/api';
+import { riskRatioToStream } from '../../shared/units';
+import { checkpointAt, DAY_MS, HOUR_MS, isoAt } from '../clock';
+import { objectId, txDigest, type Rng } from '../rng';
+import { ASSETS } from './assets';
+import type { Market } from './market';
+import type { PriceOracle } from './prices';
+
+/** Protocol parameters at 5x leverage (decisions.md, facts about the margin protocol). */
+export const RISK = {
+  minWithdraw: 2.0,
+  minBorrow: 1.25,
+  liquidation: 1.125,
+  targetLiquidation: 1.25,
+  liquidatorReward: 0.01,
+  poolReward: 0.04,
+};
+
+const YEAR_SEC = 365 * 86_400;
+
+interface MarginPool {
+  id: string;
+  symbol: string;
+  supplyShares: number;
+  supplyIndex: number;
+  borrowShares: number;
+  borrowIndex: number;
+}
+
+interface Stamp {
+  ms: number;
+  digest: string;
+}
+
+interface Debt {
+  side: 'base' | 'quote';
+  pool: MarginPool;
+  shares: number;
+  original: number;
+  originalShares: number;
+  stamp: Stamp;
+}
+
+interface Manager {
+  id: string;
+  balanceManager: string;
+  owner: string;
+  market: Market;
+  created: Stamp;
+  updated: Stamp;
+  base: number;
+  quote: number;
+  debt: Debt | null;
+  deposit: Stamp & { baseOracle: number; quoteOracle: number };
+  closed: boolean;
+}
+
+interface Supply {
+  cap: SupplierCap;
+  pool: MarginPool;
+  shares: number;
+  original: number;
+  stamp: Stamp;
+}
+
+export interface MarginEmit {
+  (type: string, ms: number, data: Record<string, unknown>, digest: string): void;
+}
+
+/**
+ * The margin protocol of the Demo network: margin pools with share accounting and a kinked
+ * interest curve, suppliers, and traders who open leveraged managers, add and withdraw
+ * collateral, re-lever, and get liquidated when the price moves against them.
+ */
+export class MarginEngine {
+  readonly pools = new Map<string, MarginPool>();
+  readonly managers: Manager[] = [];
+  readonly liquidations: Liquidation[] = [];
+  readonly supplies: Supply[] = [];
+  readonly caps: SupplierCap[] = [];
+  readonly referrals: SupplyReferral[] = [];
+  readonly owners: string[];
+  private readonly markets: Market[];
+
+  constructor(
+    private readonly rng: Rng,
+    private readonly oracle: PriceOracle,
+    markets: Market[],
+    private readonly emit: MarginEmit,
+    startMs: number,
+  ) {
+    this.markets = markets.filter((m) => m.spec.marginEnabled);
+    for (const m of this.markets) {
+      for (const sym of [m.spec.base, m.spec.quote]) {
+        if (!this.pools.has(sym)) {
+          this.pools.set(sym, {
+            id: objectId(rng),
+            symbol: sym,
+            supplyShares: 0,
+            supplyIndex: 1,
+            borrowShares: 0,
+            borrowIndex: 1,
+          });
+        }
+      }
+    }
+    this.owners = Array.from({ length: 36 }, () => objectId(rng));
+    this.refreshUnitPrices();
+    this.seedSuppliers(startMs);
+  }
+
+  private stamp(ms: number): Stamp {
+    return { ms, digest: txDigest(this.rng) };
+  }
+
+  /**
+   * USD per smallest unit of each asset. Prices only change in `step`, which refreshes this
+   * first, so the liquidation checks of every manager need no oracle lookups.
+   */
+  private unitUsd: Record<string, number> = {};
+
+  private refreshUnitPrices(): void {
+    for (const a of Object.values(ASSETS)) this.unitUsd[a.symbol] = this.oracle.price(a.symbol) / 10 ** a.decimals;
+  }
+
+  private usd(symbol: string, raw: number): number {
+    return raw * this.unitUsd[symbol]!;
+  }
+
+  private raw(symbol: string, usd: number): number {
+    return Math.max(0, Math.round((usd / this.oracle.price(symbol)) * 10 ** ASSETS[symbol]!.decimals));
+  }
+
+  private seedSuppliers(startMs: number): void {
+    const suppliers = Array.from({ length: 24 }, () => objectId(this.rng));
+    const pools = [...this.pools.values()];
+    suppliers.forEach((owner, i) => {
+      const capCount = i % 7 === 0 ? 2 : 1;
+      for (let c = 0; c < capCount; c++) {
+        const s = this.stamp(startMs - this.rng.int(1, 60) * DAY_MS);
+        const cap: SupplierCap = {
+          supplier_cap_id: objectId(this.rng),
+          owner,
+          checkpoint_id: checkpointAt(s.ms),
+          created_at: isoAt(s.ms),
+          updated_at: isoAt(s.ms),
+          digest: s.digest,
+        };
+        this.caps.push(cap);
+        const n = this.rng.int(1, 3);
+        for (let k = 0; k < n; k++) {
+          const pool = this.rng.pick(pools);
+          this.addSupply(cap, pool, this.rng.logNormal(40_000, 1.3), this.stamp(s.ms + this.rng.int(0, 5) * HOUR_MS));
+        }
+      }
+    });
+    // One whale whose SUI supply exceeds 2^53 smallest units, to exercise clients on big amounts.
+    const sui = this.pools.get('SUI');
+    if (sui) this.addSupply(this.caps[0]!, sui, 12_000_000 * this.oracle.price('SUI'), this.stamp(startMs - 30 * DAY_MS));
+    for (let i = 0; i < 12; i++) {
+      const s = this.stamp(startMs - this.rng.int(1, 90) * DAY_MS);
+      this.referrals.push({
+        supply_referral_id: objectId(this.rng),
+        margin_pool_id: this.rng.pick(pools).id,
+        owner: this.rng.pick(suppliers),
+        onchain_timestamp: s.ms,
+        checkpoint_id: checkpointAt(s.ms),
+        digest: s.digest,
+        created_at: isoAt(s.ms),
+        updated_at: isoAt(s.ms + this.rng.int(0, 3) * DAY_MS),
+      });
+    }
+  }
+
+  private addSupply(cap: SupplierCap, pool: MarginPool, usd: number, stamp: Stamp): void {
+    const amount = this.raw(pool.symbol, usd);
+    const shares = Math.round(amount / pool.supplyIndex);
+    pool.supplyShares += shares;
+    this.supplies.push({ cap, pool, shares, original: amount, stamp });
+  }
+
+  private debtRaw(d: Debt): number {
+    return Math.round(d.shares * d.pool.borrowIndex);
+  }
+
+  private baseSym(m: Manager): string {
+    return m.market.spec.base;
+  }
+
+  private quoteSym(m: Manager): string {
+    return m.market.spec.quote;
+  }
+
+  private assetsUsd(m: Manager): number {
+    return this.usd(this.baseSym(m), m.base) + this.usd(this.quoteSym(m), m.quote);
+  }
+
+  private debtUsd(m: Manager): number {
+    return m.debt ? this.usd(m.debt.pool.symbol, this.debtRaw(m.debt)) : 0;
+  }
+
+  /** Assets / debt, or null without debt. */
+  riskRatio(m: Manager): number | null {
+    const debt = this.debtUsd(m);
+    return debt > 0 ? this.assetsUsd(m) / debt : null;
+  }
+
+  /** Advance by dtSec of market time, at wall time `ms`. */
+  step(dtSec: number, ms: number, warmup: boolean): void {
+    this.refreshUnitPrices();
+    this.accrue(dtSec);
+    const perSec = (meanSec: number): number => dtSec / meanSec;
+    if (this.rng.chance(perSec(warmup ? 240 : 900))) this.open(ms);
+    if (this.rng.chance(perSec(1500))) this.addCollateral(ms);
+    if (this.rng.chance(perSec(1200))) this.withdraw(ms);
+    if (this.rng.chance(perSec(90))) this.relever(ms);
+    if (this.rng.chance(perSec(7200))) this.close(ms);
+    if (this.rng.chance(perSec(6 * 3600))) {
+      const pools = [...this.pools.values()];
+      const cap = this.rng.pick(this.caps);
+      this.addSupply(cap, this.rng.pick(pools), this.rng.logNormal(20_000, 1), this.stamp(ms));
+    }
+    for (const m of this.managers) {
+      if (m.closed || !m.debt) continue;
+      const r = this.riskRatio(m);
+      if (r !== null && r < RISK.liquidation) this.liquidate(m, r, ms);
+    }
+  }
+
+  private accrue(dtSec: number): void {
+    for (const p of this.pools.values()) {
+      const supplied = p.supplyShares * p.supplyIndex;
+      const borrowed = p.borrowShares * p.borrowIndex;
+      if (supplied <= 0 || borrowed <= 0) continue;
+      const util = Math.min(1, borrowed / supplied);
+      const apr = util < 0.8 ? 0.02 + util * 0.15 : 0.14 + (util - 0.8) * 2;
+      const interest = borrowed * apr * (dtSec / YEAR_SEC);
+      p.borrowIndex *= 1 + apr * (dtSec / YEAR_SEC);
+      p.supplyIndex += (interest * 0.9) / p.supplyShares;
+    }
+  }
+
+  private openManagers(): Manager[] {
+    return this.managers.filter((m) => !m.closed);
+  }
+
+  private open(ms: number): void {
+    const market = this.rng.pick(this.markets);
+    const owner = this.owners[Math.min(this.owners.length - 1, Math.floor(this.owners.length * this.rng.next() ** 1.6))]!;
+    const s = this.stamp(ms);
+    const collateralUsd = this.rng.logNormal(2500, 1.1);
+    const m: Manager = {
+      id: objectId(this.rng),
+      balanceManager: objectId(this.rng),
+      owner,
+      market,
+      created: s,
+      updated: s,
+      base: 0,
+      quote: this.raw(market.spec.quote, collateralUsd),
+      debt: null,
+      deposit: { ...s, baseOracle: this.oracle.price(market.spec.base), quoteOracle: this.oracle.price(market.spec.quote) },
+      closed: false,
+    };
+    this.managers.push(m);
+    this.emit(EVENT_TYPES.managerCreated, ms, {
+      margin_manager_id: m.id,
+      balance_manager_id: m.balanceManager,
+      dex_pool_id: market.pool.pool_id,
+      owner,
+      timestamp: ms,
+    }, s.digest);
+    this.emit(EVENT_TYPES.deposit, ms, {
+      margin_manager_id: m.id,
+      base_asset_amount: 0,
+      quote_asset_amount: m.quote,
+      timestamp: ms,
+    }, s.digest);
+    const target = this.rng.range(RISK.minBorrow + 0.01, 1.6);
+    this.borrowTo(m, target, this.rng.chance(0.62) ? 'long' : 'short', ms, s);
+  }
+
+  /**
+   * Borrow so that the ratio becomes `target` and put the loan into the position: a long
+   * borrows quote and buys base, a short borrows base and sells it for quote.
+   */
+  private borrowTo(m: Manager, target: number, direction: 'long' | 'short', ms: number, s: Stamp): void {
+    const assets = this.assetsUsd(m);
+    const debt = this.debtUsd(m);
+    const addUsd = (assets - target * debt) / (target - 1);
+    if (addUsd <= 1) return;
+    const side = m.debt?.side ?? (direction === 'long' ? 'quote' : 'base');
+    const debtSym = side === 'quote' ? this.quoteSym(m) : this.baseSym(m);
+    const pool = this.pools.get(debtSym)!;
+    const amount = this.raw(debtSym, addUsd);
+    const shares = amount / pool.borrowIndex;
+    pool.borrowShares += shares;
+    if (m.debt) {
+      m.debt.shares += shares;
+      m.debt.stamp = s;
+    } else {
+      m.debt = { side, pool, shares, original: amount, originalShares: shares, stamp: s };
+    }
+    // Long: the borrowed quote (and the quote collateral) buys base. Short: borrowed base is sold.
+    if (side === 'quote') {
+      m.base += this.raw(this.baseSym(m), addUsd + this.usd(this.quoteSym(m), m.quote));
+      m.quote = 0;
+    } else {
+      m.quote += this.raw(this.quoteSym(m), addUsd);
+    }
+    m.updated = { ms, digest: s.digest };
+  }
+
+  private addCollateral(ms: number): void {
+    const open = this.openManagers();
+    if (open.length === 0) return;
+    const m = this.rng.pick(open);
+    const s = this.stamp(ms);
+    const amount = this.raw(this.quoteSym(m), this.assetsUsd(m) * this.rng.range(0.1, 0.5));
+    m.quote += amount;
+    m.updated = s;
+    m.deposit = { ...s, baseOracle: this.oracle.price(this.baseSym(m)), quoteOracle: this.oracle.price(this.quoteSym(m)) };
+    this.emit(EVENT_TYPES.deposit, ms, { margin_manager_id: m.id, base_asset_amount: 0, quote_asset_amount: amount, timestamp: ms }, s.digest);
+  }
+
+  private withdraw(ms: number): void {
+    const open = this.openManagers();
+    if (open.length === 0) return;
+    const m = this.rng.pick(open);
+    const ratio = this.riskRatio(m);
+    const assets = this.assetsUsd(m);
+    const room = ratio === null ? assets : assets - RISK.minWithdraw * this.debtUsd(m);
+    if (room <= 1) return;
+    const frac = ratio === null ? 1 : this.rng.range(0.2, 0.9);
+    const takeUsd = room * frac;
+    const share = assets > 0 ? takeUsd / assets : 0;
+    const base = Math.floor(m.base * share);
+    const quote = Math.floor(m.quote * share);
+    if (base === 0 && quote === 0) return;
+    m.base -= base;
+    m.quote -= quote;
+    const s = this.stamp(ms);
+    m.updated = s;
+    m.deposit = { ...s, baseOracle: this.oracle.price(this.baseSym(m)), quoteOracle: this.oracle.price(this.quoteSym(m)) };
+    if (!m.debt && m.base === 0 && m.quote === 0) m.closed = true;
+    this.emit(EVENT_TYPES.withdraw, ms, { margin_manager_id: m.id, base_asset_amount: base, quote_asset_amount: quote, timestamp: ms }, s.digest);
+  }
+
+  /** Traders whose ratio drifted up borrow again, back towards the minimum borrow ratio. */
+  private relever(ms: number): void {
+    const candidates = this.openManagers().filter((m) => {
+      const r = this.riskRatio(m);
+      return r !== null && r > 1.5;
+    });
+    if (candidates.length === 0) return;
+    const m = this.rng.pick(candidates);
+    this.borrowTo(m, this.rng.range(RISK.minBorrow + 0.005, 1.45), m.debt?.side === 'base' ? 'short' : 'long', ms, this.stamp(ms));
+  }
+
+  /** Repay the whole debt from the position's assets (no stream event: the stream has none for repay). */
+  private close(ms: number): void {
+    const withDebt = this.openManagers().filter((m) => m.debt);
+    if (withDebt.length === 0) return;
+    const m = this.rng.pick(withDebt);
+    const debt = m.debt!;
+    const debtUsd = this.debtUsd(m);
+    const assets = this.assetsUsd(m);
+    const keep = Math.max(0, (assets - debtUsd) / assets);
+    m.base = Math.floor(m.base * keep);
+    m.quote = Math.floor(m.quote * keep);
+    debt.pool.borrowShares = Math.max(0, debt.pool.borrowShares - debt.shares);
+    m.debt = null;
+    m.updated = this.stamp(ms);
+  }
+
+  private liquidate(m: Manager, ratio: number, ms: number): void {
+    const debt = m.debt!;
+    const debtSym = debt.pool.symbol;
+    const assetsUsd = this.assetsUsd(m);
+    const debtUsd = this.debtUsd(m);
+    const bonus = 1 + RISK.liquidatorReward + RISK.poolReward;
+    let repayUsd: number;
+    let defaultUsd = 0;
+    if (assetsUsd < debtUsd * bonus) {
+      // Underwater: every asset is seized and the pool absorbs what it does not cover.
+      repayUsd = assetsUsd / bonus;
+      defaultUsd = debtUsd - repayUsd;
+    } else {
+      repayUsd = Math.min(debtUsd, (RISK.targetLiquidation * debtUsd - assetsUsd) / (RISK.targetLiquidation - bonus));
+    }
+    const seizeShare = Math.min(1, (repayUsd * bonus) / assetsUsd);
+    m.base = defaultUsd > 0 ? 0 : Math.floor(m.base * (1 - seizeShare));
+    m.quote = defaultUsd > 0 ? 0 : Math.floor(m.quote * (1 - seizeShare));
+    const repaid = this.raw(debtSym, repayUsd);
+    const defaulted = this.raw(debtSym, defaultUsd);
+    const removeShares = Math.min(debt.shares, (repaid + defaulted) / debt.pool.borrowIndex);
+    debt.shares -= removeShares;
+    debt.pool.borrowShares = Math.max(0, debt.pool.borrowShares - removeShares);
+    const s = this.stamp(ms);
+    const remainingDebt = Math.max(0, this.debtRaw(debt));
+    if (defaultUsd > 0 || remainingDebt === 0) {
+      m.debt = null;
+      m.closed = m.base === 0 && m.quote === 0;
+    } else {
+      debt.stamp = s;
+    }
+    m.updated = s;
+    const baseOracle = this.oracle.oracle(this.baseSym(m));
+    const quoteOracle = this.oracle.oracle(this.quoteSym(m));
+    const eventDigest = `${s.digest}:0`;
+    const record: Liquidation = {
+      event_digest: eventDigest,
+      digest: s.digest,
+      sender: this.liquidator(),
+      checkpoint: checkpointAt(ms),
+      timestamp: isoAt(ms),
+      checkpoint_timestamp_ms: ms,
+      margin_manager_id: m.id,
+      margin_pool_id: debt.pool.id,
+      liquidation_amount: repaid,
+      pool_reward: Math.round(repaid * RISK.poolReward),
+      pool_default: defaulted,
+      risk_ratio: Math.round(ratio * 1e6) / 1e6,
+      remaining_base_asset: m.base,
+      remaining_quote_asset: m.quote,
+      remaining_base_debt: debt.side === 'base' && m.debt ? remainingDebt : 0,
+      remaining_quote_debt: debt.side === 'quote' && m.debt ? remainingDebt : 0,
+      base_oracle_price: baseOracle.price,
+      base_oracle_decimals: baseOracle.decimals,
+      quote_oracle_price: quoteOracle.price,
+      quote_oracle_decimals: quoteOracle.decimals,
+      onchain_timestamp: ms,
+      margin_manager: this.managerToWire(m, false),
+    };
+    this.liquidations.push(record);
+    this.emit(EVENT_TYPES.liquidation, ms, {
+      margin_manager_id: m.id,
+      margin_pool_id: debt.pool.id,
+      liquidation_amount: record.liquidation_amount,
+      pool_reward: record.pool_reward,
+      pool_default: record.pool_default,
+      risk_ratio: riskRatioToStream(ratio),
+      remaining_base_asset: m.base,
+      remaining_quote_asset: m.quote,
+      timestamp: ms,
+    }, s.digest);
+  }
+
+  private liquidatorSet: string[] | null = null;
+  private liquidator(): string {
+    this.liquidatorSet ??= Array.from({ length: 5 }, () => objectId(this.rng));
+    return this.rng.pick(this.liquidatorSet);
+  }
+
+  // ---- wire objects -------------------------------------------------------------------
+
+  loanToWire(m: Manager): Loan | null {
+    const d = m.debt;
+    if (!d) return null;
+    const ratio = this.riskRatio(m);
+    return {
+      margin_manager_id: m.id,
+      margin_pool_id: d.pool.id,
+      loan_amount: d.original,
+      loan_shares: Math.round(d.originalShares),
+      remaining_amount: this.debtRaw(d),
+      remaining_shares: Math.round(d.shares),
+      risk_ratio: ratio === null ? null : Math.round(ratio * 1e6) / 1e6,
+      checkpoint: checkpointAt(d.stamp.ms),
+      timestamp: isoAt(d.stamp.ms),
+      digest: d.stamp.digest,
+    };
+  }
+
+  depositToWire(m: Manager): Deposit {
+    const base = this.oracle.oracle(this.baseSym(m));
+    return {
+      margin_manager_id: m.id,
+      base_asset_amount: m.base,
+      quote_asset_amount: m.quote,
+      last_base_oracle_price: Math.round(m.deposit.baseOracle * 10 ** base.decimals),
+      last_base_oracle_decimals: base.decimals,
+      last_quote_oracle_price: Math.round(m.deposit.quoteOracle * 10 ** base.decimals),
+      last_quote_oracle_decimals: base.decimals,
+      checkpoint: checkpointAt(m.deposit.ms),
+      timestamp: isoAt(m.deposit.ms),
+      digest: m.deposit.digest,
+    };
+  }
+
+  managerToWire(m: Manager, withLoans = true): MarginManager {
+    const loan = this.loanToWire(m);
+    return {
+      margin_manager_id: m.id,
+      balance_manager_id: m.balanceManager,
+      owner: m.owner,
+      dex_pool_id: m.market.pool.pool_id,
+      checkpoint: checkpointAt(m.updated.ms),
+      checkpoint_timestamp_ms: m.updated.ms,
+      onchain_timestamp: m.updated.ms,
+      digest: m.updated.digest,
+      created_at: isoAt(m.created.ms),
+      ...(withLoans ? { active_loans: loan ? [loan] : [] } : {}),
+      deposit: this.depositToWire(m),
+    };
+  }
+
+  activeLoans(): Array<{ manager: Manager; loan: ActiveLoan }> {
+    const out: Array<{ manager: Manager; loan: ActiveLoan }> = [];
+    for (const m of this.managers) {
+      const loan = this.loanToWire(m);
+      if (!loan || m.closed) continue;
+      out.push({
+        manager: m,
+        loan: {
+          ...loan,
+          checkpoint_timestamp_ms: m.debt!.stamp.ms,
+          margin_manager: this.managerToWire(m, false),
+        },
+      });
+    }
+    return out;
+  }
+
+  activeSupplies(): ActiveSupply[] {
+    return this.supplies
+      .filter((s) => s.shares > 0)
+      .map((s) => ({
+        margin_pool_id: s.pool.id,
+        asset_type: ASSETS[s.pool.symbol]!.type,
+        supplier_cap_id: s.cap.supplier_cap_id,
+        supply_amount: s.original,
+        supply_shares: s.shares,
+        remaining_amount: Math.round(s.shares * s.pool.supplyIndex),
+        remaining_shares: s.shares,
+        checkpoint: checkpointAt(s.stamp.ms),
+        timestamp: isoAt(s.stamp.ms),
+        checkpoint_timestamp_ms: s.stamp.ms,
+        digest: s.stamp.digest,
+        supplier_cap: s.cap,
+      }));
+  }
+}
+
+export type { Manager as SimManager };

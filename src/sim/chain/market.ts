@@ -1,0 +1,292 @@
+import type { Depth, Pool, PriceLevel } from '../../shared/api';
+import { priceDecimals, quoteQuantityOf } from '../../shared/units';
+import { objectId, type Rng } from '../rng';
+import { ASSETS, type PoolSpec } from './assets';
+import type { PriceOracle } from './prices';
+
+/**
+ * A trade as the sim keeps it: compact numbers, turned into the wire object only when served
+ * (see `tradeToWire`), so three days of history for six pools stay small in memory.
+ */
+export interface TradeRecord {
+  ms: number;
+  price: number;
+  baseQty: number;
+  takerIsBid: boolean;
+  /** Transaction sequence number within the pool; fills of one taker order share it. */
+  tx: number;
+  fill: number;
+  maker: number;
+  taker: number;
+  makerSeq: number;
+  takerSeq: number;
+  feeInToken: boolean;
+}
+
+interface Level {
+  qty: number;
+  count: number;
+}
+
+const LEVELS_PER_SIDE = 32;
+/** Spacing of the book's levels, in basis points of the price. */
+const GRID_BPS = 3;
+/** Trades of one pool above this many per second of wall time merge into larger ones. */
+export const MAX_TAKERS_PER_STEP = 8;
+
+export class Market {
+  readonly pool: Pool;
+  readonly trades: TradeRecord[] = [];
+  private readonly bids = new Map<number, Level>();
+  private readonly asks = new Map<number, Level>();
+  /** Prices of each side, best first (bids descending, asks ascending), kept in step with the maps. */
+  private readonly bidPrices: number[] = [];
+  private readonly askPrices: number[] = [];
+  private readonly traders: string[];
+  private readonly balanceManagers: string[];
+  private txSeq = 0;
+  private orderSeq = 1_000_000;
+  private readonly decimals: number;
+  /** Set when the book changed since the last `takeDepthChange`. */
+  private bookChanged = true;
+
+  constructor(
+    readonly spec: PoolSpec,
+    private readonly rng: Rng,
+    private readonly oracle: PriceOracle,
+    readonly traderCount = 48,
+  ) {
+    const base = ASSETS[spec.base]!;
+    const quote = ASSETS[spec.quote]!;
+    this.pool = {
+      pool_id: objectId(rng),
+      pool_name: spec.name,
+      base_asset_id: base.type,
+      base_asset_decimals: base.decimals,
+      base_asset_symbol: base.symbol,
+      base_asset_name: base.name,
+      quote_asset_id: quote.type,
+      quote_asset_decimals: quote.decimals,
+      quote_asset_symbol: quote.symbol,
+      quote_asset_name: quote.name,
+      min_size: spec.minSize,
+      lot_size: spec.lotSize,
+      tick_size: spec.tickSize,
+    };
+    this.decimals = priceDecimals(this.pool);
+    this.traders = Array.from({ length: traderCount }, () => objectId(rng));
+    this.balanceManagers = Array.from({ length: traderCount }, () => objectId(rng));
+    this.refill(true);
+  }
+
+  trader(i: number): string {
+    return this.traders[i % this.traders.length]!;
+  }
+
+  balanceManager(i: number): string {
+    return this.balanceManagers[i % this.balanceManagers.length]!;
+  }
+
+  /** Fair price in raw units, from the USD oracle. */
+  fairRaw(): number {
+    const human = this.oracle.price(this.spec.base) / this.oracle.price(this.spec.quote);
+    return human * 10 ** this.decimals;
+  }
+
+  private gridRaw(fair: number): number {
+    const tick = this.spec.tickSize;
+    return Math.max(tick, Math.round((fair * GRID_BPS) / 10_000 / tick) * tick);
+  }
+
+  private randomQty(fairRaw: number): number {
+    const baseUsd = this.oracle.price(this.spec.base);
+    const human = this.rng.logNormal(this.spec.tradeUsd / baseUsd, 1.0);
+    return this.lots(human * 10 ** ASSETS[this.spec.base]!.decimals, fairRaw);
+  }
+
+  /** Round a raw base quantity to whole lots, at least min_size. */
+  private lots(raw: number, _fair: number): number {
+    const lot = this.spec.lotSize;
+    return Math.max(this.spec.minSize, Math.round(raw / lot) * lot);
+  }
+
+  /** Keep each side of the book at LEVELS_PER_SIDE levels, added near the inside. */
+  private refill(initial = false): void {
+    const fair = this.fairRaw();
+    const grid = this.gridRaw(fair);
+    const tick = this.spec.tickSize;
+    for (const [side, book] of [
+      [1, this.bids],
+      [-1, this.asks],
+    ] as const) {
+      let guard = 0;
+      while (book.size < LEVELS_PER_SIDE && guard++ < 200) {
+        const k = initial ? book.size + 1 : 1 + Math.floor(this.rng.exp(6));
+        const raw = side === 1 ? fair - k * grid : fair + k * grid;
+        const price =
+          side === 1 ? Math.floor(raw / tick) * tick : Math.ceil(raw / tick) * tick;
+        if (price <= 0) break;
+        const level = book.get(price) ?? { qty: 0, count: 0 };
+        const orders = 1 + Math.floor(this.rng.exp(1.5));
+        for (let i = 0; i < orders; i++) level.qty += this.randomQty(fair) * 2;
+        level.count += orders;
+        this.setLevel(book, price, level);
+      }
+    }
+    this.bookChanged = true;
+  }
+
+  private pricesOf(book: Map<number, Level>): number[] {
+    return book === this.bids ? this.bidPrices : this.askPrices;
+  }
+
+  private setLevel(book: Map<number, Level>, price: number, level: Level): void {
+    if (!book.has(price)) {
+      const prices = this.pricesOf(book);
+      const better = book === this.bids ? (a: number) => a > price : (a: number) => a < price;
+      let i = 0;
+      while (i < prices.length && better(prices[i]!)) i++;
+      prices.splice(i, 0, price);
+    }
+    book.set(price, level);
+  }
+
+  private deleteLevel(book: Map<number, Level>, price: number): void {
+    if (!book.delete(price)) return;
+    const prices = this.pricesOf(book);
+    prices.splice(prices.indexOf(price), 1);
+  }
+
+  /**
+   * Advance the pool by dtSec of market time at wall-clock time `ms`. Returns the trades made.
+   * Levels that the fair price has passed are taken by takers (so trades follow the price),
+   * random takers arrive, and makers cancel and add orders.
+   */
+  step(dtSec: number, ms: number): TradeRecord[] {
+    const made: TradeRecord[] = [];
+    const fair = this.fairRaw();
+    // Asks at or below fair are bought, bids at or above fair are sold.
+    for (const price of [...this.askPrices]) {
+      if (price > fair) break;
+      made.push(...this.take(true, price, this.asks.get(price)!.qty, ms));
+    }
+    for (const price of [...this.bidPrices]) {
+      if (price < fair) break;
+      made.push(...this.take(false, price, this.bids.get(price)!.qty, ms));
+    }
+    const takers = Math.min(MAX_TAKERS_PER_STEP, this.poisson(dtSec / this.spec.tradeEverySec));
+    for (let i = 0; i < takers; i++) {
+      const isBid = this.rng.chance(0.5);
+      const book = isBid ? this.asks : this.bids;
+      const best = this.pricesOf(book)[0];
+      if (best === undefined) continue;
+      made.push(...this.take(isBid, best, this.randomQty(fair), ms));
+    }
+    // Makers: cancel a few orders, mostly far from the inside, then top the book up.
+    const cancels = this.poisson((dtSec / this.spec.tradeEverySec) * 2);
+    for (let i = 0; i < cancels; i++) {
+      const book = this.rng.chance(0.5) ? this.bids : this.asks;
+      const prices = this.pricesOf(book);
+      if (prices.length < 4) continue;
+      const price = prices[Math.min(prices.length - 1, 2 + Math.floor(this.rng.exp(10)))]!;
+      const level = book.get(price)!;
+      const cut = this.lots(level.qty / (level.count + 1), fair);
+      if (level.count <= 1 || level.qty - cut < this.spec.minSize) this.deleteLevel(book, price);
+      else this.setLevel(book, price, { qty: level.qty - cut, count: level.count - 1 });
+      this.bookChanged = true;
+    }
+    this.refill();
+    return made;
+  }
+
+  private poisson(mean: number): number {
+    if (mean <= 0) return 0;
+    if (mean > 30) return Math.max(0, Math.round(mean + Math.sqrt(mean) * this.rng.normal()));
+    const limit = Math.exp(-mean);
+    let k = 0;
+    let p = this.rng.next();
+    while (p > limit) {
+      k++;
+      p *= this.rng.next();
+    }
+    return k;
+  }
+
+  /** A taker order of `qty` at `price`: fills against the level's resting orders, one record each. */
+  private take(takerIsBid: boolean, price: number, qty: number, ms: number): TradeRecord[] {
+    const book = takerIsBid ? this.asks : this.bids;
+    const level = book.get(price);
+    if (!level) return [];
+    const fillQty = Math.min(qty, level.qty);
+    const fills = Math.max(1, Math.min(level.count, 1 + Math.floor(this.rng.exp(0.8))));
+    const tx = ++this.txSeq;
+    const taker = this.rng.int(0, this.traderCount - 1);
+    const takerSeq = ++this.orderSeq;
+    const out: TradeRecord[] = [];
+    let left = fillQty;
+    for (let f = 0; f < fills && left > 0; f++) {
+      const part =
+        f === fills - 1 ? left : Math.max(this.spec.lotSize, Math.round(left / (fills - f) / this.spec.lotSize) * this.spec.lotSize);
+      const q = Math.min(left, part);
+      left -= q;
+      let maker = this.rng.int(0, this.traderCount - 1);
+      if (maker === taker) maker = (maker + 1) % this.traderCount;
+      const rec: TradeRecord = {
+        ms,
+        price,
+        baseQty: q,
+        takerIsBid,
+        tx,
+        fill: f,
+        maker,
+        taker,
+        makerSeq: this.orderSeq - 1 - this.rng.int(0, 5000),
+        takerSeq,
+        feeInToken: this.rng.chance(0.7),
+      };
+      out.push(rec);
+      this.trades.push(rec);
+    }
+    if (level.qty - fillQty < this.spec.lotSize) this.deleteLevel(book, price);
+    else this.setLevel(book, price, { qty: level.qty - fillQty, count: Math.max(1, level.count - (fills - 1)) });
+    this.bookChanged = true;
+    return out;
+  }
+
+  /** True once after each change of the book (depth events are sent only then). */
+  takeDepthChange(): boolean {
+    const changed = this.bookChanged;
+    this.bookChanged = false;
+    return changed;
+  }
+
+  depth(limit: number): Depth {
+    const levels = (book: Map<number, Level>): PriceLevel[] =>
+      this.pricesOf(book)
+        .slice(0, limit)
+        .map((price) => {
+          const l = book.get(price)!;
+          return { price, total_quantity: l.qty, order_count: l.count };
+        });
+    return { pool_id: this.pool.pool_id, bids: levels(this.bids), asks: levels(this.asks) };
+  }
+
+  midRaw(): number {
+    const bid = this.pricesOf(this.bids)[0];
+    const ask = this.pricesOf(this.asks)[0];
+    if (bid === undefined || ask === undefined) return this.fairRaw();
+    return (bid + ask) / 2;
+  }
+
+  /** Quote quantity of a record: base x price / 1e9, integer division. */
+  static quoteOf(rec: TradeRecord): number {
+    return Number(quoteQuantityOf(rec.baseQty, rec.price));
+  }
+
+  /** Drop trades older than `ms` (bounded memory in a long-running demo). */
+  forgetBefore(ms: number): void {
+    let n = 0;
+    while (n < this.trades.length && this.trades[n]!.ms < ms) n++;
+    if (n > 0) this.trades.splice(0, n);
+  }
+}

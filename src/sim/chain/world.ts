@@ -1,0 +1,164 @@
+import { EventEmitter } from 'node:events';
+import type { Depth, Trade } from '../../shared/api';
+import { EVENT_TYPES } from '../../shared/api';
+import { checkpointAt, DAY_MS } from '../clock';
+import { MarginEventLog } from '../event-log';
+import { objectId, Rng } from '../rng';
+import { POOL_SPECS } from './assets';
+import { MarginEngine } from './margin';
+import { Market } from './market';
+import { buildNfts, type NftWorld } from './nfts';
+import { PriceOracle } from './prices';
+import { tradeToWire } from './series';
+
+export interface WorldOptions {
+  seed: number;
+  /** Wall time the history ends at (the sim's start); defaults to now. */
+  nowMs?: number;
+  /** Days of history generated before `nowMs`. */
+  historyDays?: number;
+  /** Retained events of stream #22 (for `last-id=0`). */
+  retention?: number;
+}
+
+/** Market time per step while generating history (live ticks use smaller steps). */
+const HISTORY_STEP_SEC = 10;
+/** A long-running demo keeps this much trade history per pool. */
+const TRADE_RETENTION_MS = 8 * DAY_MS;
+const MAX_TRADES_PER_POOL = 400_000;
+const MAX_CATCH_UP_MS = 60_000;
+
+export interface PoolEvents {
+  trade: (trade: Trade, envelope: { checkpoint_id: number; tx_hash: string }) => void;
+  depth: (depth: Depth) => void;
+}
+
+/**
+ * The whole synthetic chain: prices, order books and trades, NFTs and Kiosks, the margin
+ * protocol and its event log. Built deterministically from a seed; `advanceTo` moves it
+ * forward in wall time, `speed` times faster in market activity.
+ */
+export class World {
+  readonly seed: number;
+  readonly startMs: number;
+  readonly packageId: string;
+  readonly oracle: PriceOracle;
+  readonly markets: Market[];
+  readonly marketsByName = new Map<string, Market>();
+  readonly nfts: NftWorld;
+  readonly margin: MarginEngine;
+  readonly log: MarginEventLog;
+  /** Per pool name: 'trade' and 'depth' events for stream #21. */
+  readonly poolBus = new EventEmitter();
+  private clockMs: number;
+
+  constructor(opts: WorldOptions) {
+    this.seed = opts.seed;
+    this.startMs = opts.nowMs ?? Date.now();
+    const historyMs = Math.round((opts.historyDays ?? 3.25) * DAY_MS);
+    const rng = new Rng(opts.seed);
+    this.packageId = objectId(rng.fork('package'));
+    this.oracle = new PriceOracle(rng.fork('prices'));
+    const marketRng = rng.fork('markets');
+    this.markets = POOL_SPECS.map((spec) => new Market(spec, marketRng.fork(spec.name), this.oracle));
+    for (const m of this.markets) this.marketsByName.set(m.pool.pool_name, m);
+    this.poolBus.setMaxListeners(0);
+    this.log = new MarginEventLog(opts.retention ?? 10_000);
+    this.nfts = buildNfts(rng.fork('nfts'), this.startMs);
+    this.clockMs = this.startMs - historyMs;
+    const marginRng = rng.fork('margin');
+    this.margin = new MarginEngine(
+      marginRng,
+      this.oracle,
+      this.markets,
+      (type, ms, data, digest) => {
+        this.log.append(ms, {
+          type,
+          timestamp_ms: ms,
+          checkpoint_id: checkpointAt(ms),
+          tx_hash: digest,
+          data,
+        });
+      },
+      this.clockMs,
+    );
+    // History: speed 1, so timestamps and market time agree.
+    const warmupEnd = this.clockMs + 12 * 3_600_000;
+    while (this.clockMs < this.startMs) {
+      const ms = Math.min(this.startMs, this.clockMs + HISTORY_STEP_SEC * 1000);
+      this.stepAll((ms - this.clockMs) / 1000, ms, ms < warmupEnd, false);
+      this.clockMs = ms;
+    }
+  }
+
+  get now(): number {
+    return this.clockMs;
+  }
+
+  /**
+   * Move wall time forward to `ms`; market activity covers (ms - now) x speed of market time,
+   * cut into steps of at most `maxStepSec`.
+   */
+  advanceTo(ms: number, speed: number, maxStepSec = 10): void {
+    if (ms <= this.clockMs) return;
+    // After a long pause (a suspended laptop, a debugger) catch up at most MAX_CATCH_UP_MS of activity.
+    const from = Math.max(this.clockMs, ms - MAX_CATCH_UP_MS);
+    const marketSec = ((ms - from) / 1000) * speed;
+    const steps = Math.max(1, Math.ceil(marketSec / maxStepSec));
+    for (let i = 1; i <= steps; i++) {
+      const at = Math.round(from + ((ms - from) * i) / steps);
+      this.stepAll(marketSec / steps, at, false, true);
+    }
+    this.clockMs = ms;
+    for (const m of this.markets) {
+      if (m.takeDepthChange() && this.poolBus.listenerCount(`depth:${m.pool.pool_name}`) > 0) {
+        this.poolBus.emit(`depth:${m.pool.pool_name}`, m.depth(20));
+      }
+      const trades = m.trades;
+      if (trades.length > MAX_TRADES_PER_POOL) m.forgetBefore(trades[trades.length - MAX_TRADES_PER_POOL]!.ms);
+      else if (trades.length > 0 && trades[0]!.ms < ms - TRADE_RETENTION_MS) m.forgetBefore(ms - TRADE_RETENTION_MS);
+    }
+  }
+
+  private stepAll(dtSec: number, ms: number, warmup: boolean, live: boolean): void {
+    this.oracle.step(dtSec);
+    for (const m of this.markets) {
+      const made = m.step(dtSec, ms);
+      if (live && made.length > 0) {
+        const channel = `trade:${m.pool.pool_name}`;
+        if (this.poolBus.listenerCount(channel) > 0) {
+          for (const rec of made) {
+            const trade = tradeToWire(m, rec, this.packageId);
+            this.poolBus.emit(channel, trade);
+          }
+        }
+      }
+    }
+    this.margin.step(dtSec, ms, warmup);
+  }
+
+  /** What the API alone cannot discover (for `sim --describe`). */
+  describe(): {
+    wallets: string[];
+    kiosks: string[];
+    collections: string[];
+    pools: string[];
+    marginOwners: string[];
+  } {
+    const holders = new Set<string>();
+    for (const n of this.nfts.nfts) holders.add(n.owner ?? n.kiosk?.owner ?? '');
+    holders.delete('');
+    const withKiosk = new Set(this.nfts.kiosks.map((k) => k.item.owner));
+    // Wallets with Kiosks first: they show both ways of holding an NFT.
+    const wallets = [...holders].sort((a, b) => Number(withKiosk.has(b)) - Number(withKiosk.has(a)));
+    return {
+      wallets,
+      kiosks: this.nfts.kiosks.map((k) => k.item.object_id),
+      collections: this.nfts.collections,
+      pools: this.markets.map((m) => m.pool.pool_name),
+      marginOwners: [...new Set(this.margin.managers.map((m) => m.owner))],
+    };
+  }
+}
+
+export { EVENT_TYPES };

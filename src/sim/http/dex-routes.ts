@@ -1,0 +1,52 @@
+import { DEPTH_LIMIT_MAX, SERIES_LIMIT_MAX, TIMEFRAMES, type Timeframe } from '../../shared/api';
+import type { Market } from '../chain/market';
+import { candlesInRange, tradesInRange, tradeToWire } from '../chain/series';
+import type { World } from '../chain/world';
+import { badParameter, notFound } from './errors';
+import type { Query } from './query';
+import { route, type Route } from './route';
+
+export function marketOf(world: World, name: string): Market {
+  const market = world.marketsByName.get(name);
+  if (!market) {
+    throw notFound(`pool ${name} was not found; known pools: ${[...world.marketsByName.keys()].join(', ')}`);
+  }
+  return market;
+}
+
+/** `from`/`to` in UNIX seconds, defaulting to the last day. */
+function timeRange(query: Query): { from: number; to: number } {
+  const nowSec = Math.floor(Date.now() / 1000);
+  const to = query.num('to') ?? nowSec;
+  const from = query.num('from') ?? to - 86_400;
+  if (from > to) throw badParameter(`from (${from}) must not be after to (${to})`);
+  return { from, to };
+}
+
+/** Endpoints 5-8. */
+export function dexRoutes(world: World): Route[] {
+  const pools = world.markets.map((m) => m.pool);
+  return [
+    route('/dex/get_pools', () => pools),
+    route('/dex/:pool/order-book-depth', ({ params, query }) => {
+      const market = marketOf(world, params['pool']!);
+      return market.depth(query.int('limit', DEPTH_LIMIT_MAX, 1, DEPTH_LIMIT_MAX));
+    }),
+    route('/dex/:pool/trades', ({ params, query }) => {
+      const market = marketOf(world, params['pool']!);
+      const limit = query.int('limit', SERIES_LIMIT_MAX, 1, SERIES_LIMIT_MAX);
+      const { from, to } = timeRange(query);
+      return tradesInRange(market.trades, from, to, limit).map((t) => tradeToWire(market, t, world.packageId));
+    }),
+    route('/dex/:pool/ohlcv/:timeframe', ({ params, query }) => {
+      const market = marketOf(world, params['pool']!);
+      const tf = params['timeframe']!;
+      if (!(TIMEFRAMES as readonly string[]).includes(tf)) {
+        throw badParameter(`timeframe must be one of ${TIMEFRAMES.join(', ')} (got "${tf}")`);
+      }
+      const limit = query.int('limit', SERIES_LIMIT_MAX, 1, SERIES_LIMIT_MAX);
+      const { from, to } = timeRange(query);
+      return candlesInRange(market.trades, tf as Timeframe, from, to, limit);
+    }),
+  ];
+}

@@ -1,0 +1,110 @@
+import type { World } from '../chain/world';
+import { badParameter, notFound } from './errors';
+import { paginate, type Query } from './query';
+import { route, type Route, type RouteContext } from './route';
+
+/** Keep the items for which every filter that is present holds (spec: "filters present are applied"). */
+function where<T>(items: readonly T[], filters: Array<[string | undefined, (item: T, value: string) => boolean]>): T[] {
+  const active = filters.filter(([value]) => value !== undefined) as Array<[string, (item: T, value: string) => boolean]>;
+  return items.filter((item) => active.every(([value, test]) => test(item, value)));
+}
+
+function checkpointRange(query: Query): { from: number; to: number } {
+  const from = query.num('fromCheckpoint') ?? 0;
+  const to = query.num('toCheckpoint') ?? Number.MAX_SAFE_INTEGER;
+  if (from > to) throw badParameter(`fromCheckpoint (${from}) must not be after toCheckpoint (${to})`);
+  return { from, to };
+}
+
+const newestFirst = <T>(items: T[], time: (t: T) => number): T[] => items.sort((a, b) => time(b) - time(a));
+
+/** Endpoints 9-20. Lists are computed per request: loans and supplies follow live prices. */
+export function marginRoutes(world: World): Route[] {
+  const m = world.margin;
+  const managerById = (): Map<string, (typeof m.managers)[number]> => new Map(m.managers.map((x) => [x.id, x]));
+
+  const referrals = ({ query, params }: RouteContext): unknown => {
+    const { page, perPage } = query.paging();
+    const list = where(m.referrals, [
+      [params['owner'] ?? query.str('owner'), (r, v) => r.owner === v],
+      [query.str('marginPoolId'), (r, v) => r.margin_pool_id === v],
+    ]);
+    return paginate(newestFirst(list, (r) => r.onchain_timestamp), page, perPage);
+  };
+
+  const caps = ({ query }: RouteContext): unknown => {
+    const { page, perPage } = query.paging();
+    const list = where(m.caps, [[query.str('owner'), (c, v) => c.owner === v]]);
+    return paginate(newestFirst(list, (c) => c.checkpoint_id), page, perPage);
+  };
+
+  const managers = ({ query, params }: RouteContext): unknown => {
+    const { page, perPage } = query.paging();
+    const list = where(m.managers, [
+      [params['owner'], (x, v) => x.owner === v],
+      [query.str('balanceManagerId'), (x, v) => x.balanceManager === v],
+      [query.str('dexPoolId'), (x, v) => x.market.pool.pool_id === v],
+    ]);
+    const sorted = newestFirst(list, (x) => x.created.ms);
+    const result = paginate(sorted, page, perPage);
+    return { ...result, items: result.items.map((x) => m.managerToWire(x)) };
+  };
+
+  const liquidations = ({ query, params }: RouteContext): unknown => {
+    const { page, perPage } = query.paging();
+    const { from, to } = checkpointRange(query);
+    const byId = managerById();
+    const list = where(m.liquidations, [
+      [params['owner'], (l, v) => byId.get(l.margin_manager_id)?.owner === v],
+      [query.str('marginManagerId'), (l, v) => l.margin_manager_id === v],
+      [query.str('marginPoolId'), (l, v) => l.margin_pool_id === v],
+      [query.str('balanceManagerId'), (l, v) => byId.get(l.margin_manager_id)?.balanceManager === v],
+    ]).filter((l) => l.checkpoint >= from && l.checkpoint <= to);
+    return paginate(newestFirst(list, (l) => l.onchain_timestamp), page, perPage);
+  };
+
+  const supplies = ({ query, params }: RouteContext): unknown => {
+    const { page, perPage } = query.paging();
+    const list = where(m.activeSupplies(), [
+      [params['owner'], (s, v) => s.supplier_cap?.owner === v],
+      [query.str('marginPoolId'), (s, v) => s.margin_pool_id === v],
+      [query.str('supplierCapId'), (s, v) => s.supplier_cap_id === v],
+      [query.str('assetType'), (s, v) => s.asset_type === v],
+    ]);
+    return paginate(newestFirst(list, (s) => s.checkpoint_timestamp_ms), page, perPage);
+  };
+
+  const loans = ({ query, params }: RouteContext): unknown => {
+    const { page, perPage } = query.paging();
+    const list = where(m.activeLoans(), [
+      [params['owner'], (l, v) => l.manager.owner === v],
+      [query.str('marginManagerId'), (l, v) => l.loan.margin_manager_id === v],
+      [query.str('marginPoolId'), (l, v) => l.loan.margin_pool_id === v],
+      [query.str('balanceManagerId'), (l, v) => l.manager.balanceManager === v],
+    ]).map((l) => l.loan);
+    return paginate(newestFirst(list, (l) => l.checkpoint_timestamp_ms), page, perPage);
+  };
+
+  return [
+    route('/dex-margin/supply-referrals/:id', ({ params }) => {
+      const found = m.referrals.find((r) => r.supply_referral_id === params['id']);
+      if (!found) throw notFound(`supply referral ${params['id']} was not found`);
+      return found;
+    }),
+    route('/dex-margin/supply-referrals', referrals),
+    route('/dex-margin/supplier-caps/:id', ({ params }) => {
+      const found = m.caps.find((c) => c.supplier_cap_id === params['id']);
+      if (!found) throw notFound(`supplier cap ${params['id']} was not found`);
+      return found;
+    }),
+    route('/dex-margin/supplier-caps', caps),
+    route('/dex-margin/margin-managers/:owner', managers),
+    route('/dex-margin/margin-managers', managers),
+    route('/dex-margin/liquidations/:owner', liquidations),
+    route('/dex-margin/liquidations', liquidations),
+    route('/dex-margin/active-supplies/:owner', supplies),
+    route('/dex-margin/active-supplies', supplies),
+    route('/dex-margin/active-loans/:owner', loans),
+    route('/dex-margin/active-loans', loans),
+  ];
+}

@@ -1,0 +1,64 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+
+/** A client that stops reading is cut off once this much is queued (it will reconnect and resume). */
+const MAX_BUFFERED_BYTES = 8 * 1024 * 1024;
+
+export interface SseConnection {
+  send(data: string, id?: string): void;
+  close(): void;
+  readonly closed: boolean;
+}
+
+/**
+ * Open a Server-Sent-Events response: no `event:` field (consumers dispatch on the JSON `type`),
+ * `id:` when given, and a `: ping` comment every `heartbeatMs` so clients can tell a quiet
+ * stream from a dead one.
+ */
+export function openSse(
+  req: IncomingMessage,
+  res: ServerResponse,
+  heartbeatMs: number,
+  onClose: () => void,
+): SseConnection {
+  req.socket.setNoDelay(true);
+  req.socket.setTimeout(0);
+  res.writeHead(200, {
+    'content-type': 'text/event-stream; charset=utf-8',
+    'cache-control': 'no-cache, no-transform',
+    connection: 'keep-alive',
+    'x-accel-buffering': 'no',
+  });
+  res.write(': connected\n\n');
+  let closed = false;
+  const write = (chunk: string): void => {
+    if (closed) return;
+    if (res.writableLength > MAX_BUFFERED_BYTES) {
+      conn.close();
+      return;
+    }
+    res.write(chunk);
+  };
+  const timer = setInterval(() => write(': ping\n\n'), heartbeatMs);
+  const cleanup = (): void => {
+    if (closed) return;
+    closed = true;
+    clearInterval(timer);
+    onClose();
+  };
+  const conn: SseConnection = {
+    send(data, id) {
+      write(id === undefined ? `data: ${data}\n\n` : `id: ${id}\ndata: ${data}\n\n`);
+    },
+    close() {
+      cleanup();
+      res.end();
+      res.socket?.destroySoon?.();
+    },
+    get closed() {
+      return closed;
+    },
+  };
+  req.on('close', cleanup);
+  res.on('error', cleanup);
+  return conn;
+}

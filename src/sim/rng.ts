@@ -1,0 +1,107 @@
+/**
+ * A seeded pseudo-random generator (sfc32, seeded through splitmix32) so the synthetic chain is
+ * the same for the same seed on every machine. Math.random is never used in the sim.
+ */
+export class Rng {
+  private a: number;
+  private b: number;
+  private c: number;
+  private d: number;
+
+  constructor(seed: number) {
+    let s = seed >>> 0;
+    const next = (): number => {
+      s = (s + 0x9e3779b9) >>> 0;
+      let z = s;
+      z = Math.imul(z ^ (z >>> 16), 0x85ebca6b) >>> 0;
+      z = Math.imul(z ^ (z >>> 13), 0xc2b2ae35) >>> 0;
+      return (z ^ (z >>> 16)) >>> 0;
+    };
+    this.a = next();
+    this.b = next();
+    this.c = next();
+    this.d = next();
+    for (let i = 0; i < 12; i++) this.u32();
+  }
+
+  /** An independent generator derived from this one and a label (stable across code changes elsewhere). */
+  fork(label: string): Rng {
+    let h = 2166136261;
+    for (let i = 0; i < label.length; i++) h = Math.imul(h ^ label.charCodeAt(i), 16777619);
+    return new Rng((this.u32() ^ h) >>> 0);
+  }
+
+  u32(): number {
+    const t = (((this.a + this.b) >>> 0) + this.d) >>> 0;
+    this.d = (this.d + 1) >>> 0;
+    this.a = this.b ^ (this.b >>> 9);
+    this.b = (this.c + (this.c << 3)) >>> 0;
+    this.c = ((this.c << 21) | (this.c >>> 11)) >>> 0;
+    this.c = (this.c + t) >>> 0;
+    return t;
+  }
+
+  /** Uniform in [0, 1). */
+  next(): number {
+    return this.u32() / 4294967296;
+  }
+
+  /** Integer in [min, max], both inclusive. */
+  int(min: number, max: number): number {
+    return min + Math.floor(this.next() * (max - min + 1));
+  }
+
+  range(min: number, max: number): number {
+    return min + this.next() * (max - min);
+  }
+
+  chance(p: number): boolean {
+    return this.next() < p;
+  }
+
+  pick<T>(items: readonly T[]): T {
+    if (items.length === 0) throw new Error('pick from an empty list');
+    return items[Math.floor(this.next() * items.length)] as T;
+  }
+
+  /** Standard normal (Box-Muller). */
+  normal(): number {
+    const u = 1 - this.next();
+    const v = this.next();
+    return Math.sqrt(-2 * Math.log(u)) * Math.cos(2 * Math.PI * v);
+  }
+
+  logNormal(median: number, sigma: number): number {
+    return median * Math.exp(sigma * this.normal());
+  }
+
+  /** Exponential waiting time with the given mean. */
+  exp(mean: number): number {
+    return -Math.log(1 - this.next()) * mean;
+  }
+
+  hex(bytes: number): string {
+    let out = '';
+    for (let i = 0; i < bytes; i++) out += (this.u32() & 0xff).toString(16).padStart(2, '0');
+    return out;
+  }
+}
+
+const BASE58 = '123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz';
+
+/** 0x + 64 hex digits: the shape of every address and object id on chain. */
+export function objectId(rng: Rng): string {
+  return `0x${rng.hex(32)}`;
+}
+
+/** A transaction digest: base58 of 32 bytes (43 or 44 characters). */
+export function txDigest(rng: Rng): string {
+  let n = 0n;
+  for (let i = 0; i < 32; i++) n = (n << 8n) | BigInt(rng.u32() & 0xff);
+  let out = '';
+  while (n > 0n) {
+    out = BASE58[Number(n % 58n)] + out;
+    n /= 58n;
+  }
+  return out.padStart(43, '1');
+}

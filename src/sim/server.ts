@@ -1,0 +1,134 @@
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { World } from './chain/world';
+import { dexRoutes } from './http/dex-routes';
+import { HttpError, sendError, sendJson } from './http/errors';
+import { marginRoutes } from './http/margin-routes';
+import { nftRoutes } from './http/nft-routes';
+import { Query } from './http/query';
+import { RateLimiter } from './http/rate-limit';
+import { matchRoute, type Route } from './http/route';
+import { streamRoutes, type StreamHub } from './http/stream-routes';
+
+export interface SimOptions {
+  seed?: number;
+  /** Market activity per second of wall time, as a multiple of real time. */
+  speed?: number;
+  /** Keys accepted in `api-key`; every other value (or none) is a 401. */
+  apiKeys: string[];
+  host?: string;
+  port?: number;
+  heartbeatMs?: number;
+  /** Optional per-key request rate (requests per second); beyond it a 429 with Retry-After. */
+  rateLimit?: number;
+  /** Optional per-key budget of open streams. */
+  maxStreams?: number;
+  /** Events of stream #22 retained for `last-id=0`. */
+  retention?: number;
+  /** Wall time the synthetic history ends at; defaults to now. */
+  nowMs?: number;
+  historyDays?: number;
+  /** How often the world moves forward (ms of wall time). */
+  tickMs?: number;
+}
+
+export interface RunningSim {
+  url: string;
+  port: number;
+  world: World;
+  server: Server;
+  close(): Promise<void>;
+}
+
+export const DEFAULT_SEED = 20_251_122;
+export const DEFAULT_HEARTBEAT_MS = 15_000;
+
+/** Start the reference data service: a real HTTP + SSE server over a deterministic synthetic chain. */
+export async function startSim(opts: SimOptions): Promise<RunningSim> {
+  if (opts.apiKeys.length === 0) throw new Error('the sim needs at least one api key');
+  const speed = opts.speed ?? 1;
+  if (!(speed > 0 && Number.isFinite(speed))) throw new Error(`speed must be a positive number (got ${speed})`);
+  const world = new World({
+    seed: opts.seed ?? DEFAULT_SEED,
+    nowMs: opts.nowMs,
+    historyDays: opts.historyDays,
+    retention: opts.retention,
+  });
+  const keys = new Set(opts.apiKeys);
+  const limiter = opts.rateLimit ? new RateLimiter(opts.rateLimit) : undefined;
+  const hub: StreamHub = {
+    heartbeatMs: opts.heartbeatMs ?? DEFAULT_HEARTBEAT_MS,
+    openPerKey: new Map(),
+    maxStreamsPerKey: opts.maxStreams,
+    connections: new Set(),
+  };
+  const routes: Route[] = [...nftRoutes(world), ...dexRoutes(world), ...marginRoutes(world), ...streamRoutes(world, hub)];
+
+  const handle = (req: IncomingMessage, res: ServerResponse): void => {
+    try {
+      if (req.method !== 'GET' && req.method !== 'HEAD') {
+        throw new HttpError(405, 'method_not_allowed', `only GET is served (got ${req.method})`, { allow: 'GET, HEAD' });
+      }
+      const url = new URL(req.url ?? '/', 'http://sim.invalid');
+      let segments: string[];
+      try {
+        segments = url.pathname.split('/').filter(Boolean).map(decodeURIComponent);
+      } catch {
+        throw new HttpError(400, 'bad_path', `the path ${url.pathname} is not valid percent-encoding`);
+      }
+      const found = matchRoute(routes, segments);
+      if (!found) throw new HttpError(404, 'not_found', `no endpoint at ${url.pathname}`);
+      const apiKey = url.searchParams.get('api-key');
+      if (apiKey === null || apiKey === '') {
+        throw new HttpError(401, 'unauthorized', 'the api-key query parameter is required');
+      }
+      if (!keys.has(apiKey)) throw new HttpError(401, 'unauthorized', 'the api-key is not valid');
+      const wait = limiter?.take(apiKey);
+      if (wait !== undefined) {
+        throw new HttpError(429, 'rate_limited', `too many requests for this api-key; retry in ${wait} s`, {
+          'retry-after': String(wait),
+        });
+      }
+      const body = found.route.handler({ world, query: new Query(url.searchParams), params: found.params, req, res, apiKey });
+      if (body !== undefined) sendJson(res, 200, body);
+    } catch (err) {
+      if (res.headersSent) {
+        res.destroy();
+        return;
+      }
+      if (err instanceof HttpError) sendError(res, err);
+      else {
+        console.error('sim: internal error', err);
+        sendError(res, new HttpError(500, 'internal', 'the demo network failed to answer; see its log'));
+      }
+    }
+  };
+
+  const server = createServer({ keepAliveTimeout: 30_000 }, handle);
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(opts.port ?? 0, opts.host ?? '127.0.0.1', () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  const tick = setInterval(() => world.advanceTo(Date.now(), speed), opts.tickMs ?? 250);
+  const address = server.address() as AddressInfo;
+  const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
+  let closing: Promise<void> | undefined;
+  return {
+    url: `http://${host}:${address.port}`,
+    port: address.port,
+    world,
+    server,
+    close() {
+      closing ??= new Promise<void>((resolve) => {
+        clearInterval(tick);
+        for (const conn of [...hub.connections]) conn.close();
+        server.close(() => resolve());
+        server.closeAllConnections();
+      });
+      return closing;
+    },
+  };
+}

@@ -1,0 +1,46 @@
+import { startSim, type RunningSim, type SimOptions } from '../../src/sim';
+
+export const TEST_KEY = 'test-key';
+
+export interface TestSim {
+  sim: RunningSim;
+  /** GET a path with the api-key; returns status, parsed JSON body and headers. */
+  get(path: string, params?: Record<string, string | number | string[]>, key?: string | null): Promise<{
+    status: number;
+    body: any;
+    headers: Headers;
+  }>;
+  url(path: string, params?: Record<string, string | number | string[]>, key?: string | null): string;
+  close(): Promise<void>;
+}
+
+/** A real sim on a random loopback port, as every integration test uses it. */
+export async function startTestSim(opts: Partial<SimOptions> = {}): Promise<TestSim> {
+  const sim = await startSim({ apiKeys: [TEST_KEY], port: 0, host: '127.0.0.1', ...opts });
+  const url = (path: string, params: Record<string, string | number | string[]> = {}, key: string | null = TEST_KEY): string => {
+    const u = new URL(path, sim.url);
+    // The path is used as given: a collection type keeps its `::`.
+    const search = new URLSearchParams();
+    if (key !== null) search.set('api-key', key);
+    for (const [k, v] of Object.entries(params)) {
+      for (const one of Array.isArray(v) ? v : [v]) search.append(k, String(one));
+    }
+    return `${sim.url}${u.pathname}?${search.toString()}`;
+  };
+  return {
+    sim,
+    url,
+    async get(path, params, key) {
+      const res = await fetch(url(path, params, key));
+      const text = await res.text();
+      let body: unknown = text;
+      try {
+        body = JSON.parse(text);
+      } catch {
+        // left as text: the test will say what it got
+      }
+      return { status: res.status, body, headers: res.headers };
+    },
+    close: () => sim.close(),
+  };
+}

@@ -1,0 +1,15 @@
+import { defineConfig } from 'vitest/config';
+
+// Dates in tests are read in UTC, whatever the machine's zone.
+process.env['TZ'] = 'UTC';
+
+export default defineConfig({
+  test: {
+    include: ['tests/unit/**/*.test.ts', 'tests/integration/**/*.test.ts'],
+    environment: 'node',
+    testTimeout: 20_000,
+    hookTimeout: 60_000,
+    // Integration files each start a real sim; two cores run two files at a time.
+    maxWorkers: 2,
+  },
+});
