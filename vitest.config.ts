@@ -11,5 +11,6 @@ export default defineConfig({
     hookTimeout: 60_000,
     // Integration files each start a real sim; two cores run two files at a time.
     maxWorkers: 2,
+    reporters: ['default', './tests/support/summary-reporter.ts'],
   },
 });

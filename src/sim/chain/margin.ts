@@ -515,21 +515,20 @@ export class MarginEngine {
     };
   }
 
-  activeLoans(): Array<{ manager: Manager; loan: ActiveLoan }> {
-    const out: Array<{ manager: Manager; loan: ActiveLoan }> = [];
-    for (const m of this.managers) {
-      const loan = this.loanToWire(m);
-      if (!loan || m.closed) continue;
-      out.push({
-        manager: m,
-        loan: {
-          ...loan,
-          checkpoint_timestamp_ms: m.debt!.stamp.ms,
-          margin_manager: this.managerToWire(m, false),
-        },
-      });
-    }
-    return out;
+  /** Open managers with debt: the rows of Get Active Loans, before they become wire objects. */
+  borrowers(): Manager[] {
+    return this.managers.filter((m) => m.debt && !m.closed);
+  }
+
+  /** Debt's last change: the order of Get Active Loans (newest first). */
+  loanUpdatedMs(m: Manager): number {
+    return m.debt?.stamp.ms ?? 0;
+  }
+
+  activeLoanToWire(m: Manager): ActiveLoan | null {
+    const loan = this.loanToWire(m);
+    if (!loan) return null;
+    return { ...loan, checkpoint_timestamp_ms: m.debt!.stamp.ms, margin_manager: this.managerToWire(m, false) };
   }
 
   activeSupplies(): ActiveSupply[] {

@@ -76,13 +76,15 @@ export function marginRoutes(world: World): Route[] {
 
   const loans = ({ query, params }: RouteContext): unknown => {
     const { page, perPage } = query.paging();
-    const list = where(m.activeLoans(), [
-      [params['owner'], (l, v) => l.manager.owner === v],
-      [query.str('marginManagerId'), (l, v) => l.loan.margin_manager_id === v],
-      [query.str('marginPoolId'), (l, v) => l.loan.margin_pool_id === v],
-      [query.str('balanceManagerId'), (l, v) => l.manager.balanceManager === v],
-    ]).map((l) => l.loan);
-    return paginate(newestFirst(list, (l) => l.checkpoint_timestamp_ms), page, perPage);
+    const list = where(m.borrowers(), [
+      [params['owner'], (x, v) => x.owner === v],
+      [query.str('marginManagerId'), (x, v) => x.id === v],
+      [query.str('marginPoolId'), (x, v) => x.debt?.pool.id === v],
+      [query.str('balanceManagerId'), (x, v) => x.balanceManager === v],
+    ]);
+    // Filter and page first: only the served page is turned into wire objects (risk ratios at live prices).
+    const result = paginate(newestFirst(list, (x) => m.loanUpdatedMs(x)), page, perPage);
+    return { ...result, items: result.items.map((x) => m.activeLoanToWire(x)).filter((x) => x !== null) };
   };
 
   return [

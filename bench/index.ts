@@ -1,0 +1,38 @@
+/**
+ * Benchmarks of the Demo network under a loopback load. Absolute numbers on shared machines are
+ * noise, so each endpoint is printed as a ratio against a baseline measured in the same run:
+ * the cheapest answer the server gives (a 404 for an unknown path).
+ */
+import { World } from '../src/sim';
+import { load, spawnSim } from './support';
+
+const SECONDS = Number(process.env['BENCH_SECONDS'] ?? 5);
+const CONNECTIONS = 16;
+
+const sim = await spawnSim(['--api-key', 'bench', '--seed', '7']);
+try {
+  // The API cannot list collections: take the first one from the same seed's description.
+  const type = new World({ seed: 7, historyDays: 0.01 }).describe().collections[0]!;
+  const cases: Array<[string, string]> = [
+    ['baseline: 404 for an unknown path', `${sim.url}/no-such-path?api-key=bench`],
+    ['GET /dex/get_pools', `${sim.url}/dex/get_pools?api-key=bench`],
+    ['GET /nfts/collection/{type} page 3, perPage 50', `${sim.url}/nfts/collection/${type}?api-key=bench&page=3&perPage=50`],
+    ['GET /dex/SUI_USDC/order-book-depth', `${sim.url}/dex/SUI_USDC/order-book-depth?api-key=bench`],
+    ['GET /dex/SUI_USDC/trades (100)', `${sim.url}/dex/SUI_USDC/trades?api-key=bench`],
+    ['GET /dex/SUI_USDC/ohlcv/1m (100)', `${sim.url}/dex/SUI_USDC/ohlcv/1m?api-key=bench`],
+    ['GET /dex-margin/active-loans perPage 50', `${sim.url}/dex-margin/active-loans?api-key=bench&perPage=50`],
+  ];
+  console.log(`Demo network under loopback load: ${CONNECTIONS} keep-alive connections, ${SECONDS} s per case, server in its own process`);
+  let baseline = 0;
+  for (const [name, url] of cases) {
+    await load(url, CONNECTIONS, 1); // warm-up
+    const r = await load(url, CONNECTIONS, SECONDS);
+    if (baseline === 0) baseline = r.rps;
+    const statuses = [...r.statuses].join(',');
+    console.log(
+      `${name.padEnd(48)} ${r.rps.toFixed(0).padStart(7)} req/s  ratio ${(r.rps / baseline).toFixed(2)}  status ${statuses}${r.errors ? `  errors ${r.errors}` : ''}`,
+    );
+  }
+} finally {
+  await sim.stop();
+}

@@ -1,0 +1,73 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { Agent, request } from 'node:http';
+import { fileURLToPath } from 'node:url';
+
+const BIN = fileURLToPath(new URL('../bin/tidewatch.js', import.meta.url));
+
+/** Start `tidewatch sim` in its own process (so load and server do not share a core). */
+export async function spawnSim(args: string[]): Promise<{ child: ChildProcess; url: string; stop(): Promise<void> }> {
+  const child = spawn(process.execPath, [BIN, 'sim', '--port', '0', ...args], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const url = await new Promise<string>((resolve, reject) => {
+    let out = '';
+    child.stdout!.on('data', (d) => {
+      out += d;
+      const m = /listening on (http:\/\/\S+)/.exec(out);
+      if (m) resolve(m[1]!);
+    });
+    child.once('exit', (code) => reject(new Error(`sim exited with ${code}`)));
+  });
+  return {
+    child,
+    url,
+    stop: () =>
+      new Promise<void>((resolve) => {
+        child.once('exit', () => resolve());
+        child.kill('SIGTERM');
+      }),
+  };
+}
+
+/** Keep-alive GET load from `connections` concurrent loops for `seconds`; requests per second. */
+export async function load(url: string, connections: number, seconds: number): Promise<{ rps: number; errors: number; statuses: Set<number> }> {
+  const agent = new Agent({ keepAlive: true, maxSockets: connections });
+  const deadline = Date.now() + seconds * 1000;
+  let done = 0;
+  let errors = 0;
+  const statuses = new Set<number>();
+  const one = (): Promise<void> =>
+    new Promise((resolve) => {
+      const req = request(url, { agent }, (res) => {
+        statuses.add(res.statusCode ?? 0);
+        res.resume();
+        res.on('end', () => {
+          done++;
+          resolve();
+        });
+      });
+      req.on('error', () => {
+        errors++;
+        resolve();
+      });
+      req.end();
+    });
+  const start = Date.now();
+  await Promise.all(
+    Array.from({ length: connections }, async () => {
+      while (Date.now() < deadline) await one();
+    }),
+  );
+  agent.destroy();
+  return { rps: done / ((Date.now() - start) / 1000), errors, statuses };
+}
+
+export function rssOf(pid: number): number {
+  // VmRSS in kB from /proc (Linux); 0 elsewhere.
+  try {
+    const status = readFileSync(`/proc/${pid}/status`, 'utf8')
+    const m = /VmRSS:\s+(\d+) kB/.exec(status);
+    return m ? Number(m[1]) * 1024 : 0;
+  } catch {
+    return 0;
+  }
+}
