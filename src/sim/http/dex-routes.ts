@@ -14,12 +14,17 @@ export function marketOf(world: World, name: string): Market {
   return market;
 }
 
-/** `from`/`to` in UNIX seconds, defaulting to the last day. */
+/** `from`/`to` in UNIX seconds; as the spec says, `from` defaults to one day before now and `to` to now. */
 function timeRange(query: Query): { from: number; to: number } {
   const nowSec = Math.floor(Date.now() / 1000);
   const to = query.num('to') ?? nowSec;
-  const from = query.num('from') ?? to - 86_400;
-  if (from > to) throw badParameter(`from (${from}) must not be after to (${to})`);
+  const given = query.num('from');
+  const from = given ?? nowSec - 86_400;
+  if (from > to) {
+    throw badParameter(
+      `from (${from}${given === undefined ? ', the default: one day before now' : ''}) must not be after to (${to})`,
+    );
+  }
   return { from, to };
 }
 
