@@ -1,8 +1,14 @@
 import { UsageError } from './args';
+import { DOCTOR_USAGE, doctorCommand } from './doctor-command';
+import { EXPORT_USAGE, exportCommand } from './export-command';
+import { SERVE_USAGE, serveCommand } from './serve-command';
 import { SIM_USAGE, simCommand } from './sim-command';
 
 const USAGE = `tidewatch: a desktop monitor for wallets, NFTs, markets and margin positions
 
+  tidewatch serve ...    the monitor without Electron: UI and API on 127.0.0.1 (serve --help)
+  tidewatch export ...   print what the store holds: margin-events, liquidations, trades, alerts, risk
+  tidewatch doctor ...   check the key, every endpoint family, both streams and the store
   tidewatch sim ...      run the Demo network (the reference data service); see tidewatch sim --help
 
 Run the desktop app with \`npm start\`.`;
@@ -13,6 +19,12 @@ async function main(argv: string[]): Promise<number> {
     switch (command) {
       case 'sim':
         return await simCommand(rest);
+      case 'serve':
+        return await serveCommand(rest);
+      case 'export':
+        return exportCommand(rest);
+      case 'doctor':
+        return await doctorCommand(rest);
       case undefined:
       case 'help':
       case '--help':
@@ -25,7 +37,8 @@ async function main(argv: string[]): Promise<number> {
   } catch (err) {
     if (err instanceof UsageError) {
       console.error(`tidewatch: ${err.message}\n`);
-      console.error(command === 'sim' ? SIM_USAGE : USAGE);
+      const usage: Record<string, string> = { sim: SIM_USAGE, serve: SERVE_USAGE, export: EXPORT_USAGE, doctor: DOCTOR_USAGE };
+      console.error(usage[command ?? ''] ?? USAGE);
       return 2;
     }
     throw err;

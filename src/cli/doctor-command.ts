@@ -1,0 +1,116 @@
+import { ServiceError } from '../main/core/client/errors';
+import { ServiceClient } from '../main/core/client/service-client';
+import { Store } from '../main/core/store/store';
+import { connectSse } from '../main/core/streams/sse-connection';
+import { parse } from './args';
+import { DEFAULT_DATA_DIR, resolveService, SERVICE_OPTIONS } from './service-options';
+
+export const DOCTOR_USAGE = `tidewatch doctor: check the key, each endpoint family, both streams and the store
+
+  tidewatch doctor [--base-url URL --stream-url URL --api-key KEY [--naming spec|deepbook]] [--data-dir DIR]
+
+  Without a key and URLs it checks the Demo network. Exit code 0 when every check passes.`;
+
+interface Check {
+  name: string;
+  ok: boolean;
+  detail: string;
+}
+
+async function check(name: string, run: () => Promise<string>): Promise<Check> {
+  const started = Date.now();
+  try {
+    const detail = await run();
+    return { name, ok: true, detail: `${detail} (${Date.now() - started} ms)` };
+  } catch (err) {
+    const e = err as Error;
+    const advice = err instanceof ServiceError ? ` ${err.advice}` : '';
+    return { name, ok: false, detail: `${e.message}${advice}` };
+  }
+}
+
+function streamCheck(client: ServiceClient, path: string, query: Record<string, string>): Promise<string> {
+  const url = client.http.url(path, query, 'stream');
+  return new Promise((resolve, reject) => {
+    let settled = false;
+    const conn = connectSse(
+      url,
+      {
+        onOpen: () => {
+          settled = true;
+          conn.close();
+          resolve('connected: 200 text/event-stream');
+        },
+        onEvent: () => {},
+      },
+      { watchdogMs: 20_000, redact: (s) => client.http.redact(s) },
+    );
+    void conn.done.then((end) => {
+      if (!settled) reject(new Error(`${end.message}${end.kind === 'auth' ? ': the key was rejected' : ''}`));
+    });
+  });
+}
+
+export async function doctorCommand(args: string[]): Promise<number> {
+  const o = parse(args, { ...SERVICE_OPTIONS, 'data-dir': { type: 'string' }, help: { type: 'boolean', short: 'h' } });
+  if (o.help) {
+    console.log(DOCTOR_USAGE);
+    return 0;
+  }
+  const target = await resolveService(o);
+  const client = new ServiceClient({ baseUrl: target.baseUrl, streamUrl: target.streamUrl, apiKey: target.apiKey, naming: target.naming, attempts: 2, timeoutMs: 10_000 });
+  const checks: Check[] = [];
+  try {
+    let pool = 'SUI_USDC';
+    checks.push(
+      await check('api key', async () => {
+        const pools = await client.pools();
+        pool = pools[0]?.pool_name ?? pool;
+        return `accepted; ${pools.length} pools`;
+      }),
+    );
+    checks.push(await check('nft', async () => `address NFTs answered (${(await client.addressNfts(`0x${'0'.repeat(64)}`)).items.length} items)`));
+    checks.push(
+      await check('exchange', async () => {
+        const depth = await client.depth(pool, 5);
+        const trades = await client.trades(pool, { limit: 5 });
+        const candles = await client.candles(pool, '1h', { limit: 5 });
+        return `${pool}: ${depth.bids.length}+${depth.asks.length} levels, ${trades.length} trades, ${candles.length} candles`;
+      }),
+    );
+    checks.push(
+      await check('margin', async () => {
+        const counts = await Promise.all([
+          client.supplyReferrals({ perPage: 1 }),
+          client.supplierCaps({ perPage: 1 }),
+          client.marginManagers(undefined, { perPage: 1 }),
+          client.liquidations(undefined, { perPage: 1 }),
+          client.activeSupplies(undefined, { perPage: 1 }),
+          client.activeLoans(undefined, { perPage: 1 }),
+        ]);
+        return `6 lists answered (${counts.map((c) => c.items.length).join('/')} items on page 0)`;
+      }),
+    );
+    checks.push(await check('stream #22 (margin)', () => streamCheck(client, '/dex-margin/manager-updates', { 'last-id': '$' })));
+    checks.push(await check(`stream #21 (${pool})`, () => streamCheck(client, `/dex/${pool}/live-trades`, {})));
+    checks.push(
+      await check('store', async () => {
+        const dir = o['data-dir'] ?? DEFAULT_DATA_DIR;
+        const store = Store.open(dir);
+        try {
+          return `${dir}: ${store.margin.count()} margin events, ${store.market.count()} trades${store.notice ? `; ${store.notice}` : ''}`;
+        } finally {
+          store.close();
+        }
+      }),
+    );
+  } finally {
+    await target.sim?.close();
+  }
+  const width = Math.max(...checks.map((c) => c.name.length));
+  console.log(`Tidewatch doctor: ${target.network === 'demo' ? 'Demo network' : client.http.redact(target.baseUrl)}`);
+  for (const c of checks) console.log(`${c.ok ? 'PASS' : 'FAIL'}  ${c.name.padEnd(width)}  ${c.detail}`);
+  const failed = checks.filter((c) => !c.ok).length;
+  console.log(failed === 0 ? 'all checks passed' : `${failed} of ${checks.length} checks failed`);
+  return failed === 0 ? 0 : 1;
+}

@@ -1,0 +1,96 @@
+import { EVENT_TYPES } from '../../../shared/api';
+import type { AlertRecord, RiskReading, Thresholds } from '../../../shared/contract';
+import { riskRatioFromStream } from '../../../shared/units';
+import type { IncomingMarginEvent } from '../store/margin-events';
+import type { RiskAlertRepo } from '../store/risk-alert-repo';
+import { ThresholdTracker } from '../risk/thresholds';
+
+const short = (id: string | null): string => (id ? `${id.slice(0, 8)}…${id.slice(-4)}` : '?');
+
+/**
+ * Rules -> Alert records: threshold crossings of watched managers, liquidations of watched
+ * managers (critical), and streams stopped because the key was rejected. Each alert is stored
+ * once (dedupe key: rule, manager, level, event) and then handed to whichever shell listens.
+ */
+export class AlertEngine {
+  readonly tracker: ThresholdTracker;
+
+  constructor(
+    private readonly repo: RiskAlertRepo,
+    private readonly publish: (alerts: AlertRecord[]) => void,
+    cooldownMs: number,
+  ) {
+    this.tracker = new ThresholdTracker(0.02, cooldownMs);
+  }
+
+  onReadings(readings: readonly RiskReading[], thresholdsOf: (managerId: string) => Thresholds, now = Date.now()): AlertRecord[] {
+    const fired: AlertRecord[] = [];
+    for (const r of readings) {
+      const t = thresholdsOf(r.manager_id);
+      const level = this.tracker.observe(r.manager_id, r.risk_ratio, t, now);
+      if (!level) continue;
+      const ratio = r.risk_ratio?.toFixed(3) ?? '?';
+      const distance = r.distance_pct === null ? '' : ` A ${Math.abs(r.distance_pct).toFixed(1)}% ${r.distance_pct < 0 ? 'fall' : 'rise'} in the base price liquidates it.`;
+      const a = this.repo.addAlert({
+        dedupe_key: `risk-threshold:${r.manager_id}:${level}:${r.ts_ms}`,
+        rule: 'risk-threshold',
+        level,
+        manager_id: r.manager_id,
+        owner: r.owner,
+        event_id: null,
+        title: `${level === 'critical' ? 'Critical' : 'Warning'}: risk ratio ${ratio}`,
+        message: `Margin manager ${short(r.manager_id)} fell below the ${level} threshold (${level === 'critical' ? t.critical : t.warning}).${distance} Add collateral or repay to stay clear of liquidation at 1.125.`,
+        created_at: now,
+      });
+      if (a) fired.push(a);
+    }
+    if (fired.length > 0) this.publish(fired);
+    return fired;
+  }
+
+  onMarginEvents(events: readonly IncomingMarginEvent[], isWatched: (managerId: string) => string | undefined, now = Date.now()): AlertRecord[] {
+    const fired: AlertRecord[] = [];
+    for (const e of events) {
+      if (e.type !== EVENT_TYPES.liquidation || !e.margin_manager_id) continue;
+      const owner = isWatched(e.margin_manager_id);
+      if (owner === undefined) continue;
+      let ratio = '';
+      try {
+        const data = JSON.parse(e.data) as { risk_ratio?: number };
+        if (typeof data.risk_ratio === 'number') ratio = ` at a risk ratio of ${riskRatioFromStream(data.risk_ratio).toFixed(3)}`;
+      } catch {
+        // the event was kept as received; the alert goes out without the ratio
+      }
+      const a = this.repo.addAlert({
+        dedupe_key: `liquidation:${e.margin_manager_id}:critical:${e.id}`,
+        rule: 'liquidation',
+        level: 'critical',
+        manager_id: e.margin_manager_id,
+        owner,
+        event_id: e.id,
+        title: 'Liquidated',
+        message: `Margin manager ${short(e.margin_manager_id)} of ${short(owner)} was liquidated${ratio}. Open Margin to see what remains.`,
+        created_at: now,
+      });
+      if (a) fired.push(a);
+    }
+    if (fired.length > 0) this.publish(fired);
+    return fired;
+  }
+
+  onStreamAuthStopped(streamId: string, detail: string, now = Date.now()): AlertRecord | undefined {
+    const a = this.repo.addAlert({
+      dedupe_key: `stream-auth:${streamId}:warning:${Math.floor(now / 3_600_000)}`,
+      rule: 'stream-auth',
+      level: 'warning',
+      manager_id: null,
+      owner: null,
+      event_id: null,
+      title: 'API key rejected',
+      message: `The ${streamId} stream stopped: ${detail}. Enter a valid key in Settings; streams resume at once.`,
+      created_at: now,
+    });
+    if (a) this.publish([a]);
+    return a;
+  }
+}

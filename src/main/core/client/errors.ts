@@ -1,0 +1,77 @@
+/**
+ * Every failure of the data service as one typed error (decisions.md, "Error responses").
+ * Messages never contain the api-key: every text that may hold a URL passes `redact`.
+ */
+export type ServiceErrorKind =
+  | 'auth'
+  | 'not-found'
+  | 'bad-request'
+  | 'rate-limited'
+  | 'server'
+  | 'network'
+  | 'timeout'
+  | 'invalid-response';
+
+export class ServiceError extends Error {
+  override readonly name = 'ServiceError';
+  constructor(
+    readonly kind: ServiceErrorKind,
+    message: string,
+    readonly status?: number,
+    /** For 429: how long the service asked us to wait. */
+    readonly retryAfterMs?: number,
+    /** For invalid-response: the dot path of the field at fault. */
+    readonly fieldPath?: string,
+  ) {
+    super(message);
+  }
+
+  /** Worth another try with backoff (429, 5xx, network, timeout); never auth or bad input. */
+  get retryable(): boolean {
+    return this.kind === 'rate-limited' || this.kind === 'server' || this.kind === 'network' || this.kind === 'timeout';
+  }
+
+  /** What the user should do about it, for the views. */
+  get advice(): string {
+    switch (this.kind) {
+      case 'auth':
+        return 'The service rejected the API key. Check it in Settings.';
+      case 'rate-limited':
+        return 'The service is rate-limiting this key; requests will resume shortly. Lower the request rate in Settings if it persists.';
+      case 'network':
+      case 'timeout':
+        return 'The service cannot be reached. Showing cached data; it will retry.';
+      case 'server':
+        return 'The service had an internal error. It will retry.';
+      case 'invalid-response':
+        return 'The service answered in an unexpected shape. Check the service URL and naming profile in Settings.';
+      case 'not-found':
+        return 'Nothing exists under that id or name.';
+      case 'bad-request':
+        return 'The request was refused as invalid.';
+    }
+  }
+}
+
+export function kindOfStatus(status: number): ServiceErrorKind {
+  if (status === 401 || status === 403) return 'auth';
+  if (status === 404) return 'not-found';
+  if (status === 429) return 'rate-limited';
+  if (status >= 500) return 'server';
+  return 'bad-request';
+}
+
+/** Remove the api-key from any text (URLs in messages, logs, exports). */
+export function redact(text: string, apiKey?: string): string {
+  let out = text.replace(/([?&]api-key=)[^&\s"']*/gi, '$1***');
+  if (apiKey && apiKey.length >= 3) out = out.split(apiKey).join('***');
+  return out;
+}
+
+/** Retry-After in seconds or an HTTP date, in ms; undefined when absent or unreadable. */
+export function parseRetryAfter(value: string | null | undefined, now = Date.now()): number | undefined {
+  if (!value) return undefined;
+  if (/^\d+(\.\d+)?$/.test(value.trim())) return Math.round(Number(value) * 1000);
+  const at = Date.parse(value);
+  return Number.isNaN(at) ? undefined : Math.max(0, at - now);
+}

@@ -1,0 +1,153 @@
+import type { ArgsOf, ContractMethod, ContractResults, QueryResult } from '../../shared/contract';
+import { ContractArgumentError } from '../../shared/contract';
+import { ServiceError } from './client/errors';
+import type { Monitor } from './monitor';
+
+/** Errors for which a cached copy is better than nothing (the network, not the request, failed). */
+function cacheWorthy(err: unknown): err is ServiceError {
+  return err instanceof ServiceError && err.kind !== 'bad-request' && err.kind !== 'not-found' && err.kind !== 'invalid-response';
+}
+
+/**
+ * Network first; on success the answer is cached. When the network fails and a cached copy
+ * exists, that copy is returned with `stale: true` and the reason.
+ */
+async function cached<T>(m: Monitor, key: string, fetcher: () => Promise<T>): Promise<QueryResult<T>> {
+  try {
+    const data = await fetcher();
+    const fetchedAt = Date.now();
+    m.store.cache.save(key, data, fetchedAt);
+    m.noteNetwork();
+    return { data, source: 'network', fetchedAt, stale: false };
+  } catch (err) {
+    m.noteNetwork(err);
+    if (cacheWorthy(err)) {
+      const hit = m.store.cache.load<T>(key);
+      if (hit) {
+        return {
+          data: hit.data,
+          source: 'cache',
+          fetchedAt: hit.fetchedAt,
+          stale: true,
+          error: { kind: err.kind, message: err.message, advice: err.advice },
+        };
+      }
+    }
+    throw err;
+  }
+}
+
+/** Local data (the store): fresh while the stream that feeds it is open. */
+function local<T>(m: Monitor, data: T, streamId: string): QueryResult<T> {
+  const s = m.supervisor.statuses().find((x) => x.id === streamId);
+  const live = s?.state === 'open';
+  return { data, source: live ? 'network' : 'cache', fetchedAt: s?.lastEventAt ?? Date.now(), stale: !live };
+}
+
+const key = (method: string, args: unknown): string => `${method}:${JSON.stringify(args)}`;
+
+type Handlers = { [M in ContractMethod]: (m: Monitor, a: ArgsOf<M>) => Promise<ContractResults[M]> | ContractResults[M] };
+
+const thresholds = (m: Monitor): ContractResults['thresholds'] => {
+  const s = m.effective();
+  return { defaults: { warning: s.warningRatio, critical: s.criticalRatio }, perManager: m.store.settings.thresholds() };
+};
+
+const HANDLERS: Handlers = {
+  walletNfts: (m, a) => cached(m, key('walletNfts', a), () => m.client.addressNfts(a.owner, a)),
+  kiosk: (m, a) => cached(m, key('kiosk', a), () => m.client.kioskNfts(a.kioskId, a)),
+  collection: (m, a) => cached(m, key('collection', a), () => m.client.collection(a.type, a)),
+  holders: (m, a) => cached(m, key('holders', a), () => m.client.holders(a.type, a)),
+  pools: (m) => cached(m, 'pools', () => m.client.pools()),
+  depth: async (m, a) => {
+    try {
+      return await cached(m, key('depth', a), () => m.client.depth(a.pool, a.limit));
+    } catch (err) {
+      const stored = m.store.market.depth(a.pool);
+      if (!stored || !cacheWorthy(err)) throw err;
+      return { data: stored.depth, source: 'cache', fetchedAt: stored.updatedAt, stale: true, error: { kind: err.kind, message: err.message, advice: err.advice } };
+    }
+  },
+  trades: async (m, a) => {
+    try {
+      const { trades } = await m.client.tradesRange(a.pool, a.from, a.to);
+      m.store.market.addTrades(a.pool, trades);
+      m.noteNetwork();
+      return { data: trades, source: 'network', fetchedAt: Date.now(), stale: false };
+    } catch (err) {
+      m.noteNetwork(err);
+      if (!cacheWorthy(err)) throw err;
+      const data = m.store.market.trades(a.pool, a.from * 1000, a.to * 1000 + 999);
+      return { data, source: 'cache', fetchedAt: Date.now(), stale: true, error: { kind: err.kind, message: err.message, advice: err.advice } };
+    }
+  },
+  candles: (m, a) => cached(m, key('candles', a), () => m.client.candlesRange(a.pool, a.timeframe, a.from, a.to)),
+  supplyReferral: (m, a) => cached(m, key('supplyReferral', a), () => m.client.supplyReferral(a.id)),
+  supplyReferrals: (m, a) => cached(m, key('supplyReferrals', a), () => m.client.supplyReferrals(a)),
+  supplierCap: (m, a) => cached(m, key('supplierCap', a), () => m.client.supplierCap(a.id)),
+  supplierCaps: (m, a) => cached(m, key('supplierCaps', a), () => m.client.supplierCaps(a)),
+  marginManagers: (m, a) => cached(m, key('marginManagers', a), () => m.client.marginManagers(a.owner, a)),
+  liquidations: (m, a) => cached(m, key('liquidations', a), () => m.client.liquidations(a.owner, a)),
+  activeSupplies: (m, a) => cached(m, key('activeSupplies', a), () => m.client.activeSupplies(a.owner, a)),
+  activeLoans: (m, a) => cached(m, key('activeLoans', a), () => m.client.activeLoans(a.owner, a)),
+  marginEvents: (m, a) => {
+    const managerIds = a.owner
+      ? [...new Set([...m.store.margin.managersOfOwner(a.owner), ...[...m.watchedManagers].filter(([, o]) => o === a.owner).map(([id]) => id)])]
+      : undefined;
+    const data = m.store.margin.list({ type: a.type, managerId: a.managerId, managerIds, fromMs: a.fromMs, toMs: a.toMs, beforeId: a.beforeId, limit: a.limit });
+    return local(m, data, 'margin');
+  },
+  riskHistory: (m, a) => local(m, m.store.risk.readings(a.managerId, a.fromMs, a.toMs), 'margin'),
+  alerts: (m, a) => ({ data: m.store.risk.alerts(a.includeAcknowledged ?? true, a.limit), source: 'cache', fetchedAt: Date.now(), stale: false }),
+  settings: (m) => m.effective(),
+  streamStatus: (m) => m.status(),
+  watchList: (m) => m.store.settings.watchList(),
+  thresholds: (m) => thresholds(m),
+  updateSettings: (m, a) => {
+    try {
+      m.settings.update(a);
+    } catch (err) {
+      throw new ContractArgumentError(`updateSettings: ${(err as Error).message}`);
+    }
+    m.reconfigure();
+    return m.effective();
+  },
+  setApiKey: (m, a) => {
+    m.settings.setApiKey(a.apiKey);
+    m.reconfigure();
+    return m.effective();
+  },
+  addWatch: (m, a) => {
+    m.store.settings.addWatch(a.owner, a.label ?? null);
+    void m.refreshRisk();
+    return m.store.settings.watchList();
+  },
+  removeWatch: (m, a) => {
+    m.store.settings.removeWatch(a.owner);
+    for (const [id, owner] of m.watchedManagers) if (owner === a.owner) m.watchedManagers.delete(id);
+    return m.store.settings.watchList();
+  },
+  setThreshold: (m, a) => {
+    m.store.settings.setThreshold(a.managerId, { warning: a.warning, critical: a.critical });
+    return thresholds(m);
+  },
+  clearThreshold: (m, a) => {
+    m.store.settings.clearThreshold(a.managerId);
+    return thresholds(m);
+  },
+  acknowledgeAlert: (m, a) => {
+    const r = m.store.risk.acknowledge(a.id);
+    if (!r) throw new ContractArgumentError(`acknowledgeAlert: there is no alert ${a.id}`);
+    return r;
+  },
+  snoozeAlert: (m, a) => {
+    const r = m.store.risk.snooze(a.id, a.untilMs);
+    if (!r) throw new ContractArgumentError(`snoozeAlert: there is no alert ${a.id}`);
+    return r;
+  },
+};
+
+export async function dispatch<M extends ContractMethod>(m: Monitor, method: M, args: ArgsOf<M>): Promise<ContractResults[M]> {
+  const handler = HANDLERS[method] as (m: Monitor, a: ArgsOf<M>) => Promise<ContractResults[M]> | ContractResults[M];
+  return handler(m, args);
+}

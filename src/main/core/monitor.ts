@@ -1,0 +1,328 @@
+import { join } from 'node:path';
+import type { Trade } from '../../shared/api';
+import {
+  parseArgs,
+  type ContractInput,
+  type ContractMethod,
+  type ContractResults,
+  type PayloadOf,
+  type RiskReading,
+  type Settings,
+  type StatusSnapshot,
+  type TidewatchApi,
+  type Topic,
+} from '../../shared/contract';
+import { AlertEngine } from './alerts/alert-engine';
+import { ServiceError } from './client/errors';
+import type { ServiceConfig } from './client/http';
+import { ServiceClient } from './client/service-client';
+import { dispatch } from './monitor-queries';
+import { PushHub } from './push-hub';
+import { loadAssetBook, managersOf, readingsOf, type AssetBook } from './risk/risk-watcher';
+import { SettingsService, type SecretStore } from './settings';
+import type { IncomingMarginEvent } from './store/margin-events';
+import { Store } from './store/store';
+import { marginStream } from './streams/margin-stream';
+import { poolStream } from './streams/pool-stream';
+import { StreamSupervisor } from './streams/supervisor';
+
+export interface MonitorOptions {
+  dataDir: string;
+  /** The Demo network the shell started (src/sim), used when settings.network is `demo`. */
+  demo?: { baseUrl: string; apiKey: string };
+  secrets: SecretStore;
+  /** Settings forced by the command line for this run (not persisted). */
+  overrides?: Partial<Omit<Settings, 'hasApiKey'>>;
+  /** Owners added to the watch list at start. */
+  watch?: string[];
+  /** `last-id` for the margin stream's very first start; default: `0` on the Demo network, `$` elsewhere. */
+  marginFirstStart?: '$' | '0';
+  fetch?: typeof fetch;
+  /** Stream tuning (tests use short times). */
+  streams?: { watchdogMs?: number; backoffBaseMs?: number; backoffCapMs?: number };
+  log?: (line: string) => void;
+}
+
+/**
+ * The monitor: composes the REST client, the store, the stream supervisor, risk and alerts,
+ * and implements TidewatchApi for both shells.
+ */
+export class Monitor implements TidewatchApi {
+  readonly store: Store;
+  readonly settings: SettingsService;
+  readonly client: ServiceClient;
+  readonly supervisor: StreamSupervisor;
+  readonly hub: PushHub;
+  readonly alerts: AlertEngine;
+  private readonly margin: ReturnType<typeof marginStream>;
+  private assetBook: AssetBook | undefined;
+  /** Watched managers -> owner. */
+  readonly watchedManagers = new Map<string, string>();
+  private watchedPools = new Set<string>();
+  /** Flushers of the pool streams, so shutdown commits what they hold. */
+  private readonly poolFlush = new Map<string, () => void>();
+  private riskTimer: NodeJS.Timeout | undefined;
+  private riskSoon: NodeJS.Timeout | undefined;
+  private statusTimer: NodeJS.Timeout | undefined;
+  private offlineSince: number | null = null;
+  private closed = false;
+  private readonly log: (line: string) => void;
+
+  constructor(private readonly opts: MonitorOptions) {
+    this.log = opts.log ?? (() => {});
+    this.store = Store.open(opts.dataDir);
+    if (this.store.notice) this.log(this.store.notice);
+    this.settings = new SettingsService(this.store.settings, opts.secrets);
+    for (const owner of opts.watch ?? []) this.store.settings.addWatch(owner, null);
+    this.client = new ServiceClient(this.serviceConfig());
+    this.hub = new PushHub((topic, count) => this.onSubscribers(topic, count));
+    this.alerts = new AlertEngine(this.store.risk, (a) => this.hub.publish('alerts', a), this.effective().alertCooldownSec * 1000);
+    this.supervisor = new StreamSupervisor({
+      budget: this.effective().streamBudget,
+      fetch: opts.fetch,
+      redact: (s) => this.client.http.redact(s),
+      ...opts.streams,
+    });
+    this.supervisor.onStatus((streams) => {
+      for (const s of streams) {
+        if (s.state === 'stopped-auth' && s.lastError) this.alerts.onStreamAuthStopped(s.id, s.lastError);
+      }
+      this.scheduleStatus();
+    });
+    this.margin = marginStream({
+      repo: this.store.margin,
+      naming: () => this.client.http.profile,
+      urlFor: (lastId) => this.client.http.url('/dex-margin/manager-updates', { 'last-id': lastId }, 'stream'),
+      firstStart: () => opts.marginFirstStart ?? (this.effective().network === 'demo' ? '0' : '$'),
+      onCommitted: (events) => this.onMarginCommitted(events),
+      onError: (err) => this.log(`store: could not commit margin events (${(err as Error).message}); they will be fetched again`),
+    });
+  }
+
+  /** Start streams and the risk timer. */
+  start(): this {
+    if (this.canConnect()) this.supervisor.add(this.margin.spec);
+    this.restartRiskTimer();
+    void this.refreshRisk();
+    return this;
+  }
+
+  /** Settings with this run's overrides on top. */
+  effective(): Settings {
+    return { ...this.settings.get(), ...this.opts.overrides };
+  }
+
+  private apiKey(): string | null {
+    const s = this.effective();
+    return s.network === 'demo' ? (this.opts.demo?.apiKey ?? null) : this.opts.secrets.get();
+  }
+
+  private canConnect(): boolean {
+    const s = this.effective();
+    return this.apiKey() !== null && (s.network === 'demo' ? this.opts.demo !== undefined : s.baseUrl !== '');
+  }
+
+  private serviceConfig(): ServiceConfig {
+    const s = this.effective();
+    const demo = s.network === 'demo' ? this.opts.demo : undefined;
+    const baseUrl = demo?.baseUrl ?? (s.baseUrl || 'http://127.0.0.1:9');
+    return {
+      baseUrl,
+      streamUrl: demo?.baseUrl ?? (s.streamUrl || baseUrl),
+      apiKey: this.apiKey() ?? '',
+      naming: demo ? 'spec' : s.naming,
+      requestsPerSecond: s.requestsPerSecond,
+      concurrency: s.concurrency,
+      fetch: this.opts.fetch,
+    };
+  }
+
+  /** Network, key or pacing changed: rebuild the client and reconnect every stream. */
+  reconfigure(): void {
+    this.client.http.reconfigure(this.serviceConfig());
+    this.supervisor.setBudget(this.effective().streamBudget);
+    this.assetBook = undefined;
+    if (this.canConnect()) {
+      this.supervisor.add(this.margin.spec);
+      this.supervisor.resumeAll();
+    }
+    this.restartRiskTimer();
+    void this.refreshRisk();
+    this.scheduleStatus();
+  }
+
+  // ---- the contract ------------------------------------------------------------------
+
+  async invoke<M extends ContractMethod>(method: M, args: ContractInput<M>): Promise<ContractResults[M]> {
+    if (this.closed) throw new Error('Tidewatch is shutting down');
+    return dispatch(this, method, parseArgs(method, args));
+  }
+
+  subscribe<T extends Topic>(topic: T, listener: (payload: PayloadOf<T>) => void): () => void {
+    return this.hub.subscribe(topic, listener);
+  }
+
+  status(): StatusSnapshot {
+    return {
+      network: this.effective().network,
+      online: this.offlineSince === null,
+      offlineSince: this.offlineSince,
+      streams: this.supervisor.statuses(),
+      storeNotice: this.store.notice,
+    };
+  }
+
+  /** Record whether the service answered: drives the offline banner. */
+  noteNetwork(err?: unknown): void {
+    const offline = err instanceof ServiceError && (err.kind === 'network' || err.kind === 'timeout');
+    const was = this.offlineSince;
+    if (offline) this.offlineSince ??= Date.now();
+    else if (!err) this.offlineSince = null;
+    if (was !== this.offlineSince) this.scheduleStatus();
+  }
+
+  private scheduleStatus(): void {
+    if (this.closed) return;
+    this.statusTimer ??= setTimeout(() => {
+      this.statusTimer = undefined;
+      this.hub.publish('status', this.status());
+    }, 100);
+  }
+
+  // ---- streams -----------------------------------------------------------------------
+
+  private onSubscribers(topic: Topic, count: number): void {
+    if (!topic.startsWith('pool:')) return;
+    const pool = topic.slice(5);
+    if (count > 0) this.ensurePoolStream(pool, 1);
+    else if (this.watchedPools.has(pool)) this.ensurePoolStream(pool, 2);
+    else this.removePoolStream(pool);
+  }
+
+  private removePoolStream(pool: string): void {
+    this.supervisor.remove(`pool:${pool}`);
+    this.poolFlush.get(pool)?.();
+    this.poolFlush.delete(pool);
+  }
+
+  private ensurePoolStream(pool: string, priority: number): void {
+    if (!this.canConnect() || this.closed) return;
+    const stream = poolStream({
+        pool,
+        priority,
+        repo: this.store.market,
+        naming: () => this.client.http.profile,
+        url: () => this.client.http.url(`/dex/${encodeURIComponent(pool)}/live-trades`, {}, 'stream'),
+        backfill: async (from, to) => (await this.client.tradesRange(pool, from, to)).trades,
+        onData: (trades: Trade[], depth) => this.hub.publish(`pool:${pool}`, { pool, trades, depth }),
+        onError: (err) => this.log(`pool ${pool}: ${(err as Error).message}`),
+      });
+    if (!this.supervisor.has(`pool:${pool}`)) this.poolFlush.set(pool, stream.flush);
+    this.supervisor.add(stream.spec);
+  }
+
+  private onMarginCommitted(events: IncomingMarginEvent[]): void {
+    const owners = new Set(this.store.settings.watchList().map((w) => w.owner));
+    let touchesWatched = false;
+    for (const e of events) {
+      if (e.margin_manager_id && this.watchedManagers.has(e.margin_manager_id)) touchesWatched = true;
+      if (e.type.endsWith('manager_created') && e.margin_manager_id) {
+        try {
+          const owner = (JSON.parse(e.data) as { owner?: string }).owner;
+          if (owner && owners.has(owner)) {
+            this.watchedManagers.set(e.margin_manager_id, owner);
+            touchesWatched = true;
+          }
+        } catch {
+          // kept as received
+        }
+      }
+    }
+    this.alerts.onMarginEvents(events, (id) => this.watchedManagers.get(id));
+    this.hub.publish('margin', events.map((e) => ({ ...e, data: safeJson(e.data), received_at: Date.now() })));
+    if (touchesWatched) {
+      this.riskSoon ??= setTimeout(() => {
+        this.riskSoon = undefined;
+        void this.refreshRisk();
+      }, 300);
+    }
+  }
+
+  // ---- risk --------------------------------------------------------------------------
+
+  private restartRiskTimer(): void {
+    if (this.riskTimer) clearInterval(this.riskTimer);
+    this.riskTimer = setInterval(() => void this.refreshRisk(), this.effective().riskRefreshSec * 1000);
+  }
+
+  /** Refresh every watched owner's managers; store a reading per loan; evaluate thresholds. */
+  async refreshRisk(): Promise<RiskReading[]> {
+    if (this.closed || !this.canConnect()) return [];
+    const owners = this.store.settings.watchList().map((w) => w.owner);
+    if (owners.length === 0) return [];
+    try {
+      this.assetBook ??= await loadAssetBook(this.client);
+      const now = Date.now();
+      const readings: RiskReading[] = [];
+      const pools = new Set<string>();
+      for (const owner of owners) {
+        for (const m of await managersOf(this.client, owner)) {
+          this.watchedManagers.set(m.margin_manager_id, owner);
+          if ((m.active_loans?.length ?? 0) > 0) {
+            const pool = this.assetBook.poolsById.get(m.dex_pool_id);
+            if (pool) pools.add(pool.pool_name);
+          }
+          readings.push(...readingsOf(m, this.assetBook, now));
+        }
+      }
+      this.noteNetwork();
+      if (this.closed) return [];
+      this.store.risk.addReadings(readings);
+      const s = this.effective();
+      const per = this.store.settings.thresholds();
+      this.alerts.tracker.setCooldown(s.alertCooldownSec * 1000);
+      this.alerts.onReadings(readings, (id) => per[id] ?? { warning: s.warningRatio, critical: s.criticalRatio }, now);
+      this.hub.publish('risk', { readings });
+      this.updateWatchedPools(pools);
+      return readings;
+    } catch (err) {
+      this.noteNetwork(err);
+      this.log(`risk refresh failed: ${(err as Error).message}`);
+      return [];
+    }
+  }
+
+  private updateWatchedPools(pools: Set<string>): void {
+    for (const old of this.watchedPools) {
+      if (!pools.has(old) && this.hub.count(`pool:${old}`) === 0) this.removePoolStream(old);
+    }
+    this.watchedPools = pools;
+    for (const p of pools) if (this.hub.count(`pool:${p}`) === 0) this.ensurePoolStream(p, 2);
+  }
+
+  // ---- lifecycle ---------------------------------------------------------------------
+
+  /** Stop streams and timers, commit what is held, close the store. */
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    for (const t of [this.riskTimer, this.riskSoon, this.statusTimer]) if (t) clearTimeout(t);
+    this.supervisor.stopAll();
+    if (this.statusTimer) clearTimeout(this.statusTimer);
+    this.margin.flush();
+    for (const flush of this.poolFlush.values()) flush();
+    this.store.close();
+  }
+}
+
+function safeJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return text;
+  }
+}
+
+export function storePath(dataDir: string): string {
+  return join(dataDir, 'tidewatch.sqlite');
+}

@@ -1,0 +1,70 @@
+import type { Settings, SettingsPatch } from '../../shared/contract';
+import type { SettingsRepo } from './store/settings-repo';
+
+export const DEFAULT_SETTINGS: Omit<Settings, 'hasApiKey'> = {
+  network: 'demo',
+  baseUrl: '',
+  streamUrl: '',
+  naming: 'spec',
+  requestsPerSecond: 10,
+  concurrency: 4,
+  streamBudget: 4,
+  riskRefreshSec: 30,
+  warningRatio: 1.5,
+  criticalRatio: 1.25,
+  alertCooldownSec: 900,
+  largeLiquidationUsd: null,
+  ipfsGateway: 'https://ipfs.io/ipfs/',
+  privacyMode: false,
+  startAtLogin: false,
+};
+
+/** Where the API key lives is the shell's business (safeStorage on the desktop); core only asks. */
+export interface SecretStore {
+  get(): string | null;
+  set(value: string | null): void;
+}
+
+export class MemorySecretStore implements SecretStore {
+  constructor(private value: string | null = null) {}
+  get(): string | null {
+    return this.value;
+  }
+  set(value: string | null): void {
+    this.value = value;
+  }
+}
+
+const KEY = 'settings';
+
+/** Settings persisted in the store, merged over the defaults; the key is never among them. */
+export class SettingsService {
+  constructor(
+    private readonly repo: SettingsRepo,
+    private readonly secrets: SecretStore,
+  ) {}
+
+  get(): Settings {
+    const saved = this.repo.get<Partial<Settings>>(KEY) ?? {};
+    const { hasApiKey: _ignored, ...rest } = saved as Partial<Settings>;
+    return { ...DEFAULT_SETTINGS, ...rest, hasApiKey: this.secrets.get() !== null };
+  }
+
+  update(patch: SettingsPatch): Settings {
+    const next = { ...this.get(), ...patch };
+    if (next.criticalRatio >= next.warningRatio) {
+      throw new RangeError(`the warning ratio (${next.warningRatio}) must be above the critical ratio (${next.criticalRatio})`);
+    }
+    if (next.network === 'custom' && !next.baseUrl) {
+      throw new RangeError('a custom network needs a base URL');
+    }
+    const { hasApiKey: _drop, ...persisted } = next;
+    this.repo.set(KEY, persisted);
+    return this.get();
+  }
+
+  setApiKey(key: string | null): Settings {
+    this.secrets.set(key);
+    return this.get();
+  }
+}

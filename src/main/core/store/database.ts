@@ -1,0 +1,63 @@
+import { existsSync, mkdirSync, renameSync } from 'node:fs';
+import { dirname } from 'node:path';
+import Database from 'better-sqlite3';
+import { migrate } from './migrations';
+
+export interface OpenResult {
+  db: Database.Database;
+  /** Set when the previous file could not be used: where it went and why. */
+  recovered?: { movedTo: string; reason: string };
+}
+
+function configure(db: Database.Database): void {
+  db.pragma('journal_mode = WAL');
+  // WAL + NORMAL survives a crash of the process (SIGKILL) without losing committed data.
+  db.pragma('synchronous = NORMAL');
+  db.pragma('foreign_keys = ON');
+  db.pragma('busy_timeout = 5000');
+}
+
+function check(db: Database.Database): void {
+  const result = db.pragma('quick_check', { simple: true });
+  if (result !== 'ok') throw new Error(`quick_check: ${String(result)}`);
+}
+
+/**
+ * Open (or create) the store. A file that cannot be opened, fails `quick_check` or cannot be
+ * migrated is moved aside with a timestamp and a fresh one is started; the caller tells the user.
+ */
+export function openDatabase(file: string, now = new Date()): OpenResult {
+  if (file !== ':memory:') mkdirSync(dirname(file), { recursive: true });
+  let db: Database.Database | undefined;
+  try {
+    db = new Database(file);
+    configure(db);
+    check(db);
+    migrate(db);
+    return { db };
+  } catch (err) {
+    try {
+      db?.close();
+    } catch {
+      // already unusable
+    }
+    if (file === ':memory:') throw err;
+    const stamp = now.toISOString().replace(/[:.]/g, '-');
+    const movedTo = `${file}.broken-${stamp}`;
+    for (const suffix of ['', '-wal', '-shm']) {
+      if (existsSync(file + suffix)) renameSync(file + suffix, movedTo + suffix);
+    }
+    const fresh = new Database(file);
+    configure(fresh);
+    migrate(fresh);
+    return { db: fresh, recovered: { movedTo, reason: (err as Error).message } };
+  }
+}
+
+/** Read-only access for exports while `serve` writes (WAL lets both proceed). */
+export function openReadOnly(file: string): Database.Database {
+  if (!existsSync(file)) throw new Error(`no store at ${file}: run \`tidewatch serve --data-dir\` with that folder first`);
+  const db = new Database(file, { readonly: true, fileMustExist: true });
+  db.pragma('busy_timeout = 5000');
+  return db;
+}

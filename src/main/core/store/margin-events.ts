@@ -1,0 +1,168 @@
+import type Database from 'better-sqlite3';
+import type { StoredMarginEvent } from '../../../shared/contract';
+
+/** One message of stream #22 as received, before it is stored. */
+export interface IncomingMarginEvent {
+  id: string;
+  type: string;
+  timestamp_ms: number | null;
+  checkpoint_id: number | null;
+  tx_hash: string | null;
+  margin_manager_id: string | null;
+  /** The `data` object as JSON text (or the whole raw message when it was not an envelope). */
+  data: string;
+  valid: boolean;
+  problem: string | null;
+}
+
+export interface MarginEventFilter {
+  type?: string;
+  managerId?: string;
+  /** Only events of these managers (an owner's managers). */
+  managerIds?: string[];
+  fromMs?: number;
+  toMs?: number;
+  beforeId?: string;
+  limit?: number;
+}
+
+const STREAM = 'margin';
+
+/** `<ms>-<seq>` as numbers; null for ids of another shape (kept, but not ordered by). */
+export function splitId(id: string): { ms: number; seq: number } | null {
+  const m = /^(\d{1,16})-(\d{1,16})$/.exec(id);
+  return m ? { ms: Number(m[1]), seq: Number(m[2]) } : null;
+}
+
+/** True when id `a` comes after id `b` in stream order. */
+export function idAfter(a: string, b: string): boolean {
+  const x = splitId(a);
+  const y = splitId(b);
+  if (!x || !y) return false;
+  return x.ms > y.ms || (x.ms === y.ms && x.seq > y.seq);
+}
+
+interface Row {
+  id: string;
+  type: string;
+  timestamp_ms: number | null;
+  checkpoint_id: number | null;
+  tx_hash: string | null;
+  margin_manager_id: string | null;
+  data: string;
+  valid: number;
+  problem: string | null;
+  received_at: number;
+}
+
+function toStored(r: Row): StoredMarginEvent {
+  let data: unknown = r.data;
+  try {
+    data = JSON.parse(r.data);
+  } catch {
+    // kept as text: it was stored as received
+  }
+  return { ...r, data, valid: r.valid === 1 };
+}
+
+/**
+ * Stream #22 events keyed by their stream id, and the stream's cursor. A batch and the cursor
+ * commit in one transaction, so a crash never loses or repeats an event; a repeated id is ignored.
+ */
+export class MarginEventRepo {
+  private readonly insert: Database.Statement;
+  private readonly cursorGet: Database.Statement;
+  private readonly cursorSet: Database.Statement;
+  private readonly commitBatch: (events: IncomingMarginEvent[], now: number) => IncomingMarginEvent[];
+
+  constructor(private readonly db: Database.Database) {
+    this.insert = db.prepare(`INSERT OR IGNORE INTO margin_events
+      (id, ms, seq, type, timestamp_ms, checkpoint_id, tx_hash, margin_manager_id, data, valid, problem, received_at)
+      VALUES (@id, @ms, @seq, @type, @timestamp_ms, @checkpoint_id, @tx_hash, @margin_manager_id, @data, @valid, @problem, @received_at)`);
+    this.cursorGet = db.prepare('SELECT last_id FROM stream_cursors WHERE stream = ?');
+    this.cursorSet = db.prepare(`INSERT INTO stream_cursors (stream, last_id, updated_at) VALUES (?, ?, ?)
+      ON CONFLICT (stream) DO UPDATE SET last_id = excluded.last_id, updated_at = excluded.updated_at`);
+    this.commitBatch = db.transaction((events: IncomingMarginEvent[], now: number) => {
+      const stored: IncomingMarginEvent[] = [];
+      let cursor = (this.cursorGet.get(STREAM) as { last_id: string } | undefined)?.last_id;
+      for (const e of events) {
+        const parts = splitId(e.id);
+        const info = this.insert.run({ ...e, ms: parts?.ms ?? null, seq: parts?.seq ?? null, valid: e.valid ? 1 : 0, received_at: now });
+        if (info.changes > 0) stored.push(e);
+        if (parts && (cursor === undefined || idAfter(e.id, cursor))) cursor = e.id;
+      }
+      if (cursor !== undefined) this.cursorSet.run(STREAM, cursor, now);
+      return stored;
+    });
+  }
+
+  /** Store a batch and move the cursor, in one transaction; returns the events that were new. */
+  commit(events: IncomingMarginEvent[], now = Date.now()): IncomingMarginEvent[] {
+    if (events.length === 0) return [];
+    return this.commitBatch(events, now);
+  }
+
+  cursor(): string | undefined {
+    return (this.cursorGet.get(STREAM) as { last_id: string } | undefined)?.last_id;
+  }
+
+  count(): number {
+    return (this.db.prepare('SELECT count(*) AS n FROM margin_events').get() as { n: number }).n;
+  }
+
+  /** Newest first, filtered; `beforeId` pages backwards. */
+  list(f: MarginEventFilter = {}): StoredMarginEvent[] {
+    const where: string[] = [];
+    const params: Record<string, unknown> = {};
+    if (f.type) {
+      where.push('type = @type');
+      params['type'] = f.type;
+    }
+    if (f.managerId) {
+      where.push('margin_manager_id = @managerId');
+      params['managerId'] = f.managerId;
+    }
+    if (f.managerIds) {
+      if (f.managerIds.length === 0) return [];
+      where.push(`margin_manager_id IN (${f.managerIds.map((_, i) => `@m${i}`).join(',')})`);
+      f.managerIds.forEach((id, i) => (params[`m${i}`] = id));
+    }
+    if (f.fromMs !== undefined) {
+      where.push('timestamp_ms >= @fromMs');
+      params['fromMs'] = f.fromMs;
+    }
+    if (f.toMs !== undefined) {
+      where.push('timestamp_ms <= @toMs');
+      params['toMs'] = f.toMs;
+    }
+    if (f.beforeId) {
+      const p = splitId(f.beforeId);
+      if (p) {
+        where.push('(ms < @bms OR (ms = @bms AND seq < @bseq))');
+        params['bms'] = p.ms;
+        params['bseq'] = p.seq;
+      }
+    }
+    const sql = `SELECT id, type, timestamp_ms, checkpoint_id, tx_hash, margin_manager_id, data, valid, problem, received_at
+      FROM margin_events ${where.length ? `WHERE ${where.join(' AND ')}` : ''}
+      ORDER BY ms DESC, seq DESC, rowid DESC LIMIT @limit`;
+    params['limit'] = f.limit ?? 200;
+    return (this.db.prepare(sql).all(params) as Row[]).map(toStored);
+  }
+
+  /** Every stored event, oldest first (exports). */
+  *iterate(): IterableIterator<StoredMarginEvent> {
+    const stmt = this.db.prepare(`SELECT id, type, timestamp_ms, checkpoint_id, tx_hash, margin_manager_id, data, valid, problem, received_at
+      FROM margin_events ORDER BY ms IS NULL, ms, seq, rowid`);
+    for (const row of stmt.iterate() as IterableIterator<Row>) yield toStored(row);
+  }
+
+  /** Managers that appear in stored events of an owner (manager_created carries the owner). */
+  managersOfOwner(owner: string): string[] {
+    const rows = this.db
+      .prepare(`SELECT DISTINCT margin_manager_id AS id FROM margin_events
+        WHERE type LIKE '%manager_created' AND json_valid(data) AND json_extract(data, '$.owner') = ?`)
+      .all(owner) as Array<{ id: string | null }>;
+    return rows.map((r) => r.id).filter((x): x is string => x !== null);
+  }
+}

@@ -1,0 +1,65 @@
+import type Database from 'better-sqlite3';
+import type { AlertRecord, RiskReading } from '../../../shared/contract';
+
+export type NewAlert = Omit<AlertRecord, 'id' | 'acknowledged_at' | 'snoozed_until'> & { dedupe_key: string };
+
+/** Risk readings over time and alerts (deduplicated by rule, manager, level and event). */
+export class RiskAlertRepo {
+  private readonly insertReading: Database.Statement;
+  private readonly insertAlert: Database.Statement;
+
+  constructor(private readonly db: Database.Database) {
+    this.insertReading = db.prepare(`INSERT OR REPLACE INTO risk_readings
+      (manager_id, owner, ts_ms, risk_ratio, debt_usd, assets_usd, distance_pct)
+      VALUES (@manager_id, @owner, @ts_ms, @risk_ratio, @debt_usd, @assets_usd, @distance_pct)`);
+    this.insertAlert = db.prepare(`INSERT OR IGNORE INTO alerts
+      (dedupe_key, rule, level, manager_id, owner, event_id, title, message, created_at)
+      VALUES (@dedupe_key, @rule, @level, @manager_id, @owner, @event_id, @title, @message, @created_at)`);
+  }
+
+  addReadings(readings: readonly RiskReading[]): void {
+    this.db.transaction(() => {
+      for (const r of readings) this.insertReading.run(r);
+    })();
+  }
+
+  readings(managerId: string, fromMs = 0, toMs = Number.MAX_SAFE_INTEGER): RiskReading[] {
+    return this.db
+      .prepare('SELECT * FROM risk_readings WHERE manager_id = ? AND ts_ms BETWEEN ? AND ? ORDER BY ts_ms')
+      .all(managerId, fromMs, toMs) as RiskReading[];
+  }
+
+  allReadings(): IterableIterator<RiskReading> {
+    return this.db.prepare('SELECT * FROM risk_readings ORDER BY ts_ms, manager_id').iterate() as IterableIterator<RiskReading>;
+  }
+
+  /** Insert unless an alert with the same dedupe key exists; returns the new record or undefined. */
+  addAlert(a: NewAlert): AlertRecord | undefined {
+    const info = this.insertAlert.run(a);
+    if (info.changes === 0) return undefined;
+    return this.alert(Number(info.lastInsertRowid));
+  }
+
+  alert(id: number): AlertRecord | undefined {
+    return this.db
+      .prepare('SELECT id, rule, level, manager_id, owner, event_id, title, message, created_at, acknowledged_at, snoozed_until FROM alerts WHERE id = ?')
+      .get(id) as AlertRecord | undefined;
+  }
+
+  alerts(includeAcknowledged = true, limit = 200): AlertRecord[] {
+    return this.db
+      .prepare(`SELECT id, rule, level, manager_id, owner, event_id, title, message, created_at, acknowledged_at, snoozed_until
+        FROM alerts ${includeAcknowledged ? '' : 'WHERE acknowledged_at IS NULL'} ORDER BY created_at DESC, id DESC LIMIT ?`)
+      .all(limit) as AlertRecord[];
+  }
+
+  acknowledge(id: number, now = Date.now()): AlertRecord | undefined {
+    this.db.prepare('UPDATE alerts SET acknowledged_at = coalesce(acknowledged_at, ?) WHERE id = ?').run(now, id);
+    return this.alert(id);
+  }
+
+  snooze(id: number, untilMs: number): AlertRecord | undefined {
+    this.db.prepare('UPDATE alerts SET snoozed_until = ? WHERE id = ?').run(untilMs, id);
+    return this.alert(id);
+  }
+}

@@ -1,0 +1,51 @@
+import type Database from 'better-sqlite3';
+import type { Thresholds, WatchEntry } from '../../../shared/contract';
+
+/** Key/value settings (JSON values), the watch list and per-manager thresholds. */
+export class SettingsRepo {
+  constructor(private readonly db: Database.Database) {}
+
+  get<T>(key: string): T | undefined {
+    const row = this.db.prepare('SELECT value FROM settings WHERE key = ?').get(key) as { value: string } | undefined;
+    return row ? (JSON.parse(row.value) as T) : undefined;
+  }
+
+  set(key: string, value: unknown): void {
+    this.db
+      .prepare('INSERT INTO settings (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value')
+      .run(key, JSON.stringify(value));
+  }
+
+  delete(key: string): void {
+    this.db.prepare('DELETE FROM settings WHERE key = ?').run(key);
+  }
+
+  watchList(): WatchEntry[] {
+    return this.db.prepare('SELECT owner, label, added_at FROM watch_list ORDER BY added_at, owner').all() as WatchEntry[];
+  }
+
+  addWatch(owner: string, label: string | null, now = Date.now()): void {
+    this.db
+      .prepare('INSERT INTO watch_list (owner, label, added_at) VALUES (?, ?, ?) ON CONFLICT (owner) DO UPDATE SET label = coalesce(excluded.label, label)')
+      .run(owner, label, now);
+  }
+
+  removeWatch(owner: string): void {
+    this.db.prepare('DELETE FROM watch_list WHERE owner = ?').run(owner);
+  }
+
+  thresholds(): Record<string, Thresholds> {
+    const rows = this.db.prepare('SELECT manager_id, warning, critical FROM thresholds').all() as Array<{ manager_id: string } & Thresholds>;
+    return Object.fromEntries(rows.map((r) => [r.manager_id, { warning: r.warning, critical: r.critical }]));
+  }
+
+  setThreshold(managerId: string, t: Thresholds): void {
+    this.db
+      .prepare('INSERT INTO thresholds (manager_id, warning, critical) VALUES (?, ?, ?) ON CONFLICT (manager_id) DO UPDATE SET warning = excluded.warning, critical = excluded.critical')
+      .run(managerId, t.warning, t.critical);
+  }
+
+  clearThreshold(managerId: string): void {
+    this.db.prepare('DELETE FROM thresholds WHERE manager_id = ?').run(managerId);
+  }
+}

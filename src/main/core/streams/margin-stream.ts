@@ -1,0 +1,91 @@
+import type { EventSourceMessage } from 'eventsource-parser';
+import * as v from 'valibot';
+import { MarginEventSchema } from '../../../shared/api';
+import type { NamingProfile } from '../client/naming';
+import type { IncomingMarginEvent, MarginEventRepo } from '../store/margin-events';
+import { GroupCommit } from './group-commit';
+import type { StreamSpec } from './supervisor';
+
+/** Turn one SSE message of stream #22 into a row, keeping even what fails validation (nothing is lost). */
+export function toIncoming(m: EventSourceMessage, naming: NamingProfile): IncomingMarginEvent {
+  let parsed: unknown;
+  try {
+    parsed = naming.toSpec(JSON.parse(m.data));
+  } catch {
+    parsed = undefined;
+  }
+  const env = (typeof parsed === 'object' && parsed !== null ? parsed : {}) as Record<string, unknown>;
+  const data = env['data'];
+  const num = (x: unknown): number | null => (typeof x === 'number' ? x : typeof x === 'string' && /^\d+$/.test(x) ? Number(x) : null);
+  const check = parsed === undefined ? null : v.safeParse(MarginEventSchema, parsed);
+  const problem =
+    parsed === undefined
+      ? 'the message is not JSON'
+      : check && !check.success
+        ? `${v.getDotPath(check.issues[0]) ?? 'envelope'}: ${check.issues[0].message}`
+        : null;
+  const managerId =
+    typeof data === 'object' && data !== null && typeof (data as Record<string, unknown>)['margin_manager_id'] === 'string'
+      ? ((data as Record<string, unknown>)['margin_manager_id'] as string)
+      : null;
+  return {
+    // Every #22 message carries an id; one without gets a content id, so a repeat still dedupes.
+    id: m.id && m.id.length > 0 ? m.id : `noid-${hash(m.data)}`,
+    type: typeof env['type'] === 'string' ? (env['type'] as string) : (m.event ?? 'unknown'),
+    timestamp_ms: num(env['timestamp_ms']),
+    checkpoint_id: num(env['checkpoint_id']),
+    tx_hash: typeof env['tx_hash'] === 'string' ? (env['tx_hash'] as string) : null,
+    margin_manager_id: managerId,
+    data: data !== undefined ? JSON.stringify(data) : m.data,
+    valid: problem === null,
+    problem,
+  };
+}
+
+function hash(text: string): string {
+  let h1 = 0x811c9dc5;
+  let h2 = 0x01000193;
+  for (let i = 0; i < text.length; i++) {
+    h1 = Math.imul(h1 ^ text.charCodeAt(i), 16777619);
+    h2 = Math.imul(h2 + text.charCodeAt(i), 2246822519);
+  }
+  return `${(h1 >>> 0).toString(16)}${(h2 >>> 0).toString(16)}`;
+}
+
+export interface MarginStreamOptions {
+  repo: MarginEventRepo;
+  naming: () => NamingProfile;
+  /** The stream URL for a given `last-id`. */
+  urlFor(lastId: string): string;
+  /** `last-id` on the very first start: `$` (new events only) or `0` (all retained history). */
+  firstStart: () => '$' | '0';
+  /** Called with the events that were new, after their transaction committed. */
+  onCommitted(events: IncomingMarginEvent[]): void;
+  onError?(err: unknown): void;
+}
+
+/**
+ * Stream #22 into the store: events are grouped per tick and committed together with the
+ * cursor; the URL is rebuilt at every reconnect with the newest stored id.
+ */
+export function marginStream(opts: MarginStreamOptions): { spec: StreamSpec; flush(): void } {
+  const commit = new GroupCommit<IncomingMarginEvent>((batch) => {
+    try {
+      const fresh = opts.repo.commit(batch);
+      if (fresh.length > 0) opts.onCommitted(fresh);
+    } catch (err) {
+      // The cursor did not move either: these events come again after the next reconnect.
+      opts.onError?.(err);
+    }
+  });
+  const spec: StreamSpec = {
+    id: 'margin',
+    priority: 0,
+    url: () => {
+      commit.flush();
+      return opts.urlFor(opts.repo.cursor() ?? opts.firstStart());
+    },
+    onEvent: (m) => commit.push(toIncoming(m, opts.naming())),
+  };
+  return { spec, flush: () => commit.flush() };
+}

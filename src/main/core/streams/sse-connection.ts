@@ -1,0 +1,107 @@
+import { createParser, type EventSourceMessage } from 'eventsource-parser';
+import { errorMessageOf } from '../../../shared/api';
+import { kindOfStatus, parseRetryAfter, type ServiceErrorKind } from '../client/errors';
+
+/** How one connection ended. */
+export interface SseEnd {
+  /** 'ended': the server closed the stream; 'watchdog': no byte for too long; 'aborted': we closed it. */
+  reason: 'ended' | 'http' | 'network' | 'watchdog' | 'aborted' | 'invalid';
+  status?: number;
+  kind?: ServiceErrorKind;
+  retryAfterMs?: number;
+  message: string;
+  /** Whether the connection was open (200 and the event-stream started). */
+  opened: boolean;
+  events: number;
+}
+
+export interface SseHandlers {
+  onOpen?(): void;
+  onEvent(message: EventSourceMessage): void;
+  /** Any byte, comments (heartbeats) included: liveness. */
+  onBytes?(at: number): void;
+}
+
+/**
+ * One SSE connection over fetch, parsed with eventsource-parser. Unlike the `EventSource`
+ * class it exposes what the supervisor needs: comment lines as liveness, the HTTP status and
+ * Retry-After of a refused connection, and events of any name.
+ */
+export function connectSse(
+  url: string,
+  handlers: SseHandlers,
+  opts: { fetch?: typeof fetch; watchdogMs: number; signal?: AbortSignal; redact: (s: string) => string },
+): { done: Promise<SseEnd>; close(): void } {
+  const controller = new AbortController();
+  let closedByUs = false;
+  let watchdogFired = false;
+  const close = (): void => {
+    closedByUs = true;
+    controller.abort();
+  };
+  opts.signal?.addEventListener('abort', close, { once: true });
+  const done = (async (): Promise<SseEnd> => {
+    let events = 0;
+    let opened = false;
+    let lastByte = Date.now();
+    const watchdog = setInterval(() => {
+      if (Date.now() - lastByte > opts.watchdogMs) {
+        watchdogFired = true;
+        controller.abort();
+      }
+    }, Math.min(1000, Math.max(50, opts.watchdogMs / 4)));
+    try {
+      const res = await (opts.fetch ?? fetch)(url, {
+        headers: { accept: 'text/event-stream', 'cache-control': 'no-cache' },
+        signal: controller.signal,
+      });
+      if (!res.ok) {
+        const text = await res.text().catch(() => '');
+        let body: unknown;
+        try {
+          body = JSON.parse(text);
+        } catch {
+          body = undefined;
+        }
+        const kind = kindOfStatus(res.status);
+        return {
+          reason: 'http',
+          status: res.status,
+          kind,
+          retryAfterMs: parseRetryAfter(res.headers.get('retry-after')),
+          message: `${res.status} ${opts.redact(errorMessageOf(body) ?? res.statusText ?? '')}`.trim(),
+          opened,
+          events,
+        };
+      }
+      const type = res.headers.get('content-type') ?? '';
+      if (!type.includes('text/event-stream') || !res.body) {
+        return { reason: 'invalid', kind: 'invalid-response', message: `expected text/event-stream, got "${type}"`, opened, events };
+      }
+      opened = true;
+      handlers.onOpen?.();
+      const parser = createParser({
+        onEvent: (m) => {
+          events++;
+          handlers.onEvent(m);
+        },
+      });
+      const decoder = new TextDecoder();
+      for await (const chunk of res.body) {
+        lastByte = Date.now();
+        handlers.onBytes?.(lastByte);
+        parser.feed(decoder.decode(chunk as Uint8Array, { stream: true }));
+      }
+      return { reason: 'ended', message: 'the server closed the stream', opened, events };
+    } catch (err) {
+      if (watchdogFired) return { reason: 'watchdog', message: `no data for ${Math.round(opts.watchdogMs / 1000)} s`, opened, events };
+      if (closedByUs) return { reason: 'aborted', message: 'closed', opened, events };
+      const e = err as Error & { cause?: { code?: string; message?: string } };
+      return { reason: 'network', kind: 'network', message: opts.redact(e.cause?.code ?? e.cause?.message ?? e.message), opened, events };
+    } finally {
+      clearInterval(watchdog);
+      opts.signal?.removeEventListener('abort', close);
+    }
+  })();
+  return { done, close };
+}

@@ -1,0 +1,205 @@
+import type { EventSourceMessage } from 'eventsource-parser';
+import type { StreamState, StreamStatus } from '../../../shared/contract';
+import { backoffMs } from '../client/limiter';
+import { connectSse, type SseEnd } from './sse-connection';
+
+export interface StreamSpec {
+  /** `margin` or `pool:<name>`. */
+  id: string;
+  /** Lower comes first under the stream budget: margin 0, pools on screen 1, watched pools 2. */
+  priority: number;
+  /** Built at every connect, so a resume parameter is always the newest stored one. */
+  url(): string;
+  onEvent(message: EventSourceMessage): void;
+  /** After each successful (re)connect; `reconnect` is false for the first one. */
+  onOpen?(reconnect: boolean): void;
+}
+
+export interface SupervisorOptions {
+  budget: number;
+  watchdogMs?: number;
+  backoffBaseMs?: number;
+  backoffCapMs?: number;
+  fetch?: typeof fetch;
+  redact: (text: string) => string;
+  random?: () => number;
+}
+
+interface Running {
+  spec: StreamSpec;
+  status: StreamStatus;
+  close?: () => void;
+  wake?: () => void;
+  removed: boolean;
+  /** Stopped on 401/403 until `resumeAuth` (the key or URL changed). */
+  authStopped: boolean;
+  connectedOnce: boolean;
+}
+
+/**
+ * Owns every stream's reconnect loop (decisions.md: the `eventsource` package's own reconnect
+ * reuses a stale URL and gives up on non-200): backoff with full jitter from 1 s to a 30 s cap,
+ * Retry-After honoured, a watchdog that reconnects after 45 s without a byte, a stop on
+ * 401/403 until the key changes, and a budget of streams open at once, by priority.
+ */
+export class StreamSupervisor {
+  private readonly streams = new Map<string, Running>();
+  private readonly listeners = new Set<(s: StreamStatus[]) => void>();
+  private stopped = false;
+
+  constructor(private opts: SupervisorOptions) {}
+
+  onStatus(listener: (s: StreamStatus[]) => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  statuses(): StreamStatus[] {
+    return [...this.streams.values()].map((r) => ({ ...r.status }));
+  }
+
+  has(id: string): boolean {
+    return this.streams.has(id);
+  }
+
+  add(spec: StreamSpec): void {
+    if (this.stopped) return;
+    const existing = this.streams.get(spec.id);
+    if (existing) {
+      if (existing.spec.priority !== spec.priority) {
+        existing.spec = spec;
+        this.rebalance();
+      }
+      return;
+    }
+    const r: Running = {
+      spec,
+      removed: false,
+      authStopped: false,
+      connectedOnce: false,
+      status: { id: spec.id, state: 'idle', lastEventAt: null, lastByteAt: null, nextTryAt: null, reconnects: 0, events: 0, lastError: null },
+    };
+    this.streams.set(spec.id, r);
+    void this.loop(r);
+    this.rebalance();
+  }
+
+  remove(id: string): void {
+    const r = this.streams.get(id);
+    if (!r) return;
+    r.removed = true;
+    this.streams.delete(id);
+    r.close?.();
+    r.wake?.();
+    this.rebalance();
+    this.emit();
+  }
+
+  setBudget(budget: number): void {
+    this.opts = { ...this.opts, budget };
+    this.rebalance();
+  }
+
+  /** The key or URLs changed: streams stopped for auth try again, the others reconnect now. */
+  resumeAll(): void {
+    for (const r of this.streams.values()) {
+      r.authStopped = false;
+      r.close?.();
+      r.wake?.();
+    }
+  }
+
+  stopAll(): void {
+    this.stopped = true;
+    for (const id of [...this.streams.keys()]) this.remove(id);
+  }
+
+  /** Streams allowed to be open: the `budget` first by priority, then by age. */
+  private admitted(): Set<string> {
+    const order = [...this.streams.values()].sort((a, b) => a.spec.priority - b.spec.priority);
+    return new Set(order.slice(0, Math.max(0, this.opts.budget)).map((r) => r.spec.id));
+  }
+
+  private rebalance(): void {
+    const allowed = this.admitted();
+    for (const r of this.streams.values()) {
+      if (!allowed.has(r.spec.id) && r.close) r.close();
+      if (allowed.has(r.spec.id)) r.wake?.();
+    }
+  }
+
+  private set(r: Running, state: StreamState, patch: Partial<StreamStatus> = {}): void {
+    r.status = { ...r.status, state, ...patch };
+    this.emit();
+  }
+
+  private emit(): void {
+    const snapshot = this.statuses();
+    for (const l of this.listeners) l(snapshot);
+  }
+
+  private sleep(r: Running, ms: number): Promise<void> {
+    return new Promise((resolve) => {
+      const timer = setTimeout(done, ms);
+      function done(): void {
+        clearTimeout(timer);
+        r.wake = undefined;
+        resolve();
+      }
+      r.wake = done;
+    });
+  }
+
+  private async loop(r: Running): Promise<void> {
+    let attempt = 0;
+    const base = this.opts.backoffBaseMs ?? 1000;
+    const cap = this.opts.backoffCapMs ?? 30_000;
+    while (!r.removed && !this.stopped) {
+      if (r.authStopped) {
+        await this.sleep(r, 60 * 60_000);
+        continue;
+      }
+      if (!this.admitted().has(r.spec.id)) {
+        this.set(r, 'waiting-budget', { nextTryAt: null });
+        await this.sleep(r, 60 * 60_000);
+        continue;
+      }
+      this.set(r, 'connecting', { nextTryAt: null });
+      const conn = connectSse(
+        r.spec.url(),
+        {
+          onOpen: () => {
+            this.set(r, 'open', { lastError: null });
+            r.spec.onOpen?.(r.connectedOnce);
+            r.connectedOnce = true;
+          },
+          onEvent: (m) => {
+            r.status.events++;
+            r.status.lastEventAt = Date.now();
+            r.spec.onEvent(m);
+          },
+          onBytes: (at) => {
+            r.status.lastByteAt = at;
+          },
+        },
+        { fetch: this.opts.fetch, watchdogMs: this.opts.watchdogMs ?? 45_000, redact: this.opts.redact },
+      );
+      r.close = conn.close;
+      const end: SseEnd = await conn.done;
+      r.close = undefined;
+      if (r.removed || this.stopped) break;
+      if (end.reason === 'aborted' && !this.admitted().has(r.spec.id)) continue;
+      if (end.kind === 'auth') {
+        r.authStopped = true;
+        this.set(r, 'stopped-auth', { lastError: `${end.message}: the service rejected the API key; the stream waits for a new key` });
+        continue;
+      }
+      if (end.opened && end.events > 0) attempt = 0;
+      const delay = end.reason === 'aborted' ? 0 : Math.max(100, end.retryAfterMs ?? backoffMs(attempt, base, cap, this.opts.random));
+      attempt++;
+      r.status.reconnects++;
+      this.set(r, 'backoff', { nextTryAt: Date.now() + delay, lastError: end.reason === 'aborted' ? null : end.message });
+      await this.sleep(r, delay);
+    }
+  }
+}

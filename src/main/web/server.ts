@@ -1,0 +1,189 @@
+import { randomBytes, timingSafeEqual } from 'node:crypto';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { ContractArgumentError, isContractMethod, isTopic, type TidewatchApi, type Topic } from '../../shared/contract';
+import { ServiceError } from '../core/client/errors';
+import { NOT_BUILT_PAGE, staticFile } from './static-files';
+
+export interface WebShellOptions {
+  api: TidewatchApi;
+  port: number;
+  /** The built renderer (out/renderer). */
+  rendererDir: string;
+  token?: string;
+  /** Initial payload for a topic's new subscriber (e.g. the current status). */
+  initial?: (topic: Topic) => unknown;
+}
+
+export interface WebShell {
+  url: string;
+  port: number;
+  token: string;
+  close(): Promise<void>;
+}
+
+const COOKIE = 'tidewatch_token';
+const MAX_BODY = 1024 * 1024;
+const CSP =
+  "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' https: data:; connect-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'none'";
+
+function send(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
+  const text = JSON.stringify(body);
+  res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store', ...headers });
+  res.end(text);
+}
+
+function readBody(req: IncomingMessage): Promise<string> {
+  return new Promise((resolve, reject) => {
+    let size = 0;
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => {
+      size += c.length;
+      if (size > MAX_BODY) {
+        reject(new Error('request body over 1 MiB'));
+        req.destroy();
+      } else chunks.push(c);
+    });
+    req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
+    req.on('error', reject);
+  });
+}
+
+function cookieToken(req: IncomingMessage): string | undefined {
+  const header = req.headers.cookie ?? '';
+  for (const part of header.split(';')) {
+    const [k, ...rest] = part.trim().split('=');
+    if (k === COOKIE) return rest.join('=');
+  }
+  return undefined;
+}
+
+/**
+ * The headless shell: the built renderer and the contract over loopback HTTP (queries and
+ * commands as POST /api/invoke/<method>, subscriptions as SSE at /api/subscribe/<topic>),
+ * behind a random token, with Host and Origin checked against DNS rebinding and foreign pages.
+ */
+export async function startWebShell(opts: WebShellOptions): Promise<WebShell> {
+  const token = opts.token ?? randomBytes(24).toString('base64url');
+  const tokenBuf = Buffer.from(token);
+  const valid = (t: string | undefined | null): boolean => {
+    if (!t) return false;
+    const b = Buffer.from(t);
+    return b.length === tokenBuf.length && timingSafeEqual(b, tokenBuf);
+  };
+  const streams = new Set<ServerResponse>();
+  let port = 0;
+
+  const server = createServer(async (req, res) => {
+    try {
+      const hosts = [`127.0.0.1:${port}`, `localhost:${port}`];
+      if (!hosts.includes(req.headers.host ?? '')) {
+        send(res, 403, { error: { kind: 'forbidden', message: 'this server answers only http://127.0.0.1 on its own port' } });
+        return;
+      }
+      const origin = req.headers.origin;
+      if (origin !== undefined && !hosts.map((h) => `http://${h}`).includes(origin)) {
+        send(res, 403, { error: { kind: 'forbidden', message: `requests from ${origin} are refused` } });
+        return;
+      }
+      const url = new URL(req.url ?? '/', `http://${req.headers.host}`);
+      const fromQuery = url.searchParams.get('token');
+      const authorised = valid(fromQuery) || valid(req.headers['x-tidewatch-token'] as string | undefined) || valid(cookieToken(req));
+      if (!authorised) {
+        send(res, 401, { error: { kind: 'unauthorized', message: 'open the address printed by `tidewatch serve` (it carries the token)' } });
+        return;
+      }
+      const cookie: Record<string, string> = valid(fromQuery) ? { 'set-cookie': `${COOKIE}=${token}; HttpOnly; SameSite=Strict; Path=/` } : {};
+
+      if (url.pathname.startsWith('/api/invoke/')) {
+        if (req.method !== 'POST') {
+          send(res, 405, { error: { kind: 'method', message: 'use POST with a JSON body of arguments' } }, { allow: 'POST' });
+          return;
+        }
+        const method = url.pathname.slice('/api/invoke/'.length);
+        if (!isContractMethod(method)) {
+          send(res, 404, { error: { kind: 'unknown-method', message: `no contract method "${method}"` } });
+          return;
+        }
+        let args: unknown;
+        try {
+          const text = await readBody(req);
+          args = text.length > 0 ? JSON.parse(text) : {};
+        } catch (err) {
+          send(res, 400, { error: { kind: 'bad-argument', message: `the body must be a JSON object of arguments (${(err as Error).message})` } });
+          return;
+        }
+        try {
+          const result = await opts.api.invoke(method, args as never);
+          send(res, 200, { result }, cookie);
+        } catch (err) {
+          if (err instanceof ContractArgumentError) send(res, 400, { error: { kind: 'bad-argument', message: err.message } });
+          else if (err instanceof ServiceError) {
+            send(res, 502, { error: { kind: err.kind, message: err.message, advice: err.advice } });
+          } else {
+            console.error('tidewatch serve:', err);
+            send(res, 500, { error: { kind: 'internal', message: (err as Error).message } });
+          }
+        }
+        return;
+      }
+
+      if (url.pathname.startsWith('/api/subscribe/')) {
+        const topic = decodeURIComponent(url.pathname.slice('/api/subscribe/'.length));
+        if (!isTopic(topic)) {
+          send(res, 404, { error: { kind: 'unknown-topic', message: `no topic "${topic}" (status, margin, alerts, risk, pool:<name>)` } });
+          return;
+        }
+        res.writeHead(200, { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-cache', connection: 'keep-alive', ...cookie });
+        res.write(': subscribed\n\n');
+        streams.add(res);
+        const write = (payload: unknown): void => {
+          if (res.writableLength < 4 * 1024 * 1024) res.write(`data: ${JSON.stringify(payload)}\n\n`);
+        };
+        const first = opts.initial?.(topic);
+        if (first !== undefined) write(first);
+        const unsubscribe = opts.api.subscribe(topic, write);
+        const ping = setInterval(() => res.write(': ping\n\n'), 15_000);
+        req.on('close', () => {
+          clearInterval(ping);
+          unsubscribe();
+          streams.delete(res);
+        });
+        return;
+      }
+
+      if (req.method !== 'GET' && req.method !== 'HEAD') {
+        send(res, 405, { error: { kind: 'method', message: 'only GET here' } });
+        return;
+      }
+      const file = staticFile(opts.rendererDir, url.pathname === '/' ? '/index.html' : url.pathname);
+      const html = file?.type.startsWith('text/html') ?? true;
+      res.writeHead(200, {
+        'content-type': file?.type ?? 'text/html; charset=utf-8',
+        'x-content-type-options': 'nosniff',
+        ...(html ? { 'content-security-policy': CSP, 'cache-control': 'no-store' } : {}),
+        ...cookie,
+      });
+      res.end(file?.body ?? NOT_BUILT_PAGE);
+    } catch (err) {
+      if (!res.headersSent) send(res, 500, { error: { kind: 'internal', message: (err as Error).message } });
+      else res.destroy();
+    }
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(opts.port, '127.0.0.1', () => resolve());
+  });
+  port = (server.address() as AddressInfo).port;
+  return {
+    url: `http://127.0.0.1:${port}/?token=${token}`,
+    port,
+    token,
+    close: () =>
+      new Promise<void>((resolve) => {
+        for (const s of streams) s.end();
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
+  };
+}

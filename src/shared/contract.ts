@@ -1,0 +1,325 @@
+import * as v from 'valibot';
+import type {
+  ActiveLoan,
+  ActiveSupply,
+  Candle,
+  Depth,
+  Holder,
+  KioskNftsPage,
+  Liquidation,
+  MarginManager,
+  NftObject,
+  Page,
+  Pool,
+  SupplierCap,
+  SupplyReferral,
+  Trade,
+} from './api';
+import { TIMEFRAMES } from './api';
+
+/**
+ * TidewatchApi: the one interface between the renderer and main, served over Electron IPC by
+ * the desktop shell and over HTTP + SSE by the web shell. Arguments are validated where they
+ * enter main with `CONTRACT_ARGS`; the renderer is untrusted.
+ */
+
+export type Source = 'network' | 'cache';
+
+/** Every query says how fresh its data is, so every view can say so too and still render offline. */
+export interface QueryResult<T> {
+  data: T;
+  source: Source;
+  /** When the data was fetched from the network (ms). */
+  fetchedAt: number;
+  /** True when the network failed and this is the cached copy. */
+  stale: boolean;
+  /** Why the network copy could not be had, when stale. */
+  error?: ContractError;
+}
+
+export interface ContractError {
+  kind: string;
+  message: string;
+  advice: string;
+}
+
+export interface Settings {
+  /** `demo`: the built-in Demo network; `custom`: baseUrl + streamUrl + API key. */
+  network: 'demo' | 'custom';
+  baseUrl: string;
+  streamUrl: string;
+  naming: 'spec' | 'deepbook';
+  requestsPerSecond: number;
+  concurrency: number;
+  /** Streams open at once (the service's plans limit it). */
+  streamBudget: number;
+  riskRefreshSec: number;
+  warningRatio: number;
+  criticalRatio: number;
+  alertCooldownSec: number;
+  /** Protocol-wide large-liquidation alert above this USD amount; null: off. */
+  largeLiquidationUsd: number | null;
+  ipfsGateway: string;
+  privacyMode: boolean;
+  startAtLogin: boolean;
+  /** Read only: whether an API key is stored. The key itself never leaves main. */
+  readonly hasApiKey: boolean;
+}
+
+export type SettingsPatch = Partial<Omit<Settings, 'hasApiKey'>>;
+
+export type StreamState = 'idle' | 'connecting' | 'open' | 'backoff' | 'stopped-auth' | 'waiting-budget' | 'stopped';
+
+export interface StreamStatus {
+  /** `margin` or `pool:<name>`. */
+  id: string;
+  state: StreamState;
+  lastEventAt: number | null;
+  lastByteAt: number | null;
+  nextTryAt: number | null;
+  reconnects: number;
+  events: number;
+  lastError: string | null;
+}
+
+export interface StatusSnapshot {
+  network: 'demo' | 'custom';
+  online: boolean;
+  /** Since when the service has been unreachable (ms), or null. */
+  offlineSince: number | null;
+  streams: StreamStatus[];
+  /** A store that could not be opened was moved aside: tell the user once. */
+  storeNotice: string | null;
+}
+
+export interface StoredMarginEvent {
+  id: string;
+  type: string;
+  timestamp_ms: number | null;
+  checkpoint_id: number | null;
+  tx_hash: string | null;
+  margin_manager_id: string | null;
+  data: unknown;
+  valid: boolean;
+  problem: string | null;
+  received_at: number;
+}
+
+export interface RiskReading {
+  manager_id: string;
+  owner: string;
+  ts_ms: number;
+  risk_ratio: number | null;
+  debt_usd: number | null;
+  assets_usd: number | null;
+  /** Percentage move of the base asset's price that brings the ratio to the liquidation threshold. */
+  distance_pct: number | null;
+}
+
+export type AlertLevel = 'info' | 'warning' | 'critical';
+
+export interface AlertRecord {
+  id: number;
+  rule: 'risk-threshold' | 'liquidation' | 'large-liquidation' | 'stream-auth';
+  level: AlertLevel;
+  manager_id: string | null;
+  owner: string | null;
+  event_id: string | null;
+  title: string;
+  message: string;
+  created_at: number;
+  acknowledged_at: number | null;
+  snoozed_until: number | null;
+}
+
+export interface WatchEntry {
+  owner: string;
+  label: string | null;
+  added_at: number;
+}
+
+export interface Thresholds {
+  warning: number;
+  critical: number;
+}
+
+export interface PoolPush {
+  pool: string;
+  trades: Trade[];
+  depth: Depth | null;
+}
+
+export interface RiskPush {
+  readings: RiskReading[];
+}
+
+export type Topic = 'status' | 'margin' | 'alerts' | 'risk' | `pool:${string}`;
+
+export interface TopicPayload {
+  status: StatusSnapshot;
+  margin: StoredMarginEvent[];
+  alerts: AlertRecord[];
+  risk: RiskPush;
+  pool: PoolPush;
+}
+
+export type PayloadOf<T extends Topic> = T extends `pool:${string}` ? TopicPayload['pool'] : T extends keyof TopicPayload ? TopicPayload[T] : never;
+
+// ---- arguments, validated where they enter main -------------------------------------------
+
+const Address = v.pipe(v.string(), v.trim(), v.regex(/^0x[0-9a-fA-F]{1,64}$/, 'expected an address or object id (0x followed by hex digits)'));
+const PageArg = v.optional(v.pipe(v.number(), v.integer(), v.minValue(0)));
+const PerPageArg = v.optional(v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(50)));
+const Name = v.pipe(v.string(), v.trim(), v.minLength(1), v.maxLength(200));
+const OptId = v.optional(Name);
+const Seconds = v.pipe(v.number(), v.integer(), v.minValue(0));
+const Ratio = v.pipe(v.number(), v.minValue(1), v.maxValue(1000));
+
+export const CONTRACT_ARGS = {
+  walletNfts: v.object({ owner: Address, page: PageArg, perPage: PerPageArg, collections: v.optional(v.array(Name)) }),
+  kiosk: v.object({ kioskId: Address, page: PageArg, perPage: PerPageArg, collections: v.optional(v.array(Name)) }),
+  collection: v.object({ type: Name, page: PageArg, perPage: PerPageArg, fields: v.optional(v.record(v.string(), v.unknown())) }),
+  holders: v.object({ type: Name, page: PageArg, perPage: PerPageArg }),
+  pools: v.object({}),
+  depth: v.object({ pool: Name, limit: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(20))) }),
+  trades: v.pipe(
+    v.object({ pool: Name, from: Seconds, to: Seconds }),
+    v.check((a) => a.from <= a.to, 'from must not be after to'),
+  ),
+  candles: v.pipe(
+    v.object({ pool: Name, timeframe: v.picklist(TIMEFRAMES), from: Seconds, to: Seconds }),
+    v.check((a) => a.from <= a.to, 'from must not be after to'),
+  ),
+  supplyReferral: v.object({ id: Address }),
+  supplyReferrals: v.object({ owner: v.optional(Address), marginPoolId: OptId, page: PageArg, perPage: PerPageArg }),
+  supplierCap: v.object({ id: Address }),
+  supplierCaps: v.object({ owner: v.optional(Address), page: PageArg, perPage: PerPageArg }),
+  marginManagers: v.object({ owner: v.optional(Address), balanceManagerId: OptId, dexPoolId: OptId, page: PageArg, perPage: PerPageArg }),
+  liquidations: v.object({
+    owner: v.optional(Address),
+    marginManagerId: OptId,
+    marginPoolId: OptId,
+    balanceManagerId: OptId,
+    fromCheckpoint: v.optional(Seconds),
+    toCheckpoint: v.optional(Seconds),
+    page: PageArg,
+    perPage: PerPageArg,
+  }),
+  activeSupplies: v.object({ owner: v.optional(Address), marginPoolId: OptId, supplierCapId: OptId, assetType: OptId, page: PageArg, perPage: PerPageArg }),
+  activeLoans: v.object({ owner: v.optional(Address), marginManagerId: OptId, marginPoolId: OptId, balanceManagerId: OptId, page: PageArg, perPage: PerPageArg }),
+  marginEvents: v.object({
+    type: v.optional(Name),
+    managerId: OptId,
+    owner: v.optional(Address),
+    fromMs: v.optional(Seconds),
+    toMs: v.optional(Seconds),
+    /** Page backwards: events strictly older than this id. */
+    beforeId: OptId,
+    limit: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(1000))),
+  }),
+  riskHistory: v.object({ managerId: Name, fromMs: v.optional(Seconds), toMs: v.optional(Seconds) }),
+  alerts: v.object({ includeAcknowledged: v.optional(v.boolean()), limit: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(1000))) }),
+  settings: v.object({}),
+  streamStatus: v.object({}),
+  watchList: v.object({}),
+  thresholds: v.object({}),
+  updateSettings: v.object({
+    network: v.optional(v.picklist(['demo', 'custom'])),
+    baseUrl: v.optional(v.pipe(v.string(), v.url('baseUrl must be a URL'))),
+    streamUrl: v.optional(v.pipe(v.string(), v.url('streamUrl must be a URL'))),
+    naming: v.optional(v.picklist(['spec', 'deepbook'])),
+    requestsPerSecond: v.optional(v.pipe(v.number(), v.minValue(0.1), v.maxValue(1000))),
+    concurrency: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(64))),
+    streamBudget: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(100))),
+    riskRefreshSec: v.optional(v.pipe(v.number(), v.integer(), v.minValue(5), v.maxValue(3600))),
+    warningRatio: v.optional(Ratio),
+    criticalRatio: v.optional(Ratio),
+    alertCooldownSec: v.optional(v.pipe(v.number(), v.integer(), v.minValue(0), v.maxValue(86_400))),
+    largeLiquidationUsd: v.optional(v.nullable(v.pipe(v.number(), v.minValue(0)))),
+    ipfsGateway: v.optional(v.pipe(v.string(), v.url('ipfsGateway must be a URL'))),
+    privacyMode: v.optional(v.boolean()),
+    startAtLogin: v.optional(v.boolean()),
+  }),
+  setApiKey: v.object({ apiKey: v.nullable(v.pipe(v.string(), v.trim(), v.minLength(1), v.maxLength(512))) }),
+  addWatch: v.object({ owner: Address, label: v.optional(v.pipe(v.string(), v.maxLength(100))) }),
+  removeWatch: v.object({ owner: Address }),
+  setThreshold: v.pipe(
+    v.object({ managerId: Name, warning: Ratio, critical: Ratio }),
+    v.check((a) => a.warning > a.critical, 'the warning ratio must be above the critical ratio'),
+  ),
+  clearThreshold: v.object({ managerId: Name }),
+  acknowledgeAlert: v.object({ id: v.pipe(v.number(), v.integer(), v.minValue(1)) }),
+  snoozeAlert: v.object({ id: v.pipe(v.number(), v.integer(), v.minValue(1)), untilMs: Seconds }),
+} as const;
+
+export type ContractMethod = keyof typeof CONTRACT_ARGS;
+export type ArgsOf<M extends ContractMethod> = v.InferOutput<(typeof CONTRACT_ARGS)[M]>;
+
+/** What each method answers. */
+export interface ContractResults {
+  walletNfts: QueryResult<Page<NftObject>>;
+  kiosk: QueryResult<KioskNftsPage>;
+  collection: QueryResult<Page<NftObject>>;
+  holders: QueryResult<Page<Holder>>;
+  pools: QueryResult<Pool[]>;
+  depth: QueryResult<Depth>;
+  trades: QueryResult<Trade[]>;
+  candles: QueryResult<Candle[]>;
+  supplyReferral: QueryResult<SupplyReferral>;
+  supplyReferrals: QueryResult<Page<SupplyReferral>>;
+  supplierCap: QueryResult<SupplierCap>;
+  supplierCaps: QueryResult<Page<SupplierCap>>;
+  marginManagers: QueryResult<Page<MarginManager>>;
+  liquidations: QueryResult<Page<Liquidation>>;
+  activeSupplies: QueryResult<Page<ActiveSupply>>;
+  activeLoans: QueryResult<Page<ActiveLoan>>;
+  marginEvents: QueryResult<StoredMarginEvent[]>;
+  riskHistory: QueryResult<RiskReading[]>;
+  alerts: QueryResult<AlertRecord[]>;
+  settings: Settings;
+  streamStatus: StatusSnapshot;
+  watchList: WatchEntry[];
+  thresholds: { defaults: Thresholds; perManager: Record<string, Thresholds> };
+  updateSettings: Settings;
+  setApiKey: Settings;
+  addWatch: WatchEntry[];
+  removeWatch: WatchEntry[];
+  setThreshold: { defaults: Thresholds; perManager: Record<string, Thresholds> };
+  clearThreshold: { defaults: Thresholds; perManager: Record<string, Thresholds> };
+  acknowledgeAlert: AlertRecord;
+  snoozeAlert: AlertRecord;
+}
+
+export type ContractInput<M extends ContractMethod> = v.InferInput<(typeof CONTRACT_ARGS)[M]>;
+
+/** The contract as both shells and the renderer see it: one invoke, one subscribe. */
+export interface TidewatchApi {
+  invoke<M extends ContractMethod>(method: M, args: ContractInput<M>): Promise<ContractResults[M]>;
+  subscribe<T extends Topic>(topic: T, listener: (payload: PayloadOf<T>) => void): () => void;
+}
+
+export const CONTRACT_METHODS = Object.keys(CONTRACT_ARGS) as ContractMethod[];
+
+/** A bad argument, with the path of the field at fault. */
+export class ContractArgumentError extends Error {
+  override readonly name = 'ContractArgumentError';
+}
+
+export function isContractMethod(name: string): name is ContractMethod {
+  return Object.prototype.hasOwnProperty.call(CONTRACT_ARGS, name);
+}
+
+/** Validate `args` for `method`; throws ContractArgumentError naming the field. */
+export function parseArgs<M extends ContractMethod>(method: M, args: unknown): ArgsOf<M> {
+  const r = v.safeParse(CONTRACT_ARGS[method], args ?? {});
+  if (!r.success) {
+    const issue = r.issues[0];
+    const path = v.getDotPath(issue);
+    throw new ContractArgumentError(`${method}: ${path ? `${path}: ` : ''}${issue.message}`);
+  }
+  return r.output as ArgsOf<M>;
+}
+
+export function isTopic(name: string): name is Topic {
+  return name === 'status' || name === 'margin' || name === 'alerts' || name === 'risk' || /^pool:[A-Za-z0-9_]{1,64}$/.test(name);
+}
