@@ -4,6 +4,7 @@
  * the cheapest answer the server gives (a 404 for an unknown path).
  */
 import { World } from '../src/sim';
+import { ingestBench } from './ingest';
 import { load, spawnSim } from './support';
 
 const SECONDS = Number(process.env['BENCH_SECONDS'] ?? 5);
@@ -36,3 +37,5 @@ try {
 } finally {
   await sim.stop();
 }
+
+await ingestBench();

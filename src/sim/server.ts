@@ -37,6 +37,8 @@ export interface RunningSim {
   port: number;
   world: World;
   server: Server;
+  /** Cut every open stream (clients are expected to reconnect and resume): for fault tests. */
+  dropStreams(): number;
   close(): Promise<void>;
 }
 
@@ -121,6 +123,11 @@ export async function startSim(opts: SimOptions): Promise<RunningSim> {
     port: address.port,
     world,
     server,
+    dropStreams() {
+      const open = [...hub.connections];
+      for (const conn of open) conn.destroy();
+      return open.length;
+    },
     close() {
       closing ??= new Promise<void>((resolve) => {
         clearInterval(tick);

@@ -75,6 +75,7 @@ export class Monitor implements TidewatchApi {
     this.settings = new SettingsService(this.store.settings, opts.secrets);
     for (const owner of opts.watch ?? []) this.store.settings.addWatch(owner, null);
     this.client = new ServiceClient(this.serviceConfig());
+    this.connectionIdentity = this.identity();
     this.hub = new PushHub((topic, count) => this.onSubscribers(topic, count));
     this.alerts = new AlertEngine(this.store.risk, (a) => this.hub.publish('alerts', a), this.effective().alertCooldownSec * 1000);
     this.supervisor = new StreamSupervisor({
@@ -122,6 +123,13 @@ export class Monitor implements TidewatchApi {
     return this.apiKey() !== null && (s.network === 'demo' ? this.opts.demo !== undefined : s.baseUrl !== '');
   }
 
+  private connectionIdentity: unknown;
+
+  private identity(): unknown {
+    const c = this.serviceConfig();
+    return [c.baseUrl, c.streamUrl, c.apiKey, c.naming];
+  }
+
   private serviceConfig(): ServiceConfig {
     const s = this.effective();
     const demo = s.network === 'demo' ? this.opts.demo : undefined;
@@ -137,14 +145,19 @@ export class Monitor implements TidewatchApi {
     };
   }
 
-  /** Network, key or pacing changed: rebuild the client and reconnect every stream. */
+  /**
+   * Settings changed: rebuild the client; when the service itself changed (network, URLs, key,
+   * naming), forget what was learnt about it and reconnect every stream.
+   */
   reconfigure(): void {
+    const changed = JSON.stringify(this.identity()) !== JSON.stringify(this.connectionIdentity);
+    this.connectionIdentity = this.identity();
     this.client.http.reconfigure(this.serviceConfig());
     this.supervisor.setBudget(this.effective().streamBudget);
-    this.assetBook = undefined;
+    if (changed) this.assetBook = undefined;
     if (this.canConnect()) {
       this.supervisor.add(this.margin.spec);
-      this.supervisor.resumeAll();
+      if (changed) this.supervisor.resumeAll();
     }
     this.restartRiskTimer();
     void this.refreshRisk();
@@ -255,8 +268,20 @@ export class Monitor implements TidewatchApi {
     this.riskTimer = setInterval(() => void this.refreshRisk(), this.effective().riskRefreshSec * 1000);
   }
 
-  /** Refresh every watched owner's managers; store a reading per loan; evaluate thresholds. */
-  async refreshRisk(): Promise<RiskReading[]> {
+  private refreshing: Promise<RiskReading[]> | undefined;
+
+  /**
+   * Refresh every watched owner's managers; store a reading per loan; evaluate thresholds.
+   * One refresh at a time: a caller during a refresh gets that refresh's result.
+   */
+  refreshRisk(): Promise<RiskReading[]> {
+    this.refreshing ??= this.refreshOnce().finally(() => {
+      this.refreshing = undefined;
+    });
+    return this.refreshing;
+  }
+
+  private async refreshOnce(): Promise<RiskReading[]> {
     if (this.closed || !this.canConnect()) return [];
     const owners = this.store.settings.watchList().map((w) => w.owner);
     if (owners.length === 0) return [];

@@ -6,6 +6,8 @@ const MAX_BUFFERED_BYTES = 8 * 1024 * 1024;
 export interface SseConnection {
   send(data: string, id?: string): void;
   close(): void;
+  /** Cut the connection abruptly, as a network failure would. */
+  destroy(): void;
   readonly closed: boolean;
 }
 
@@ -53,6 +55,10 @@ export function openSse(
       cleanup();
       res.end();
       res.socket?.destroySoon?.();
+    },
+    destroy() {
+      cleanup();
+      res.destroy();
     },
     get closed() {
       return closed;

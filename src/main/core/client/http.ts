@@ -89,7 +89,9 @@ export class ServiceHttp {
       } catch (err) {
         const e = err as ServiceError;
         attempt++;
-        if (!(e instanceof ServiceError) || !e.retryable || attempt >= this.config.attempts) throw err;
+        // A refused connection is rarely fixed in seconds: one quick retry, then the caller's cache.
+        const attempts = e instanceof ServiceError && e.kind === 'network' ? Math.min(2, this.config.attempts) : this.config.attempts;
+        if (!(e instanceof ServiceError) || !e.retryable || attempt >= attempts) throw err;
         const wait = e.retryAfterMs ?? backoffMs(attempt, 500, 8_000);
         if (e.kind === 'rate-limited') this.limiter.pauseFor(wait);
         await new Promise((r) => setTimeout(r, wait));

@@ -9,7 +9,7 @@ export async function fetchRange<T>(
   fromSec: number,
   toSec: number,
   fetchWindow: (from: number, to: number) => Promise<T[]>,
-  opts: { limit?: number; initialWindowSec?: number } = {},
+  opts: { limit?: number; initialWindowSec?: number; secondOf?: (item: T) => number } = {},
 ): Promise<{ items: T[]; truncatedWindows: number }> {
   const limit = opts.limit ?? SERIES_LIMIT_MAX;
   const width = Math.max(1, opts.initialWindowSec ?? toSec - fromSec + 1);
@@ -21,6 +21,16 @@ export async function fetchRange<T>(
     const [from, to] = windows.shift()!;
     const got = await fetchWindow(from, to);
     if (got.length >= limit && to > from) {
+      // A full answer holds the most recent items of its window. When their times are known,
+      // the window is complete after its oldest second: narrow to what is left before it.
+      const seconds = opts.secondOf ? got.map(opts.secondOf) : [];
+      const oldest = seconds.length > 0 ? Math.min(...seconds) : NaN;
+      const newest = seconds.length > 0 ? Math.max(...seconds) : NaN;
+      if (Number.isFinite(oldest) && oldest > from && oldest <= to && newest <= to) {
+        items.push(...got);
+        windows.unshift([from, oldest]);
+        continue;
+      }
       const mid = Math.floor((from + to) / 2);
       windows.unshift([from, mid], [mid + 1, to]);
       continue;

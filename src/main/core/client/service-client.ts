@@ -113,7 +113,9 @@ export class ServiceClient {
 
   /** Every trade of [fromSec, toSec], oldest first, however many requests it takes. */
   async tradesRange(pool: string, fromSec: number, toSec: number): Promise<{ trades: Trade[]; truncatedWindows: number }> {
-    const { items, truncatedWindows } = await fetchRange(fromSec, toSec, (from, to) => this.trades(pool, { from, to, limit: SERIES_LIMIT_MAX }));
+    const { items, truncatedWindows } = await fetchRange(fromSec, toSec, (from, to) => this.trades(pool, { from, to, limit: SERIES_LIMIT_MAX }), {
+      secondOf: (t) => Math.floor(t.checkpoint_timestamp_ms / 1000),
+    });
     const trades = dedupeBy(items, (t) => t.event_digest).sort(
       (a, b) => a.checkpoint_timestamp_ms - b.checkpoint_timestamp_ms || (a.event_digest < b.event_digest ? -1 : 1),
     );

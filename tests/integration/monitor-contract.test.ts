@@ -1,0 +1,179 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CONTRACT_METHODS, type ContractMethod } from '../../src/shared/contract';
+import type { Monitor } from '../../src/main/core/monitor';
+import { monitorOn, tempDir, until } from '../support/monitor';
+import { startTestSim, type TestSim } from '../support/sim';
+
+let t: TestSim;
+let m: Monitor;
+let d: ReturnType<TestSim['sim']['world']['describe']>;
+const dir = tempDir();
+const covered = new Set<ContractMethod>();
+
+async function call(method: ContractMethod, args: object): Promise<any> {
+  covered.add(method);
+  return m.invoke(method, args as never);
+}
+
+beforeAll(async () => {
+  t = await startTestSim({ speed: 600 });
+  d = t.sim.world.describe();
+  m = monitorOn(t, dir.dir, { watch: [d.marginOwners[0]!] }).start();
+});
+afterAll(async () => {
+  await m.close();
+  await t.close();
+  dir.remove();
+  // Every method of the contract is exercised here.
+  expect(CONTRACT_METHODS.filter((x) => !covered.has(x))).toEqual([]);
+});
+
+const nowSec = (): number => Math.floor(Date.now() / 1000);
+
+describe('contract queries against the Demo network', () => {
+  it('NFTs: wallet, Kiosk, collection with a fields filter, holders', async () => {
+    const w = await call('walletNfts', { owner: d.wallets[0], perPage: 50 });
+    expect(w).toMatchObject({ source: 'network', stale: false });
+    expect(w.data.items.length).toBeGreaterThan(0);
+    const k = await call('kiosk', { kioskId: d.kiosks[0] });
+    expect(k.data.kiosk.object_id).toBe(d.kiosks[0]);
+    expect(typeof k.data.kiosk.checkpoint_id).toBe('string');
+    const all = await call('collection', { type: d.collections[0], perPage: 50 });
+    const value = all.data.items[0].decoded_fields.attributes.contents[0].value;
+    const f = await call('collection', { type: d.collections[0], perPage: 50, fields: { 'attributes.contents.0.value': value } });
+    expect(f.data.items.every((n: any) => n.decoded_fields.attributes.contents[0].value === value)).toBe(true);
+    const h = await call('holders', { type: d.collections[0] });
+    expect(h.data.items[0].count).toBeGreaterThan(0);
+  });
+
+  it('markets: pools, depth, trades over a range beyond 100 items, candles over a long range', async () => {
+    const pools = await call('pools', {});
+    expect(pools.data.map((p: any) => p.pool_name)).toContain('SUI_USDC');
+    const depth = await call('depth', { pool: 'SUI_USDC', limit: 5 });
+    expect(depth.data.bids.length).toBe(5);
+    const to = nowSec() - 60;
+    const from = to - 2 * 3600;
+    const trades = await call('trades', { pool: 'SUI_USDC', from, to });
+    expect(trades.data.length).toBeGreaterThan(100);
+    // Exactly the sim's trades of the range, oldest first, no duplicates.
+    const market = t.sim.world.marketsByName.get('SUI_USDC')!;
+    const expected = market.trades.filter((x) => x.ms >= from * 1000 && x.ms < (to + 1) * 1000).length;
+    expect(trades.data.length).toBe(expected);
+    expect(new Set(trades.data.map((x: any) => x.event_digest)).size).toBe(expected);
+    expect(trades.data.every((x: any, i: number) => i === 0 || x.checkpoint_timestamp_ms >= trades.data[i - 1].checkpoint_timestamp_ms)).toBe(true);
+    const candles = await call('candles', { pool: 'SUI_USDC', timeframe: '5m', from: nowSec() - 3 * 86_400, to: nowSec() });
+    expect(candles.data.length).toBeGreaterThan(300);
+    expect(candles.data.every((c: any, i: number) => i === 0 || c.timestamp > candles.data[i - 1].timestamp)).toBe(true);
+  });
+
+  it('margin lists with filters, single referral and supplier cap', async () => {
+    const refs = await call('supplyReferrals', {});
+    const ref = refs.data.items[0];
+    expect((await call('supplyReferral', { id: ref.supply_referral_id })).data).toEqual(ref);
+    const caps = await call('supplierCaps', { owner: undefined });
+    expect((await call('supplierCap', { id: caps.data.items[0].supplier_cap_id })).data.owner).toBe(caps.data.items[0].owner);
+    const managers = await call('marginManagers', { owner: d.marginOwners[0] });
+    expect(managers.data.items.every((x: any) => x.owner === d.marginOwners[0])).toBe(true);
+    const liq = await call('liquidations', { perPage: 5 });
+    expect(liq.data.items.length).toBe(5);
+    const supplies = await call('activeSupplies', { perPage: 5 });
+    expect(supplies.data.items.length).toBe(5);
+    const loans = await call('activeLoans', { owner: d.marginOwners[0] });
+    expect(loans.data.items.every((x: any) => x.margin_manager.owner === d.marginOwners[0])).toBe(true);
+  });
+
+  it('margin events from the store, filtered by type, manager and owner, paged backwards', async () => {
+    await until(() => m.store.margin.count() >= t.sim.world.log.size - 5, 20_000, 'history ingested');
+    const latest = await call('marginEvents', { limit: 10 });
+    expect(latest.data.length).toBe(10);
+    expect(latest.source).toBe('network');
+    const older = await call('marginEvents', { limit: 10, beforeId: latest.data[9].id });
+    expect(older.data[0].id).not.toBe(latest.data[9].id);
+    const liqs = await call('marginEvents', { type: 'dex_margin_manager_updates_liquidation', limit: 50 });
+    expect(liqs.data.length).toBeGreaterThan(0);
+    expect(liqs.data.every((e: any) => e.type === 'dex_margin_manager_updates_liquidation')).toBe(true);
+    const one = await call('marginEvents', { managerId: liqs.data[0].margin_manager_id });
+    expect(one.data.every((e: any) => e.margin_manager_id === liqs.data[0].margin_manager_id)).toBe(true);
+    const byOwner = await call('marginEvents', { owner: d.marginOwners[0], limit: 1000 });
+    expect(byOwner.data.length).toBeGreaterThan(0);
+  });
+
+  it('risk history of a watched manager, and alerts', async () => {
+    await until(() => m.watchedManagers.size > 0, 20_000, 'watched managers');
+    const readings = await m.refreshRisk();
+    expect(readings.length).toBeGreaterThan(0);
+    const history = await call('riskHistory', { managerId: readings[0]!.manager_id });
+    expect(history.data.length).toBeGreaterThan(0);
+    expect(history.data[0].risk_ratio).toBeGreaterThan(1);
+    const alerts = await call('alerts', {});
+    expect(Array.isArray(alerts.data)).toBe(true);
+  });
+
+  it('settings, status, watch list, thresholds and commands', async () => {
+    const s = await call('settings', {});
+    expect(s).toMatchObject({ network: 'demo', warningRatio: 1.5, criticalRatio: 1.25, hasApiKey: false });
+    expect(JSON.stringify(s)).not.toContain('test-key');
+    const status = await call('streamStatus', {});
+    expect(status.streams.find((x: any) => x.id === 'margin').state).toBe('open');
+    const updated = await call('updateSettings', { riskRefreshSec: 60, privacyMode: true });
+    expect(updated).toMatchObject({ riskRefreshSec: 60, privacyMode: true });
+    await expect(call('updateSettings', { warningRatio: 1.1, criticalRatio: 1.2 })).rejects.toThrow(/warning ratio/);
+    const withKey = await call('setApiKey', { apiKey: 'secret-key-123' });
+    expect(withKey.hasApiKey).toBe(true);
+    expect(JSON.stringify(withKey)).not.toContain('secret-key-123');
+    expect((await call('setApiKey', { apiKey: null })).hasApiKey).toBe(false);
+    const owner = d.marginOwners[1]!;
+    expect((await call('addWatch', { owner, label: 'desk 2' })).map((w: any) => w.owner)).toContain(owner);
+    expect(await call('watchList', {})).toHaveLength(2);
+    expect((await call('removeWatch', { owner })).map((w: any) => w.owner)).not.toContain(owner);
+    const th = await call('setThreshold', { managerId: '0xabc', warning: 2, critical: 1.5 });
+    expect(th.perManager['0xabc']).toEqual({ warning: 2, critical: 1.5 });
+    expect((await call('thresholds', {})).defaults).toEqual({ warning: 1.5, critical: 1.25 });
+    expect((await call('clearThreshold', { managerId: '0xabc' })).perManager['0xabc']).toBeUndefined();
+    await expect(call('setThreshold', { managerId: '0xabc', warning: 1.2, critical: 1.5 })).rejects.toThrow(/warning ratio must be above/);
+  });
+
+  it('acknowledges and snoozes alerts', async () => {
+    const a = m.store.risk.addAlert({
+      dedupe_key: 'test:1', rule: 'liquidation', level: 'critical', manager_id: '0x1', owner: '0x2', event_id: 'e', title: 't', message: 'm', created_at: Date.now(),
+    })!;
+    expect((await call('acknowledgeAlert', { id: a.id })).acknowledged_at).toBeGreaterThan(0);
+    expect((await call('snoozeAlert', { id: a.id, untilMs: 4_000_000_000_000 })).snoozed_until).toBe(4_000_000_000_000);
+    await expect(call('acknowledgeAlert', { id: 999_999 })).rejects.toThrow(/no alert/);
+  });
+
+  it('rejects bad arguments with the field at fault', async () => {
+    await expect(m.invoke('walletNfts', { owner: 'not-an-address' } as never)).rejects.toThrow(/owner/);
+    await expect(m.invoke('trades', { pool: 'SUI_USDC', from: 10, to: 5 } as never)).rejects.toThrow(/from must not be after to/);
+    await expect(m.invoke('depth', { pool: 'SUI_USDC', limit: 50 } as never)).rejects.toThrow(/limit/);
+    await expect(m.invoke('candles', { pool: 'SUI_USDC', timeframe: '2m', from: 1, to: 2 } as never)).rejects.toThrow(/timeframe/);
+  });
+
+  it('pushes pool trades and depth to a subscriber, and margin events', async () => {
+    const pushes: any[] = [];
+    const off = m.subscribe('pool:SUI_USDC', (p) => pushes.push(p));
+    const margin: any[] = [];
+    const offMargin = m.subscribe('margin', (e) => margin.push(...e));
+    await until(() => pushes.some((p) => p.trades.length > 0) && pushes.some((p) => p.depth), 15_000, 'pool pushes');
+    await until(() => margin.length > 0, 15_000, 'margin pushes');
+    expect(m.supervisor.statuses().find((s) => s.id === 'pool:SUI_USDC')?.state).toBe('open');
+    off();
+    offMargin();
+    expect(m.store.market.count('SUI_USDC')).toBeGreaterThan(0);
+  });
+
+  it('fires one alert per threshold crossing, however often risk is refreshed', async () => {
+    // Everything is below these thresholds: each watched manager crosses into critical once.
+    await m.refreshRisk();
+    const since = Date.now();
+    await m.invoke('updateSettings', { warningRatio: 900, criticalRatio: 800 });
+    for (let i = 0; i < 3; i++) await m.refreshRisk();
+    const alerts = m.store.risk.alerts().filter((a) => a.rule === 'risk-threshold' && a.created_at >= since);
+    const perManager = new Map<string, number>();
+    for (const a of alerts) perManager.set(a.manager_id!, (perManager.get(a.manager_id!) ?? 0) + 1);
+    expect(perManager.size).toBeGreaterThan(0);
+    expect([...perManager.values()].every((n) => n === 1), JSON.stringify(alerts.map((a) => [a.manager_id, a.level, a.created_at]))).toBe(true);
+    expect(alerts.every((a) => a.level === 'critical' && a.owner === d.marginOwners[0])).toBe(true);
+    await m.invoke('updateSettings', { warningRatio: 1.5, criticalRatio: 1.25 });
+  });
+});

@@ -1,0 +1,145 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, describe, expect, it } from 'vitest';
+import { Monitor } from '../../src/main/core/monitor';
+import { MemorySecretStore } from '../../src/main/core/settings';
+import { StreamSupervisor } from '../../src/main/core/streams/supervisor';
+import { monitorOn, tempDir, until } from '../support/monitor';
+import { startTestSim, TEST_KEY } from '../support/sim';
+
+const cleanups: Array<() => Promise<void> | void> = [];
+afterAll(async () => {
+  for (const c of cleanups.reverse()) await c();
+});
+
+describe('stream #22 under faults', () => {
+  it('resumes after dropped connections with nothing lost and nothing repeated', async () => {
+    const t = await startTestSim({ speed: 3000, heartbeatMs: 500 });
+    const dir = tempDir();
+    const m = monitorOn(t, dir.dir, { marginFirstStart: '0' }).start();
+    cleanups.push(() => dir.remove(), () => t.close(), () => m.close());
+    await until(() => m.store.margin.count() >= t.sim.world.log.size - 1, 20_000, 'history');
+    const resumeTimes: number[] = [];
+    for (let i = 0; i < 6; i++) {
+      const before = m.store.margin.count();
+      const droppedAt = Date.now();
+      expect(t.sim.dropStreams()).toBeGreaterThan(0);
+      await until(() => m.store.margin.count() > before + 1, 20_000, 'delivery after a drop');
+      resumeTimes.push(Date.now() - droppedAt);
+    }
+    await new Promise((r) => setTimeout(r, 300));
+    const reconnects = m.supervisor.statuses().find((s) => s.id === 'margin')!.reconnects;
+    expect(reconnects).toBeGreaterThanOrEqual(6);
+    // Compare by id: the stored events are exactly the sim's log (up to what is still in flight).
+    const sent = t.sim.world.log.since('all').map((e) => e.id);
+    const stored = [...m.store.margin.iterate()].map((e) => e.id);
+    expect(new Set(stored).size).toBe(stored.length);
+    expect(stored).toEqual(sent.slice(0, stored.length));
+    expect(sent.length - stored.length).toBeLessThan(50);
+    console.log(`resume after drop: ${resumeTimes.join(', ')} ms (median ${[...resumeTimes].sort((a, b) => a - b)[3]} ms)`);
+  });
+
+  it('stops on 401 with an auth status and an alert, and resumes when the key changes', async () => {
+    const t = await startTestSim({ historyDays: 0.2 });
+    const dir = tempDir();
+    const secrets = new MemorySecretStore('wrong-key');
+    const m = new Monitor({
+      dataDir: dir.dir,
+      secrets,
+      overrides: { network: 'custom', baseUrl: t.sim.url, streamUrl: t.sim.url },
+      streams: { backoffBaseMs: 50, backoffCapMs: 200 },
+    }).start();
+    cleanups.push(() => dir.remove(), () => t.close(), () => m.close());
+    await until(() => m.supervisor.statuses().find((s) => s.id === 'margin')?.state === 'stopped-auth', 10_000, 'stopped-auth');
+    const status = m.status().streams.find((s) => s.id === 'margin')!;
+    expect(status.lastError).toMatch(/401/);
+    expect(status.lastError).not.toContain('wrong-key');
+    await until(() => m.store.risk.alerts().some((a) => a.rule === 'stream-auth'), 5000, 'auth alert');
+    // It stays stopped: no retry storm against a rejected key.
+    const reconnects = status.reconnects;
+    await new Promise((r) => setTimeout(r, 500));
+    expect(m.status().streams.find((s) => s.id === 'margin')!.reconnects).toBe(reconnects);
+    await m.invoke('setApiKey', { apiKey: TEST_KEY });
+    await until(() => m.supervisor.statuses().find((s) => s.id === 'margin')?.state === 'open', 10_000, 'open after new key');
+  });
+
+  it('backs off on 429, honouring Retry-After', async () => {
+    const t = await startTestSim({ historyDays: 0.2, maxStreams: 1 });
+    const dir = tempDir();
+    const m = monitorOn(t, dir.dir).start();
+    cleanups.push(() => dir.remove(), () => t.close(), () => m.close());
+    await m.invoke('updateSettings', { streamBudget: 2 });
+    await until(() => m.supervisor.statuses().find((s) => s.id === 'margin')?.state === 'open', 10_000, 'margin open');
+    const off = m.subscribe('pool:SUI_USDC', () => {});
+    cleanups.push(off);
+    await until(() => m.supervisor.statuses().find((s) => s.id === 'pool:SUI_USDC')?.state === 'backoff', 10_000, 'pool backoff');
+    const s = m.supervisor.statuses().find((x) => x.id === 'pool:SUI_USDC')!;
+    expect(s.lastError).toMatch(/429/);
+    // The sim asks for 5 s.
+    expect(s.nextTryAt! - Date.now()).toBeGreaterThan(3500);
+  });
+
+  it('keeps the margin stream first under a budget of one stream', async () => {
+    const t = await startTestSim({ historyDays: 0.2 });
+    const dir = tempDir();
+    const m = monitorOn(t, dir.dir).start();
+    cleanups.push(() => dir.remove(), () => t.close(), () => m.close());
+    await m.invoke('updateSettings', { streamBudget: 1 });
+    const off = m.subscribe('pool:DEEP_USDC', () => {});
+    cleanups.push(off);
+    await until(() => m.supervisor.statuses().find((s) => s.id === 'pool:DEEP_USDC')?.state === 'waiting-budget', 10_000, 'waiting');
+    await until(() => m.supervisor.statuses().find((s) => s.id === 'margin')?.state === 'open', 10_000, 'margin open');
+    expect(m.supervisor.statuses().find((s) => s.id === 'pool:DEEP_USDC')?.state).toBe('waiting-budget');
+    await m.invoke('updateSettings', { streamBudget: 2 });
+    await until(() => m.supervisor.statuses().find((s) => s.id === 'pool:DEEP_USDC')?.state === 'open', 10_000, 'pool open');
+  });
+
+  it('reconnects when no byte arrives for the watchdog interval (heartbeats count)', async () => {
+    let connections = 0;
+    let silent = true;
+    const server: Server = createServer((req, res) => {
+      connections++;
+      res.writeHead(200, { 'content-type': 'text/event-stream' });
+      res.write(': hello\n\n');
+      if (!silent) {
+        const ping = setInterval(() => res.write(': ping\n\n'), 100);
+        req.on('close', () => clearInterval(ping));
+      }
+    });
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    cleanups.push(() => new Promise<void>((r) => { server.closeAllConnections(); server.close(() => r()); }));
+    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/s`;
+    const sup = new StreamSupervisor({ budget: 1, watchdogMs: 400, backoffBaseMs: 10, backoffCapMs: 20, redact: (s) => s });
+    cleanups.push(() => sup.stopAll());
+    sup.add({ id: 'margin', priority: 0, url: () => url, onEvent: () => {} });
+    await until(() => connections >= 3, 5000, 'watchdog reconnects');
+    silent = false;
+    sup.resumeAll();
+    const after = connections;
+    await new Promise((r) => setTimeout(r, 1200));
+    // With heartbeats flowing it stays on one connection.
+    expect(connections - after).toBeLessThanOrEqual(1);
+  });
+});
+
+describe('offline', () => {
+  it('returns cached data marked stale when the service is gone, and a clear error without a cache', async () => {
+    const t = await startTestSim({ historyDays: 0.2 });
+    const dir = tempDir();
+    const m = monitorOn(t, dir.dir).start();
+    cleanups.push(() => dir.remove(), () => m.close());
+    const fresh = await m.invoke('pools', {});
+    expect(fresh.stale).toBe(false);
+    const depth = await m.invoke('depth', { pool: 'SUI_USDC' });
+    await t.close();
+    const cached = await m.invoke('pools', {});
+    expect(cached).toMatchObject({ source: 'cache', stale: true });
+    expect(cached.data).toEqual(fresh.data);
+    expect(cached.fetchedAt).toBe(fresh.fetchedAt);
+    expect(cached.error?.kind).toBe('network');
+    expect((await m.invoke('depth', { pool: 'SUI_USDC' })).data).toEqual(depth.data);
+    await expect(m.invoke('holders', { type: '0x1::a::B' })).rejects.toMatchObject({ kind: 'network' });
+    expect(m.status().online).toBe(false);
+    expect(m.status().offlineSince).toBeGreaterThan(0);
+  });
+});
