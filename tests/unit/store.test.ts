@@ -103,6 +103,17 @@ describe('margin events and the cursor', () => {
     );
   });
 
+  it('resumes from the newest new id in arrival order when ids are not <ms>-<seq>', () => {
+    const s = Store.openInMemory();
+    s.margin.commit([ev('a1'), ev('a2')]);
+    expect(s.margin.cursor()).toBe('a2');
+    s.margin.commit([ev('a2'), ev('a3')]);
+    expect(s.margin.cursor()).toBe('a3');
+    s.margin.commit([{ ...ev('noid-1f'), id: 'noid-1f' }]);
+    expect(s.margin.cursor()).toBe('a3');
+    expect([...s.margin.iterate()].map((e) => e.id)).toEqual(['a1', 'a2', 'a3', 'noid-1f']);
+  });
+
   it('lists newest first with filters and pages backwards', () => {
     const s = Store.openInMemory();
     s.margin.commit([ev('1-0'), ev('2-0', 'dex_margin_manager_updates_liquidation'), ev('3-0'), ev('4-0')]);

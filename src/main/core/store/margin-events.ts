@@ -89,7 +89,12 @@ export class MarginEventRepo {
         const parts = splitId(e.id);
         const info = this.insert.run({ ...e, ms: parts?.ms ?? null, seq: parts?.seq ?? null, valid: e.valid ? 1 : 0, received_at: now });
         if (info.changes > 0) stored.push(e);
-        if (parts && (cursor === undefined || idAfter(e.id, cursor))) cursor = e.id;
+        if (parts) {
+          if (cursor === undefined || idAfter(e.id, cursor) || !splitId(cursor)) cursor = e.id;
+        } else if (info.changes > 0 && !e.id.startsWith('noid-') && (cursor === undefined || !splitId(cursor))) {
+          // Ids of another shape cannot be compared: the newest new one, in arrival order, resumes.
+          cursor = e.id;
+        }
       }
       if (cursor !== undefined) this.cursorSet.run(STREAM, cursor, now);
       return stored;
