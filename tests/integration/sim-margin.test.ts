@@ -19,16 +19,7 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-async function allPages(path: string, params: Record<string, string | number> = {}): Promise<any[]> {
-  const items: any[] = [];
-  for (let page = 0; page < 2000; page++) {
-    const r = await t.get(path, { ...params, page, perPage: 50 });
-    expect(r.status, JSON.stringify(r.body)).toBe(200);
-    items.push(...r.body.items);
-    if (r.body.isLastPage) return items;
-  }
-  throw new Error('no last page');
-}
+const allPages = (path: string, params: Record<string, string | number | string[]> = {}): Promise<any[]> => t.allPages(path, params);
 
 describe('supply referrals (9, 10) and supplier caps (11, 12)', () => {
   it('lists referrals, filters by owner and margin pool, and fetches one by id', async () => {

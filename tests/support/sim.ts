@@ -2,22 +2,22 @@ import { startSim, type RunningSim, type SimOptions } from '../../src/sim';
 
 export const TEST_KEY = 'test-key';
 
+type Params = Record<string, string | number | string[]>;
+
 export interface TestSim {
   sim: RunningSim;
   /** GET a path with the api-key; returns status, parsed JSON body and headers. */
-  get(path: string, params?: Record<string, string | number | string[]>, key?: string | null): Promise<{
-    status: number;
-    body: any;
-    headers: Headers;
-  }>;
-  url(path: string, params?: Record<string, string | number | string[]>, key?: string | null): string;
+  get(path: string, params?: Params, key?: string | null): Promise<{ status: number; body: any; headers: Headers }>;
+  url(path: string, params?: Params, key?: string | null): string;
+  /** Every item of a paginated endpoint, 50 per page; any answer but 200 throws. */
+  allPages(path: string, params?: Params): Promise<any[]>;
   close(): Promise<void>;
 }
 
 /** A real sim on a random loopback port, as every integration test uses it. */
 export async function startTestSim(opts: Partial<SimOptions> = {}): Promise<TestSim> {
   const sim = await startSim({ apiKeys: [TEST_KEY], port: 0, host: '127.0.0.1', ...opts });
-  const url = (path: string, params: Record<string, string | number | string[]> = {}, key: string | null = TEST_KEY): string => {
+  const url = (path: string, params: Params = {}, key: string | null = TEST_KEY): string => {
     const u = new URL(path, sim.url);
     // The path is used as given: a collection type keeps its `::`.
     const search = new URLSearchParams();
@@ -27,19 +27,30 @@ export async function startTestSim(opts: Partial<SimOptions> = {}): Promise<Test
     }
     return `${sim.url}${u.pathname}?${search.toString()}`;
   };
+  const get: TestSim['get'] = async (path, params, key) => {
+    const res = await fetch(url(path, params, key));
+    const text = await res.text();
+    let body: unknown = text;
+    try {
+      body = JSON.parse(text);
+    } catch {
+      // left as text: the test will say what it got
+    }
+    return { status: res.status, body, headers: res.headers };
+  };
   return {
     sim,
     url,
-    async get(path, params, key) {
-      const res = await fetch(url(path, params, key));
-      const text = await res.text();
-      let body: unknown = text;
-      try {
-        body = JSON.parse(text);
-      } catch {
-        // left as text: the test will say what it got
+    get,
+    async allPages(path, params = {}) {
+      const items: any[] = [];
+      for (let page = 0; page < 2000; page++) {
+        const r = await get(path, { ...params, page, perPage: 50 });
+        if (r.status !== 200) throw new Error(`${path} page ${page}: ${r.status} ${JSON.stringify(r.body)}`);
+        items.push(...r.body.items);
+        if (r.body.isLastPage) return items;
       }
-      return { status: res.status, body, headers: res.headers };
+      throw new Error(`${path}: no last page`);
     },
     close: () => sim.close(),
   };

@@ -113,18 +113,10 @@ export const ActiveSupplySchema = v.object({
   supplier_cap: v.nullish(SupplierCapSchema),
 });
 
+/** Get Active Loans items: a loan, with its time and the manager it belongs to. */
 export const ActiveLoanSchema = v.object({
-  margin_manager_id: v.string(),
-  margin_pool_id: v.string(),
-  loan_amount: Num,
-  loan_shares: Num,
-  remaining_amount: Num,
-  remaining_shares: Num,
-  risk_ratio: v.nullable(Num),
-  checkpoint: Num,
-  timestamp: v.string(),
+  ...LoanSchema.entries,
   checkpoint_timestamp_ms: Num,
-  digest: v.string(),
   margin_manager: NestedMarginManagerSchema,
 });
 

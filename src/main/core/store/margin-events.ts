@@ -2,18 +2,11 @@ import type Database from 'better-sqlite3';
 import type { StoredMarginEvent } from '../../../shared/contract';
 
 /** One message of stream #22 as received, before it is stored. */
-export interface IncomingMarginEvent {
-  id: string;
-  type: string;
-  timestamp_ms: number | null;
-  checkpoint_id: number | null;
-  tx_hash: string | null;
-  margin_manager_id: string | null;
+/** One message of stream #22 as received, before it is stored: `data` is the JSON text of the payload. */
+export type IncomingMarginEvent = Omit<StoredMarginEvent, 'data' | 'received_at'> & {
   /** The `data` object as JSON text (or the whole raw message when it was not an envelope). */
   data: string;
-  valid: boolean;
-  problem: string | null;
-}
+};
 
 export interface MarginEventFilter {
   type?: string;
@@ -42,18 +35,8 @@ export function idAfter(a: string, b: string): boolean {
   return x.ms > y.ms || (x.ms === y.ms && x.seq > y.seq);
 }
 
-interface Row {
-  id: string;
-  type: string;
-  timestamp_ms: number | null;
-  checkpoint_id: number | null;
-  tx_hash: string | null;
-  margin_manager_id: string | null;
-  data: string;
-  valid: number;
-  problem: string | null;
-  received_at: number;
-}
+/** A row as SQLite returns it: `data` is JSON text, `valid` 0 or 1. */
+type Row = Omit<StoredMarginEvent, 'data' | 'valid'> & { data: string; valid: number };
 
 function toStored(r: Row): StoredMarginEvent {
   let data: unknown = r.data;
