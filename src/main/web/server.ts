@@ -128,25 +128,33 @@ export async function startWebShell(opts: WebShellOptions): Promise<WebShell> {
         return;
       }
 
-      if (url.pathname.startsWith('/api/subscribe/')) {
-        const topic = decodeURIComponent(url.pathname.slice('/api/subscribe/'.length));
-        if (!isTopic(topic)) {
-          send(res, 404, { error: { kind: 'unknown-topic', message: `no topic "${topic}" (status, margin, alerts, risk, pool:<name>)` } });
+      // Subscriptions: /api/subscribe/<topic>, or /api/subscribe?topics=a,b,c for several on one
+      // connection (a browser keeps only six connections per host), each push named by its topic.
+      if (url.pathname === '/api/subscribe' || url.pathname.startsWith('/api/subscribe/')) {
+        const single = url.pathname.length > '/api/subscribe/'.length;
+        const topics = single
+          ? [decodeURIComponent(url.pathname.slice('/api/subscribe/'.length))]
+          : (url.searchParams.get('topics') ?? '').split(',').filter(Boolean);
+        const unknown = topics.filter((t) => !isTopic(t));
+        if (topics.length === 0 || unknown.length > 0) {
+          send(res, 404, { error: { kind: 'unknown-topic', message: `no topic "${unknown[0] ?? ''}" (status, margin, alerts, risk, pool:<name>)` } });
           return;
         }
         res.writeHead(200, { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-cache', connection: 'keep-alive', ...cookie });
         res.write(': subscribed\n\n');
         streams.add(res);
-        const write = (payload: unknown): void => {
-          if (res.writableLength < 4 * 1024 * 1024) res.write(`data: ${JSON.stringify(payload)}\n\n`);
-        };
-        const first = opts.initial?.(topic);
-        if (first !== undefined) write(first);
-        const unsubscribe = opts.api.subscribe(topic, write);
+        const offs = (topics as Topic[]).map((topic) => {
+          const write = (payload: unknown): void => {
+            if (res.writableLength < 4 * 1024 * 1024) res.write(`${single ? '' : `event: ${topic}\n`}data: ${JSON.stringify(payload)}\n\n`);
+          };
+          const first = opts.initial?.(topic);
+          if (first !== undefined) write(first);
+          return opts.api.subscribe(topic, write);
+        });
         const ping = setInterval(() => res.write(': ping\n\n'), 15_000);
         req.on('close', () => {
           clearInterval(ping);
-          unsubscribe();
+          for (const off of offs) off();
           streams.delete(res);
         });
         return;

@@ -115,6 +115,17 @@ export class Market {
     const fair = this.fairRaw();
     const grid = this.gridRaw(fair);
     const tick = this.spec.tickSize;
+    // Market makers quote close to fair: when the inside drifted away, a level goes in at one grid step.
+    const bestBid = this.bidPrices[0];
+    const bestAsk = this.askPrices[0];
+    if (bestBid === undefined || bestBid < fair - 2 * grid) {
+      const price = Math.floor((fair - grid) / tick) * tick;
+      if (price > 0) this.setLevel(this.bids, price, { qty: this.randomQty(fair) * 2, count: 1 });
+    }
+    if (bestAsk === undefined || bestAsk > fair + 2 * grid) {
+      const price = Math.ceil((fair + grid) / tick) * tick;
+      this.setLevel(this.asks, price, { qty: this.randomQty(fair) * 2, count: 1 });
+    }
     for (const [side, book] of [
       [1, this.bids],
       [-1, this.asks],

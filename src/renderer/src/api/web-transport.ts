@@ -1,0 +1,81 @@
+import type { ContractInput, ContractMethod, ContractResults, PayloadOf, TidewatchApi, Topic } from '../../../shared/contract';
+
+/** An error answered by main: what happened, and what to do about it when main knows. */
+export class ApiError extends Error {
+  constructor(
+    readonly kind: string,
+    message: string,
+    readonly advice?: string,
+  ) {
+    super(message);
+  }
+}
+
+/**
+ * TidewatchApi over the headless shell: POST /api/invoke/<method>, and one SSE connection for
+ * every subscribed topic (reopened when the set changes), since a browser keeps only six
+ * connections per host. The token travels in the HttpOnly cookie set with the page.
+ */
+export function webTransport(base = ''): TidewatchApi {
+  const listeners = new Map<string, Set<(payload: unknown) => void>>();
+  let source: EventSource | undefined;
+  let reopen: ReturnType<typeof setTimeout> | undefined;
+
+  const connect = (): void => {
+    reopen = undefined;
+    source?.close();
+    source = undefined;
+    const topics = [...listeners.keys()];
+    if (topics.length === 0) return;
+    const es = new EventSource(`${base}/api/subscribe?topics=${encodeURIComponent(topics.join(','))}`);
+    for (const topic of topics) {
+      es.addEventListener(topic, (e) => {
+        const payload = JSON.parse((e as MessageEvent<string>).data) as unknown;
+        for (const l of listeners.get(topic) ?? []) l(payload);
+      });
+    }
+    source = es;
+  };
+  const schedule = (): void => {
+    if (reopen === undefined) reopen = setTimeout(connect, 30);
+  };
+
+  return {
+    async invoke<M extends ContractMethod>(method: M, args: ContractInput<M>): Promise<ContractResults[M]> {
+      let res: Response;
+      try {
+        res = await fetch(`${base}/api/invoke/${method}`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify(args ?? {}),
+          credentials: 'same-origin',
+        });
+      } catch {
+        throw new ApiError('unreachable', 'Tidewatch is not answering.', 'Check that `tidewatch serve` is still running, then retry.');
+      }
+      const body = (await res.json().catch(() => ({}))) as { result?: ContractResults[M]; error?: { kind: string; message: string; advice?: string } };
+      if (!res.ok || body.error) {
+        const e = body.error ?? { kind: 'http', message: `HTTP ${res.status}` };
+        throw new ApiError(e.kind, e.message, e.advice);
+      }
+      return body.result as ContractResults[M];
+    },
+    subscribe<T extends Topic>(topic: T, listener: (payload: PayloadOf<T>) => void): () => void {
+      let set = listeners.get(topic);
+      if (!set) {
+        listeners.set(topic, (set = new Set()));
+        schedule();
+      }
+      const l = listener as (payload: unknown) => void;
+      set.add(l);
+      return () => {
+        const s = listeners.get(topic);
+        if (!s?.delete(l)) return;
+        if (s.size === 0) {
+          listeners.delete(topic);
+          schedule();
+        }
+      };
+    },
+  };
+}

@@ -1,0 +1,52 @@
+import { onScopeDispose, ref, shallowRef, watch, type Ref, type WatchSource } from 'vue';
+import type { QueryResult } from '../../../shared/contract';
+import { ApiError } from '../api';
+
+export interface QueryState<T> {
+  data: Ref<T | undefined>;
+  loading: Ref<boolean>;
+  error: Ref<{ message: string; advice?: string } | undefined>;
+  /** How fresh the data is, from the contract's answer. */
+  meta: Ref<{ source: 'network' | 'cache'; fetchedAt: number; stale: boolean; reason?: string } | undefined>;
+  refresh(): Promise<void>;
+}
+
+export function describeError(err: unknown): { message: string; advice?: string } {
+  if (err instanceof ApiError) return { message: err.message, advice: err.advice };
+  return { message: (err as Error)?.message ?? String(err) };
+}
+
+/**
+ * One contract query as reactive state: loading, error (with what to do), data and its
+ * freshness; re-run when `deps` change, and on demand (`refresh`, the retry buttons).
+ */
+export function useQuery<T>(run: () => Promise<QueryResult<T>> | undefined, deps: WatchSource[] = [], opts: { pollMs?: number } = {}): QueryState<T> {
+  const data = shallowRef<T>();
+  const loading = ref(false);
+  const error = ref<{ message: string; advice?: string }>();
+  const meta = ref<QueryState<T>['meta']['value']>();
+  let generation = 0;
+  const refresh = async (): Promise<void> => {
+    const mine = ++generation;
+    const pending = run();
+    if (!pending) return;
+    loading.value = true;
+    try {
+      const r = await pending;
+      if (mine !== generation) return;
+      data.value = r.data;
+      meta.value = { source: r.source, fetchedAt: r.fetchedAt, stale: r.stale, reason: r.error?.message };
+      error.value = undefined;
+    } catch (err) {
+      if (mine === generation) error.value = describeError(err);
+    } finally {
+      if (mine === generation) loading.value = false;
+    }
+  };
+  watch(deps, () => void refresh(), { immediate: true });
+  if (opts.pollMs) {
+    const timer = setInterval(() => void refresh(), opts.pollMs);
+    onScopeDispose(() => clearInterval(timer));
+  }
+  return { data, loading, error, meta, refresh };
+}

@@ -1,0 +1,45 @@
+import type { Depth, Pool } from '../../../../shared/api';
+import { baseQuantity, humanPrice } from '../../../../shared/units';
+
+export interface LadderLevel {
+  price: number;
+  quantity: number;
+  orders: number;
+  /** Cumulative base quantity from the best price outwards. */
+  total: number;
+}
+
+export interface DepthView {
+  bids: LadderLevel[];
+  asks: LadderLevel[];
+  mid: number | null;
+  spread: number | null;
+  spreadPct: number | null;
+}
+
+/** A depth snapshot in human units, with cumulative sizes for the depth chart. */
+export function aggregateDepth(depth: Depth, pool: Pool): DepthView {
+  const side = (levels: Depth['bids']): LadderLevel[] => {
+    let total = 0;
+    return levels.map((l) => {
+      const quantity = baseQuantity(l.total_quantity, pool);
+      total += quantity;
+      return { price: humanPrice(l.price, pool), quantity, orders: l.order_count, total };
+    });
+  };
+  const bids = side([...depth.bids].sort((a, b) => b.price - a.price));
+  const asks = side([...depth.asks].sort((a, b) => a.price - b.price));
+  const bestBid = bids[0]?.price;
+  const bestAsk = asks[0]?.price;
+  const mid = bestBid !== undefined && bestAsk !== undefined ? (bestBid + bestAsk) / 2 : null;
+  const spread = bestBid !== undefined && bestAsk !== undefined ? bestAsk - bestBid : null;
+  return { bids, asks, mid, spread, spreadPct: mid && spread !== null ? (spread / mid) * 100 : null };
+}
+
+/** The depth chart's two step series: [price, cumulative size], bids ascending in price. */
+export function depthSeries(view: DepthView): { bids: Array<[number, number]>; asks: Array<[number, number]> } {
+  return {
+    bids: [...view.bids].reverse().map((l) => [l.price, l.total]),
+    asks: view.asks.map((l) => [l.price, l.total]),
+  };
+}

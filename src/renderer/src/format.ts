@@ -1,0 +1,77 @@
+import { ref } from 'vue';
+import { formatUnits } from '../../shared/units';
+
+/**
+ * The one formatter every number on screen passes through: units, locale and privacy mode in
+ * one place (a number that skips it would leak in privacy mode).
+ */
+export const privacy = ref(false);
+const MASK = '•••••';
+
+const locale = typeof navigator !== 'undefined' ? navigator.language : 'en-US';
+
+export function num(value: number | null | undefined, digits = 2, opts: { private?: boolean } = {}): string {
+  if (value === null || value === undefined || !Number.isFinite(value)) return '–';
+  if (opts.private !== false && privacy.value) return MASK;
+  const abs = Math.abs(value);
+  const maximumFractionDigits = abs !== 0 && abs < 1 ? Math.max(digits, Math.min(8, 2 - Math.floor(Math.log10(abs)) + 2)) : digits;
+  return value.toLocaleString(locale, { maximumFractionDigits, minimumFractionDigits: Math.min(digits, maximumFractionDigits) });
+}
+
+/** Compact amounts: 12.3K, 4.5M. */
+export function compact(value: number | null | undefined, opts: { private?: boolean } = {}): string {
+  if (value === null || value === undefined || !Number.isFinite(value)) return '–';
+  if (opts.private !== false && privacy.value) return MASK;
+  return value.toLocaleString(locale, { notation: 'compact', maximumFractionDigits: 2 });
+}
+
+export function usd(value: number | null | undefined): string {
+  if (value === null || value === undefined || !Number.isFinite(value)) return '–';
+  if (privacy.value) return `$${MASK}`;
+  return value.toLocaleString(locale, { style: 'currency', currency: 'USD', maximumFractionDigits: 2 });
+}
+
+/** An exact raw amount in human units, as text (amounts beyond 2^53 keep their digits). */
+export function units(raw: number | string | bigint, decimals: number, opts: { private?: boolean } = {}): string {
+  if (opts.private !== false && privacy.value) return MASK;
+  const text = formatUnits(raw, decimals);
+  const [whole, fraction] = text.split('.');
+  const grouped = BigInt(whole!).toLocaleString(locale);
+  return fraction ? `${grouped}.${fraction.slice(0, 6)}` : grouped;
+}
+
+/** Ratios are not amounts: they stay visible in privacy mode unless asked. */
+export function ratio(value: number | null | undefined): string {
+  return value === null || value === undefined ? '–' : value.toFixed(3);
+}
+
+export function pct(value: number | null | undefined, digits = 1): string {
+  if (value === null || value === undefined || !Number.isFinite(value)) return '–';
+  return `${value > 0 ? '+' : ''}${value.toFixed(digits)}%`;
+}
+
+export function shortId(id: string | null | undefined): string {
+  if (!id) return '–';
+  return id.length > 14 ? `${id.slice(0, 8)}…${id.slice(-4)}` : id;
+}
+
+export function time(ms: number | null | undefined): string {
+  if (!ms) return '–';
+  return new Date(ms).toLocaleString(locale, { dateStyle: 'short', timeStyle: 'medium' });
+}
+
+export function clock(ms: number): string {
+  return new Date(ms).toLocaleTimeString(locale, { hour12: false });
+}
+
+export function ago(ms: number | null | undefined, now = Date.now()): string {
+  if (!ms) return 'never';
+  const s = Math.max(0, Math.round((now - ms) / 1000));
+  if (s < 5) return 'just now';
+  if (s < 60) return `${s} s ago`;
+  const m = Math.round(s / 60);
+  if (m < 60) return `${m} min ago`;
+  const h = Math.round(m / 60);
+  if (h < 48) return `${h} h ago`;
+  return `${Math.round(h / 24)} days ago`;
+}

@@ -1,0 +1,40 @@
+import { defineStore } from 'pinia';
+import { computed, ref } from 'vue';
+import type { AlertRecord } from '../../../shared/contract';
+import { useApi } from '../api';
+
+export const useAlertsStore = defineStore('alerts', () => {
+  const alerts = ref<AlertRecord[]>([]);
+  const error = ref<string>();
+  const api = useApi();
+  let started = false;
+
+  async function load(): Promise<void> {
+    try {
+      alerts.value = (await api.invoke('alerts', { limit: 500 })).data;
+      error.value = undefined;
+    } catch (err) {
+      error.value = (err as Error).message;
+    }
+  }
+  function start(): void {
+    if (started) return;
+    started = true;
+    void load();
+    api.subscribe('alerts', (fresh) => {
+      const known = new Set(alerts.value.map((a) => a.id));
+      alerts.value = [...fresh.filter((a) => !known.has(a.id)), ...alerts.value].slice(0, 500);
+    });
+  }
+  function replace(a: AlertRecord): void {
+    alerts.value = alerts.value.map((x) => (x.id === a.id ? a : x));
+  }
+  async function acknowledge(id: number): Promise<void> {
+    replace(await api.invoke('acknowledgeAlert', { id }));
+  }
+  async function snooze(id: number, untilMs: number): Promise<void> {
+    replace(await api.invoke('snoozeAlert', { id, untilMs }));
+  }
+  const open = computed(() => alerts.value.filter((a) => a.acknowledged_at === null && (a.snoozed_until ?? 0) < Date.now()));
+  return { alerts, open, error, start, load, acknowledge, snooze };
+});

@@ -1,0 +1,37 @@
+import { defineStore } from 'pinia';
+import { ref, watch } from 'vue';
+import type { Settings, SettingsPatch, WatchEntry } from '../../../shared/contract';
+import { useApi } from '../api';
+import { privacy } from '../format';
+
+export const useSettingsStore = defineStore('settings', () => {
+  const settings = ref<Settings>();
+  const watchList = ref<WatchEntry[]>([]);
+  const error = ref<string>();
+  const api = useApi();
+
+  async function load(): Promise<void> {
+    try {
+      [settings.value, watchList.value] = await Promise.all([api.invoke('settings', {}), api.invoke('watchList', {})]);
+      error.value = undefined;
+    } catch (err) {
+      error.value = (err as Error).message;
+    }
+  }
+  async function update(patch: SettingsPatch): Promise<void> {
+    settings.value = await api.invoke('updateSettings', patch);
+  }
+  async function setApiKey(key: string | null): Promise<void> {
+    settings.value = await api.invoke('setApiKey', { apiKey: key });
+  }
+  async function addWatch(owner: string, label?: string): Promise<void> {
+    watchList.value = await api.invoke('addWatch', { owner, label });
+  }
+  async function removeWatch(owner: string): Promise<void> {
+    watchList.value = await api.invoke('removeWatch', { owner });
+  }
+  watch(settings, (s) => {
+    if (s) privacy.value = s.privacyMode;
+  });
+  return { settings, watchList, error, load, update, setApiKey, addWatch, removeWatch };
+});
