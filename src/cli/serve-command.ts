@@ -1,7 +1,4 @@
-import { fileURLToPath } from 'node:url';
-import { MemorySecretStore } from '../main/core/settings';
-import { Monitor } from '../main/core/monitor';
-import { startWebShell } from '../main/web/server';
+import { startServe } from '../main/web/serve';
 import { intOption, parse, untilSignal } from './args';
 import { DEFAULT_DATA_DIR, resolveService, SERVICE_OPTIONS } from './service-options';
 
@@ -36,37 +33,28 @@ export async function serveCommand(args: string[]): Promise<number> {
     console.log(SERVE_USAGE);
     return 0;
   }
+  // Handlers first: a signal that arrives while starting, or right after the line is printed, still stops cleanly.
+  const stopped = untilSignal();
   const port = intOption('port', o.port, 0, 65_535) ?? 0;
   const dataDir = o['data-dir'] ?? DEFAULT_DATA_DIR;
-  const target = await resolveService(o);
-  const monitor = new Monitor({
+  const target = await resolveService(o, { startDemo: false });
+  const serving = await startServe({
+    port,
     dataDir,
-    demo: target.network === 'demo' ? { baseUrl: target.baseUrl, apiKey: target.apiKey } : undefined,
-    secrets: new MemorySecretStore(target.network === 'custom' ? target.apiKey : null),
-    overrides:
-      target.network === 'custom'
-        ? { network: 'custom', baseUrl: target.baseUrl, streamUrl: target.streamUrl, naming: target.naming }
-        : { network: 'demo' },
+    service: target.network === 'custom' ? target : undefined,
+    demo: { speed: target.speed, seed: target.seed },
     watch: o.watch,
     marginFirstStart: o.history ? '0' : o['no-history'] ? '$' : undefined,
     log: (line) => console.error(`tidewatch: ${line}`),
-  }).start();
-  const web = await startWebShell({
-    api: monitor,
-    port,
-    rendererDir: fileURLToPath(new URL('../../out/renderer', import.meta.url)),
-    initial: (topic) => (topic === 'status' ? monitor.status() : undefined),
   });
-  console.log(`Tidewatch is running at ${web.url}`);
+  console.log(`Tidewatch is running at ${serving.url}`);
   console.error(
-    target.network === 'demo'
-      ? `tidewatch: Demo network at ${target.baseUrl}; store in ${dataDir}`
+    serving.sim
+      ? `tidewatch: Demo network at ${serving.sim.url}; store in ${dataDir}`
       : `tidewatch: service ${target.baseUrl} (streams ${target.streamUrl}); store in ${dataDir}`,
   );
-  const signal = await untilSignal();
+  const signal = await stopped;
   console.error(`tidewatch: ${signal}, committing and stopping`);
-  await web.close();
-  await monitor.close();
-  await target.sim?.close();
+  await serving.close();
   return 0;
 }

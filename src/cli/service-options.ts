@@ -24,6 +24,9 @@ export interface ServiceTarget {
   naming: 'spec' | 'deepbook';
   /** Set when the Demo network was started in this process. */
   sim?: RunningSim;
+  /** Demo network options, as given. */
+  speed?: number;
+  seed?: number;
 }
 
 function checkUrl(name: string, value: string): string {
@@ -40,14 +43,17 @@ function checkUrl(name: string, value: string): string {
  * Without a key and URLs: the Demo network (src/sim) in this process on a random loopback port.
  * With them: the service they name.
  */
-export async function resolveService(o: {
-  'base-url'?: string;
-  'stream-url'?: string;
-  'api-key'?: string;
-  naming?: string;
-  seed?: string;
-  speed?: string;
-}): Promise<ServiceTarget> {
+export async function resolveService(
+  o: {
+    'base-url'?: string;
+    'stream-url'?: string;
+    'api-key'?: string;
+    naming?: string;
+    seed?: string;
+    speed?: string;
+  },
+  opts: { startDemo?: boolean } = {},
+): Promise<ServiceTarget> {
   const naming = (o.naming ?? 'spec') as 'spec' | 'deepbook';
   if (naming !== 'spec' && naming !== 'deepbook') throw new UsageError(`--naming must be spec or deepbook (got "${o.naming}")`);
   if (o['base-url'] || o['stream-url'] || o['api-key']) {
@@ -61,11 +67,12 @@ export async function resolveService(o: {
       naming,
     };
   }
-  const apiKey = randomBytes(12).toString('hex');
   const speed = o.speed === undefined ? 1 : Number(o.speed);
   if (!(speed > 0)) throw new UsageError(`--speed must be a positive number (got "${o.speed}")`);
   const seed = o.seed === undefined ? undefined : Number(o.seed);
   if (seed !== undefined && !Number.isInteger(seed)) throw new UsageError(`--seed must be an integer (got "${o.seed}")`);
+  if (opts.startDemo === false) return { network: 'demo', baseUrl: '', streamUrl: '', apiKey: '', naming: 'spec', speed, seed };
+  const apiKey = randomBytes(12).toString('hex');
   const sim = await startSim({ apiKeys: [apiKey], port: 0, host: '127.0.0.1', speed, seed });
-  return { network: 'demo', baseUrl: sim.url, streamUrl: sim.url, apiKey, naming: 'spec', sim };
+  return { network: 'demo', baseUrl: sim.url, streamUrl: sim.url, apiKey, naming: 'spec', sim, speed, seed };
 }

@@ -42,6 +42,7 @@ export async function simCommand(args: string[]): Promise<number> {
     console.log(JSON.stringify(new World({ seed }).describe()));
     return 0;
   }
+  const stopped = untilSignal();
   const apiKeys = o['api-key'] ?? ['demo'];
   if (apiKeys.some((k) => k.length === 0)) throw new UsageError('--api-key must not be empty');
   const sim = await startSim({
@@ -56,7 +57,7 @@ export async function simCommand(args: string[]): Promise<number> {
     retention: intOption('retention', o.retention, 1, 10_000_000),
   });
   console.log(`Tidewatch demo network listening on ${sim.url}`);
-  const signal = await untilSignal();
+  const signal = await stopped;
   console.error(`tidewatch sim: ${signal}, stopping`);
   await sim.close();
   return 0;

@@ -15,13 +15,15 @@ afterAll(async () => {
   dir.remove();
 });
 
-function serve(simUrl: string): { child: ChildProcess; ready: Promise<void> } {
+function serve(simUrl: string): { child: ChildProcess; ready: Promise<void>; stderr: () => string } {
   const child = spawn(
     process.execPath,
     [BIN, 'serve', '--port', '0', '--data-dir', dir.dir, '--base-url', simUrl, '--api-key', TEST_KEY, '--history'],
     { stdio: ['ignore', 'pipe', 'pipe'] },
   );
   let out = '';
+  let err = '';
+  child.stderr!.on('data', (d) => (err += d));
   const ready = new Promise<void>((resolve, reject) => {
     child.stdout!.on('data', (d) => {
       out += d;
@@ -29,8 +31,7 @@ function serve(simUrl: string): { child: ChildProcess; ready: Promise<void> } {
     });
     child.once('exit', (code) => reject(new Error(`serve exited early with ${code}`)));
   });
-  child.stderr!.resume();
-  return { child, ready };
+  return { child, ready, stderr: () => err };
 }
 
 function storedCount(): number {
@@ -66,8 +67,8 @@ describe('a monitor killed with SIGKILL during ingest', () => {
     await last.ready;
     await until(() => storedCount() >= t.sim.world.log.size - 2, 20_000, 'catch up');
     last.child.kill('SIGTERM');
-    const [code] = await once(last.child, 'exit');
-    expect(code).toBe(0);
+    const [code, signal] = await once(last.child, 'exit');
+    expect({ code, signal, stderr: last.stderr().slice(-2000) }).toMatchObject({ code: 0, signal: null });
 
     const exported = spawnSync(process.execPath, [BIN, 'export', 'margin-events', '--data-dir', dir.dir, '--format', 'jsonl'], {
       encoding: 'utf8',

@@ -107,6 +107,10 @@ describe('contract queries against the Demo network', () => {
     expect(history.data[0].risk_ratio).toBeGreaterThan(1);
     const alerts = await call('alerts', {});
     expect(Array.isArray(alerts.data)).toBe(true);
+    // History replayed at first start (from before the owner was watched) is stored, not alerted.
+    const since = m.store.settings.watchList()[0]!.added_at;
+    const liquidations = m.store.risk.alerts().filter((a) => a.rule === 'liquidation');
+    expect(liquidations.every((a) => Number(a.event_id!.split('-')[0]) >= since)).toBe(true);
   });
 
   it('settings, status, watch list, thresholds and commands', async () => {

@@ -139,8 +139,9 @@ export class Monitor implements TidewatchApi {
       streamUrl: demo?.baseUrl ?? (s.streamUrl || baseUrl),
       apiKey: this.apiKey() ?? '',
       naming: demo ? 'spec' : s.naming,
-      requestsPerSecond: s.requestsPerSecond,
-      concurrency: s.concurrency,
+      // The pacing protects a paid plan's limits; the Demo network runs on this machine and has none.
+      requestsPerSecond: demo ? Math.max(s.requestsPerSecond, 200) : s.requestsPerSecond,
+      concurrency: demo ? Math.max(s.concurrency, 8) : s.concurrency,
       fetch: this.opts.fetch,
     };
   }
@@ -235,7 +236,9 @@ export class Monitor implements TidewatchApi {
   }
 
   private onMarginCommitted(events: IncomingMarginEvent[]): void {
-    const owners = new Set(this.store.settings.watchList().map((w) => w.owner));
+    const watch = this.store.settings.watchList();
+    const owners = new Set(watch.map((w) => w.owner));
+    const since = new Map(watch.map((w) => [w.owner, w.added_at]));
     let touchesWatched = false;
     for (const e of events) {
       if (e.margin_manager_id && this.watchedManagers.has(e.margin_manager_id)) touchesWatched = true;
@@ -251,7 +254,7 @@ export class Monitor implements TidewatchApi {
         }
       }
     }
-    this.alerts.onMarginEvents(events, (id) => this.watchedManagers.get(id));
+    this.alerts.onMarginEvents(events, (id) => this.watchedManagers.get(id), (owner) => since.get(owner) ?? 0);
     this.hub.publish('margin', events.map((e) => ({ ...e, data: safeJson(e.data), received_at: Date.now() })));
     if (touchesWatched) {
       this.riskSoon ??= setTimeout(() => {

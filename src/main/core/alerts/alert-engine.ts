@@ -48,12 +48,23 @@ export class AlertEngine {
     return fired;
   }
 
-  onMarginEvents(events: readonly IncomingMarginEvent[], isWatched: (managerId: string) => string | undefined, now = Date.now()): AlertRecord[] {
+  /**
+   * Liquidations of watched managers. `watchedSince` gives when an owner joined the watch list:
+   * history replayed from before that (a first start with `last-id=0`) is stored but not alerted;
+   * what happened while the app was closed, after the owner was watched, is.
+   */
+  onMarginEvents(
+    events: readonly IncomingMarginEvent[],
+    isWatched: (managerId: string) => string | undefined,
+    watchedSince: (owner: string) => number,
+    now = Date.now(),
+  ): AlertRecord[] {
     const fired: AlertRecord[] = [];
     for (const e of events) {
       if (e.type !== EVENT_TYPES.liquidation || !e.margin_manager_id) continue;
       const owner = isWatched(e.margin_manager_id);
       if (owner === undefined) continue;
+      if (e.timestamp_ms !== null && e.timestamp_ms < watchedSince(owner)) continue;
       let ratio = '';
       try {
         const data = JSON.parse(e.data) as { risk_ratio?: number };

@@ -1,0 +1,71 @@
+import { randomBytes } from 'node:crypto';
+import { fileURLToPath } from 'node:url';
+import { startSim, type RunningSim } from '../../sim';
+import { Monitor } from '../core/monitor';
+import { MemorySecretStore } from '../core/settings';
+import { startWebShell, type WebShell } from './server';
+
+export interface ServeOptions {
+  port: number;
+  dataDir: string;
+  /** The real service; absent: the Demo network in this process. */
+  service?: { baseUrl: string; streamUrl: string; apiKey: string; naming: 'spec' | 'deepbook' };
+  demo?: { speed?: number; seed?: number };
+  watch?: string[];
+  marginFirstStart?: '$' | '0';
+  rendererDir?: string;
+  log?: (line: string) => void;
+}
+
+export interface Serving {
+  url: string;
+  monitor: Monitor;
+  web: WebShell;
+  /** The in-process Demo network, when there is one. */
+  sim?: RunningSim;
+  close(): Promise<void>;
+}
+
+const DEFAULT_RENDERER = fileURLToPath(new URL('../../../out/renderer', import.meta.url));
+
+/**
+ * The headless shell, composed: the Demo network (unless a service is given), the monitor on
+ * it, and the contract + built UI on loopback. `tidewatch serve` is this and a signal handler.
+ */
+export async function startServe(o: ServeOptions): Promise<Serving> {
+  let sim: RunningSim | undefined;
+  let demo: { baseUrl: string; apiKey: string } | undefined;
+  if (!o.service) {
+    const apiKey = randomBytes(12).toString('hex');
+    sim = await startSim({ apiKeys: [apiKey], port: 0, host: '127.0.0.1', speed: o.demo?.speed, seed: o.demo?.seed });
+    demo = { baseUrl: sim.url, apiKey };
+  }
+  const monitor = new Monitor({
+    dataDir: o.dataDir,
+    demo,
+    secrets: new MemorySecretStore(o.service?.apiKey ?? null),
+    overrides: o.service
+      ? { network: 'custom', baseUrl: o.service.baseUrl, streamUrl: o.service.streamUrl, naming: o.service.naming }
+      : { network: 'demo' },
+    watch: o.watch,
+    marginFirstStart: o.marginFirstStart,
+    log: o.log,
+  }).start();
+  const web = await startWebShell({
+    api: monitor,
+    port: o.port,
+    rendererDir: o.rendererDir ?? DEFAULT_RENDERER,
+    initial: (topic) => (topic === 'status' ? monitor.status() : undefined),
+  });
+  return {
+    url: web.url,
+    monitor,
+    web,
+    sim,
+    async close() {
+      await web.close();
+      await monitor.close();
+      await sim?.close();
+    },
+  };
+}

@@ -1,0 +1,104 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { World } from '../../src/sim';
+import { go, launchChromium, rendererBuilt, SCREENSHOTS } from '../support/browser';
+import { tempDir } from '../support/monitor';
+
+const BIN = fileURLToPath(new URL('../../bin/tidewatch.js', import.meta.url));
+const dir = tempDir();
+const world = new World({ seed: 20_251_122 });
+const described = world.describe();
+/** The five owners with the most managers: their liquidations come every few seconds at --speed 600. */
+const busiest = [...world.margin.managers.reduce((m, x) => m.set(x.owner, (m.get(x.owner) ?? 0) + 1), new Map<string, number>())]
+  .sort((a, b) => b[1] - a[1])
+  .slice(0, 5)
+  .map(([owner]) => owner);
+let serve: ChildProcess;
+let browser: Browser;
+let page: Page;
+let url = '';
+let startedAt = 0;
+const pageErrors: string[] = [];
+
+async function view(hash: string, ready: string | string[], name: string): Promise<void> {
+  await go(page, hash);
+  for (const selector of Array.isArray(ready) ? ready : [ready]) await page.locator(selector).first().waitFor({ timeout: 30_000 });
+  await page.waitForTimeout(400);
+  await page.screenshot({ path: `${SCREENSHOTS}/${name}.png` });
+}
+
+beforeAll(async () => {
+  if (!rendererBuilt()) throw new Error('out/renderer is missing: run `npm run build` first (npm test does)');
+  startedAt = Date.now();
+  serve = spawn(
+    process.execPath,
+    [BIN, 'serve', '--port', '0', '--data-dir', dir.dir, '--speed', '600', '--watch', described.wallets[0]!, ...busiest.flatMap((o) => ['--watch', o])],
+    { stdio: ['ignore', 'pipe', 'pipe'] },
+  );
+  serve.stderr!.resume();
+  url = await new Promise<string>((resolve, reject) => {
+    let out = '';
+    serve.stdout!.on('data', (d) => {
+      out += d;
+      const m = /Tidewatch is running at (\S+)/.exec(out);
+      if (m) resolve(m[1]!);
+    });
+    serve.once('exit', (code) => reject(new Error(`serve exited with ${code}`)));
+  });
+  browser = await launchChromium();
+  page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
+  page.on('pageerror', (e) => pageErrors.push(String(e)));
+});
+
+afterAll(async () => {
+  await browser?.close();
+  serve?.kill('SIGTERM');
+  dir.remove();
+});
+
+describe('the UI in Chromium against `tidewatch serve` on the Demo network', () => {
+  it('renders the portfolio with the watched wallets and their loans', async () => {
+    await page.goto(url);
+    await page.getByTestId('loan-row').first().waitFor({ timeout: 60_000 });
+    const ms = Date.now() - startedAt;
+    console.log(`serve start to portfolio rendered in Chromium: ${ms} ms`);
+    expect(await page.getByTestId('wallet-card').count()).toBe(1 + busiest.length);
+    await expect.poll(() => page.getByTestId('freshness').first().textContent()).toMatch(/ago|just now/);
+    await page.screenshot({ path: `${SCREENSHOTS}/portfolio.png` });
+  });
+
+  it('renders every other view with data from the Demo network', async () => {
+    await view(`#/wallet/${described.wallets[0]}`, '[data-testid=nft-card]', 'wallet');
+    expect(await page.getByTestId('kiosk-group').count()).toBeGreaterThan(0);
+    await page.getByTestId('nft-card').first().click();
+    await page.getByTestId('nft-drawer').waitFor();
+    await page.screenshot({ path: `${SCREENSHOTS}/wallet-drawer.png` });
+    await page.getByRole('button', { name: 'Close' }).click();
+
+    await view(`#/collection/${described.collections[0]}`, '[data-testid=holder-row]', 'collection');
+    await page.locator('[data-testid=filter-builder] input[type=checkbox]').first().check();
+    await expect.poll(() => page.getByTestId('fields-json').textContent()).toContain('attributes.contents.0.value');
+
+    await view('#/markets', '[data-testid=pool-row]', 'markets');
+    expect(await page.getByTestId('pool-row').count()).toBeGreaterThanOrEqual(4);
+    await view('#/markets/SUI_USDC', ['[data-testid=depth-ladder]', '[data-testid=trade-tape] tbody tr', '[data-testid=candle-chart] canvas'], 'pool');
+    await expect.poll(() => page.getByTestId('status-bar').textContent(), { timeout: 15_000 }).toContain('pool:SUI_USDC: live');
+    expect(Number((await page.getByTestId('mid-price').textContent())!.replace(/,/g, ''))).toBeGreaterThan(0);
+
+    await view('#/margin', '[data-testid=liquidations-table] tbody tr', 'margin');
+    await view('#/events', '[data-testid=events-table] tbody tr', 'events');
+    await view('#/settings', '[data-testid=api-key-input]', 'settings');
+    expect(pageErrors).toEqual([]);
+  });
+
+  it('shows a live liquidation of a watched manager in Alerts and Live events (history is not alerted)', async () => {
+    await view('#/alerts', '[data-testid=view-alerts]', 'alerts-before');
+    await page.locator('[data-testid=alert-item]', { hasText: 'Liquidated' }).first().waitFor({ timeout: 120_000 });
+    await page.screenshot({ path: `${SCREENSHOTS}/alerts.png` });
+    await go(page, '#/events');
+    await page.locator('[data-testid=events-table] tbody tr', { hasText: 'Liquidation' }).first().waitFor({ timeout: 30_000 });
+    expect(Number(await page.getByTestId('open-alerts').textContent())).toBeGreaterThan(0);
+  });
+});

@@ -1,0 +1,90 @@
+// @vitest-environment happy-dom
+import { mount } from '@vue/test-utils';
+import { createPinia, setActivePinia } from 'pinia';
+import { beforeEach, describe, expect, it } from 'vitest';
+import type { AlertRecord, PayloadOf, TidewatchApi, Topic } from '../../src/shared/contract';
+import { setApi } from '../../src/renderer/src/api';
+import FreshnessBadge from '../../src/renderer/src/components/FreshnessBadge.vue';
+import QueryState from '../../src/renderer/src/components/QueryState.vue';
+import RiskGauge from '../../src/renderer/src/components/RiskGauge.vue';
+import { useAlertsStore } from '../../src/renderer/src/stores/alerts';
+
+/** A TidewatchApi double that answers from a table and lets the test push. */
+function fakeApi(answers: Record<string, (args: any) => unknown>) {
+  const listeners = new Map<string, Array<(p: unknown) => void>>();
+  const calls: Array<[string, unknown]> = [];
+  const api: TidewatchApi = {
+    async invoke(method, args) {
+      calls.push([method, args]);
+      const f = answers[method];
+      if (!f) throw new Error(`unexpected ${method}`);
+      return f(args) as never;
+    },
+    subscribe<T extends Topic>(topic: T, l: (p: PayloadOf<T>) => void) {
+      listeners.set(topic, [...(listeners.get(topic) ?? []), l as (p: unknown) => void]);
+      return () => {};
+    },
+  };
+  return { api, calls, push: (topic: string, payload: unknown) => listeners.get(topic)?.forEach((l) => l(payload)) };
+}
+
+const alert = (id: number, patch: Partial<AlertRecord> = {}): AlertRecord => ({
+  id, rule: 'liquidation', level: 'critical', manager_id: '0xm', owner: '0xo', event_id: 'e', title: 'Liquidated', message: 'm', created_at: id, acknowledged_at: null, snoozed_until: null, ...patch,
+});
+
+beforeEach(() => setActivePinia(createPinia()));
+
+describe('FreshnessBadge', () => {
+  it('says how fresh live data is, and marks cached data as stale with its age and reason', () => {
+    const live = mount(FreshnessBadge, { props: { meta: { source: 'network', fetchedAt: Date.now(), stale: false } } });
+    expect(live.text()).toBe('just now');
+    expect(live.classes()).toContain('live');
+    const stale = mount(FreshnessBadge, { props: { meta: { source: 'cache', fetchedAt: Date.now() - 5 * 60_000, stale: true, reason: 'ECONNREFUSED' } } });
+    expect(stale.text()).toBe('cached 5 min ago');
+    expect(stale.classes()).toContain('stale');
+    expect(stale.attributes('title')).toContain('ECONNREFUSED');
+  });
+});
+
+describe('QueryState', () => {
+  it('shows what happened and what to do, and retries', async () => {
+    const w = mount(QueryState, { props: { loading: false, error: { message: 'The service cannot be reached.', advice: 'It will retry.' } } });
+    expect(w.text()).toContain('The service cannot be reached.');
+    expect(w.text()).toContain('It will retry.');
+    await w.get('button').trigger('click');
+    expect(w.emitted('retry')).toHaveLength(1);
+    const empty = mount(QueryState, { props: { loading: false, empty: true, emptyText: 'No NFTs here.' } });
+    expect(empty.text()).toBe('No NFTs here.');
+  });
+});
+
+describe('RiskGauge', () => {
+  it('colours by threshold and shows the distance to liquidation', () => {
+    expect(mount(RiskGauge, { props: { value: 1.2, warning: 1.5, critical: 1.25, distance: -6.3 } }).classes()).toContain('critical');
+    expect(mount(RiskGauge, { props: { value: 1.4, warning: 1.5, critical: 1.25 } }).classes()).toContain('warning');
+    const ok = mount(RiskGauge, { props: { value: 2.1, warning: 1.5, critical: 1.25, distance: -46.4 } });
+    expect(ok.classes()).toContain('ok');
+    expect(ok.text()).toContain('2.100');
+    expect(ok.text()).toContain('-46.4%');
+  });
+});
+
+describe('the alerts store', () => {
+  it('loads, merges pushed alerts without duplicates, and acknowledges', async () => {
+    const f = fakeApi({
+      alerts: () => ({ data: [alert(1)], source: 'cache', fetchedAt: 0, stale: false }),
+      acknowledgeAlert: ({ id }) => alert(id, { acknowledged_at: 99 }),
+    });
+    setApi(f.api);
+    const store = useAlertsStore();
+    store.start();
+    await new Promise((r) => setTimeout(r, 0));
+    expect(store.alerts.map((a) => a.id)).toEqual([1]);
+    f.push('alerts', [alert(2), alert(1)]);
+    expect(store.alerts.map((a) => a.id)).toEqual([2, 1]);
+    expect(store.open).toHaveLength(2);
+    await store.acknowledge(2);
+    expect(store.open.map((a) => a.id)).toEqual([1]);
+    expect(f.calls).toContainEqual(['acknowledgeAlert', { id: 2 }]);
+  });
+});
