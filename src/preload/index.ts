@@ -1,8 +1,45 @@
-import { contextBridge } from 'electron';
+import { contextBridge, ipcRenderer } from 'electron';
+import type { ContractInput, ContractMethod, ContractResults, PayloadOf, TidewatchApi, Topic } from '../shared/contract';
+
+/** Channel names; the same strings as src/main/shell/ipc-bridge.ts (the preload bundles alone). */
+const IPC = { invoke: 'tidewatch:invoke', subscribe: 'tidewatch:subscribe', unsubscribe: 'tidewatch:unsubscribe', push: 'tidewatch:push' } as const;
+
+type Answer = { ok: true; result: unknown } | { ok: false; error: { kind: string; message: string; advice?: string } };
+
+const listeners = new Map<string, Set<(payload: unknown) => void>>();
+ipcRenderer.on(IPC.push, (_e, topic: string, payload: unknown) => {
+  for (const l of listeners.get(topic) ?? []) l(payload);
+});
 
 /**
- * The preload exposes only the Tidewatch contract (src/shared/contract.ts, arriving with the
- * core issue). Until then it exposes the version of the bridge, so the renderer can tell it runs
- * inside the desktop shell.
+ * The only thing the page gets: the contract. No ipcRenderer, no Node, no electron objects;
+ * subscriptions return a disposer.
  */
-contextBridge.exposeInMainWorld('tidewatchShell', { bridgeVersion: 1 });
+const api = {
+  async invoke<M extends ContractMethod>(method: M, args: ContractInput<M>): Promise<ContractResults[M]> {
+    const answer = (await ipcRenderer.invoke(IPC.invoke, method, args)) as Answer;
+    if (!answer.ok) {
+      const err = new Error(answer.error.advice ? `${answer.error.message} ${answer.error.advice}` : answer.error.message);
+      err.name = answer.error.kind;
+      throw err;
+    }
+    return answer.result as ContractResults[M];
+  },
+  subscribe<T extends Topic>(topic: T, listener: (payload: PayloadOf<T>) => void): () => void {
+    let set = listeners.get(topic);
+    if (!set) {
+      listeners.set(topic, (set = new Set()));
+      ipcRenderer.send(IPC.subscribe, topic);
+    }
+    const l = listener as (payload: unknown) => void;
+    set.add(l);
+    return () => {
+      const s = listeners.get(topic);
+      if (!s?.delete(l) || s.size > 0) return;
+      listeners.delete(topic);
+      ipcRenderer.send(IPC.unsubscribe, topic);
+    };
+  },
+} satisfies TidewatchApi;
+
+contextBridge.exposeInMainWorld('tidewatch', api);

@@ -64,9 +64,15 @@ export interface Settings {
   startAtLogin: boolean;
   /** Read only: whether an API key is stored. The key itself never leaves main. */
   readonly hasApiKey: boolean;
+  /**
+   * Read only: how the key is kept at rest. `os-keyring`: encrypted with the OS key store;
+   * `plain-text`: encrypted with a fixed key (Linux without a keyring: safeStorage's basic_text);
+   * `memory`: given for this run only, never written.
+   */
+  readonly keyProtection: 'os-keyring' | 'plain-text' | 'memory';
 }
 
-export type SettingsPatch = Partial<Omit<Settings, 'hasApiKey'>>;
+export type SettingsPatch = Partial<Omit<Settings, 'hasApiKey' | 'keyProtection'>>;
 
 export type StreamState = 'idle' | 'connecting' | 'open' | 'backoff' | 'stopped-auth' | 'waiting-budget' | 'stopped';
 

@@ -124,7 +124,12 @@ const HANDLERS: Handlers = {
   },
   removeWatch: (m, a) => {
     m.store.settings.removeWatch(a.owner);
-    for (const [id, owner] of m.watchedManagers) if (owner === a.owner) m.watchedManagers.delete(id);
+    for (const [id, owner] of m.watchedManagers) {
+      if (owner === a.owner) {
+        m.watchedManagers.delete(id);
+        m.latestReadings.delete(id);
+      }
+    }
     return m.store.settings.watchList();
   },
   setThreshold: (m, a) => {

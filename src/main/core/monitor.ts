@@ -32,7 +32,7 @@ export interface MonitorOptions {
   demo?: { baseUrl: string; apiKey: string };
   secrets: SecretStore;
   /** Settings forced by the command line for this run (not persisted). */
-  overrides?: Partial<Omit<Settings, 'hasApiKey'>>;
+  overrides?: Partial<Omit<Settings, 'hasApiKey' | 'keyProtection'>>;
   /** Owners added to the watch list at start. */
   watch?: string[];
   /** `last-id` for the margin stream's very first start; default: `0` on the Demo network, `$` elsewhere. */
@@ -58,6 +58,8 @@ export class Monitor implements TidewatchApi {
   private assetBook: AssetBook | undefined;
   /** Watched managers -> owner. */
   readonly watchedManagers = new Map<string, string>();
+  /** The latest risk reading of each watched manager (the tray shows the worst). */
+  readonly latestReadings = new Map<string, RiskReading>();
   private watchedPools = new Set<string>();
   /** Flushers of the pool streams, so shutdown commits what they hold. */
   private readonly poolFlush = new Map<string, () => void>();
@@ -306,6 +308,8 @@ export class Monitor implements TidewatchApi {
       this.noteNetwork();
       if (this.closed) return [];
       this.store.risk.addReadings(readings);
+      for (const r of readings) this.latestReadings.set(r.manager_id, r);
+      for (const id of [...this.latestReadings.keys()]) if (!this.watchedManagers.has(id)) this.latestReadings.delete(id);
       const s = this.effective();
       const per = this.store.settings.thresholds();
       this.alerts.tracker.setCooldown(s.alertCooldownSec * 1000);

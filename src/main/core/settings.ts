@@ -1,7 +1,7 @@
 import type { Settings, SettingsPatch } from '../../shared/contract';
 import type { SettingsRepo } from './store/settings-repo';
 
-export const DEFAULT_SETTINGS: Omit<Settings, 'hasApiKey'> = {
+export const DEFAULT_SETTINGS: Omit<Settings, 'hasApiKey' | 'keyProtection'> = {
   network: 'demo',
   baseUrl: '',
   streamUrl: '',
@@ -23,8 +23,13 @@ export const DEFAULT_SETTINGS: Omit<Settings, 'hasApiKey'> = {
 export interface SecretStore {
   get(): string | null;
   set(value: string | null): void;
+  /** How the key is protected at rest, for the Settings view. */
+  protection(): KeyProtection;
 }
 
+export type KeyProtection = Settings['keyProtection'];
+
+/** The key for this run only (the command line's `--api-key`): never written anywhere. */
 export class MemorySecretStore implements SecretStore {
   constructor(private value: string | null = null) {}
   get(): string | null {
@@ -32,6 +37,9 @@ export class MemorySecretStore implements SecretStore {
   }
   set(value: string | null): void {
     this.value = value;
+  }
+  protection(): KeyProtection {
+    return 'memory';
   }
 }
 
@@ -46,8 +54,8 @@ export class SettingsService {
 
   get(): Settings {
     const saved = this.repo.get<Partial<Settings>>(KEY) ?? {};
-    const { hasApiKey: _ignored, ...rest } = saved as Partial<Settings>;
-    return { ...DEFAULT_SETTINGS, ...rest, hasApiKey: this.secrets.get() !== null };
+    const { hasApiKey: _ignored, keyProtection: _k, ...rest } = saved as Partial<Settings>;
+    return { ...DEFAULT_SETTINGS, ...rest, hasApiKey: this.secrets.get() !== null, keyProtection: this.secrets.protection() };
   }
 
   update(patch: SettingsPatch): Settings {
@@ -58,7 +66,7 @@ export class SettingsService {
     if (next.network === 'custom' && !next.baseUrl) {
       throw new RangeError('a custom network needs a base URL');
     }
-    const { hasApiKey: _drop, ...persisted } = next;
+    const { hasApiKey: _drop, keyProtection: _kp, ...persisted } = next;
     this.repo.set(KEY, persisted);
     return this.get();
   }

@@ -31,8 +31,13 @@ interface Level {
 const LEVELS_PER_SIDE = 32;
 /** Spacing of the book's levels, in basis points of the price. */
 const GRID_BPS = 3;
-/** Trades of one pool above this many per second of wall time merge into larger ones. */
+/** Random takers in one step, at most. */
 export const MAX_TAKERS_PER_STEP = 8;
+/**
+ * Taker orders of one pool per second of wall time, at most, whatever the speed: beyond it the
+ * activity shows as larger moves, not as a flood no real pool produces.
+ */
+export const MAX_TAKERS_PER_WALL_SECOND = 20;
 
 export class Market {
   readonly pool: Pool;
@@ -49,6 +54,8 @@ export class Market {
   private readonly decimals: number;
   /** Set when the book changed since the last `takeDepthChange`. */
   private bookChanged = true;
+  /** Taker orders still allowed in the current wall-clock tick (see advanceTo). */
+  takerBudget = Number.POSITIVE_INFINITY;
 
   constructor(
     readonly spec: PoolSpec,
@@ -179,13 +186,15 @@ export class Market {
     // Asks at or below fair are bought, bids at or above fair are sold.
     for (const price of [...this.askPrices]) {
       if (price > fair) break;
-      made.push(...this.take(true, price, this.asks.get(price)!.qty, ms));
+      if (this.takerBudget >= 1) made.push(...this.take(true, price, this.asks.get(price)!.qty, ms));
+      else this.deleteLevel(this.asks, price); // over budget: the level is pulled instead of taken
     }
     for (const price of [...this.bidPrices]) {
       if (price < fair) break;
-      made.push(...this.take(false, price, this.bids.get(price)!.qty, ms));
+      if (this.takerBudget >= 1) made.push(...this.take(false, price, this.bids.get(price)!.qty, ms));
+      else this.deleteLevel(this.bids, price);
     }
-    const takers = Math.min(MAX_TAKERS_PER_STEP, this.poisson(dtSec / this.spec.tradeEverySec));
+    const takers = Math.min(MAX_TAKERS_PER_STEP, Math.floor(this.takerBudget), this.poisson(dtSec / this.spec.tradeEverySec));
     for (let i = 0; i < takers; i++) {
       const isBid = this.rng.chance(0.5);
       const book = isBid ? this.asks : this.bids;
@@ -229,6 +238,7 @@ export class Market {
     const level = book.get(price);
     if (!level) return [];
     const fillQty = Math.min(qty, level.qty);
+    this.takerBudget--;
     const fills = Math.max(1, Math.min(level.count, 1 + Math.floor(this.rng.exp(0.8))));
     const tx = ++this.txSeq;
     const taker = this.rng.int(0, this.traderCount - 1);

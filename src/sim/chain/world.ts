@@ -6,7 +6,7 @@ import { MarginEventLog } from '../event-log';
 import { objectId, Rng } from '../rng';
 import { POOL_SPECS } from './assets';
 import { MarginEngine } from './margin';
-import { Market } from './market';
+import { Market, MAX_TAKERS_PER_WALL_SECOND } from './market';
 import { buildNfts, type NftWorld } from './nfts';
 import { PriceOracle } from './prices';
 import { tradeToWire } from './series';
@@ -105,12 +105,15 @@ export class World {
     const from = Math.max(this.clockMs, ms - MAX_CATCH_UP_MS);
     const marketSec = ((ms - from) / 1000) * speed;
     const steps = Math.max(1, Math.ceil(marketSec / maxStepSec));
+    const budget = Math.max(1, Math.round(((ms - from) / 1000) * MAX_TAKERS_PER_WALL_SECOND));
+    for (const m of this.markets) m.takerBudget = budget;
     for (let i = 1; i <= steps; i++) {
       const at = Math.round(from + ((ms - from) * i) / steps);
       this.stepAll(marketSec / steps, at, false, true);
     }
     this.clockMs = ms;
     for (const m of this.markets) {
+      m.takerBudget = Number.POSITIVE_INFINITY;
       if (m.takeDepthChange() && this.poolBus.listenerCount(`depth:${m.pool.pool_name}`) > 0) {
         this.poolBus.emit(`depth:${m.pool.pool_name}`, m.depth(20));
       }

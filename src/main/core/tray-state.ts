@@ -1,0 +1,47 @@
+import type { RiskReading, StatusSnapshot, Thresholds } from '../../shared/contract';
+
+export type TrayLevel = 'ok' | 'warning' | 'critical' | 'offline';
+
+/** What the tray shows; computed here so the tray itself holds no logic (rotki's tray-manager). */
+export interface TrayState {
+  level: TrayLevel;
+  watchedLoans: number;
+  worstRatio: number | null;
+  tooltip: string;
+  alertsPausedUntil: number | null;
+}
+
+export interface TrayInput {
+  status: StatusSnapshot | undefined;
+  /** The latest reading of each watched manager. */
+  readings: readonly RiskReading[];
+  thresholdsOf: (managerId: string) => Thresholds;
+  privacy: boolean;
+  alertsPausedUntil: number | null;
+  now: number;
+}
+
+const time = (ms: number): string => new Date(ms).toTimeString().slice(0, 5);
+
+export function trayStateOf(i: TrayInput): TrayState {
+  const loans = i.readings.filter((r) => r.risk_ratio !== null);
+  let worst: RiskReading | undefined;
+  for (const r of loans) if (!worst || r.risk_ratio! < worst.risk_ratio!) worst = r;
+  const authStopped = i.status?.streams.some((s) => s.state === 'stopped-auth') ?? false;
+  let level: TrayLevel = 'ok';
+  if (i.status && (!i.status.online || authStopped)) level = 'offline';
+  else if (worst) {
+    const t = i.thresholdsOf(worst.manager_id);
+    if (worst.risk_ratio! < t.critical) level = 'critical';
+    else if (worst.risk_ratio! < t.warning) level = 'warning';
+  }
+  const paused = i.alertsPausedUntil !== null && i.alertsPausedUntil > i.now ? i.alertsPausedUntil : null;
+  const parts = ['Tidewatch'];
+  if (level === 'offline') {
+    parts.push(authStopped ? 'API key rejected' : `offline${i.status?.offlineSince ? ` since ${time(i.status.offlineSince)}` : ''}`);
+  }
+  parts.push(loans.length === 1 ? '1 watched loan' : `${loans.length} watched loans`);
+  if (worst) parts.push(`worst risk ratio ${i.privacy ? '•••' : worst.risk_ratio!.toFixed(3)}`);
+  if (paused) parts.push(`alerts paused until ${time(paused)}`);
+  return { level, watchedLoans: loans.length, worstRatio: worst?.risk_ratio ?? null, tooltip: parts.join(' · '), alertsPausedUntil: paused };
+}

@@ -1,0 +1,53 @@
+import { Notification } from 'electron';
+import type { AlertRecord } from '../../shared/contract';
+
+const SHOWN_RULES = new Set<AlertRecord['rule']>(['liquidation', 'risk-threshold', 'stream-auth', 'large-liquidation']);
+
+/** The next local midnight after `now`. */
+export function tomorrowAt0(now: number): number {
+  const d = new Date(now);
+  d.setHours(24, 0, 0, 0);
+  return d.getTime();
+}
+
+/**
+ * Native notifications from the core's alerts: liquidations of watched managers, threshold
+ * crossings, a stream stopped because the key was rejected. A click opens the window on the
+ * alert; while alerts are paused nothing is shown (the alerts are still stored and listed).
+ */
+export class AlertNotifier {
+  pausedUntil: number | null = null;
+
+  constructor(
+    private readonly onClick: (alert: AlertRecord) => void,
+    private readonly now: () => number = Date.now,
+  ) {}
+
+  pause(forMs: number | 'tomorrow' | null): void {
+    this.pausedUntil = forMs === null ? null : forMs === 'tomorrow' ? tomorrowAt0(this.now()) : this.now() + forMs;
+  }
+
+  get paused(): boolean {
+    return this.pausedUntil !== null && this.pausedUntil > this.now();
+  }
+
+  /** Returns the notifications shown. */
+  notify(alerts: readonly AlertRecord[]): Notification[] {
+    if (this.paused || !Notification.isSupported()) return [];
+    const shown: Notification[] = [];
+    for (const a of alerts) {
+      if (!SHOWN_RULES.has(a.rule) || a.level === 'info') continue;
+      if (a.snoozed_until !== null && a.snoozed_until > this.now()) continue;
+      const n = new Notification({
+        title: a.title,
+        body: a.message,
+        urgency: a.level === 'critical' ? 'critical' : 'normal',
+        timeoutType: a.level === 'critical' ? 'never' : 'default',
+      });
+      n.on('click', () => this.onClick(a));
+      n.show();
+      shown.push(n);
+    }
+    return shown;
+  }
+}

@@ -1,0 +1,123 @@
+import { randomBytes } from 'node:crypto';
+import { join } from 'node:path';
+import { app, ipcMain, net, protocol, safeStorage, session } from 'electron';
+import type { StatusSnapshot } from '../../shared/contract';
+import { startSim, type RunningSim } from '../../sim';
+import { Monitor } from '../core/monitor';
+import { trayStateOf } from '../core/tray-state';
+import { AlertNotifier } from './alert-notifier';
+import { APP_ORIGIN, CSP, serveRenderer } from './app-protocol';
+import { IpcBridge } from './ipc-bridge';
+import { SafeStorageSecretStore } from './secret-store';
+import { TrayManager } from './tray-manager';
+import { lockDownSession, WindowManager } from './window-manager';
+
+export interface ShellPaths {
+  /** out/main of the build (this file's folder once bundled). */
+  mainDir: string;
+}
+
+/**
+ * The desktop shell, composed in one place (rotki's application.ts): the Demo network, the
+ * monitor, IPC, the window, the tray and notifications. It reads like a table of contents;
+ * each part is its own class.
+ */
+export async function startApplication(paths: ShellPaths): Promise<void> {
+  const log = (line: string): void => console.log(`tidewatch: ${line}`);
+  const hidden = process.argv.includes('--hidden');
+  const userData = app.getPath('userData');
+  if (process.platform === 'win32') app.setAppUserModelId('app.tidewatch.desktop');
+
+  // 1. Secrets: the key is decrypted here, in main, and never leaves it.
+  const secrets = await SafeStorageSecretStore.open(safeStorage, userData, process.platform, log);
+
+  // 2. The Demo network (the default network), in this process on a random loopback port.
+  const demoKey = randomBytes(12).toString('hex');
+  // `--demo-speed=N` (demos and the desktop end-to-end tests) makes the Demo network N times busier.
+  const speedArg = process.argv.find((a) => a.startsWith('--demo-speed='));
+  const speed = speedArg ? Number(speedArg.split('=')[1]) || 1 : 1;
+  const sim: RunningSim = await startSim({ apiKeys: [demoKey], port: 0, host: '127.0.0.1', speed });
+
+  // 3. The monitor: store, streams, risk, alerts.
+  const monitor = new Monitor({ dataDir: join(userData, 'data'), demo: { baseUrl: sim.url, apiKey: demoKey }, secrets, log }).start();
+
+  // 4. The renderer over app:// (dev server in development), locked down.
+  const devUrl = !app.isPackaged ? process.env['ELECTRON_RENDERER_URL'] : undefined;
+  const allowedOrigins = [APP_ORIGIN, ...(devUrl ? [new URL(devUrl).origin] : [])];
+  serveRenderer(protocol, net, join(paths.mainDir, '../renderer'));
+  lockDownSession(session.defaultSession);
+  if (devUrl) {
+    session.defaultSession.webRequest.onHeadersReceived((details, callback) => {
+      callback({ responseHeaders: { ...details.responseHeaders, 'Content-Security-Policy': [CSP.replace("script-src 'self'", "script-src 'self' 'unsafe-inline'")] } });
+    });
+  }
+  new IpcBridge(monitor, () => allowedOrigins, log).register(ipcMain);
+  const resources = app.isPackaged ? join(process.resourcesPath, 'resources') : join(app.getAppPath(), 'resources');
+  const windows = new WindowManager({
+    preload: join(paths.mainDir, '../preload/index.cjs'),
+    entryUrl: devUrl ?? `${APP_ORIGIN}/index.html`,
+    userDataDir: userData,
+    icon: join(resources, 'icon.png'),
+  });
+  windows.create(!hidden);
+
+  // 5. Notifications and the tray, both fed by the core.
+  const notifier = new AlertNotifier((alert) => windows.show(alert.manager_id ? '#/alerts' : '#/settings'));
+  let status: StatusSnapshot | undefined = monitor.status();
+  const tray = new TrayManager(join(resources, 'tray'), {
+    open: () => windows.show(),
+    pause: (forMs) => {
+      notifier.pause(forMs);
+      renderTray();
+    },
+    setStartAtLogin: (on) => {
+      app.setLoginItemSettings({ openAtLogin: on, args: ['--hidden'] });
+      void monitor.invoke('updateSettings', { startAtLogin: on });
+    },
+    startAtLogin: () => app.getLoginItemSettings().openAtLogin,
+    quit: () => app.quit(),
+  });
+  const renderTray = (): void => {
+    const s = monitor.effective();
+    const per = monitor.store.settings.thresholds();
+    tray.render(
+      trayStateOf({
+        status,
+        readings: [...monitor.latestReadings.values()],
+        thresholdsOf: (id) => per[id] ?? { warning: s.warningRatio, critical: s.criticalRatio },
+        privacy: s.privacyMode,
+        alertsPausedUntil: notifier.pausedUntil,
+        now: Date.now(),
+      }),
+    );
+  };
+  monitor.subscribe('status', (s) => {
+    status = s;
+    renderTray();
+  });
+  monitor.subscribe('risk', renderTray);
+  monitor.subscribe('alerts', (alerts) => notifier.notify(alerts));
+  renderTray();
+  setInterval(renderTray, 60_000).unref();
+
+  // 6. Lifecycle: a second launch focuses the window; closing hides; only Quit quits.
+  app.on('second-instance', () => windows.show());
+  app.on('activate', () => windows.show());
+  app.on('window-all-closed', () => {
+    // Stay in the tray.
+  });
+  let shuttingDown = false;
+  app.on('before-quit', (e) => {
+    windows.quitting = true;
+    if (shuttingDown) return;
+    shuttingDown = true;
+    e.preventDefault();
+    void (async () => {
+      tray.destroy();
+      await monitor.close();
+      await sim.close();
+      await secrets.flushed();
+      app.exit(0);
+    })();
+  });
+}

@@ -1,0 +1,85 @@
+import type { IpcMain, IpcMainEvent, IpcMainInvokeEvent, WebContents } from 'electron';
+import { ContractArgumentError, isContractMethod, isTopic, type TidewatchApi, type Topic } from '../../shared/contract';
+import { ServiceError } from '../core/client/errors';
+import { isTrustedSender } from './sender-check';
+
+export const IPC = {
+  invoke: 'tidewatch:invoke',
+  subscribe: 'tidewatch:subscribe',
+  unsubscribe: 'tidewatch:unsubscribe',
+  push: 'tidewatch:push',
+} as const;
+
+/** What crosses back to the renderer: a result or an error it can show (never a stack, never the key). */
+export type InvokeAnswer = { ok: true; result: unknown } | { ok: false; error: { kind: string; message: string; advice?: string } };
+
+/**
+ * The contract over Electron IPC: one invoke channel, one push channel (plus subscribe and
+ * unsubscribe). Every message is checked for its sender frame and its arguments.
+ */
+export class IpcBridge {
+  private readonly subscriptions = new Map<number, Map<Topic, () => void>>();
+
+  constructor(
+    private readonly api: TidewatchApi,
+    private readonly allowedOrigins: () => readonly string[],
+    private readonly log: (line: string) => void = () => {},
+  ) {}
+
+  register(ipcMain: IpcMain): void {
+    ipcMain.handle(IPC.invoke, (e, method: unknown, args: unknown) => this.invoke(e, method, args));
+    ipcMain.on(IPC.subscribe, (e, topic: unknown) => this.subscribe(e, topic));
+    ipcMain.on(IPC.unsubscribe, (e, topic: unknown) => this.unsubscribe(e, topic));
+  }
+
+  private trusted(e: IpcMainEvent | IpcMainInvokeEvent): boolean {
+    const ok = isTrustedSender(e.senderFrame, this.allowedOrigins());
+    if (!ok) this.log(`ipc: refused a message from ${e.senderFrame?.url ?? 'an unknown frame'}`);
+    return ok;
+  }
+
+  async invoke(e: IpcMainInvokeEvent, method: unknown, args: unknown): Promise<InvokeAnswer> {
+    if (!this.trusted(e)) return { ok: false, error: { kind: 'forbidden', message: 'This frame may not use Tidewatch.' } };
+    if (typeof method !== 'string' || !isContractMethod(method)) {
+      return { ok: false, error: { kind: 'bad-argument', message: `There is no contract method "${String(method)}".` } };
+    }
+    try {
+      return { ok: true, result: await this.api.invoke(method, args as never) };
+    } catch (err) {
+      if (err instanceof ContractArgumentError) return { ok: false, error: { kind: 'bad-argument', message: err.message } };
+      if (err instanceof ServiceError) return { ok: false, error: { kind: err.kind, message: err.message, advice: err.advice } };
+      this.log(`ipc: ${method} failed: ${(err as Error).message}`);
+      return { ok: false, error: { kind: 'internal', message: (err as Error).message } };
+    }
+  }
+
+  subscribe(e: IpcMainEvent, topic: unknown): void {
+    if (!this.trusted(e) || typeof topic !== 'string' || !isTopic(topic)) return;
+    const wc: WebContents = e.sender;
+    let subs = this.subscriptions.get(wc.id);
+    if (!subs) {
+      subs = new Map();
+      this.subscriptions.set(wc.id, subs);
+      wc.once('destroyed', () => this.dropAll(wc.id));
+    }
+    if (subs.has(topic)) return;
+    subs.set(
+      topic,
+      this.api.subscribe(topic, (payload) => {
+        if (!wc.isDestroyed()) wc.send(IPC.push, topic, payload);
+      }),
+    );
+  }
+
+  unsubscribe(e: IpcMainEvent, topic: unknown): void {
+    if (!this.trusted(e) || typeof topic !== 'string') return;
+    const subs = this.subscriptions.get(e.sender.id);
+    subs?.get(topic as Topic)?.();
+    subs?.delete(topic as Topic);
+  }
+
+  private dropAll(id: number): void {
+    for (const off of this.subscriptions.get(id)?.values() ?? []) off();
+    this.subscriptions.delete(id);
+  }
+}

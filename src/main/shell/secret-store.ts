@@ -1,0 +1,80 @@
+import { chmod, readFile, rm, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { SafeStorage } from 'electron';
+import type { KeyProtection, SecretStore } from '../core/settings';
+
+const FILE = 'api-key.bin';
+
+/**
+ * The API key encrypted with Electron's safeStorage (the async API Electron 45 recommends), in
+ * the user data folder. It is decrypted once, in main, and kept there: nothing returns it to the
+ * renderer. On Linux without a keyring safeStorage falls back to `basic_text`, which Settings
+ * reports as not protected.
+ */
+export class SafeStorageSecretStore implements SecretStore {
+  private value: string | null = null;
+  private writing: Promise<void> = Promise.resolve();
+
+  private constructor(
+    private readonly safe: SafeStorage,
+    private readonly dir: string,
+    private readonly platform: NodeJS.Platform,
+    private readonly log: (line: string) => void,
+  ) {}
+
+  static async open(safe: SafeStorage, userDataDir: string, platform: NodeJS.Platform = process.platform, log: (line: string) => void = () => {}): Promise<SafeStorageSecretStore> {
+    const store = new SafeStorageSecretStore(safe, userDataDir, platform, log);
+    await store.load();
+    return store;
+  }
+
+  private async load(): Promise<void> {
+    let encrypted: Buffer;
+    try {
+      encrypted = await readFile(join(this.dir, FILE));
+    } catch {
+      return; // no key saved
+    }
+    try {
+      const { result, shouldReEncrypt } = await this.safe.decryptStringAsync(encrypted);
+      this.value = result;
+      if (shouldReEncrypt) this.persist(result);
+    } catch (err) {
+      this.log(`The saved API key could not be decrypted (${(err as Error).message}); enter it again in Settings.`);
+    }
+  }
+
+  get(): string | null {
+    return this.value;
+  }
+
+  set(value: string | null): void {
+    this.value = value;
+    this.persist(value);
+  }
+
+  /** Writes happen in order; a failure is logged and the key stays usable for this run. */
+  private persist(value: string | null): void {
+    this.writing = this.writing
+      .then(async () => {
+        const file = join(this.dir, FILE);
+        if (value === null) {
+          await rm(file, { force: true });
+          return;
+        }
+        const encrypted = await this.safe.encryptStringAsync(value);
+        await writeFile(file, encrypted, { mode: 0o600 });
+        await chmod(file, 0o600);
+      })
+      .catch((err: Error) => this.log(`The API key could not be saved (${err.message}); it works until Tidewatch quits.`));
+  }
+
+  flushed(): Promise<void> {
+    return this.writing;
+  }
+
+  protection(): KeyProtection {
+    if (this.platform === 'linux' && this.safe.getSelectedStorageBackend() === 'basic_text') return 'plain-text';
+    return 'os-keyring';
+  }
+}

@@ -1,0 +1,69 @@
+import { join } from 'node:path';
+import { Menu, nativeImage, Tray, type MenuItemConstructorOptions } from 'electron';
+import type { TrayState } from '../core/tray-state';
+
+export interface TrayActions {
+  open(): void;
+  pause(forMs: number | 'tomorrow' | null): void;
+  setStartAtLogin(on: boolean): void;
+  startAtLogin(): boolean;
+  quit(): void;
+}
+
+/**
+ * The tray renders a TrayState and holds no logic: an icon per state (template images on
+ * macOS), a title on macOS and a tooltip elsewhere, and the menu.
+ */
+export class TrayManager {
+  private tray: Tray | undefined;
+  private last: TrayState | undefined;
+
+  constructor(
+    private readonly iconDir: string,
+    private readonly actions: TrayActions,
+    private readonly platform: NodeJS.Platform = process.platform,
+  ) {}
+
+  iconPath(level: TrayState['level']): string {
+    return join(this.iconDir, `${level}${this.platform === 'darwin' ? 'Template' : ''}.png`);
+  }
+
+  render(state: TrayState): void {
+    const image = nativeImage.createFromPath(this.iconPath(state.level));
+    if (this.platform === 'darwin') image.setTemplateImage(true);
+    if (!this.tray) {
+      this.tray = new Tray(image);
+      this.tray.on('click', () => this.actions.open());
+    } else if (this.last?.level !== state.level) {
+      this.tray.setImage(image);
+    }
+    if (this.platform === 'darwin') this.tray.setTitle(state.worstRatio === null ? '' : state.tooltip.split(' · ').pop() ?? '');
+    else this.tray.setToolTip(state.tooltip);
+    this.tray.setContextMenu(Menu.buildFromTemplate(this.menu(state)));
+    this.last = state;
+  }
+
+  menu(state: TrayState): MenuItemConstructorOptions[] {
+    const paused = state.alertsPausedUntil !== null;
+    return [
+      { label: 'Open Tidewatch', click: () => this.actions.open() },
+      { type: 'separator' },
+      {
+        label: paused ? `Alerts paused until ${new Date(state.alertsPausedUntil!).toLocaleTimeString()}` : 'Pause alerts',
+        submenu: [
+          { label: 'For 1 hour', click: () => this.actions.pause(3_600_000) },
+          { label: 'Until tomorrow', click: () => this.actions.pause('tomorrow') },
+          { label: 'Resume alerts', enabled: paused, click: () => this.actions.pause(null) },
+        ],
+      },
+      { label: 'Start at login', type: 'checkbox', checked: this.actions.startAtLogin(), click: (item) => this.actions.setStartAtLogin(item.checked) },
+      { type: 'separator' },
+      { label: 'Quit Tidewatch', click: () => this.actions.quit() },
+    ];
+  }
+
+  destroy(): void {
+    this.tray?.destroy();
+    this.tray = undefined;
+  }
+}

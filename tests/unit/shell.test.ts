@@ -1,0 +1,270 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
+import type { AlertRecord, RiskReading, StatusSnapshot } from '../../src/shared/contract';
+import { trayStateOf } from '../../src/main/core/tray-state';
+import { tempDir } from '../support/monitor';
+
+// Electron is mocked: these tests run where no Electron binary exists.
+const electron = vi.hoisted(() => {
+  const shown: Array<{ title: string; body: string; urgency: string; click?: () => void }> = [];
+  class Notification {
+    static isSupported = () => true;
+    private handlers: Record<string, () => void> = {};
+    constructor(readonly opts: { title: string; body: string; urgency: string }) {}
+    on(ev: string, f: () => void) {
+      this.handlers[ev] = f;
+      return this;
+    }
+    show() {
+      shown.push({ ...this.opts, click: this.handlers['click'] });
+    }
+  }
+  const trays: Array<{ image: string; tooltip?: string; title?: string; menu?: any[] }> = [];
+  class Tray {
+    state: { image: string; tooltip?: string; title?: string; menu?: any[] };
+    constructor(image: { path: string }) {
+      this.state = { image: image.path };
+      trays.push(this.state);
+    }
+    on() {}
+    setImage(image: { path: string }) {
+      this.state.image = image.path;
+    }
+    setToolTip(t: string) {
+      this.state.tooltip = t;
+    }
+    setTitle(t: string) {
+      this.state.title = t;
+    }
+    setContextMenu(m: { template: any[] }) {
+      this.state.menu = m.template;
+    }
+    destroy() {}
+  }
+  return {
+    shown,
+    trays,
+    module: {
+      Notification,
+      Tray,
+      Menu: { buildFromTemplate: (template: any[]) => ({ template }) },
+      nativeImage: { createFromPath: (path: string) => ({ path, setTemplateImage: () => {} }) },
+    },
+  };
+});
+vi.mock('electron', () => electron.module);
+
+const { AlertNotifier, tomorrowAt0 } = await import('../../src/main/shell/alert-notifier');
+const { TrayManager } = await import('../../src/main/shell/tray-manager');
+const { IpcBridge } = await import('../../src/main/shell/ipc-bridge');
+const { isTrustedSender } = await import('../../src/main/shell/sender-check');
+const { SafeStorageSecretStore } = await import('../../src/main/shell/secret-store');
+const { resolveAppPath } = await import('../../src/main/shell/app-protocol');
+
+const reading = (id: string, ratio: number | null): RiskReading => ({ manager_id: id, owner: '0xo', ts_ms: 1, risk_ratio: ratio, debt_usd: 1, assets_usd: 1, distance_pct: -5 });
+const status = (patch: Partial<StatusSnapshot> = {}): StatusSnapshot => ({ network: 'demo', online: true, offlineSince: null, streams: [], storeNotice: null, ...patch });
+const t = { warning: 1.5, critical: 1.25 };
+const alert = (patch: Partial<AlertRecord> = {}): AlertRecord => ({
+  id: 1, rule: 'liquidation', level: 'critical', manager_id: '0xm', owner: '0xo', event_id: 'e', title: 'Liquidated', message: 'gone', created_at: 1, acknowledged_at: null, snoozed_until: null, ...patch,
+});
+
+describe('tray state (computed in core)', () => {
+  const base = { thresholdsOf: () => t, privacy: false, alertsPausedUntil: null, now: Date.UTC(2026, 10, 22, 12) };
+  it('goes ok -> warning -> critical with the worst watched loan, and says so in the tooltip', () => {
+    expect(trayStateOf({ ...base, status: status(), readings: [] })).toMatchObject({ level: 'ok', watchedLoans: 0, tooltip: 'Tidewatch · 0 watched loans' });
+    expect(trayStateOf({ ...base, status: status(), readings: [reading('a', 2), reading('b', 1.4)] })).toMatchObject({
+      level: 'warning',
+      worstRatio: 1.4,
+      tooltip: 'Tidewatch · 2 watched loans · worst risk ratio 1.400',
+    });
+    expect(trayStateOf({ ...base, status: status(), readings: [reading('a', 1.2), reading('b', null)] }).level).toBe('critical');
+  });
+  it('is offline when the service is unreachable or the key was rejected, and masks the ratio in privacy mode', () => {
+    const off = trayStateOf({ ...base, status: status({ online: false, offlineSince: base.now - 60_000 }), readings: [reading('a', 1.2)] });
+    expect(off.level).toBe('offline');
+    expect(off.tooltip).toMatch(/^Tidewatch · offline since \d\d:\d\d · 1 watched loan · worst risk ratio 1.200$/);
+    const auth = trayStateOf({ ...base, status: status({ streams: [{ id: 'margin', state: 'stopped-auth', lastEventAt: null, lastByteAt: null, nextTryAt: null, reconnects: 0, events: 0, lastError: '401' }] }), readings: [] });
+    expect(auth).toMatchObject({ level: 'offline' });
+    expect(auth.tooltip).toContain('API key rejected');
+    const priv = trayStateOf({ ...base, privacy: true, status: status(), readings: [reading('a', 1.3)] });
+    expect(priv.tooltip).toContain('worst risk ratio •••');
+    expect(priv.tooltip).not.toContain('1.3');
+  });
+  it('uses per-manager thresholds and shows a pause', () => {
+    const s = trayStateOf({ ...base, thresholdsOf: (id) => (id === 'a' ? { warning: 3, critical: 2.5 } : t), status: status(), readings: [reading('a', 2)], alertsPausedUntil: base.now + 3_600_000 });
+    expect(s.level).toBe('critical');
+    expect(s.tooltip).toMatch(/alerts paused until \d\d:\d\d$/);
+  });
+});
+
+describe('TrayManager', () => {
+  beforeEach(() => electron.trays.splice(0));
+  const actions = { open: vi.fn(), pause: vi.fn(), setStartAtLogin: vi.fn(), startAtLogin: () => true, quit: vi.fn() };
+  const state = (level: 'ok' | 'warning' | 'critical' | 'offline', paused: number | null = null) => ({ level, watchedLoans: 2, worstRatio: 1.3, tooltip: `Tidewatch · ${level}`, alertsPausedUntil: paused });
+
+  it('shows an icon per state and the tooltip (Linux/Windows), and builds the menu', () => {
+    const tm = new TrayManager('/icons', actions, 'linux');
+    tm.render(state('ok'));
+    tm.render(state('critical'));
+    const tray = electron.trays[0]!;
+    expect(tray.image).toBe(join('/icons', 'critical.png'));
+    expect(tray.tooltip).toBe('Tidewatch · critical');
+    expect(tray.menu!.map((i) => i.label ?? i.type)).toEqual(['Open Tidewatch', 'separator', 'Pause alerts', 'Start at login', 'separator', 'Quit Tidewatch']);
+    const pause = tray.menu![2].submenu as any[];
+    pause[0].click();
+    pause[1].click();
+    expect(actions.pause).toHaveBeenNthCalledWith(1, 3_600_000);
+    expect(actions.pause).toHaveBeenNthCalledWith(2, 'tomorrow');
+    expect(pause[2].enabled).toBe(false);
+    tray.menu![5].click();
+    expect(actions.quit).toHaveBeenCalled();
+  });
+
+  it('uses template images and a title on macOS, and offers Resume while paused', () => {
+    const tm = new TrayManager('/icons', actions, 'darwin');
+    tm.render(state('warning', Date.now() + 1000));
+    const tray = electron.trays[0]!;
+    expect(tray.image).toBe(join('/icons', 'warningTemplate.png'));
+    expect(tray.title).toBe('warning');
+    expect(tray.tooltip).toBeUndefined();
+    expect(tray.menu![2].label).toMatch(/^Alerts paused until/);
+    expect((tray.menu![2].submenu as any[])[2].enabled).toBe(true);
+  });
+
+  it('has every icon it can show on disk', () => {
+    for (const level of ['ok', 'warning', 'critical', 'offline'] as const) {
+      for (const platform of ['linux', 'darwin'] as const) {
+        expect(readFileSync(new TrayManager('resources/tray', actions, platform).iconPath(level)).subarray(1, 4).toString()).toBe('PNG');
+      }
+    }
+  });
+});
+
+describe('AlertNotifier', () => {
+  beforeEach(() => electron.shown.splice(0));
+
+  it('shows critical and warning alerts, and a click opens the window on the alert', () => {
+    const onClick = vi.fn();
+    const n = new AlertNotifier(onClick);
+    n.notify([alert(), alert({ id: 2, rule: 'risk-threshold', level: 'warning', title: 'Warning' }), alert({ id: 3, level: 'info' })]);
+    expect(electron.shown.map((s) => [s.title, s.urgency])).toEqual([['Liquidated', 'critical'], ['Warning', 'normal']]);
+    electron.shown[0]!.click!();
+    expect(onClick).toHaveBeenCalledWith(expect.objectContaining({ id: 1 }));
+  });
+
+  it('respects a pause (1 hour, until tomorrow) and resumes', () => {
+    let now = Date.UTC(2026, 10, 22, 12);
+    const n = new AlertNotifier(() => {}, () => now);
+    n.pause(3_600_000);
+    expect(n.notify([alert()])).toHaveLength(0);
+    now += 3_600_001;
+    expect(n.notify([alert()])).toHaveLength(1);
+    n.pause('tomorrow');
+    expect(n.pausedUntil).toBe(tomorrowAt0(now));
+    expect(n.notify([alert()])).toHaveLength(0);
+    n.pause(null);
+    expect(n.notify([alert({ rule: 'stream-auth', level: 'warning', title: 'API key rejected' })])).toHaveLength(1);
+  });
+});
+
+describe('IPC bridge', () => {
+  const api = {
+    invoke: vi.fn(async (method: string) => ({ method })),
+    subscribe: vi.fn(() => () => {}),
+  };
+  const bridge = new IpcBridge(api as any, () => ['app://tidewatch']);
+  const own = { url: 'app://tidewatch/index.html#/alerts', parent: null };
+  const ev = (frame: any, id = 1) => ({ senderFrame: frame, sender: { id, send: vi.fn(), once: vi.fn(), isDestroyed: () => false } }) as any;
+
+  it('accepts only the app main frame', () => {
+    expect(isTrustedSender(own, ['app://tidewatch'])).toBe(true);
+    expect(isTrustedSender({ url: 'app://tidewatch/', parent: {} }, ['app://tidewatch'])).toBe(false);
+    expect(isTrustedSender({ url: 'https://evil.example/', parent: null }, ['app://tidewatch'])).toBe(false);
+    expect(isTrustedSender({ url: 'file:///etc/passwd', parent: null }, ['app://tidewatch'])).toBe(false);
+    expect(isTrustedSender({ url: 'http://localhost:5173/', parent: null }, ['app://tidewatch', 'http://localhost:5173'])).toBe(true);
+    expect(isTrustedSender(null, ['app://tidewatch'])).toBe(false);
+  });
+
+  it('refuses foreign senders and unknown methods, and validates arguments through the contract', async () => {
+    expect(await bridge.invoke(ev({ url: 'https://evil.example/', parent: null }), 'settings', {})).toMatchObject({ ok: false, error: { kind: 'forbidden' } });
+    expect(await bridge.invoke(ev(own), 'eval', {})).toMatchObject({ ok: false, error: { kind: 'bad-argument' } });
+    expect(await bridge.invoke(ev(own), 42, {})).toMatchObject({ ok: false, error: { kind: 'bad-argument' } });
+    expect(await bridge.invoke(ev(own), 'pools', {})).toEqual({ ok: true, result: { method: 'pools' } });
+    expect(api.invoke).toHaveBeenCalledTimes(1);
+  });
+
+  it('subscribes a frame once per topic, only to known topics, and pushes to it', () => {
+    const e = ev(own, 7);
+    bridge.subscribe(e, 'alerts');
+    bridge.subscribe(e, 'alerts');
+    bridge.subscribe(e, 'rm -rf');
+    bridge.subscribe(ev({ url: 'https://evil.example/', parent: null }, 8), 'alerts');
+    expect(api.subscribe).toHaveBeenCalledTimes(1);
+    const push = (api.subscribe.mock.calls[0] as unknown as [string, (p: unknown) => void])[1];
+    push([{ id: 1 }]);
+    expect(e.sender.send).toHaveBeenCalledWith('tidewatch:push', 'alerts', [{ id: 1 }]);
+  });
+});
+
+describe('the API key at rest', () => {
+  // A reversible stand-in for the OS encryption.
+  const safe = (backend = 'gnome_libsecret') =>
+    ({
+      encryptStringAsync: async (s: string) => Buffer.from(s, 'utf8').map((b) => b ^ 0x5a),
+      decryptStringAsync: async (b: Buffer) => ({ result: Buffer.from(b.map((x) => x ^ 0x5a)).toString('utf8'), shouldReEncrypt: false }),
+      getSelectedStorageBackend: () => backend,
+    }) as any;
+
+  it('round-trips through safeStorage into the user data folder, never in clear text', async () => {
+    const d = tempDir();
+    const a = await SafeStorageSecretStore.open(safe(), d.dir, 'linux');
+    expect(a.get()).toBeNull();
+    a.set('sk-live-SECRET-123');
+    await a.flushed();
+    const onDisk = readFileSync(join(d.dir, 'api-key.bin'));
+    expect(onDisk.toString('utf8')).not.toContain('SECRET');
+    const b = await SafeStorageSecretStore.open(safe(), d.dir, 'linux');
+    expect(b.get()).toBe('sk-live-SECRET-123');
+    expect(b.protection()).toBe('os-keyring');
+    b.set(null);
+    await b.flushed();
+    expect((await SafeStorageSecretStore.open(safe(), d.dir, 'linux')).get()).toBeNull();
+    d.remove();
+  });
+
+  it('reports basic_text on Linux as not protected by a keyring', async () => {
+    const d = tempDir();
+    expect((await SafeStorageSecretStore.open(safe('basic_text'), d.dir, 'linux')).protection()).toBe('plain-text');
+    expect((await SafeStorageSecretStore.open(safe('basic_text'), d.dir, 'darwin')).protection()).toBe('os-keyring');
+    d.remove();
+  });
+});
+
+describe('app:// protocol', () => {
+  it('maps URLs into the renderer folder and refuses to leave it', () => {
+    expect(resolveAppPath('/r', 'app://tidewatch/index.html')).toBe(join('/r', 'index.html'));
+    expect(resolveAppPath('/r', 'app://tidewatch/')).toBe(join('/r', 'index.html'));
+    expect(resolveAppPath('/r', 'app://tidewatch/assets/a.js')).toBe(join('/r', 'assets/a.js'));
+    // Dot segments, encoded or not, never climb out of the folder.
+    for (const evil of ['app://tidewatch/%2e%2e/%2e%2e/etc/passwd', 'app://tidewatch/..%2f..%2fetc/passwd', 'app://tidewatch/..\\..\\x']) {
+      const p = resolveAppPath('/r', evil);
+      expect(p === undefined || p.startsWith(join('/r') + '/')).toBe(true);
+    }
+    expect(resolveAppPath('/r', 'app://other/index.html')).toBeUndefined();
+  });
+});
+
+describe('window bounds', async () => {
+  const { loadWindowState, saveWindowState } = await import('../../src/main/shell/window-state');
+  it('are restored when they still overlap a display, and dropped when that display is gone', () => {
+    const d = tempDir();
+    const file = join(d.dir, 'w.json');
+    saveWindowState(file, { bounds: { x: 100, y: 80, width: 1200, height: 800 }, maximized: false });
+    expect(loadWindowState(file, [{ x: 0, y: 0, width: 1920, height: 1080 }]).bounds).toEqual({ x: 100, y: 80, width: 1200, height: 800 });
+    saveWindowState(file, { bounds: { x: 3000, y: 80, width: 1200, height: 800 }, maximized: true });
+    expect(loadWindowState(file, [{ x: 0, y: 0, width: 1920, height: 1080 }])).toEqual({ maximized: true });
+    expect(loadWindowState(join(d.dir, 'missing.json'), [])).toEqual({});
+    d.remove();
+  });
+});
