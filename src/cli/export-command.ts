@@ -1,5 +1,6 @@
 import { EVENT_TYPES } from '../shared/api';
 import type { StoredMarginEvent } from '../shared/contract';
+import { csvRow } from '../shared/csv';
 import { riskRatioFromStream } from '../shared/units';
 import { Store } from '../main/core/store/store';
 import { parse, UsageError } from './args';
@@ -17,10 +18,6 @@ export const EXPORT_USAGE = `tidewatch export: print what the store holds (works
 
 type Row = Record<string, unknown>;
 
-function csvCell(v: unknown): string {
-  const text = v === null || v === undefined ? '' : typeof v === 'object' ? JSON.stringify(v) : String(v);
-  return /[",\n\r]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
-}
 
 /** Writes rows as JSON lines or CSV (header from the first row's keys). */
 class RowWriter {
@@ -35,7 +32,7 @@ class RowWriter {
       this.header = Object.keys(row);
       process.stdout.write(`${this.header.join(',')}\n`);
     }
-    process.stdout.write(`${this.header.map((k) => csvCell(row[k])).join(',')}\n`);
+    process.stdout.write(`${csvRow(this.header.map((k) => row[k]))}\n`);
   }
 }
 

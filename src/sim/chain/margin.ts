@@ -10,9 +10,10 @@ import type {
 } from '../../shared/api';
 import { EVENT_TYPES } from '../../shared/api';
 import { riskRatioToStream } from '../../shared/units';
-import { checkpointAt, DAY_MS, HOUR_MS, isoAt } from '../clock';
-import { objectId, txDigest, type Rng } from '../rng';
-import { ASSETS } from './assets';
+import { checkpointAt, isoAt } from '../clock';
+import { objectId, type Rng } from '../rng';
+import { AssetValues } from './asset-values';
+import { MarginPools, type MarginPool, type Stamp } from './margin-pools';
 import type { Market } from './market';
 import type { PriceOracle } from './prices';
 
@@ -26,21 +27,6 @@ export const RISK = {
   poolReward: 0.04,
 };
 
-const YEAR_SEC = 365 * 86_400;
-
-interface MarginPool {
-  id: string;
-  symbol: string;
-  supplyShares: number;
-  supplyIndex: number;
-  borrowShares: number;
-  borrowIndex: number;
-}
-
-interface Stamp {
-  ms: number;
-  digest: string;
-}
 
 interface Debt {
   side: 'base' | 'quote';
@@ -65,14 +51,6 @@ interface Manager {
   closed: boolean;
 }
 
-interface Supply {
-  cap: SupplierCap;
-  pool: MarginPool;
-  shares: number;
-  original: number;
-  stamp: Stamp;
-}
-
 export interface MarginEmit {
   (type: string, ms: number, data: Record<string, unknown>, digest: string): void;
 }
@@ -83,13 +61,12 @@ export interface MarginEmit {
  * collateral, re-lever, and get liquidated when the price moves against them.
  */
 export class MarginEngine {
-  readonly pools = new Map<string, MarginPool>();
   readonly managers: Manager[] = [];
   readonly liquidations: Liquidation[] = [];
-  readonly supplies: Supply[] = [];
-  readonly caps: SupplierCap[] = [];
-  readonly referrals: SupplyReferral[] = [];
   readonly owners: string[];
+  /** The supply side: margin pools, suppliers, caps, referrals. */
+  readonly book: MarginPools;
+  private readonly values: AssetValues;
   private readonly markets: Market[];
 
   constructor(
@@ -100,93 +77,32 @@ export class MarginEngine {
     startMs: number,
   ) {
     this.markets = markets.filter((m) => m.spec.marginEnabled);
-    for (const m of this.markets) {
-      for (const sym of [m.spec.base, m.spec.quote]) {
-        if (!this.pools.has(sym)) {
-          this.pools.set(sym, {
-            id: objectId(rng),
-            symbol: sym,
-            supplyShares: 0,
-            supplyIndex: 1,
-            borrowShares: 0,
-            borrowIndex: 1,
-          });
-        }
-      }
-    }
+    this.values = new AssetValues(oracle);
+    this.book = new MarginPools(rng, this.values, this.markets.flatMap((m) => [m.spec.base, m.spec.quote]));
     this.owners = Array.from({ length: 36 }, () => objectId(rng));
-    this.refreshUnitPrices();
-    this.seedSuppliers(startMs);
+    this.book.seedSuppliers(startMs);
+  }
+
+  get pools(): Map<string, MarginPool> {
+    return this.book.pools;
+  }
+  get caps(): SupplierCap[] {
+    return this.book.caps;
+  }
+  get referrals(): SupplyReferral[] {
+    return this.book.referrals;
   }
 
   private stamp(ms: number): Stamp {
-    return { ms, digest: txDigest(this.rng) };
-  }
-
-  /**
-   * USD per smallest unit of each asset. Prices only change in `step`, which refreshes this
-   * first, so the liquidation checks of every manager need no oracle lookups.
-   */
-  private unitUsd: Record<string, number> = {};
-
-  private refreshUnitPrices(): void {
-    for (const a of Object.values(ASSETS)) this.unitUsd[a.symbol] = this.oracle.price(a.symbol) / 10 ** a.decimals;
+    return this.book.stamp(ms);
   }
 
   private usd(symbol: string, raw: number): number {
-    return raw * this.unitUsd[symbol]!;
+    return this.values.usd(symbol, raw);
   }
 
   private raw(symbol: string, usd: number): number {
-    return Math.max(0, Math.round((usd / this.oracle.price(symbol)) * 10 ** ASSETS[symbol]!.decimals));
-  }
-
-  private seedSuppliers(startMs: number): void {
-    const suppliers = Array.from({ length: 24 }, () => objectId(this.rng));
-    const pools = [...this.pools.values()];
-    suppliers.forEach((owner, i) => {
-      const capCount = i % 7 === 0 ? 2 : 1;
-      for (let c = 0; c < capCount; c++) {
-        const s = this.stamp(startMs - this.rng.int(1, 60) * DAY_MS);
-        const cap: SupplierCap = {
-          supplier_cap_id: objectId(this.rng),
-          owner,
-          checkpoint_id: checkpointAt(s.ms),
-          created_at: isoAt(s.ms),
-          updated_at: isoAt(s.ms),
-          digest: s.digest,
-        };
-        this.caps.push(cap);
-        const n = this.rng.int(1, 3);
-        for (let k = 0; k < n; k++) {
-          const pool = this.rng.pick(pools);
-          this.addSupply(cap, pool, this.rng.logNormal(40_000, 1.3), this.stamp(s.ms + this.rng.int(0, 5) * HOUR_MS));
-        }
-      }
-    });
-    // One whale whose SUI supply exceeds 2^53 smallest units, to exercise clients on big amounts.
-    const sui = this.pools.get('SUI');
-    if (sui) this.addSupply(this.caps[0]!, sui, 12_000_000 * this.oracle.price('SUI'), this.stamp(startMs - 30 * DAY_MS));
-    for (let i = 0; i < 12; i++) {
-      const s = this.stamp(startMs - this.rng.int(1, 90) * DAY_MS);
-      this.referrals.push({
-        supply_referral_id: objectId(this.rng),
-        margin_pool_id: this.rng.pick(pools).id,
-        owner: this.rng.pick(suppliers),
-        onchain_timestamp: s.ms,
-        checkpoint_id: checkpointAt(s.ms),
-        digest: s.digest,
-        created_at: isoAt(s.ms),
-        updated_at: isoAt(s.ms + this.rng.int(0, 3) * DAY_MS),
-      });
-    }
-  }
-
-  private addSupply(cap: SupplierCap, pool: MarginPool, usd: number, stamp: Stamp): void {
-    const amount = this.raw(pool.symbol, usd);
-    const shares = Math.round(amount / pool.supplyIndex);
-    pool.supplyShares += shares;
-    this.supplies.push({ cap, pool, shares, original: amount, stamp });
+    return this.values.raw(symbol, usd);
   }
 
   private debtRaw(d: Debt): number {
@@ -217,8 +133,8 @@ export class MarginEngine {
 
   /** Advance by dtSec of market time, at wall time `ms`. */
   step(dtSec: number, ms: number, warmup: boolean): void {
-    this.refreshUnitPrices();
-    this.accrue(dtSec);
+    this.values.refresh();
+    this.book.accrue(dtSec);
     const perSec = (meanSec: number): number => dtSec / meanSec;
     if (this.rng.chance(perSec(warmup ? 240 : 900))) this.open(ms);
     if (this.rng.chance(perSec(1500))) this.addCollateral(ms);
@@ -228,25 +144,12 @@ export class MarginEngine {
     if (this.rng.chance(perSec(6 * 3600))) {
       const pools = [...this.pools.values()];
       const cap = this.rng.pick(this.caps);
-      this.addSupply(cap, this.rng.pick(pools), this.rng.logNormal(20_000, 1), this.stamp(ms));
+      this.book.addSupply(cap, this.rng.pick(pools), this.rng.logNormal(20_000, 1), this.stamp(ms));
     }
     for (const m of this.managers) {
       if (m.closed || !m.debt) continue;
       const r = this.riskRatio(m);
       if (r !== null && r < RISK.liquidation) this.liquidate(m, r, ms);
-    }
-  }
-
-  private accrue(dtSec: number): void {
-    for (const p of this.pools.values()) {
-      const supplied = p.supplyShares * p.supplyIndex;
-      const borrowed = p.borrowShares * p.borrowIndex;
-      if (supplied <= 0 || borrowed <= 0) continue;
-      const util = Math.min(1, borrowed / supplied);
-      const apr = util < 0.8 ? 0.02 + util * 0.15 : 0.14 + (util - 0.8) * 2;
-      const interest = borrowed * apr * (dtSec / YEAR_SEC);
-      p.borrowIndex *= 1 + apr * (dtSec / YEAR_SEC);
-      p.supplyIndex += (interest * 0.9) / p.supplyShares;
     }
   }
 
@@ -531,23 +434,9 @@ export class MarginEngine {
     return { ...loan, checkpoint_timestamp_ms: m.debt!.stamp.ms, margin_manager: this.managerToWire(m, false) };
   }
 
+
   activeSupplies(): ActiveSupply[] {
-    return this.supplies
-      .filter((s) => s.shares > 0)
-      .map((s) => ({
-        margin_pool_id: s.pool.id,
-        asset_type: ASSETS[s.pool.symbol]!.type,
-        supplier_cap_id: s.cap.supplier_cap_id,
-        supply_amount: s.original,
-        supply_shares: s.shares,
-        remaining_amount: Math.round(s.shares * s.pool.supplyIndex),
-        remaining_shares: s.shares,
-        checkpoint: checkpointAt(s.stamp.ms),
-        timestamp: isoAt(s.stamp.ms),
-        checkpoint_timestamp_ms: s.stamp.ms,
-        digest: s.stamp.digest,
-        supplier_cap: s.cap,
-      }));
+    return this.book.activeSupplies();
   }
 }
 

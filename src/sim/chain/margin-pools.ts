@@ -1,0 +1,138 @@
+import type { ActiveSupply, SupplierCap, SupplyReferral } from '../../shared/api';
+import { checkpointAt, DAY_MS, HOUR_MS, isoAt } from '../clock';
+import { objectId, txDigest, type Rng } from '../rng';
+import { ASSETS } from './assets';
+import type { AssetValues } from './asset-values';
+
+const YEAR_SEC = 365 * 86_400;
+
+export interface MarginPool {
+  id: string;
+  symbol: string;
+  supplyShares: number;
+  supplyIndex: number;
+  borrowShares: number;
+  borrowIndex: number;
+}
+
+export interface Stamp {
+  ms: number;
+  digest: string;
+}
+
+export interface Supply {
+  cap: SupplierCap;
+  pool: MarginPool;
+  shares: number;
+  original: number;
+  stamp: Stamp;
+}
+
+/**
+ * The supply side of the margin protocol: one margin pool per asset with share accounting and
+ * a kinked interest curve, the suppliers with their caps, supplies and referrals.
+ */
+export class MarginPools {
+  readonly pools = new Map<string, MarginPool>();
+  readonly supplies: Supply[] = [];
+  readonly caps: SupplierCap[] = [];
+  readonly referrals: SupplyReferral[] = [];
+
+  constructor(
+    private readonly rng: Rng,
+    private readonly values: AssetValues,
+    symbols: readonly string[],
+  ) {
+    for (const sym of symbols) {
+      if (!this.pools.has(sym)) {
+        this.pools.set(sym, { id: objectId(rng), symbol: sym, supplyShares: 0, supplyIndex: 1, borrowShares: 0, borrowIndex: 1 });
+      }
+    }
+  }
+
+  stamp(ms: number): Stamp {
+    return { ms, digest: txDigest(this.rng) };
+  }
+
+  seedSuppliers(startMs: number): void {
+    const suppliers = Array.from({ length: 24 }, () => objectId(this.rng));
+    const pools = [...this.pools.values()];
+    suppliers.forEach((owner, i) => {
+      const capCount = i % 7 === 0 ? 2 : 1;
+      for (let c = 0; c < capCount; c++) {
+        const s = this.stamp(startMs - this.rng.int(1, 60) * DAY_MS);
+        const cap: SupplierCap = {
+          supplier_cap_id: objectId(this.rng),
+          owner,
+          checkpoint_id: checkpointAt(s.ms),
+          created_at: isoAt(s.ms),
+          updated_at: isoAt(s.ms),
+          digest: s.digest,
+        };
+        this.caps.push(cap);
+        const n = this.rng.int(1, 3);
+        for (let k = 0; k < n; k++) {
+          const pool = this.rng.pick(pools);
+          this.addSupply(cap, pool, this.rng.logNormal(40_000, 1.3), this.stamp(s.ms + this.rng.int(0, 5) * HOUR_MS));
+        }
+      }
+    });
+    // One whale whose SUI supply exceeds 2^53 smallest units, to exercise clients on big amounts.
+    const sui = this.pools.get('SUI');
+    if (sui) this.addSupply(this.caps[0]!, sui, 12_000_000 * this.values.usd('SUI', 10 ** 9), this.stamp(startMs - 30 * DAY_MS));
+    for (let i = 0; i < 12; i++) {
+      const s = this.stamp(startMs - this.rng.int(1, 90) * DAY_MS);
+      this.referrals.push({
+        supply_referral_id: objectId(this.rng),
+        margin_pool_id: this.rng.pick(pools).id,
+        owner: this.rng.pick(suppliers),
+        onchain_timestamp: s.ms,
+        checkpoint_id: checkpointAt(s.ms),
+        digest: s.digest,
+        created_at: isoAt(s.ms),
+        updated_at: isoAt(s.ms + this.rng.int(0, 3) * DAY_MS),
+      });
+    }
+  }
+
+  addSupply(cap: SupplierCap, pool: MarginPool, usd: number, stamp: Stamp): void {
+    const amount = this.values.raw(pool.symbol, usd);
+    const shares = Math.round(amount / pool.supplyIndex);
+    pool.supplyShares += shares;
+    this.supplies.push({ cap, pool, shares, original: amount, stamp });
+  }
+
+
+  accrue(dtSec: number): void {
+    for (const p of this.pools.values()) {
+      const supplied = p.supplyShares * p.supplyIndex;
+      const borrowed = p.borrowShares * p.borrowIndex;
+      if (supplied <= 0 || borrowed <= 0) continue;
+      const util = Math.min(1, borrowed / supplied);
+      const apr = util < 0.8 ? 0.02 + util * 0.15 : 0.14 + (util - 0.8) * 2;
+      const interest = borrowed * apr * (dtSec / YEAR_SEC);
+      p.borrowIndex *= 1 + apr * (dtSec / YEAR_SEC);
+      p.supplyIndex += (interest * 0.9) / p.supplyShares;
+    }
+  }
+
+
+  activeSupplies(): ActiveSupply[] {
+    return this.supplies
+      .filter((s) => s.shares > 0)
+      .map((s) => ({
+        margin_pool_id: s.pool.id,
+        asset_type: ASSETS[s.pool.symbol]!.type,
+        supplier_cap_id: s.cap.supplier_cap_id,
+        supply_amount: s.original,
+        supply_shares: s.shares,
+        remaining_amount: Math.round(s.shares * s.pool.supplyIndex),
+        remaining_shares: s.shares,
+        checkpoint: checkpointAt(s.stamp.ms),
+        timestamp: isoAt(s.stamp.ms),
+        checkpoint_timestamp_ms: s.stamp.ms,
+        digest: s.stamp.digest,
+        supplier_cap: s.cap,
+      }));
+  }
+}
