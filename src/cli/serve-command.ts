@@ -1,3 +1,6 @@
+import { spawnSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { startServe } from '../main/web/serve';
 import { intOption, parse, untilSignal } from './args';
 import { DEFAULT_DATA_DIR, resolveService, SERVICE_OPTIONS } from './service-options';
@@ -38,6 +41,7 @@ export async function serveCommand(args: string[]): Promise<number> {
   const port = intOption('port', o.port, 0, 65_535) ?? 0;
   const dataDir = o['data-dir'] ?? DEFAULT_DATA_DIR;
   const target = await resolveService(o, { startDemo: false });
+  ensureUiBuilt();
   const serving = await startServe({
     port,
     dataDir,
@@ -57,4 +61,15 @@ export async function serveCommand(args: string[]): Promise<number> {
   console.error(`tidewatch: ${signal}, committing and stopping`);
   await serving.close();
   return 0;
+}
+
+/** On a fresh clone the UI is not built yet: build it once (a few seconds) rather than serve a stub page. */
+function ensureUiBuilt(): void {
+  const root = fileURLToPath(new URL('../../', import.meta.url));
+  if (existsSync(`${root}out/renderer/index.html`)) return;
+  const bin = `${root}node_modules/electron-vite/bin/electron-vite.js`;
+  if (!existsSync(bin)) return;
+  console.error('tidewatch: building the user interface once (out/renderer)…');
+  const r = spawnSync(process.execPath, [bin, 'build'], { cwd: root, stdio: ['ignore', 'ignore', 'inherit'] });
+  if (r.status !== 0) console.error('tidewatch: the UI build failed; the API still answers. Run `npm run build` to see why.');
 }
