@@ -51,7 +51,13 @@ export async function startApplication(paths: ShellPaths): Promise<void> {
       callback({ responseHeaders: { ...details.responseHeaders, 'Content-Security-Policy': [CSP.replace("script-src 'self'", "script-src 'self' 'unsafe-inline'")] } });
     });
   }
-  new IpcBridge(monitor, () => allowedOrigins, log).register(ipcMain);
+  const applyLoginItem = (on: boolean): void => {
+    if (app.getLoginItemSettings().openAtLogin !== on) app.setLoginItemSettings({ openAtLogin: on, args: ['--hidden'] });
+  };
+  applyLoginItem(monitor.effective().startAtLogin);
+  new IpcBridge(monitor, () => allowedOrigins, log, (method, result) => {
+    if (method === 'updateSettings') applyLoginItem((result as { startAtLogin: boolean }).startAtLogin);
+  }).register(ipcMain);
   const resources = app.isPackaged ? join(process.resourcesPath, 'resources') : join(app.getAppPath(), 'resources');
   const windows = new WindowManager({
     preload: join(paths.mainDir, '../preload/index.cjs'),
@@ -71,7 +77,7 @@ export async function startApplication(paths: ShellPaths): Promise<void> {
       renderTray();
     },
     setStartAtLogin: (on) => {
-      app.setLoginItemSettings({ openAtLogin: on, args: ['--hidden'] });
+      applyLoginItem(on);
       void monitor.invoke('updateSettings', { startAtLogin: on });
     },
     startAtLogin: () => app.getLoginItemSettings().openAtLogin,

@@ -24,6 +24,8 @@ export class IpcBridge {
     private readonly api: TidewatchApi,
     private readonly allowedOrigins: () => readonly string[],
     private readonly log: (line: string) => void = () => {},
+    /** Lets the shell act on what only it can do (the login item) after a command succeeded. */
+    private readonly afterInvoke: (method: string, result: unknown) => void = () => {},
   ) {}
 
   register(ipcMain: IpcMain): void {
@@ -44,7 +46,9 @@ export class IpcBridge {
       return { ok: false, error: { kind: 'bad-argument', message: `There is no contract method "${String(method)}".` } };
     }
     try {
-      return { ok: true, result: await this.api.invoke(method, args as never) };
+      const result = await this.api.invoke(method, args as never);
+      this.afterInvoke(method, result);
+      return { ok: true, result };
     } catch (err) {
       if (err instanceof ContractArgumentError) return { ok: false, error: { kind: 'bad-argument', message: err.message } };
       if (err instanceof ServiceError) return { ok: false, error: { kind: err.kind, message: err.message, advice: err.advice } };
