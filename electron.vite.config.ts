@@ -17,7 +17,8 @@ export default defineConfig({
   },
   renderer: {
     root: resolve('src/renderer'),
-    build: { rollupOptions: { input: resolve('src/renderer/index.html') } },
+    // Minified: the same bundle is served to browsers by `tidewatch serve`.
+    build: { minify: true, rollupOptions: { input: resolve('src/renderer/index.html') } },
     plugins: [vue()],
   },
 });
