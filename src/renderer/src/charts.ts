@@ -1,14 +1,11 @@
 import { BarChart, CandlestickChart, LineChart, ScatterChart } from 'echarts/charts';
 import { DataZoomComponent, GridComponent, LegendComponent, MarkLineComponent, TooltipComponent } from 'echarts/components';
 import { use } from 'echarts/core';
-import { ref } from 'vue';
+import { themeVersion } from './theme';
 import { CanvasRenderer } from 'echarts/renderers';
 
 /** ECharts, only the chart types the views use (tree-shaken). */
 use([LineChart, BarChart, CandlestickChart, ScatterChart, GridComponent, TooltipComponent, DataZoomComponent, LegendComponent, MarkLineComponent, CanvasRenderer]);
-
-/** Bumped when the theme changes, so every chart option that reads the colours recomputes. */
-export const themeVersion = ref(0);
 
 /** Colours the charts take from the theme's CSS variables. */
 export function themeColors(): { fg: string; muted: string; border: string; ok: string; bad: string; warn: string; accent: string } {
