@@ -122,6 +122,33 @@ describe('stream #22 under faults', () => {
   });
 });
 
+describe('servers that bend the SSE rules', () => {
+  it('reads a stream sent without a content-type, and refuses an HTML page answered with 200', async () => {
+    let mode: 'bare' | 'html' = 'bare';
+    const server: Server = createServer((req, res) => {
+      if (mode === 'html') {
+        res.writeHead(200, { 'content-type': 'text/html' });
+        res.end('<html>maintenance</html>');
+        return;
+      }
+      res.writeHead(200);
+      res.write('id: 1-0\ndata: {"type":"dex_margin_manager_updates_deposit","data":{}}\n\n');
+    });
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    cleanups.push(() => new Promise<void>((r) => { server.closeAllConnections(); server.close(() => r()); }));
+    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/s`;
+    const seen: string[] = [];
+    const sup = new StreamSupervisor({ budget: 1, backoffBaseMs: 10, backoffCapMs: 20, redact: (s) => s });
+    cleanups.push(() => sup.stopAll());
+    sup.add({ id: 'margin', priority: 0, url: () => url, onEvent: (m) => seen.push(m.id ?? '') });
+    await until(() => seen.length > 0, 5000, 'an event without content-type');
+    expect(seen[0]).toBe('1-0');
+    mode = 'html';
+    sup.resumeAll();
+    await until(() => (sup.statuses()[0]?.lastError ?? '').includes('text/html'), 5000, 'html refused');
+  });
+});
+
 describe('offline', () => {
   it('returns cached data marked stale when the service is gone, and a clear error without a cache', async () => {
     const t = await startTestSim({ historyDays: 0.2 });

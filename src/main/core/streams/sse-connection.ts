@@ -74,9 +74,10 @@ export function connectSse(
           events,
         };
       }
-      const type = res.headers.get('content-type') ?? '';
-      if (!type.includes('text/event-stream') || !res.body) {
-        return { reason: 'invalid', kind: 'invalid-response', message: `expected text/event-stream, got "${type}"`, opened, events };
+      const type = (res.headers.get('content-type') ?? '').toLowerCase();
+      // Lenient on a missing or generic type (some servers forget it); an HTML or JSON page is an error page, not a stream.
+      if (!res.body || /json|html|xml/.test(type)) {
+        return { reason: 'invalid', kind: 'invalid-response', message: `expected text/event-stream, got "${type || 'no body'}"`, opened, events };
       }
       opened = true;
       handlers.onOpen?.();
