@@ -1,19 +1,11 @@
-import type {
-  ActiveLoan,
-  ActiveSupply,
-  Deposit,
-  Liquidation,
-  Loan,
-  MarginManager,
-  SupplierCap,
-  SupplyReferral,
-} from '../../shared/api';
+import type { ActiveSupply, Liquidation, SupplierCap, SupplyReferral } from '../../shared/api';
 import { EVENT_TYPES } from '../../shared/api';
 import { riskRatioToStream } from '../../shared/units';
 import { checkpointAt, isoAt } from '../clock';
 import { objectId, type Rng } from '../rng';
 import { AssetValues } from './asset-values';
 import { MarginPools, type MarginPool, type Stamp } from './margin-pools';
+import { managerToWire } from './margin-wire';
 import type { Market } from './market';
 import type { PriceOracle } from './prices';
 
@@ -28,7 +20,7 @@ export const RISK = {
 };
 
 
-interface Debt {
+export interface Debt {
   side: 'base' | 'quote';
   pool: MarginPool;
   shares: number;
@@ -37,7 +29,7 @@ interface Debt {
   stamp: Stamp;
 }
 
-interface Manager {
+export interface Manager {
   id: string;
   balanceManager: string;
   owner: string;
@@ -71,7 +63,7 @@ export class MarginEngine {
 
   constructor(
     private readonly rng: Rng,
-    private readonly oracle: PriceOracle,
+    readonly oracle: PriceOracle,
     markets: Market[],
     private readonly emit: MarginEmit,
     startMs: number,
@@ -105,7 +97,7 @@ export class MarginEngine {
     return this.values.raw(symbol, usd);
   }
 
-  private debtRaw(d: Debt): number {
+  debtRaw(d: Debt): number {
     return Math.round(d.shares * d.pool.borrowIndex);
   }
 
@@ -343,7 +335,7 @@ export class MarginEngine {
       quote_oracle_price: quoteOracle.price,
       quote_oracle_decimals: quoteOracle.decimals,
       onchain_timestamp: ms,
-      margin_manager: this.managerToWire(m, false),
+      margin_manager: managerToWire(this, m, false),
     };
     this.liquidations.push(record);
     this.emit(EVENT_TYPES.liquidation, ms, {
@@ -365,59 +357,6 @@ export class MarginEngine {
     return this.rng.pick(this.liquidatorSet);
   }
 
-  // ---- wire objects -------------------------------------------------------------------
-
-  loanToWire(m: Manager): Loan | null {
-    const d = m.debt;
-    if (!d) return null;
-    const ratio = this.riskRatio(m);
-    return {
-      margin_manager_id: m.id,
-      margin_pool_id: d.pool.id,
-      loan_amount: d.original,
-      loan_shares: Math.round(d.originalShares),
-      remaining_amount: this.debtRaw(d),
-      remaining_shares: Math.round(d.shares),
-      risk_ratio: ratio === null ? null : Math.round(ratio * 1e6) / 1e6,
-      checkpoint: checkpointAt(d.stamp.ms),
-      timestamp: isoAt(d.stamp.ms),
-      digest: d.stamp.digest,
-    };
-  }
-
-  depositToWire(m: Manager): Deposit {
-    const base = this.oracle.oracle(this.baseSym(m));
-    return {
-      margin_manager_id: m.id,
-      base_asset_amount: m.base,
-      quote_asset_amount: m.quote,
-      last_base_oracle_price: Math.round(m.deposit.baseOracle * 10 ** base.decimals),
-      last_base_oracle_decimals: base.decimals,
-      last_quote_oracle_price: Math.round(m.deposit.quoteOracle * 10 ** base.decimals),
-      last_quote_oracle_decimals: base.decimals,
-      checkpoint: checkpointAt(m.deposit.ms),
-      timestamp: isoAt(m.deposit.ms),
-      digest: m.deposit.digest,
-    };
-  }
-
-  managerToWire(m: Manager, withLoans = true): MarginManager {
-    const loan = this.loanToWire(m);
-    return {
-      margin_manager_id: m.id,
-      balance_manager_id: m.balanceManager,
-      owner: m.owner,
-      dex_pool_id: m.market.pool.pool_id,
-      checkpoint: checkpointAt(m.updated.ms),
-      checkpoint_timestamp_ms: m.updated.ms,
-      onchain_timestamp: m.updated.ms,
-      digest: m.updated.digest,
-      created_at: isoAt(m.created.ms),
-      ...(withLoans ? { active_loans: loan ? [loan] : [] } : {}),
-      deposit: this.depositToWire(m),
-    };
-  }
-
   /** Open managers with debt: the rows of Get Active Loans, before they become wire objects. */
   borrowers(): Manager[] {
     return this.managers.filter((m) => m.debt && !m.closed);
@@ -427,13 +366,6 @@ export class MarginEngine {
   loanUpdatedMs(m: Manager): number {
     return m.debt?.stamp.ms ?? 0;
   }
-
-  activeLoanToWire(m: Manager): ActiveLoan | null {
-    const loan = this.loanToWire(m);
-    if (!loan) return null;
-    return { ...loan, checkpoint_timestamp_ms: m.debt!.stamp.ms, margin_manager: this.managerToWire(m, false) };
-  }
-
 
   activeSupplies(): ActiveSupply[] {
     return this.book.activeSupplies();

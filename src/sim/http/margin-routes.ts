@@ -1,3 +1,4 @@
+import { activeLoanToWire, managerToWire } from '../chain/margin-wire';
 import type { World } from '../chain/world';
 import { badParameter, notFound } from './errors';
 import { paginate, type Query } from './query';
@@ -47,7 +48,7 @@ export function marginRoutes(world: World): Route[] {
     ]);
     const sorted = newestFirst(list, (x) => x.created.ms);
     const result = paginate(sorted, page, perPage);
-    return { ...result, items: result.items.map((x) => m.managerToWire(x)) };
+    return { ...result, items: result.items.map((x) => managerToWire(m, x)) };
   };
 
   const liquidations = ({ query, params }: RouteContext): unknown => {
@@ -84,7 +85,7 @@ export function marginRoutes(world: World): Route[] {
     ]);
     // Filter and page first: only the served page is turned into wire objects (risk ratios at live prices).
     const result = paginate(newestFirst(list, (x) => m.loanUpdatedMs(x)), page, perPage);
-    return { ...result, items: result.items.map((x) => m.activeLoanToWire(x)).filter((x) => x !== null) };
+    return { ...result, items: result.items.map((x) => activeLoanToWire(m, x)).filter((x) => x !== null) };
   };
 
   return [
