@@ -231,8 +231,9 @@ export const CONTRACT_ARGS = {
   thresholds: v.object({}),
   updateSettings: v.object({
     network: v.optional(v.picklist(['demo', 'custom'])),
-    baseUrl: v.optional(v.pipe(v.string(), v.url('baseUrl must be a URL'))),
-    streamUrl: v.optional(v.pipe(v.string(), v.url('streamUrl must be a URL'))),
+    // Empty means "not set" (the Demo network needs none; the stream URL defaults to the base URL).
+    baseUrl: v.optional(v.union([v.literal(''), v.pipe(v.string(), v.url('baseUrl must be an http(s) URL'))], 'baseUrl must be an http(s) URL')),
+    streamUrl: v.optional(v.union([v.literal(''), v.pipe(v.string(), v.url('streamUrl must be an http(s) URL'))], 'streamUrl must be an http(s) URL')),
     naming: v.optional(v.picklist(['spec', 'deepbook'])),
     requestsPerSecond: v.optional(v.pipe(v.number(), v.minValue(0.1), v.maxValue(1000))),
     concurrency: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(64))),

@@ -90,6 +90,15 @@ describe('the UI in Chromium against `tidewatch serve` on the Demo network', () 
     await view('#/margin', '[data-testid=liquidations-table] tbody tr', 'margin');
     await view('#/events', '[data-testid=events-table] tbody tr', 'events');
     await view('#/settings', '[data-testid=api-key-input]', 'settings');
+    await page.getByRole('button', { name: 'Save settings' }).click();
+    await page.getByRole('status').filter({ hasText: 'Settings saved.' }).waitFor();
+    await page.getByTestId('api-key-input').fill('my-secret-key-123');
+    await page.getByRole('button', { name: 'Save key' }).click();
+    await page.getByTestId('key-saved').waitFor();
+    expect(await page.getByTestId('api-key-input').inputValue()).toBe('');
+    expect(await page.content()).not.toContain('my-secret-key-123');
+    await page.getByRole('button', { name: 'Remove key' }).click();
+    await page.getByTestId('key-saved').waitFor({ state: 'detached' });
     expect(pageErrors).toEqual([]);
   });
 

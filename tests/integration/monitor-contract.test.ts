@@ -119,6 +119,11 @@ describe('contract queries against the Demo network', () => {
     expect(JSON.stringify(s)).not.toContain('test-key');
     const status = await call('streamStatus', {});
     expect(status.streams.find((x: any) => x.id === 'margin').state).toBe('open');
+    // The Settings form sends every field, empty URLs included.
+    const { hasApiKey: _h, keyProtection: _k, ...form } = s;
+    expect((await call('updateSettings', form)).baseUrl).toBe('');
+    await expect(call('updateSettings', { baseUrl: 'not a url' })).rejects.toThrow(/baseUrl must be an http\(s\) URL/);
+    await expect(call('updateSettings', { network: 'custom', baseUrl: '' })).rejects.toThrow(/custom network needs a base URL/);
     const updated = await call('updateSettings', { riskRefreshSec: 60, privacyMode: true });
     expect(updated).toMatchObject({ riskRefreshSec: 60, privacyMode: true });
     await expect(call('updateSettings', { warningRatio: 1.1, criticalRatio: 1.2 })).rejects.toThrow(/warning ratio/);
