@@ -1,5 +1,6 @@
 import { join } from 'node:path';
-import type { Trade } from '../../shared/api';
+import { EVENT_TYPES, type Trade } from '../../shared/api';
+import { marginAmount } from '../../shared/units';
 import {
   parseArgs,
   type ContractInput,
@@ -19,6 +20,7 @@ import { ServiceClient } from './client/service-client';
 import { dispatch } from './monitor-queries';
 import { PushHub } from './push-hub';
 import { loadAssetBook, managersOf, readingsOf, type AssetBook } from './risk/risk-watcher';
+import { UsdPrices } from './risk/usd-prices';
 import { SettingsService, type SecretStore } from './settings';
 import type { IncomingMarginEvent } from './store/margin-events';
 import { Store } from './store/store';
@@ -56,6 +58,9 @@ export class Monitor implements TidewatchApi {
   readonly alerts: AlertEngine;
   private readonly margin: ReturnType<typeof marginStream>;
   private assetBook: AssetBook | undefined;
+  private readonly usdPrices: UsdPrices;
+  /** Liquidations before this time (replayed history) never raise the large-liquidation alert. */
+  private readonly startedAt = Date.now();
   /** Watched managers -> owner. */
   readonly watchedManagers = new Map<string, string>();
   /** The latest risk reading of each watched manager (the tray shows the worst). */
@@ -77,6 +82,7 @@ export class Monitor implements TidewatchApi {
     this.settings = new SettingsService(this.store.settings, opts.secrets);
     for (const owner of opts.watch ?? []) this.store.settings.addWatch(owner, null);
     this.client = new ServiceClient(this.serviceConfig());
+    this.usdPrices = new UsdPrices(this.client, () => [...(this.assetBook?.poolsById.values() ?? [])]);
     this.connectionIdentity = this.identity();
     this.hub = new PushHub((topic, count) => this.onSubscribers(topic, count));
     this.alerts = new AlertEngine(this.store.risk, (a) => this.hub.publish('alerts', a), this.effective().alertCooldownSec * 1000);
@@ -257,12 +263,37 @@ export class Monitor implements TidewatchApi {
       }
     }
     this.alerts.onMarginEvents(events, (id) => this.watchedManagers.get(id), (owner) => since.get(owner) ?? 0);
+    void this.checkLargeLiquidations(events);
     this.hub.publish('margin', events.map((e) => ({ ...e, data: safeJson(e.data), received_at: Date.now() })));
     if (touchesWatched) {
       this.riskSoon ??= setTimeout(() => {
         this.riskSoon = undefined;
         void this.refreshRisk();
       }, 300);
+    }
+  }
+
+  /** The optional protocol-wide rule: a live liquidation worth more than `largeLiquidationUsd`. */
+  private async checkLargeLiquidations(events: readonly IncomingMarginEvent[]): Promise<void> {
+    const limit = this.effective().largeLiquidationUsd;
+    if (limit === null) return;
+    const live = events.filter((e) => e.type === EVENT_TYPES.liquidation && e.valid && (e.timestamp_ms ?? 0) >= this.startedAt);
+    if (live.length === 0) return;
+    try {
+      this.assetBook ??= await loadAssetBook(this.client);
+      for (const e of live) {
+        const d = JSON.parse(e.data) as { margin_pool_id?: string; liquidation_amount?: number };
+        const asset = d.margin_pool_id ? this.assetBook.marginPoolAsset.get(d.margin_pool_id) : undefined;
+        const decimals = asset ? this.assetBook.decimalsOf.get(asset) : undefined;
+        if (!asset || decimals === undefined || typeof d.liquidation_amount !== 'number') continue;
+        const price = await this.usdPrices.of(asset);
+        if (price === null || this.closed) continue;
+        const amount = marginAmount(d.liquidation_amount, decimals);
+        const usd = amount * price;
+        if (usd >= limit) this.alerts.onLargeLiquidation(e, usd, `${amount.toLocaleString('en-US', { maximumFractionDigits: 2 })} ${asset.split('::').pop()}`);
+      }
+    } catch (err) {
+      this.log(`large-liquidation check skipped: ${(err as Error).message}`);
     }
   }
 

@@ -89,6 +89,23 @@ export class AlertEngine {
     return fired;
   }
 
+  /** A protocol-wide liquidation above the user's USD threshold (optional rule, off by default). */
+  onLargeLiquidation(e: IncomingMarginEvent, usd: number, amountText: string, now = Date.now()): AlertRecord | undefined {
+    const a = this.repo.addAlert({
+      dedupe_key: `large-liquidation:${e.margin_manager_id ?? '?'}:warning:${e.id}`,
+      rule: 'large-liquidation',
+      level: 'warning',
+      manager_id: e.margin_manager_id,
+      owner: null,
+      event_id: e.id,
+      title: `Large liquidation: $${Math.round(usd).toLocaleString('en-US')}`,
+      message: `Margin manager ${short(e.margin_manager_id)} was liquidated for ${amountText} (about $${Math.round(usd).toLocaleString('en-US')}). Large liquidations move the book: check your positions on that pool.`,
+      created_at: now,
+    });
+    if (a) this.publish([a]);
+    return a;
+  }
+
   onStreamAuthStopped(streamId: string, detail: string, now = Date.now()): AlertRecord | undefined {
     const a = this.repo.addAlert({
       dedupe_key: `stream-auth:${streamId}:warning:${Math.floor(now / 3_600_000)}`,
