@@ -327,6 +327,11 @@ export class Monitor implements TidewatchApi {
       const readings: RiskReading[] = [];
       const pools = new Set<string>();
       for (const owner of owners) {
+        // Keep the owner's loans and supplies fresh in the cache too (the Portfolio's queries), for offline use.
+        await Promise.all([
+          this.invoke('activeLoans', { owner, perPage: 50 }).catch(() => undefined),
+          this.invoke('activeSupplies', { owner, perPage: 50 }).catch(() => undefined),
+        ]);
         for (const m of await managersOf(this.client, owner)) {
           this.watchedManagers.set(m.margin_manager_id, owner);
           if ((m.active_loans?.length ?? 0) > 0) {
