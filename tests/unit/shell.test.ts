@@ -255,6 +255,16 @@ describe('app:// protocol', () => {
   });
 });
 
+describe('permissions', async () => {
+  const { permissionAllowed } = await import('../../src/main/shell/window-manager');
+  it('are denied but clipboard writes from our own page', () => {
+    const ours = ['app://tidewatch'];
+    expect(permissionAllowed('clipboard-sanitized-write', 'app://tidewatch/index.html', ours)).toBe(true);
+    for (const p of ['media', 'geolocation', 'notifications', 'openExternal', 'clipboard-read']) expect(permissionAllowed(p, 'app://tidewatch/', ours)).toBe(false);
+    expect(permissionAllowed('clipboard-sanitized-write', 'https://evil.example/', ours)).toBe(false);
+  });
+});
+
 describe('window bounds', async () => {
   const { loadWindowState, saveWindowState } = await import('../../src/main/shell/window-state');
   it('are restored when they still overlap a display, and dropped when that display is gone', () => {

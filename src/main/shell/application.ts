@@ -45,7 +45,7 @@ export async function startApplication(paths: ShellPaths): Promise<void> {
   const devUrl = !app.isPackaged ? process.env['ELECTRON_RENDERER_URL'] : undefined;
   const allowedOrigins = [APP_ORIGIN, ...(devUrl ? [new URL(devUrl).origin] : [])];
   serveRenderer(protocol, net, join(paths.mainDir, '../renderer'));
-  lockDownSession(session.defaultSession);
+  lockDownSession(session.defaultSession, allowedOrigins);
   if (devUrl) {
     session.defaultSession.webRequest.onHeadersReceived((details, callback) => {
       callback({ responseHeaders: { ...details.responseHeaders, 'Content-Security-Policy': [CSP.replace("script-src 'self'", "script-src 'self' 'unsafe-inline'")] } });

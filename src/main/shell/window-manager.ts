@@ -80,8 +80,13 @@ export class WindowManager {
   }
 }
 
-/** Deny every permission (camera, notifications from the page, geolocation…) by default. */
-export function lockDownSession(session: Session): void {
-  session.setPermissionRequestHandler((_wc, _permission, callback) => callback(false));
-  session.setPermissionCheckHandler(() => false);
+/** The only permission the page needs: writing ids to the clipboard (the copy buttons). */
+export function permissionAllowed(permission: string, origin: string, allowedOrigins: readonly string[]): boolean {
+  return permission === 'clipboard-sanitized-write' && allowedOrigins.some((o) => origin.startsWith(o));
+}
+
+/** Deny every permission (camera, notifications from the page, geolocation…) but clipboard writes from our page. */
+export function lockDownSession(session: Session, allowedOrigins: readonly string[]): void {
+  session.setPermissionRequestHandler((wc, permission, callback) => callback(permissionAllowed(permission, wc.getURL(), allowedOrigins)));
+  session.setPermissionCheckHandler((_wc, permission, origin) => permissionAllowed(permission, origin, allowedOrigins));
 }
