@@ -106,6 +106,10 @@ describe('the UI in Chromium against `tidewatch serve` on the Demo network', () 
     await view('#/alerts', '[data-testid=view-alerts]', 'alerts-before');
     await page.locator('[data-testid=alert-item]', { hasText: 'Liquidated' }).first().waitFor({ timeout: 120_000 });
     await page.screenshot({ path: `${SCREENSHOTS}/alerts.png` });
+    // A notification's click lands on #/alerts/<id>: that alert is marked.
+    const domId = (await page.locator('[data-testid=alert-item]', { hasText: 'Liquidated' }).first().getAttribute('id'))!;
+    await go(page, `#/alerts/${domId.replace('alert-', '')}`);
+    await expect.poll(() => page.locator(`#${domId}`).getAttribute('class')).toContain('focused');
     await go(page, '#/events');
     await page.locator('[data-testid=events-table] tbody tr', { hasText: 'Liquidation' }).first().waitFor({ timeout: 30_000 });
     expect(Number(await page.getByTestId('open-alerts').textContent())).toBeGreaterThan(0);

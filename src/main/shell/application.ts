@@ -68,7 +68,8 @@ export async function startApplication(paths: ShellPaths): Promise<void> {
   windows.create(!hidden);
 
   // 5. Notifications and the tray, both fed by the core.
-  const notifier = new AlertNotifier((alert) => windows.show(alert.manager_id ? '#/alerts' : '#/settings'));
+  // A click opens the window on that alert (the key-rejected alert leads to Settings, where the key is entered).
+  const notifier = new AlertNotifier((alert) => windows.show(alert.rule === 'stream-auth' ? '#/settings' : `#/alerts/${alert.id}`));
   let status: StatusSnapshot | undefined = monitor.status();
   const tray = new TrayManager(join(resources, 'tray'), {
     open: () => windows.show(),
