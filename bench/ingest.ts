@@ -75,6 +75,9 @@ async function streamBench(persist: boolean): Promise<number> {
       naming: () => NAMING_PROFILES.spec,
       urlFor: () => url,
       firstStart: () => '0',
+      onStoreState: (reason) => {
+        if (reason) throw new Error(reason);
+      },
       onCommitted: (events) => {
         seen += events.length;
         if (seen >= N) resolve();

@@ -48,6 +48,7 @@ function eventRow(e: StoredMarginEvent): Row {
     valid: e.valid,
     ...(e.problem ? { problem: e.problem } : {}),
     received_at: e.received_at,
+    ...(e.recovered ? { recovered: true } : {}),
   };
 }
 

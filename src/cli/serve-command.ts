@@ -1,6 +1,7 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { installSafetyNet } from '../main/core/safety-net';
 import { startServe } from '../main/web/serve';
 import { intOption, parse, untilSignal } from './args';
 import { DEFAULT_DATA_DIR, resolveService, SERVICE_OPTIONS } from './service-options';
@@ -51,6 +52,7 @@ export async function serveCommand(args: string[]): Promise<number> {
     marginFirstStart: o.history ? '0' : o['no-history'] ? '$' : undefined,
     log: (line) => console.error(`tidewatch: ${line}`),
   });
+  installSafetyNet({ log: (line) => console.error(`tidewatch: ${line}`), onError: (err) => serving.monitor.noteInternalError(err) });
   console.log(`Tidewatch is running at ${serving.url}`);
   console.error(
     serving.sim

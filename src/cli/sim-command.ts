@@ -4,7 +4,7 @@ import { intOption, numberOption, parse, untilSignal, UsageError } from './args'
 export const SIM_USAGE = `tidewatch sim: the Demo network, a reference implementation of the chain data service
 
   tidewatch sim --port 0 --api-key KEY [--seed N] [--speed N] [--host 127.0.0.1]
-                [--rate-limit N] [--max-streams N] [--heartbeat-ms N] [--retention N]
+                [--rate-limit N] [--max-streams N] [--heartbeat-ms N] [--retention N] [--anchor-ms MS]
   tidewatch sim --describe [--seed N]
 
   --port N          port to listen on; 0 picks a free one (default 0)
@@ -16,6 +16,8 @@ export const SIM_USAGE = `tidewatch sim: the Demo network, a reference implement
   --max-streams N   streams open at once per key before 429 (default: none)
   --heartbeat-ms N  interval of ': ping' comments on streams (default ${DEFAULT_HEARTBEAT_MS})
   --retention N     stream #22 events kept for last-id=0 (default 10000)
+  --anchor-ms MS    wall time (UNIX ms) the synthetic history ends at (default: now); a sim
+                    restarted with the same seed and anchor serves the same chain and event ids
   --describe        print what the API alone cannot discover (wallets, kiosks, collections,
                     pools, margin owners) as one JSON object, and exit`;
 
@@ -30,6 +32,7 @@ export async function simCommand(args: string[]): Promise<number> {
     'max-streams': { type: 'string' },
     'heartbeat-ms': { type: 'string' },
     retention: { type: 'string' },
+    'anchor-ms': { type: 'string' },
     describe: { type: 'boolean' },
     help: { type: 'boolean', short: 'h' },
   });
@@ -55,6 +58,7 @@ export async function simCommand(args: string[]): Promise<number> {
     maxStreams: intOption('max-streams', o['max-streams'], 1, 10_000),
     heartbeatMs: intOption('heartbeat-ms', o['heartbeat-ms'], 10, 3_600_000),
     retention: intOption('retention', o.retention, 1, 10_000_000),
+    nowMs: intOption('anchor-ms', o['anchor-ms'], 0, Date.now() + 86_400_000),
   });
   console.log(`Tidewatch demo network listening on ${sim.url}`);
   const signal = await stopped;

@@ -15,7 +15,7 @@ import type {
   SupplyReferral,
   Trade,
 } from './api';
-import { TIMEFRAMES } from './api';
+import { TIMEFRAME_SECONDS, TIMEFRAMES } from './api';
 
 /**
  * TidewatchApi: the one interface between the renderer and main, served over Electron IPC by
@@ -35,6 +35,20 @@ export interface QueryResult<T> {
   stale: boolean;
   /** Why the network copy could not be had, when stale. */
   error?: ContractError;
+  /** Some items may be missing: a range needed more requests than one call may make, or a second held more than one answer. */
+  truncated?: boolean;
+}
+
+/** What the contract needs of an AbortSignal (src/shared is built without DOM or Node types). */
+export interface CancelSignal {
+  readonly aborted: boolean;
+  addEventListener(type: 'abort', listener: () => void, options?: { once?: boolean }): void;
+  removeEventListener(type: 'abort', listener: () => void): void;
+}
+
+/** Options of one call: `signal` cancels it (the view that asked is gone or asked again). */
+export interface InvokeOptions {
+  signal?: CancelSignal;
 }
 
 export interface ContractError {
@@ -74,7 +88,11 @@ export interface Settings {
 
 export type SettingsPatch = Partial<Omit<Settings, 'hasApiKey' | 'keyProtection'>>;
 
-export type StreamState = 'idle' | 'connecting' | 'open' | 'backoff' | 'stopped-auth' | 'waiting-budget' | 'stopped';
+/**
+ * `stopped-auth`: the key was rejected (retried every few minutes, and at once when a key is set);
+ * `stopped-store`: the store refused a write (disk full): reconnects once it accepts writes again.
+ */
+export type StreamState = 'idle' | 'connecting' | 'open' | 'backoff' | 'stopped-auth' | 'stopped-store' | 'waiting-budget' | 'stopped';
 
 export interface StreamStatus {
   /** `margin` or `pool:<name>`. */
@@ -96,6 +114,23 @@ export interface StatusSnapshot {
   streams: StreamStatus[];
   /** A store that could not be opened was moved aside: tell the user once. */
   storeNotice: string | null;
+  /** The store refuses writes ("cannot write to the store: disk full"); null when it accepts them. */
+  storeError: string | null;
+  /** Spans of stream #22 history the service could no longer replay, newest first (at most 5). */
+  historyGaps: HistoryGap[];
+  /** An unexpected internal error that was caught and survived, the latest one. */
+  internalError: { at: number; message: string } | null;
+}
+
+export interface HistoryGap {
+  /** The stream was last known to be complete at this time (ms). */
+  fromMs: number;
+  /** The stream was back at this time (ms). */
+  toMs: number;
+  /** Liquidations fetched over REST for this span because the stream could not replay them. */
+  recoveredLiquidations: number;
+  /** Plain words for the status bar and the Live events view. */
+  message: string;
 }
 
 export interface StoredMarginEvent {
@@ -109,6 +144,8 @@ export interface StoredMarginEvent {
   valid: boolean;
   problem: string | null;
   received_at: number;
+  /** Fetched over REST for a span the stream could not replay (its id is `rest-<tx>-<manager>`). */
+  recovered?: boolean;
 }
 
 export interface RiskReading {
@@ -126,7 +163,7 @@ export type AlertLevel = 'info' | 'warning' | 'critical';
 
 export interface AlertRecord {
   id: number;
-  rule: 'risk-threshold' | 'liquidation' | 'large-liquidation' | 'stream-auth';
+  rule: 'risk-threshold' | 'liquidation' | 'large-liquidation' | 'stream-auth' | 'store-write' | 'history-gap';
   level: AlertLevel;
   manager_id: string | null;
   owner: string | null;
@@ -178,7 +215,24 @@ const PageArg = v.optional(v.pipe(v.number(), v.integer(), v.minValue(0)));
 const PerPageArg = v.optional(v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(50)));
 const Name = v.pipe(v.string(), v.trim(), v.minLength(1), v.maxLength(200));
 const OptId = v.optional(Name);
-const Seconds = v.pipe(v.number(), v.integer(), v.minValue(0));
+/** UNIX seconds up to the year 2286: far beyond any real time, far below 2^53. */
+const UnixSeconds = v.pipe(v.number(), v.integer(), v.minValue(0), v.maxValue(9_999_999_999, 'expected UNIX seconds (a time before the year 2286)'));
+const UnixMs = v.pipe(v.number(), v.integer(), v.minValue(0), v.maxValue(9_999_999_999_999, 'expected UNIX milliseconds (a time before the year 2286)'));
+const Checkpoint = v.pipe(v.number(), v.integer(), v.minValue(0), v.maxValue(Number.MAX_SAFE_INTEGER));
+
+/** Longest span one `trades` call covers (7 days: at most a few dozen requests of 100 trades on a busy pool). */
+export const TRADES_MAX_SPAN_SEC = 7 * 86_400;
+/** Longest span one `candles` call covers: 10,000 periods (100 requests of 100 candles). */
+export const CANDLES_MAX_PERIODS = 10_000;
+/** How far into the future a range may end (clocks differ; the service answers nothing there). */
+const FUTURE_SLACK_SEC = 86_400;
+
+type Range = { from: number; to: number };
+const ORDERED = 'from must not be after to';
+const NOT_FUTURE = 'to must not be more than a day in the future';
+const TOO_LONG = 'the range is too long for one request; ask for a shorter one';
+const ordered = (a: Range): boolean => a.from <= a.to;
+const notFuture = (a: Range): boolean => a.to <= Date.now() / 1000 + FUTURE_SLACK_SEC;
 const Ratio = v.pipe(v.number(), v.minValue(1), v.maxValue(1000));
 
 export const CONTRACT_ARGS = {
@@ -189,12 +243,16 @@ export const CONTRACT_ARGS = {
   pools: v.object({}),
   depth: v.object({ pool: Name, limit: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(20))) }),
   trades: v.pipe(
-    v.object({ pool: Name, from: Seconds, to: Seconds }),
-    v.check((a) => a.from <= a.to, 'from must not be after to'),
+    v.object({ pool: Name, from: UnixSeconds, to: UnixSeconds }),
+    v.check((a) => ordered(a), ORDERED),
+    v.check((a) => notFuture(a), NOT_FUTURE),
+    v.check((a) => a.to - a.from <= TRADES_MAX_SPAN_SEC, TOO_LONG),
   ),
   candles: v.pipe(
-    v.object({ pool: Name, timeframe: v.picklist(TIMEFRAMES), from: Seconds, to: Seconds }),
-    v.check((a) => a.from <= a.to, 'from must not be after to'),
+    v.object({ pool: Name, timeframe: v.picklist(TIMEFRAMES), from: UnixSeconds, to: UnixSeconds }),
+    v.check((a) => ordered(a), ORDERED),
+    v.check((a) => notFuture(a), NOT_FUTURE),
+    v.check((a) => a.to - a.from <= TIMEFRAME_SECONDS[a.timeframe] * CANDLES_MAX_PERIODS, TOO_LONG),
   ),
   supplyReferral: v.object({ id: Address }),
   supplyReferrals: v.object({ owner: v.optional(Address), marginPoolId: OptId, page: PageArg, perPage: PerPageArg }),
@@ -206,8 +264,8 @@ export const CONTRACT_ARGS = {
     marginManagerId: OptId,
     marginPoolId: OptId,
     balanceManagerId: OptId,
-    fromCheckpoint: v.optional(Seconds),
-    toCheckpoint: v.optional(Seconds),
+    fromCheckpoint: v.optional(Checkpoint),
+    toCheckpoint: v.optional(Checkpoint),
     page: PageArg,
     perPage: PerPageArg,
   }),
@@ -217,13 +275,13 @@ export const CONTRACT_ARGS = {
     type: v.optional(Name),
     managerId: OptId,
     owner: v.optional(Address),
-    fromMs: v.optional(Seconds),
-    toMs: v.optional(Seconds),
+    fromMs: v.optional(UnixMs),
+    toMs: v.optional(UnixMs),
     /** Page backwards: events strictly older than this id. */
     beforeId: OptId,
     limit: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(1000))),
   }),
-  riskHistory: v.object({ managerId: Name, fromMs: v.optional(Seconds), toMs: v.optional(Seconds) }),
+  riskHistory: v.object({ managerId: Name, fromMs: v.optional(UnixMs), toMs: v.optional(UnixMs) }),
   alerts: v.object({ includeAcknowledged: v.optional(v.boolean()), limit: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(1000))) }),
   settings: v.object({}),
   streamStatus: v.object({}),
@@ -256,7 +314,9 @@ export const CONTRACT_ARGS = {
   ),
   clearThreshold: v.object({ managerId: Name }),
   acknowledgeAlert: v.object({ id: v.pipe(v.number(), v.integer(), v.minValue(1)) }),
-  snoozeAlert: v.object({ id: v.pipe(v.number(), v.integer(), v.minValue(1)), untilMs: Seconds }),
+  snoozeAlert: v.object({ id: v.pipe(v.number(), v.integer(), v.minValue(1)), untilMs: UnixMs }),
+  /** Reconnect every stream now: after a rejected key, or to skip a backoff wait. */
+  retryStreams: v.object({}),
 } as const;
 
 export type ContractMethod = keyof typeof CONTRACT_ARGS;
@@ -295,13 +355,14 @@ export interface ContractResults {
   clearThreshold: { defaults: Thresholds; perManager: Record<string, Thresholds> };
   acknowledgeAlert: AlertRecord;
   snoozeAlert: AlertRecord;
+  retryStreams: StatusSnapshot;
 }
 
 export type ContractInput<M extends ContractMethod> = v.InferInput<(typeof CONTRACT_ARGS)[M]>;
 
 /** The contract as both shells and the renderer see it: one invoke, one subscribe. */
 export interface TidewatchApi {
-  invoke<M extends ContractMethod>(method: M, args: ContractInput<M>): Promise<ContractResults[M]>;
+  invoke<M extends ContractMethod>(method: M, args: ContractInput<M>, options?: InvokeOptions): Promise<ContractResults[M]>;
   subscribe<T extends Topic>(topic: T, listener: (payload: PayloadOf<T>) => void): () => void;
 }
 

@@ -103,3 +103,8 @@ export function parseUnits(text: string, decimals: number): bigint {
   const big = BigInt(whole + fraction.padEnd(decimals, '0'));
   return sign ? -big : big;
 }
+
+/** A candle's `timestamp` (ISO 8601, UTC; the service omits the zone) in UNIX milliseconds. */
+export function candleTimeMs(timestamp: string): number {
+  return Date.parse(/(?:[zZ]|[+-]\d\d:?\d\d)$/.test(timestamp) ? timestamp : `${timestamp}Z`);
+}

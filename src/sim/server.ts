@@ -39,6 +39,8 @@ export interface RunningSim {
   server: Server;
   /** Cut every open stream (clients are expected to reconnect and resume): for fault tests. */
   dropStreams(): number;
+  /** Replace the accepted keys (a key revoked, then enabled again). Open streams are not cut. */
+  setApiKeys(keys: string[]): void;
   close(): Promise<void>;
 }
 
@@ -123,6 +125,10 @@ export async function startSim(opts: SimOptions): Promise<RunningSim> {
     port: address.port,
     world,
     server,
+    setApiKeys(next) {
+      keys.clear();
+      for (const k of next) keys.add(k);
+    },
     dropStreams() {
       const open = [...hub.connections];
       for (const conn of open) conn.destroy();

@@ -66,6 +66,7 @@ describe('the API key never crosses to the renderer', () => {
       clearThreshold: { managerId: '0xabc' },
       acknowledgeAlert: { id: 999_999 },
       snoozeAlert: { id: 999_999, untilMs: 1 },
+      retryStreams: {},
     };
     const answers: string[] = [];
     for (const method of CONTRACT_METHODS) {

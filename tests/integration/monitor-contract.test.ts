@@ -118,6 +118,7 @@ describe('contract queries against the Demo network', () => {
     expect(s).toMatchObject({ network: 'demo', warningRatio: 1.5, criticalRatio: 1.25, hasApiKey: false });
     expect(JSON.stringify(s)).not.toContain('test-key');
     const status = await call('streamStatus', {});
+    expect((await call('retryStreams', {})).streams.map((x: { id: string }) => x.id)).toContain('margin');
     expect(status.streams.find((x: any) => x.id === 'margin').state).toBe('open');
     // The Settings form sends every field, empty URLs included.
     const { hasApiKey: _h, keyProtection: _k, ...form } = s;

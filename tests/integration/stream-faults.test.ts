@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, describe, expect, it } from 'vitest';
 import { Monitor } from '../../src/main/core/monitor';
 import { MemorySecretStore } from '../../src/main/core/settings';
-import { StreamSupervisor } from '../../src/main/core/streams/supervisor';
+import { AUTH_RETRY_MS, StreamSupervisor } from '../../src/main/core/streams/supervisor';
 import { monitorOn, tempDir, until } from '../support/monitor';
 import { startTestSim, TEST_KEY } from '../support/sim';
 
@@ -47,20 +47,53 @@ describe('stream #22 under faults', () => {
       dataDir: dir.dir,
       secrets,
       overrides: { network: 'custom', baseUrl: t.sim.url, streamUrl: t.sim.url },
-      streams: { backoffBaseMs: 50, backoffCapMs: 200 },
     }).start();
     cleanups.push(() => dir.remove(), () => t.close(), () => m.close());
     await until(() => m.supervisor.statuses().find((s) => s.id === 'margin')?.state === 'stopped-auth', 10_000, 'stopped-auth');
     const status = m.status().streams.find((s) => s.id === 'margin')!;
     expect(status.lastError).toMatch(/401/);
     expect(status.lastError).not.toContain('wrong-key');
+    // Retried slowly: the next try is AUTH_RETRY_MS away, not a storm against a rejected key.
+    expect(status.nextTryAt! - Date.now()).toBeGreaterThan(AUTH_RETRY_MS - 5_000);
     await until(() => m.store.risk.alerts().some((a) => a.rule === 'stream-auth'), 5000, 'auth alert');
-    // It stays stopped: no retry storm against a rejected key.
     const reconnects = status.reconnects;
     await new Promise((r) => setTimeout(r, 500));
     expect(m.status().streams.find((s) => s.id === 'margin')!.reconnects).toBe(reconnects);
     await m.invoke('setApiKey', { apiKey: TEST_KEY });
     await until(() => m.supervisor.statuses().find((s) => s.id === 'margin')?.state === 'open', 10_000, 'open after new key');
+  });
+
+  it('resumes after a 401 that clears when the user asks (retryStreams)', async () => {
+    const t = await startTestSim({ historyDays: 0.2 });
+    const dir = tempDir();
+    const m = monitorOn(t, dir.dir).start();
+    cleanups.push(() => dir.remove(), () => t.close(), () => m.close());
+    const margin = () => m.supervisor.statuses().find((s) => s.id === 'margin')?.state;
+    await until(() => margin() === 'open', 10_000, 'open');
+    // The service revokes the key, then accepts it again.
+    t.sim.setApiKeys(['another-key']);
+    t.sim.dropStreams();
+    await until(() => margin() === 'stopped-auth', 10_000, 'stopped-auth');
+    t.sim.setApiKeys([TEST_KEY]);
+    await m.invoke('retryStreams', {});
+    await until(() => margin() === 'open', 10_000, 'open after retryStreams');
+  });
+
+  it('a custom network whose key is rejected and then accepted resumes on setApiKey with the same key', async () => {
+    const t = await startTestSim({ historyDays: 0.2 });
+    const dir = tempDir();
+    const m = new Monitor({ dataDir: dir.dir, secrets: new MemorySecretStore(TEST_KEY), overrides: { network: 'custom', baseUrl: t.sim.url, streamUrl: t.sim.url } }).start();
+    cleanups.push(() => dir.remove(), () => t.close(), () => m.close());
+    const margin = () => m.supervisor.statuses().find((s) => s.id === 'margin')?.state;
+    await until(() => margin() === 'open', 10_000, 'open');
+    t.sim.setApiKeys(['another-key']);
+    t.sim.dropStreams();
+    await until(() => margin() === 'stopped-auth', 10_000, 'stopped-auth');
+    t.sim.setApiKeys([TEST_KEY]);
+    await new Promise((r) => setTimeout(r, 300));
+    expect(margin()).toBe('stopped-auth');
+    await m.invoke('setApiKey', { apiKey: TEST_KEY });
+    await until(() => margin() === 'open', 10_000, 'open after the same key');
   });
 
   it('backs off on 429, honouring Retry-After', async () => {
@@ -94,32 +127,34 @@ describe('stream #22 under faults', () => {
     await until(() => m.supervisor.statuses().find((s) => s.id === 'pool:DEEP_USDC')?.state === 'open', 10_000, 'pool open');
   });
 
-  it('reconnects when no byte arrives for the watchdog interval (heartbeats count)', async () => {
-    let connections = 0;
-    let silent = true;
+  it('reconnects when no byte arrives for the watchdog interval (heartbeats count), at the production 45 s', async () => {
+    // Two streams at once: one server goes silent, the other sends only heartbeats.
+    const connections = { silent: 0, pinging: 0 };
     const server: Server = createServer((req, res) => {
-      connections++;
+      const kind = req.url?.includes('silent') ? 'silent' : 'pinging';
+      connections[kind]++;
       res.writeHead(200, { 'content-type': 'text/event-stream' });
       res.write(': hello\n\n');
-      if (!silent) {
-        const ping = setInterval(() => res.write(': ping\n\n'), 100);
+      if (kind === 'pinging') {
+        const ping = setInterval(() => res.write(': ping\n\n'), 15_000);
         req.on('close', () => clearInterval(ping));
       }
     });
     await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
     cleanups.push(() => new Promise<void>((r) => { server.closeAllConnections(); server.close(() => r()); }));
-    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/s`;
-    const sup = new StreamSupervisor({ budget: 1, watchdogMs: 400, backoffBaseMs: 10, backoffCapMs: 20, redact: (s) => s });
+    const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    const sup = new StreamSupervisor({ budget: 2, redact: (s) => s });
     cleanups.push(() => sup.stopAll());
-    sup.add({ id: 'margin', priority: 0, url: () => url, onEvent: () => {} });
-    await until(() => connections >= 3, 5000, 'watchdog reconnects');
-    silent = false;
-    sup.resumeAll();
-    const after = connections;
-    await new Promise((r) => setTimeout(r, 1200));
-    // With heartbeats flowing it stays on one connection.
-    expect(connections - after).toBeLessThanOrEqual(1);
-  });
+    const started = Date.now();
+    sup.add({ id: 'margin', priority: 0, url: () => `${base}/silent`, onEvent: () => {} });
+    sup.add({ id: 'pool:X', priority: 1, url: () => `${base}/pinging`, onEvent: () => {} });
+    await until(() => connections.silent >= 2, 60_000, 'the watchdog reconnects the silent stream');
+    const waited = Date.now() - started;
+    expect(waited).toBeGreaterThanOrEqual(44_000);
+    expect(waited).toBeLessThan(60_000);
+    // Heartbeats every 15 s kept the other on one connection all along.
+    expect(connections.pinging).toBe(1);
+  }, 90_000);
 });
 
 describe('servers that bend the SSE rules', () => {
@@ -138,7 +173,7 @@ describe('servers that bend the SSE rules', () => {
     cleanups.push(() => new Promise<void>((r) => { server.closeAllConnections(); server.close(() => r()); }));
     const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/s`;
     const seen: string[] = [];
-    const sup = new StreamSupervisor({ budget: 1, backoffBaseMs: 10, backoffCapMs: 20, redact: (s) => s });
+    const sup = new StreamSupervisor({ budget: 1, redact: (s) => s });
     cleanups.push(() => sup.stopAll());
     sup.add({ id: 'margin', priority: 0, url: () => url, onEvent: (m) => seen.push(m.id ?? '') });
     await until(() => seen.length > 0, 5000, 'an event without content-type');

@@ -10,13 +10,12 @@ export function tempDir(prefix = 'tidewatch-test-'): { dir: string; remove(): vo
   return { dir, remove: () => rmSync(dir, { recursive: true, force: true }) };
 }
 
-/** A monitor on the given sim as its Demo network, with short stream timings for tests. */
+/** A monitor on the given sim as its Demo network, at production stream timings (backoff, watchdog). */
 export function monitorOn(t: TestSim, dataDir: string, extra: Partial<MonitorOptions> = {}): Monitor {
   return new Monitor({
     dataDir,
     demo: { baseUrl: t.sim.url, apiKey: TEST_KEY },
     secrets: new MemorySecretStore(),
-    streams: { watchdogMs: 5000, backoffBaseMs: 100, backoffCapMs: 1000 },
     ...extra,
   });
 }

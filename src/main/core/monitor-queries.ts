@@ -1,3 +1,5 @@
+import type { Candle } from '../../shared/api';
+import { candleTimeMs } from '../../shared/units';
 import type { ArgsOf, ContractMethod, ContractResults, QueryResult } from '../../shared/contract';
 import { ContractArgumentError } from '../../shared/contract';
 import { ServiceError } from './client/errors';
@@ -5,7 +7,7 @@ import type { Monitor } from './monitor';
 
 /** Errors for which a cached copy is better than nothing (the network, not the request, failed). */
 function cacheWorthy(err: unknown): err is ServiceError {
-  return err instanceof ServiceError && err.kind !== 'bad-request' && err.kind !== 'not-found' && err.kind !== 'invalid-response';
+  return err instanceof ServiceError && err.kind !== 'bad-request' && err.kind !== 'not-found' && err.kind !== 'invalid-response' && err.kind !== 'cancelled';
 }
 
 /**
@@ -16,7 +18,7 @@ async function cached<T>(m: Monitor, key: string, fetcher: () => Promise<T>): Pr
   try {
     const data = await fetcher();
     const fetchedAt = Date.now();
-    m.store.cache.save(key, data, fetchedAt);
+    saveQuietly(m, key, data, fetchedAt);
     m.noteNetwork();
     return { data, source: 'network', fetchedAt, stale: false };
   } catch (err) {
@@ -37,6 +39,19 @@ async function cached<T>(m: Monitor, key: string, fetcher: () => Promise<T>): Pr
   }
 }
 
+/** Candles kept per pool and timeframe for offline charts. */
+const CANDLES_CACHED = 5_000;
+
+/** A cache write that fails (disk full) must not fail the answer the network gave: the monitor is told instead. */
+function saveQuietly(m: Monitor, key: string, data: unknown, fetchedAt: number): void {
+  try {
+    m.store.cache.save(key, data, fetchedAt);
+    m.noteStoreOk();
+  } catch (err) {
+    m.noteStoreError(err);
+  }
+}
+
 /** Local data (the store): fresh while the stream that feeds it is open. */
 function local<T>(m: Monitor, data: T, streamId: string): QueryResult<T> {
   const s = m.supervisor.statuses().find((x) => x.id === streamId);
@@ -46,7 +61,7 @@ function local<T>(m: Monitor, data: T, streamId: string): QueryResult<T> {
 
 const key = (method: string, args: unknown): string => `${method}:${JSON.stringify(args)}`;
 
-type Handlers = { [M in ContractMethod]: (m: Monitor, a: ArgsOf<M>) => Promise<ContractResults[M]> | ContractResults[M] };
+type Handlers = { [M in ContractMethod]: (m: Monitor, a: ArgsOf<M>, signal?: AbortSignal) => Promise<ContractResults[M]> | ContractResults[M] };
 
 const thresholds = (m: Monitor): ContractResults['thresholds'] => {
   const s = m.effective();
@@ -54,26 +69,26 @@ const thresholds = (m: Monitor): ContractResults['thresholds'] => {
 };
 
 const HANDLERS: Handlers = {
-  walletNfts: (m, a) => cached(m, key('walletNfts', a), () => m.client.addressNfts(a.owner, a)),
-  kiosk: (m, a) => cached(m, key('kiosk', a), () => m.client.kioskNfts(a.kioskId, a)),
-  collection: (m, a) => cached(m, key('collection', a), () => m.client.collection(a.type, a)),
-  holders: (m, a) => cached(m, key('holders', a), () => m.client.holders(a.type, a)),
-  pools: (m) => cached(m, 'pools', () => m.client.pools()),
-  depth: async (m, a) => {
+  walletNfts: (m, a, s) => cached(m, key('walletNfts', a), () => m.client.addressNfts(a.owner, a, s)),
+  kiosk: (m, a, s) => cached(m, key('kiosk', a), () => m.client.kioskNfts(a.kioskId, a, s)),
+  collection: (m, a, s) => cached(m, key('collection', a), () => m.client.collection(a.type, a, s)),
+  holders: (m, a, s) => cached(m, key('holders', a), () => m.client.holders(a.type, a, s)),
+  pools: (m, _a, s) => cached(m, 'pools', () => m.client.pools(s)),
+  depth: async (m, a, s) => {
     try {
-      return await cached(m, key('depth', a), () => m.client.depth(a.pool, a.limit));
+      return await cached(m, key('depth', a), () => m.client.depth(a.pool, a.limit, s));
     } catch (err) {
       const stored = m.store.market.depth(a.pool);
       if (!stored || !cacheWorthy(err)) throw err;
       return { data: stored.depth, source: 'cache', fetchedAt: stored.updatedAt, stale: true, error: { kind: err.kind, message: err.message, advice: err.advice } };
     }
   },
-  trades: async (m, a) => {
+  trades: async (m, a, s) => {
     try {
-      const { trades } = await m.client.tradesRange(a.pool, a.from, a.to);
+      const { trades, truncated } = await m.client.tradesRange(a.pool, a.from, a.to, { signal: s });
       m.store.market.addTrades(a.pool, trades);
       m.noteNetwork();
-      return { data: trades, source: 'network', fetchedAt: Date.now(), stale: false };
+      return { data: trades, source: 'network', fetchedAt: Date.now(), stale: false, truncated };
     } catch (err) {
       m.noteNetwork(err);
       if (!cacheWorthy(err)) throw err;
@@ -81,15 +96,37 @@ const HANDLERS: Handlers = {
       return { data, source: 'cache', fetchedAt: Date.now(), stale: true, error: { kind: err.kind, message: err.message, advice: err.advice } };
     }
   },
-  candles: (m, a) => cached(m, key('candles', a), () => m.client.candlesRange(a.pool, a.timeframe, a.from, a.to)),
-  supplyReferral: (m, a) => cached(m, key('supplyReferral', a), () => m.client.supplyReferral(a.id)),
-  supplyReferrals: (m, a) => cached(m, key('supplyReferrals', a), () => m.client.supplyReferrals(a)),
-  supplierCap: (m, a) => cached(m, key('supplierCap', a), () => m.client.supplierCap(a.id)),
-  supplierCaps: (m, a) => cached(m, key('supplierCaps', a), () => m.client.supplierCaps(a)),
-  marginManagers: (m, a) => cached(m, key('marginManagers', a), () => m.client.marginManagers(a.owner, a)),
-  liquidations: (m, a) => cached(m, key('liquidations', a), () => m.client.liquidations(a.owner, a)),
-  activeSupplies: (m, a) => cached(m, key('activeSupplies', a), () => m.client.activeSupplies(a.owner, a)),
-  activeLoans: (m, a) => cached(m, key('activeLoans', a), () => m.client.activeLoans(a.owner, a)),
+  candles: async (m, a, s) => {
+    // Cached by pool and timeframe (not by range), so a chart opened offline shows what was seen.
+    const k = `candles:${a.pool}:${a.timeframe}`;
+    const inRange = (c: Candle): boolean => {
+      const t = candleTimeMs(c.timestamp) / 1000;
+      return t >= a.from && t <= a.to;
+    };
+    try {
+      const { candles, truncated } = await m.client.candlesRange(a.pool, a.timeframe, a.from, a.to, { signal: s });
+      const fetchedAt = Date.now();
+      const before = m.store.cache.load<Candle[]>(k)?.data ?? [];
+      const merged = new Map([...before, ...candles].map((c) => [c.timestamp, c]));
+      const kept = [...merged.values()].sort((x, y) => (x.timestamp < y.timestamp ? -1 : 1)).slice(-CANDLES_CACHED);
+      saveQuietly(m, k, kept, fetchedAt);
+      m.noteNetwork();
+      return { data: candles, source: 'network', fetchedAt, stale: false, truncated };
+    } catch (err) {
+      m.noteNetwork(err);
+      const hit = cacheWorthy(err) ? m.store.cache.load<Candle[]>(k) : undefined;
+      if (!hit || !cacheWorthy(err)) throw err;
+      return { data: hit.data.filter(inRange), source: 'cache', fetchedAt: hit.fetchedAt, stale: true, error: { kind: err.kind, message: err.message, advice: err.advice } };
+    }
+  },
+  supplyReferral: (m, a, s) => cached(m, key('supplyReferral', a), () => m.client.supplyReferral(a.id, s)),
+  supplyReferrals: (m, a, s) => cached(m, key('supplyReferrals', a), () => m.client.supplyReferrals(a, s)),
+  supplierCap: (m, a, s) => cached(m, key('supplierCap', a), () => m.client.supplierCap(a.id, s)),
+  supplierCaps: (m, a, s) => cached(m, key('supplierCaps', a), () => m.client.supplierCaps(a, s)),
+  marginManagers: (m, a, s) => cached(m, key('marginManagers', a), () => m.client.marginManagers(a.owner, a, s)),
+  liquidations: (m, a, s) => cached(m, key('liquidations', a), () => m.client.liquidations(a.owner, a, s)),
+  activeSupplies: (m, a, s) => cached(m, key('activeSupplies', a), () => m.client.activeSupplies(a.owner, a, s)),
+  activeLoans: (m, a, s) => cached(m, key('activeLoans', a), () => m.client.activeLoans(a.owner, a, s)),
   marginEvents: (m, a) => {
     const managerIds = a.owner
       ? [...new Set([...m.store.margin.managersOfOwner(a.owner), ...[...m.watchedManagers].filter(([, o]) => o === a.owner).map(([id]) => id)])]
@@ -115,6 +152,8 @@ const HANDLERS: Handlers = {
   setApiKey: (m, a) => {
     m.settings.setApiKey(a.apiKey);
     m.reconfigure();
+    // Even the same key again: the user says it is valid now (a plan renewed, a key re-enabled).
+    m.retryStreamsNow();
     return m.effective();
   },
   addWatch: (m, a) => {
@@ -150,9 +189,13 @@ const HANDLERS: Handlers = {
     if (!r) throw new ContractArgumentError(`snoozeAlert: there is no alert ${a.id}`);
     return r;
   },
+  retryStreams: (m) => {
+    m.retryStreamsNow();
+    return m.status();
+  },
 };
 
-export async function dispatch<M extends ContractMethod>(m: Monitor, method: M, args: ArgsOf<M>): Promise<ContractResults[M]> {
-  const handler = HANDLERS[method] as (m: Monitor, a: ArgsOf<M>) => Promise<ContractResults[M]> | ContractResults[M];
-  return handler(m, args);
+export async function dispatch<M extends ContractMethod>(m: Monitor, method: M, args: ArgsOf<M>, signal?: AbortSignal): Promise<ContractResults[M]> {
+  const handler = HANDLERS[method] as (m: Monitor, a: ArgsOf<M>, s?: AbortSignal) => Promise<ContractResults[M]> | ContractResults[M];
+  return handler(m, args, signal);
 }

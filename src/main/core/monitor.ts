@@ -5,7 +5,9 @@ import {
   parseArgs,
   type ContractInput,
   type ContractMethod,
+  type CancelSignal,
   type ContractResults,
+  type InvokeOptions,
   type PayloadOf,
   type RiskReading,
   type Settings,
@@ -14,7 +16,7 @@ import {
   type Topic,
 } from '../../shared/contract';
 import { AlertEngine } from './alerts/alert-engine';
-import { ServiceError } from './client/errors';
+import { describeForLog, ServiceError } from './client/errors';
 import type { ServiceConfig } from './client/http';
 import { ServiceClient } from './client/service-client';
 import { dispatch } from './monitor-queries';
@@ -23,7 +25,9 @@ import { loadAssetBook, managersOf, readingsOf, type AssetBook } from './risk/ri
 import { UsdPrices } from './risk/usd-prices';
 import { SettingsService, type SecretStore } from './settings';
 import type { IncomingMarginEvent } from './store/margin-events';
+import { describeStoreError } from './store/store-errors';
 import { Store } from './store/store';
+import { HistoryRecovery } from './streams/history-recovery';
 import { marginStream } from './streams/margin-stream';
 import { poolStream } from './streams/pool-stream';
 import { StreamSupervisor } from './streams/supervisor';
@@ -72,6 +76,11 @@ export class Monitor implements TidewatchApi {
   private riskSoon: NodeJS.Timeout | undefined;
   private statusTimer: NodeJS.Timeout | undefined;
   private offlineSince: number | null = null;
+  /** A cache write failed (the margin stream reports its own failures). */
+  private cacheStoreError: string | null = null;
+  private storeErrorShown: string | null = null;
+  private internalError: { at: number; message: string } | null = null;
+  private readonly recovery: HistoryRecovery;
   private closed = false;
   private readonly log: (line: string) => void;
 
@@ -90,6 +99,7 @@ export class Monitor implements TidewatchApi {
       budget: this.effective().streamBudget,
       fetch: opts.fetch,
       redact: (s) => this.client.http.redact(s),
+      onReachable: (reachable) => this.noteNetwork(reachable ? undefined : 'unreachable'),
       ...opts.streams,
     });
     this.supervisor.onStatus((streams) => {
@@ -103,8 +113,37 @@ export class Monitor implements TidewatchApi {
       naming: () => this.client.http.profile,
       urlFor: (lastId) => this.client.http.url('/dex-margin/manager-updates', { 'last-id': lastId }, 'stream'),
       firstStart: () => opts.marginFirstStart ?? (this.effective().network === 'demo' ? '0' : '$'),
-      onCommitted: (events) => this.onMarginCommitted(events),
-      onError: (err) => this.log(`store: could not commit margin events (${(err as Error).message}); they will be fetched again`),
+      onCommitted: (events) => {
+        this.recovery.noteAlive();
+        this.onMarginCommitted(events);
+      },
+      onOpen: () => this.recovery.onOpen(),
+      onStoreState: (reason, err) => {
+        if (reason !== null) {
+          this.log(`store: ${reason} (${(err as Error | undefined)?.message ?? ''}); the margin stream stops until writes work again`);
+          this.supervisor.interrupt('margin');
+        } else {
+          this.log('store: writes work again; the margin stream resumes from its cursor');
+        }
+        this.onStoreStateChanged();
+      },
+    });
+    this.recovery = new HistoryRecovery({
+      client: () => this.client,
+      repo: this.store.margin,
+      gaps: this.store.gaps,
+      isOpen: () => this.supervisor.statuses().some((x) => x.id === 'margin' && x.state === 'open'),
+      watchedOwners: () => this.store.settings.watchList().map((w) => w.owner),
+      loadAliveAt: () => this.store.settings.get<number>('margin.aliveAt') ?? this.store.margin.cursorUpdatedAt(),
+      saveAliveAt: (ms) => this.store.settings.set('margin.aliveAt', ms),
+      onRecovered: (events) => this.onMarginCommitted(events),
+      refreshRisk: () => this.refreshRisk(),
+      onGap: (gap) => {
+        this.log(`stream history from ${new Date(gap.fromMs).toISOString()} to ${new Date(gap.toMs).toISOString()} could not be replayed; ${gap.recoveredLiquidations} liquidations recovered over REST`);
+        this.alerts.onHistoryGap(gap.fromMs, gap.toMs, gap.message);
+        this.scheduleStatus();
+      },
+      log: (line) => this.log(line),
     });
   }
 
@@ -175,9 +214,9 @@ export class Monitor implements TidewatchApi {
 
   // ---- the contract ------------------------------------------------------------------
 
-  async invoke<M extends ContractMethod>(method: M, args: ContractInput<M>): Promise<ContractResults[M]> {
+  async invoke<M extends ContractMethod>(method: M, args: ContractInput<M>, options: InvokeOptions = {}): Promise<ContractResults[M]> {
     if (this.closed) throw new Error('Tidewatch is shutting down');
-    return dispatch(this, method, parseArgs(method, args));
+    return dispatch(this, method, parseArgs(method, args), toAbortSignal(options.signal));
   }
 
   subscribe<T extends Topic>(topic: T, listener: (payload: PayloadOf<T>) => void): () => void {
@@ -185,18 +224,66 @@ export class Monitor implements TidewatchApi {
   }
 
   status(): StatusSnapshot {
+    let historyGaps: StatusSnapshot['historyGaps'] = [];
+    try {
+      historyGaps = this.closed ? [] : this.store.gaps.recent();
+    } catch {
+      // a store that cannot be read says so through storeError
+    }
     return {
       network: this.effective().network,
       online: this.offlineSince === null,
       offlineSince: this.offlineSince,
       streams: this.supervisor.statuses(),
       storeNotice: this.store.notice,
+      storeError: this.storeError(),
+      historyGaps,
+      internalError: this.internalError,
     };
+  }
+
+  private storeError(): string | null {
+    return this.margin.storeFailure() ?? this.cacheStoreError;
+  }
+
+  /** A write to the store failed (a cache write): say so, once per new reason. */
+  noteStoreError(err: unknown): void {
+    this.cacheStoreError = describeStoreError(err);
+    this.onStoreStateChanged();
+  }
+
+  /** A write to the store worked again. */
+  noteStoreOk(): void {
+    if (this.cacheStoreError === null) return;
+    this.cacheStoreError = null;
+    this.onStoreStateChanged();
+  }
+
+  private onStoreStateChanged(): void {
+    const now = this.storeError();
+    if (now !== null && now !== this.storeErrorShown) this.alerts.onStoreFailure(now);
+    this.storeErrorShown = now;
+    this.scheduleStatus();
+  }
+
+  /**
+   * The shells' last resort: an error nobody handled was caught, logged, and survived. It shows
+   * in the status so the user knows something went wrong; the tests fail on any such error.
+   */
+  noteInternalError(err: unknown): void {
+    const message = err instanceof Error ? err.message : String(err);
+    this.internalError = { at: Date.now(), message: this.client.http.redact(message).slice(0, 300) };
+    this.scheduleStatus();
+  }
+
+  /** Reconnect every stream now (the user asked, or a key was entered). */
+  retryStreamsNow(): void {
+    this.supervisor.resumeAll();
   }
 
   /** Record whether the service answered: drives the offline banner. */
   noteNetwork(err?: unknown): void {
-    const offline = err instanceof ServiceError && (err.kind === 'network' || err.kind === 'timeout');
+    const offline = err === 'unreachable' || (err instanceof ServiceError && (err.kind === 'network' || err.kind === 'timeout'));
     const was = this.offlineSince;
     if (offline) this.offlineSince ??= Date.now();
     else if (!err) this.offlineSince = null;
@@ -237,7 +324,7 @@ export class Monitor implements TidewatchApi {
         url: () => this.client.http.url(`/dex/${encodeURIComponent(pool)}/live-trades`, {}, 'stream'),
         backfill: async (from, to) => (await this.client.tradesRange(pool, from, to)).trades,
         onData: (trades: Trade[], depth) => this.hub.publish(`pool:${pool}`, { pool, trades, depth }),
-        onError: (err) => this.log(`pool ${pool}: ${(err as Error).message}`),
+        onError: (err) => this.log(`pool ${pool}: ${describeForLog(err)}`),
       });
     if (!this.supervisor.has(`pool:${pool}`)) this.poolFlush.set(pool, stream.flush);
     this.supervisor.add(stream.spec);
@@ -293,7 +380,7 @@ export class Monitor implements TidewatchApi {
         if (usd >= limit) this.alerts.onLargeLiquidation(e, usd, `${amount.toLocaleString('en-US', { maximumFractionDigits: 2 })} ${asset.split('::').pop()}`);
       }
     } catch (err) {
-      this.log(`large-liquidation check skipped: ${(err as Error).message}`);
+      this.log(`large-liquidation check skipped: ${describeForLog(err)}`);
     }
   }
 
@@ -355,7 +442,7 @@ export class Monitor implements TidewatchApi {
       return readings;
     } catch (err) {
       this.noteNetwork(err);
-      this.log(`risk refresh failed: ${(err as Error).message}`);
+      this.log(`risk refresh failed: ${describeForLog(err)}`);
       return [];
     }
   }
@@ -376,11 +463,21 @@ export class Monitor implements TidewatchApi {
     this.closed = true;
     for (const t of [this.riskTimer, this.riskSoon, this.statusTimer]) if (t) clearTimeout(t);
     this.supervisor.stopAll();
+    this.recovery.close();
     if (this.statusTimer) clearTimeout(this.statusTimer);
     this.margin.flush();
     for (const flush of this.poolFlush.values()) flush();
     this.store.close();
   }
+}
+
+/** A real AbortSignal for the client (fetch wants one) from whatever signal a shell passed. */
+function toAbortSignal(signal: CancelSignal | undefined): AbortSignal | undefined {
+  if (signal === undefined || signal instanceof AbortSignal) return signal;
+  const c = new AbortController();
+  if (signal.aborted) c.abort();
+  else signal.addEventListener('abort', () => c.abort(), { once: true });
+  return c.signal;
 }
 
 function safeJson(text: string): unknown {

@@ -4,6 +4,7 @@ import { app, ipcMain, net, protocol, safeStorage, session } from 'electron';
 import type { StatusSnapshot } from '../../shared/contract';
 import { startSim, type RunningSim } from '../../sim';
 import { Monitor } from '../core/monitor';
+import { installSafetyNet } from '../core/safety-net';
 import { trayStateOf } from '../core/tray-state';
 import { AlertNotifier } from './alert-notifier';
 import { APP_ORIGIN, CSP, serveRenderer } from './app-protocol';
@@ -40,6 +41,8 @@ export async function startApplication(paths: ShellPaths): Promise<void> {
 
   // 3. The monitor: store, streams, risk, alerts.
   const monitor = new Monitor({ dataDir: join(userData, 'data'), demo: { baseUrl: sim.url, apiKey: demoKey }, secrets, log }).start();
+  // The last resort: an error nobody handled is logged and shown in the status; the app lives on.
+  installSafetyNet({ log, onError: (err) => monitor.noteInternalError(err) });
 
   // 4. The renderer over app:// (dev server in development), locked down.
   const devUrl = !app.isPackaged ? process.env['ELECTRON_RENDERER_URL'] : undefined;

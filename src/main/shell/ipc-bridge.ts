@@ -5,6 +5,7 @@ import { isTrustedSender } from './sender-check';
 
 export const IPC = {
   invoke: 'tidewatch:invoke',
+  cancel: 'tidewatch:cancel',
   subscribe: 'tidewatch:subscribe',
   unsubscribe: 'tidewatch:unsubscribe',
   push: 'tidewatch:push',
@@ -19,6 +20,8 @@ export type InvokeAnswer = { ok: true; result: unknown } | { ok: false; error: {
  */
 export class IpcBridge {
   private readonly subscriptions = new Map<number, Map<Topic, () => void>>();
+  /** Calls in flight that the page may cancel, by `<webContents id>:<call id>`. */
+  private readonly inflight = new Map<string, AbortController>();
 
   constructor(
     private readonly api: TidewatchApi,
@@ -29,7 +32,8 @@ export class IpcBridge {
   ) {}
 
   register(ipcMain: IpcMain): void {
-    ipcMain.handle(IPC.invoke, (e, method: unknown, args: unknown) => this.invoke(e, method, args));
+    ipcMain.handle(IPC.invoke, (e, method: unknown, args: unknown, callId: unknown) => this.invoke(e, method, args, callId));
+    ipcMain.on(IPC.cancel, (e, callId: unknown) => this.cancel(e, callId));
     ipcMain.on(IPC.subscribe, (e, topic: unknown) => this.subscribe(e, topic));
     ipcMain.on(IPC.unsubscribe, (e, topic: unknown) => this.unsubscribe(e, topic));
   }
@@ -40,21 +44,32 @@ export class IpcBridge {
     return ok;
   }
 
-  async invoke(e: IpcMainInvokeEvent, method: unknown, args: unknown): Promise<InvokeAnswer> {
+  async invoke(e: IpcMainInvokeEvent, method: unknown, args: unknown, callId?: unknown): Promise<InvokeAnswer> {
     if (!this.trusted(e)) return { ok: false, error: { kind: 'forbidden', message: 'This frame may not use Tidewatch.' } };
     if (typeof method !== 'string' || !isContractMethod(method)) {
       return { ok: false, error: { kind: 'bad-argument', message: `There is no contract method "${String(method)}".` } };
     }
+    const key = validCallId(callId) ? `${e.sender.id}:${callId}` : undefined;
+    const cancel = new AbortController();
+    if (key) this.inflight.set(key, cancel);
     try {
-      const result = await this.api.invoke(method, args as never);
+      const result = await this.api.invoke(method, args as never, { signal: cancel.signal });
       this.afterInvoke(method, result);
       return { ok: true, result };
     } catch (err) {
       if (err instanceof ContractArgumentError) return { ok: false, error: { kind: 'bad-argument', message: err.message } };
       if (err instanceof ServiceError) return { ok: false, error: { kind: err.kind, message: err.message, advice: err.advice } };
       this.log(`ipc: ${method} failed: ${(err as Error).message}`);
-      return { ok: false, error: { kind: 'internal', message: (err as Error).message } };
+      return { ok: false, error: { kind: 'internal', message: 'Tidewatch hit an internal error; it was logged. Retry, and report it if it happens again.' } };
+    } finally {
+      if (key) this.inflight.delete(key);
     }
+  }
+
+  /** The page gave up on a call (its view closed or asked again): stop the work behind it. */
+  cancel(e: IpcMainEvent, callId: unknown): void {
+    if (!this.trusted(e) || !validCallId(callId)) return;
+    this.inflight.get(`${e.sender.id}:${callId}`)?.abort();
   }
 
   subscribe(e: IpcMainEvent, topic: unknown): void {
@@ -86,4 +101,8 @@ export class IpcBridge {
     for (const off of this.subscriptions.get(id)?.values() ?? []) off();
     this.subscriptions.delete(id);
   }
+}
+
+function validCallId(id: unknown): id is number {
+  return typeof id === 'number' && Number.isSafeInteger(id) && id > 0;
 }

@@ -113,16 +113,22 @@ export async function startWebShell(opts: WebShellOptions): Promise<WebShell> {
           send(res, 400, { error: { kind: 'bad-argument', message: `the body must be a JSON object of arguments (${(err as Error).message})` } });
           return;
         }
+        // The page went away or asked again: stop the work it asked for (range fetches included).
+        const cancel = new AbortController();
+        res.on('close', () => {
+          if (!res.writableEnded) cancel.abort();
+        });
         try {
-          const result = await opts.api.invoke(method, args as never);
+          const result = await opts.api.invoke(method, args as never, { signal: cancel.signal });
           send(res, 200, { result }, cookie);
         } catch (err) {
+          if (res.destroyed) return;
           if (err instanceof ContractArgumentError) send(res, 400, { error: { kind: 'bad-argument', message: err.message } });
           else if (err instanceof ServiceError) {
             send(res, 502, { error: { kind: err.kind, message: err.message, advice: err.advice } });
           } else {
             console.error('tidewatch serve:', err);
-            send(res, 500, { error: { kind: 'internal', message: (err as Error).message } });
+            send(res, 500, { error: { kind: 'internal', message: 'Tidewatch hit an internal error; it was logged. Retry, and report it if it happens again.' } });
           }
         }
         return;

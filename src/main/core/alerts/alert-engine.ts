@@ -106,6 +106,50 @@ export class AlertEngine {
     return a;
   }
 
+  /**
+   * The store refuses writes. The alert is stored when it can be; when it cannot (the disk is
+   * full), it is still pushed to the shells (id 0: not stored, nothing to acknowledge).
+   */
+  onStoreFailure(reason: string, now = Date.now()): AlertRecord {
+    const alert = {
+      dedupe_key: `store-write:-:critical:${Math.floor(now / 3_600_000)}`,
+      rule: 'store-write' as const,
+      level: 'critical' as const,
+      manager_id: null,
+      owner: null,
+      event_id: null,
+      title: 'Tidewatch cannot save data',
+      message: `${reason[0]!.toUpperCase()}${reason.slice(1)}. The margin stream is paused so nothing is lost; it resumes from where it stopped once the store accepts writes. Free some disk space.`,
+      created_at: now,
+    };
+    let stored: AlertRecord | undefined;
+    try {
+      stored = this.repo.addAlert(alert);
+    } catch {
+      stored = undefined;
+    }
+    const record: AlertRecord = stored ?? { ...alert, id: 0, acknowledged_at: null, snoozed_until: null };
+    this.publish([record]);
+    return record;
+  }
+
+  /** Stream history could not be replayed for a span (told once per span). */
+  onHistoryGap(fromMs: number, toMs: number, message: string, now = Date.now()): AlertRecord | undefined {
+    const a = this.repo.addAlert({
+      dedupe_key: `history-gap:-:info:${fromMs}-${toMs}`,
+      rule: 'history-gap',
+      level: 'info',
+      manager_id: null,
+      owner: null,
+      event_id: null,
+      title: 'Some stream history could not be replayed',
+      message,
+      created_at: now,
+    });
+    if (a) this.publish([a]);
+    return a;
+  }
+
   onStreamAuthStopped(streamId: string, detail: string, now = Date.now()): AlertRecord | undefined {
     const a = this.repo.addAlert({
       dedupe_key: `stream-auth:${streamId}:warning:${Math.floor(now / 3_600_000)}`,
@@ -115,7 +159,7 @@ export class AlertEngine {
       owner: null,
       event_id: null,
       title: 'API key rejected',
-      message: `The ${streamId} stream stopped: ${detail}. Enter a valid key in Settings; streams resume at once.`,
+      message: `The ${streamId} stream stopped: ${detail}`,
       created_at: now,
     });
     if (a) this.publish([a]);

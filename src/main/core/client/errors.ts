@@ -10,10 +10,14 @@ export type ServiceErrorKind =
   | 'server'
   | 'network'
   | 'timeout'
-  | 'invalid-response';
+  | 'invalid-response'
+  /** The caller gave up (its AbortSignal fired): nobody is waiting for an answer. */
+  | 'cancelled';
 
 export class ServiceError extends Error {
   override readonly name = 'ServiceError';
+  /** The request that failed (`GET /path?…`, key redacted): for logs, never shown to the user. */
+  request?: string;
   constructor(
     readonly kind: ServiceErrorKind,
     message: string,
@@ -49,6 +53,8 @@ export class ServiceError extends Error {
         return 'Nothing exists under that id or name.';
       case 'bad-request':
         return 'The request was refused as invalid.';
+      case 'cancelled':
+        return 'The request was cancelled.';
     }
   }
 }
@@ -68,10 +74,19 @@ export function redact(text: string, apiKey?: string): string {
   return out;
 }
 
-/** Retry-After in seconds or an HTTP date, in ms; undefined when absent or unreadable. */
+/** Retry-After in seconds or an HTTP date, in ms; undefined when absent or unreadable. Callers cap it. */
 export function parseRetryAfter(value: string | null | undefined, now = Date.now()): number | undefined {
   if (!value) return undefined;
-  if (/^\d+(\.\d+)?$/.test(value.trim())) return Math.round(Number(value) * 1000);
+  if (/^\d+(\.\d+)?$/.test(value.trim())) {
+    const ms = Math.round(Number(value) * 1000);
+    return Number.isFinite(ms) ? ms : undefined;
+  }
   const at = Date.parse(value);
   return Number.isNaN(at) ? undefined : Math.max(0, at - now);
+}
+
+/** An error as one log line: the request that failed (key redacted) and what happened. */
+export function describeForLog(err: unknown): string {
+  if (err instanceof ServiceError) return err.request ? `${err.request}: ${err.message}` : err.message;
+  return err instanceof Error ? err.message : String(err);
 }

@@ -1,8 +1,9 @@
 import * as v from 'valibot';
 import { errorMessageOf } from '../../../shared/api';
-import { backoffMs, RequestLimiter } from './limiter';
-import { NAMING_PROFILES, type NamingProfileName } from './naming';
+import { BodyTooLargeError, cutText, formatBytes, readBounded } from './body';
 import { kindOfStatus, parseRetryAfter, redact, ServiceError } from './errors';
+import { backoffMs, LimiterPausedError, RequestLimiter } from './limiter';
+import { NAMING_PROFILES, type NamingProfileName } from './naming';
 
 export interface ServiceConfig {
   baseUrl: string;
@@ -14,7 +15,14 @@ export interface ServiceConfig {
   requestsPerSecond?: number;
   /** Requests in flight at once (default 4). */
   concurrency?: number;
+  /** Until the answer starts (connection made and headers received); default 10 s. */
+  connectTimeoutMs?: number;
+  /** Until the whole answer has been read; default 30 s. */
   timeoutMs?: number;
+  /** Largest answer accepted, counted after decompression while reading; default 8 MB. */
+  maxResponseBytes?: number;
+  /** Longest wait a 429's Retry-After may impose (default 60 s); a longer one is read as this. */
+  retryAfterCapMs?: number;
   /** Attempts for retryable failures (429, 5xx, network, timeout), including the first. */
   attempts?: number;
   fetch?: typeof fetch;
@@ -44,7 +52,10 @@ export class ServiceHttp {
       naming: c.naming ?? 'spec',
       requestsPerSecond: c.requestsPerSecond ?? 10,
       concurrency: c.concurrency ?? 4,
-      timeoutMs: c.timeoutMs ?? 15_000,
+      connectTimeoutMs: c.connectTimeoutMs ?? 10_000,
+      timeoutMs: c.timeoutMs ?? 30_000,
+      maxResponseBytes: c.maxResponseBytes ?? 8 * 1024 * 1024,
+      retryAfterCapMs: c.retryAfterCapMs ?? 60_000,
       attempts: c.attempts ?? 4,
       fetch: c.fetch ?? globalThis.fetch,
     };
@@ -81,12 +92,26 @@ export class ServiceHttp {
     return redact(text, this.config.apiKey);
   }
 
-  async get<S extends v.GenericSchema>(specPath: string, query: Record<string, QueryValue>, schema: S): Promise<v.InferOutput<S>> {
+  /**
+   * One GET, retried on 429/5xx/network/timeout with backoff. A wait the service imposes
+   * (Retry-After, capped) is honoured only while it is short: a longer one fails this call at
+   * once as `rate-limited`, so callers answer from the cache instead of waiting.
+   */
+  async get<S extends v.GenericSchema>(
+    specPath: string,
+    query: Record<string, QueryValue>,
+    schema: S,
+    signal?: AbortSignal,
+  ): Promise<v.InferOutput<S>> {
     let attempt = 0;
     for (;;) {
+      signal?.throwIfAborted();
       try {
-        return await this.limiter.run(() => this.once(specPath, query, schema));
+        return await this.limiter.run(() => this.once(specPath, query, schema, signal), signal);
       } catch (err) {
+        if (err instanceof LimiterPausedError) {
+          throw new ServiceError('rate-limited', `The service asked to wait ${Math.ceil(err.remainingMs / 1000)} s before more requests.`, 429, err.remainingMs);
+        }
         const e = err as ServiceError;
         attempt++;
         // A refused connection is rarely fixed in seconds: one quick retry, then the caller's cache.
@@ -94,47 +119,102 @@ export class ServiceHttp {
         if (!(e instanceof ServiceError) || !e.retryable || attempt >= attempts) throw err;
         const wait = e.retryAfterMs ?? backoffMs(attempt, 500, 8_000);
         if (e.kind === 'rate-limited') this.limiter.pauseFor(wait);
-        await new Promise((r) => setTimeout(r, wait));
+        if (wait > MAX_INLINE_WAIT_MS) throw err;
+        await abortableSleep(wait, signal);
       }
     }
   }
 
-  private async once<S extends v.GenericSchema>(specPath: string, query: Record<string, QueryValue>, schema: S): Promise<v.InferOutput<S>> {
+  private async once<S extends v.GenericSchema>(
+    specPath: string,
+    query: Record<string, QueryValue>,
+    schema: S,
+    signal?: AbortSignal,
+  ): Promise<v.InferOutput<S>> {
     const url = this.url(specPath, query);
     const shown = `GET ${this.redact(url.replace(/^https?:\/\/[^/]+/, ''))}`;
-    let res: Response;
+    const { connectTimeoutMs, timeoutMs, maxResponseBytes } = this.config;
+    const timer = new AbortController();
+    let timedOut: 'connect' | 'total' | null = null;
+    const connectTimer = setTimeout(() => {
+      timedOut = 'connect';
+      timer.abort();
+    }, connectTimeoutMs);
+    const totalTimer = setTimeout(() => {
+      timedOut = 'total';
+      timer.abort();
+    }, timeoutMs);
+    const fail = (err: unknown): ServiceError => {
+      if (err instanceof ServiceError) return err;
+      if (signal?.aborted) return new ServiceError('cancelled', 'The request was cancelled.');
+      if (timedOut === 'connect') return new ServiceError('timeout', `The service did not answer within ${connectTimeoutMs / 1000} s.`);
+      if (timedOut === 'total') return new ServiceError('timeout', `The service's answer took longer than ${timeoutMs / 1000} s.`);
+      if (err instanceof BodyTooLargeError) return new ServiceError('invalid-response', `The service's answer is larger than ${formatBytes(err.limit)}.`);
+      const e = err as Error & { cause?: { code?: string } };
+      return new ServiceError('network', `The service cannot be reached (${e.cause?.code ?? cutText(this.redact(e.message), 80)}).`);
+    };
     try {
-      res = await this.config.fetch(url, {
-        headers: { accept: 'application/json' },
-        signal: AbortSignal.timeout(this.config.timeoutMs),
+      const res = await this.config.fetch(url, {
+        headers: { accept: 'application/json', 'accept-encoding': 'gzip, deflate, br' },
+        signal: signal ? AbortSignal.any([timer.signal, signal]) : timer.signal,
       });
-    } catch (err) {
-      const e = err as Error;
-      if (e.name === 'TimeoutError') {
-        throw new ServiceError('timeout', `${shown}: no answer in ${this.config.timeoutMs} ms`);
+      clearTimeout(connectTimer);
+      if (!res.ok) {
+        const text = await readBounded(res, ERROR_BODY_MAX_BYTES).catch(() => '');
+        const reason = cutText(this.redact(errorMessageOf(parseJson(text)) ?? (res.statusText || `HTTP ${res.status}`)));
+        const kind = kindOfStatus(res.status);
+        const retryAfter = kind === 'rate-limited' ? parseRetryAfter(res.headers.get('retry-after')) : undefined;
+        throw new ServiceError(kind, `The service answered ${res.status}: ${reason}`, res.status, retryAfter === undefined ? undefined : Math.min(retryAfter, this.config.retryAfterCapMs));
       }
-      const cause = (e as { cause?: { code?: string } }).cause?.code;
-      throw new ServiceError('network', `${shown}: ${cause ?? this.redact(e.message)}`);
+      const text = await readBounded(res, maxResponseBytes).catch((err: unknown) => {
+        if (err instanceof BodyTooLargeError) throw new ServiceError('invalid-response', `The service's answer is larger than ${formatBytes(maxResponseBytes)}.`, res.status);
+        throw err;
+      });
+      const body = parseJson(text);
+      if (body === undefined) throw new ServiceError('invalid-response', 'The service answered with something that is not JSON.', res.status);
+      const parsed = v.safeParse(schema, this.profile.toSpec(body));
+      if (!parsed.success) {
+        const issue = parsed.issues[0];
+        const path = v.getDotPath(issue) ?? '(root)';
+        throw new ServiceError('invalid-response', `The service's answer has an unexpected field ${cutText(path, 80)}: ${cutText(issue.message)}`, res.status, undefined, path);
+      }
+      return parsed.output;
+    } catch (err) {
+      const e = fail(err);
+      e.request ??= shown;
+      throw e;
+    } finally {
+      clearTimeout(connectTimer);
+      clearTimeout(totalTimer);
     }
-    const text = await res.text().catch(() => '');
-    let body: unknown;
-    try {
-      body = text.length > 0 ? JSON.parse(text) : undefined;
-    } catch {
-      body = undefined;
-    }
-    if (!res.ok) {
-      const reason = this.redact(errorMessageOf(body) ?? (res.statusText || `HTTP ${res.status}`));
-      const kind = kindOfStatus(res.status);
-      throw new ServiceError(kind, `${shown}: ${res.status} ${reason}`, res.status, kind === 'rate-limited' ? parseRetryAfter(res.headers.get('retry-after')) : undefined);
-    }
-    if (body === undefined) throw new ServiceError('invalid-response', `${shown}: the answer is not JSON`, res.status);
-    const parsed = v.safeParse(schema, this.profile.toSpec(body));
-    if (!parsed.success) {
-      const issue = parsed.issues[0];
-      const path = v.getDotPath(issue) ?? '(root)';
-      throw new ServiceError('invalid-response', `${shown}: field ${path}: ${issue.message}`, res.status, undefined, path);
-    }
-    return parsed.output;
   }
+}
+
+/** Waits longer than this (a 429's Retry-After) are not spent inside a call: it fails and the caller serves its cache. */
+const MAX_INLINE_WAIT_MS = 5_000;
+/** An error page is read only this far: its message is all we keep. */
+const ERROR_BODY_MAX_BYTES = 64 * 1024;
+
+function parseJson(text: string): unknown {
+  if (text.length === 0) return undefined;
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return undefined;
+  }
+}
+
+export function abortableSleep(ms: number, signal?: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal?.aborted) return reject(signal.reason as Error);
+    const onAbort = (): void => {
+      clearTimeout(t);
+      reject(signal!.reason as Error);
+    };
+    const t = setTimeout(() => {
+      signal?.removeEventListener('abort', onAbort);
+      resolve();
+    }, ms);
+    signal?.addEventListener('abort', onAbort, { once: true });
+  });
 }

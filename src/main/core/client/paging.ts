@@ -15,7 +15,13 @@ export async function* allItems<T>(
   const inflight: Array<Promise<Page<T>>> = [];
   let next = 0;
   const fill = (): void => {
-    while (inflight.length <= prefetch && next < maxPages) inflight.push(fetchPage(next++, perPage));
+    while (inflight.length <= prefetch && next < maxPages) {
+      const page = fetchPage(next++, perPage);
+      // A page fetched ahead may fail before it is awaited (the service went away): mark its
+      // rejection as handled now; it is still thrown to the caller when its turn comes.
+      page.catch(() => {});
+      inflight.push(page);
+    }
   };
   fill();
   try {
@@ -26,8 +32,7 @@ export async function* allItems<T>(
       fill();
     }
   } finally {
-    // Pages requested ahead of the last one are not needed; keep their rejections quiet.
-    for (const p of inflight) p.catch(() => {});
+    inflight.length = 0;
   }
 }
 

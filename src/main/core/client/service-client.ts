@@ -24,7 +24,12 @@ import {
   type Trade,
 } from '../../../shared/api';
 import { ServiceHttp, type QueryValue, type ServiceConfig } from './http';
-import { dedupeBy, fetchRange } from './ranges';
+import { dedupeBy, fetchRange, RANGE_MAX_REQUESTS } from './ranges';
+
+export interface RangeOptions {
+  signal?: AbortSignal;
+  maxRequests?: number;
+}
 
 export interface Paging {
   page?: number;
@@ -67,88 +72,100 @@ const typeSeg = (t: string): string => encodeURIComponent(t).replace(/%3A/gi, ':
 /** The 20 REST endpoints of the service, typed and validated. */
 export class ServiceClient {
   readonly http: ServiceHttp;
+  /** Requests one range call (trades, candles) may make. */
+  rangeMaxRequests = RANGE_MAX_REQUESTS;
 
   constructor(config: ServiceConfig | ServiceHttp) {
     this.http = config instanceof ServiceHttp ? config : new ServiceHttp(config);
   }
 
   // NFT (1-4)
-  addressNfts(address: string, opts: Paging & { collections?: string[] } = {}) {
-    return this.http.get(`/nfts/address/${seg(address)}`, { ...paging(opts), collections: opts.collections ?? [] }, NftPageSchema);
+  addressNfts(address: string, opts: Paging & { collections?: string[] } = {}, signal?: AbortSignal) {
+    return this.http.get(`/nfts/address/${seg(address)}`, { ...paging(opts), collections: opts.collections ?? [] }, NftPageSchema, signal);
   }
-  kioskNfts(kioskId: string, opts: Paging & { collections?: string[] } = {}) {
-    return this.http.get(`/kiosks/${seg(kioskId)}/nfts`, { ...paging(opts), collections: opts.collections ?? [] }, KioskNftsPageSchema);
+  kioskNfts(kioskId: string, opts: Paging & { collections?: string[] } = {}, signal?: AbortSignal) {
+    return this.http.get(`/kiosks/${seg(kioskId)}/nfts`, { ...paging(opts), collections: opts.collections ?? [] }, KioskNftsPageSchema, signal);
   }
-  collection(type: string, opts: Paging & { fields?: Record<string, unknown> } = {}) {
+  collection(type: string, opts: Paging & { fields?: Record<string, unknown> } = {}, signal?: AbortSignal) {
     const fields = opts.fields && Object.keys(opts.fields).length > 0 ? JSON.stringify(opts.fields) : undefined;
-    return this.http.get(`/nfts/collection/${typeSeg(type)}`, { ...paging(opts), fields }, NftPageSchema);
+    return this.http.get(`/nfts/collection/${typeSeg(type)}`, { ...paging(opts), fields }, NftPageSchema, signal);
   }
-  holders(type: string, opts: Paging = {}) {
-    return this.http.get(`/nfts/collection/${typeSeg(type)}/holders`, paging(opts), HolderPageSchema);
+  holders(type: string, opts: Paging = {}, signal?: AbortSignal) {
+    return this.http.get(`/nfts/collection/${typeSeg(type)}/holders`, paging(opts), HolderPageSchema, signal);
   }
 
   // Exchange (5-8)
-  pools() {
-    return this.http.get('/dex/get_pools', {}, PoolListSchema);
+  pools(signal?: AbortSignal) {
+    return this.http.get('/dex/get_pools', {}, PoolListSchema, signal);
   }
-  depth(pool: string, limit = DEPTH_LIMIT_MAX) {
-    return this.http.get(`/dex/${seg(pool)}/order-book-depth`, { limit: clamp(limit, 1, DEPTH_LIMIT_MAX, DEPTH_LIMIT_MAX) }, DepthSchema);
+  depth(pool: string, limit = DEPTH_LIMIT_MAX, signal?: AbortSignal) {
+    return this.http.get(`/dex/${seg(pool)}/order-book-depth`, { limit: clamp(limit, 1, DEPTH_LIMIT_MAX, DEPTH_LIMIT_MAX) }, DepthSchema, signal);
   }
-  trades(pool: string, opts: { limit?: number; from?: number; to?: number } = {}) {
+  trades(pool: string, opts: { limit?: number; from?: number; to?: number } = {}, signal?: AbortSignal) {
     return this.http.get(
       `/dex/${seg(pool)}/trades`,
       { limit: clamp(opts.limit, 1, SERIES_LIMIT_MAX, SERIES_LIMIT_MAX), from: opts.from, to: opts.to },
       TradeListSchema,
+      signal,
     );
   }
-  async candles(pool: string, timeframe: Timeframe, opts: { limit?: number; from?: number; to?: number } = {}): Promise<Candle[]> {
+  async candles(pool: string, timeframe: Timeframe, opts: { limit?: number; from?: number; to?: number } = {}, signal?: AbortSignal): Promise<Candle[]> {
     const list = await this.http.get(
       `/dex/${seg(pool)}/ohlcv/${timeframe}`,
       { limit: clamp(opts.limit, 1, SERIES_LIMIT_MAX, SERIES_LIMIT_MAX), from: opts.from, to: opts.to },
       CandleListSchema,
+      signal,
     );
     // The spec's text and sample disagree on ordering: sort ourselves (decisions.md).
     return [...list].sort((a, b) => (a.timestamp < b.timestamp ? -1 : a.timestamp > b.timestamp ? 1 : 0));
   }
 
-  /** Every trade of [fromSec, toSec], oldest first, however many requests it takes. */
-  async tradesRange(pool: string, fromSec: number, toSec: number): Promise<{ trades: Trade[]; truncatedWindows: number }> {
-    const { items, truncatedWindows } = await fetchRange(fromSec, toSec, (from, to) => this.trades(pool, { from, to, limit: SERIES_LIMIT_MAX }), {
+  /**
+   * Every trade of [fromSec, toSec], oldest first, in at most `maxRequests` requests; `truncated`
+   * says when some may be missing (a second denser than one answer, or the request budget spent).
+   */
+  async tradesRange(pool: string, fromSec: number, toSec: number, o: RangeOptions = {}): Promise<{ trades: Trade[]; truncated: boolean }> {
+    const r = await fetchRange(fromSec, toSec, (from, to) => this.trades(pool, { from, to, limit: SERIES_LIMIT_MAX }, o.signal), {
       secondOf: (t) => Math.floor(t.checkpoint_timestamp_ms / 1000),
+      maxRequests: o.maxRequests ?? this.rangeMaxRequests,
+      signal: o.signal,
     });
-    const trades = dedupeBy(items, (t) => t.event_digest).sort(
+    const trades = dedupeBy(r.items, (t) => t.event_digest).sort(
       (a, b) => a.checkpoint_timestamp_ms - b.checkpoint_timestamp_ms || (a.event_digest < b.event_digest ? -1 : 1),
     );
-    return { trades, truncatedWindows };
+    return { trades, truncated: r.incomplete || r.truncatedWindows > 0 };
   }
 
-  /** Every candle of [fromSec, toSec], oldest first, in windows of 100 periods. */
-  async candlesRange(pool: string, timeframe: Timeframe, fromSec: number, toSec: number): Promise<Candle[]> {
+  /** Every candle of [fromSec, toSec], oldest first, in windows of 100 periods (at most `maxRequests`). */
+  async candlesRange(pool: string, timeframe: Timeframe, fromSec: number, toSec: number, o: RangeOptions = {}): Promise<{ candles: Candle[]; truncated: boolean }> {
     const period = TIMEFRAME_SECONDS[timeframe];
-    const { items } = await fetchRange(fromSec, toSec, (from, to) => this.candles(pool, timeframe, { from, to, limit: SERIES_LIMIT_MAX }), {
+    const r = await fetchRange(fromSec, toSec, (from, to) => this.candles(pool, timeframe, { from, to, limit: SERIES_LIMIT_MAX }, o.signal), {
       initialWindowSec: period * SERIES_LIMIT_MAX,
+      maxRequests: o.maxRequests ?? this.rangeMaxRequests,
+      signal: o.signal,
     });
-    return dedupeBy(items, (c) => c.timestamp).sort((a, b) => (a.timestamp < b.timestamp ? -1 : 1));
+    const candles = dedupeBy(r.items, (c) => c.timestamp).sort((a, b) => (a.timestamp < b.timestamp ? -1 : 1));
+    return { candles, truncated: r.incomplete || r.truncatedWindows > 0 };
   }
 
   // Margin (9-20)
-  supplyReferral(id: string) {
-    return this.http.get(`/dex-margin/supply-referrals/${seg(id)}`, {}, SupplyReferralSchema);
+  supplyReferral(id: string, signal?: AbortSignal) {
+    return this.http.get(`/dex-margin/supply-referrals/${seg(id)}`, {}, SupplyReferralSchema, signal);
   }
-  supplyReferrals(opts: Paging & { owner?: string; marginPoolId?: string } = {}) {
-    return this.http.get('/dex-margin/supply-referrals', { ...paging(opts), owner: opts.owner, marginPoolId: opts.marginPoolId }, SupplyReferralPageSchema);
+  supplyReferrals(opts: Paging & { owner?: string; marginPoolId?: string } = {}, signal?: AbortSignal) {
+    return this.http.get('/dex-margin/supply-referrals', { ...paging(opts), owner: opts.owner, marginPoolId: opts.marginPoolId }, SupplyReferralPageSchema, signal);
   }
-  supplierCap(id: string) {
-    return this.http.get(`/dex-margin/supplier-caps/${seg(id)}`, {}, SupplierCapSchema);
+  supplierCap(id: string, signal?: AbortSignal) {
+    return this.http.get(`/dex-margin/supplier-caps/${seg(id)}`, {}, SupplierCapSchema, signal);
   }
-  supplierCaps(opts: Paging & { owner?: string } = {}) {
-    return this.http.get('/dex-margin/supplier-caps', { ...paging(opts), owner: opts.owner }, SupplierCapPageSchema);
+  supplierCaps(opts: Paging & { owner?: string } = {}, signal?: AbortSignal) {
+    return this.http.get('/dex-margin/supplier-caps', { ...paging(opts), owner: opts.owner }, SupplierCapPageSchema, signal);
   }
-  marginManagers(owner: string | undefined, f: ManagerFilter = {}) {
+  marginManagers(owner: string | undefined, f: ManagerFilter = {}, signal?: AbortSignal) {
     const path = owner ? `/dex-margin/margin-managers/${seg(owner)}` : '/dex-margin/margin-managers';
-    return this.http.get(path, { ...paging(f), balanceManagerId: f.balanceManagerId, dexPoolId: f.dexPoolId }, MarginManagerPageSchema);
+    return this.http.get(path, { ...paging(f), balanceManagerId: f.balanceManagerId, dexPoolId: f.dexPoolId }, MarginManagerPageSchema, signal);
   }
-  liquidations(owner: string | undefined, f: LiquidationFilter = {}) {
+  liquidations(owner: string | undefined, f: LiquidationFilter = {}, signal?: AbortSignal) {
     const path = owner ? `/dex-margin/liquidations/${seg(owner)}` : '/dex-margin/liquidations';
     return this.http.get(
       path,
@@ -161,18 +178,20 @@ export class ServiceClient {
         toCheckpoint: f.toCheckpoint,
       },
       LiquidationPageSchema,
+      signal,
     );
   }
-  activeSupplies(owner: string | undefined, f: SupplyFilter = {}) {
+  activeSupplies(owner: string | undefined, f: SupplyFilter = {}, signal?: AbortSignal) {
     const path = owner ? `/dex-margin/active-supplies/${seg(owner)}` : '/dex-margin/active-supplies';
-    return this.http.get(path, { ...paging(f), marginPoolId: f.marginPoolId, supplierCapId: f.supplierCapId, assetType: f.assetType }, ActiveSupplyPageSchema);
+    return this.http.get(path, { ...paging(f), marginPoolId: f.marginPoolId, supplierCapId: f.supplierCapId, assetType: f.assetType }, ActiveSupplyPageSchema, signal);
   }
-  activeLoans(owner: string | undefined, f: LoanFilter = {}) {
+  activeLoans(owner: string | undefined, f: LoanFilter = {}, signal?: AbortSignal) {
     const path = owner ? `/dex-margin/active-loans/${seg(owner)}` : '/dex-margin/active-loans';
     return this.http.get(
       path,
       { ...paging(f), marginManagerId: f.marginManagerId, marginPoolId: f.marginPoolId, balanceManagerId: f.balanceManagerId },
       ActiveLoanPageSchema,
+      signal,
     );
   }
 }

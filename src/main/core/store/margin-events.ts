@@ -1,7 +1,6 @@
 import type Database from 'better-sqlite3';
 import type { StoredMarginEvent } from '../../../shared/contract';
 
-/** One message of stream #22 as received, before it is stored. */
 /** One message of stream #22 as received, before it is stored: `data` is the JSON text of the payload. */
 export type IncomingMarginEvent = Omit<StoredMarginEvent, 'data' | 'received_at'> & {
   /** The `data` object as JSON text (or the whole raw message when it was not an envelope). */
@@ -20,6 +19,8 @@ export interface MarginEventFilter {
 }
 
 const STREAM = 'margin';
+/** `seq` of recovered rows: after every stream event of the same millisecond. */
+const RECOVERED_SEQ = 2 ** 31;
 
 /** `<ms>-<seq>` as numbers; null for ids of another shape (kept, but not ordered by). */
 export function splitId(id: string): { ms: number; seq: number } | null {
@@ -36,7 +37,7 @@ export function idAfter(a: string, b: string): boolean {
 }
 
 /** A row as SQLite returns it: `data` is JSON text, `valid` 0 or 1. */
-type Row = Omit<StoredMarginEvent, 'data' | 'valid'> & { data: string; valid: number };
+type Row = Omit<StoredMarginEvent, 'data' | 'valid' | 'recovered'> & { data: string; valid: number; recovered: number };
 
 function toStored(r: Row): StoredMarginEvent {
   let data: unknown = r.data;
@@ -45,7 +46,8 @@ function toStored(r: Row): StoredMarginEvent {
   } catch {
     // kept as text: it was stored as received
   }
-  return { ...r, data, valid: r.valid === 1 };
+  const { recovered, ...rest } = r;
+  return { ...rest, data, valid: r.valid === 1, ...(recovered === 1 ? { recovered: true } : {}) };
 }
 
 /**
@@ -54,6 +56,10 @@ function toStored(r: Row): StoredMarginEvent {
  */
 export class MarginEventRepo {
   private readonly insert: Database.Statement;
+  private readonly recoveredFind: Database.Statement;
+  private readonly anyFind: Database.Statement;
+  private readonly deleteById: Database.Statement;
+  private readonly insertRecovered: Database.Statement;
   private readonly cursorGet: Database.Statement;
   private readonly cursorSet: Database.Statement;
   private readonly commitBatch: (events: IncomingMarginEvent[], now: number) => IncomingMarginEvent[];
@@ -62,6 +68,12 @@ export class MarginEventRepo {
     this.insert = db.prepare(`INSERT OR IGNORE INTO margin_events
       (id, ms, seq, type, timestamp_ms, checkpoint_id, tx_hash, margin_manager_id, data, valid, problem, received_at)
       VALUES (@id, @ms, @seq, @type, @timestamp_ms, @checkpoint_id, @tx_hash, @margin_manager_id, @data, @valid, @problem, @received_at)`);
+    this.recoveredFind = db.prepare('SELECT id FROM margin_events WHERE recovered = 1 AND tx_hash = ? AND margin_manager_id = ?');
+    this.anyFind = db.prepare('SELECT 1 FROM margin_events WHERE tx_hash = ? AND margin_manager_id = ? AND type = ? LIMIT 1');
+    this.deleteById = db.prepare('DELETE FROM margin_events WHERE id = ?');
+    this.insertRecovered = db.prepare(`INSERT OR IGNORE INTO margin_events
+      (id, ms, seq, type, timestamp_ms, checkpoint_id, tx_hash, margin_manager_id, data, valid, problem, received_at, recovered)
+      VALUES (@id, @ms, @seq, @type, @timestamp_ms, @checkpoint_id, @tx_hash, @margin_manager_id, @data, 1, NULL, @received_at, 1)`);
     this.cursorGet = db.prepare('SELECT last_id FROM stream_cursors WHERE stream = ?');
     this.cursorSet = db.prepare(`INSERT INTO stream_cursors (stream, last_id, updated_at) VALUES (?, ?, ?)
       ON CONFLICT (stream) DO UPDATE SET last_id = excluded.last_id, updated_at = excluded.updated_at`);
@@ -70,8 +82,11 @@ export class MarginEventRepo {
       let cursor = (this.cursorGet.get(STREAM) as { last_id: string } | undefined)?.last_id;
       for (const e of events) {
         const parts = splitId(e.id);
+        // The stream's own copy of a liquidation recovered over REST replaces it, and is not new.
+        const stand = e.tx_hash && e.margin_manager_id ? (this.recoveredFind.get(e.tx_hash, e.margin_manager_id) as { id: string } | undefined) : undefined;
+        if (stand) this.deleteById.run(stand.id);
         const info = this.insert.run({ ...e, ms: parts?.ms ?? null, seq: parts?.seq ?? null, valid: e.valid ? 1 : 0, received_at: now });
-        if (info.changes > 0) stored.push(e);
+        if (info.changes > 0 && !stand) stored.push(e);
         if (parts) {
           if (cursor === undefined || idAfter(e.id, cursor) || !splitId(cursor)) cursor = e.id;
         } else if (info.changes > 0 && !e.id.startsWith('noid-') && (cursor === undefined || !splitId(cursor))) {
@@ -88,6 +103,36 @@ export class MarginEventRepo {
   commit(events: IncomingMarginEvent[], now = Date.now()): IncomingMarginEvent[] {
     if (events.length === 0) return [];
     return this.commitBatch(events, now);
+  }
+
+  /**
+   * Liquidations fetched over REST for a span the stream could not replay: each is stored unless
+   * a row of the same type, transaction and manager exists; the cursor does not move. Returns the new ones.
+   */
+  addRecovered(events: IncomingMarginEvent[], now = Date.now()): IncomingMarginEvent[] {
+    return this.db.transaction(() => {
+      const fresh: IncomingMarginEvent[] = [];
+      for (const e of events) {
+        if (e.tx_hash && e.margin_manager_id && this.anyFind.get(e.tx_hash, e.margin_manager_id, e.type)) continue;
+        // Ordered by their time, after any stream event of the same millisecond.
+        const info = this.insertRecovered.run({ ...e, ms: e.timestamp_ms, seq: RECOVERED_SEQ, received_at: now });
+        if (info.changes > 0) fresh.push(e);
+      }
+      return fresh;
+    })();
+  }
+
+  /** The checkpoint of the event at the cursor: where a recovery over REST starts. */
+  lastCheckpoint(): number | null {
+    const cursor = this.cursor();
+    if (cursor === undefined) return null;
+    const row = this.db.prepare('SELECT checkpoint_id AS c FROM margin_events WHERE id = ?').get(cursor) as { c: number | null } | undefined;
+    return row?.c ?? null;
+  }
+
+  /** When the cursor last moved (ms), if it ever did. */
+  cursorUpdatedAt(): number | undefined {
+    return (this.db.prepare('SELECT updated_at FROM stream_cursors WHERE stream = ?').get(STREAM) as { updated_at: number } | undefined)?.updated_at;
   }
 
   cursor(): string | undefined {
@@ -131,7 +176,7 @@ export class MarginEventRepo {
         params['bseq'] = p.seq;
       }
     }
-    const sql = `SELECT id, type, timestamp_ms, checkpoint_id, tx_hash, margin_manager_id, data, valid, problem, received_at
+    const sql = `SELECT id, type, timestamp_ms, checkpoint_id, tx_hash, margin_manager_id, data, valid, problem, received_at, recovered
       FROM margin_events ${where.length ? `WHERE ${where.join(' AND ')}` : ''}
       ORDER BY ms DESC, seq DESC, rowid DESC LIMIT @limit`;
     params['limit'] = f.limit ?? 200;
@@ -140,7 +185,7 @@ export class MarginEventRepo {
 
   /** Every stored event, oldest first (exports). */
   *iterate(): IterableIterator<StoredMarginEvent> {
-    const stmt = this.db.prepare(`SELECT id, type, timestamp_ms, checkpoint_id, tx_hash, margin_manager_id, data, valid, problem, received_at
+    const stmt = this.db.prepare(`SELECT id, type, timestamp_ms, checkpoint_id, tx_hash, margin_manager_id, data, valid, problem, received_at, recovered
       FROM margin_events ORDER BY ms IS NULL, ms, seq, rowid`);
     for (const row of stmt.iterate() as IterableIterator<Row>) yield toStored(row);
   }

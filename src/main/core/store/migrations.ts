@@ -94,6 +94,23 @@ export const MIGRATIONS: ReadonlyArray<(db: Database.Database) => void> = [
       CREATE INDEX alerts_created ON alerts (created_at);
     `);
   },
+  // 3: liquidations recovered over REST for spans the stream could not replay (kept apart from
+  // stream rows so the stream's own copy replaces one, found by transaction and manager), and
+  // the record of those spans.
+  (db) => {
+    db.exec(`
+      ALTER TABLE margin_events ADD COLUMN recovered INTEGER NOT NULL DEFAULT 0;
+      CREATE INDEX margin_events_recovered ON margin_events (tx_hash, margin_manager_id) WHERE recovered = 1;
+      CREATE TABLE history_gaps (
+        id INTEGER PRIMARY KEY AUTOINCREMENT,
+        from_ms INTEGER NOT NULL,
+        to_ms INTEGER NOT NULL,
+        recovered INTEGER NOT NULL,
+        message TEXT NOT NULL,
+        created_at INTEGER NOT NULL
+      );
+    `);
+  },
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

@@ -2,6 +2,7 @@ import { join } from 'node:path';
 import type Database from 'better-sqlite3';
 import { ResponseCache } from './cache-repo';
 import { openDatabase, openReadOnly } from './database';
+import { GapRepo } from './gap-repo';
 import { MarginEventRepo } from './margin-events';
 import { MarketRepo } from './market-repo';
 import { RiskAlertRepo } from './risk-alert-repo';
@@ -16,6 +17,7 @@ export class Store {
   readonly cache: ResponseCache;
   readonly settings: SettingsRepo;
   readonly risk: RiskAlertRepo;
+  readonly gaps: GapRepo;
 
   private constructor(
     readonly db: Database.Database,
@@ -27,6 +29,7 @@ export class Store {
     this.cache = new ResponseCache(db);
     this.settings = new SettingsRepo(db);
     this.risk = new RiskAlertRepo(db);
+    this.gaps = new GapRepo(db);
   }
 
   static open(dataDir: string): Store {

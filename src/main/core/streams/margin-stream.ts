@@ -3,11 +3,28 @@ import * as v from 'valibot';
 import { MarginEventSchema } from '../../../shared/api';
 import type { NamingProfile } from '../client/naming';
 import type { IncomingMarginEvent, MarginEventRepo } from '../store/margin-events';
+import { formatBytes } from '../client/body';
+import { describeStoreError } from '../store/store-errors';
 import { GroupCommit } from './group-commit';
+import { oversizeOf, SSE_EVENT_MAX_CHARS } from './sse-guard';
 import type { StreamSpec } from './supervisor';
 
 /** Turn one SSE message of stream #22 into a row, keeping even what fails validation (nothing is lost). */
 export function toIncoming(m: EventSourceMessage, naming: NamingProfile): IncomingMarginEvent {
+  const oversize = oversizeOf(m.data);
+  if (oversize !== null) {
+    return {
+      id: m.id && m.id.length > 0 ? m.id : `noid-oversize-${hash(m.data)}`,
+      type: m.event ?? 'unknown',
+      timestamp_ms: null,
+      checkpoint_id: null,
+      tx_hash: null,
+      margin_manager_id: null,
+      data: JSON.stringify({ oversize_chars: oversize }),
+      valid: false,
+      problem: `the event was ${formatBytes(oversize)}, over the ${formatBytes(SSE_EVENT_MAX_CHARS)} limit; its content was not kept`,
+    };
+  }
   let parsed: unknown;
   try {
     parsed = naming.toSpec(JSON.parse(m.data));
@@ -61,22 +78,39 @@ export interface MarginStreamOptions {
   firstStart: () => '$' | '0';
   /** Called with the events that were new, after their transaction committed. */
   onCommitted(events: IncomingMarginEvent[]): void;
-  onError?(err: unknown): void;
+  /**
+   * A batch could not be committed (`reason` in plain words), or null once the store accepts
+   * writes again. The caller closes the connection on a failure: nothing after the cursor is
+   * acknowledged, and the stream resumes from the stored cursor once writes work.
+   */
+  onStoreState(reason: string | null, err?: unknown): void;
+  /** The stream (re)opened. */
+  onOpen?(): void;
 }
 
 /**
  * Stream #22 into the store: events are grouped per tick and committed together with the
- * cursor; the URL is rebuilt at every reconnect with the newest stored id.
+ * cursor; the URL is rebuilt at every reconnect with the newest stored id. When a commit fails
+ * (disk full, I/O error) the stream stops taking events: the failed batch is kept in memory
+ * (it directly follows the cursor) and written again before the stream may reconnect, so
+ * nothing is skipped and nothing is stored twice.
  */
-export function marginStream(opts: MarginStreamOptions): { spec: StreamSpec; flush(): void } {
-  const commit = new GroupCommit<IncomingMarginEvent>((batch) => {
+export function marginStream(opts: MarginStreamOptions): { spec: StreamSpec; flush(): void; storeFailure(): string | null } {
+  let failed: { batch: IncomingMarginEvent[]; reason: string } | null = null;
+  const write = (batch: IncomingMarginEvent[]): boolean => {
     try {
       const fresh = opts.repo.commit(batch);
       if (fresh.length > 0) opts.onCommitted(fresh);
+      return true;
     } catch (err) {
-      // The cursor did not move either: these events come again after the next reconnect.
-      opts.onError?.(err);
+      failed = { batch, reason: describeStoreError(err) };
+      opts.onStoreState(failed.reason, err);
+      return false;
     }
+  };
+  const commit = new GroupCommit<IncomingMarginEvent>((batch) => {
+    // After a failure nothing more is acknowledged: these come again after the reconnect.
+    if (failed === null) write(batch);
   });
   const spec: StreamSpec = {
     id: 'margin',
@@ -85,7 +119,18 @@ export function marginStream(opts: MarginStreamOptions): { spec: StreamSpec; flu
       commit.flush();
       return opts.urlFor(opts.repo.cursor() ?? opts.firstStart());
     },
-    onEvent: (m) => commit.push(toIncoming(m, opts.naming())),
+    onEvent: (m) => {
+      if (failed === null) commit.push(toIncoming(m, opts.naming()));
+    },
+    onOpen: () => opts.onOpen?.(),
+    blocked: () => {
+      if (failed === null) return null;
+      const { batch } = failed;
+      failed = null;
+      if (!write(batch)) return failed!.reason;
+      opts.onStoreState(null);
+      return null;
+    },
   };
-  return { spec, flush: () => commit.flush() };
+  return { spec, flush: () => commit.flush(), storeFailure: () => (failed as { reason: string } | null)?.reason ?? null };
 }

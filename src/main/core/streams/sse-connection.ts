@@ -1,6 +1,8 @@
 import { createParser, type EventSourceMessage } from 'eventsource-parser';
 import { errorMessageOf } from '../../../shared/api';
+import { cutText, readBounded } from '../client/body';
 import { kindOfStatus, parseRetryAfter, type ServiceErrorKind } from '../client/errors';
+import { SseSizeGuard } from './sse-guard';
 
 /** How one connection ended. */
 export interface SseEnd {
@@ -30,7 +32,7 @@ export interface SseHandlers {
 export function connectSse(
   url: string,
   handlers: SseHandlers,
-  opts: { fetch?: typeof fetch; watchdogMs: number; signal?: AbortSignal; redact: (s: string) => string },
+  opts: { fetch?: typeof fetch; watchdogMs: number; signal?: AbortSignal; redact: (s: string) => string; maxEventChars?: number },
 ): { done: Promise<SseEnd>; close(): void } {
   const controller = new AbortController();
   let closedByUs = false;
@@ -56,7 +58,8 @@ export function connectSse(
         signal: controller.signal,
       });
       if (!res.ok) {
-        const text = await res.text().catch(() => '');
+        // An error page is read only as far as its message: a huge or endless one is cut off.
+        const text = await readBounded(res, 64 * 1024).catch(() => '');
         let body: unknown;
         try {
           body = JSON.parse(text);
@@ -69,7 +72,7 @@ export function connectSse(
           status: res.status,
           kind,
           retryAfterMs: parseRetryAfter(res.headers.get('retry-after')),
-          message: `${res.status} ${opts.redact(errorMessageOf(body) ?? res.statusText ?? '')}`.trim(),
+          message: cutText(`${res.status} ${opts.redact(errorMessageOf(body) ?? res.statusText ?? '')}`),
           opened,
           events,
         };
@@ -88,17 +91,18 @@ export function connectSse(
         },
       });
       const decoder = new TextDecoder();
+      const guard = new SseSizeGuard(opts.maxEventChars);
       for await (const chunk of res.body) {
         lastByte = Date.now();
         handlers.onBytes?.(lastByte);
-        parser.feed(decoder.decode(chunk as Uint8Array, { stream: true }));
+        parser.feed(guard.feed(decoder.decode(chunk as Uint8Array, { stream: true })));
       }
       return { reason: 'ended', message: 'the server closed the stream', opened, events };
     } catch (err) {
       if (watchdogFired) return { reason: 'watchdog', message: `no data for ${Math.round(opts.watchdogMs / 1000)} s`, opened, events };
       if (closedByUs) return { reason: 'aborted', message: 'closed', opened, events };
       const e = err as Error & { cause?: { code?: string; message?: string } };
-      return { reason: 'network', kind: 'network', message: opts.redact(e.cause?.code ?? e.cause?.message ?? e.message), opened, events };
+      return { reason: 'network', kind: 'network', message: cutText(opts.redact(e.cause?.code ?? e.cause?.message ?? e.message)), opened, events };
     } finally {
       clearInterval(watchdog);
       opts.signal?.removeEventListener('abort', close);

@@ -13,7 +13,21 @@ export interface StreamSpec {
   onEvent(message: EventSourceMessage): void;
   /** After each successful (re)connect; `reconnect` is false for the first one. */
   onOpen?(reconnect: boolean): void;
+  /**
+   * Why the stream must not connect now (the store refuses writes), or null. Asked before every
+   * connect; it may try to recover (write again) and answer null once that works.
+   */
+  blocked?(): string | null;
 }
+
+/** A rejected key is tried again this often (and at once when a key is set or the user asks). */
+export const AUTH_RETRY_MS = 5 * 60_000;
+/** A blocked stream (the store refuses writes) asks again this often. */
+export const BLOCKED_RETRY_MS = 5_000;
+/** A connection that stayed open this long counts as healthy even if it carried no event. */
+const HEALTHY_CONNECTION_MS = 30_000;
+/** The longest a Retry-After from a stream may hold it back. */
+const RETRY_AFTER_CAP_MS = 60_000;
 
 export interface SupervisorOptions {
   budget: number;
@@ -23,6 +37,8 @@ export interface SupervisorOptions {
   fetch?: typeof fetch;
   redact: (text: string) => string;
   random?: () => number;
+  /** The service answered a stream (true), or a stream could not reach it (false): for the offline banner. */
+  onReachable?(reachable: boolean): void;
 }
 
 interface Running {
@@ -31,16 +47,19 @@ interface Running {
   close?: () => void;
   wake?: () => void;
   removed: boolean;
-  /** Stopped on 401/403 until `resumeAuth` (the key or URL changed). */
+  /** Stopped on 401/403: retried every AUTH_RETRY_MS, or at once on `resumeAll`. */
   authStopped: boolean;
   connectedOnce: boolean;
 }
 
 /**
  * Owns every stream's reconnect loop (decisions.md: the `eventsource` package's own reconnect
- * reuses a stale URL and gives up on non-200): backoff with full jitter from 1 s to a 30 s cap,
- * Retry-After honoured, a watchdog that reconnects after 45 s without a byte, a stop on
- * 401/403 until the key changes, and a budget of streams open at once, by priority.
+ * reuses a stale URL and gives up on non-200). A connection that delivered events is re-opened
+ * at once; only consecutive failed attempts back off (full jitter from 1 s to a 30 s cap, a
+ * Retry-After as a floor, capped at a minute). A watchdog reconnects after 45 s without a byte;
+ * a rejected key stops the stream, retried every 5 minutes and at once when a key is set; a
+ * stream whose store refuses writes waits until it accepts them; and a budget bounds the
+ * streams open at once, by priority.
  */
 export class StreamSupervisor {
   private readonly streams = new Map<string, Running>();
@@ -100,7 +119,12 @@ export class StreamSupervisor {
     this.rebalance();
   }
 
-  /** The key or URLs changed: streams stopped for auth try again, the others reconnect now. */
+  /** Close the current connection of `id`; its loop decides what comes next (blocked, reconnect). */
+  interrupt(id: string): void {
+    this.streams.get(id)?.close?.();
+  }
+
+  /** The key or URLs changed, or the user asked: streams stopped for auth try again, the others reconnect now. */
   resumeAll(): void {
     for (const r of this.streams.values()) {
       r.authStopped = false;
@@ -156,7 +180,8 @@ export class StreamSupervisor {
     const cap = this.opts.backoffCapMs ?? 30_000;
     while (!r.removed && !this.stopped) {
       if (r.authStopped) {
-        await this.sleep(r, 60 * 60_000);
+        await this.sleep(r, AUTH_RETRY_MS);
+        r.authStopped = false;
         continue;
       }
       if (!this.admitted().has(r.spec.id)) {
@@ -164,11 +189,19 @@ export class StreamSupervisor {
         await this.sleep(r, 60 * 60_000);
         continue;
       }
+      const blocked = r.spec.blocked?.() ?? null;
+      if (blocked !== null) {
+        this.set(r, 'stopped-store', { nextTryAt: Date.now() + BLOCKED_RETRY_MS, lastError: blocked });
+        await this.sleep(r, BLOCKED_RETRY_MS);
+        continue;
+      }
       this.set(r, 'connecting', { nextTryAt: null });
+      const openedAt = Date.now();
       const conn = connectSse(
         r.spec.url(),
         {
           onOpen: () => {
+            this.opts.onReachable?.(true);
             this.set(r, 'open', { lastError: null });
             r.spec.onOpen?.(r.connectedOnce);
             r.connectedOnce = true;
@@ -188,18 +221,34 @@ export class StreamSupervisor {
       const end: SseEnd = await conn.done;
       r.close = undefined;
       if (r.removed || this.stopped) break;
-      if (end.reason === 'aborted' && !this.admitted().has(r.spec.id)) continue;
-      if (end.kind === 'auth') {
-        r.authStopped = true;
-        this.set(r, 'stopped-auth', { lastError: `${end.message}: the service rejected the API key; the stream waits for a new key` });
+      if (end.reason === 'aborted') {
+        // Closed by us: the budget moved, the key changed, or the store refused a write. Decide again now.
+        if (this.admitted().has(r.spec.id)) r.status.reconnects++;
         continue;
       }
-      if (end.opened && end.events > 0) attempt = 0;
-      const delay = end.reason === 'aborted' ? 0 : Math.max(100, end.retryAfterMs ?? backoffMs(attempt, base, cap, this.opts.random));
-      attempt++;
+      if (end.kind === 'auth') {
+        r.authStopped = true;
+        this.set(r, 'stopped-auth', {
+          nextTryAt: Date.now() + AUTH_RETRY_MS,
+          lastError: `The service rejected the API key (${end.message}). Tidewatch tries again every 5 minutes, and at once when you enter a key in Settings.`,
+        });
+        continue;
+      }
+      if (end.reason === 'network' || end.reason === 'watchdog') this.opts.onReachable?.(false);
+      const healthy = end.opened && (end.events > 0 || Date.now() - openedAt >= HEALTHY_CONNECTION_MS);
+      let delay: number;
+      if (healthy) {
+        // It was working: the service ended it (a deploy, a proxy's limit). Resume at once.
+        attempt = 0;
+        delay = 0;
+      } else {
+        const floor = Math.min(end.retryAfterMs ?? 0, RETRY_AFTER_CAP_MS);
+        delay = Math.max(floor, backoffMs(attempt, base, cap, this.opts.random));
+        attempt++;
+      }
       r.status.reconnects++;
-      this.set(r, 'backoff', { nextTryAt: Date.now() + delay, lastError: end.reason === 'aborted' ? null : end.message });
-      await this.sleep(r, delay);
+      this.set(r, 'backoff', { nextTryAt: Date.now() + delay, lastError: end.message });
+      if (delay > 0) await this.sleep(r, delay);
     }
   }
 }

@@ -20,15 +20,24 @@ export function describeError(err: unknown): { message: string; advice?: string 
  * One contract query as reactive state: loading, error (with what to do), data and its
  * freshness; re-run when `deps` change, and on demand (`refresh`, the retry buttons).
  */
-export function useQuery<T>(run: () => Promise<QueryResult<T>> | undefined, deps: WatchSource[] = [], opts: { pollMs?: number } = {}): QueryState<T> {
+export function useQuery<T>(
+  run: (signal: AbortSignal) => Promise<QueryResult<T>> | undefined,
+  deps: WatchSource[] = [],
+  opts: { pollMs?: number } = {},
+): QueryState<T> {
   const data = shallowRef<T>();
   const loading = ref(false);
   const error = ref<{ message: string; advice?: string }>();
   const meta = ref<QueryState<T>['meta']['value']>();
   let generation = 0;
+  // A newer run, or the view going away, cancels the one in flight (main stops its requests).
+  let inflight: AbortController | undefined;
+  onScopeDispose(() => inflight?.abort());
   const refresh = async (): Promise<void> => {
     const mine = ++generation;
-    const pending = run();
+    inflight?.abort();
+    const controller = (inflight = new AbortController());
+    const pending = run(controller.signal);
     if (!pending) return;
     loading.value = true;
     try {
@@ -38,9 +47,10 @@ export function useQuery<T>(run: () => Promise<QueryResult<T>> | undefined, deps
       meta.value = { source: r.source, fetchedAt: r.fetchedAt, stale: r.stale, reason: r.error?.message };
       error.value = undefined;
     } catch (err) {
-      if (mine === generation) error.value = describeError(err);
+      if (mine === generation && !controller.signal.aborted) error.value = describeError(err);
     } finally {
       if (mine === generation) loading.value = false;
+      if (inflight === controller) inflight = undefined;
     }
   };
   watch(deps, () => void refresh(), { immediate: true });
