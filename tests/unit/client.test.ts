@@ -159,9 +159,9 @@ describe('paging and ranges', () => {
         const items = seconds.map((s, i) => ({ s, id: `${s}:${i}` })).sort((a, b) => b.s - a.s);
         // A service that answers at most 100 items of [from, to], the most recent ones.
         const window = async (from: number, to: number) => items.filter((x) => x.s >= from && x.s <= to).slice(0, 100);
-        const { items: got, truncatedWindows } = await fetchRange(0, 5000, window, withTimes ? { secondOf: (x) => x.s } : {});
+        const { items: got, truncatedWindows, incomplete } = await fetchRange(0, 5000, window, withTimes ? { secondOf: (x) => x.s } : {});
         const merged = dedupeBy(got, (x) => x.id);
-        if (truncatedWindows === 0) expect(new Set(merged.map((x) => x.id))).toEqual(new Set(items.map((x) => x.id)));
+        if (truncatedWindows === 0 && !incomplete) expect(new Set(merged.map((x) => x.id))).toEqual(new Set(items.map((x) => x.id)));
       }),
       { numRuns: 60 },
     );

@@ -7,7 +7,7 @@ import type { Monitor } from './monitor';
 
 /** Errors for which a cached copy is better than nothing (the network, not the request, failed). */
 function cacheWorthy(err: unknown): err is ServiceError {
-  return err instanceof ServiceError && err.kind !== 'bad-request' && err.kind !== 'not-found' && err.kind !== 'invalid-response' && err.kind !== 'cancelled';
+  return err instanceof ServiceError && err.kind !== 'bad-request' && err.kind !== 'not-found' && err.kind !== 'cancelled';
 }
 
 /**

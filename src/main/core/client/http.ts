@@ -62,7 +62,10 @@ export class ServiceHttp {
   }
 
   reconfigure(config: ServiceConfig): void {
-    this.config = ServiceHttp.complete(config);
+    const next = ServiceHttp.complete(config);
+    // Another service or key: a pause the old one asked for no longer applies.
+    if (next.baseUrl !== this.config.baseUrl || next.apiKey !== this.config.apiKey) this.limiter.clearPause();
+    this.config = next;
     this.limiter.configure(this.config.requestsPerSecond, this.config.concurrency);
   }
 
@@ -104,6 +107,7 @@ export class ServiceHttp {
     signal?: AbortSignal,
   ): Promise<v.InferOutput<S>> {
     let attempt = 0;
+    const started = Date.now();
     for (;;) {
       signal?.throwIfAborted();
       try {
@@ -115,11 +119,15 @@ export class ServiceHttp {
         const e = err as ServiceError;
         attempt++;
         // A refused connection is rarely fixed in seconds: one quick retry, then the caller's cache.
-        const attempts = e instanceof ServiceError && e.kind === 'network' ? Math.min(2, this.config.attempts) : this.config.attempts;
+        // A service that did not answer in time is not asked again in this call: the caller's
+        // cache answers now, the next call tries again.
+        const attempts =
+          e instanceof ServiceError && e.kind === 'timeout' ? 1 : e instanceof ServiceError && e.kind === 'network' ? Math.min(2, this.config.attempts) : this.config.attempts;
         if (!(e instanceof ServiceError) || !e.retryable || attempt >= attempts) throw err;
         const wait = e.retryAfterMs ?? backoffMs(attempt, 500, 8_000);
         if (e.kind === 'rate-limited') this.limiter.pauseFor(wait);
-        if (wait > MAX_INLINE_WAIT_MS) throw err;
+        // Retries never take a call past the total timeout.
+        if (wait > MAX_INLINE_WAIT_MS || Date.now() + wait - started > this.config.timeoutMs) throw err;
         await abortableSleep(wait, signal);
       }
     }

@@ -34,6 +34,11 @@ export class RequestLimiter {
     this.pausedUntil = Math.max(this.pausedUntil, Date.now() + ms);
   }
 
+  /** Forget a pause (the service or the key changed: the old one's Retry-After no longer applies). */
+  clearPause(): void {
+    this.pausedUntil = 0;
+  }
+
   /** Milliseconds left of a pause, 0 when none. */
   pausedFor(): number {
     return Math.max(0, this.pausedUntil - Date.now());

@@ -1,0 +1,58 @@
+import { afterAll, describe, expect, it } from 'vitest';
+import type { AlertRecord } from '../../src/shared/contract';
+import { BLOCKED_RETRY_MS } from '../../src/main/core/streams/supervisor';
+import { monitorOn, tempDir, until } from '../support/monitor';
+import { startTestSim } from '../support/sim';
+
+const cleanups: Array<() => Promise<void> | void> = [];
+afterAll(async () => {
+  for (const c of cleanups.reverse()) await c();
+});
+
+/**
+ * The disk fills while stream #22 is busy. SQLite's `max_page_count` is the full disk here: the
+ * store cannot grow, and every commit fails with SQLITE_FULL ("database or disk is full"), the
+ * same error a full volume gives. Nothing after the cursor may be acknowledged, and once space
+ * is back the stream resumes from the stored cursor: no event lost, none twice.
+ */
+describe('a store that cannot be written', () => {
+  it('stops the stream with "disk full" in the status and an alert, then resumes from the cursor losing nothing', async () => {
+    const t = await startTestSim({ speed: 3000, historyDays: 0.3 });
+    const dir = tempDir();
+    const m = monitorOn(t, dir.dir, { marginFirstStart: '0' }).start();
+    cleanups.push(() => dir.remove(), () => t.close(), () => m.close());
+    const alerts: AlertRecord[] = [];
+    cleanups.push(m.subscribe('alerts', (a) => alerts.push(...a)));
+    const margin = () => m.supervisor.statuses().find((s) => s.id === 'margin')!;
+    await until(() => m.store.margin.count() >= t.sim.world.log.size - 1, 20_000, 'history');
+
+    // The disk is full: not one more page.
+    const pages = m.store.db.pragma('page_count', { simple: true }) as number;
+    m.store.db.pragma(`max_page_count = ${pages}`);
+    await until(() => m.status().storeError !== null, 60_000, 'a failed commit');
+    expect(m.status().storeError).toBe('cannot write to the store: disk full');
+    await until(() => margin().state === 'stopped-store', 10_000, 'the stream stopped');
+    expect(margin().lastError).toBe('cannot write to the store: disk full');
+    expect(alerts.some((a) => a.rule === 'store-write' && a.level === 'critical' && /disk full/.test(a.message))).toBe(true);
+    // Nothing moves while the disk is full.
+    const cursor = m.store.margin.cursor();
+    const count = m.store.margin.count();
+    await new Promise((r) => setTimeout(r, BLOCKED_RETRY_MS + 1000));
+    expect(m.store.margin.cursor()).toBe(cursor);
+    expect(m.store.margin.count()).toBe(count);
+    expect(margin().state).toBe('stopped-store');
+
+    // Space is freed.
+    const freedAt = Date.now();
+    const sentWhenFreed = t.sim.world.log.size;
+    m.store.db.pragma('max_page_count = 1073741823');
+    await until(() => margin().state === 'open', BLOCKED_RETRY_MS + 10_000, 'the stream reopened');
+    console.log(`disk freed -> stream open again: ${Date.now() - freedAt} ms`);
+    expect(m.status().storeError).toBeNull();
+    await until(() => m.store.margin.count() >= sentWhenFreed, 20_000, 'the backlog');
+    const sent = t.sim.world.log.since('all').map((e) => e.id);
+    const stored = [...m.store.margin.iterate()].map((e) => e.id);
+    expect(new Set(stored).size).toBe(stored.length);
+    expect(stored).toEqual(sent.slice(0, stored.length));
+  }, 120_000);
+});
