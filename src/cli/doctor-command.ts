@@ -1,6 +1,9 @@
+import { accessSync, constants, existsSync } from 'node:fs';
+import { join } from 'node:path';
 import { ServiceError } from '../main/core/client/errors';
 import { ServiceClient } from '../main/core/client/service-client';
-import { Store } from '../main/core/store/store';
+import { SCHEMA_VERSION } from '../main/core/store/migrations';
+import { Store, STORE_FILE } from '../main/core/store/store';
 import { connectSse } from '../main/core/streams/sse-connection';
 import { parse } from './args';
 import { DEFAULT_DATA_DIR, resolveService, SERVICE_OPTIONS } from './service-options';
@@ -51,6 +54,33 @@ function streamCheck(client: ServiceClient, path: string, query: Record<string, 
   });
 }
 
+/**
+ * The store, read only: doctor never moves, repairs or writes a store (the app does that at its
+ * next start, and says so); it reports what it finds.
+ */
+async function storeCheck(dir: string): Promise<string> {
+  const file = join(dir, STORE_FILE);
+  if (!existsSync(file)) return `${dir}: no store yet (serve or the app creates it)`;
+  let store: Store;
+  try {
+    store = Store.openReadOnly(dir);
+  } catch (err) {
+    throw new Error(`${file} cannot be opened (${(err as Error).message}). Nothing was changed; Tidewatch moves it aside and starts a new store at its next start.`);
+  }
+  try {
+    const verdict = String(store.db.pragma('quick_check', { simple: true }));
+    if (verdict !== 'ok') {
+      throw new Error(`${file} is damaged (quick_check: ${verdict.slice(0, 200)}). Nothing was changed; Tidewatch moves it aside and starts a new store at its next start.`);
+    }
+    const version = store.db.pragma('user_version', { simple: true }) as number;
+    if (version > SCHEMA_VERSION) throw new Error(`${file} is from a newer Tidewatch (schema ${version}; this one knows ${SCHEMA_VERSION}).`);
+    accessSync(dir, constants.W_OK);
+    return `${dir}: ${store.margin.count()} margin events, ${store.market.count()} trades, schema ${version}${version < SCHEMA_VERSION ? ` (migrated to ${SCHEMA_VERSION} at the next start)` : ''}`;
+  } finally {
+    store.close();
+  }
+}
+
 export async function doctorCommand(args: string[]): Promise<number> {
   const o = parse(args, { ...SERVICE_OPTIONS, 'data-dir': { type: 'string' }, help: { type: 'boolean', short: 'h' } });
   if (o.help) {
@@ -93,17 +123,7 @@ export async function doctorCommand(args: string[]): Promise<number> {
     );
     checks.push(await check('stream #22 (margin)', () => streamCheck(client, '/dex-margin/manager-updates', { 'last-id': '$' })));
     checks.push(await check(`stream #21 (${pool})`, () => streamCheck(client, `/dex/${pool}/live-trades`, {})));
-    checks.push(
-      await check('store', async () => {
-        const dir = o['data-dir'] ?? DEFAULT_DATA_DIR;
-        const store = Store.open(dir);
-        try {
-          return `${dir}: ${store.margin.count()} margin events, ${store.market.count()} trades${store.notice ? `; ${store.notice}` : ''}`;
-        } finally {
-          store.close();
-        }
-      }),
-    );
+    checks.push(await check('store', async () => storeCheck(o['data-dir'] ?? DEFAULT_DATA_DIR)));
   } finally {
     await target.sim?.close();
   }

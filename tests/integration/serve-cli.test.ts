@@ -1,5 +1,7 @@
 import { spawn, spawnSync } from 'node:child_process';
 import { once } from 'node:events';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { tempDir, until } from '../support/monitor';
@@ -66,5 +68,21 @@ describe('tidewatch serve / export / doctor on the Demo network', () => {
     expect(text).toMatch(/FAIL\s+api key.*401/);
     expect(text).toContain('Check it in Settings');
     expect(text).not.toContain('wrong-key-xyz');
+  });
+
+  it('doctor reports a damaged store and changes nothing', () => {
+    const bad = tempDir();
+    try {
+      const file = join(bad.dir, 'tidewatch.sqlite');
+      writeFileSync(file, 'this is not a database, but somebody may want it back');
+      const before = readdirSync(bad.dir).sort();
+      const r = spawnSync(process.execPath, [BIN, 'doctor', '--data-dir', bad.dir], { encoding: 'utf8' });
+      expect(r.status).toBe(1);
+      expect(r.stdout).toMatch(/FAIL\s+store\s+.*cannot be opened.*Nothing was changed/);
+      expect(readdirSync(bad.dir).sort()).toEqual(before);
+      expect(readFileSync(file, 'utf8')).toBe('this is not a database, but somebody may want it back');
+    } finally {
+      bad.remove();
+    }
   });
 });
