@@ -1,0 +1,65 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { createServer } from 'node:net';
+import { fileURLToPath } from 'node:url';
+import { until } from './monitor';
+
+export const BIN = fileURLToPath(new URL('../../bin/tidewatch.js', import.meta.url));
+
+/** A process of the command line, its output collected; TIDEWATCH_STRICT=1 makes any unhandled error end it. */
+export interface CliProcess {
+  child: ChildProcess;
+  out(): string;
+  err(): string;
+  /** Wait until stdout matches, and return the first group. */
+  waitFor(pattern: RegExp, timeoutMs?: number): Promise<string>;
+  exited(): boolean;
+}
+
+export function startCli(args: string[], env: Record<string, string> = {}): CliProcess {
+  const child = spawn(process.execPath, [BIN, ...args], { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, TIDEWATCH_STRICT: '1', ...env } });
+  let out = '';
+  let err = '';
+  let exited = false;
+  child.stdout!.on('data', (d) => (out += d));
+  child.stderr!.on('data', (d) => (err += d));
+  child.on('exit', () => (exited = true));
+  return {
+    child,
+    out: () => out,
+    err: () => err,
+    exited: () => exited,
+    async waitFor(pattern, timeoutMs = 60_000) {
+      await until(() => pattern.test(out) || exited, timeoutMs, `${pattern} from ${args[0]}`);
+      const m = pattern.exec(out);
+      if (!m) throw new Error(`${args[0]} exited before printing ${pattern}:\n${out}\n${err}`);
+      return m[1] ?? m[0];
+    },
+  };
+}
+
+/** A free loopback port (to restart a service on the same address). */
+export async function freePort(): Promise<number> {
+  const s = createServer();
+  await new Promise<void>((r) => s.listen(0, '127.0.0.1', r));
+  const port = (s.address() as { port: number }).port;
+  await new Promise<void>((r) => s.close(() => r()));
+  return port;
+}
+
+/** The contract of a running `serve`, called the way a program does (header token). */
+export function serveApi(pageUrl: string): { invoke(method: string, args?: unknown): Promise<{ status: number; body: any; ms: number }> } {
+  const u = new URL(pageUrl);
+  const token = u.searchParams.get('token')!;
+  return {
+    async invoke(method, args = {}) {
+      const start = Date.now();
+      const res = await fetch(`${u.origin}/api/invoke/${method}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-tidewatch-token': token, origin: u.origin },
+        body: JSON.stringify(args),
+      });
+      const body = await res.json().catch(() => undefined);
+      return { status: res.status, body, ms: Date.now() - start };
+    },
+  };
+}
