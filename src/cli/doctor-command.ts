@@ -65,7 +65,7 @@ async function storeCheck(dir: string): Promise<string> {
   try {
     store = Store.openReadOnly(dir);
   } catch (err) {
-    throw new Error(`${file} cannot be opened (${(err as Error).message}). Nothing was changed; Tidewatch moves it aside and starts a new store at its next start.`);
+    throw new Error(`${file} cannot be opened (${(err as Error).message}). Nothing was changed; Tidewatch moves it aside and starts a new store at its next start.`, { cause: err });
   }
   try {
     const verdict = String(store.db.pragma('quick_check', { simple: true }));
