@@ -1,7 +1,7 @@
 /**
  * Memory of the Demo network over time: `tidewatch sim --speed N` in its own process, with a
  * margin stream and a pool stream attached (as the app keeps them), RSS sampled every minute.
- *   npm run soak -- [minutes=10] [speed=60]
+ *   npm run soak:sim -- [minutes=10] [speed=60]
  */
 import { rssOf, spawnSim } from './support';
 

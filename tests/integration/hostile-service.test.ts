@@ -64,6 +64,18 @@ describe('a hostile service', () => {
     expect((value as { error: { message: string } }).error.message).not.toMatch(/GET|api-key|\?/);
   }, 40_000);
 
+  it('a call the caller gives up on is cancelled at once, and its request closed', async () => {
+    hostile.modes.set('/trades', 'never');
+    const c = new AbortController();
+    const now = Math.floor(Date.now() / 1000);
+    const started = Date.now();
+    const call = m.invoke('trades', { pool: 'SUI_USDC', from: now - 3600, to: now }, { signal: c.signal });
+    setTimeout(() => c.abort(), 200);
+    await expect(call).rejects.toMatchObject({ kind: 'cancelled' });
+    expect(Date.now() - started).toBeLessThan(2_000);
+    await until(() => hostile.hangingCount() === 0, 5_000, 'the request closed');
+  });
+
   it('Retry-After of an hour, or a date a day ahead: capped, and the cache answers at once', async () => {
     for (const mode of ['retry-after-hour', 'retry-after-date'] as const) {
       hostile.modes.set('/get_pools', mode);

@@ -50,6 +50,11 @@ export class HostileServer {
     return `http://127.0.0.1:${(this.server.address() as AddressInfo).port}`;
   }
 
+  /** Requests held open without an answer right now. */
+  hangingCount(): number {
+    return this.hanging.size;
+  }
+
   count(path: string): number {
     return this.requests.get(path) ?? 0;
   }

@@ -205,6 +205,25 @@ describe('IPC bridge', () => {
     push([{ id: 1 }]);
     expect(e.sender.send).toHaveBeenCalledWith('tidewatch:push', 'alerts', [{ id: 1 }]);
   });
+
+  it('cancels a call when its own frame asks, and only then', async () => {
+    let seen: AbortSignal | undefined;
+    const slow = {
+      invoke: vi.fn((_m: string, _a: unknown, o?: { signal?: AbortSignal }) => {
+        seen = o?.signal;
+        return new Promise((resolve, reject) => o?.signal?.addEventListener('abort', () => reject(new Error('cancelled'))));
+      }),
+      subscribe: vi.fn(() => () => {}),
+    };
+    const b = new IpcBridge(slow as any, () => ['app://tidewatch']);
+    const answer = b.invoke(ev(own, 3), 'trades', {}, 41);
+    b.cancel(ev({ url: 'https://evil.example/', parent: null }, 3), 41);
+    b.cancel(ev(own, 4), 41);
+    expect(seen?.aborted).toBe(false);
+    b.cancel(ev(own, 3), 41);
+    expect(seen?.aborted).toBe(true);
+    expect(await answer).toMatchObject({ ok: false, error: { kind: 'cancelled' } });
+  });
 });
 
 describe('the API key at rest', () => {

@@ -57,6 +57,7 @@ export class IpcBridge {
       this.afterInvoke(method, result);
       return { ok: true, result };
     } catch (err) {
+      if (cancel.signal.aborted) return { ok: false, error: { kind: 'cancelled', message: 'The request was cancelled.' } };
       if (err instanceof ContractArgumentError) return { ok: false, error: { kind: 'bad-argument', message: err.message } };
       if (err instanceof ServiceError) return { ok: false, error: { kind: err.kind, message: err.message, advice: err.advice } };
       this.log(`ipc: ${method} failed: ${(err as Error).message}`);

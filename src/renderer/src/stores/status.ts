@@ -15,5 +15,9 @@ export const useStatusStore = defineStore('status', () => {
     void api.invoke('streamStatus', {}).then((s) => (snapshot.value = s)).catch(() => {});
   }
   const offline = computed(() => snapshot.value !== undefined && !snapshot.value.online);
-  return { snapshot, offline, start };
+  /** Reconnect every stream now (a key that works again, or no wish to wait out a backoff). */
+  async function retryNow(): Promise<void> {
+    snapshot.value = await useApi().invoke('retryStreams', {});
+  }
+  return { snapshot, offline, start, retryNow };
 });
