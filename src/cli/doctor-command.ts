@@ -18,6 +18,8 @@ interface Check {
   name: string;
   ok: boolean;
   detail: string;
+  /** The service could not be reached at all (not a refusal). */
+  unreachable?: boolean;
 }
 
 async function check(name: string, run: () => Promise<string>): Promise<Check> {
@@ -27,8 +29,9 @@ async function check(name: string, run: () => Promise<string>): Promise<Check> {
     return { name, ok: true, detail: `${detail} (${Date.now() - started} ms)` };
   } catch (err) {
     const e = err as Error;
-    const advice = err instanceof ServiceError ? ` ${err.advice}` : '';
-    return { name, ok: false, detail: `${e.message}${advice}` };
+    const advice = err instanceof ServiceError && err.kind !== 'network' && err.kind !== 'timeout' ? ` ${err.advice}` : '';
+    const unreachable = err instanceof ServiceError && (err.kind === 'network' || err.kind === 'timeout');
+    return { name, ok: false, detail: `${e.message}${advice}`, unreachable };
   }
 }
 
@@ -99,6 +102,12 @@ export async function doctorCommand(args: string[]): Promise<number> {
         return `accepted; ${pools.length} pools`;
       }),
     );
+    if (checks[0]!.unreachable) {
+      // Nothing answers: one verdict, not the same failure once per endpoint family.
+      checks[0] = { name: 'service', ok: false, detail: `${checks[0]!.detail} Nothing else of the service was checked: check the base URL and your network, then run doctor again.` };
+      checks.push(await check('store', async () => storeCheck(o['data-dir'] ?? DEFAULT_DATA_DIR)));
+      return report(checks, target, client);
+    }
     checks.push(await check('nft', async () => `address NFTs answered (${(await client.addressNfts(`0x${'0'.repeat(64)}`)).items.length} items)`));
     checks.push(
       await check('exchange', async () => {
@@ -127,6 +136,10 @@ export async function doctorCommand(args: string[]): Promise<number> {
   } finally {
     await target.sim?.close();
   }
+  return report(checks, target, client);
+}
+
+function report(checks: Check[], target: { network: string; baseUrl: string }, client: ServiceClient): number {
   const width = Math.max(...checks.map((c) => c.name.length));
   console.log(`Tidewatch doctor: ${target.network === 'demo' ? 'Demo network' : client.http.redact(target.baseUrl)}`);
   for (const c of checks) console.log(`${c.ok ? 'PASS' : 'FAIL'}  ${c.name.padEnd(width)}  ${c.detail}`);

@@ -210,7 +210,13 @@ export type PayloadOf<T extends Topic> = T extends `pool:${string}` ? TopicPaylo
 
 // ---- arguments, validated where they enter main -------------------------------------------
 
-const Address = v.pipe(v.string(), v.trim(), v.regex(/^0x[0-9a-fA-F]{1,64}$/, 'expected an address or object id (0x followed by hex digits)'));
+/** An address or object id: 0x and up to 64 hex digits; a short form is expanded (0x2 is 0x00…02), as the chain reads it. */
+const Address = v.pipe(
+  v.string(),
+  v.trim(),
+  v.regex(/^0x[0-9a-fA-F]{1,64}$/, 'not an address: expected 0x followed by 64 hex digits'),
+  v.transform((a) => `0x${a.slice(2).toLowerCase().padStart(64, '0')}`),
+);
 const PageArg = v.optional(v.pipe(v.number(), v.integer(), v.minValue(0)));
 const PerPageArg = v.optional(v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(50)));
 const Name = v.pipe(v.string(), v.trim(), v.minLength(1), v.maxLength(200));

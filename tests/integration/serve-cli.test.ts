@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { tempDir, until } from '../support/monitor';
+import { freePort } from '../support/processes';
 
 const BIN = fileURLToPath(new URL('../../bin/tidewatch.js', import.meta.url));
 const dir = tempDir();
@@ -68,6 +69,15 @@ describe('tidewatch serve / export / doctor on the Demo network', () => {
     expect(text).toMatch(/FAIL\s+api key.*401/);
     expect(text).toContain('Check it in Settings');
     expect(text).not.toContain('wrong-key-xyz');
+  });
+
+  it('doctor gives one verdict when nothing answers', async () => {
+    const port = await freePort();
+    const r = spawnSync(process.execPath, [BIN, 'doctor', '--base-url', `http://127.0.0.1:${port}`, '--api-key', 'k-123456', '--data-dir', dir.dir], { encoding: 'utf8' });
+    expect(r.status).toBe(1);
+    expect(r.stdout).toMatch(/FAIL\s+service\s+The service cannot be reached \(ECONNREFUSED\)\. Nothing else of the service was checked/);
+    expect(r.stdout.match(/FAIL/g)).toHaveLength(1);
+    expect(r.stdout).not.toMatch(/GET |api-key|k-123456/);
   });
 
   it('doctor reports a damaged store and changes nothing', () => {

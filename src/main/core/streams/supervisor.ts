@@ -26,6 +26,8 @@ export const AUTH_RETRY_MS = 5 * 60_000;
 export const BLOCKED_RETRY_MS = 5_000;
 /** A connection that stayed open this long counts as healthy even if it carried no event. */
 const HEALTHY_CONNECTION_MS = 30_000;
+/** Stream activity (lastEventAt) is published at most this often. */
+const ACTIVITY_EMIT_MS = 1_000;
 /** The longest a Retry-After from a stream may hold it back. */
 const RETRY_AFTER_CAP_MS = 60_000;
 
@@ -135,6 +137,7 @@ export class StreamSupervisor {
 
   stopAll(): void {
     this.stopped = true;
+    if (this.activityTimer) clearTimeout(this.activityTimer);
     for (const id of [...this.streams.keys()]) this.remove(id);
   }
 
@@ -155,6 +158,20 @@ export class StreamSupervisor {
   private set(r: Running, state: StreamState, patch: Partial<StreamStatus> = {}): void {
     r.status = { ...r.status, state, ...patch };
     this.emit();
+  }
+
+  private activityTimer: NodeJS.Timeout | undefined;
+  private lastActivityEmit = 0;
+
+  /** Events move `lastEventAt`: published at most once a second, so "live · 2 s ago" stays true. */
+  private emitActivity(): void {
+    if (this.activityTimer) return;
+    const wait = Math.max(0, ACTIVITY_EMIT_MS - (Date.now() - this.lastActivityEmit));
+    this.activityTimer = setTimeout(() => {
+      this.activityTimer = undefined;
+      this.lastActivityEmit = Date.now();
+      if (!this.stopped) this.emit();
+    }, wait);
   }
 
   private emit(): void {
@@ -210,6 +227,7 @@ export class StreamSupervisor {
             r.status.events++;
             r.status.lastEventAt = Date.now();
             r.spec.onEvent(m);
+            this.emitActivity();
           },
           onBytes: (at) => {
             r.status.lastByteAt = at;
