@@ -48,7 +48,8 @@ beforeAll(async () => {
     serve.once('exit', (code) => reject(new Error(`serve exited with ${code}`)));
   });
   browser = await launchChromium();
-  page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
+  // A non-UTC zone: every time on screen must be local (candles included).
+  page = await browser.newPage({ viewport: { width: 1440, height: 900 }, timezoneId: 'America/New_York' });
   page.on('pageerror', (e) => pageErrors.push(String(e)));
 });
 
@@ -75,7 +76,9 @@ describe('the UI in Chromium against `tidewatch serve` on the Demo network', () 
     await page.getByTestId('nft-card').first().click();
     await page.getByTestId('nft-drawer').waitFor();
     await page.screenshot({ path: `${SCREENSHOTS}/wallet-drawer.png` });
-    await page.getByRole('button', { name: 'Close' }).click();
+    // Escape closes it, as any dialog.
+    await page.keyboard.press('Escape');
+    await page.getByTestId('nft-drawer').waitFor({ state: 'detached' });
 
     await view(`#/collection/${described.collections[0]}`, '[data-testid=holder-row]', 'collection');
     await page.locator('[data-testid=filter-builder] input[type=checkbox]').first().check();

@@ -55,9 +55,27 @@ export function shortId(id: string | null | undefined): string {
   return id.length > 14 ? `${id.slice(0, 8)}…${id.slice(-4)}` : id;
 }
 
-export function time(ms: number | null | undefined): string {
-  if (!ms) return '–';
-  return new Date(ms).toLocaleString(locale, { dateStyle: 'short', timeStyle: 'medium' });
+/** The one absolute date format of the app, in the user's time zone: "11/23/26, 6:05:12 AM". */
+export function time(at: number | string | null | undefined): string {
+  if (at === null || at === undefined || at === '' || at === 0) return '–';
+  const d = new Date(at);
+  return Number.isNaN(d.getTime()) ? String(at) : d.toLocaleString(locale, { dateStyle: 'short', timeStyle: 'medium' });
+}
+
+/** Recent times relative ("3 min ago"), older ones absolute; `time()` of the same value goes in the tooltip. */
+export function when(at: number | string | null | undefined, now = Date.now()): string {
+  if (at === null || at === undefined || at === '' || at === 0) return '–';
+  const ms = new Date(at).getTime();
+  if (Number.isNaN(ms)) return String(at);
+  return now - ms < 12 * 3_600_000 && ms <= now + 60_000 ? ago(ms, now) : time(ms);
+}
+
+/** A candle's period start on a chart axis, in local time: the date alone for daily candles. */
+export function candleLabel(ms: number, daily: boolean): string {
+  const d = new Date(ms);
+  return daily
+    ? d.toLocaleDateString(locale, { month: 'short', day: 'numeric' })
+    : d.toLocaleString(locale, { month: 'short', day: 'numeric', hour: '2-digit', minute: '2-digit', hour12: false });
 }
 
 export function clock(ms: number): string {
