@@ -146,6 +146,17 @@ export interface StoredMarginEvent {
   received_at: number;
   /** Fetched over REST for a span the stream could not replay (its id is `rest-<tx>-<manager>`). */
   recovered?: boolean;
+  /** Its amounts with their units, when main knows them (views format them; raw values stay in `data`). */
+  amounts?: EventAmount[];
+}
+
+/** One amount of an event: `raw` in the asset's smallest unit, shown as raw / 10^decimals with the symbol. */
+export interface EventAmount {
+  /** '' for the plain amount of a deposit or withdrawal, 'repaid' or 'left' for a liquidation. */
+  label: string;
+  raw: string;
+  decimals: number;
+  symbol: string;
 }
 
 export interface RiskReading {

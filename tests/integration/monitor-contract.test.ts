@@ -92,6 +92,14 @@ describe('contract queries against the Demo network', () => {
     const liqs = await call('marginEvents', { type: 'dex_margin_manager_updates_liquidation', limit: 50 });
     expect(liqs.data.length).toBeGreaterThan(0);
     expect(liqs.data.every((e: any) => e.type === 'dex_margin_manager_updates_liquidation')).toBe(true);
+    // Amounts come with their units: the pool list loads in the background, then every liquidation has its repaid asset.
+    await until(async () => (await call('marginEvents', { type: 'dex_margin_manager_updates_liquidation', limit: 50 })).data.every((e: any) => e.amounts?.some((a: any) => a.label === 'repaid')), 10_000, 'units on liquidations');
+    const withUnits = (await call('marginEvents', { type: 'dex_margin_manager_updates_liquidation', limit: 50 })).data[0];
+    const repaid = withUnits.amounts.find((a: any) => a.label === 'repaid');
+    expect(repaid.symbol).toMatch(/^[A-Z]{2,6}$/);
+    expect(repaid.raw).toBe(String(withUnits.data.liquidation_amount));
+    const deposits = (await call('marginEvents', { type: 'dex_margin_manager_updates_deposit', limit: 200 })).data;
+    expect(deposits.filter((e: any) => e.amounts?.length > 0).length).toBeGreaterThan(deposits.length / 2);
     const one = await call('marginEvents', { managerId: liqs.data[0].margin_manager_id });
     expect(one.data.every((e: any) => e.margin_manager_id === liqs.data[0].margin_manager_id)).toBe(true);
     const byOwner = await call('marginEvents', { owner: d.marginOwners[0], limit: 1000 });

@@ -131,7 +131,7 @@ const HANDLERS: Handlers = {
     const managerIds = a.owner
       ? [...new Set([...m.store.margin.managersOfOwner(a.owner), ...[...m.watchedManagers].filter(([, o]) => o === a.owner).map(([id]) => id)])]
       : undefined;
-    const data = m.store.margin.list({ type: a.type, managerId: a.managerId, managerIds, fromMs: a.fromMs, toMs: a.toMs, beforeId: a.beforeId, limit: a.limit });
+    const data = m.eventUnits.apply(m.store.margin.list({ type: a.type, managerId: a.managerId, managerIds, fromMs: a.fromMs, toMs: a.toMs, beforeId: a.beforeId, limit: a.limit }));
     return local(m, data, 'margin');
   },
   riskHistory: (m, a) => local(m, m.store.risk.readings(a.managerId, a.fromMs, a.toMs), 'margin'),

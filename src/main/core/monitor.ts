@@ -22,6 +22,7 @@ import { ServiceClient } from './client/service-client';
 import { dispatch } from './monitor-queries';
 import { PushHub } from './push-hub';
 import { loadAssetBook, managersOf, readingsOf, type AssetBook } from './risk/risk-watcher';
+import { EventUnits } from './risk/event-amounts';
 import { UsdPrices } from './risk/usd-prices';
 import { SettingsService, type SecretStore } from './settings';
 import type { IncomingMarginEvent } from './store/margin-events';
@@ -62,6 +63,9 @@ export class Monitor implements TidewatchApi {
   readonly alerts: AlertEngine;
   private readonly margin: ReturnType<typeof marginStream>;
   private assetBook: AssetBook | undefined;
+  private assetBookLoading: Promise<void> | undefined;
+  /** Units for stream #22 events (Live events and the margin push). */
+  readonly eventUnits: EventUnits;
   private readonly usdPrices: UsdPrices;
   /** Liquidations before this time (replayed history) never raise the large-liquidation alert. */
   private readonly startedAt = Date.now();
@@ -91,6 +95,7 @@ export class Monitor implements TidewatchApi {
     this.settings = new SettingsService(this.store.settings, opts.secrets);
     for (const owner of opts.watch ?? []) this.store.settings.addWatch(owner, null);
     this.client = new ServiceClient(this.serviceConfig());
+    this.eventUnits = new EventUnits(this.store.margin, this.store.cache, () => this.assetBookNow());
     this.usdPrices = new UsdPrices(this.client, () => [...(this.assetBook?.poolsById.values() ?? [])]);
     this.connectionIdentity = this.identity();
     this.hub = new PushHub((topic, count) => this.onSubscribers(topic, count));
@@ -351,7 +356,7 @@ export class Monitor implements TidewatchApi {
     }
     this.alerts.onMarginEvents(events, (id) => this.watchedManagers.get(id), (owner) => since.get(owner) ?? 0);
     void this.checkLargeLiquidations(events);
-    this.hub.publish('margin', events.map((e) => ({ ...e, data: safeJson(e.data), received_at: Date.now() })));
+    this.hub.publish('margin', this.eventUnits.apply(events.map((e) => ({ ...e, data: safeJson(e.data), received_at: Date.now() }))));
     if (touchesWatched) {
       this.riskSoon ??= setTimeout(() => {
         this.riskSoon = undefined;
@@ -382,6 +387,21 @@ export class Monitor implements TidewatchApi {
     } catch (err) {
       this.log(`large-liquidation check skipped: ${describeForLog(err)}`);
     }
+  }
+
+  /** The asset book if it is loaded; if not, it starts loading in the background (queries never wait for it). */
+  private assetBookNow(): AssetBook | undefined {
+    if (!this.assetBook && !this.assetBookLoading && this.canConnect() && !this.closed) {
+      this.assetBookLoading = loadAssetBook(this.client)
+        .then((b) => {
+          this.assetBook ??= b;
+        })
+        .catch(() => undefined)
+        .finally(() => {
+          this.assetBookLoading = undefined;
+        });
+    }
+    return this.assetBook;
   }
 
   // ---- risk --------------------------------------------------------------------------
@@ -421,6 +441,7 @@ export class Monitor implements TidewatchApi {
         ]);
         for (const m of await managersOf(this.client, owner)) {
           this.watchedManagers.set(m.margin_manager_id, owner);
+          this.eventUnits.notePool(m.margin_manager_id, m.dex_pool_id);
           if ((m.active_loans?.length ?? 0) > 0) {
             const pool = this.assetBook.poolsById.get(m.dex_pool_id);
             if (pool) pools.add(pool.pool_name);

@@ -190,6 +190,18 @@ export class MarginEventRepo {
     for (const row of stmt.iterate() as IterableIterator<Row>) yield toStored(row);
   }
 
+  /** The exchange pool of each manager, from its stored manager_created event (where it is stored). */
+  dexPoolsOfManagers(ids: readonly string[]): Map<string, string> {
+    const out = new Map<string, string>();
+    if (ids.length === 0) return out;
+    const rows = this.db
+      .prepare(`SELECT margin_manager_id AS id, json_extract(data, '$.dex_pool_id') AS pool FROM margin_events
+        WHERE margin_manager_id IN (${ids.map(() => '?').join(',')}) AND type LIKE '%manager_created' AND json_valid(data)`)
+      .all(...ids) as Array<{ id: string; pool: string | null }>;
+    for (const r of rows) if (r.pool) out.set(r.id, r.pool);
+    return out;
+  }
+
   /** Managers that appear in stored events of an owner (manager_created carries the owner). */
   managersOfOwner(owner: string): string[] {
     const rows = this.db

@@ -1,0 +1,88 @@
+import type { Pool } from '../../../shared/api';
+import type { EventAmount, StoredMarginEvent } from '../../../shared/contract';
+import type { ResponseCache } from '../store/cache-repo';
+import type { MarginEventRepo } from '../store/margin-events';
+import type { AssetBook } from './risk-watcher';
+
+/** What is known to turn an event's raw amounts into units: the exchange pool of a manager, the asset of a margin pool. */
+export interface AmountContext {
+  poolOfManager(managerId: string): Pool | undefined;
+  assetOfMarginPool(marginPoolId: string): { symbol: string; decimals: number } | undefined;
+}
+
+const symbolOfType = (assetType: string): string => assetType.split('::').pop() ?? assetType;
+
+/**
+ * The amounts of a stream #22 event with their decimals and symbol (deposit/withdraw in the
+ * manager's base and quote assets, a liquidation in its margin pool's asset), so every view shows
+ * them in human units through the one formatter. Undefined when the units are not known (yet).
+ */
+export function amountsOf(e: StoredMarginEvent, ctx: AmountContext): EventAmount[] | undefined {
+  if (!e.valid || typeof e.data !== 'object' || e.data === null) return undefined;
+  const d = e.data as Record<string, unknown>;
+  const raw = (k: string): string | undefined => (typeof d[k] === 'number' || (typeof d[k] === 'string' && /^\d+$/.test(d[k]))) ? String(d[k]) : undefined;
+  const out: EventAmount[] = [];
+  const pool = e.margin_manager_id ? ctx.poolOfManager(e.margin_manager_id) : undefined;
+  const base = (label: string, key: string): void => {
+    const r = raw(key);
+    if (r !== undefined && pool) out.push({ label, raw: r, decimals: pool.base_asset_decimals, symbol: pool.base_asset_symbol });
+  };
+  const quote = (label: string, key: string): void => {
+    const r = raw(key);
+    if (r !== undefined && pool) out.push({ label, raw: r, decimals: pool.quote_asset_decimals, symbol: pool.quote_asset_symbol });
+  };
+  if (e.type.endsWith('liquidation')) {
+    const asset = typeof d['margin_pool_id'] === 'string' ? ctx.assetOfMarginPool(d['margin_pool_id']) : undefined;
+    const repaid = raw('liquidation_amount');
+    if (asset && repaid !== undefined) out.push({ label: 'repaid', raw: repaid, decimals: asset.decimals, symbol: asset.symbol });
+    base('left', 'remaining_base_asset');
+    quote('left', 'remaining_quote_asset');
+  } else if (e.type.endsWith('deposit') || e.type.endsWith('withdraw')) {
+    if (raw('base_asset_amount') !== '0') base('', 'base_asset_amount');
+    if (raw('quote_asset_amount') !== '0') quote('', 'quote_asset_amount');
+  }
+  return out.length > 0 ? out : undefined;
+}
+
+/**
+ * Puts units on events as far as they are known now, never waiting for the network: exchange
+ * pools from the asset book (or the cached pool list offline), a manager's pool from its stored
+ * manager_created event or its REST record, a margin pool's asset from the asset book.
+ */
+export class EventUnits {
+  private readonly managerPools = new Map<string, string>();
+
+  constructor(
+    private readonly repo: MarginEventRepo,
+    private readonly cache: ResponseCache,
+    /** The asset book if loaded; asking starts loading it in the background. */
+    private readonly book: () => AssetBook | undefined,
+  ) {}
+
+  /** A manager's exchange pool learnt elsewhere (the REST margin managers). */
+  notePool(managerId: string, dexPoolId: string): void {
+    this.managerPools.set(managerId, dexPoolId);
+  }
+
+  apply<E extends StoredMarginEvent>(events: E[]): E[] {
+    const book = this.book();
+    const pools = book?.poolsById ?? new Map((this.cache.load<Pool[]>('pools')?.data ?? []).map((p) => [p.pool_id, p]));
+    const unknown = [...new Set(events.map((e) => e.margin_manager_id).filter((id): id is string => !!id && !this.managerPools.has(id)))];
+    for (const [id, pool] of this.repo.dexPoolsOfManagers(unknown)) this.managerPools.set(id, pool);
+    const ctx: AmountContext = {
+      poolOfManager: (id) => {
+        const pool = this.managerPools.get(id);
+        return pool ? pools.get(pool) : undefined;
+      },
+      assetOfMarginPool: (id) => {
+        const asset = book?.marginPoolAsset.get(id);
+        const decimals = asset ? book!.decimalsOf.get(asset) : undefined;
+        return asset && decimals !== undefined ? { symbol: symbolOfType(asset), decimals } : undefined;
+      },
+    };
+    return events.map((e) => {
+      const amounts = amountsOf(e, ctx);
+      return amounts ? { ...e, amounts } : e;
+    });
+  }
+}
