@@ -5,12 +5,23 @@ import { Monitor } from '../../src/main/core/monitor';
 import { MemorySecretStore } from '../../src/main/core/settings';
 import { AUTH_RETRY_MS, StreamSupervisor } from '../../src/main/core/streams/supervisor';
 import { monitorOn, tempDir, until } from '../support/monitor';
-import { startTestSim, TEST_KEY } from '../support/sim';
+import { startTestSim, TEST_KEY, type TestSim } from '../support/sim';
 
 const cleanups: Array<() => Promise<void> | void> = [];
 afterAll(async () => {
   for (const c of cleanups.reverse()) await c();
 });
+
+/** The service revokes the key (the margin stream stops on 401), then accepts it again; returns the stream's state. */
+async function revokeThenAccept(t: TestSim, m: Monitor): Promise<() => string | undefined> {
+  const margin = () => m.supervisor.statuses().find((s) => s.id === 'margin')?.state;
+  await until(() => margin() === 'open', 10_000, 'open');
+  t.sim.setApiKeys(['another-key']);
+  t.sim.dropStreams();
+  await until(() => margin() === 'stopped-auth', 10_000, 'stopped-auth');
+  t.sim.setApiKeys([TEST_KEY]);
+  return margin;
+}
 
 describe('stream #22 under faults', () => {
   it('resumes after dropped connections with nothing lost and nothing repeated', async () => {
@@ -68,13 +79,7 @@ describe('stream #22 under faults', () => {
     const dir = tempDir();
     const m = monitorOn(t, dir.dir).start();
     cleanups.push(() => dir.remove(), () => t.close(), () => m.close());
-    const margin = () => m.supervisor.statuses().find((s) => s.id === 'margin')?.state;
-    await until(() => margin() === 'open', 10_000, 'open');
-    // The service revokes the key, then accepts it again.
-    t.sim.setApiKeys(['another-key']);
-    t.sim.dropStreams();
-    await until(() => margin() === 'stopped-auth', 10_000, 'stopped-auth');
-    t.sim.setApiKeys([TEST_KEY]);
+    const margin = await revokeThenAccept(t, m);
     await m.invoke('retryStreams', {});
     await until(() => margin() === 'open', 10_000, 'open after retryStreams');
   });
@@ -84,12 +89,7 @@ describe('stream #22 under faults', () => {
     const dir = tempDir();
     const m = new Monitor({ dataDir: dir.dir, secrets: new MemorySecretStore(TEST_KEY), overrides: { network: 'custom', baseUrl: t.sim.url, streamUrl: t.sim.url } }).start();
     cleanups.push(() => dir.remove(), () => t.close(), () => m.close());
-    const margin = () => m.supervisor.statuses().find((s) => s.id === 'margin')?.state;
-    await until(() => margin() === 'open', 10_000, 'open');
-    t.sim.setApiKeys(['another-key']);
-    t.sim.dropStreams();
-    await until(() => margin() === 'stopped-auth', 10_000, 'stopped-auth');
-    t.sim.setApiKeys([TEST_KEY]);
+    const margin = await revokeThenAccept(t, m);
     await new Promise((r) => setTimeout(r, 300));
     expect(margin()).toBe('stopped-auth');
     await m.invoke('setApiKey', { apiKey: TEST_KEY });
