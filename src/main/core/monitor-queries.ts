@@ -46,9 +46,9 @@ const CANDLES_CACHED = 5_000;
 function saveQuietly(m: Monitor, key: string, data: unknown, fetchedAt: number): void {
   try {
     m.store.cache.save(key, data, fetchedAt);
-    m.noteStoreOk();
+    m.storeHealth.noteOk();
   } catch (err) {
-    m.noteStoreError(err);
+    m.storeHealth.noteError(err);
   }
 }
 

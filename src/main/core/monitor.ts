@@ -1,6 +1,4 @@
-import { join } from 'node:path';
-import { EVENT_TYPES, type Trade } from '../../shared/api';
-import { marginAmount } from '../../shared/units';
+import type { Trade } from '../../shared/api';
 import {
   parseArgs,
   type ContractInput,
@@ -16,17 +14,19 @@ import {
   type Topic,
 } from '../../shared/contract';
 import { AlertEngine } from './alerts/alert-engine';
+import { checkLargeLiquidations } from './alerts/large-liquidations';
 import { describeForLog, ServiceError } from './client/errors';
 import type { ServiceConfig } from './client/http';
 import { ServiceClient } from './client/service-client';
 import { dispatch } from './monitor-queries';
 import { PushHub } from './push-hub';
-import { loadAssetBook, managersOf, readingsOf, type AssetBook } from './risk/risk-watcher';
+import { managersOf, readingsOf } from './risk/risk-watcher';
+import { AssetBookCache } from './risk/asset-book';
 import { EventUnits } from './risk/event-amounts';
 import { UsdPrices } from './risk/usd-prices';
 import { SettingsService, type SecretStore } from './settings';
 import type { IncomingMarginEvent } from './store/margin-events';
-import { describeStoreError } from './store/store-errors';
+import { StoreHealth } from './store/store-health';
 import { Store } from './store/store';
 import { HistoryRecovery } from './streams/history-recovery';
 import { marginStream } from './streams/margin-stream';
@@ -62,8 +62,7 @@ export class Monitor implements TidewatchApi {
   readonly hub: PushHub;
   readonly alerts: AlertEngine;
   private readonly margin: ReturnType<typeof marginStream>;
-  private assetBook: AssetBook | undefined;
-  private assetBookLoading: Promise<void> | undefined;
+  private readonly assets: AssetBookCache;
   /** Units for stream #22 events (Live events and the margin push). */
   readonly eventUnits: EventUnits;
   private readonly usdPrices: UsdPrices;
@@ -80,9 +79,7 @@ export class Monitor implements TidewatchApi {
   private riskSoon: NodeJS.Timeout | undefined;
   private statusTimer: NodeJS.Timeout | undefined;
   private offlineSince: number | null = null;
-  /** A cache write failed (the margin stream reports its own failures). */
-  private cacheStoreError: string | null = null;
-  private storeErrorShown: string | null = null;
+  readonly storeHealth: StoreHealth;
   private internalError: { at: number; message: string } | null = null;
   private readonly recovery: HistoryRecovery;
   private closed = false;
@@ -95,8 +92,9 @@ export class Monitor implements TidewatchApi {
     this.settings = new SettingsService(this.store.settings, opts.secrets);
     for (const owner of opts.watch ?? []) this.store.settings.addWatch(owner, null);
     this.client = new ServiceClient(this.serviceConfig());
-    this.eventUnits = new EventUnits(this.store.margin, this.store.cache, () => this.assetBookNow());
-    this.usdPrices = new UsdPrices(this.client, () => [...(this.assetBook?.poolsById.values() ?? [])]);
+    this.assets = new AssetBookCache(() => this.client, () => this.canConnect() && !this.closed);
+    this.eventUnits = new EventUnits(this.store.margin, this.store.cache, () => this.assets.now());
+    this.usdPrices = new UsdPrices(this.client, () => [...(this.assets.peek()?.poolsById.values() ?? [])]);
     this.connectionIdentity = this.identity();
     this.hub = new PushHub((topic, count) => this.onSubscribers(topic, count));
     this.alerts = new AlertEngine(this.store.risk, (a) => this.hub.publish('alerts', a), this.effective().alertCooldownSec * 1000);
@@ -130,9 +128,14 @@ export class Monitor implements TidewatchApi {
         } else {
           this.log('store: writes work again; the margin stream resumes from its cursor');
         }
-        this.onStoreStateChanged();
+        this.storeHealth.changed();
       },
     });
+    this.storeHealth = new StoreHealth(
+      () => this.margin.storeFailure(),
+      (reason) => this.alerts.onStoreFailure(reason),
+      () => this.scheduleStatus(),
+    );
     this.recovery = new HistoryRecovery({
       client: () => this.client,
       repo: this.store.margin,
@@ -207,7 +210,7 @@ export class Monitor implements TidewatchApi {
     this.connectionIdentity = this.identity();
     this.client.http.reconfigure(this.serviceConfig());
     this.supervisor.setBudget(this.effective().streamBudget);
-    if (changed) this.assetBook = undefined;
+    if (changed) this.assets.reset();
     if (this.canConnect()) {
       this.supervisor.add(this.margin.spec);
       if (changed) this.supervisor.resumeAll();
@@ -241,34 +244,10 @@ export class Monitor implements TidewatchApi {
       offlineSince: this.offlineSince,
       streams: this.supervisor.statuses(),
       storeNotice: this.store.notice,
-      storeError: this.storeError(),
+      storeError: this.storeHealth.current(),
       historyGaps,
       internalError: this.internalError,
     };
-  }
-
-  private storeError(): string | null {
-    return this.margin.storeFailure() ?? this.cacheStoreError;
-  }
-
-  /** A write to the store failed (a cache write): say so, once per new reason. */
-  noteStoreError(err: unknown): void {
-    this.cacheStoreError = describeStoreError(err);
-    this.onStoreStateChanged();
-  }
-
-  /** A write to the store worked again. */
-  noteStoreOk(): void {
-    if (this.cacheStoreError === null) return;
-    this.cacheStoreError = null;
-    this.onStoreStateChanged();
-  }
-
-  private onStoreStateChanged(): void {
-    const now = this.storeError();
-    if (now !== null && now !== this.storeErrorShown) this.alerts.onStoreFailure(now);
-    this.storeErrorShown = now;
-    this.scheduleStatus();
   }
 
   /**
@@ -355,7 +334,15 @@ export class Monitor implements TidewatchApi {
       }
     }
     this.alerts.onMarginEvents(events, (id) => this.watchedManagers.get(id), (owner) => since.get(owner) ?? 0);
-    void this.checkLargeLiquidations(events);
+    void checkLargeLiquidations(events, {
+      limitUsd: this.effective().largeLiquidationUsd,
+      since: this.startedAt,
+      assets: this.assets,
+      prices: this.usdPrices,
+      alerts: this.alerts,
+      closed: () => this.closed,
+      log: this.log,
+    });
     this.hub.publish('margin', this.eventUnits.apply(events.map((e) => ({ ...e, data: safeJson(e.data), received_at: Date.now() }))));
     if (touchesWatched) {
       this.riskSoon ??= setTimeout(() => {
@@ -363,45 +350,6 @@ export class Monitor implements TidewatchApi {
         void this.refreshRisk();
       }, 300);
     }
-  }
-
-  /** The optional protocol-wide rule: a live liquidation worth more than `largeLiquidationUsd`. */
-  private async checkLargeLiquidations(events: readonly IncomingMarginEvent[]): Promise<void> {
-    const limit = this.effective().largeLiquidationUsd;
-    if (limit === null) return;
-    const live = events.filter((e) => e.type === EVENT_TYPES.liquidation && e.valid && (e.timestamp_ms ?? 0) >= this.startedAt);
-    if (live.length === 0) return;
-    try {
-      this.assetBook ??= await loadAssetBook(this.client);
-      for (const e of live) {
-        const d = JSON.parse(e.data) as { margin_pool_id?: string; liquidation_amount?: number };
-        const asset = d.margin_pool_id ? this.assetBook.marginPoolAsset.get(d.margin_pool_id) : undefined;
-        const decimals = asset ? this.assetBook.decimalsOf.get(asset) : undefined;
-        if (!asset || decimals === undefined || typeof d.liquidation_amount !== 'number') continue;
-        const price = await this.usdPrices.of(asset);
-        if (price === null || this.closed) continue;
-        const amount = marginAmount(d.liquidation_amount, decimals);
-        const usd = amount * price;
-        if (usd >= limit) this.alerts.onLargeLiquidation(e, usd, `${amount.toLocaleString('en-US', { maximumFractionDigits: 2 })} ${asset.split('::').pop()}`);
-      }
-    } catch (err) {
-      this.log(`large-liquidation check skipped: ${describeForLog(err)}`);
-    }
-  }
-
-  /** The asset book if it is loaded; if not, it starts loading in the background (queries never wait for it). */
-  private assetBookNow(): AssetBook | undefined {
-    if (!this.assetBook && !this.assetBookLoading && this.canConnect() && !this.closed) {
-      this.assetBookLoading = loadAssetBook(this.client)
-        .then((b) => {
-          this.assetBook ??= b;
-        })
-        .catch(() => undefined)
-        .finally(() => {
-          this.assetBookLoading = undefined;
-        });
-    }
-    return this.assetBook;
   }
 
   // ---- risk --------------------------------------------------------------------------
@@ -429,7 +377,7 @@ export class Monitor implements TidewatchApi {
     const owners = this.store.settings.watchList().map((w) => w.owner);
     if (owners.length === 0) return [];
     try {
-      this.assetBook ??= await loadAssetBook(this.client);
+      const book = await this.assets.load();
       const now = Date.now();
       const readings: RiskReading[] = [];
       const pools = new Set<string>();
@@ -443,10 +391,10 @@ export class Monitor implements TidewatchApi {
           this.watchedManagers.set(m.margin_manager_id, owner);
           this.eventUnits.notePool(m.margin_manager_id, m.dex_pool_id);
           if ((m.active_loans?.length ?? 0) > 0) {
-            const pool = this.assetBook.poolsById.get(m.dex_pool_id);
+            const pool = book.poolsById.get(m.dex_pool_id);
             if (pool) pools.add(pool.pool_name);
           }
-          readings.push(...readingsOf(m, this.assetBook, now));
+          readings.push(...readingsOf(m, book, now));
         }
       }
       this.noteNetwork();
@@ -507,8 +455,4 @@ function safeJson(text: string): unknown {
   } catch {
     return text;
   }
-}
-
-export function storePath(dataDir: string): string {
-  return join(dataDir, 'tidewatch.sqlite');
 }

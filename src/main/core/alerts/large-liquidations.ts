@@ -1,0 +1,36 @@
+import { EVENT_TYPES } from '../../../shared/api';
+import { marginAmount } from '../../../shared/units';
+import { describeForLog } from '../client/errors';
+import type { AssetBookCache } from '../risk/asset-book';
+import type { UsdPrices } from '../risk/usd-prices';
+import type { IncomingMarginEvent } from '../store/margin-events';
+import type { AlertEngine } from './alert-engine';
+
+/**
+ * The optional protocol-wide rule: a live liquidation (not replayed history, so after `since`)
+ * worth more than `limitUsd`, priced with the exchange's own stablecoin pools.
+ */
+export async function checkLargeLiquidations(
+  events: readonly IncomingMarginEvent[],
+  d: { limitUsd: number | null; since: number; assets: AssetBookCache; prices: UsdPrices; alerts: AlertEngine; closed(): boolean; log(line: string): void },
+): Promise<void> {
+  if (d.limitUsd === null) return;
+  const live = events.filter((e) => e.type === EVENT_TYPES.liquidation && e.valid && (e.timestamp_ms ?? 0) >= d.since);
+  if (live.length === 0) return;
+  try {
+    const book = await d.assets.load();
+    for (const e of live) {
+      const data = JSON.parse(e.data) as { margin_pool_id?: string; liquidation_amount?: number };
+      const asset = data.margin_pool_id ? book.marginPoolAsset.get(data.margin_pool_id) : undefined;
+      const decimals = asset ? book.decimalsOf.get(asset) : undefined;
+      if (!asset || decimals === undefined || typeof data.liquidation_amount !== 'number') continue;
+      const price = await d.prices.of(asset);
+      if (price === null || d.closed()) continue;
+      const amount = marginAmount(data.liquidation_amount, decimals);
+      const usd = amount * price;
+      if (usd >= d.limitUsd) d.alerts.onLargeLiquidation(e, usd, `${amount.toLocaleString('en-US', { maximumFractionDigits: 2 })} ${asset.split('::').pop()}`);
+    }
+  } catch (err) {
+    d.log(`large-liquidation check skipped: ${describeForLog(err)}`);
+  }
+}

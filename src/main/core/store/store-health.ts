@@ -1,0 +1,42 @@
+import { describeStoreError } from './store-errors';
+
+/**
+ * Whether the store accepts writes, in plain words for the status: the margin stream reports its
+ * own failed commits, cache writes report here. A new failure raises one alert.
+ */
+export class StoreHealth {
+  private cacheError: string | null = null;
+  private shown: string | null = null;
+
+  constructor(
+    private readonly marginFailure: () => string | null,
+    private readonly onFailure: (reason: string) => void,
+    private readonly onChange: () => void,
+  ) {}
+
+  /** "cannot write to the store: disk full", or null. */
+  current(): string | null {
+    return this.marginFailure() ?? this.cacheError;
+  }
+
+  /** A cache write failed. */
+  noteError(err: unknown): void {
+    this.cacheError = describeStoreError(err);
+    this.changed();
+  }
+
+  /** A cache write worked. */
+  noteOk(): void {
+    if (this.cacheError === null) return;
+    this.cacheError = null;
+    this.changed();
+  }
+
+  /** Something changed (the margin stream failed or recovered): alert on a new failure, tell the status. */
+  changed(): void {
+    const now = this.current();
+    if (now !== null && now !== this.shown) this.onFailure(now);
+    this.shown = now;
+    this.onChange();
+  }
+}
