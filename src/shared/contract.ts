@@ -148,6 +148,8 @@ export interface StoredMarginEvent {
   recovered?: boolean;
   /** Its amounts with their units, when main knows them (views format them; raw values stay in `data`). */
   amounts?: EventAmount[];
+  /** The manager belongs to a watched wallet: the user's own amounts, masked in privacy mode. */
+  own?: boolean;
 }
 
 /** One amount of an event: `raw` in the asset's smallest unit, shown as raw / 10^decimals with the symbol. */
@@ -168,6 +170,92 @@ export interface RiskReading {
   assets_usd: number | null;
   /** Percentage move of the base asset's price that brings the ratio to the liquidation threshold. */
   distance_pct: number | null;
+}
+
+/**
+ * An asset's price in USD and where it came from (README "Pricing"): a stablecoin is $1; any
+ * other asset takes the fresher of the oracle price recorded with a margin deposit and the
+ * exchange's mid price through a stablecoin pool (SUI from SUI_USDC). `at` is when the price
+ * was true (the deposit's time, or when the mid price was read).
+ */
+export interface UsdPrice {
+  symbol: string;
+  usd: number;
+  source: 'stablecoin' | 'oracle' | 'exchange';
+  at: number;
+}
+
+/** A margin manager's position in money: what it holds, what it owes, and the price that liquidates it. */
+export interface PositionSummary {
+  manager_id: string;
+  owner: string;
+  /** The exchange pool the manager trades (null when the pool is not known). */
+  pool_name: string | null;
+  base_symbol: string | null;
+  quote_symbol: string | null;
+  /** What the manager holds, in human units. */
+  base_amount: number;
+  quote_amount: number;
+  /** Its debts, one per loan, in human units of the borrowed asset. */
+  debts: Array<{ margin_pool_id: string; symbol: string; amount: number; usd: number | null }>;
+  /** Assets held (collateral and borrowed funds), debt, and their difference, in USD. */
+  collateral_usd: number | null;
+  debt_usd: number | null;
+  equity_usd: number | null;
+  /** Assets / equity: 1 without debt; null when equity is not positive. */
+  leverage: number | null;
+  /** The service's risk ratio (assets / debt) of the riskiest loan; null without debt. */
+  risk_ratio: number | null;
+  /** Below this ratio the position is liquidated. */
+  liquidation_ratio: number;
+  /** The asset whose price moves the ratio (the pool's base asset), and its price now. */
+  moving_symbol: string | null;
+  price: UsdPrice | null;
+  /** The moving asset's USD price at which the ratio reaches `liquidation_ratio`. */
+  liquidation_price: number | null;
+  /** The move from `price` to `liquidation_price`, in percent (negative: a fall liquidates). */
+  distance_pct: number | null;
+  /** When the position last changed on chain (ms). */
+  updated_ms: number | null;
+}
+
+export interface SupplySummary {
+  supplier_cap_id: string;
+  margin_pool_id: string;
+  symbol: string;
+  amount: number;
+  usd: number | null;
+}
+
+export interface WalletSummary {
+  owner: string;
+  label: string | null;
+  /** Riskiest first (lowest distance to liquidation, then lowest ratio). */
+  positions: PositionSummary[];
+  supplies: SupplySummary[];
+  totals: { collateral_usd: number; debt_usd: number; equity_usd: number; supplied_usd: number; unpriced: number };
+  /** Set when this wallet's positions could not be read this time (the rest is from the last good read). */
+  error?: string;
+}
+
+export interface PortfolioSummary {
+  /** Riskiest wallet first. */
+  wallets: WalletSummary[];
+  /** The prices used, by symbol. */
+  prices: UsdPrice[];
+  computed_at: number;
+}
+
+/** One margin manager, for its page. */
+export interface ManagerDetail {
+  manager_id: string;
+  owner: string | null;
+  pool_name: string | null;
+  created_at: string | null;
+  /** Null when the manager is not found on the service. */
+  position: PositionSummary | null;
+  /** Whether its owner is on the watch list (risk history is recorded only then). */
+  watched: boolean;
 }
 
 export type AlertLevel = 'info' | 'warning' | 'critical';
@@ -205,6 +293,8 @@ export interface PoolPush {
 
 export interface RiskPush {
   readings: RiskReading[];
+  /** The Portfolio after this refresh. */
+  portfolio?: PortfolioSummary;
 }
 
 export type Topic = 'status' | 'margin' | 'alerts' | 'risk' | `pool:${string}`;
@@ -299,6 +389,9 @@ export const CONTRACT_ARGS = {
     limit: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(1000))),
   }),
   riskHistory: v.object({ managerId: Name, fromMs: v.optional(UnixMs), toMs: v.optional(UnixMs) }),
+  /** Every watched wallet in money, riskiest first: one call for what the Portfolio shows first. */
+  portfolio: v.object({}),
+  manager: v.object({ managerId: Address }),
   alerts: v.object({ includeAcknowledged: v.optional(v.boolean()), limit: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(1000))) }),
   settings: v.object({}),
   streamStatus: v.object({}),
@@ -332,6 +425,7 @@ export const CONTRACT_ARGS = {
   clearThreshold: v.object({ managerId: Name }),
   acknowledgeAlert: v.object({ id: v.pipe(v.number(), v.integer(), v.minValue(1)) }),
   snoozeAlert: v.object({ id: v.pipe(v.number(), v.integer(), v.minValue(1)), untilMs: UnixMs }),
+  acknowledgeAllAlerts: v.object({}),
   /** Reconnect every stream now: after a rejected key, or to skip a backoff wait. */
   retryStreams: v.object({}),
 } as const;
@@ -359,6 +453,8 @@ export interface ContractResults {
   activeLoans: QueryResult<Page<ActiveLoan>>;
   marginEvents: QueryResult<StoredMarginEvent[]>;
   riskHistory: QueryResult<RiskReading[]>;
+  portfolio: QueryResult<PortfolioSummary>;
+  manager: QueryResult<ManagerDetail>;
   alerts: QueryResult<AlertRecord[]>;
   settings: Settings;
   streamStatus: StatusSnapshot;
@@ -372,6 +468,7 @@ export interface ContractResults {
   clearThreshold: { defaults: Thresholds; perManager: Record<string, Thresholds> };
   acknowledgeAlert: AlertRecord;
   snoozeAlert: AlertRecord;
+  acknowledgeAllAlerts: { acknowledged: number };
   retryStreams: StatusSnapshot;
 }
 

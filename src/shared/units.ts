@@ -108,3 +108,20 @@ export function parseUnits(text: string, decimals: number): bigint {
 export function candleTimeMs(timestamp: string): number {
   return Date.parse(/(?:[zZ]|[+-]\d\d:?\d\d)$/.test(timestamp) ? timestamp : `${timestamp}Z`);
 }
+
+/** Decimal places a step of `human` size needs: 0.1 -> 1, 0.001 -> 3, 5 -> 0, 0.00005 -> 5. */
+function stepDecimals(human: number): number {
+  if (!(human > 0) || !Number.isFinite(human)) return 2;
+  for (let d = 0; d <= 12; d++) if (Math.abs(Math.round(human * 10 ** d) - human * 10 ** d) < 1e-6) return d;
+  return 12;
+}
+
+/** Decimals a pool's prices are shown with: those of its tick (a 0.1 tick: 107,677.8). */
+export function tickDecimals(pool: PoolDecimals & { tick_size: number }): number {
+  return stepDecimals(humanPrice(pool.tick_size, pool));
+}
+
+/** Decimals a pool's sizes are shown with: those of its lot (a 0.01 SUI lot: 12.34 SUI). */
+export function lotDecimals(pool: PoolDecimals & { lot_size: number }): number {
+  return stepDecimals(baseQuantity(pool.lot_size, pool));
+}

@@ -53,6 +53,8 @@ describe('the API key never crosses to the renderer', () => {
       activeLoans: {},
       marginEvents: {},
       riskHistory: { managerId: '0xabc' },
+      portfolio: {},
+      manager: { managerId: `0x${'3'.repeat(64)}` }, // an unknown manager
       alerts: {},
       settings: {},
       streamStatus: {},
@@ -66,6 +68,7 @@ describe('the API key never crosses to the renderer', () => {
       clearThreshold: { managerId: '0xabc' },
       acknowledgeAlert: { id: 999_999 },
       snoozeAlert: { id: 999_999, untilMs: 1 },
+      acknowledgeAllAlerts: {},
       retryStreams: {},
     };
     const answers: string[] = [];

@@ -121,6 +121,45 @@ describe('contract queries against the Demo network', () => {
     expect(liquidations.every((a) => Number(a.event_id!.split('-')[0]) >= since)).toBe(true);
   });
 
+  it('the Portfolio in money: collateral, debt, equity, leverage and the price that liquidates, riskiest first', async () => {
+    const r = await call('portfolio', {});
+    expect(r.stale).toBe(false);
+    const w = r.data.wallets[0];
+    expect(w.owner).toBe(d.marginOwners[0]);
+    const withDebt = w.positions.filter((p: any) => p.debts.length > 0);
+    expect(withDebt.length).toBeGreaterThan(0);
+    for (const p of withDebt) {
+      expect(p.collateral_usd).toBeGreaterThan(0);
+      expect(p.equity_usd).toBeCloseTo(p.collateral_usd - p.debt_usd, 6);
+      // The service's ratio and the one from our prices agree (the Demo mid prices follow its oracle).
+      expect(Math.abs(p.collateral_usd / p.debt_usd / p.risk_ratio - 1)).toBeLessThan(0.02);
+      expect(p.moving_symbol).toBe(p.pool_name.split('_')[0]);
+      expect(p.price.source === 'exchange' || p.price.source === 'oracle').toBe(true);
+      if (p.liquidation_price !== null && p.quote_symbol === 'USDC') {
+        // At the liquidation price the ratio is the liquidation ratio.
+        const debtAt = p.debts.reduce((a: number, x: any) => a + (x.symbol === p.moving_symbol ? x.amount * p.liquidation_price : x.amount), 0);
+        expect((p.base_amount * p.liquidation_price + p.quote_amount) / debtAt).toBeCloseTo(p.liquidation_ratio, 6);
+        expect(p.distance_pct).toBeCloseTo((p.liquidation_price / p.price.usd - 1) * 100, 1);
+      }
+    }
+    const distances = w.positions.map((p: any) => (p.distance_pct === null ? Infinity : Math.abs(p.distance_pct)));
+    expect(distances).toEqual([...distances].sort((a, b) => a - b));
+    expect(w.totals.equity_usd).toBeCloseTo(w.totals.collateral_usd - w.totals.debt_usd, 4);
+    expect(r.data.prices.length).toBeGreaterThan(0);
+  });
+
+  it('one manager for its page, watched or not', async () => {
+    const loans = await call('activeLoans', { perPage: 50 });
+    const other = loans.data.items.find((l: any) => l.margin_manager?.owner !== d.marginOwners[0]);
+    const r = await call('manager', { managerId: other.margin_manager_id });
+    expect(r.data).toMatchObject({ manager_id: other.margin_manager_id, owner: other.margin_manager.owner, watched: false });
+    expect(r.data.position.debt_usd).toBeGreaterThan(0);
+    expect(r.data.position.liquidation_price === null || r.data.position.liquidation_price > 0).toBe(true);
+    const mine = (await call('portfolio', {})).data.wallets[0].positions[0];
+    const own = await call('manager', { managerId: mine.manager_id });
+    expect(own.data.watched).toBe(true);
+  });
+
   it('settings, status, watch list, thresholds and commands', async () => {
     const s = await call('settings', {});
     expect(s).toMatchObject({ network: 'demo', warningRatio: 1.5, criticalRatio: 1.25, hasApiKey: false });
@@ -158,6 +197,13 @@ describe('contract queries against the Demo network', () => {
     expect((await call('acknowledgeAlert', { id: a.id })).acknowledged_at).toBeGreaterThan(0);
     expect((await call('snoozeAlert', { id: a.id, untilMs: 4_000_000_000_000 })).snoozed_until).toBe(4_000_000_000_000);
     await expect(call('acknowledgeAlert', { id: 999_999 })).rejects.toThrow(/no alert/);
+    for (const k of [2, 3]) {
+      m.store.risk.addAlert({ dedupe_key: `test:${k}`, rule: 'liquidation', level: 'critical', manager_id: '0x1', owner: '0x2', event_id: `e${k}`, title: 't', message: 'm', created_at: Date.now() });
+    }
+    const open = (await call('alerts', { includeAcknowledged: false })).data.length;
+    expect(open).toBeGreaterThanOrEqual(2);
+    expect((await call('acknowledgeAllAlerts', {})).acknowledged).toBe(open);
+    expect((await call('alerts', { includeAcknowledged: false })).data).toEqual([]);
   });
 
   it('rejects bad arguments with the field at fault', async () => {

@@ -6,6 +6,7 @@ import type { AlertRecord, PayloadOf, TidewatchApi, Topic } from '../../src/shar
 import { setApi } from '../../src/renderer/src/api';
 import FreshnessBadge from '../../src/renderer/src/components/FreshnessBadge.vue';
 import QueryState from '../../src/renderer/src/components/QueryState.vue';
+import DistanceBar from '../../src/renderer/src/components/DistanceBar.vue';
 import RiskGauge from '../../src/renderer/src/components/RiskGauge.vue';
 import { useAlertsStore } from '../../src/renderer/src/stores/alerts';
 
@@ -59,13 +60,29 @@ describe('QueryState', () => {
 });
 
 describe('RiskGauge', () => {
-  it('colours by threshold and shows the distance to liquidation', () => {
-    expect(mount(RiskGauge, { props: { value: 1.2, warning: 1.5, critical: 1.25, distance: -6.3 } }).classes()).toContain('critical');
+  it('colours by threshold, with the pool liquidation ratio at its left end', () => {
+    expect(mount(RiskGauge, { props: { value: 1.2, warning: 1.5, critical: 1.25 } }).classes()).toContain('critical');
     expect(mount(RiskGauge, { props: { value: 1.4, warning: 1.5, critical: 1.25 } }).classes()).toContain('warning');
-    const ok = mount(RiskGauge, { props: { value: 2.1, warning: 1.5, critical: 1.25, distance: -46.4 } });
+    const ok = mount(RiskGauge, { props: { value: 2.1, warning: 1.5, critical: 1.25, liquidation: 1.1 } });
     expect(ok.classes()).toContain('ok');
     expect(ok.text()).toContain('2.100');
-    expect(ok.text()).toContain('-46.4%');
+    expect(ok.attributes('title')).toContain('liquidation below 1.1');
+  });
+});
+
+describe('DistanceBar', () => {
+  it('names the asset and its liquidation price, and fills as the price nears it', () => {
+    const near = mount(DistanceBar, { props: { symbol: 'SUI', liquidationPrice: 3.07, distance: -0.4 } });
+    expect(near.text()).toContain('SUI liq. $3.07');
+    expect(near.text()).toContain('-0.4%');
+    expect(near.classes()).toContain('critical');
+    expect(near.attributes('title')).toContain('Liquidated if SUI falls 0.4 % to $3.07');
+    const far = mount(DistanceBar, { props: { symbol: 'SUI', liquidationPrice: 2.1, distance: -30.5 } });
+    expect(far.classes()).toContain('ok');
+    const width = (w: typeof near): number => Number(/width: ([\d.]+)%/.exec(w.get('.fill').attributes('style') ?? '')![1]);
+    expect(width(near)).toBeGreaterThan(95);
+    expect(width(far)).toBeLessThan(5);
+    expect(mount(DistanceBar, { props: { symbol: 'SUI', liquidationPrice: null, distance: null } }).text()).toContain('none');
   });
 });
 

@@ -1,40 +1,80 @@
 import { describe, expect, it } from 'vitest';
-import { distanceToLiquidationPct, impliedBasePrice, riskRatioOf, type Position } from '../../src/main/core/risk/distance';
+import fc from 'fast-check';
+import { distanceToLiquidationPct, LIQUIDATION_RATIO, liquidationBasePrice, riskRatioAt, type Holdings } from '../../src/main/core/risk/distance';
+import { PriceBook } from '../../src/main/core/risk/prices';
 import { ThresholdTracker } from '../../src/main/core/risk/thresholds';
 
-describe('distance to liquidation (worked examples)', () => {
+describe('the price that liquidates (worked examples)', () => {
   it('a long: 1,000 SUI at $3.00 against 2,400 USDC of debt', () => {
     // Ratio 3000 / 2400 = 1.25. Liquidation at 1.125 needs assets of 2700: SUI at $2.70, a 10% fall.
-    const p: Position = { base: 1000, quote: 0, basePrice: 3, quotePrice: 1, debt: 2400, debtSide: 'quote' };
-    expect(riskRatioOf(p)).toBeCloseTo(1.25, 12);
-    expect(distanceToLiquidationPct(p)).toBeCloseTo(-10, 10);
+    const h: Holdings = { base: 1000, quote: 0, quotePrice: 1, debtBase: 0, debtQuote: 2400 };
+    expect(riskRatioAt(h, 3)).toBeCloseTo(1.25, 12);
+    expect(liquidationBasePrice(h)).toBeCloseTo(2.7, 12);
+    expect(distanceToLiquidationPct(h, 3)).toBeCloseTo(-10, 10);
   });
 
   it('a long with USDC collateral beside it needs a larger fall', () => {
     // 1000 SUI at $3 + 600 USDC = 3600 vs 3000 debt: ratio 1.2; at 1.125 assets are 3375: SUI at 2.775 (-7.5%).
-    const p: Position = { base: 1000, quote: 600, basePrice: 3, quotePrice: 1, debt: 3000, debtSide: 'quote' };
-    expect(riskRatioOf(p)).toBeCloseTo(1.2, 12);
-    expect(distanceToLiquidationPct(p)).toBeCloseTo(-7.5, 10);
+    const h: Holdings = { base: 1000, quote: 600, quotePrice: 1, debtBase: 0, debtQuote: 3000 };
+    expect(riskRatioAt(h, 3)).toBeCloseTo(1.2, 12);
+    expect(distanceToLiquidationPct(h, 3)).toBeCloseTo(-7.5, 10);
   });
 
   it('a short: 3,750 USDC against 1,000 SUI of debt at $3.00', () => {
     // Ratio 3750 / 3000 = 1.25; at 1.125, 3750 = 1.125 * 1000 * P: P = 3.3333, a rise of 11.11%.
-    const p: Position = { base: 0, quote: 3750, basePrice: 3, quotePrice: 1, debt: 1000, debtSide: 'base' };
-    expect(riskRatioOf(p)).toBeCloseTo(1.25, 12);
-    expect(distanceToLiquidationPct(p)).toBeCloseTo(11.111111, 5);
+    const h: Holdings = { base: 0, quote: 3750, quotePrice: 1, debtBase: 1000, debtQuote: 0 };
+    expect(riskRatioAt(h, 3)).toBeCloseTo(1.25, 12);
+    expect(liquidationBasePrice(h)).toBeCloseTo(3.333333, 5);
+    expect(distanceToLiquidationPct(h, 3)).toBeCloseTo(11.111111, 5);
   });
 
-  it('no debt or no exposure to the base price: no distance', () => {
-    expect(distanceToLiquidationPct({ base: 10, quote: 0, basePrice: 3, quotePrice: 1, debt: 0, debtSide: 'quote' })).toBeNull();
-    expect(distanceToLiquidationPct({ base: 0, quote: 100, basePrice: 3, quotePrice: 1, debt: 50, debtSide: 'quote' })).toBeNull();
+  it('the ratio at the liquidation price is the liquidation ratio, for any mix', () => {
+    fc.assert(
+      fc.property(
+        fc.double({ min: 0, max: 1e6, noNaN: true }),
+        fc.double({ min: 0, max: 1e6, noNaN: true }),
+        fc.double({ min: 0.01, max: 10, noNaN: true }),
+        fc.double({ min: 0, max: 1e6, noNaN: true }),
+        fc.double({ min: 0, max: 1e6, noNaN: true }),
+        (base, quote, quotePrice, debtBase, debtQuote) => {
+          const h = { base, quote, quotePrice, debtBase, debtQuote };
+          const p = liquidationBasePrice(h);
+          if (p === null || p < 1e-9 || p > 1e9) return;
+          expect(riskRatioAt(h, p)!).toBeCloseTo(LIQUIDATION_RATIO, 6);
+        },
+      ),
+    );
   });
 
-  it('measures from the price that explains the service ratio', () => {
-    // The deposit says SUI was $3.00, the service now reports 1.2: SUI must be at $2.88 today.
-    const p: Position = { base: 1000, quote: 0, basePrice: 3, quotePrice: 1, debt: 2400, debtSide: 'quote' };
-    const now = impliedBasePrice(p, 1.2)!;
-    expect(now).toBeCloseTo(2.88, 10);
-    expect(distanceToLiquidationPct({ ...p, basePrice: now })).toBeCloseTo((1.125 / 1.2 - 1) * 100, 8);
+  it('no debt or no exposure to the base price: no liquidation price', () => {
+    expect(liquidationBasePrice({ base: 10, quote: 0, quotePrice: 1, debtBase: 0, debtQuote: 0 })).toBeNull();
+    expect(liquidationBasePrice({ base: 0, quote: 100, quotePrice: 1, debtBase: 0, debtQuote: 50 })).toBeNull();
+  });
+});
+
+describe('the pricing rule', () => {
+  const pool = { pool_id: 'p', pool_name: 'SUI_USDC', base_asset_id: '0x2::sui::SUI', base_asset_symbol: 'SUI', base_asset_decimals: 9, quote_asset_id: '0x5::usdc::USDC', quote_asset_symbol: 'USDC', quote_asset_decimals: 6 } as never;
+  // SUI_USDC raw price 3,000,000 is $3.00 (9 - 9 + 6 decimals).
+  const client = (fail: { now: boolean }) => ({ depth: async () => { if (fail.now) throw new Error('down'); return { bids: [{ price: 2_990_000 }], asks: [{ price: 3_010_000 }] }; } }) as never;
+
+  it('a stablecoin is $1; otherwise the fresher of the deposit oracle and the exchange mid', async () => {
+    const fail = { now: false };
+    const book = new PriceBook(() => client(fail), () => [pool]);
+    expect(await book.quote('0x5::usdc::USDC', 1_000)).toMatchObject({ usd: 1, source: 'stablecoin' });
+    book.noteOracle('0x2::sui::SUI', 2.5, 500);
+    expect(await book.quote('0x2::sui::SUI', 1_000)).toMatchObject({ usd: 3, source: 'exchange', at: 1_000 });
+    // A deposit newer than the mid price read wins until the mid price is read again (a minute).
+    book.noteOracle('0x2::sui::SUI', 3.1, 2_000);
+    expect(await book.quote('0x2::sui::SUI', 3_000)).toMatchObject({ usd: 3.1, source: 'oracle', at: 2_000 });
+    expect(await book.quote('0x2::sui::SUI', 62_000)).toMatchObject({ usd: 3, source: 'exchange', at: 62_000 });
+  });
+
+  it('offline, the last mid price stays with its age', async () => {
+    const fail = { now: false };
+    const book = new PriceBook(() => client(fail), () => [pool]);
+    await book.quote('0x2::sui::SUI', 1_000);
+    fail.now = true;
+    expect(await book.quote('0x2::sui::SUI', 120_000)).toMatchObject({ usd: 3, source: 'exchange', at: 1_000 });
   });
 });
 

@@ -4,6 +4,7 @@ import type { ArgsOf, ContractMethod, ContractResults, QueryResult } from '../..
 import { ContractArgumentError } from '../../shared/contract';
 import { ServiceError } from './client/errors';
 import type { Monitor } from './monitor';
+import { readManager } from './risk/portfolio';
 
 /** Errors for which a cached copy is better than nothing (the network, not the request, failed). */
 function cacheWorthy(err: unknown): err is ServiceError {
@@ -131,10 +132,41 @@ const HANDLERS: Handlers = {
     const managerIds = a.owner
       ? [...new Set([...m.store.margin.managersOfOwner(a.owner), ...[...m.watchedManagers].filter(([, o]) => o === a.owner).map(([id]) => id)])]
       : undefined;
-    const data = m.eventUnits.apply(m.store.margin.list({ type: a.type, managerId: a.managerId, managerIds, fromMs: a.fromMs, toMs: a.toMs, beforeId: a.beforeId, limit: a.limit }));
+    const rows = m.store.margin.list({ type: a.type, managerId: a.managerId, managerIds, fromMs: a.fromMs, toMs: a.toMs, beforeId: a.beforeId, limit: a.limit });
+    const data = m.eventUnits.apply(rows, (id) => m.watchedManagers.has(id));
     return local(m, data, 'margin');
   },
   riskHistory: (m, a) => local(m, m.store.risk.readings(a.managerId, a.fromMs, a.toMs), 'margin'),
+  portfolio: async (m) => {
+    const owners = m.store.settings.watchList().map((w) => w.owner).sort().join();
+    const matches = (k: ReturnType<Monitor['risk']['portfolio']>): boolean => k !== undefined && k.portfolio.wallets.map((w) => w.owner).sort().join() === owners;
+    let kept = m.risk.portfolio();
+    // The first call of a run answers from the store at once when it can; the push brings the fresh one.
+    if (!matches(kept)) {
+      await m.refreshRisk();
+      kept = m.risk.portfolio();
+    }
+    const err = m.risk.lastError;
+    if (!kept) {
+      if (err) throw err;
+      return { data: { wallets: [], prices: [], computed_at: Date.now() }, source: 'network', fetchedAt: Date.now(), stale: false };
+    }
+    // Older than a refresh period: read again in the background (the push brings it).
+    if (Date.now() - kept.at > m.effective().riskRefreshSec * 1000) void m.refreshRisk();
+    const stale = err !== undefined || m.offline;
+    return {
+      data: kept.portfolio,
+      source: stale ? 'cache' : 'network',
+      fetchedAt: kept.at,
+      stale,
+      ...(stale && err instanceof ServiceError ? { error: { kind: err.kind, message: err.message, advice: err.advice } } : {}),
+    };
+  },
+  manager: async (m, a, s) => {
+    const known = m.watchedManagers.get(a.managerId) ?? m.store.margin.ownerOfManager(a.managerId);
+    const watched = new Set(m.store.settings.watchList().map((w) => w.owner));
+    return cached(m, key('manager', a), async () => readManager(m.client, await m.assets.load(), m.prices, a.managerId, known, (o) => watched.has(o), s));
+  },
   alerts: (m, a) => ({ data: m.store.risk.alerts(a.includeAcknowledged ?? true, a.limit), source: 'cache', fetchedAt: Date.now(), stale: false }),
   settings: (m) => m.effective(),
   streamStatus: (m) => m.status(),
@@ -158,11 +190,13 @@ const HANDLERS: Handlers = {
   },
   addWatch: (m, a) => {
     m.store.settings.addWatch(a.owner, a.label ?? null);
+    m.risk.forget();
     void m.refreshRisk();
     return m.store.settings.watchList();
   },
   removeWatch: (m, a) => {
     m.store.settings.removeWatch(a.owner);
+    m.risk.forget();
     for (const [id, owner] of m.watchedManagers) {
       if (owner === a.owner) {
         m.watchedManagers.delete(id);
@@ -189,6 +223,7 @@ const HANDLERS: Handlers = {
     if (!r) throw new ContractArgumentError(`snoozeAlert: there is no alert ${a.id}`);
     return r;
   },
+  acknowledgeAllAlerts: (m) => ({ acknowledged: m.store.risk.acknowledgeAll() }),
   retryStreams: (m) => {
     m.retryStreamsNow();
     return m.status();

@@ -20,10 +20,10 @@ import type { ServiceConfig } from './client/http';
 import { ServiceClient } from './client/service-client';
 import { dispatch } from './monitor-queries';
 import { PushHub } from './push-hub';
-import { managersOf, readingsOf } from './risk/risk-watcher';
 import { AssetBookCache } from './risk/asset-book';
-import { EventUnits } from './risk/event-amounts';
-import { UsdPrices } from './risk/usd-prices';
+import { amountsInWords, EventUnits } from './risk/event-amounts';
+import { PriceBook } from './risk/prices';
+import { RiskRefresh } from './risk/risk-refresh';
 import { SettingsService, type SecretStore } from './settings';
 import type { IncomingMarginEvent } from './store/margin-events';
 import { StoreHealth } from './store/store-health';
@@ -62,10 +62,11 @@ export class Monitor implements TidewatchApi {
   readonly hub: PushHub;
   readonly alerts: AlertEngine;
   private readonly margin: ReturnType<typeof marginStream>;
-  private readonly assets: AssetBookCache;
+  readonly assets: AssetBookCache;
   /** Units for stream #22 events (Live events and the margin push). */
   readonly eventUnits: EventUnits;
-  private readonly usdPrices: UsdPrices;
+  readonly prices: PriceBook;
+  readonly risk: RiskRefresh;
   /** Liquidations before this time (replayed history) never raise the large-liquidation alert. */
   private readonly startedAt = Date.now();
   /** Watched managers -> owner. */
@@ -75,8 +76,6 @@ export class Monitor implements TidewatchApi {
   private watchedPools = new Set<string>();
   /** Flushers of the pool streams, so shutdown commits what they hold. */
   private readonly poolFlush = new Map<string, () => void>();
-  private riskTimer: NodeJS.Timeout | undefined;
-  private riskSoon: NodeJS.Timeout | undefined;
   private statusTimer: NodeJS.Timeout | undefined;
   private offlineSince: number | null = null;
   readonly storeHealth: StoreHealth;
@@ -94,10 +93,44 @@ export class Monitor implements TidewatchApi {
     this.client = new ServiceClient(this.serviceConfig());
     this.assets = new AssetBookCache(() => this.client, () => this.canConnect() && !this.closed);
     this.eventUnits = new EventUnits(this.store.margin, this.store.cache, () => this.assets.now());
-    this.usdPrices = new UsdPrices(this.client, () => [...(this.assets.peek()?.poolsById.values() ?? [])]);
+    this.prices = new PriceBook(() => this.client, () => [...(this.assets.peek()?.poolsById.values() ?? [])]);
     this.connectionIdentity = this.identity();
     this.hub = new PushHub((topic, count) => this.onSubscribers(topic, count));
     this.alerts = new AlertEngine(this.store.risk, (a) => this.hub.publish('alerts', a), this.effective().alertCooldownSec * 1000);
+    this.risk = new RiskRefresh({
+      client: () => this.client,
+      assets: this.assets,
+      prices: this.prices,
+      cache: this.store.cache,
+      risk: this.store.risk,
+      alerts: this.alerts,
+      watchList: () => this.store.settings.watchList(),
+      thresholdsOf: () => {
+        const s = this.effective();
+        const per = this.store.settings.thresholds();
+        return (id) => per[id] ?? { warning: s.warningRatio, critical: s.criticalRatio };
+      },
+      cooldownMs: () => this.effective().alertCooldownSec * 1000,
+      intervalMs: () => this.effective().riskRefreshSec * 1000,
+      canRun: () => !this.closed && this.canConnect(),
+      onManagers: (managers) => {
+        const pools = new Set<string>();
+        for (const m of managers) {
+          this.watchedManagers.set(m.id, m.owner);
+          this.eventUnits.notePool(m.id, m.dexPoolId);
+          if (m.hasDebt && m.poolName) pools.add(m.poolName);
+        }
+        this.updateWatchedPools(pools);
+      },
+      onReadings: (readings, portfolio) => {
+        for (const r of readings) this.latestReadings.set(r.manager_id, r);
+        for (const id of [...this.latestReadings.keys()]) if (!this.watchedManagers.has(id)) this.latestReadings.delete(id);
+        this.hub.publish('risk', { readings, portfolio });
+      },
+      noteNetwork: (err) => this.noteNetwork(err),
+      noteStore: (err) => (err === undefined ? this.storeHealth.noteOk() : this.storeHealth.noteError(err)),
+      log: (line) => this.log(line),
+    });
     this.supervisor = new StreamSupervisor({
       budget: this.effective().streamBudget,
       fetch: opts.fetch,
@@ -158,7 +191,7 @@ export class Monitor implements TidewatchApi {
   /** Start streams and the risk timer. */
   start(): this {
     if (this.canConnect()) this.supervisor.add(this.margin.spec);
-    this.restartRiskTimer();
+    this.risk.restartTimer();
     void this.refreshRisk();
     return this;
   }
@@ -210,12 +243,15 @@ export class Monitor implements TidewatchApi {
     this.connectionIdentity = this.identity();
     this.client.http.reconfigure(this.serviceConfig());
     this.supervisor.setBudget(this.effective().streamBudget);
-    if (changed) this.assets.reset();
+    if (changed) {
+      this.assets.reset();
+      this.prices.reset();
+    }
     if (this.canConnect()) {
       this.supervisor.add(this.margin.spec);
       if (changed) this.supervisor.resumeAll();
     }
-    this.restartRiskTimer();
+    this.risk.restartTimer();
     void this.refreshRisk();
     this.scheduleStatus();
   }
@@ -263,6 +299,11 @@ export class Monitor implements TidewatchApi {
   /** Reconnect every stream now (the user asked, or a key was entered). */
   retryStreamsNow(): void {
     this.supervisor.resumeAll();
+  }
+
+  /** Whether the service is known to be unreachable now. */
+  get offline(): boolean {
+    return this.offlineSince !== null;
   }
 
   /** Record whether the service answered: drives the offline banner. */
@@ -333,87 +374,33 @@ export class Monitor implements TidewatchApi {
         }
       }
     }
-    this.alerts.onMarginEvents(events, (id) => this.watchedManagers.get(id), (owner) => since.get(owner) ?? 0);
+    const pushed = this.eventUnits.apply(
+      events.map((e) => ({ ...e, data: safeJson(e.data), received_at: Date.now() })),
+      (id) => this.watchedManagers.has(id),
+    );
+    const amounts = new Map(pushed.map((e) => [e.id, e.amounts]));
+    this.alerts.onMarginEvents(events, (id) => this.watchedManagers.get(id), (owner) => since.get(owner) ?? 0, Date.now(), (e) => {
+      const a = amounts.get(e.id);
+      return a ? amountsInWords(a) : undefined;
+    });
     void checkLargeLiquidations(events, {
       limitUsd: this.effective().largeLiquidationUsd,
       since: this.startedAt,
       assets: this.assets,
-      prices: this.usdPrices,
+      prices: this.prices,
       alerts: this.alerts,
       closed: () => this.closed,
       log: this.log,
     });
-    this.hub.publish('margin', this.eventUnits.apply(events.map((e) => ({ ...e, data: safeJson(e.data), received_at: Date.now() }))));
-    if (touchesWatched) {
-      this.riskSoon ??= setTimeout(() => {
-        this.riskSoon = undefined;
-        void this.refreshRisk();
-      }, 300);
-    }
+    this.hub.publish('margin', pushed);
+    if (touchesWatched) this.risk.refreshSoon();
   }
 
   // ---- risk --------------------------------------------------------------------------
 
-  private restartRiskTimer(): void {
-    if (this.riskTimer) clearInterval(this.riskTimer);
-    this.riskTimer = setInterval(() => void this.refreshRisk(), this.effective().riskRefreshSec * 1000);
-  }
-
-  private refreshing: Promise<RiskReading[]> | undefined;
-
-  /**
-   * Refresh every watched owner's managers; store a reading per loan; evaluate thresholds.
-   * One refresh at a time: a caller during a refresh gets that refresh's result.
-   */
+  /** Read every watched wallet now; resolves with the readings stored. */
   refreshRisk(): Promise<RiskReading[]> {
-    this.refreshing ??= this.refreshOnce().finally(() => {
-      this.refreshing = undefined;
-    });
-    return this.refreshing;
-  }
-
-  private async refreshOnce(): Promise<RiskReading[]> {
-    if (this.closed || !this.canConnect()) return [];
-    const owners = this.store.settings.watchList().map((w) => w.owner);
-    if (owners.length === 0) return [];
-    try {
-      const book = await this.assets.load();
-      const now = Date.now();
-      const readings: RiskReading[] = [];
-      const pools = new Set<string>();
-      for (const owner of owners) {
-        // Keep the owner's loans and supplies fresh in the cache too (the Portfolio's queries), for offline use.
-        await Promise.all([
-          this.invoke('activeLoans', { owner, perPage: 50 }).catch(() => undefined),
-          this.invoke('activeSupplies', { owner, perPage: 50 }).catch(() => undefined),
-        ]);
-        for (const m of await managersOf(this.client, owner)) {
-          this.watchedManagers.set(m.margin_manager_id, owner);
-          this.eventUnits.notePool(m.margin_manager_id, m.dex_pool_id);
-          if ((m.active_loans?.length ?? 0) > 0) {
-            const pool = book.poolsById.get(m.dex_pool_id);
-            if (pool) pools.add(pool.pool_name);
-          }
-          readings.push(...readingsOf(m, book, now));
-        }
-      }
-      this.noteNetwork();
-      if (this.closed) return [];
-      this.store.risk.addReadings(readings);
-      for (const r of readings) this.latestReadings.set(r.manager_id, r);
-      for (const id of [...this.latestReadings.keys()]) if (!this.watchedManagers.has(id)) this.latestReadings.delete(id);
-      const s = this.effective();
-      const per = this.store.settings.thresholds();
-      this.alerts.tracker.setCooldown(s.alertCooldownSec * 1000);
-      this.alerts.onReadings(readings, (id) => per[id] ?? { warning: s.warningRatio, critical: s.criticalRatio }, now);
-      this.hub.publish('risk', { readings });
-      this.updateWatchedPools(pools);
-      return readings;
-    } catch (err) {
-      this.noteNetwork(err);
-      this.log(`risk refresh failed: ${describeForLog(err)}`);
-      return [];
-    }
+    return this.risk.refresh();
   }
 
   private updateWatchedPools(pools: Set<string>): void {
@@ -430,10 +417,10 @@ export class Monitor implements TidewatchApi {
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
-    for (const t of [this.riskTimer, this.riskSoon, this.statusTimer]) if (t) clearTimeout(t);
+    if (this.statusTimer) clearTimeout(this.statusTimer);
+    this.risk.close();
     this.supervisor.stopAll();
     this.recovery.close();
-    if (this.statusTimer) clearTimeout(this.statusTimer);
     this.margin.flush();
     for (const flush of this.poolFlush.values()) flush();
     this.store.close();

@@ -4,6 +4,12 @@ import { formatUnits } from '../../shared/units';
 /**
  * The one formatter every number on screen passes through: units, locale and privacy mode in
  * one place (a number that skips it would leak in privacy mode).
+ *
+ * Privacy rule (README "Privacy mode"): the user's own amounts are masked: holdings, debts,
+ * equity, supplies and their USD values, and the amounts of events and liquidations of watched
+ * managers. Market data stays visible: prices (liquidation prices too), ratios, distances,
+ * order books, trades, and other traders' events and liquidations. Every amount formatter masks
+ * unless told `{ private: false }`; a view passes that only for data that is not the user's.
  */
 export const privacy = ref(false);
 const MASK = '•••••';
@@ -25,10 +31,39 @@ export function compact(value: number | null | undefined, opts: { private?: bool
   return value.toLocaleString(locale, { notation: 'compact', maximumFractionDigits: 2 });
 }
 
-export function usd(value: number | null | undefined): string {
+/** An amount of money in USD: "$12,345.67", compact above a million ("$1.2M"). */
+export function usd(value: number | null | undefined, opts: { private?: boolean } = {}): string {
   if (value === null || value === undefined || !Number.isFinite(value)) return '–';
-  if (privacy.value) return `$${MASK}`;
-  return value.toLocaleString(locale, { style: 'currency', currency: 'USD', maximumFractionDigits: 2 });
+  if (opts.private !== false && privacy.value) return `$${MASK}`;
+  if (Math.abs(value) >= 1e6) return value.toLocaleString(locale, { style: 'currency', currency: 'USD', notation: 'compact', maximumFractionDigits: 2 });
+  const digits = Math.abs(value) >= 10_000 ? 0 : 2;
+  return value.toLocaleString(locale, { style: 'currency', currency: 'USD', maximumFractionDigits: digits, minimumFractionDigits: digits });
+}
+
+/** An asset's USD price (market data, never masked): enough digits for cheap assets ("$0.03412"). */
+export function usdPrice(value: number | null | undefined): string {
+  if (value === null || value === undefined || !Number.isFinite(value)) return '–';
+  const digits = value >= 1000 ? 2 : value >= 1 ? 4 : Math.min(8, 3 - Math.floor(Math.log10(value)));
+  return `$${value.toLocaleString(locale, { minimumFractionDigits: Math.min(2, digits), maximumFractionDigits: digits })}`;
+}
+
+/** A pool price with the decimals its tick implies (market data, never masked). */
+export function price(value: number | null | undefined, decimals: number): string {
+  if (value === null || value === undefined || !Number.isFinite(value)) return '–';
+  return value.toLocaleString(locale, { minimumFractionDigits: decimals, maximumFractionDigits: decimals });
+}
+
+/** A size or amount with a fixed number of decimals (a pool's lot), masked unless `private: false`. */
+export function fixed(value: number | null | undefined, decimals: number, opts: { private?: boolean } = {}): string {
+  if (value === null || value === undefined || !Number.isFinite(value)) return '–';
+  if (opts.private !== false && privacy.value) return MASK;
+  return value.toLocaleString(locale, { minimumFractionDigits: decimals, maximumFractionDigits: decimals });
+}
+
+/** A human amount with its symbol: "1,234.5 SUI". */
+export function amount(value: number | null | undefined, symbol: string | null | undefined, opts: { private?: boolean } = {}): string {
+  const n = num(value, 2, opts);
+  return symbol ? `${n} ${symbol}` : n;
 }
 
 /** An exact raw amount in human units, as text (amounts beyond 2^53 keep their digits). */

@@ -18,9 +18,12 @@ export const VIEWS: RouteDef[] = [
   { name: 'settings', label: 'Settings', key: '8' },
 ];
 
+/** Pages reached by links, not from the sidebar: `#/manager/<id>`. */
+export const PAGES = ['manager'] as const;
+
 function parse(hash: string): { name: string; param: string | undefined } {
   const [name, ...rest] = hash.replace(/^#\/?/, '').split('/');
-  const known = VIEWS.some((v) => v.name === name);
+  const known = VIEWS.some((v) => v.name === name) || (PAGES as readonly string[]).includes(name ?? '');
   return { name: known ? name! : 'portfolio', param: rest.length > 0 && rest[0] ? decodeURIComponent(rest.join('/')) : undefined };
 }
 
@@ -29,7 +32,7 @@ window.addEventListener('hashchange', () => {
   current.value = parse(window.location.hash);
 });
 
-/** A small hash router: the app has eight views and one parameter each at most. */
+/** A small hash router: eight views and the manager page, one parameter each at most. */
 export function useRoute() {
   return {
     name: computed(() => current.value.name),

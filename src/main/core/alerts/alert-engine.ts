@@ -23,14 +23,24 @@ export class AlertEngine {
     this.tracker = new ThresholdTracker(0.02, cooldownMs);
   }
 
-  onReadings(readings: readonly RiskReading[], thresholdsOf: (managerId: string) => Thresholds, now = Date.now()): AlertRecord[] {
+  /**
+   * `describe` gives what the alert should say of the position beyond its ratio: its pool, debt
+   * and the price that liquidates it ("SUI_USDC: debt 2,400 USDC; SUI at $2.70 (-10.0 %) liquidates it.").
+   */
+  onReadings(
+    readings: readonly RiskReading[],
+    thresholdsOf: (managerId: string) => Thresholds,
+    now = Date.now(),
+    describe: (managerId: string) => { pool: string | null; text: string } | undefined = () => undefined,
+  ): AlertRecord[] {
     const fired: AlertRecord[] = [];
     for (const r of readings) {
       const t = thresholdsOf(r.manager_id);
       const level = this.tracker.observe(r.manager_id, r.risk_ratio, t, now);
       if (!level) continue;
       const ratio = r.risk_ratio?.toFixed(3) ?? '?';
-      const distance = r.distance_pct === null ? '' : ` A ${Math.abs(r.distance_pct).toFixed(1)}% ${r.distance_pct < 0 ? 'fall' : 'rise'} in the base price liquidates it.`;
+      const about = describe(r.manager_id);
+      const distance = about ? ` ${about.text}` : r.distance_pct === null ? '' : ` A ${Math.abs(r.distance_pct).toFixed(1)}% ${r.distance_pct < 0 ? 'fall' : 'rise'} in the base price liquidates it.`;
       const a = this.repo.addAlert({
         dedupe_key: `risk-threshold:${r.manager_id}:${level}:${r.ts_ms}`,
         rule: 'risk-threshold',
@@ -38,8 +48,8 @@ export class AlertEngine {
         manager_id: r.manager_id,
         owner: r.owner,
         event_id: null,
-        title: `${level === 'critical' ? 'Critical' : 'Warning'}: risk ratio ${ratio}`,
-        message: `Margin manager ${short(r.manager_id)} fell below the ${level} threshold (${level === 'critical' ? t.critical : t.warning}).${distance} Add collateral or repay to stay clear of liquidation at 1.125.`,
+        title: `${level === 'critical' ? 'Critical' : 'Warning'}: ${about?.pool ? `${about.pool} ` : ''}risk ratio ${ratio}`,
+        message: `Margin manager ${short(r.manager_id)}${about?.pool ? ` (${about.pool})` : ''} fell below the ${level} threshold (${level === 'critical' ? t.critical : t.warning}).${distance} Add collateral or repay to stay clear of liquidation at 1.125.`,
         created_at: now,
       });
       if (a) fired.push(a);
@@ -58,6 +68,8 @@ export class AlertEngine {
     isWatched: (managerId: string) => string | undefined,
     watchedSince: (owner: string) => number,
     now = Date.now(),
+    /** The event's amounts in words ("repaid 1,234.5 USDC; left 10 SUI and 20 USDC"), when known. */
+    amountsOf: (e: IncomingMarginEvent) => string | undefined = () => undefined,
   ): AlertRecord[] {
     const fired: AlertRecord[] = [];
     for (const e of events) {
@@ -80,7 +92,7 @@ export class AlertEngine {
         owner,
         event_id: e.id,
         title: 'Liquidated',
-        message: `Margin manager ${short(e.margin_manager_id)} of ${short(owner)} was liquidated${ratio}. Open Margin to see what remains.`,
+        message: `Margin manager ${short(e.margin_manager_id)} of ${short(owner)} was liquidated${ratio}${amountsOf(e) ? `: ${amountsOf(e)}` : ''}. Open the position to see what remains.`,
         created_at: now,
       });
       if (a) fired.push(a);

@@ -2,7 +2,7 @@ import { EVENT_TYPES } from '../../../shared/api';
 import { marginAmount } from '../../../shared/units';
 import { describeForLog } from '../client/errors';
 import type { AssetBookCache } from '../risk/asset-book';
-import type { UsdPrices } from '../risk/usd-prices';
+import type { PriceBook } from '../risk/prices';
 import type { IncomingMarginEvent } from '../store/margin-events';
 import type { AlertEngine } from './alert-engine';
 
@@ -12,7 +12,7 @@ import type { AlertEngine } from './alert-engine';
  */
 export async function checkLargeLiquidations(
   events: readonly IncomingMarginEvent[],
-  d: { limitUsd: number | null; since: number; assets: AssetBookCache; prices: UsdPrices; alerts: AlertEngine; closed(): boolean; log(line: string): void },
+  d: { limitUsd: number | null; since: number; assets: AssetBookCache; prices: PriceBook; alerts: AlertEngine; closed(): boolean; log(line: string): void },
 ): Promise<void> {
   if (d.limitUsd === null) return;
   const live = events.filter((e) => e.type === EVENT_TYPES.liquidation && e.valid && (e.timestamp_ms ?? 0) >= d.since);

@@ -1,5 +1,28 @@
+import type { Pool } from '../../../shared/api';
+import { allItems, collect } from '../client/paging';
 import type { ServiceClient } from '../client/service-client';
-import { loadAssetBook, type AssetBook } from './risk-watcher';
+
+/** What the API tells about assets, gathered once: pools by id, margin pools' asset types, decimals. */
+export interface AssetBook {
+  poolsById: Map<string, Pool>;
+  /** margin_pool_id -> asset type (learned from active supplies, which carry both). */
+  marginPoolAsset: Map<string, string>;
+  decimalsOf: Map<string, number>;
+}
+
+export async function loadAssetBook(client: ServiceClient): Promise<AssetBook> {
+  const pools = await client.pools();
+  const poolsById = new Map(pools.map((p) => [p.pool_id, p]));
+  const decimalsOf = new Map<string, number>();
+  for (const p of pools) {
+    decimalsOf.set(p.base_asset_id, p.base_asset_decimals);
+    decimalsOf.set(p.quote_asset_id, p.quote_asset_decimals);
+  }
+  const supplies = await collect(allItems((page, perPage) => client.activeSupplies(undefined, { page, perPage }), { maxPages: 20 }));
+  const marginPoolAsset = new Map(supplies.map((s) => [s.margin_pool_id, s.asset_type]));
+  return { poolsById, marginPoolAsset, decimalsOf };
+}
+
 
 /**
  * The asset book (pools, decimals, margin-pool assets) of the current service, loaded once and

@@ -1,60 +1,39 @@
 /**
- * Distance to liquidation: the percentage move of the base asset's price that brings a
- * manager's risk ratio (assets / debt, in USD) down to the liquidation threshold.
+ * The price that liquidates a margin manager: the base asset's USD price at which its risk
+ * ratio (assets / debt, in USD) reaches the liquidation ratio, with the quote asset's price held.
  *
- *   debt in quote:  (b*Pb*(1+x) + q*Pq) / D = L        =>  x = (L*D - q*Pq) / (b*Pb) - 1
- *   debt in base:   (b*Pb*(1+x) + q*Pq) / (d*Pb*(1+x)) = L
- *                                                       =>  1+x = q*Pq / ((L*d - b) * Pb)
- * Amounts are human units, prices USD per unit. Negative: the price must fall; positive: rise.
+ *   (b*P + q*Pq) / (db*P + dq*Pq) = L   =>   P = Pq * (L*dq - q) / (b - L*db)
+ *
+ * b, q: base and quote held; db, dq: base and quote owed (human units); Pq: the quote's USD
+ * price. A long (debt in quote) is liquidated by a fall to P, a short (debt in base) by a rise.
  */
-export interface Position {
-  base: number;
-  quote: number;
-  basePrice: number;
-  quotePrice: number;
-  debt: number;
-  debtSide: 'base' | 'quote';
-}
-
 export const LIQUIDATION_RATIO = 1.125;
 
-export function riskRatioOf(p: Position): number | null {
-  const debtUsd = p.debt * (p.debtSide === 'base' ? p.basePrice : p.quotePrice);
-  if (debtUsd <= 0) return null;
-  return (p.base * p.basePrice + p.quote * p.quotePrice) / debtUsd;
+export interface Holdings {
+  base: number;
+  quote: number;
+  quotePrice: number;
+  debtBase: number;
+  debtQuote: number;
 }
 
-/**
- * The base price at which the position shows `ratio` (the service's current risk ratio), so
- * the distance is measured from today's price, not from the oracle price of the last deposit.
- * Null when the ratio does not depend on the base price.
- */
-export function impliedBasePrice(p: Position, ratio: number): number | null {
-  if (p.debt <= 0) return null;
-  let price: number;
-  if (p.debtSide === 'quote') {
-    if (p.base <= 0) return null;
-    price = (ratio * p.debt * p.quotePrice - p.quote * p.quotePrice) / p.base;
-  } else {
-    const denom = ratio * p.debt - p.base;
-    if (denom <= 0) return null;
-    price = (p.quote * p.quotePrice) / denom;
-  }
+/** Assets / debt at base price `basePrice`; null without debt. */
+export function riskRatioAt(h: Holdings, basePrice: number): number | null {
+  const debt = h.debtBase * basePrice + h.debtQuote * h.quotePrice;
+  return debt > 0 ? (h.base * basePrice + h.quote * h.quotePrice) / debt : null;
+}
+
+/** Null when no positive price gets there (no debt, or the ratio does not depend on the base price). */
+export function liquidationBasePrice(h: Holdings, threshold = LIQUIDATION_RATIO): number | null {
+  if (h.debtBase <= 0 && h.debtQuote <= 0) return null;
+  const denom = h.base - threshold * h.debtBase;
+  if (Math.abs(denom) < 1e-12) return null;
+  const price = (h.quotePrice * (threshold * h.debtQuote - h.quote)) / denom;
   return price > 0 && Number.isFinite(price) ? price : null;
 }
 
-/** In percent; null when no move of the base price can reach the threshold. */
-export function distanceToLiquidationPct(p: Position, threshold = LIQUIDATION_RATIO): number | null {
-  if (p.debt <= 0 || p.basePrice <= 0) return null;
-  let onePlusX: number;
-  if (p.debtSide === 'quote') {
-    if (p.base <= 0) return null;
-    onePlusX = (threshold * p.debt * p.quotePrice - p.quote * p.quotePrice) / (p.base * p.basePrice);
-  } else {
-    const denom = (threshold * p.debt - p.base) * p.basePrice;
-    if (denom <= 0) return null;
-    onePlusX = (p.quote * p.quotePrice) / denom;
-  }
-  if (!(onePlusX > 0) || !Number.isFinite(onePlusX)) return null;
-  return (onePlusX - 1) * 100;
+/** The move from `basePrice` to the liquidation price, in percent (negative: a fall liquidates). */
+export function distanceToLiquidationPct(h: Holdings, basePrice: number, threshold = LIQUIDATION_RATIO): number | null {
+  const liq = liquidationBasePrice(h, threshold);
+  return liq === null || !(basePrice > 0) ? null : (liq / basePrice - 1) * 100;
 }

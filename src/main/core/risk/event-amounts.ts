@@ -1,8 +1,9 @@
 import type { Pool } from '../../../shared/api';
+import { formatUnits } from '../../../shared/units';
 import type { EventAmount, StoredMarginEvent } from '../../../shared/contract';
 import type { ResponseCache } from '../store/cache-repo';
 import type { MarginEventRepo } from '../store/margin-events';
-import type { AssetBook } from './risk-watcher';
+import type { AssetBook } from './asset-book';
 
 /** What is known to turn an event's raw amounts into units: the exchange pool of a manager, the asset of a margin pool. */
 export interface AmountContext {
@@ -64,7 +65,8 @@ export class EventUnits {
     this.managerPools.set(managerId, dexPoolId);
   }
 
-  apply<E extends StoredMarginEvent>(events: E[]): E[] {
+  /** Units on each event, and `own` on those of the user's managers (`isOwn`), which privacy mode masks. */
+  apply<E extends StoredMarginEvent>(events: E[], isOwn: (managerId: string) => boolean = () => false): E[] {
     const book = this.book();
     const pools = book?.poolsById ?? new Map((this.cache.load<Pool[]>('pools')?.data ?? []).map((p) => [p.pool_id, p]));
     const unknown = [...new Set(events.map((e) => e.margin_manager_id).filter((id): id is string => !!id && !this.managerPools.has(id)))];
@@ -82,7 +84,22 @@ export class EventUnits {
     };
     return events.map((e) => {
       const amounts = amountsOf(e, ctx);
-      return amounts ? { ...e, amounts } : e;
+      const own = e.margin_manager_id !== null && isOwn(e.margin_manager_id);
+      return amounts || own ? { ...e, ...(amounts ? { amounts } : {}), ...(own ? { own } : {}) } : e;
     });
   }
+}
+
+/** Amounts in words for alerts: "repaid 1,234.5 USDC, left 10 SUI and 20 USDC". */
+export function amountsInWords(amounts: readonly EventAmount[]): string {
+  const text = (a: EventAmount): string => {
+    const [whole, fraction] = formatUnits(a.raw, a.decimals).split('.');
+    return `${BigInt(whole!).toLocaleString('en-US')}${fraction ? `.${fraction.slice(0, 4)}` : ''} ${a.symbol}`;
+  };
+  const parts: string[] = [];
+  for (const label of [...new Set(amounts.map((a) => a.label))]) {
+    const of = amounts.filter((a) => a.label === label).map(text).join(' and ');
+    parts.push(label ? `${label} ${of}` : of);
+  }
+  return parts.join(', ');
 }

@@ -202,6 +202,15 @@ export class MarginEventRepo {
     return out;
   }
 
+  /** The owner a stored manager_created event names for this manager. */
+  ownerOfManager(managerId: string): string | undefined {
+    const row = this.db
+      .prepare(`SELECT json_extract(data, '$.owner') AS owner FROM margin_events
+        WHERE margin_manager_id = ? AND type LIKE '%manager_created' AND json_valid(data) LIMIT 1`)
+      .get(managerId) as { owner: string | null } | undefined;
+    return row?.owner ?? undefined;
+  }
+
   /** Managers that appear in stored events of an owner (manager_created carries the owner). */
   managersOfOwner(owner: string): string[] {
     const rows = this.db

@@ -58,6 +58,11 @@ export class RiskAlertRepo {
     return this.alert(id);
   }
 
+  /** Acknowledge every open alert; returns how many were open. */
+  acknowledgeAll(now = Date.now()): number {
+    return this.db.prepare('UPDATE alerts SET acknowledged_at = ? WHERE acknowledged_at IS NULL').run(now).changes;
+  }
+
   snooze(id: number, untilMs: number): AlertRecord | undefined {
     this.db.prepare('UPDATE alerts SET snoozed_until = ? WHERE id = ?').run(untilMs, id);
     return this.alert(id);

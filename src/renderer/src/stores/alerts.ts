@@ -32,9 +32,15 @@ export const useAlertsStore = defineStore('alerts', () => {
   async function acknowledge(id: number): Promise<void> {
     replace(await api.invoke('acknowledgeAlert', { id }));
   }
+  async function acknowledgeAll(): Promise<number> {
+    const { acknowledged } = await api.invoke('acknowledgeAllAlerts', {});
+    const now = Date.now();
+    alerts.value = alerts.value.map((a) => (a.acknowledged_at === null ? { ...a, acknowledged_at: now } : a));
+    return acknowledged;
+  }
   async function snooze(id: number, untilMs: number): Promise<void> {
     replace(await api.invoke('snoozeAlert', { id, untilMs }));
   }
   const open = computed(() => alerts.value.filter((a) => a.acknowledged_at === null && (a.snoozed_until ?? 0) < Date.now()));
-  return { alerts, open, error, start, load, acknowledge, snooze };
+  return { alerts, open, error, start, load, acknowledge, acknowledgeAll, snooze };
 });

@@ -1,0 +1,126 @@
+import type { PortfolioSummary, RiskReading, Thresholds, WatchEntry } from '../../../shared/contract';
+import type { AlertEngine } from '../alerts/alert-engine';
+import { describeForLog } from '../client/errors';
+import type { ServiceClient } from '../client/service-client';
+import type { ResponseCache } from '../store/cache-repo';
+import type { RiskAlertRepo } from '../store/risk-alert-repo';
+import type { AssetBookCache } from './asset-book';
+import { readPortfolio } from './portfolio';
+import { describePosition } from './positions';
+import type { PriceBook } from './prices';
+
+export interface RiskRefreshDeps {
+  client: () => ServiceClient;
+  assets: AssetBookCache;
+  prices: PriceBook;
+  cache: ResponseCache;
+  risk: RiskAlertRepo;
+  alerts: AlertEngine;
+  watchList: () => WatchEntry[];
+  thresholdsOf: () => (managerId: string) => Thresholds;
+  cooldownMs: () => number;
+  intervalMs: () => number;
+  canRun: () => boolean;
+  /** Every manager of a watched owner, after each good refresh. */
+  onManagers: (managers: Array<{ id: string; owner: string; dexPoolId: string; poolName: string | null; hasDebt: boolean }>) => void;
+  onReadings: (readings: RiskReading[], portfolio: PortfolioSummary) => void;
+  noteNetwork: (err?: unknown) => void;
+  noteStore: (err?: unknown) => void;
+  log: (line: string) => void;
+}
+
+const CACHE_KEY = 'portfolio';
+
+/**
+ * The risk loop: every `intervalMs` (and soon after an event of a watched manager), every
+ * watched wallet is read in money, a reading is stored per manager with debt, thresholds are
+ * evaluated, and the Portfolio is kept (in memory and in the store, for offline starts).
+ * One refresh at a time: a caller during a refresh gets that refresh's result.
+ */
+export class RiskRefresh {
+  private timer: NodeJS.Timeout | undefined;
+  private soon: NodeJS.Timeout | undefined;
+  private running: Promise<RiskReading[]> | undefined;
+  private latest: { portfolio: PortfolioSummary; at: number } | undefined;
+  private closed = false;
+  /** Why the last refresh failed; undefined after a good one. */
+  lastError: unknown;
+
+  constructor(private readonly d: RiskRefreshDeps) {}
+
+  restartTimer(): void {
+    if (this.timer) clearInterval(this.timer);
+    this.timer = setInterval(() => void this.refresh(), this.d.intervalMs());
+  }
+
+  /** A watched manager changed: refresh shortly (events come in bursts). */
+  refreshSoon(): void {
+    this.soon ??= setTimeout(() => {
+      this.soon = undefined;
+      void this.refresh();
+    }, 300);
+  }
+
+  refresh(): Promise<RiskReading[]> {
+    this.running ??= this.once().finally(() => {
+      this.running = undefined;
+    });
+    return this.running;
+  }
+
+  /** The Portfolio of the last good refresh, from memory or the store; undefined when none was ever read. */
+  portfolio(): { portfolio: PortfolioSummary; at: number } | undefined {
+    if (this.latest) return this.latest;
+    const hit = this.d.cache.load<PortfolioSummary>(CACHE_KEY);
+    return hit ? { portfolio: hit.data, at: hit.fetchedAt } : undefined;
+  }
+
+  /** The watch list changed: the kept Portfolio no longer matches it. */
+  forget(): void {
+    this.latest = undefined;
+  }
+
+  close(): void {
+    this.closed = true;
+    for (const t of [this.timer, this.soon]) if (t) clearTimeout(t);
+  }
+
+  private async once(): Promise<RiskReading[]> {
+    if (this.closed || !this.d.canRun()) return [];
+    const watch = this.d.watchList();
+    if (watch.length === 0) {
+      this.latest = { portfolio: { wallets: [], prices: [], computed_at: Date.now() }, at: Date.now() };
+      return [];
+    }
+    try {
+      const book = await this.d.assets.load();
+      const now = Date.now();
+      const read = await readPortfolio(this.d.client(), book, this.d.prices, watch, this.portfolio()?.portfolio, now);
+      this.d.noteNetwork();
+      this.lastError = undefined;
+      if (this.closed) return [];
+      this.d.onManagers(read.managers);
+      this.latest = { portfolio: read.portfolio, at: now };
+      try {
+        this.d.risk.addReadings(read.readings);
+        this.d.cache.save(CACHE_KEY, read.portfolio, now);
+        this.d.noteStore();
+      } catch (err) {
+        this.d.noteStore(err);
+      }
+      this.d.alerts.tracker.setCooldown(this.d.cooldownMs());
+      const byId = new Map(read.portfolio.wallets.flatMap((w) => w.positions.map((p) => [p.manager_id, p])));
+      this.d.alerts.onReadings(read.readings, this.d.thresholdsOf(), now, (id) => {
+        const p = byId.get(id);
+        return p ? describePosition(p) : undefined;
+      });
+      this.d.onReadings(read.readings, read.portfolio);
+      return read.readings;
+    } catch (err) {
+      this.lastError = err;
+      this.d.noteNetwork(err);
+      this.d.log(`risk refresh failed: ${describeForLog(err)}`);
+      return [];
+    }
+  }
+}

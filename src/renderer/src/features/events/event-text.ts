@@ -1,0 +1,31 @@
+import type { StoredMarginEvent } from '../../../../shared/contract';
+import { riskRatioFromStream } from '../../../../shared/units';
+import { ratio, units } from '../../format';
+
+export const EVENT_TYPES = [
+  ['', 'All types'],
+  ['dex_margin_manager_updates_manager_created', 'Manager created'],
+  ['dex_margin_manager_updates_deposit', 'Deposit'],
+  ['dex_margin_manager_updates_withdraw', 'Withdraw'],
+  ['dex_margin_manager_updates_liquidation', 'Liquidation'],
+] as const;
+
+export function eventLabel(t: string): string {
+  return EVENT_TYPES.find(([id]) => id === t)?.[1] ?? t;
+}
+
+/**
+ * An event's amounts in human units with their symbol, through the one formatter. Privacy mode
+ * masks them only for the user's own managers (`own`): other traders' events are market data.
+ */
+export function eventSummary(e: StoredMarginEvent): string {
+  const d = (e.data ?? {}) as Record<string, unknown>;
+  if (!e.valid) return `kept as received: ${e.problem}`;
+  if (e.type.endsWith('manager_created')) return `owner ${String(d['owner']).slice(0, 10)}…`;
+  const opts = { private: e.own === true };
+  const known = (e.amounts ?? []).map((a) => `${a.label ? `${a.label} ` : ''}${units(a.raw, a.decimals, opts)} ${a.symbol}`).join(', ');
+  const risk = e.type.endsWith('liquidation') ? `risk ratio ${ratio(riskRatioFromStream(Number(d['risk_ratio'])))}` : '';
+  // Units not known yet (the pool list is loading, or the manager was created before the stored history).
+  const amounts = known || 'amounts not shown: the asset is not known yet';
+  return [risk, amounts].filter(Boolean).join(', ');
+}
