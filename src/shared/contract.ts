@@ -258,6 +258,15 @@ export interface ManagerDetail {
   watched: boolean;
 }
 
+/** On the Demo network: owners worth a look, with what they hold (the empty states suggest them). */
+export interface DemoOwnerHint {
+  owner: string;
+  nfts: number;
+  kiosks: number;
+  managers: number;
+  loans: number;
+}
+
 export type AlertLevel = 'info' | 'warning' | 'critical';
 
 export interface AlertRecord {
@@ -428,6 +437,8 @@ export const CONTRACT_ARGS = {
   acknowledgeAllAlerts: v.object({}),
   /** Reconnect every stream now: after a rejected key, or to skip a backoff wait. */
   retryStreams: v.object({}),
+  /** Owners to try on the Demo network (empty elsewhere: a real service has no such list). */
+  demoHints: v.object({}),
 } as const;
 
 export type ContractMethod = keyof typeof CONTRACT_ARGS;
@@ -470,6 +481,7 @@ export interface ContractResults {
   snoozeAlert: AlertRecord;
   acknowledgeAllAlerts: { acknowledged: number };
   retryStreams: StatusSnapshot;
+  demoHints: { owners: DemoOwnerHint[] };
 }
 
 export type ContractInput<M extends ContractMethod> = v.InferInput<(typeof CONTRACT_ARGS)[M]>;

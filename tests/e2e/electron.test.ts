@@ -26,7 +26,7 @@ describe.skipIf(!binary)('the desktop app (Playwright _electron)', () => {
     if (!rendererBuilt()) throw new Error('run `npm run build` first (npm test does)');
     app = await _electron.launch({
       executablePath: binary!,
-      args: ['out/main/index.js', '--demo-speed=600', `--user-data-dir=${dir.dir}`],
+      args: ['out/main/index.js', '--speed=600', `--user-data-dir=${dir.dir}`],
       env: { ...process.env, ELECTRON_DISABLE_SECURITY_WARNINGS: 'true' },
     });
     win = await app.firstWindow();
@@ -49,7 +49,7 @@ describe.skipIf(!binary)('the desktop app (Playwright _electron)', () => {
     await win.screenshot({ path: `${SCREENSHOTS}/electron-portfolio.png` });
   });
 
-  it('raises a native notification for a Demo-network liquidation at --demo-speed', async () => {
+  it('raises a native notification for a Demo-network liquidation at --speed', async () => {
     await app.evaluate(({ Notification }) => {
       const g = globalThis as unknown as { shown: string[] };
       g.shown = [];

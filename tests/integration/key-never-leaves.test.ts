@@ -70,6 +70,7 @@ describe('the API key never crosses to the renderer', () => {
       snoozeAlert: { id: 999_999, untilMs: 1 },
       acknowledgeAllAlerts: {},
       retryStreams: {},
+      demoHints: {},
     };
     const answers: string[] = [];
     for (const method of CONTRACT_METHODS) {

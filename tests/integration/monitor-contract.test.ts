@@ -148,6 +148,11 @@ describe('contract queries against the Demo network', () => {
     expect(r.data.prices.length).toBeGreaterThan(0);
   });
 
+  it('suggests Demo owners with what they hold', async () => {
+    // monitorOn gives no hints: the list is empty, not an error.
+    expect((await call('demoHints', {})).owners).toEqual([]);
+  });
+
   it('one manager for its page, watched or not', async () => {
     const loans = await call('activeLoans', { perPage: 50 });
     const other = loans.data.items.find((l: any) => l.margin_manager?.owner !== d.marginOwners[0]);

@@ -3,6 +3,8 @@ import { describe, expect, it } from 'vitest';
 import {
   baseQuantity,
   formatUnits,
+  lotDecimals,
+  tickDecimals,
   humanPrice,
   marginAmount,
   oraclePrice,
@@ -83,5 +85,15 @@ describe('units', () => {
         expect(rawPrice(humanPrice(raw, SUI_USDC), SUI_USDC)).toBe(raw);
       }),
     );
+  });
+
+  it('shows prices with the decimals of the tick and sizes with those of the lot', () => {
+    const xbtc = { base_asset_decimals: 8, quote_asset_decimals: 6, tick_size: 1_000_000, lot_size: 1_000 };
+    expect(tickDecimals(xbtc)).toBe(1); // a 0.1 USDC tick: 107,677.8
+    expect(lotDecimals(xbtc)).toBe(5); // a 0.00001 XBTC lot
+    const sui = { base_asset_decimals: 9, quote_asset_decimals: 6, tick_size: 100, lot_size: 100_000_000 };
+    expect(tickDecimals(sui)).toBe(4);
+    expect(lotDecimals(sui)).toBe(1);
+    expect(tickDecimals({ base_asset_decimals: 6, quote_asset_decimals: 6, tick_size: 5_000_000_000 })).toBe(0);
   });
 });

@@ -224,6 +224,7 @@ const HANDLERS: Handlers = {
     return r;
   },
   acknowledgeAllAlerts: (m) => ({ acknowledged: m.store.risk.acknowledgeAll() }),
+  demoHints: (m) => ({ owners: m.demoHints().slice(0, 12) }),
   retryStreams: (m) => {
     m.retryStreamsNow();
     return m.status();

@@ -4,6 +4,7 @@ import {
   type ContractInput,
   type ContractMethod,
   type CancelSignal,
+  type DemoOwnerHint,
   type ContractResults,
   type InvokeOptions,
   type PayloadOf,
@@ -36,7 +37,7 @@ import { StreamSupervisor } from './streams/supervisor';
 export interface MonitorOptions {
   dataDir: string;
   /** The Demo network the shell started (src/sim), used when settings.network is `demo`. */
-  demo?: { baseUrl: string; apiKey: string };
+  demo?: { baseUrl: string; apiKey: string; hints?: () => DemoOwnerHint[] };
   secrets: SecretStore;
   /** Settings forced by the command line for this run (not persisted). */
   overrides?: Partial<Omit<Settings, 'hasApiKey' | 'keyProtection'>>;
@@ -299,6 +300,11 @@ export class Monitor implements TidewatchApi {
   /** Reconnect every stream now (the user asked, or a key was entered). */
   retryStreamsNow(): void {
     this.supervisor.resumeAll();
+  }
+
+  /** Owners to try, on the Demo network only. */
+  demoHints(): DemoOwnerHint[] {
+    return this.effective().network === 'demo' ? (this.opts.demo?.hints?.() ?? []) : [];
   }
 
   /** Whether the service is known to be unreachable now. */

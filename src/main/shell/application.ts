@@ -34,13 +34,12 @@ export async function startApplication(paths: ShellPaths): Promise<void> {
 
   // 2. The Demo network (the default network), in this process on a random loopback port.
   const demoKey = randomBytes(12).toString('hex');
-  // `--demo-speed=N` (demos and the desktop end-to-end tests) makes the Demo network N times busier.
-  const speedArg = process.argv.find((a) => a.startsWith('--demo-speed='));
-  const speed = speedArg ? Number(speedArg.split('=')[1]) || 1 : 1;
+  // `--speed=N` (the same option as `serve` and `sim`) makes the Demo network N times busier.
+  const speed = demoSpeed(process.argv);
   const sim: RunningSim = await startSim({ apiKeys: [demoKey], port: 0, host: '127.0.0.1', speed });
 
   // 3. The monitor: store, streams, risk, alerts.
-  const monitor = new Monitor({ dataDir: join(userData, 'data'), demo: { baseUrl: sim.url, apiKey: demoKey }, secrets, log }).start();
+  const monitor = new Monitor({ dataDir: join(userData, 'data'), demo: { baseUrl: sim.url, apiKey: demoKey, hints: () => sim.world.owners() }, secrets, log }).start();
   // The last resort: an error nobody handled is logged and shown in the status; the app lives on.
   installSafetyNet({ log, onError: (err) => monitor.noteInternalError(err) });
 
@@ -130,4 +129,13 @@ export async function startApplication(paths: ShellPaths): Promise<void> {
       app.exit(0);
     })();
   });
+}
+
+/** `--speed=N` or `--speed N` from the command line; 1 when absent or not a positive number. */
+export function demoSpeed(argv: readonly string[]): number {
+  const i = argv.findIndex((a) => a === '--speed' || a.startsWith('--speed='));
+  if (i < 0) return 1;
+  const text = argv[i]!.includes('=') ? argv[i]!.split('=')[1] : argv[i + 1];
+  const n = Number(text);
+  return Number.isFinite(n) && n > 0 ? n : 1;
 }

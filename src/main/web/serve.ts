@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import { startSim, type RunningSim } from '../../sim';
-import { Monitor } from '../core/monitor';
+import { Monitor, type MonitorOptions } from '../core/monitor';
 import { MemorySecretStore } from '../core/settings';
 import { startWebShell, type WebShell } from './server';
 
@@ -34,11 +34,12 @@ const DEFAULT_RENDERER = fileURLToPath(new URL('../../../out/renderer', import.m
  */
 export async function startServe(o: ServeOptions): Promise<Serving> {
   let sim: RunningSim | undefined;
-  let demo: { baseUrl: string; apiKey: string } | undefined;
+  let demo: MonitorOptions['demo'];
   if (!o.service) {
     const apiKey = randomBytes(12).toString('hex');
     sim = await startSim({ apiKeys: [apiKey], port: 0, host: '127.0.0.1', speed: o.demo?.speed, seed: o.demo?.seed });
-    demo = { baseUrl: sim.url, apiKey };
+    const running = sim;
+    demo = { baseUrl: sim.url, apiKey, hints: () => running.world.owners() };
   }
   const monitor = new Monitor({
     dataDir: o.dataDir,

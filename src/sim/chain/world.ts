@@ -147,6 +147,8 @@ export class World {
     collections: string[];
     pools: string[];
     marginOwners: string[];
+    /** Every owner worth a look, with what it holds: NFTs, Kiosks, margin managers and open loans. */
+    owners: DemoOwner[];
   } {
     const holders = new Set<string>();
     for (const n of this.nfts.nfts) holders.add(n.owner ?? n.kiosk?.owner ?? '');
@@ -160,8 +162,40 @@ export class World {
       collections: this.nfts.collections,
       pools: this.markets.map((m) => m.pool.pool_name),
       marginOwners: [...new Set(this.margin.managers.map((m) => m.owner))],
+      owners: this.owners(),
     };
+  }
+
+  /** Owners with their NFT, Kiosk, manager and loan counts, the richest in both first. */
+  owners(): DemoOwner[] {
+    const by = new Map<string, DemoOwner>();
+    const get = (owner: string): DemoOwner => {
+      let o = by.get(owner);
+      if (!o) by.set(owner, (o = { owner, nfts: 0, kiosks: 0, managers: 0, loans: 0 }));
+      return o;
+    };
+    for (const n of this.nfts.nfts) {
+      const owner = n.owner ?? n.kiosk?.owner;
+      if (owner) get(owner).nfts++;
+    }
+    for (const k of this.nfts.kiosks) get(k.item.owner).kiosks++;
+    for (const m of this.margin.managers) {
+      if (m.closed) continue;
+      const o = get(m.owner);
+      o.managers++;
+      if (m.debt) o.loans++;
+    }
+    const score = (o: DemoOwner): number => Math.min(o.nfts, 50) / 50 + Math.min(o.kiosks, 2) / 2 + Math.min(o.loans, 5) / 5;
+    return [...by.values()].sort((a, b) => score(b) - score(a) || b.nfts - a.nfts);
   }
 }
 
 export { EVENT_TYPES };
+
+export interface DemoOwner {
+  owner: string;
+  nfts: number;
+  kiosks: number;
+  managers: number;
+  loans: number;
+}

@@ -12,6 +12,12 @@ export interface QueryState<T> {
 }
 
 export function describeError(err: unknown): { message: string; advice?: string } {
+  if (err instanceof ApiError && err.kind === 'bad-argument') {
+    // "addWatch: owner: not an address: …" -> "The owner is not an address: …" (no method names on screen).
+    const m = /^\w+: (?:([\w.]+): )?(.*)$/.exec(err.message);
+    const text = m ? `${m[1] ? `The ${m[1].replace(/\./g, ' ')} is ` : ''}${m[2]}` : err.message;
+    return { message: `${text[0]!.toUpperCase()}${text.slice(1)}`, advice: 'Correct it and try again.' };
+  }
   if (err instanceof ApiError) return { message: err.message, advice: err.advice };
   return { message: (err as Error)?.message ?? String(err) };
 }

@@ -49,3 +49,29 @@ export function concentration(counts: readonly number[]): Array<[number, number]
     return [i + 1, total === 0 ? 0 : (acc / total) * 100];
   });
 }
+
+/** Whether an NFT carries `value` for the attribute at `attr`. */
+function has(n: NftObject, attr: AttributeIndex, values: readonly string[]): boolean {
+  const a = (n.decoded_fields.attributes?.contents ?? []).find((x) => x.key === attr.key);
+  return a !== undefined && values.includes(a.value);
+}
+
+/**
+ * Facet counts that follow the selection (as a shop's filters do): for each value of an
+ * attribute, how many NFTs of `sample` have it and match every other attribute's selection.
+ * Returns key -> value -> count.
+ */
+export function facetCounts(sample: readonly NftObject[], index: readonly AttributeIndex[], selection: Record<string, string[]>): Map<string, Map<string, number>> {
+  const out = new Map<string, Map<string, number>>();
+  for (const attr of index) {
+    const others = index.filter((x) => x.key !== attr.key && (selection[x.key]?.length ?? 0) > 0);
+    const counts = new Map<string, number>(attr.values.map((v) => [v.value, 0]));
+    for (const n of sample) {
+      if (!others.every((o) => has(n, o, selection[o.key]!))) continue;
+      const a = (n.decoded_fields.attributes?.contents ?? []).find((x) => x.key === attr.key);
+      if (a) counts.set(a.value, (counts.get(a.value) ?? 0) + 1);
+    }
+    out.set(attr.key, counts);
+  }
+  return out;
+}
