@@ -80,7 +80,9 @@ describe('the UI in Chromium against `tidewatch serve` on the Demo network', () 
     await page.keyboard.press('Escape');
     await page.getByTestId('nft-drawer').waitFor({ state: 'detached' });
 
-    await view(`#/collection/${described.collections[0]}`, '[data-testid=holder-row]', 'collection');
+    await view(`#/collection/${described.collections[0]}`, '[data-testid=match-count]', 'collection');
+    await page.getByTestId('tab-holders').click();
+    await page.getByTestId('holder-row').first().waitFor();
     await page.locator('[data-testid=filter-builder] input[type=checkbox]').first().check();
     await expect.poll(() => page.getByTestId('fields-json').textContent()).toContain('attributes.contents.0.value');
 

@@ -153,6 +153,18 @@ describe('AlertNotifier', () => {
     expect(onClick).toHaveBeenCalledWith(expect.objectContaining({ id: 1 }));
   });
 
+  it('masks the amounts of the user\'s own positions in privacy mode, not other traders\'', () => {
+    let privacy = true;
+    const n = new AlertNotifier(() => {}, Date.now, () => privacy);
+    const message = 'Margin manager 0x5dc2…e25f (WAL_USDC) fell below the critical threshold (1.25). Debt 791.5 USDC ($791.50). WAL at $0.1925 (-10.8 %) liquidates it.';
+    n.notify([alert({ message }), alert({ id: 2, rule: 'large-liquidation', level: 'warning', owner: null, message: 'liquidated for 1,200 SUI (about $3,600)' })]);
+    expect(electron.shown[0]!.body).toBe('Margin manager 0x5dc2…e25f (WAL_USDC) fell below the critical threshold (1.25). Debt ••••• USDC ($•••••). WAL at $••••• (-10.8 %) liquidates it.');
+    expect(electron.shown[1]!.body).toBe('liquidated for 1,200 SUI (about $3,600)');
+    privacy = false;
+    n.notify([alert({ id: 3, message })]);
+    expect(electron.shown[2]!.body).toBe(message);
+  });
+
   it('respects a pause (1 hour, until tomorrow) and resumes', () => {
     let now = Date.UTC(2026, 10, 22, 12);
     const n = new AlertNotifier(() => {}, () => now);

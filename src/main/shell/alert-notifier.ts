@@ -1,5 +1,6 @@
 import { Notification } from 'electron';
 import type { AlertRecord } from '../../shared/contract';
+import { maskAmounts } from '../../shared/privacy';
 
 const SHOWN_RULES = new Set<AlertRecord['rule']>(['liquidation', 'risk-threshold', 'stream-auth', 'large-liquidation']);
 
@@ -21,6 +22,8 @@ export class AlertNotifier {
   constructor(
     private readonly onClick: (alert: AlertRecord) => void,
     private readonly now: () => number = Date.now,
+    /** Privacy mode: the amounts of the user's own positions are masked on screen, and here too. */
+    private readonly privacy: () => boolean = () => false,
   ) {}
 
   pause(forMs: number | 'tomorrow' | null): void {
@@ -40,7 +43,7 @@ export class AlertNotifier {
       if (a.snoozed_until !== null && a.snoozed_until > this.now()) continue;
       const n = new Notification({
         title: a.title,
-        body: a.message,
+        body: this.privacy() && a.owner !== null ? maskAmounts(a.message) : a.message,
         urgency: a.level === 'critical' ? 'critical' : 'normal',
         timeoutType: a.level === 'critical' ? 'never' : 'default',
       });

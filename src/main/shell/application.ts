@@ -71,7 +71,11 @@ export async function startApplication(paths: ShellPaths): Promise<void> {
 
   // 5. Notifications and the tray, both fed by the core.
   // A click opens the window on that alert (the key-rejected alert leads to Settings, where the key is entered).
-  const notifier = new AlertNotifier((alert) => windows.show(alert.rule === 'stream-auth' ? '#/settings' : `#/alerts/${alert.id}`));
+  const notifier = new AlertNotifier(
+    (alert) => windows.show(alert.rule === 'stream-auth' ? '#/settings' : `#/alerts/${alert.id}`),
+    Date.now,
+    () => monitor.effective().privacyMode,
+  );
   let status: StatusSnapshot | undefined = monitor.status();
   const tray = new TrayManager(join(resources, 'tray'), {
     open: () => windows.show(),

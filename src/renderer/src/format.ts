@@ -1,4 +1,5 @@
 import { ref } from 'vue';
+import { MASK, maskAmounts } from '../../shared/privacy';
 import { formatUnits } from '../../shared/units';
 
 /**
@@ -12,7 +13,6 @@ import { formatUnits } from '../../shared/units';
  * unless told `{ private: false }`; a view passes that only for data that is not the user's.
  */
 export const privacy = ref(false);
-const MASK = '•••••';
 
 const locale = typeof navigator !== 'undefined' ? navigator.language : 'en-US';
 
@@ -127,4 +127,9 @@ export function ago(ms: number | null | undefined, now = Date.now()): string {
   const h = Math.round(m / 60);
   if (h < 48) return `${h} h ago`;
   return `${Math.round(h / 24)} days ago`;
+}
+
+/** An alert's text: its amounts masked in privacy mode when it is about the user's own position. */
+export function alertText(message: string, own: boolean): string {
+  return own && privacy.value ? maskAmounts(message) : message;
 }

@@ -43,3 +43,17 @@ export function depthSeries(view: DepthView): { bids: Array<[number, number]>; a
     asks: view.asks.map((l) => [l.price, l.total]),
   };
 }
+
+/**
+ * Half the width of a depth chart centred on the mid: far enough either side to show 95 % of
+ * the larger book's size, so one stray order far away does not squash the book into a line.
+ */
+export function depthHalfRange(view: DepthView): number {
+  const mid = view.mid ?? view.bids[0]?.price ?? view.asks[0]?.price ?? 0;
+  const reach = (levels: readonly LadderLevel[]): number => {
+    const total = levels[levels.length - 1]?.total ?? 0;
+    const level = levels.find((l) => l.total >= total * 0.95) ?? levels[levels.length - 1];
+    return level ? Math.abs(level.price - mid) : 0;
+  };
+  return Math.max(reach(view.bids), reach(view.asks), mid * 0.001) * 1.1;
+}
