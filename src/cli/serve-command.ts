@@ -52,7 +52,7 @@ export async function serveCommand(args: string[]): Promise<number> {
     marginFirstStart: o.history ? '0' : o['no-history'] ? '$' : undefined,
     log: (line) => console.error(`tidewatch: ${line}`),
   });
-  installSafetyNet({ log: (line) => console.error(`tidewatch: ${line}`), onError: (err) => serving.monitor.noteInternalError(err) });
+  installSafetyNet({ log: (line) => console.error(`tidewatch: ${serving.monitor.redact(line)}`), onError: (err) => serving.monitor.noteInternalError(err) });
   console.log(`Tidewatch is running at ${serving.url}`);
   console.error(
     serving.sim

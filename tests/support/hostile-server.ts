@@ -12,7 +12,27 @@ export type HostileMode =
   | 'gzip-bomb'
   | 'big-json'
   | 'dense-trades'
-  | 'endless-line';
+  | 'endless-line'
+  /** Echo the api-key of the request in many encodings: in a 401 error message. */
+  | 'echo-key'
+  /** Echo it inside a valid answer (a pool's name). */
+  | 'echo-key-200';
+
+/** The key in every encoding a careless service or proxy might echo it. */
+export function echoes(key: string): string {
+  const uri = encodeURIComponent(key);
+  return [
+    key,
+    uri,
+    uri.replace(/%[0-9A-F]{2}/g, (e) => e.toLowerCase()),
+    encodeURIComponent(uri),
+    new URLSearchParams({ k: key }).toString().slice(2),
+    JSON.stringify(key).slice(1, -1),
+    Buffer.from(key).toString('base64'),
+    Buffer.from(key).toString('base64url'),
+    `api-key=${uri}`,
+  ].join(' | ');
+}
 
 export const POOL = {
   pool_id: `0x${'1'.repeat(64)}`, pool_name: 'SUI_USDC', base_asset_id: '0x2::sui::SUI', base_asset_decimals: 9, base_asset_symbol: 'SUI', base_asset_name: 'Sui',
@@ -72,7 +92,12 @@ export class HostileServer {
       res.writeHead(status, { 'content-type': 'application/json', ...headers });
       res.end(JSON.stringify(body));
     };
+    const key = url.searchParams.get('api-key') ?? '';
     switch (mode) {
+      case 'echo-key':
+        return json(401, { error: { message: `key not valid: ${echoes(key)}` } });
+      case 'echo-key-200':
+        return json(200, [{ ...POOL, base_asset_name: `Sui ${echoes(key)}` }]);
       case 'never':
         this.hanging.add(res);
         res.on('close', () => this.hanging.delete(res));

@@ -16,7 +16,7 @@ import {
 } from '../../shared/contract';
 import { AlertEngine } from './alerts/alert-engine';
 import { checkLargeLiquidations } from './alerts/large-liquidations';
-import { describeForLog, ServiceError } from './client/errors';
+import { describeForLog, redact, ServiceError } from './client/errors';
 import type { ServiceConfig } from './client/http';
 import { ServiceClient } from './client/service-client';
 import { dispatch } from './monitor-queries';
@@ -86,7 +86,9 @@ export class Monitor implements TidewatchApi {
   private readonly log: (line: string) => void;
 
   constructor(private readonly opts: MonitorOptions) {
-    this.log = opts.log ?? (() => {});
+    const log = opts.log ?? (() => {});
+    // Every log line passes the one redaction (a service's message may echo the key in any encoding).
+    this.log = (line) => log(this.redact(line));
     this.store = Store.open(opts.dataDir);
     if (this.store.notice) this.log(this.store.notice);
     this.settings = new SettingsService(this.store.settings, opts.secrets);
@@ -135,7 +137,7 @@ export class Monitor implements TidewatchApi {
     this.supervisor = new StreamSupervisor({
       budget: this.effective().streamBudget,
       fetch: opts.fetch,
-      redact: (s) => this.client.http.redact(s),
+      redact: (s) => this.redact(s),
       onReachable: (reachable) => this.noteNetwork(reachable ? undefined : 'unreachable'),
       ...opts.streams,
     });
@@ -261,7 +263,21 @@ export class Monitor implements TidewatchApi {
 
   async invoke<M extends ContractMethod>(method: M, args: ContractInput<M>, options: InvokeOptions = {}): Promise<ContractResults[M]> {
     if (this.closed) throw new Error('Tidewatch is shutting down');
-    return dispatch(this, method, parseArgs(method, args), toAbortSignal(options.signal));
+    try {
+      return await dispatch(this, method, parseArgs(method, args), toAbortSignal(options.signal));
+    } catch (err) {
+      // Whatever an error says goes through the one redaction before any shell answers with it.
+      if (err instanceof Error) {
+        err.message = this.redact(err.message);
+        if (err instanceof ServiceError && err.request) err.request = this.redact(err.request);
+      }
+      throw err;
+    }
+  }
+
+  /** The one redaction with this run's secrets (`client/errors.ts` redact). */
+  redact(text: string): string {
+    return this.client ? this.client.http.redact(text) : redact(text);
   }
 
   subscribe<T extends Topic>(topic: T, listener: (payload: PayloadOf<T>) => void): () => void {
@@ -293,7 +309,7 @@ export class Monitor implements TidewatchApi {
    */
   noteInternalError(err: unknown): void {
     const message = err instanceof Error ? err.message : String(err);
-    this.internalError = { at: Date.now(), message: this.client.http.redact(message).slice(0, 300) };
+    this.internalError = { at: Date.now(), message: this.redact(message).slice(0, 300) };
     this.scheduleStatus();
   }
 

@@ -41,7 +41,7 @@ export async function startApplication(paths: ShellPaths): Promise<void> {
   // 3. The monitor: store, streams, risk, alerts.
   const monitor = new Monitor({ dataDir: join(userData, 'data'), demo: { baseUrl: sim.url, apiKey: demoKey, hints: () => sim.world.owners() }, secrets, log }).start();
   // The last resort: an error nobody handled is logged and shown in the status; the app lives on.
-  installSafetyNet({ log, onError: (err) => monitor.noteInternalError(err) });
+  installSafetyNet({ log: (line) => log(monitor.redact(line)), onError: (err) => monitor.noteInternalError(err) });
 
   // 4. The renderer over app:// (dev server in development), locked down.
   const devUrl = !app.isPackaged ? process.env['ELECTRON_RENDERER_URL'] : undefined;
@@ -57,7 +57,7 @@ export async function startApplication(paths: ShellPaths): Promise<void> {
     if (app.getLoginItemSettings().openAtLogin !== on) app.setLoginItemSettings({ openAtLogin: on, args: ['--hidden'] });
   };
   applyLoginItem(monitor.effective().startAtLogin);
-  new IpcBridge(monitor, () => allowedOrigins, log, (method, result) => {
+  new IpcBridge(monitor, () => allowedOrigins, (line) => log(monitor.redact(line)), (method, result) => {
     if (method === 'updateSettings') applyLoginItem((result as { startAtLogin: boolean }).startAtLogin);
   }).register(ipcMain);
   const resources = app.isPackaged ? join(process.resourcesPath, 'resources') : join(app.getAppPath(), 'resources');

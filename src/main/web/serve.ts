@@ -57,6 +57,7 @@ export async function startServe(o: ServeOptions): Promise<Serving> {
     port: o.port,
     rendererDir: o.rendererDir ?? DEFAULT_RENDERER,
     initial: (topic) => (topic === 'status' ? monitor.status() : undefined),
+    log: (line) => (o.log ?? ((l: string) => console.error(`tidewatch: ${l}`)))(monitor.redact(line)),
   });
   return {
     url: web.url,

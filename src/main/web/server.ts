@@ -13,6 +13,8 @@ export interface WebShellOptions {
   token?: string;
   /** Initial payload for a topic's new subscriber (e.g. the current status). */
   initial?: (topic: Topic) => unknown;
+  /** Where internal errors are logged (one line, redacted by the caller); default: stderr. */
+  log?: (line: string) => void;
 }
 
 export interface WebShell {
@@ -72,6 +74,7 @@ export async function startWebShell(opts: WebShellOptions): Promise<WebShell> {
     return b.length === tokenBuf.length && timingSafeEqual(b, tokenBuf);
   };
   const streams = new Set<ServerResponse>();
+  const log = opts.log ?? ((line: string) => console.error(`tidewatch serve: ${line}`));
   let port = 0;
 
   const server = createServer(async (req, res) => {
@@ -127,7 +130,7 @@ export async function startWebShell(opts: WebShellOptions): Promise<WebShell> {
           else if (err instanceof ServiceError) {
             send(res, 502, { error: { kind: err.kind, message: err.message, advice: err.advice } });
           } else {
-            console.error('tidewatch serve:', err);
+            log(`internal error in ${method}: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`);
             send(res, 500, { error: { kind: 'internal', message: 'Tidewatch hit an internal error; it was logged. Retry, and report it if it happens again.' } });
           }
         }

@@ -67,10 +67,57 @@ export function kindOfStatus(status: number): ServiceErrorKind {
   return 'bad-request';
 }
 
-/** Remove the api-key from any text (URLs in messages, logs, exports). */
-export function redact(text: string, apiKey?: string): string {
-  let out = text.replace(/([?&]api-key=)[^&\s"']*/gi, '$1***');
-  if (apiKey && apiKey.length >= 3) out = out.split(apiKey).join('***');
+/**
+ * Every form a secret takes in text a service or a URL may echo back: raw, URL-encoded (once and
+ * twice, `encodeURI` too), form-encoded (space as `+`), JSON-escaped, base64 and base64url (with
+ * and without padding). Percent-escapes are matched in either case when redacting.
+ */
+export function secretForms(secret: string): string[] {
+  if (secret.length < 3) return [];
+  const forms = new Set<string>([secret]);
+  const uri = encodeURIComponent(secret);
+  forms.add(uri);
+  forms.add(encodeURIComponent(uri));
+  forms.add(encodeURI(secret));
+  forms.add(new URLSearchParams({ k: secret }).toString().slice(2));
+  forms.add(JSON.stringify(secret).slice(1, -1));
+  forms.add(JSON.stringify(secret).slice(1, -1).replace(/\//g, '\\/'));
+  const b64 = Buffer.from(secret, 'utf8').toString('base64');
+  for (const b of [b64, b64.replace(/\+/g, '-').replace(/\//g, '_')]) {
+    forms.add(b);
+    forms.add(b.replace(/=+$/, ''));
+  }
+  return [...forms].filter((f) => f.length >= 3);
+}
+
+const escapeRegex = (s: string): string => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+/** A form as a pattern: percent-escapes in either case (`%2b` is `%2B`). */
+const formPattern = (form: string): string =>
+  form
+    .split(/(%[0-9A-Fa-f]{2})/)
+    .map((part) => (/^%[0-9A-Fa-f]{2}$/.test(part) ? `%[${part[1]!.toLowerCase()}${part[1]!.toUpperCase()}][${part[2]!.toLowerCase()}${part[2]!.toUpperCase()}]` : escapeRegex(part)))
+    .join('');
+
+const patterns = new Map<string, RegExp>();
+function patternOf(secret: string): RegExp {
+  let re = patterns.get(secret);
+  if (!re) {
+    // Longest first, so a form that contains another is replaced whole.
+    const forms = secretForms(secret).sort((a, b) => b.length - a.length);
+    re = new RegExp(forms.map(formPattern).join('|'), 'g');
+    if (patterns.size > 16) patterns.clear();
+    patterns.set(secret, re);
+  }
+  return re;
+}
+
+/**
+ * The one redaction (every error, log line, status, alert, export and answer passes it): the
+ * secrets in every form `secretForms` knows, and any `api-key=` value in a URL or form body.
+ */
+export function redact(text: string, ...secrets: Array<string | null | undefined>): string {
+  let out = text.replace(/((?:[?&]|\b)api-key=)[^&\s"'<>]*/gi, '$1***');
+  for (const s of secrets) if (s && s.length >= 3) out = out.replace(patternOf(s), '***');
   return out;
 }
 

@@ -178,7 +178,8 @@ export class ServiceHttp {
         if (err instanceof BodyTooLargeError) throw new ServiceError('invalid-response', `The service's answer is larger than ${formatBytes(maxResponseBytes)}.`, res.status);
         throw err;
       });
-      const body = parseJson(text);
+      // The one redaction at the door: a key the service echoes anywhere in an answer goes no further.
+      const body = parseJson(this.redact(text));
       if (body === undefined) throw new ServiceError('invalid-response', 'The service answered with something that is not JSON.', res.status);
       const parsed = v.safeParse(schema, this.profile.toSpec(body));
       if (!parsed.success) {

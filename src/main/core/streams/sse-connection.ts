@@ -87,7 +87,8 @@ export function connectSse(
       const parser = createParser({
         onEvent: (m) => {
           events++;
-          handlers.onEvent(m);
+          // A service that echoes the key inside an event must not get it stored (and exported).
+          handlers.onEvent({ ...m, data: opts.redact(m.data) });
         },
       });
       const decoder = new TextDecoder();
