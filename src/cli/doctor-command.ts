@@ -10,7 +10,8 @@ import { DEFAULT_DATA_DIR, resolveService, SERVICE_OPTIONS } from './service-opt
 
 export const DOCTOR_USAGE = `tidewatch doctor: check the key, each endpoint family, both streams and the store
 
-  tidewatch doctor [--base-url URL --stream-url URL --api-key KEY [--naming spec|deepbook]] [--data-dir DIR]
+  tidewatch doctor [--base-url URL [--stream-url URL] [--api-key-file PATH] [--naming spec|deepbook]] [--data-dir DIR]
+                   (the key: TIDEWATCH_API_KEY, --api-key-file, or a prompt; --api-key KEY warns)
 
   Without a key and URLs it checks the Demo network. Exit code 0 when every check passes.`;
 

@@ -2,6 +2,7 @@ import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { startSim, type RunningSim } from '../sim';
 import { UsageError } from './args';
+import { API_KEY_ENV, KEY_MOVED_ENV, readApiKey } from './api-key';
 import { randomBytes } from 'node:crypto';
 
 /** The options every command that talks to the service shares. */
@@ -9,6 +10,7 @@ export const SERVICE_OPTIONS = {
   'base-url': { type: 'string' },
   'stream-url': { type: 'string' },
   'api-key': { type: 'string' },
+  'api-key-file': { type: 'string' },
   naming: { type: 'string' },
   seed: { type: 'string' },
   speed: { type: 'string' },
@@ -48,6 +50,7 @@ export async function resolveService(
     'base-url'?: string;
     'stream-url'?: string;
     'api-key'?: string;
+    'api-key-file'?: string;
     naming?: string;
     seed?: string;
     speed?: string;
@@ -56,14 +59,19 @@ export async function resolveService(
 ): Promise<ServiceTarget> {
   const naming = (o.naming ?? 'spec') as 'spec' | 'deepbook';
   if (naming !== 'spec' && naming !== 'deepbook') throw new UsageError(`--naming must be spec or deepbook (got "${o.naming}")`);
-  if (o['base-url'] || o['stream-url'] || o['api-key']) {
-    if (!o['base-url'] || !o['api-key']) throw new UsageError('the real service needs --base-url and --api-key (and --stream-url if streams live elsewhere)');
+  const keyGiven = o['api-key'] !== undefined || o['api-key-file'] !== undefined || process.env[KEY_MOVED_ENV] === '1';
+  if (o['base-url'] || o['stream-url'] || keyGiven) {
+    if (!o['base-url']) throw new UsageError('the real service needs --base-url (and --stream-url if streams live elsewhere)');
     const baseUrl = checkUrl('base-url', o['base-url']);
+    const apiKey = await readApiKey(o, { prompt: true });
+    if (apiKey === undefined) {
+      throw new UsageError(`the real service needs a key: set ${API_KEY_ENV}, or give --api-key-file PATH (or run in a terminal to be asked)`);
+    }
     return {
       network: 'custom',
       baseUrl,
       streamUrl: o['stream-url'] ? checkUrl('stream-url', o['stream-url']) : baseUrl,
-      apiKey: o['api-key'],
+      apiKey,
       naming,
     };
   }
