@@ -62,6 +62,8 @@ afterAll(async () => {
 describe('the UI in Chromium against `tidewatch serve` on the Demo network', () => {
   it('renders the portfolio with the watched wallets and their loans', async () => {
     await page.goto(url);
+    // The printed token is traded for a cookie: it is gone from the address bar.
+    expect(page.url()).not.toContain('token');
     await page.getByTestId('loan-row').first().waitFor({ timeout: 60_000 });
     const ms = Date.now() - startedAt;
     console.log(`serve start to portfolio rendered in Chromium: ${ms} ms`);

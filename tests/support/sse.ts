@@ -17,9 +17,9 @@ export interface SseReader {
   close(): void;
 }
 
-export async function openSse(url: string): Promise<SseReader> {
+export async function openSse(url: string, headers: Record<string, string> = {}): Promise<SseReader> {
   const controller = new AbortController();
-  const res = await fetch(url, { signal: controller.signal, headers: { accept: 'text/event-stream' } });
+  const res = await fetch(url, { signal: controller.signal, headers: { accept: 'text/event-stream', ...headers } });
   const reader: SseReader = {
     status: res.status,
     messages: [],

@@ -24,14 +24,17 @@ export interface WebShell {
   close(): Promise<void>;
 }
 
-const COOKIE = 'tidewatch_token';
+/** The browser session's cookie, named with the port (cookies ignore ports; the name does not). */
+const cookieName = (port: number): string => `tidewatch_session_${port}`;
 const MAX_BODY = 1024 * 1024;
+/** Headers every answer carries: no Referer to anywhere, no framing, no sniffing. */
+const BASE_HEADERS = { 'referrer-policy': 'no-referrer', 'x-frame-options': 'DENY', 'x-content-type-options': 'nosniff' } as const;
 const CSP =
   "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' https: data:; connect-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'none'";
 
 function send(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
   const text = JSON.stringify(body);
-  res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store', ...headers });
+  res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store', ...BASE_HEADERS, ...headers });
   res.end(text);
 }
 
@@ -51,33 +54,45 @@ function readBody(req: IncomingMessage): Promise<string> {
   });
 }
 
-function cookieToken(req: IncomingMessage): string | undefined {
+function cookieValue(req: IncomingMessage, name: string): string | undefined {
   const header = req.headers.cookie ?? '';
   for (const part of header.split(';')) {
     const [k, ...rest] = part.trim().split('=');
-    if (k === COOKIE) return rest.join('=');
+    if (k === name) return rest.join('=');
   }
   return undefined;
 }
 
+/** Equal in constant time. */
+function same(a: string | undefined | null, b: Buffer): boolean {
+  if (!a) return false;
+  const x = Buffer.from(a);
+  return x.length === b.length && timingSafeEqual(x, b);
+}
+
 /**
  * The headless shell: the built renderer and the contract over loopback HTTP (queries and
- * commands as POST /api/invoke/<method>, subscriptions as SSE at /api/subscribe/<topic>),
- * behind a random token, with Host and Origin checked against DNS rebinding and foreign pages.
+ * commands as POST /api/invoke/<method>, subscriptions as SSE at /api/subscribe/<topic>).
+ *
+ * Who may ask: programs send the token in `x-tidewatch-token`. A browser opens the printed
+ * address once: `?token=T` is exchanged for a session cookie (a value of its own, HttpOnly,
+ * SameSite=Strict, named with this port) and a 303 to `/`, so the token leaves the address bar
+ * and history. The cookie is good for the page, its subscriptions and, with our own Origin, its
+ * commands; a request that changes state without an Origin needs the header token. Host and
+ * Origin are checked against DNS rebinding and foreign pages; slow or half-open connections are
+ * cut after a few seconds.
  */
 export async function startWebShell(opts: WebShellOptions): Promise<WebShell> {
   const token = opts.token ?? randomBytes(24).toString('base64url');
   const tokenBuf = Buffer.from(token);
-  const valid = (t: string | undefined | null): boolean => {
-    if (!t) return false;
-    const b = Buffer.from(t);
-    return b.length === tokenBuf.length && timingSafeEqual(b, tokenBuf);
-  };
+  const sessionBuf = Buffer.from(randomBytes(24).toString('base64url'));
   const streams = new Set<ServerResponse>();
   const log = opts.log ?? ((line: string) => console.error(`tidewatch serve: ${line}`));
   let port = 0;
 
-  const server = createServer(async (req, res) => {
+  // Slow and half-open connections (slowloris) are cut: a page on loopback sends its headers in
+  // milliseconds. Long-lived subscriptions are answers, which these limits do not touch.
+  const server = createServer({ connectionsCheckingInterval: 1_000, headersTimeout: 5_000, requestTimeout: 10_000, keepAliveTimeout: 5_000, maxHeaderSize: 16 * 1024 }, async (req, res) => {
     try {
       const hosts = [`127.0.0.1:${port}`, `localhost:${port}`];
       if (!hosts.includes(req.headers.host ?? '')) {
@@ -85,18 +100,44 @@ export async function startWebShell(opts: WebShellOptions): Promise<WebShell> {
         return;
       }
       const origin = req.headers.origin;
-      if (origin !== undefined && !hosts.map((h) => `http://${h}`).includes(origin)) {
-        send(res, 403, { error: { kind: 'forbidden', message: `requests from ${origin} are refused` } });
+      const ownOrigin = origin !== undefined && hosts.map((h) => `http://${h}`).includes(origin);
+      if (origin !== undefined && !ownOrigin) {
+        send(res, 403, { error: { kind: 'forbidden', message: 'requests from other pages are refused' } });
+        return;
+      }
+      const site = req.headers['sec-fetch-site'];
+      if (typeof site === 'string' && site !== 'same-origin' && site !== 'none') {
+        send(res, 403, { error: { kind: 'forbidden', message: 'requests from other sites are refused' } });
         return;
       }
       const url = new URL(req.url ?? '/', `http://${req.headers.host}`);
-      const fromQuery = url.searchParams.get('token');
-      const authorised = valid(fromQuery) || valid(req.headers['x-tidewatch-token'] as string | undefined) || valid(cookieToken(req));
-      if (!authorised) {
-        send(res, 401, { error: { kind: 'unauthorized', message: 'open the address printed by `tidewatch serve` (it carries the token)' } });
+      const byHeader = same(req.headers['x-tidewatch-token'] as string | undefined, tokenBuf);
+      const bySession = same(cookieValue(req, cookieName(port)), sessionBuf);
+
+      // The printed address: trade the token for a session cookie, and take the token out of the URL.
+      if (url.searchParams.has('token') && (req.method === 'GET' || req.method === 'HEAD')) {
+        if (!same(url.searchParams.get('token'), tokenBuf)) {
+          send(res, 401, { error: { kind: 'unauthorized', message: 'this address carries a wrong token: open the one `tidewatch serve` printed' } });
+          return;
+        }
+        url.searchParams.delete('token');
+        res.writeHead(303, {
+          location: `${url.pathname}${url.search}`,
+          'set-cookie': `${cookieName(port)}=${sessionBuf.toString()}; HttpOnly; SameSite=Strict; Path=/`,
+          'cache-control': 'no-store',
+          ...BASE_HEADERS,
+        });
+        res.end();
         return;
       }
-      const cookie: Record<string, string> = valid(fromQuery) ? { 'set-cookie': `${COOKIE}=${token}; HttpOnly; SameSite=Strict; Path=/` } : {};
+      const isCommand = url.pathname.startsWith('/api/invoke/');
+      // A command from the page carries our Origin; without one (a program, or a forged form), only the header token will do.
+      const authorised = byHeader || (bySession && (!isCommand || ownOrigin));
+      if (!authorised) {
+        const message = bySession ? 'a command without an Origin needs the x-tidewatch-token header' : 'open the address printed by `tidewatch serve` (it carries the token)';
+        send(res, 401, { error: { kind: 'unauthorized', message } });
+        return;
+      }
 
       if (url.pathname.startsWith('/api/invoke/')) {
         if (req.method !== 'POST') {
@@ -123,7 +164,7 @@ export async function startWebShell(opts: WebShellOptions): Promise<WebShell> {
         });
         try {
           const result = await opts.api.invoke(method, args as never, { signal: cancel.signal });
-          send(res, 200, { result }, cookie);
+          send(res, 200, { result });
         } catch (err) {
           if (res.destroyed) return;
           if (err instanceof ContractArgumentError) send(res, 400, { error: { kind: 'bad-argument', message: err.message } });
@@ -149,7 +190,7 @@ export async function startWebShell(opts: WebShellOptions): Promise<WebShell> {
           send(res, 404, { error: { kind: 'unknown-topic', message: `no topic "${unknown[0] ?? ''}" (status, margin, alerts, risk, pool:<name>)` } });
           return;
         }
-        res.writeHead(200, { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-cache', connection: 'keep-alive', ...cookie });
+        res.writeHead(200, { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-cache', connection: 'keep-alive', ...BASE_HEADERS });
         res.write(': subscribed\n\n');
         streams.add(res);
         const offs = (topics as Topic[]).map((topic) => {
@@ -177,15 +218,29 @@ export async function startWebShell(opts: WebShellOptions): Promise<WebShell> {
       const html = file?.type.startsWith('text/html') ?? true;
       res.writeHead(200, {
         'content-type': file?.type ?? 'text/html; charset=utf-8',
-        'x-content-type-options': 'nosniff',
+        ...BASE_HEADERS,
         ...(html ? { 'content-security-policy': CSP, 'cache-control': 'no-store' } : {}),
-        ...cookie,
       });
       res.end(file?.body ?? NOT_BUILT_PAGE);
     } catch (err) {
-      if (!res.headersSent) send(res, 500, { error: { kind: 'internal', message: (err as Error).message } });
-      else res.destroy();
+      if (res.headersSent) res.destroy();
+      // A malformed percent-escape (`/%`, `/%ff%fe`) is the caller's mistake, not ours.
+      else if (err instanceof URIError) send(res, 400, { error: { kind: 'bad-request', message: 'the address is not valid (a malformed %-escape)' } });
+      else {
+        log(`internal error serving a request: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`);
+        send(res, 500, { error: { kind: 'internal', message: 'Tidewatch hit an internal error; it was logged.' } });
+      }
     }
+  });
+  server.maxHeadersCount = 64;
+  server.maxConnections = 1_024;
+  // A request that timed out or could not be parsed: answer if we still can, and close the socket.
+  server.on('clientError', (err: NodeJS.ErrnoException, socket) => {
+    if (socket.writable && !socket.destroyed) {
+      const status = err.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? '408 Request Timeout' : '400 Bad Request';
+      socket.end(`HTTP/1.1 ${status}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`);
+    }
+    socket.destroy();
   });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
