@@ -327,14 +327,14 @@ const Address = v.pipe(
   v.regex(/^0x[0-9a-fA-F]{1,64}$/, 'not an address: expected 0x followed by 64 hex digits'),
   v.transform((a) => `0x${a.slice(2).toLowerCase().padStart(64, '0')}`),
 );
-const PageArg = v.optional(v.pipe(v.number(), v.integer(), v.minValue(0)));
-const PerPageArg = v.optional(v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(50)));
+const PageArg = v.optional(v.pipe(v.number(), v.finite(), v.integer(), v.minValue(0)));
+const PerPageArg = v.optional(v.pipe(v.number(), v.finite(), v.integer(), v.minValue(1), v.maxValue(50)));
 const Name = v.pipe(v.string(), v.trim(), v.minLength(1), v.maxLength(200));
 const OptId = v.optional(Name);
 /** UNIX seconds up to the year 2286: far beyond any real time, far below 2^53. */
-const UnixSeconds = v.pipe(v.number(), v.integer(), v.minValue(0), v.maxValue(9_999_999_999, 'expected UNIX seconds (a time before the year 2286)'));
-const UnixMs = v.pipe(v.number(), v.integer(), v.minValue(0), v.maxValue(9_999_999_999_999, 'expected UNIX milliseconds (a time before the year 2286)'));
-const Checkpoint = v.pipe(v.number(), v.integer(), v.minValue(0), v.maxValue(Number.MAX_SAFE_INTEGER));
+const UnixSeconds = v.pipe(v.number(), v.finite(), v.integer(), v.minValue(0), v.maxValue(9_999_999_999, 'expected UNIX seconds (a time before the year 2286)'));
+const UnixMs = v.pipe(v.number(), v.finite(), v.integer(), v.minValue(0), v.maxValue(9_999_999_999_999, 'expected UNIX milliseconds (a time before the year 2286)'));
+const Checkpoint = v.pipe(v.number(), v.finite(), v.integer(), v.minValue(0), v.maxValue(Number.MAX_SAFE_INTEGER));
 
 /** Longest span one `trades` call covers (7 days: at most a few dozen requests of 100 trades on a busy pool). */
 export const TRADES_MAX_SPAN_SEC = 7 * 86_400;
@@ -349,15 +349,34 @@ const NOT_FUTURE = 'to must not be more than a day in the future';
 const TOO_LONG = 'the range is too long for one request; ask for a shorter one';
 const ordered = (a: Range): boolean => a.from <= a.to;
 const notFuture = (a: Range): boolean => a.to <= Date.now() / 1000 + FUTURE_SLACK_SEC;
-const Ratio = v.pipe(v.number(), v.minValue(1), v.maxValue(1000));
+const Ratio = v.pipe(v.number(), v.finite(), v.minValue(1), v.maxValue(1000));
+
+/** An http(s) URL of at most 2,000 characters: no `javascript:`, `file:` or `data:` service. */
+const HttpUrl = (name: string) =>
+  v.pipe(
+    v.string(),
+    v.maxLength(2000, `${name} is too long`),
+    v.url(`${name} must be an http(s) URL`),
+    v.check((u) => /^https?:\/\/[^/]/i.test(u), `${name} must be an http(s) URL`),
+  );
+
+/** Most keys a `fields` filter may have, and how deep it may nest (the service matches flat paths). */
+export const FIELDS_MAX_KEYS = 50;
+export const FIELDS_MAX_DEPTH = 4;
+const Fields = v.pipe(
+  v.record(v.pipe(v.string(), v.maxLength(200)), v.unknown()),
+  v.check((f) => Object.keys(f).length <= FIELDS_MAX_KEYS, `fields may have at most ${FIELDS_MAX_KEYS} keys`),
+  v.check((f) => depthOf(f) <= FIELDS_MAX_DEPTH, `fields may nest at most ${FIELDS_MAX_DEPTH} levels`),
+  v.check((f) => JSON.stringify(f).length <= 8_192, 'fields is larger than 8 KB'),
+);
 
 export const CONTRACT_ARGS = {
   walletNfts: v.object({ owner: Address, page: PageArg, perPage: PerPageArg, collections: v.optional(v.array(Name)) }),
   kiosk: v.object({ kioskId: Address, page: PageArg, perPage: PerPageArg, collections: v.optional(v.array(Name)) }),
-  collection: v.object({ type: Name, page: PageArg, perPage: PerPageArg, fields: v.optional(v.record(v.string(), v.unknown())) }),
+  collection: v.object({ type: Name, page: PageArg, perPage: PerPageArg, fields: v.optional(Fields) }),
   holders: v.object({ type: Name, page: PageArg, perPage: PerPageArg }),
   pools: v.object({}),
-  depth: v.object({ pool: Name, limit: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(20))) }),
+  depth: v.object({ pool: Name, limit: v.optional(v.pipe(v.number(), v.finite(), v.integer(), v.minValue(1), v.maxValue(20))) }),
   trades: v.pipe(
     v.object({ pool: Name, from: UnixSeconds, to: UnixSeconds }),
     v.check((a) => ordered(a), ORDERED),
@@ -395,13 +414,13 @@ export const CONTRACT_ARGS = {
     toMs: v.optional(UnixMs),
     /** Page backwards: events strictly older than this id. */
     beforeId: OptId,
-    limit: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(1000))),
+    limit: v.optional(v.pipe(v.number(), v.finite(), v.integer(), v.minValue(1), v.maxValue(1000))),
   }),
   riskHistory: v.object({ managerId: Name, fromMs: v.optional(UnixMs), toMs: v.optional(UnixMs) }),
   /** Every watched wallet in money, riskiest first: one call for what the Portfolio shows first. */
   portfolio: v.object({}),
   manager: v.object({ managerId: Address }),
-  alerts: v.object({ includeAcknowledged: v.optional(v.boolean()), limit: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(1000))) }),
+  alerts: v.object({ includeAcknowledged: v.optional(v.boolean()), limit: v.optional(v.pipe(v.number(), v.finite(), v.integer(), v.minValue(1), v.maxValue(1000))) }),
   settings: v.object({}),
   streamStatus: v.object({}),
   watchList: v.object({}),
@@ -409,18 +428,18 @@ export const CONTRACT_ARGS = {
   updateSettings: v.object({
     network: v.optional(v.picklist(['demo', 'custom'])),
     // Empty means "not set" (the Demo network needs none; the stream URL defaults to the base URL).
-    baseUrl: v.optional(v.union([v.literal(''), v.pipe(v.string(), v.url('baseUrl must be an http(s) URL'))], 'baseUrl must be an http(s) URL')),
-    streamUrl: v.optional(v.union([v.literal(''), v.pipe(v.string(), v.url('streamUrl must be an http(s) URL'))], 'streamUrl must be an http(s) URL')),
+    baseUrl: v.optional(v.union([v.literal(''), HttpUrl('baseUrl')], 'baseUrl must be an http(s) URL')),
+    streamUrl: v.optional(v.union([v.literal(''), HttpUrl('streamUrl')], 'streamUrl must be an http(s) URL')),
     naming: v.optional(v.picklist(['spec', 'deepbook'])),
-    requestsPerSecond: v.optional(v.pipe(v.number(), v.minValue(0.1), v.maxValue(1000))),
-    concurrency: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(64))),
-    streamBudget: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(100))),
-    riskRefreshSec: v.optional(v.pipe(v.number(), v.integer(), v.minValue(5), v.maxValue(3600))),
+    requestsPerSecond: v.optional(v.pipe(v.number(), v.finite(), v.minValue(0.1), v.maxValue(1000))),
+    concurrency: v.optional(v.pipe(v.number(), v.finite(), v.integer(), v.minValue(1), v.maxValue(64))),
+    streamBudget: v.optional(v.pipe(v.number(), v.finite(), v.integer(), v.minValue(1), v.maxValue(100))),
+    riskRefreshSec: v.optional(v.pipe(v.number(), v.finite(), v.integer(), v.minValue(5), v.maxValue(3600))),
     warningRatio: v.optional(Ratio),
     criticalRatio: v.optional(Ratio),
-    alertCooldownSec: v.optional(v.pipe(v.number(), v.integer(), v.minValue(0), v.maxValue(86_400))),
-    largeLiquidationUsd: v.optional(v.nullable(v.pipe(v.number(), v.minValue(0)))),
-    ipfsGateway: v.optional(v.pipe(v.string(), v.url('ipfsGateway must be a URL'))),
+    alertCooldownSec: v.optional(v.pipe(v.number(), v.finite(), v.integer(), v.minValue(0), v.maxValue(86_400))),
+    largeLiquidationUsd: v.optional(v.nullable(v.pipe(v.number(), v.finite(), v.minValue(0), v.maxValue(1e12)))),
+    ipfsGateway: v.optional(HttpUrl('ipfsGateway')),
     privacyMode: v.optional(v.boolean()),
     startAtLogin: v.optional(v.boolean()),
   }),
@@ -432,8 +451,8 @@ export const CONTRACT_ARGS = {
     v.check((a) => a.warning > a.critical, 'the warning ratio must be above the critical ratio'),
   ),
   clearThreshold: v.object({ managerId: Name }),
-  acknowledgeAlert: v.object({ id: v.pipe(v.number(), v.integer(), v.minValue(1)) }),
-  snoozeAlert: v.object({ id: v.pipe(v.number(), v.integer(), v.minValue(1)), untilMs: UnixMs }),
+  acknowledgeAlert: v.object({ id: v.pipe(v.number(), v.finite(), v.integer(), v.minValue(1)) }),
+  snoozeAlert: v.object({ id: v.pipe(v.number(), v.finite(), v.integer(), v.minValue(1)), untilMs: UnixMs }),
   acknowledgeAllAlerts: v.object({}),
   /** Reconnect every stream now: after a rejected key, or to skip a backoff wait. */
   retryStreams: v.object({}),
@@ -503,8 +522,48 @@ export function isContractMethod(name: string): name is ContractMethod {
   return Object.prototype.hasOwnProperty.call(CONTRACT_ARGS, name);
 }
 
+/** How deep a JSON value nests (iterative: a hostile value 100,000 levels deep is measured, not recursed into). */
+function depthOf(value: unknown, limit = 64): number {
+  let max = 0;
+  const stack: Array<[unknown, number]> = [[value, 0]];
+  while (stack.length > 0) {
+    const [x, d] = stack.pop()!;
+    if (typeof x !== 'object' || x === null) continue;
+    if (d + 1 > max) max = d + 1;
+    if (max > limit) return max;
+    for (const child of Object.values(x)) stack.push([child, d + 1]);
+  }
+  return max;
+}
+
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+/** Arguments nest this deep at most (the deepest schema, `fields`, needs 1 + 4). */
+const ARGS_MAX_DEPTH = 8;
+
+/** The path of the first string (key or value) with a lone surrogate, or of a value nested too deep. */
+function malformed(args: unknown): { path: string; problem: string } | undefined {
+  const stack: Array<[unknown, string, number]> = [[args, '', 0]];
+  while (stack.length > 0) {
+    const [x, path, d] = stack.pop()!;
+    if (typeof x === 'string') {
+      if (LONE_SURROGATE.test(x)) return { path, problem: 'contains a broken character (a lone UTF-16 surrogate)' };
+      continue;
+    }
+    if (typeof x !== 'object' || x === null) continue;
+    if (d >= ARGS_MAX_DEPTH) return { path, problem: 'is nested too deeply' };
+    for (const [k, child] of Object.entries(x)) {
+      const at = path ? `${path}.${k}` : k;
+      if (LONE_SURROGATE.test(k)) return { path: at, problem: 'has a key with a broken character (a lone UTF-16 surrogate)' };
+      stack.push([child, at, d + 1]);
+    }
+  }
+  return undefined;
+}
+
 /** Validate `args` for `method`; throws ContractArgumentError naming the field. */
 export function parseArgs<M extends ContractMethod>(method: M, args: unknown): ArgsOf<M> {
+  const bad = malformed(args);
+  if (bad) throw new ContractArgumentError(`${method}: ${bad.path ? `${bad.path}: ` : ''}${bad.problem}`);
   const r = v.safeParse(CONTRACT_ARGS[method], args ?? {});
   if (!r.success) {
     const issue = r.issues[0];

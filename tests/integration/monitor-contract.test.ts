@@ -184,6 +184,12 @@ describe('contract queries against the Demo network', () => {
     expect(withKey.hasApiKey).toBe(true);
     expect(JSON.stringify(withKey)).not.toContain('secret-key-123');
     expect((await call('setApiKey', { apiKey: null })).hasApiKey).toBe(false);
+    // The key belongs to its service: pointing the URLs at another host drops it; the same host keeps it.
+    await call('updateSettings', { baseUrl: 'https://service.example/v1', streamUrl: '' });
+    await call('setApiKey', { apiKey: 'secret-key-123' });
+    expect((await call('updateSettings', { baseUrl: 'https://service.example/v2' })).hasApiKey).toBe(true);
+    expect((await call('updateSettings', { streamUrl: 'https://attacker.example' })).hasApiKey).toBe(false);
+    await call('updateSettings', { baseUrl: '', streamUrl: '' });
     const owner = d.marginOwners[1]!;
     expect((await call('addWatch', { owner, label: 'desk 2' })).map((w: any) => w.owner)).toContain(owner);
     expect(await call('watchList', {})).toHaveLength(2);

@@ -67,7 +67,10 @@ export class SettingsService {
       throw new RangeError('a custom network needs a base URL');
     }
     const { hasApiKey: _drop, keyProtection: _kp, ...persisted } = next;
+    const before = this.get();
     this.repo.set(KEY, persisted);
+    // The key was given for a service: pointing the app at another host must not send it there.
+    if (this.secrets.get() !== null && movedHost(before, next)) this.secrets.set(null);
     return this.get();
   }
 
@@ -75,4 +78,20 @@ export class SettingsService {
     this.secrets.set(key);
     return this.get();
   }
+}
+
+const hostOf = (url: string): string => {
+  try {
+    return url ? new URL(url).host.toLowerCase() : '';
+  } catch {
+    return '';
+  }
+};
+
+/** Whether the base or stream URL now names another host than the one the key was used with. */
+function movedHost(before: Settings, after: Omit<Settings, 'hasApiKey' | 'keyProtection'>): boolean {
+  const was = [hostOf(before.baseUrl), hostOf(before.streamUrl || before.baseUrl)];
+  const now = [hostOf(after.baseUrl), hostOf(after.streamUrl || after.baseUrl)];
+  if (was[0] === '' && was[1] === '') return false;
+  return was[0] !== now[0] || was[1] !== now[1];
 }

@@ -63,6 +63,25 @@ function cookieValue(req: IncomingMessage, name: string): string | undefined {
   return undefined;
 }
 
+/**
+ * What a failed call answers: the service's own verdict on the request (404, 400, 429) passes
+ * through; the service failing or unreachable is a gateway error (502, 504).
+ */
+function statusOfServiceError(err: ServiceError): number {
+  switch (err.kind) {
+    case 'not-found':
+      return 404;
+    case 'bad-request':
+      return 400;
+    case 'rate-limited':
+      return 429;
+    case 'timeout':
+      return 504;
+    default:
+      return 502;
+  }
+}
+
 /** Equal in constant time. */
 function same(a: string | undefined | null, b: Buffer): boolean {
   if (!a) return false;
@@ -169,7 +188,7 @@ export async function startWebShell(opts: WebShellOptions): Promise<WebShell> {
           if (res.destroyed) return;
           if (err instanceof ContractArgumentError) send(res, 400, { error: { kind: 'bad-argument', message: err.message } });
           else if (err instanceof ServiceError) {
-            send(res, 502, { error: { kind: err.kind, message: err.message, advice: err.advice } });
+            send(res, statusOfServiceError(err), { error: { kind: err.kind, message: err.message, advice: err.advice } });
           } else {
             log(`internal error in ${method}: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`);
             send(res, 500, { error: { kind: 'internal', message: 'Tidewatch hit an internal error; it was logged. Retry, and report it if it happens again.' } });
