@@ -49,6 +49,23 @@ describe.skipIf(!binary)('the desktop app (Playwright _electron)', () => {
     await win.screenshot({ path: `${SCREENSHOTS}/electron-portfolio.png` });
   });
 
+  it('holds the security settings at run time: CSP, navigation, new windows, permissions', async () => {
+    // contextIsolation/sandbox/no nodeIntegration show in the page: no process, no require (the first spec).
+    const csp = await win.evaluate("fetch('app://tidewatch/index.html').then((r) => r.headers.get('content-security-policy'))");
+    expect(csp).toContain("style-src 'self';");
+    expect(csp).not.toContain('unsafe-inline');
+    // Navigation elsewhere is stopped (the prefix trick too); window.open is denied.
+    for (const target of ['https://evil.example/', 'http://localhost:5173@evil.example/']) {
+      await win.evaluate(`window.location.href = ${JSON.stringify(target)}`).catch(() => undefined);
+      await win.waitForTimeout(500);
+      expect(win.url()).toMatch(/^app:\/\/tidewatch\//);
+    }
+    expect(await win.evaluate("window.open('https://evil.example/') === null")).toBe(true);
+    expect(app.windows()).toHaveLength(1);
+    // Permissions: none but clipboard writes.
+    expect(await win.evaluate("navigator.permissions.query({ name: 'geolocation' }).then((p) => p.state)")).toBe('denied');
+  });
+
   it('raises a native notification for a Demo-network liquidation at --speed', async () => {
     await app.evaluate(({ Notification }) => {
       const g = globalThis as unknown as { shown: string[] };

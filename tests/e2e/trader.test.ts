@@ -35,6 +35,10 @@ beforeAll(async () => {
   browser = await launchChromium();
   page = await browser.newPage({ viewport: { width: 1280, height: 800 }, timezoneId: ZONE });
   page.on('pageerror', (e) => pageErrors.push(String(e)));
+  // The CSP has no 'unsafe-inline': anything it refuses would show here.
+  page.on('console', (m) => {
+    if (/Content Security Policy|Refused to/.test(m.text())) pageErrors.push(m.text());
+  });
   await page.goto(serving.url);
   mkdirSync(MATRIX, { recursive: true });
 });

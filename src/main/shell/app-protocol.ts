@@ -1,14 +1,12 @@
 import { extname, join, normalize, sep } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { Net, Protocol } from 'electron';
+import { CSP } from '../../shared/csp';
 
 export const APP_SCHEME = 'app';
 export const APP_HOST = 'tidewatch';
 export const APP_ORIGIN = `${APP_SCHEME}://${APP_HOST}`;
 
-/** The renderer's policy: its own code only; NFT images from https; nothing else. */
-export const CSP =
-  "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' https: data:; connect-src 'self'; font-src 'self'; object-src 'none'; frame-ancestors 'none'; base-uri 'none'; form-action 'none'";
 
 /** Must run before `app.whenReady()`: app:// behaves like https (secure context, fetch, storage). */
 export function registerAppScheme(protocol: Protocol): void {

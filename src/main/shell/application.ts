@@ -7,7 +7,8 @@ import { Monitor } from '../core/monitor';
 import { installSafetyNet } from '../core/safety-net';
 import { trayStateOf } from '../core/tray-state';
 import { AlertNotifier } from './alert-notifier';
-import { APP_ORIGIN, CSP, serveRenderer } from './app-protocol';
+import { CSP } from '../../shared/csp';
+import { APP_ORIGIN, serveRenderer } from './app-protocol';
 import { IpcBridge } from './ipc-bridge';
 import { SafeStorageSecretStore } from './secret-store';
 import { TrayManager } from './tray-manager';
@@ -50,7 +51,7 @@ export async function startApplication(paths: ShellPaths): Promise<void> {
   lockDownSession(session.defaultSession, allowedOrigins);
   if (devUrl) {
     session.defaultSession.webRequest.onHeadersReceived((details, callback) => {
-      callback({ responseHeaders: { ...details.responseHeaders, 'Content-Security-Policy': [CSP.replace("script-src 'self'", "script-src 'self' 'unsafe-inline'")] } });
+      callback({ responseHeaders: { ...details.responseHeaders, 'Content-Security-Policy': [CSP.replace("script-src 'self'", "script-src 'self' 'unsafe-inline'").replace("style-src 'self'", "style-src 'self' 'unsafe-inline'")] } });
     });
   }
   const applyLoginItem = (on: boolean): void => {
@@ -65,6 +66,8 @@ export async function startApplication(paths: ShellPaths): Promise<void> {
     preload: join(paths.mainDir, '../preload/index.cjs'),
     entryUrl: devUrl ?? `${APP_ORIGIN}/index.html`,
     userDataDir: userData,
+    allowedOrigins,
+    log,
     icon: join(resources, 'icon.png'),
   });
   windows.create(!hidden);

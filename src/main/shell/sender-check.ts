@@ -1,3 +1,5 @@
+import { isOwnPage } from './navigation';
+
 /**
  * Only the app's own page may talk to main (VS Code's validatedIpcMain): the sender must be a
  * main frame (no iframe) whose origin is one of ours (app://tidewatch, or the dev server).
@@ -9,12 +11,5 @@ export interface FrameLike {
 
 export function isTrustedSender(frame: FrameLike | null | undefined, allowedOrigins: readonly string[]): boolean {
   if (!frame || frame.parent !== null) return false;
-  let origin: string;
-  try {
-    const u = new URL(frame.url);
-    origin = u.protocol === 'app:' ? `app://${u.host}` : u.origin;
-  } catch {
-    return false;
-  }
-  return allowedOrigins.includes(origin);
+  return isOwnPage(frame.url, allowedOrigins);
 }

@@ -1,5 +1,6 @@
 import { join } from 'node:path';
 import { BrowserWindow, screen, shell, type Session } from 'electron';
+import { guardNavigation, isOwnPage, type GuardedContents } from './navigation';
 import { loadWindowState, saveWindowState } from './window-state';
 
 export interface WindowOptions {
@@ -8,6 +9,9 @@ export interface WindowOptions {
   entryUrl: string;
   userDataDir: string;
   icon?: string;
+  /** Our pages' origins (app://tidewatch, the dev server): navigation anywhere else is stopped. */
+  allowedOrigins: readonly string[];
+  log: (line: string) => void;
 }
 
 /**
@@ -56,15 +60,7 @@ export class WindowManager {
         win.hide();
       }
     });
-    const wc = win.webContents;
-    wc.setWindowOpenHandler(({ url }) => {
-      if (url.startsWith('https://')) void shell.openExternal(url);
-      return { action: 'deny' };
-    });
-    wc.on('will-navigate', (e, url) => {
-      if (!url.startsWith(this.opts.entryUrl.split('#')[0]!)) e.preventDefault();
-    });
-    wc.on('will-attach-webview', (e) => e.preventDefault());
+    guardNavigation(win.webContents as unknown as GuardedContents, this.opts.allowedOrigins, (url) => void shell.openExternal(url), this.opts.log);
     void win.loadURL(this.opts.entryUrl);
     this.win = win;
     return win;
@@ -80,9 +76,9 @@ export class WindowManager {
   }
 }
 
-/** The only permission the page needs: writing ids to the clipboard (the copy buttons). */
+/** The only permission the page needs: writing ids to the clipboard (the copy buttons), from our own page. */
 export function permissionAllowed(permission: string, origin: string, allowedOrigins: readonly string[]): boolean {
-  return permission === 'clipboard-sanitized-write' && allowedOrigins.some((o) => origin.startsWith(o));
+  return permission === 'clipboard-sanitized-write' && isOwnPage(origin, allowedOrigins);
 }
 
 /** Deny every permission (camera, notifications from the page, geolocation…) but clipboard writes from our page. */

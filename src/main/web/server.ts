@@ -2,6 +2,7 @@ import { randomBytes, timingSafeEqual } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { ContractArgumentError, isContractMethod, isTopic, type TidewatchApi, type Topic } from '../../shared/contract';
+import { CSP } from '../../shared/csp';
 import { ServiceError } from '../core/client/errors';
 import { NOT_BUILT_PAGE, staticFile } from './static-files';
 
@@ -29,8 +30,6 @@ const cookieName = (port: number): string => `tidewatch_session_${port}`;
 const MAX_BODY = 1024 * 1024;
 /** Headers every answer carries: no Referer to anywhere, no framing, no sniffing. */
 const BASE_HEADERS = { 'referrer-policy': 'no-referrer', 'x-frame-options': 'DENY', 'x-content-type-options': 'nosniff' } as const;
-const CSP =
-  "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' https: data:; connect-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'none'";
 
 function send(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
   const text = JSON.stringify(body);
