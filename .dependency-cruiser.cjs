@@ -77,6 +77,13 @@ module.exports = {
       to: { path: ['^src/renderer/', '^src/main/shell/', '^src/main/index\\.ts$', '^src/preload/', '^node_modules/electron/'] },
     },
     {
+      name: 'headless-runs-on-dependencies',
+      comment: 'What `tidewatch` runs (cli, core, web shell, sim, shared) must work after `npm install --omit=dev`: no devDependency at run time (type-only imports vanish).',
+      severity: 'error',
+      from: { path: '^(src/(cli|main/core|main/web|sim|shared)/|bin/)' },
+      to: { dependencyTypes: ['npm-dev'], dependencyTypesNot: ['type-only'] },
+    },
+    {
       name: 'no-circular',
       comment: 'Type-only imports vanish at run time, so they may form a cycle (the monitor and its query table).',
       severity: 'error',
