@@ -384,7 +384,8 @@ export class Monitor implements TidewatchApi {
     let touchesWatched = false;
     for (const e of events) {
       if (e.margin_manager_id && this.watchedManagers.has(e.margin_manager_id)) touchesWatched = true;
-      if (e.type.endsWith('manager_created') && e.margin_manager_id) {
+      // A manager created by a watched owner, or a recovered liquidation that names its owner.
+      if ((e.type.endsWith('manager_created') || e.recovered) && e.margin_manager_id) {
         try {
           const owner = (JSON.parse(e.data) as { owner?: string }).owner;
           if (owner && owners.has(owner)) {
