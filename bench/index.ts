@@ -5,6 +5,7 @@
  */
 import { World } from '../src/sim';
 import { ingestBench } from './ingest';
+import { queriesBench } from './queries';
 import { load, spawnSim } from './support';
 
 const SECONDS = Number(process.env['BENCH_SECONDS'] ?? 5);
@@ -38,4 +39,6 @@ try {
   await sim.stop();
 }
 
-await ingestBench();
+const budgets = [...queriesBench(), ...(await ingestBench())];
+const missed = budgets.filter(([, ok]) => !ok);
+console.log(`\n${budgets.length - missed.length} of ${budgets.length} budgets met${missed.length ? `; missed: ${missed.map(([w]) => w).join('; ')}` : ''}`);

@@ -25,7 +25,7 @@ describe('the API key on the command line is never needed', () => {
       expect(await readApiKey({ 'api-key-file': file }, { env: {}, warn: (l) => warnings.push(l) })).toBe('k-file');
       expect(warnings[0]).toMatch(/can be read by other users \(mode 644\); run `chmod 600 /);
       writeFileSync(file, '\n');
-      await expect(readApiKey({ 'api-key-file': file }, { env: {} })).rejects.toThrow(/is empty/);
+      await expect(readApiKey({ 'api-key-file': file }, { env: {}, warn: () => {} })).rejects.toThrow(/is empty/);
       await expect(readApiKey({ 'api-key-file': join(d.dir, 'missing') }, { env: {} })).rejects.toThrow(/cannot read --api-key-file .*ENOENT/);
     } finally {
       d.remove();

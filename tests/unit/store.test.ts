@@ -122,6 +122,75 @@ describe('margin events and the cursor', () => {
     expect(s.margin.list({ type: 'dex_margin_manager_updates_liquidation' }).map((e) => e.id)).toEqual(['2-0']);
     expect(s.margin.list({ fromMs: 2, toMs: 3 }).map((e) => e.id)).toEqual(['3-0', '2-0']);
   });
+
+  it('every Live events query is one index range in stream order: no scan, no sort', () => {
+    const s = Store.openInMemory();
+    s.margin.commit([ev('1-0'), ev('2-0')]);
+    const shapes = [
+      {},
+      { beforeId: '2-0' },
+      { type: 'dex_margin_manager_updates_liquidation' },
+      { type: 'dex_margin_manager_updates_liquidation', beforeId: '2-0' },
+      { managerId: '0xm' },
+      { managerId: '0xm', beforeId: '2-0' },
+      { owner: '0xo' },
+      { owner: '0xo', beforeId: '2-0' },
+      { fromMs: 1, toMs: 2 },
+      { type: 'dex_margin_manager_updates_deposit', fromMs: 1 },
+    ];
+    for (const f of shapes) {
+      const plan = s.margin.plan(f).join(' | ');
+      expect(plan, JSON.stringify(f)).not.toMatch(/TEMP B-TREE/);
+      expect(plan, JSON.stringify(f)).toMatch(/(SEARCH|SCAN) margin_events USING INDEX margin_events_(\w+_)?order\b/);
+      // A filter or a page boundary is a range of the index, not a scan of it.
+      if (Object.keys(f).length > 0) expect(plan, JSON.stringify(f)).toMatch(/^SEARCH /);
+    }
+  });
+
+  it('knows owners from manager_created events and from REST, on every event of the manager', () => {
+    const s = Store.openInMemory();
+    const created = { ...ev('1-0', 'dex_margin_manager_updates_manager_created'), margin_manager_id: '0xa', data: JSON.stringify({ margin_manager_id: '0xa', owner: '0xowner', dex_pool_id: '0xpool' }) };
+    s.margin.commit([created, { ...ev('2-0'), margin_manager_id: '0xa' }, { ...ev('3-0'), margin_manager_id: '0xb' }, { ...ev('4-0'), margin_manager_id: '0xb' }]);
+    expect(s.margin.list({ owner: '0xowner' }).map((e) => e.id)).toEqual(['2-0', '1-0']);
+    expect(s.margin.managersOfOwner('0xowner')).toEqual(['0xa']);
+    expect(s.margin.dexPoolsOfManagers(['0xa', '0xb'])).toEqual(new Map([['0xa', '0xpool']]));
+    // 0xb's owner is learnt over REST: its stored events follow.
+    s.margin.noteOwners([{ id: '0xb', owner: '0xowner', dexPoolId: '0xpool2' }]);
+    expect(s.margin.list({ owner: '0xowner' }).map((e) => e.id)).toEqual(['4-0', '3-0', '2-0', '1-0']);
+    expect(s.margin.list({ owner: '0xowner', beforeId: '3-0' }).map((e) => e.id)).toEqual(['2-0', '1-0']);
+    expect(s.margin.ownerOfManager('0xb')).toBe('0xowner');
+  });
+
+  it('recovered rows of the same millisecond each keep their place, and page like any other', () => {
+    const s = Store.openInMemory();
+    s.margin.commit([ev('5-0')]);
+    const rec = (tx: string) => ({ ...ev(`rest-${tx}-0xm`, 'dex_margin_manager_updates_liquidation'), id: `rest-${tx}-0xm`, tx_hash: tx, timestamp_ms: 5, recovered: true });
+    expect(s.margin.addRecovered([rec('t1'), rec('t2'), rec('t3')])).toHaveLength(3);
+    const all = s.margin.list({}).map((e) => e.id);
+    expect(all).toEqual(['rest-t3-0xm', 'rest-t2-0xm', 'rest-t1-0xm', '5-0']);
+    expect(s.margin.list({ beforeId: 'rest-t2-0xm' }).map((e) => e.id)).toEqual(['rest-t1-0xm', '5-0']);
+  });
+});
+
+describe('migration 4', () => {
+  it('keeps every event, fills owners from the stored manager_created events, and spreads recovered rows', () => {
+    const db = new Database(':memory:');
+    migrate(db, 3);
+    const insert = db.prepare('INSERT INTO margin_events (id, ms, seq, type, timestamp_ms, checkpoint_id, tx_hash, margin_manager_id, data, valid, problem, received_at, recovered) VALUES (?, ?, ?, ?, ?, 1, ?, ?, ?, 1, NULL, 0, ?)');
+    insert.run('1-0', 1, 0, 'dex_margin_manager_updates_manager_created', 1, 'h1', '0xa', JSON.stringify({ owner: '0xo', dex_pool_id: '0xp' }), 0);
+    for (let i = 2; i < 1002; i++) insert.run(`${i}-0`, i, 0, 'dex_margin_manager_updates_deposit', i, `h${i}`, i % 2 ? '0xa' : '0xb', '{}', 0);
+    insert.run('rest-x-0xa', 7, 2 ** 31, 'dex_margin_manager_updates_liquidation', 7, 'x', '0xa', '{}', 1);
+    insert.run('rest-y-0xa', 7, 2 ** 31, 'dex_margin_manager_updates_liquidation', 7, 'y', '0xa', '{}', 1);
+    expect(migrate(db)).toEqual([4]);
+    expect((db.prepare('SELECT count(*) AS n FROM margin_events').get() as { n: number }).n).toBe(1003);
+    const wid = db.prepare("SELECT wid FROM owners WHERE owner = '0xo'").pluck().get();
+    expect((db.prepare('SELECT count(*) AS n FROM margin_events WHERE wid = ?').get(wid) as { n: number }).n).toBe(1 + 500 + 2);
+    expect(db.prepare("SELECT owner, dex_pool_id FROM managers WHERE manager_id = '0xa'").get()).toEqual({ owner: '0xo', dex_pool_id: '0xp' });
+    expect(db.prepare("SELECT owner FROM managers WHERE manager_id = '0xb'").pluck().get()).toBeNull();
+    const seqs = (db.prepare('SELECT seq FROM margin_events WHERE recovered = 1 ORDER BY seq').all() as Array<{ seq: number }>).map((r) => r.seq);
+    expect(seqs).toEqual([2 ** 31, 2 ** 31 + 1]);
+    db.close();
+  });
 });
 
 describe('alerts', () => {

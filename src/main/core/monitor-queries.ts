@@ -129,10 +129,7 @@ const HANDLERS: Handlers = {
   activeSupplies: (m, a, s) => cached(m, key('activeSupplies', a), () => m.client.activeSupplies(a.owner, a, s)),
   activeLoans: (m, a, s) => cached(m, key('activeLoans', a), () => m.client.activeLoans(a.owner, a, s)),
   marginEvents: (m, a) => {
-    const managerIds = a.owner
-      ? [...new Set([...m.store.margin.managersOfOwner(a.owner), ...[...m.watchedManagers].filter(([, o]) => o === a.owner).map(([id]) => id)])]
-      : undefined;
-    const rows = m.store.margin.list({ type: a.type, managerId: a.managerId, managerIds, fromMs: a.fromMs, toMs: a.toMs, beforeId: a.beforeId, limit: a.limit });
+    const rows = m.store.margin.list({ type: a.type, managerId: a.managerId, owner: a.owner, fromMs: a.fromMs, toMs: a.toMs, beforeId: a.beforeId, limit: a.limit });
     const data = m.eventUnits.apply(rows, (id) => m.watchedManagers.has(id));
     return local(m, data, 'margin');
   },

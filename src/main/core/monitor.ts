@@ -117,6 +117,7 @@ export class Monitor implements TidewatchApi {
       intervalMs: () => this.effective().riskRefreshSec * 1000,
       canRun: () => !this.closed && this.canConnect(),
       onManagers: (managers) => {
+        this.storeHealth.guard(() => this.store.margin.noteOwners(managers.map((m) => ({ id: m.id, owner: m.owner, dexPoolId: m.dexPoolId }))));
         const pools = new Set<string>();
         for (const m of managers) {
           this.watchedManagers.set(m.id, m.owner);

@@ -32,6 +32,16 @@ export class StoreHealth {
     this.changed();
   }
 
+  /** Run a write that may fail (disk full): noted here instead of thrown. */
+  guard(write: () => void): void {
+    try {
+      write();
+      this.noteOk();
+    } catch (err) {
+      this.noteError(err);
+    }
+  }
+
   /** Something changed (the margin stream failed or recovered): alert on a new failure, tell the status. */
   changed(): void {
     const now = this.current();
