@@ -5,6 +5,7 @@
  */
 import { World } from '../src/sim';
 import { ingestBench } from './ingest';
+import { memoryBench } from './memory';
 import { queriesBench } from './queries';
 import { load, spawnSim } from './support';
 
@@ -39,6 +40,6 @@ try {
   await sim.stop();
 }
 
-const budgets = [...queriesBench(), ...(await ingestBench())];
+const budgets = [...queriesBench(), ...(await ingestBench()), ...(await memoryBench())];
 const missed = budgets.filter(([, ok]) => !ok);
 console.log(`\n${budgets.length - missed.length} of ${budgets.length} budgets met${missed.length ? `; missed: ${missed.map(([w]) => w).join('; ')}` : ''}`);

@@ -1,4 +1,3 @@
-import type { Trade } from '../../shared/api';
 import {
   parseArgs,
   type ContractInput,
@@ -16,13 +15,13 @@ import {
 } from '../../shared/contract';
 import { AlertEngine } from './alerts/alert-engine';
 import { checkLargeLiquidations } from './alerts/large-liquidations';
-import { describeForLog, redact, ServiceError } from './client/errors';
+import { redact, ServiceError } from './client/errors';
 import type { ServiceConfig } from './client/http';
 import { ServiceClient } from './client/service-client';
 import { dispatch } from './monitor-queries';
 import { PushHub } from './push-hub';
 import { AssetBookCache } from './risk/asset-book';
-import { amountsInWords, EventUnits } from './risk/event-amounts';
+import { EventUnits } from './risk/event-amounts';
 import { PriceBook } from './risk/prices';
 import { RiskRefresh } from './risk/risk-refresh';
 import { SettingsService, type SecretStore } from './settings';
@@ -30,8 +29,9 @@ import type { IncomingMarginEvent } from './store/margin-events';
 import { StoreHealth } from './store/store-health';
 import { Store } from './store/store';
 import { HistoryRecovery } from './streams/history-recovery';
+import { dispatchMarginEvents } from './streams/margin-dispatch';
 import { marginStream } from './streams/margin-stream';
-import { poolStream } from './streams/pool-stream';
+import { PoolStreams } from './streams/pool-streams';
 import { StreamSupervisor } from './streams/supervisor';
 
 export interface MonitorOptions {
@@ -74,9 +74,7 @@ export class Monitor implements TidewatchApi {
   readonly watchedManagers = new Map<string, string>();
   /** The latest risk reading of each watched manager (the tray shows the worst). */
   readonly latestReadings = new Map<string, RiskReading>();
-  private watchedPools = new Set<string>();
-  /** Flushers of the pool streams, so shutdown commits what they hold. */
-  private readonly poolFlush = new Map<string, () => void>();
+  private pools!: PoolStreams;
   private statusTimer: NodeJS.Timeout | undefined;
   private offlineSince: number | null = null;
   readonly storeHealth: StoreHealth;
@@ -98,7 +96,9 @@ export class Monitor implements TidewatchApi {
     this.eventUnits = new EventUnits(this.store.margin, this.store.cache, () => this.assets.now());
     this.prices = new PriceBook(() => this.client, () => [...(this.assets.peek()?.poolsById.values() ?? [])]);
     this.connectionIdentity = this.identity();
-    this.hub = new PushHub((topic, count) => this.onSubscribers(topic, count));
+    this.hub = new PushHub((topic, count) => {
+      if (topic.startsWith('pool:')) this.pools.onSubscribers(topic.slice(5), count);
+    });
     this.alerts = new AlertEngine(this.store.risk, (a) => this.hub.publish('alerts', a), this.effective().alertCooldownSec * 1000);
     this.risk = new RiskRefresh({
       client: () => this.client,
@@ -124,7 +124,7 @@ export class Monitor implements TidewatchApi {
           this.eventUnits.notePool(m.id, m.dexPoolId);
           if (m.hasDebt && m.poolName) pools.add(m.poolName);
         }
-        this.updateWatchedPools(pools);
+        this.pools.setWatched(pools);
       },
       onReadings: (readings, portfolio) => {
         for (const r of readings) this.latestReadings.set(r.manager_id, r);
@@ -141,6 +141,15 @@ export class Monitor implements TidewatchApi {
       redact: (s) => this.redact(s),
       onReachable: (reachable) => this.noteNetwork(reachable ? undefined : 'unreachable'),
       ...opts.streams,
+    });
+    this.pools = new PoolStreams({
+      supervisor: this.supervisor,
+      repo: this.store.market,
+      client: () => this.client,
+      canOpen: () => this.canConnect() && !this.closed,
+      subscribers: (pool) => this.hub.count(`pool:${pool}`),
+      publish: (pool, push) => this.hub.publish(`pool:${pool}`, push),
+      log: (line) => this.log(line),
     });
     this.supervisor.onStatus((streams) => {
       for (const s of streams) {
@@ -348,76 +357,25 @@ export class Monitor implements TidewatchApi {
 
   // ---- streams -----------------------------------------------------------------------
 
-  private onSubscribers(topic: Topic, count: number): void {
-    if (!topic.startsWith('pool:')) return;
-    const pool = topic.slice(5);
-    if (count > 0) this.ensurePoolStream(pool, 1);
-    else if (this.watchedPools.has(pool)) this.ensurePoolStream(pool, 2);
-    else this.removePoolStream(pool);
-  }
-
-  private removePoolStream(pool: string): void {
-    this.supervisor.remove(`pool:${pool}`);
-    this.poolFlush.get(pool)?.();
-    this.poolFlush.delete(pool);
-  }
-
-  private ensurePoolStream(pool: string, priority: number): void {
-    if (!this.canConnect() || this.closed) return;
-    const stream = poolStream({
-        pool,
-        priority,
-        repo: this.store.market,
-        naming: () => this.client.http.profile,
-        url: () => this.client.http.url(`/dex/${encodeURIComponent(pool)}/live-trades`, {}, 'stream'),
-        backfill: async (from, to) => (await this.client.tradesRange(pool, from, to)).trades,
-        onData: (trades: Trade[], depth) => this.hub.publish(`pool:${pool}`, { pool, trades, depth }),
-        onError: (err) => this.log(`pool ${pool}: ${describeForLog(err)}`),
-      });
-    if (!this.supervisor.has(`pool:${pool}`)) this.poolFlush.set(pool, stream.flush);
-    this.supervisor.add(stream.spec);
-  }
-
   private onMarginCommitted(events: IncomingMarginEvent[]): void {
-    const watch = this.store.settings.watchList();
-    const owners = new Set(watch.map((w) => w.owner));
-    const since = new Map(watch.map((w) => [w.owner, w.added_at]));
-    let touchesWatched = false;
-    for (const e of events) {
-      if (e.margin_manager_id && this.watchedManagers.has(e.margin_manager_id)) touchesWatched = true;
-      // A manager created by a watched owner, or a recovered liquidation that names its owner.
-      if ((e.type.endsWith('manager_created') || e.recovered) && e.margin_manager_id) {
-        try {
-          const owner = (JSON.parse(e.data) as { owner?: string }).owner;
-          if (owner && owners.has(owner)) {
-            this.watchedManagers.set(e.margin_manager_id, owner);
-            touchesWatched = true;
-          }
-        } catch {
-          // kept as received
-        }
-      }
-    }
-    const pushed = this.eventUnits.apply(
-      events.map((e) => ({ ...e, data: safeJson(e.data), received_at: Date.now() })),
-      (id) => this.watchedManagers.has(id),
-    );
-    const amounts = new Map(pushed.map((e) => [e.id, e.amounts]));
-    this.alerts.onMarginEvents(events, (id) => this.watchedManagers.get(id), (owner) => since.get(owner) ?? 0, Date.now(), (e) => {
-      const a = amounts.get(e.id);
-      return a ? amountsInWords(a) : undefined;
-    });
-    void checkLargeLiquidations(events, {
-      limitUsd: this.effective().largeLiquidationUsd,
-      since: this.startedAt,
-      assets: this.assets,
-      prices: this.prices,
+    dispatchMarginEvents(events, {
+      watchList: () => this.store.settings.watchList(),
+      watchedManagers: this.watchedManagers,
+      eventUnits: this.eventUnits,
       alerts: this.alerts,
-      closed: () => this.closed,
-      log: this.log,
+      checkLarge: (evs) =>
+        void checkLargeLiquidations(evs, {
+          limitUsd: this.effective().largeLiquidationUsd,
+          since: this.startedAt,
+          assets: this.assets,
+          prices: this.prices,
+          alerts: this.alerts,
+          closed: () => this.closed,
+          log: this.log,
+        }),
+      publish: (pushed) => this.hub.publish('margin', pushed),
+      refreshSoon: () => this.risk.refreshSoon(),
     });
-    this.hub.publish('margin', pushed);
-    if (touchesWatched) this.risk.refreshSoon();
   }
 
   // ---- risk --------------------------------------------------------------------------
@@ -425,14 +383,6 @@ export class Monitor implements TidewatchApi {
   /** Read every watched wallet now; resolves with the readings stored. */
   refreshRisk(): Promise<RiskReading[]> {
     return this.risk.refresh();
-  }
-
-  private updateWatchedPools(pools: Set<string>): void {
-    for (const old of this.watchedPools) {
-      if (!pools.has(old) && this.hub.count(`pool:${old}`) === 0) this.removePoolStream(old);
-    }
-    this.watchedPools = pools;
-    for (const p of pools) if (this.hub.count(`pool:${p}`) === 0) this.ensurePoolStream(p, 2);
   }
 
   // ---- lifecycle ---------------------------------------------------------------------
@@ -446,7 +396,7 @@ export class Monitor implements TidewatchApi {
     this.supervisor.stopAll();
     this.recovery.close();
     this.margin.flush();
-    for (const flush of this.poolFlush.values()) flush();
+    this.pools.flushAll();
     this.store.close();
   }
 }
@@ -458,12 +408,4 @@ function toAbortSignal(signal: CancelSignal | undefined): AbortSignal | undefine
   if (signal.aborted) c.abort();
   else signal.addEventListener('abort', () => c.abort(), { once: true });
   return c.signal;
-}
-
-function safeJson(text: string): unknown {
-  try {
-    return JSON.parse(text);
-  } catch {
-    return text;
-  }
 }

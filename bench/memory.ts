@@ -1,0 +1,94 @@
+/**
+ * Memory over a long ingest: 1,000,000 stream #22 events end to end (SSE, parse, validate,
+ * commit with the cursor) into a fresh store. Heap after a full GC before and after, and the
+ * peak RSS while it runs, against the process before it starts. The events are made as they are
+ * sent (a payload built up front would be the server's memory, not the client's).
+ * Budgets (issue 12): heap after <= start + 50 MB; peak RSS <= start + 100 MB.
+ */
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { NAMING_PROFILES } from '../src/main/core/client/naming';
+import { Store } from '../src/main/core/store/store';
+import { marginStream } from '../src/main/core/streams/margin-stream';
+import { StreamSupervisor } from '../src/main/core/streams/supervisor';
+
+const EVENTS = Number(process.env['BENCH_MEMORY_EVENTS'] ?? 1_000_000);
+const MB = 1024 * 1024;
+
+function line(i: number): string {
+  const ms = 1_800_000_000_000 + Math.floor(i / 3);
+  const m = `0x${(i % 500).toString(16).padStart(64, '0')}`;
+  return `id: ${ms}-${i % 3}\ndata: {"type":"dex_margin_manager_updates_deposit","timestamp_ms":${ms},"checkpoint_id":${100_000_000 + i},"tx_hash":"tx${i}","data":{"margin_manager_id":"${m}","base_asset_amount":0,"quote_asset_amount":${1_000_000 + i},"timestamp":${ms}}}\n\n`;
+}
+
+const gc = (): void => (globalThis as { gc?: () => void }).gc?.();
+
+export async function memoryBench(): Promise<Array<[string, boolean]>> {
+  const server = createServer((_req, res) => {
+    res.writeHead(200, { 'content-type': 'text/event-stream' });
+    let i = 0;
+    const pump = (): void => {
+      while (i < EVENTS) {
+        let chunk = '';
+        for (let k = 0; k < 200 && i < EVENTS; k++) chunk += line(i++);
+        if (!res.write(chunk)) {
+          res.once('drain', pump);
+          return;
+        }
+      }
+    };
+    pump();
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/dex-margin/manager-updates`;
+  const dir = mkdtempSync(join(tmpdir(), 'tw-bench-mem-'));
+  const store = Store.open(dir);
+  gc();
+  const heapStart = process.memoryUsage().heapUsed;
+  const rssStart = process.memoryUsage().rss;
+  let rssPeak = rssStart;
+  const sampler = setInterval(() => (rssPeak = Math.max(rssPeak, process.memoryUsage().rss)), 50);
+  const start = performance.now();
+  const sup = new StreamSupervisor({ budget: 1, redact: (s) => s });
+  let seen = 0;
+  await new Promise<void>((resolve) => {
+    const ingest = marginStream({
+      repo: store.margin,
+      naming: () => NAMING_PROFILES.spec,
+      urlFor: () => url,
+      firstStart: () => '0',
+      onStoreState: (reason) => {
+        if (reason) throw new Error(reason);
+      },
+      onCommitted: (events) => {
+        seen += events.length;
+        if (seen >= EVENTS) resolve();
+      },
+    });
+    sup.add(ingest.spec);
+  });
+  sup.stopAll();
+  const seconds = (performance.now() - start) / 1000;
+  clearInterval(sampler);
+  gc();
+  const heapEnd = process.memoryUsage().heapUsed;
+  const stored = store.margin.count();
+  store.close();
+  rmSync(dir, { recursive: true, force: true });
+  server.closeAllConnections();
+  server.close();
+  const heapGrowth = (heapEnd - heapStart) / MB;
+  const rssGrowth = (rssPeak - rssStart) / MB;
+  console.log(`\nMemory over ${EVENTS.toLocaleString('en-US')} events end to end (${(EVENTS / seconds).toFixed(0)} events/s, ${stored.toLocaleString('en-US')} stored)`);
+  console.log(`heap after a full GC: ${(heapStart / MB).toFixed(1)} MB before, ${(heapEnd / MB).toFixed(1)} MB after (${heapGrowth >= 0 ? '+' : ''}${heapGrowth.toFixed(1)} MB)`);
+  console.log(`RSS: ${(rssStart / MB).toFixed(0)} MB before, peak ${(rssPeak / MB).toFixed(0)} MB (+${rssGrowth.toFixed(0)} MB)`);
+  const results: Array<[string, boolean]> = [
+    [`heap after 1M events <= start + 50 MB (${heapGrowth >= 0 ? '+' : ''}${heapGrowth.toFixed(1)} MB)`, heapGrowth <= 50],
+    [`peak RSS during the ingest <= start + 100 MB (+${rssGrowth.toFixed(0)} MB)`, rssGrowth <= 100],
+  ];
+  for (const [what, ok] of results) console.log(`  budget ${(ok ? 'met' : 'MISSED').padEnd(6)} ${what}`);
+  return results;
+}

@@ -1,0 +1,69 @@
+import type { StoredMarginEvent, WatchEntry } from '../../../shared/contract';
+import type { AlertEngine } from '../alerts/alert-engine';
+import { amountsInWords, type EventUnits } from '../risk/event-amounts';
+import type { IncomingMarginEvent } from '../store/margin-events';
+
+export interface MarginDispatchDeps {
+  watchList: () => WatchEntry[];
+  /** Watched managers -> owner (learnt here from manager_created and recovered rows, and by the risk loop). */
+  watchedManagers: Map<string, string>;
+  eventUnits: EventUnits;
+  alerts: AlertEngine;
+  /** The optional protocol-wide rule (alerts/large-liquidations.ts). */
+  checkLarge: (events: readonly IncomingMarginEvent[]) => void;
+  publish: (events: StoredMarginEvent[]) => void;
+  /** A watched manager moved: refresh its risk soon. */
+  refreshSoon: () => void;
+}
+
+/**
+ * What follows a commit of stream #22 events (or of liquidations recovered over REST): managers of
+ * watched owners are learnt, watched liquidations alerted (with their amounts in words), large
+ * ones checked, the events pushed with their units, and a watched manager's risk refreshed.
+ */
+export function dispatchMarginEvents(events: IncomingMarginEvent[], d: MarginDispatchDeps, now = Date.now()): void {
+  const watch = d.watchList();
+  const owners = new Set(watch.map((w) => w.owner));
+  const since = new Map(watch.map((w) => [w.owner, w.added_at]));
+  let touchesWatched = false;
+  for (const e of events) {
+    if (e.margin_manager_id && d.watchedManagers.has(e.margin_manager_id)) touchesWatched = true;
+    // A manager created by a watched owner, or a recovered liquidation that names its owner.
+    if ((e.type.endsWith('manager_created') || e.recovered) && e.margin_manager_id) {
+      const owner = ownerNamed(e.data);
+      if (owner && owners.has(owner)) {
+        d.watchedManagers.set(e.margin_manager_id, owner);
+        touchesWatched = true;
+      }
+    }
+  }
+  const pushed = d.eventUnits.apply(
+    events.map((e) => ({ ...e, data: safeJson(e.data), received_at: now })),
+    (id) => d.watchedManagers.has(id),
+  );
+  const amounts = new Map(pushed.map((e) => [e.id, e.amounts]));
+  d.alerts.onMarginEvents(events, (id) => d.watchedManagers.get(id), (owner) => since.get(owner) ?? 0, now, (e) => {
+    const a = amounts.get(e.id);
+    return a ? amountsInWords(a) : undefined;
+  });
+  d.checkLarge(events);
+  d.publish(pushed);
+  if (touchesWatched) d.refreshSoon();
+}
+
+function ownerNamed(data: string): string | undefined {
+  try {
+    const owner = (JSON.parse(data) as { owner?: unknown }).owner;
+    return typeof owner === 'string' ? owner : undefined;
+  } catch {
+    return undefined; // kept as received
+  }
+}
+
+function safeJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return text;
+  }
+}
