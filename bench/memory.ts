@@ -9,10 +9,8 @@ import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { NAMING_PROFILES } from '../src/main/core/client/naming';
 import { Store } from '../src/main/core/store/store';
-import { marginStream } from '../src/main/core/streams/margin-stream';
-import { StreamSupervisor } from '../src/main/core/streams/supervisor';
+import { ingestInto } from './support';
 
 const EVENTS = Number(process.env['BENCH_MEMORY_EVENTS'] ?? 1_000_000);
 const MB = 1024 * 1024;
@@ -68,25 +66,7 @@ export async function memoryBench(): Promise<Array<[string, boolean]>> {
     externalPeak = Math.max(externalPeak, u.external + u.arrayBuffers);
   }, 50);
   const start = performance.now();
-  const sup = new StreamSupervisor({ budget: 1, redact: (s) => s });
-  let seen = 0;
-  await new Promise<void>((resolve) => {
-    const ingest = marginStream({
-      repo: store.margin,
-      naming: () => NAMING_PROFILES.spec,
-      urlFor: () => url,
-      firstStart: () => '0',
-      onStoreState: (reason) => {
-        if (reason) throw new Error(reason);
-      },
-      onCommitted: (events) => {
-        seen += events.length;
-        if (seen >= EVENTS) resolve();
-      },
-    });
-    sup.add(ingest.spec);
-  });
-  sup.stopAll();
+  await ingestInto(url, store, EVENTS);
   const seconds = (performance.now() - start) / 1000;
   clearInterval(sampler);
   gc();

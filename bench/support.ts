@@ -1,3 +1,7 @@
+import { NAMING_PROFILES } from '../src/main/core/client/naming';
+import type { Store } from '../src/main/core/store/store';
+import { marginStream } from '../src/main/core/streams/margin-stream';
+import { StreamSupervisor } from '../src/main/core/streams/supervisor';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { Agent, request } from 'node:http';
@@ -70,4 +74,31 @@ export function rssOf(pid: number): number {
   } catch {
     return 0;
   }
+}
+
+/**
+ * Stream #22 from `url` into `store` through the monitor's own ingest (SSE, parse, validate,
+ * group commit with the cursor) until `count` events are committed; `onBatch` sees each commit.
+ */
+export async function ingestInto(url: string, store: Store, count: number, onBatch: (size: number) => void = () => {}): Promise<void> {
+  const sup = new StreamSupervisor({ budget: 1, redact: (s) => s });
+  let seen = 0;
+  await new Promise<void>((resolve) => {
+    const ingest = marginStream({
+      repo: store.margin,
+      naming: () => NAMING_PROFILES.spec,
+      urlFor: () => url,
+      firstStart: () => '0',
+      onStoreState: (reason) => {
+        if (reason) throw new Error(reason);
+      },
+      onCommitted: (events) => {
+        onBatch(events.length);
+        seen += events.length;
+        if (seen >= count) resolve();
+      },
+    });
+    sup.add(ingest.spec);
+  });
+  sup.stopAll();
 }

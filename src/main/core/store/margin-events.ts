@@ -275,11 +275,11 @@ export class MarginEventRepo {
     if (!e.margin_manager_id) return { mid: null, wid: null };
     const mid = this.midOf(e.margin_manager_id);
     if (e.type.endsWith('manager_created') || e.recovered) {
-      const named = ownerNamed(e.data);
+      const named = fieldNamed(e.data, 'owner');
       if (named) {
         const wid = this.widOf(named);
         if (e.type.endsWith('manager_created')) {
-          this.managerSet.run(named, poolNamed(e.data), mid);
+          this.managerSet.run(named, fieldNamed(e.data, 'dex_pool_id'), mid);
           this.ownerWids.set(mid, wid);
         }
         return { mid, wid };
@@ -295,23 +295,11 @@ export class MarginEventRepo {
   }
 
   private midOf(managerId: string): number {
-    let mid = this.mids.get(managerId);
-    if (mid === undefined) {
-      this.midPut.run(managerId);
-      mid = this.midGet.get(managerId) as number;
-      this.mids.set(managerId, mid);
-    }
-    return mid;
+    return idOf(this.mids, managerId, this.midPut, this.midGet);
   }
 
   private widOf(owner: string): number {
-    let wid = this.wids.get(owner);
-    if (wid === undefined) {
-      this.widPut.run(owner);
-      wid = this.widGet.get(owner) as number;
-      this.wids.set(owner, wid);
-    }
-    return wid;
+    return idOf(this.wids, owner, this.widPut, this.widGet);
   }
 
   private knownMid(managerId: string): number | undefined {
@@ -358,19 +346,22 @@ function listIndex(f: MarginEventFilter): string {
   return 'INDEXED BY margin_events_order';
 }
 
-function ownerNamed(data: string): string | null {
-  try {
-    const o = (JSON.parse(data) as { owner?: unknown }).owner;
-    return typeof o === 'string' && o.length > 0 ? o : null;
-  } catch {
-    return null;
+/** The integer id of a manager or owner: from the cache, else created (INSERT OR IGNORE) and read back. */
+function idOf(cache: Map<string, number>, key: string, put: Database.Statement, get: Database.Statement): number {
+  let id = cache.get(key);
+  if (id === undefined) {
+    put.run(key);
+    id = get.get(key) as number;
+    cache.set(key, id);
   }
+  return id;
 }
 
-function poolNamed(data: string): string | null {
+/** A string field of an event's JSON data, or null. */
+function fieldNamed(data: string, field: 'owner' | 'dex_pool_id'): string | null {
   try {
-    const p = (JSON.parse(data) as { dex_pool_id?: unknown }).dex_pool_id;
-    return typeof p === 'string' ? p : null;
+    const v = (JSON.parse(data) as Record<string, unknown>)[field];
+    return typeof v === 'string' && v.length > 0 ? v : null;
   } catch {
     return null;
   }
