@@ -7,6 +7,7 @@ import { World } from '../src/sim';
 import { ingestBench } from './ingest';
 import { memoryBench } from './memory';
 import { queriesBench } from './queries';
+import { startBench } from './start';
 import { load, spawnSim } from './support';
 
 const SECONDS = Number(process.env['BENCH_SECONDS'] ?? 5);
@@ -40,6 +41,6 @@ try {
   await sim.stop();
 }
 
-const budgets = [...queriesBench(), ...(await ingestBench()), ...(await memoryBench())];
+const budgets = [...queriesBench(), ...(await ingestBench()), ...(await memoryBench()), ...(await startBench())];
 const missed = budgets.filter(([, ok]) => !ok);
 console.log(`\n${budgets.length - missed.length} of ${budgets.length} budgets met${missed.length ? `; missed: ${missed.map(([w]) => w).join('; ')}` : ''}`);
