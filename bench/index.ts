@@ -13,6 +13,9 @@ import { load, spawnSim } from './support';
 const SECONDS = Number(process.env['BENCH_SECONDS'] ?? 5);
 const CONNECTIONS = 16;
 
+// Memory first: its baseline is the process before anything else has grown it.
+const memory = await memoryBench();
+
 const sim = await spawnSim(['--api-key', 'bench', '--seed', '7']);
 try {
   // The API cannot list collections: take the first one from the same seed's description.
@@ -41,6 +44,6 @@ try {
   await sim.stop();
 }
 
-const budgets = [...queriesBench(), ...(await ingestBench()), ...(await memoryBench()), ...(await startBench())];
+const budgets = [...memory, ...queriesBench(), ...(await ingestBench()), ...(await startBench())];
 const missed = budgets.filter(([, ok]) => !ok);
 console.log(`\n${budgets.length - missed.length} of ${budgets.length} budgets met${missed.length ? `; missed: ${missed.map(([w]) => w).join('; ')}` : ''}`);
