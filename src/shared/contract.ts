@@ -1,21 +1,13 @@
 import * as v from 'valibot';
-import type {
-  ActiveLoan,
-  ActiveSupply,
-  Candle,
-  Depth,
-  Holder,
-  KioskNftsPage,
-  Liquidation,
-  MarginManager,
-  NftObject,
-  Page,
-  Pool,
-  SupplierCap,
-  SupplyReferral,
-  Trade,
-} from './api';
+import type { ActiveLoan, ActiveSupply, Candle, Depth, Holder, KioskNftsPage, Liquidation, MarginManager, NftObject, Page, Pool, SupplierCap, SupplyReferral, Trade } from './api';
 import { TIMEFRAME_SECONDS, TIMEFRAMES } from './api';
+// Argument building blocks and the checks before them (bounds, addresses, URLs, fields, nesting).
+import { Address, CANDLES_MAX_PERIODS, Checkpoint, Fields, HttpUrl, malformed, Name, NOT_FUTURE, notFuture, OptId, ORDERED, ordered } from './arguments';
+import { PageArg, PerPageArg, Ratio, TOO_LONG, TRADES_MAX_SPAN_SEC, UnixMs, UnixSeconds } from './arguments';
+import type { DemoOwnerHint, ManagerDetail, PortfolioSummary } from './portfolio';
+
+export { CANDLES_MAX_PERIODS, FIELDS_MAX_DEPTH, FIELDS_MAX_KEYS, TRADES_MAX_SPAN_SEC } from './arguments';
+export type { DemoOwnerHint, ManagerDetail, PortfolioSummary, PositionSummary, SupplySummary, UsdPrice, WalletSummary } from './portfolio';
 
 /**
  * TidewatchApi: the one interface between the renderer and main, served over Electron IPC by
@@ -172,101 +164,6 @@ export interface RiskReading {
   distance_pct: number | null;
 }
 
-/**
- * An asset's price in USD and where it came from (README "Pricing"): a stablecoin is $1; any
- * other asset takes the fresher of the oracle price recorded with a margin deposit and the
- * exchange's mid price through a stablecoin pool (SUI from SUI_USDC). `at` is when the price
- * was true (the deposit's time, or when the mid price was read).
- */
-export interface UsdPrice {
-  symbol: string;
-  usd: number;
-  source: 'stablecoin' | 'oracle' | 'exchange';
-  at: number;
-}
-
-/** A margin manager's position in money: what it holds, what it owes, and the price that liquidates it. */
-export interface PositionSummary {
-  manager_id: string;
-  owner: string;
-  /** The exchange pool the manager trades (null when the pool is not known). */
-  pool_name: string | null;
-  base_symbol: string | null;
-  quote_symbol: string | null;
-  /** What the manager holds, in human units. */
-  base_amount: number;
-  quote_amount: number;
-  /** Its debts, one per loan, in human units of the borrowed asset. */
-  debts: Array<{ margin_pool_id: string; symbol: string; amount: number; usd: number | null }>;
-  /** Assets held (collateral and borrowed funds), debt, and their difference, in USD. */
-  collateral_usd: number | null;
-  debt_usd: number | null;
-  equity_usd: number | null;
-  /** Assets / equity: 1 without debt; null when equity is not positive. */
-  leverage: number | null;
-  /** The service's risk ratio (assets / debt) of the riskiest loan; null without debt. */
-  risk_ratio: number | null;
-  /** Below this ratio the position is liquidated. */
-  liquidation_ratio: number;
-  /** The asset whose price moves the ratio (the pool's base asset), and its price now. */
-  moving_symbol: string | null;
-  price: UsdPrice | null;
-  /** The moving asset's USD price at which the ratio reaches `liquidation_ratio`. */
-  liquidation_price: number | null;
-  /** The move from `price` to `liquidation_price`, in percent (negative: a fall liquidates). */
-  distance_pct: number | null;
-  /** When the position last changed on chain (ms). */
-  updated_ms: number | null;
-}
-
-export interface SupplySummary {
-  supplier_cap_id: string;
-  margin_pool_id: string;
-  symbol: string;
-  amount: number;
-  usd: number | null;
-}
-
-export interface WalletSummary {
-  owner: string;
-  label: string | null;
-  /** Riskiest first (lowest distance to liquidation, then lowest ratio). */
-  positions: PositionSummary[];
-  supplies: SupplySummary[];
-  totals: { collateral_usd: number; debt_usd: number; equity_usd: number; supplied_usd: number; unpriced: number };
-  /** Set when this wallet's positions could not be read this time (the rest is from the last good read). */
-  error?: string;
-}
-
-export interface PortfolioSummary {
-  /** Riskiest wallet first. */
-  wallets: WalletSummary[];
-  /** The prices used, by symbol. */
-  prices: UsdPrice[];
-  computed_at: number;
-}
-
-/** One margin manager, for its page. */
-export interface ManagerDetail {
-  manager_id: string;
-  owner: string | null;
-  pool_name: string | null;
-  created_at: string | null;
-  /** Null when the manager is not found on the service. */
-  position: PositionSummary | null;
-  /** Whether its owner is on the watch list (risk history is recorded only then). */
-  watched: boolean;
-}
-
-/** On the Demo network: owners worth a look, with what they hold (the empty states suggest them). */
-export interface DemoOwnerHint {
-  owner: string;
-  nfts: number;
-  kiosks: number;
-  managers: number;
-  loans: number;
-}
-
 export type AlertLevel = 'info' | 'warning' | 'critical';
 
 export interface AlertRecord {
@@ -319,56 +216,6 @@ export interface TopicPayload {
 export type PayloadOf<T extends Topic> = T extends `pool:${string}` ? TopicPayload['pool'] : T extends keyof TopicPayload ? TopicPayload[T] : never;
 
 // ---- arguments, validated where they enter main -------------------------------------------
-
-/** An address or object id: 0x and up to 64 hex digits; a short form is expanded (0x2 is 0x00…02), as the chain reads it. */
-const Address = v.pipe(
-  v.string(),
-  v.trim(),
-  v.regex(/^0x[0-9a-fA-F]{1,64}$/, 'not an address: expected 0x followed by 64 hex digits'),
-  v.transform((a) => `0x${a.slice(2).toLowerCase().padStart(64, '0')}`),
-);
-const PageArg = v.optional(v.pipe(v.number(), v.finite(), v.integer(), v.minValue(0)));
-const PerPageArg = v.optional(v.pipe(v.number(), v.finite(), v.integer(), v.minValue(1), v.maxValue(50)));
-const Name = v.pipe(v.string(), v.trim(), v.minLength(1), v.maxLength(200));
-const OptId = v.optional(Name);
-/** UNIX seconds up to the year 2286: far beyond any real time, far below 2^53. */
-const UnixSeconds = v.pipe(v.number(), v.finite(), v.integer(), v.minValue(0), v.maxValue(9_999_999_999, 'expected UNIX seconds (a time before the year 2286)'));
-const UnixMs = v.pipe(v.number(), v.finite(), v.integer(), v.minValue(0), v.maxValue(9_999_999_999_999, 'expected UNIX milliseconds (a time before the year 2286)'));
-const Checkpoint = v.pipe(v.number(), v.finite(), v.integer(), v.minValue(0), v.maxValue(Number.MAX_SAFE_INTEGER));
-
-/** Longest span one `trades` call covers (7 days: at most a few dozen requests of 100 trades on a busy pool). */
-export const TRADES_MAX_SPAN_SEC = 7 * 86_400;
-/** Longest span one `candles` call covers: 10,000 periods (100 requests of 100 candles). */
-export const CANDLES_MAX_PERIODS = 10_000;
-/** How far into the future a range may end (clocks differ; the service answers nothing there). */
-const FUTURE_SLACK_SEC = 86_400;
-
-type Range = { from: number; to: number };
-const ORDERED = 'from must not be after to';
-const NOT_FUTURE = 'to must not be more than a day in the future';
-const TOO_LONG = 'the range is too long for one request; ask for a shorter one';
-const ordered = (a: Range): boolean => a.from <= a.to;
-const notFuture = (a: Range): boolean => a.to <= Date.now() / 1000 + FUTURE_SLACK_SEC;
-const Ratio = v.pipe(v.number(), v.finite(), v.minValue(1), v.maxValue(1000));
-
-/** An http(s) URL of at most 2,000 characters: no `javascript:`, `file:` or `data:` service. */
-const HttpUrl = (name: string) =>
-  v.pipe(
-    v.string(),
-    v.maxLength(2000, `${name} is too long`),
-    v.url(`${name} must be an http(s) URL`),
-    v.check((u) => /^https?:\/\/[^/]/i.test(u), `${name} must be an http(s) URL`),
-  );
-
-/** Most keys a `fields` filter may have, and how deep it may nest (the service matches flat paths). */
-export const FIELDS_MAX_KEYS = 50;
-export const FIELDS_MAX_DEPTH = 4;
-const Fields = v.pipe(
-  v.record(v.pipe(v.string(), v.maxLength(200)), v.unknown()),
-  v.check((f) => Object.keys(f).length <= FIELDS_MAX_KEYS, `fields may have at most ${FIELDS_MAX_KEYS} keys`),
-  v.check((f) => depthOf(f) <= FIELDS_MAX_DEPTH, `fields may nest at most ${FIELDS_MAX_DEPTH} levels`),
-  v.check((f) => JSON.stringify(f).length <= 8_192, 'fields is larger than 8 KB'),
-);
 
 export const CONTRACT_ARGS = {
   walletNfts: v.object({ owner: Address, page: PageArg, perPage: PerPageArg, collections: v.optional(v.array(Name)) }),
@@ -520,44 +367,6 @@ export class ContractArgumentError extends Error {
 
 export function isContractMethod(name: string): name is ContractMethod {
   return Object.prototype.hasOwnProperty.call(CONTRACT_ARGS, name);
-}
-
-/** How deep a JSON value nests (iterative: a hostile value 100,000 levels deep is measured, not recursed into). */
-function depthOf(value: unknown, limit = 64): number {
-  let max = 0;
-  const stack: Array<[unknown, number]> = [[value, 0]];
-  while (stack.length > 0) {
-    const [x, d] = stack.pop()!;
-    if (typeof x !== 'object' || x === null) continue;
-    if (d + 1 > max) max = d + 1;
-    if (max > limit) return max;
-    for (const child of Object.values(x)) stack.push([child, d + 1]);
-  }
-  return max;
-}
-
-const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
-/** Arguments nest this deep at most (the deepest schema, `fields`, needs 1 + 4). */
-const ARGS_MAX_DEPTH = 8;
-
-/** The path of the first string (key or value) with a lone surrogate, or of a value nested too deep. */
-function malformed(args: unknown): { path: string; problem: string } | undefined {
-  const stack: Array<[unknown, string, number]> = [[args, '', 0]];
-  while (stack.length > 0) {
-    const [x, path, d] = stack.pop()!;
-    if (typeof x === 'string') {
-      if (LONE_SURROGATE.test(x)) return { path, problem: 'contains a broken character (a lone UTF-16 surrogate)' };
-      continue;
-    }
-    if (typeof x !== 'object' || x === null) continue;
-    if (d >= ARGS_MAX_DEPTH) return { path, problem: 'is nested too deeply' };
-    for (const [k, child] of Object.entries(x)) {
-      const at = path ? `${path}.${k}` : k;
-      if (LONE_SURROGATE.test(k)) return { path: at, problem: 'has a key with a broken character (a lone UTF-16 surrogate)' };
-      stack.push([child, at, d + 1]);
-    }
-  }
-  return undefined;
 }
 
 /** Validate `args` for `method`; throws ContractArgumentError naming the field. */
