@@ -30,12 +30,20 @@ export interface SimOptions {
   historyDays?: number;
   /** How often the world moves forward (ms of wall time). */
   tickMs?: number;
+  /**
+   * Listen at once and generate the history in slices of a few ms (requests wait for it, in
+   * order): the process that hosts the Demo network stays responsive meanwhile. `ready` settles
+   * when the history is there. Default: generated before `startSim` resolves.
+   */
+  gradual?: boolean;
 }
 
 export interface RunningSim {
   url: string;
   port: number;
   world: World;
+  /** Settles once the world's history is generated (at once unless started `gradual`). */
+  ready: Promise<void>;
   server: Server;
   /** Cut every open stream (clients are expected to reconnect and resume): for fault tests. */
   dropStreams(): number;
@@ -57,6 +65,7 @@ export async function startSim(opts: SimOptions): Promise<RunningSim> {
     nowMs: opts.nowMs,
     historyDays: opts.historyDays,
     retention: opts.retention,
+    gradual: opts.gradual,
   });
   const keys = new Set(opts.apiKeys);
   const limiter = opts.rateLimit ? new RateLimiter(opts.rateLimit) : undefined;
@@ -68,6 +77,26 @@ export async function startSim(opts: SimOptions): Promise<RunningSim> {
   };
   const routes: Route[] = [...nftRoutes(world), ...dexRoutes(world), ...marginRoutes(world), ...streamRoutes(world, hub)];
 
+  // A request that arrives while the history is still being generated waits for it.
+  let built = world.built;
+  let stopped = false;
+  // Slices of 8 ms, each followed by a turn of the event loop (other servers in the process answer).
+  const ready = built
+    ? Promise.resolve()
+    : new Promise<void>((resolve) => {
+        const slice = (): void => {
+          if (stopped) return resolve();
+          if (world.buildSlice(8)) {
+            built = true;
+            resolve();
+          } else setImmediate(slice);
+        };
+        setImmediate(slice);
+      });
+  const handleOrWait = (req: IncomingMessage, res: ServerResponse): void => {
+    if (built) handle(req, res);
+    else void ready.then(() => handle(req, res));
+  };
   const handle = (req: IncomingMessage, res: ServerResponse): void => {
     try {
       if (req.method !== 'GET' && req.method !== 'HEAD') {
@@ -108,7 +137,7 @@ export async function startSim(opts: SimOptions): Promise<RunningSim> {
     }
   };
 
-  const server = createServer({ keepAliveTimeout: 30_000 }, handle);
+  const server = createServer({ keepAliveTimeout: 30_000 }, handleOrWait);
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(opts.port ?? 0, opts.host ?? '127.0.0.1', () => {
@@ -124,6 +153,7 @@ export async function startSim(opts: SimOptions): Promise<RunningSim> {
     url: `http://${host}:${address.port}`,
     port: address.port,
     world,
+    ready,
     server,
     setApiKeys(next) {
       keys.clear();
@@ -136,6 +166,7 @@ export async function startSim(opts: SimOptions): Promise<RunningSim> {
     },
     close() {
       closing ??= new Promise<void>((resolve) => {
+        stopped = true;
         clearInterval(tick);
         for (const conn of [...hub.connections]) conn.close();
         server.close(() => resolve());

@@ -37,10 +37,12 @@ export async function startApplication(paths: ShellPaths): Promise<void> {
   const demoKey = randomBytes(12).toString('hex');
   // `--speed=N` (the same option as `serve` and `sim`) makes the Demo network N times busier.
   const speed = demoSpeed(process.argv);
-  const sim: RunningSim = await startSim({ apiKeys: [demoKey], port: 0, host: '127.0.0.1', speed });
+  // Gradual: it listens at once and builds its history in slices, so the window and the cached
+  // views do not wait ~1.5 s of CPU (its requests wait for the history, in order).
+  const sim: RunningSim = await startSim({ apiKeys: [demoKey], port: 0, host: '127.0.0.1', speed, gradual: true });
 
   // 3. The monitor: store, streams, risk, alerts.
-  const monitor = new Monitor({ dataDir: join(userData, 'data'), demo: { baseUrl: sim.url, apiKey: demoKey, hints: () => sim.world.owners() }, secrets, log }).start();
+  const monitor = new Monitor({ dataDir: join(userData, 'data'), demo: { baseUrl: sim.url, apiKey: demoKey, hints: () => (sim.world.built ? sim.world.owners() : []) }, secrets, log }).start();
   // The last resort: an error nobody handled is logged and shown in the status; the app lives on.
   installSafetyNet({ log: (line) => log(monitor.redact(line)), onError: (err) => monitor.noteInternalError(err) });
 

@@ -37,9 +37,11 @@ export async function startServe(o: ServeOptions): Promise<Serving> {
   let demo: MonitorOptions['demo'];
   if (!o.service) {
     const apiKey = randomBytes(12).toString('hex');
-    sim = await startSim({ apiKeys: [apiKey], port: 0, host: '127.0.0.1', speed: o.demo?.speed, seed: o.demo?.seed });
+    // Gradual: the Demo network listens at once and builds its history in slices, so the store and
+    // the cached views answer while it does (its requests wait for the history, in order).
+    sim = await startSim({ apiKeys: [apiKey], port: 0, host: '127.0.0.1', speed: o.demo?.speed, seed: o.demo?.seed, gradual: true });
     const running = sim;
-    demo = { baseUrl: sim.url, apiKey, hints: () => running.world.owners() };
+    demo = { baseUrl: sim.url, apiKey, hints: () => (running.world.built ? running.world.owners() : []) };
   }
   const monitor = new Monitor({
     dataDir: o.dataDir,

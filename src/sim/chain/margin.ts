@@ -3,7 +3,7 @@ import { EVENT_TYPES } from '../../shared/api';
 import { riskRatioToStream } from '../../shared/units';
 import { checkpointAt, isoAt } from '../clock';
 import { objectId, type Rng } from '../rng';
-import { AssetValues } from './asset-values';
+import { AssetValues, type UnitUsd } from './asset-values';
 import { MarginPools, type MarginPool, type Stamp } from './margin-pools';
 import { managerToWire } from './margin-wire';
 import type { Market } from './market';
@@ -41,6 +41,8 @@ export interface Manager {
   debt: Debt | null;
   deposit: Stamp & { baseOracle: number; quoteOracle: number };
   closed: boolean;
+  /** USD per raw unit of base and quote, live (the liquidation check runs every step over every manager). */
+  units: { base: UnitUsd; quote: UnitUsd };
 }
 
 export interface MarginEmit {
@@ -138,10 +140,16 @@ export class MarginEngine {
       const cap = this.rng.pick(this.caps);
       this.book.addSupply(cap, this.rng.pick(pools), this.rng.logNormal(20_000, 1), this.stamp(ms));
     }
-    for (const m of this.managers) {
-      if (m.closed || !m.debt) continue;
-      const r = this.riskRatio(m);
-      if (r !== null && r < RISK.liquidation) this.liquidate(m, r, ms);
+    // riskRatio(m) inlined with the live unit cells: the same arithmetic, no symbol lookups.
+    const managers = this.managers;
+    for (let i = 0; i < managers.length; i++) {
+      const m = managers[i]!;
+      const d = m.debt;
+      if (m.closed || !d) continue;
+      const debt = Math.round(d.shares * d.pool.borrowIndex) * (d.side === 'base' ? m.units.base.usd : m.units.quote.usd);
+      if (!(debt > 0)) continue;
+      const r = (m.base * m.units.base.usd + m.quote * m.units.quote.usd) / debt;
+      if (r < RISK.liquidation) this.liquidate(m, r, ms);
     }
   }
 
@@ -166,6 +174,7 @@ export class MarginEngine {
       debt: null,
       deposit: { ...s, baseOracle: this.oracle.price(market.spec.base), quoteOracle: this.oracle.price(market.spec.quote) },
       closed: false,
+      units: { base: this.values.unit(market.spec.base), quote: this.values.unit(market.spec.quote) },
     };
     this.managers.push(m);
     this.emit(EVENT_TYPES.managerCreated, ms, {

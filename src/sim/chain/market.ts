@@ -52,6 +52,9 @@ export class Market {
   private txSeq = 0;
   private orderSeq = 1_000_000;
   private readonly decimals: number;
+  /** 10 ** price decimals and 10 ** base decimals, computed once (they are used for every order). */
+  private readonly priceScale: number;
+  private readonly baseScale: number;
   /** Set when the book changed since the last `takeDepthChange`. */
   private bookChanged = true;
   /** Taker orders still allowed in the current wall-clock tick (see advanceTo). */
@@ -81,6 +84,8 @@ export class Market {
       tick_size: spec.tickSize,
     };
     this.decimals = priceDecimals(this.pool);
+    this.priceScale = 10 ** this.decimals;
+    this.baseScale = 10 ** base.decimals;
     this.traders = Array.from({ length: traderCount }, () => objectId(rng));
     this.balanceManagers = Array.from({ length: traderCount }, () => objectId(rng));
     this.refill(true);
@@ -97,7 +102,7 @@ export class Market {
   /** Fair price in raw units, from the USD oracle. */
   fairRaw(): number {
     const human = this.oracle.price(this.spec.base) / this.oracle.price(this.spec.quote);
-    return human * 10 ** this.decimals;
+    return human * this.priceScale;
   }
 
   private gridRaw(fair: number): number {
@@ -108,7 +113,7 @@ export class Market {
   private randomQty(fairRaw: number): number {
     const baseUsd = this.oracle.price(this.spec.base);
     const human = this.rng.logNormal(this.spec.tradeUsd / baseUsd, 1.0);
-    return this.lots(human * 10 ** ASSETS[this.spec.base]!.decimals, fairRaw);
+    return this.lots(human * this.baseScale, fairRaw);
   }
 
   /** Round a raw base quantity to whole lots, at least min_size. */
@@ -133,25 +138,25 @@ export class Market {
       const price = Math.ceil((fair + grid) / tick) * tick;
       this.setLevel(this.asks, price, { qty: this.randomQty(fair) * 2, count: 1 });
     }
-    for (const [side, book] of [
-      [1, this.bids],
-      [-1, this.asks],
-    ] as const) {
-      let guard = 0;
-      while (book.size < LEVELS_PER_SIDE && guard++ < 200) {
-        const k = initial ? book.size + 1 : 1 + Math.floor(this.rng.exp(6));
-        const raw = side === 1 ? fair - k * grid : fair + k * grid;
-        const price =
-          side === 1 ? Math.floor(raw / tick) * tick : Math.ceil(raw / tick) * tick;
-        if (price <= 0) break;
-        const level = book.get(price) ?? { qty: 0, count: 0 };
-        const orders = 1 + Math.floor(this.rng.exp(1.5));
-        for (let i = 0; i < orders; i++) level.qty += this.randomQty(fair) * 2;
-        level.count += orders;
-        this.setLevel(book, price, level);
-      }
-    }
+    this.fillSide(this.bids, 1, fair, grid, initial);
+    this.fillSide(this.asks, -1, fair, grid, initial);
     this.bookChanged = true;
+  }
+
+  private fillSide(book: Map<number, Level>, side: 1 | -1, fair: number, grid: number, initial: boolean): void {
+    const tick = this.spec.tickSize;
+    let guard = 0;
+    while (book.size < LEVELS_PER_SIDE && guard++ < 200) {
+      const k = initial ? book.size + 1 : 1 + Math.floor(this.rng.exp(6));
+      const raw = side === 1 ? fair - k * grid : fair + k * grid;
+      const price = side === 1 ? Math.floor(raw / tick) * tick : Math.ceil(raw / tick) * tick;
+      if (price <= 0) break;
+      const level = book.get(price) ?? { qty: 0, count: 0 };
+      const orders = 1 + Math.floor(this.rng.exp(1.5));
+      for (let i = 0; i < orders; i++) level.qty += this.randomQty(fair) * 2;
+      level.count += orders;
+      this.setLevel(book, price, level);
+    }
   }
 
   private pricesOf(book: Map<number, Level>): number[] {
@@ -160,11 +165,16 @@ export class Market {
 
   private setLevel(book: Map<number, Level>, price: number, level: Level): void {
     if (!book.has(price)) {
-      const prices = this.pricesOf(book);
-      const better = book === this.bids ? (a: number) => a > price : (a: number) => a < price;
       let i = 0;
-      while (i < prices.length && better(prices[i]!)) i++;
-      prices.splice(i, 0, price);
+      if (book === this.bids) {
+        const prices = this.bidPrices;
+        while (i < prices.length && prices[i]! > price) i++;
+        prices.splice(i, 0, price);
+      } else {
+        const prices = this.askPrices;
+        while (i < prices.length && prices[i]! < price) i++;
+        prices.splice(i, 0, price);
+      }
     }
     book.set(price, level);
   }
@@ -183,15 +193,16 @@ export class Market {
   step(dtSec: number, ms: number): TradeRecord[] {
     const made: TradeRecord[] = [];
     const fair = this.fairRaw();
-    // Asks at or below fair are bought, bids at or above fair are sold.
-    for (const price of [...this.askPrices]) {
-      if (price > fair) break;
-      if (this.takerBudget >= 1) made.push(...this.take(true, price, this.asks.get(price)!.qty, ms));
+    // Asks at or below fair are bought, bids at or above fair are sold. A level taken whole (or
+    // pulled when over budget) leaves the book, so the next best is always at index 0.
+    while (this.askPrices.length > 0 && this.askPrices[0]! <= fair) {
+      const price = this.askPrices[0]!;
+      if (this.takerBudget >= 1) this.take(true, price, this.asks.get(price)!.qty, ms, made);
       else this.deleteLevel(this.asks, price); // over budget: the level is pulled instead of taken
     }
-    for (const price of [...this.bidPrices]) {
-      if (price < fair) break;
-      if (this.takerBudget >= 1) made.push(...this.take(false, price, this.bids.get(price)!.qty, ms));
+    while (this.bidPrices.length > 0 && this.bidPrices[0]! >= fair) {
+      const price = this.bidPrices[0]!;
+      if (this.takerBudget >= 1) this.take(false, price, this.bids.get(price)!.qty, ms, made);
       else this.deleteLevel(this.bids, price);
     }
     const takers = Math.min(MAX_TAKERS_PER_STEP, Math.floor(this.takerBudget), this.poisson(dtSec / this.spec.tradeEverySec));
@@ -200,7 +211,7 @@ export class Market {
       const book = isBid ? this.asks : this.bids;
       const best = this.pricesOf(book)[0];
       if (best === undefined) continue;
-      made.push(...this.take(isBid, best, this.randomQty(fair), ms));
+      this.take(isBid, best, this.randomQty(fair), ms, made);
     }
     // Makers: cancel a few orders, mostly far from the inside, then top the book up.
     const cancels = this.poisson((dtSec / this.spec.tradeEverySec) * 2);
@@ -232,18 +243,17 @@ export class Market {
     return k;
   }
 
-  /** A taker order of `qty` at `price`: fills against the level's resting orders, one record each. */
-  private take(takerIsBid: boolean, price: number, qty: number, ms: number): TradeRecord[] {
+  /** A taker order of `qty` at `price`: fills against the level's resting orders, one record each, added to `out`. */
+  private take(takerIsBid: boolean, price: number, qty: number, ms: number, out: TradeRecord[]): void {
     const book = takerIsBid ? this.asks : this.bids;
     const level = book.get(price);
-    if (!level) return [];
+    if (!level) return;
     const fillQty = Math.min(qty, level.qty);
     this.takerBudget--;
     const fills = Math.max(1, Math.min(level.count, 1 + Math.floor(this.rng.exp(0.8))));
     const tx = ++this.txSeq;
     const taker = this.rng.int(0, this.traderCount - 1);
     const takerSeq = ++this.orderSeq;
-    const out: TradeRecord[] = [];
     let left = fillQty;
     for (let f = 0; f < fills && left > 0; f++) {
       const part =
@@ -271,7 +281,6 @@ export class Market {
     if (level.qty - fillQty < this.spec.lotSize) this.deleteLevel(book, price);
     else this.setLevel(book, price, { qty: level.qty - fillQty, count: Math.max(1, level.count - (fills - 1)) });
     this.bookChanged = true;
-    return out;
   }
 
   /** True once after each change of the book (depth events are sent only then). */

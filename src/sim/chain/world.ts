@@ -19,6 +19,11 @@ export interface WorldOptions {
   historyDays?: number;
   /** Retained events of stream #22 (for `last-id=0`). */
   retention?: number;
+  /**
+   * Leave the history to `buildSlice` (the sim generates it in slices while it already listens,
+   * so nothing else in the process waits ~1.5 s of CPU). Default: generated in the constructor.
+   */
+  gradual?: boolean;
 }
 
 /** Market time per step while generating history (live ticks use smaller steps). */
@@ -51,6 +56,7 @@ export class World {
   /** Per pool name: 'trade' and 'depth' events for stream #21. */
   readonly poolBus = new EventEmitter();
   private clockMs: number;
+  private readonly warmupEnd: number;
 
   constructor(opts: WorldOptions) {
     this.seed = opts.seed;
@@ -82,13 +88,30 @@ export class World {
       },
       this.clockMs,
     );
-    // History: speed 1, so timestamps and market time agree.
-    const warmupEnd = this.clockMs + 12 * 3_600_000;
+    this.warmupEnd = this.clockMs + 12 * 3_600_000;
+    if (!opts.gradual) this.buildSlice(Number.POSITIVE_INFINITY);
+  }
+
+  /** True once the history up to `startMs` exists (at once unless built `gradual`). */
+  get built(): boolean {
+    return this.clockMs >= this.startMs;
+  }
+
+  /**
+   * Generate history for at most `budgetMs` of CPU; returns `built`. History runs at speed 1, so
+   * timestamps and market time agree; slices only cut the same steps at other places, so the
+   * chain is the same whether it is built at once or in slices.
+   */
+  buildSlice(budgetMs: number): boolean {
+    const until = performance.now() + budgetMs;
+    let n = 0;
     while (this.clockMs < this.startMs) {
       const ms = Math.min(this.startMs, this.clockMs + HISTORY_STEP_SEC * 1000);
-      this.stepAll((ms - this.clockMs) / 1000, ms, ms < warmupEnd, false);
+      this.stepAll((ms - this.clockMs) / 1000, ms, ms < this.warmupEnd, false);
       this.clockMs = ms;
+      if (++n % 64 === 0 && performance.now() >= until) break;
     }
+    return this.built;
   }
 
   get now(): number {
@@ -100,7 +123,7 @@ export class World {
    * cut into steps of at most `maxStepSec`.
    */
   advanceTo(ms: number, speed: number, maxStepSec = 10): void {
-    if (ms <= this.clockMs) return;
+    if (ms <= this.clockMs || !this.built) return;
     // After a long pause (a suspended laptop, a debugger) catch up at most MAX_CATCH_UP_MS of activity.
     const from = Math.max(this.clockMs, ms - MAX_CATCH_UP_MS);
     const marketSec = ((ms - from) / 1000) * speed;
