@@ -4,6 +4,7 @@
  * the cheapest answer the server gives (a 404 for an unknown path).
  */
 import { World } from '../src/sim';
+import { alertLatencyBench } from './alert-latency';
 import { ingestBench } from './ingest';
 import { memoryBench } from './memory';
 import { queriesBench } from './queries';
@@ -44,6 +45,6 @@ try {
   await sim.stop();
 }
 
-const budgets = [...memory, ...queriesBench(), ...(await ingestBench()), ...(await startBench())];
+const budgets = [...memory, ...queriesBench(), ...(await ingestBench()), ...(await alertLatencyBench()), ...(await startBench())];
 const missed = budgets.filter(([, ok]) => !ok);
 console.log(`\n${budgets.length - missed.length} of ${budgets.length} budgets met${missed.length ? `; missed: ${missed.map(([w]) => w).join('; ')}` : ''}`);

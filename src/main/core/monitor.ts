@@ -29,7 +29,7 @@ import type { IncomingMarginEvent } from './store/margin-events';
 import { StoreHealth } from './store/store-health';
 import { Store } from './store/store';
 import { HistoryRecovery } from './streams/history-recovery';
-import { dispatchMarginEvents } from './streams/margin-dispatch';
+import { alertOnReceipt, dispatchMarginEvents } from './streams/margin-dispatch';
 import { marginStream } from './streams/margin-stream';
 import { PoolStreams } from './streams/pool-streams';
 import { StreamSupervisor } from './streams/supervisor';
@@ -87,7 +87,7 @@ export class Monitor implements TidewatchApi {
     const log = opts.log ?? (() => {});
     // Every log line passes the one redaction (a service's message may echo the key in any encoding).
     this.log = (line) => log(this.redact(line));
-    this.store = Store.open(opts.dataDir);
+    this.store = Store.open(opts.dataDir, (line) => this.log(line));
     if (this.store.notice) this.log(this.store.notice);
     this.settings = new SettingsService(this.store.settings, opts.secrets);
     for (const owner of opts.watch ?? []) this.store.settings.addWatch(owner, null);
@@ -166,6 +166,7 @@ export class Monitor implements TidewatchApi {
         this.recovery.noteAlive();
         this.onMarginCommitted(events);
       },
+      onReceived: (e) => alertOnReceipt(e, { watchList: () => this.store.settings.watchList(), watchedManagers: this.watchedManagers, eventUnits: this.eventUnits, alerts: this.alerts }),
       onOpen: () => this.recovery.onOpen(),
       onStoreState: (reason, err) => {
         if (reason !== null) {
@@ -397,7 +398,7 @@ export class Monitor implements TidewatchApi {
     this.recovery.close();
     this.margin.flush();
     this.pools.flushAll();
-    this.store.close();
+    await this.store.shutdown();
   }
 }
 

@@ -50,8 +50,15 @@ export function amountsOf(e: StoredMarginEvent, ctx: AmountContext): EventAmount
  * pools from the asset book (or the cached pool list offline), a manager's pool from its stored
  * manager_created event or its REST record, a margin pool's asset from the asset book.
  */
+/** How long a manager with no known pool is not looked up again. */
+const UNKNOWN_TTL_MS = 60_000;
+
 export class EventUnits {
   private readonly managerPools = new Map<string, string>();
+  /** Managers the store had no pool for: not asked again for a minute (most protocol-wide managers). */
+  private readonly unknown = new Set<string>();
+  private unknownSince = 0;
+  private poolsFrom: { readAt: number; pools: Map<string, Pool> } | undefined;
 
   constructor(
     private readonly repo: MarginEventRepo,
@@ -63,14 +70,43 @@ export class EventUnits {
   /** A manager's exchange pool learnt elsewhere (the REST margin managers). */
   notePool(managerId: string, dexPoolId: string): void {
     this.managerPools.set(managerId, dexPoolId);
+    this.unknown.delete(managerId);
+  }
+
+  /** The pools from the response cache while the asset book is not loaded, read at most every 5 s (not per batch). */
+  private cachedPools(): Map<string, Pool> {
+    const now = Date.now();
+    if (!this.poolsFrom || now - this.poolsFrom.readAt > 5_000) {
+      this.poolsFrom = { readAt: now, pools: new Map((this.cache.load<Pool[]>('pools')?.data ?? []).map((p) => [p.pool_id, p])) };
+    }
+    return this.poolsFrom.pools;
   }
 
   /** Units on each event, and `own` on those of the user's managers (`isOwn`), which privacy mode masks. */
   apply<E extends StoredMarginEvent>(events: E[], isOwn: (managerId: string) => boolean = () => false): E[] {
     const book = this.book();
-    const pools = book?.poolsById ?? new Map((this.cache.load<Pool[]>('pools')?.data ?? []).map((p) => [p.pool_id, p]));
-    const unknown = [...new Set(events.map((e) => e.margin_manager_id).filter((id): id is string => !!id && !this.managerPools.has(id)))];
-    for (const [id, pool] of this.repo.dexPoolsOfManagers(unknown)) this.managerPools.set(id, pool);
+    const pools = book?.poolsById ?? this.cachedPools();
+    const now = Date.now();
+    if (now - this.unknownSince > UNKNOWN_TTL_MS) {
+      this.unknown.clear();
+      this.unknownSince = now;
+    }
+    const unknown = new Set<string>();
+    for (const e of events) {
+      const id = e.margin_manager_id;
+      if (!id || this.managerPools.has(id) || this.unknown.has(id)) continue;
+      const created = e.data as { dex_pool_id?: unknown } | null;
+      if (typeof created?.dex_pool_id === 'string') this.managerPools.set(id, created.dex_pool_id);
+      else unknown.add(id);
+    }
+    if (unknown.size > 0) {
+      const found = this.repo.dexPoolsOfManagers([...unknown]);
+      for (const id of unknown) {
+        const pool = found.get(id);
+        if (pool) this.managerPools.set(id, pool);
+        else this.unknown.add(id);
+      }
+    }
     const ctx: AmountContext = {
       poolOfManager: (id) => {
         const pool = this.managerPools.get(id);

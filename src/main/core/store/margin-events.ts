@@ -59,6 +59,7 @@ function toStored(r: Row): StoredMarginEvent {
  * commit in one transaction, so a crash never loses or repeats an event; a repeated id is ignored.
  */
 export class MarginEventRepo {
+  private poolsOfManagers: Database.Statement | undefined;
   private readonly insert: Database.Statement;
   private readonly recoveredFind: Database.Statement;
   private readonly anyFind: Database.Statement;
@@ -320,9 +321,9 @@ export class MarginEventRepo {
   dexPoolsOfManagers(ids: readonly string[]): Map<string, string> {
     const out = new Map<string, string>();
     if (ids.length === 0) return out;
-    const rows = this.db
-      .prepare(`SELECT manager_id AS id, dex_pool_id AS pool FROM managers WHERE manager_id IN (${ids.map(() => '?').join(',')})`)
-      .all(...ids) as Array<{ id: string; pool: string | null }>;
+    // One statement for any number of ids (an IN list of N placeholders is a new statement to prepare each time).
+    this.poolsOfManagers ??= this.db.prepare('SELECT manager_id AS id, dex_pool_id AS pool FROM managers WHERE manager_id IN (SELECT value FROM json_each(?))');
+    const rows = this.poolsOfManagers.all(JSON.stringify(ids)) as Array<{ id: string; pool: string | null }>;
     for (const r of rows) if (r.pool) out.set(r.id, r.pool);
     return out;
   }

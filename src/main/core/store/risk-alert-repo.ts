@@ -5,6 +5,7 @@ export type NewAlert = Omit<AlertRecord, 'id' | 'acknowledged_at' | 'snoozed_unt
 
 /** Risk readings over time and alerts (deduplicated by rule, manager, level and event). */
 export class RiskAlertRepo {
+  private alertById: Database.Statement | undefined;
   private readonly insertReading: Database.Statement;
   private readonly insertAlert: Database.Statement;
 
@@ -41,9 +42,8 @@ export class RiskAlertRepo {
   }
 
   alert(id: number): AlertRecord | undefined {
-    return this.db
-      .prepare('SELECT id, rule, level, manager_id, owner, event_id, title, message, created_at, acknowledged_at, snoozed_until FROM alerts WHERE id = ?')
-      .get(id) as AlertRecord | undefined;
+    this.alertById ??= this.db.prepare('SELECT id, rule, level, manager_id, owner, event_id, title, message, created_at, acknowledged_at, snoozed_until FROM alerts WHERE id = ?');
+    return this.alertById.get(id) as AlertRecord | undefined;
   }
 
   alerts(includeAcknowledged = true, limit = 200): AlertRecord[] {

@@ -3,6 +3,9 @@ import type { Thresholds, WatchEntry } from '../../../shared/contract';
 
 /** Key/value settings (JSON values), the watch list and per-manager thresholds. */
 export class SettingsRepo {
+  /** The watch list is read for every batch of stream events: kept until it changes. */
+  private watched: WatchEntry[] | undefined;
+
   constructor(private readonly db: Database.Database) {}
 
   get<T>(key: string): T | undefined {
@@ -21,17 +24,20 @@ export class SettingsRepo {
   }
 
   watchList(): WatchEntry[] {
-    return this.db.prepare('SELECT owner, label, added_at FROM watch_list ORDER BY added_at, owner').all() as WatchEntry[];
+    this.watched ??= this.db.prepare('SELECT owner, label, added_at FROM watch_list ORDER BY added_at, owner').all() as WatchEntry[];
+    return this.watched.map((w) => ({ ...w }));
   }
 
   addWatch(owner: string, label: string | null, now = Date.now()): void {
     this.db
       .prepare('INSERT INTO watch_list (owner, label, added_at) VALUES (?, ?, ?) ON CONFLICT (owner) DO UPDATE SET label = coalesce(excluded.label, label)')
       .run(owner, label, now);
+    this.watched = undefined;
   }
 
   removeWatch(owner: string): void {
     this.db.prepare('DELETE FROM watch_list WHERE owner = ?').run(owner);
+    this.watched = undefined;
   }
 
   thresholds(): Record<string, Thresholds> {

@@ -1,3 +1,4 @@
+import { EVENT_TYPES } from '../../../shared/api';
 import type { StoredMarginEvent, WatchEntry } from '../../../shared/contract';
 import type { AlertEngine } from '../alerts/alert-engine';
 import { amountsInWords, type EventUnits } from '../risk/event-amounts';
@@ -49,6 +50,24 @@ export function dispatchMarginEvents(events: IncomingMarginEvent[], d: MarginDis
   d.checkLarge(events);
   d.publish(pushed);
   if (touchesWatched) d.refreshSoon();
+}
+
+/**
+ * A liquidation of a watched manager is alerted the moment it is read, not after its commit: the
+ * store's group commit and a WAL checkpoint must not stand between a liquidation and the trader.
+ * The alert is stored with the event's id as its dedupe key, so the dispatch after the commit (or
+ * a replay after a reconnect) does not alert again. If the alert cannot be stored (disk full) it
+ * is left to the commit path, which reports the store failure.
+ */
+export function alertOnReceipt(e: IncomingMarginEvent, d: Pick<MarginDispatchDeps, 'watchList' | 'watchedManagers' | 'eventUnits' | 'alerts'>, now = Date.now()): void {
+  if (e.type !== EVENT_TYPES.liquidation || !e.margin_manager_id || !d.watchedManagers.has(e.margin_manager_id)) return;
+  const since = new Map(d.watchList().map((w) => [w.owner, w.added_at]));
+  const amounts = d.eventUnits.apply([{ ...e, data: safeJson(e.data), received_at: now }], () => true)[0]?.amounts;
+  try {
+    d.alerts.onMarginEvents([e], (id) => d.watchedManagers.get(id), (owner) => since.get(owner) ?? 0, now, () => (amounts ? amountsInWords(amounts) : undefined));
+  } catch {
+    // not stored: the commit that follows fails the same way and says so
+  }
 }
 
 function ownerNamed(data: string): string | undefined {

@@ -79,6 +79,12 @@ export interface MarginStreamOptions {
   /** Called with the events that were new, after their transaction committed. */
   onCommitted(events: IncomingMarginEvent[]): void;
   /**
+   * Every event the moment it is read, before its commit (which follows within the tick): for what
+   * must not wait for the store, a watched liquidation's alert. It may see an event again after a
+   * reconnect; `onCommitted` sees each new one exactly once.
+   */
+  onReceived?(event: IncomingMarginEvent): void;
+  /**
    * A batch could not be committed (`reason` in plain words), or null once the store accepts
    * writes again. The caller closes the connection on a failure: nothing after the cursor is
    * acknowledged, and the stream resumes from the stored cursor once writes work.
@@ -120,7 +126,10 @@ export function marginStream(opts: MarginStreamOptions): { spec: StreamSpec; flu
       return opts.urlFor(opts.repo.cursor() ?? opts.firstStart());
     },
     onEvent: (m) => {
-      if (failed === null) commit.push(toIncoming(m, opts.naming()));
+      if (failed !== null) return;
+      const e = toIncoming(m, opts.naming());
+      opts.onReceived?.(e);
+      commit.push(e);
     },
     onOpen: () => opts.onOpen?.(),
     blocked: () => {

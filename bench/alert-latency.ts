@@ -1,0 +1,131 @@
+/**
+ * Alert latency: from a liquidation's bytes handed to the socket to the alert the monitor pushes,
+ * under 5,000 events/s of background on stream #22 (issue 12). The baseline, measured against the
+ * same producer in the same run: a minimal relay that reads the same bytes, parses each event and
+ * "alerts" when a liquidation names the manager (no store, no rules). The producer is its own
+ * process; both clients run in this one, one after the other. Budget: p50 <= 1.3x, p99 <= 1.2x.
+ */
+import { fork, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { request } from 'node:http';
+import { fileURLToPath } from 'node:url';
+import { createParser } from 'eventsource-parser';
+import { Monitor } from '../src/main/core/monitor';
+import { MemorySecretStore } from '../src/main/core/settings';
+import { EVENT_TYPES } from '../src/shared/api';
+
+const PER_SECOND = 5_000;
+const LIQUIDATION_EVERY_MS = 25;
+const SECONDS = Number(process.env['BENCH_LATENCY_SECONDS'] ?? 30);
+const OWNER = `0x${'ab'.repeat(32)}`;
+const MANAGER = `0x${'cd'.repeat(32)}`;
+const now = (): number => performance.timeOrigin + performance.now();
+
+interface Producer {
+  url: string;
+  sent: Map<string, number>;
+  child: ChildProcess;
+}
+
+async function producer(): Promise<Producer> {
+  const child = fork(fileURLToPath(new URL('./latency-server.ts', import.meta.url)), [String(PER_SECOND), String(LIQUIDATION_EVERY_MS), OWNER, MANAGER], {
+    execArgv: ['--import', 'tsx'],
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+  });
+  const sent = new Map<string, number>();
+  const port = await new Promise<number>((resolve) => {
+    child.on('message', (m: { port?: number; id?: string; at?: number }) => {
+      if (m.port) resolve(m.port);
+      else if (m.id) sent.set(m.id, m.at!);
+    });
+  });
+  return { url: `http://127.0.0.1:${port}`, sent, child };
+}
+
+const pct = (xs: number[], p: number): number => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))]!;
+};
+
+/** Latencies (ms) of every liquidation received in `seconds`, by id, from `received`. */
+async function measure(p: Producer, run: (received: Map<string, number>) => Promise<() => Promise<void>>): Promise<number[]> {
+  const received = new Map<string, number>();
+  const stop = await run(received);
+  // Warm-up: the first two seconds are not counted (JIT, first commits).
+  await new Promise((r) => setTimeout(r, 2_000));
+  const from = now();
+  await new Promise((r) => setTimeout(r, SECONDS * 1000));
+  await stop();
+  const out: number[] = [];
+  for (const [id, at] of p.sent) {
+    const got = received.get(id);
+    if (at >= from && got !== undefined) out.push(got - at);
+  }
+  p.sent.clear();
+  return out;
+}
+
+/** The baseline: read, parse, match, note the time. */
+function relay(p: Producer) {
+  return async (received: Map<string, number>): Promise<() => Promise<void>> => {
+    const parser = createParser({
+      onEvent(e) {
+        const body = JSON.parse(e.data) as { type: string; data: { margin_manager_id?: string } };
+        if (body.type === EVENT_TYPES.liquidation && body.data.margin_manager_id === MANAGER && e.id) received.set(e.id, now());
+      },
+    });
+    const req = request(`${p.url}/dex-margin/manager-updates?api-key=bench&last-id=$`, (res) => {
+      res.setEncoding('utf8');
+      res.on('data', (chunk: string) => parser.feed(chunk));
+    });
+    req.on('error', () => {});
+    req.end();
+    return async () => void req.destroy();
+  };
+}
+
+/** Tidewatch's monitor: SSE, validation, group commit with the cursor, dispatch, alert rules, push. */
+function monitor(p: Producer, dataDir: string) {
+  return async (received: Map<string, number>): Promise<() => Promise<void>> => {
+    const m = new Monitor({
+      dataDir,
+      secrets: new MemorySecretStore('bench'),
+      overrides: { network: 'custom', baseUrl: p.url, streamUrl: p.url, naming: 'spec' },
+      watch: [OWNER],
+      marginFirstStart: '$',
+      log: () => {},
+    }).start();
+    m.subscribe('alerts', (alerts) => {
+      const at = now();
+      for (const a of alerts) if (a.event_id) received.set(a.event_id, at);
+    });
+    return () => m.close();
+  };
+}
+
+export async function alertLatencyBench(): Promise<Array<[string, boolean]>> {
+  console.log(`\nAlert latency, liquidation bytes on the socket -> alert pushed, ${PER_SECOND} events/s background, ${SECONDS} s each (producer in its own process)`);
+  const p = await producer();
+  const dir = mkdtempSync(join(tmpdir(), 'tw-bench-latency-'));
+  try {
+    const base = await measure(p, relay(p));
+    const ours = await measure(p, monitor(p, dir));
+    const row = (name: string, xs: number[], ratio: string): void =>
+      console.log(`${name.padEnd(44)} n ${String(xs.length).padStart(5)}  p50 ${pct(xs, 50).toFixed(2).padStart(6)} ms  p99 ${pct(xs, 99).toFixed(2).padStart(6)} ms  ${ratio}`);
+    row('baseline: minimal relay (parse + match)', base, '');
+    const r50 = pct(ours, 50) / pct(base, 50);
+    const r99 = pct(ours, 99) / pct(base, 99);
+    row('Tidewatch monitor (store, rules, push)', ours, `${r50.toFixed(2)}x / ${r99.toFixed(2)}x the relay`);
+    const results: Array<[string, boolean]> = [
+      [`alert latency p50 <= 1.3x a minimal relay (${r50.toFixed(2)}x)`, ours.length > 0 && r50 <= 1.3],
+      [`alert latency p99 <= 1.2x a minimal relay (${r99.toFixed(2)}x)`, ours.length > 0 && r99 <= 1.2],
+    ];
+    for (const [what, ok] of results) console.log(`  budget ${(ok ? 'met' : 'MISSED').padEnd(6)} ${what}`);
+    return results;
+  } finally {
+    p.child.kill();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
