@@ -5,6 +5,7 @@
  */
 import { World } from '../src/sim';
 import { alertLatencyBench } from './alert-latency';
+import { rendererBench } from './renderer';
 import { ingestBench } from './ingest';
 import { memoryBench } from './memory';
 import { queriesBench } from './queries';
@@ -45,6 +46,6 @@ try {
   await sim.stop();
 }
 
-const budgets = [...memory, ...queriesBench(), ...(await ingestBench()), ...(await alertLatencyBench()), ...(await startBench())];
+const budgets = [...memory, ...queriesBench(), ...(await ingestBench()), ...(await alertLatencyBench()), ...(await startBench()), ...(await rendererBench())];
 const missed = budgets.filter(([, ok]) => !ok);
 console.log(`\n${budgets.length - missed.length} of ${budgets.length} budgets met${missed.length ? `; missed: ${missed.map(([w]) => w).join('; ')}` : ''}`);

@@ -1,2 +1,3 @@
 export { startSim, DEFAULT_SEED, DEFAULT_HEARTBEAT_MS, type SimOptions, type RunningSim } from './server';
+export type { PoolFlood } from './http/stream-routes';
 export { World } from './chain/world';

@@ -8,7 +8,7 @@ import { nftRoutes } from './http/nft-routes';
 import { Query } from './http/query';
 import { RateLimiter } from './http/rate-limit';
 import { matchRoute, type Route } from './http/route';
-import { streamRoutes, type StreamHub } from './http/stream-routes';
+import { streamRoutes, type PoolFlood, type StreamHub } from './http/stream-routes';
 
 export interface SimOptions {
   seed?: number;
@@ -36,6 +36,8 @@ export interface SimOptions {
    * when the history is there. Default: generated before `startSim` resolves.
    */
   gradual?: boolean;
+  /** Benchmarks: one pool's stream #21 also carries synthetic depth and trades at these rates. */
+  flood?: PoolFlood;
 }
 
 export interface RunningSim {
@@ -74,6 +76,7 @@ export async function startSim(opts: SimOptions): Promise<RunningSim> {
     openPerKey: new Map(),
     maxStreamsPerKey: opts.maxStreams,
     connections: new Set(),
+    flood: opts.flood,
   };
   const routes: Route[] = [...nftRoutes(world), ...dexRoutes(world), ...marginRoutes(world), ...streamRoutes(world, hub)];
 

@@ -2,6 +2,8 @@
 import { mount } from '@vue/test-utils';
 import { createPinia, setActivePinia } from 'pinia';
 import { beforeEach, describe, expect, it } from 'vitest';
+import { defineComponent, h, watch } from 'vue';
+import { CHART_EVERY_MS, LIVE_EVERY_MS, TAPE_SIZE, useLivePool } from '../../src/renderer/src/features/markets/live-pool';
 import type { AlertRecord, PayloadOf, TidewatchApi, Topic } from '../../src/shared/contract';
 import { setApi } from '../../src/renderer/src/api';
 import FreshnessBadge from '../../src/renderer/src/components/FreshnessBadge.vue';
@@ -103,5 +105,42 @@ describe('the alerts store', () => {
     await store.acknowledge(2);
     expect(store.open.map((a) => a.id)).toEqual([1]);
     expect(f.calls).toContainEqual(['acknowledgeAlert', { id: 2 }]);
+  });
+});
+
+describe('a busy pool (issue 12: renderer)', () => {
+  it('renders the book and tape at most every 100 ms and the charts at most once a second, losing no trade', async () => {
+    const f = fakeApi({});
+    setApi(f.api);
+    const renders: number[] = [];
+    const charts: Array<{ at: number; trades: number }> = [];
+    const Probe = defineComponent({
+      setup() {
+        const live = useLivePool(() => 'SUI_USDC', (trades) => charts.push({ at: performance.now(), trades: trades.length }));
+        watch(live.depth, () => renders.push(performance.now()));
+        return () => h('span', String(live.tape.value.length));
+      },
+    });
+    const w = mount(Probe);
+    const depth = { pool_id: '0x1', bids: [{ price: 1, total_quantity: 1, order_count: 1 }], asks: [] };
+    const started = performance.now();
+    let n = 0;
+    // 1.5 s of a busy pool: a push every 2 ms, each with a book and two trades.
+    while (performance.now() - started < 1_500) {
+      const trades = [0, 1].map(() => ({ event_digest: `d${n++}`, checkpoint_timestamp_ms: Date.now(), price: 1, base_quantity: 1, quote_quantity: 1, taker_is_bid: true }));
+      f.push('pool:SUI_USDC', { pool: 'SUI_USDC', trades, depth: { ...depth, bids: [{ ...depth.bids[0]!, total_quantity: n }] } });
+      await new Promise((r) => setTimeout(r, 2));
+    }
+    await new Promise((r) => setTimeout(r, 1_200));
+    const gaps = renders.slice(1).map((t, i) => t - renders[i]!);
+    expect(renders.length).toBeGreaterThan(5);
+    expect(Math.min(...gaps)).toBeGreaterThanOrEqual(LIVE_EVERY_MS - 5);
+    const chartGaps = charts.slice(1).map((c, i) => c.at - charts[i]!.at);
+    expect(charts.length).toBeGreaterThanOrEqual(2);
+    expect(Math.min(...chartGaps)).toBeGreaterThanOrEqual(CHART_EVERY_MS - 5);
+    // Every trade reached the charts exactly once; the tape keeps its newest 200.
+    expect(charts.reduce((s, c) => s + c.trades, 0)).toBe(n);
+    expect(w.text()).toBe(String(TAPE_SIZE));
+    w.unmount();
   });
 });

@@ -16,48 +16,68 @@ export const privacy = ref(false);
 
 const locale = typeof navigator !== 'undefined' ? navigator.language : 'en-US';
 
+/**
+ * Formatters built once per set of options: `value.toLocaleString(locale, opts)` builds a new
+ * Intl formatter on every call (tens of microseconds), and a busy pool formats thousands of
+ * numbers and times a second (the ladder, the tape, chart labels). Same output, made once.
+ */
+const numberFormats = new Map<string, Intl.NumberFormat>();
+const dateFormats = new Map<string, Intl.DateTimeFormat>();
+function nf(opts: Intl.NumberFormatOptions = {}): Intl.NumberFormat {
+  const key = JSON.stringify(opts);
+  let f = numberFormats.get(key);
+  if (!f) numberFormats.set(key, (f = new Intl.NumberFormat(locale, opts)));
+  return f;
+}
+function df(opts: Intl.DateTimeFormatOptions): Intl.DateTimeFormat {
+  const key = JSON.stringify(opts);
+  let f = dateFormats.get(key);
+  if (!f) dateFormats.set(key, (f = new Intl.DateTimeFormat(locale, opts)));
+  return f;
+}
+
 export function num(value: number | null | undefined, digits = 2, opts: { private?: boolean } = {}): string {
   if (value === null || value === undefined || !Number.isFinite(value)) return '–';
   if (opts.private !== false && privacy.value) return MASK;
   const abs = Math.abs(value);
   const maximumFractionDigits = abs !== 0 && abs < 1 ? Math.max(digits, Math.min(8, 2 - Math.floor(Math.log10(abs)) + 2)) : digits;
-  return value.toLocaleString(locale, { maximumFractionDigits, minimumFractionDigits: Math.min(digits, maximumFractionDigits) });
+  return nf({ maximumFractionDigits, minimumFractionDigits: Math.min(digits, maximumFractionDigits) }).format(value);
 }
 
 /** Compact amounts: 12.3K, 4.5M. */
 export function compact(value: number | null | undefined, opts: { private?: boolean } = {}): string {
   if (value === null || value === undefined || !Number.isFinite(value)) return '–';
   if (opts.private !== false && privacy.value) return MASK;
-  return value.toLocaleString(locale, { notation: 'compact', maximumFractionDigits: 2 });
+  return nf({ notation: 'compact', maximumFractionDigits: 2 }).format(value);
 }
 
 /** An amount of money in USD: "$12,345.67", compact above a million ("$1.2M"). */
 export function usd(value: number | null | undefined, opts: { private?: boolean } = {}): string {
   if (value === null || value === undefined || !Number.isFinite(value)) return '–';
   if (opts.private !== false && privacy.value) return `$${MASK}`;
-  if (Math.abs(value) >= 1e6) return value.toLocaleString(locale, { style: 'currency', currency: 'USD', notation: 'compact', maximumFractionDigits: 2 });
+  if (Math.abs(value) >= 1e6) return nf({ style: 'currency', currency: 'USD', notation: 'compact', maximumFractionDigits: 2 }).format(value);
   const digits = Math.abs(value) >= 10_000 ? 0 : 2;
-  return value.toLocaleString(locale, { style: 'currency', currency: 'USD', maximumFractionDigits: digits, minimumFractionDigits: digits });
+  return nf({ style: 'currency', currency: 'USD', maximumFractionDigits: digits, minimumFractionDigits: digits }).format(value);
 }
 
 /** An asset's USD price (market data, never masked): enough digits for cheap assets ("$0.03412"). */
 export function usdPrice(value: number | null | undefined): string {
   if (value === null || value === undefined || !Number.isFinite(value)) return '–';
   const digits = value >= 1000 ? 2 : value >= 1 ? 4 : Math.min(8, 3 - Math.floor(Math.log10(value)));
-  return `$${value.toLocaleString(locale, { minimumFractionDigits: Math.min(2, digits), maximumFractionDigits: digits })}`;
+  return `$${nf({ minimumFractionDigits: Math.min(2, digits), maximumFractionDigits: digits }).format(value)}`;
 }
 
 /** A pool price with the decimals its tick implies (market data, never masked). */
 export function price(value: number | null | undefined, decimals: number): string {
   if (value === null || value === undefined || !Number.isFinite(value)) return '–';
-  return value.toLocaleString(locale, { minimumFractionDigits: decimals, maximumFractionDigits: decimals });
+  return nf({ minimumFractionDigits: decimals, maximumFractionDigits: decimals }).format(value);
 }
 
 /** A size or amount with a fixed number of decimals (a pool's lot), masked unless `private: false`. */
 export function fixed(value: number | null | undefined, decimals: number, opts: { private?: boolean } = {}): string {
   if (value === null || value === undefined || !Number.isFinite(value)) return '–';
   if (opts.private !== false && privacy.value) return MASK;
-  return value.toLocaleString(locale, { minimumFractionDigits: decimals, maximumFractionDigits: decimals });
+  return nf({ minimumFractionDigits: decimals, maximumFractionDigits: decimals }).format(value);
 }
 
 /** A human amount with its symbol: "1,234.5 SUI". */
@@ -71,7 +91,7 @@ export function units(raw: number | string | bigint, decimals: number, opts: { p
   if (opts.private !== false && privacy.value) return MASK;
   const text = formatUnits(raw, decimals);
   const [whole, fraction] = text.split('.');
-  const grouped = BigInt(whole!).toLocaleString(locale);
+  const grouped = nf().format(BigInt(whole!));
   return fraction ? `${grouped}.${fraction.slice(0, 6)}` : grouped;
 }
 
@@ -94,7 +114,7 @@ export function shortId(id: string | null | undefined): string {
 export function time(at: number | string | null | undefined): string {
   if (at === null || at === undefined || at === '' || at === 0) return '–';
   const d = new Date(at);
-  return Number.isNaN(d.getTime()) ? String(at) : d.toLocaleString(locale, { dateStyle: 'short', timeStyle: 'medium' });
+  return Number.isNaN(d.getTime()) ? String(at) : df({ dateStyle: 'short', timeStyle: 'medium' }).format(d);
 }
 
 /** Recent times relative ("3 min ago"), older ones absolute; `time()` of the same value goes in the tooltip. */
@@ -109,12 +129,13 @@ export function when(at: number | string | null | undefined, now = Date.now()): 
 export function candleLabel(ms: number, daily: boolean): string {
   const d = new Date(ms);
   return daily
-    ? d.toLocaleDateString(locale, { month: 'short', day: 'numeric' })
-    : d.toLocaleString(locale, { month: 'short', day: 'numeric', hour: '2-digit', minute: '2-digit', hour12: false });
+    ? df({ month: 'short', day: 'numeric' }).format(d)
+    : df({ month: 'short', day: 'numeric', hour: '2-digit', minute: '2-digit', hour12: false }).format(d);
 }
 
 export function clock(ms: number): string {
-  return new Date(ms).toLocaleTimeString(locale, { hour12: false });
+  // toLocaleTimeString's defaults (hour, minute, second) spelled out.
+  return df({ hour: 'numeric', minute: 'numeric', second: 'numeric', hour12: false }).format(ms);
 }
 
 export function ago(ms: number | null | undefined, now = Date.now()): string {

@@ -1,6 +1,8 @@
-import { EVENT_TYPES, type Depth, type Trade } from '../../shared/api';
+import { EVENT_TYPES, type Depth, type PriceLevel, type Trade } from '../../shared/api';
 import { checkpointAt } from '../clock';
 import { parseStreamId } from '../event-log';
+import type { Market, TradeRecord } from '../chain/market';
+import { tradeToWire } from '../chain/series';
 import type { World } from '../chain/world';
 import { marketOf } from './dex-routes';
 import { badParameter, HttpError } from './errors';
@@ -13,6 +15,14 @@ export interface StreamHub {
   openPerKey: Map<string, number>;
   maxStreamsPerKey: number | undefined;
   connections: Set<SseConnection>;
+  /** Load for benchmarks: this pool's stream #21 also carries synthetic depth and trades at these rates. */
+  flood?: PoolFlood;
+}
+
+export interface PoolFlood {
+  pool: string;
+  depthPerSecond: number;
+  tradesPerSecond: number;
 }
 
 function admit(hub: StreamHub, key: string): void {
@@ -48,12 +58,15 @@ export function streamRoutes(world: World, hub: StreamHub): Route[] {
       const onTrade = (t: Trade): void =>
         conn.send(envelope(EVENT_TYPES.liveTrade, t.checkpoint_timestamp_ms, t.digest, t));
       const onDepth = (d: Depth): void => conn.send(envelope(EVENT_TYPES.depth, world.now, '', d));
+      let stopFlood = (): void => {};
       const conn = openTracked(hub, ctx, () => {
         world.poolBus.off(`trade:${name}`, onTrade);
         world.poolBus.off(`depth:${name}`, onDepth);
+        stopFlood();
       });
       world.poolBus.on(`trade:${name}`, onTrade);
       world.poolBus.on(`depth:${name}`, onDepth);
+      if (hub.flood?.pool === name) stopFlood = floodPool(world, market, hub.flood, onTrade, onDepth);
       // A snapshot at once, so a new subscriber has a book before the next change.
       onDepth(market.depth(20));
       return undefined;
@@ -75,4 +88,34 @@ export function streamRoutes(world: World, hub: StreamHub): Route[] {
       return undefined;
     }),
   ];
+}
+
+/**
+ * Synthetic load on one pool's stream (benchmarks of a busy pool, issue 12): every 10 ms the depth
+ * and trade events due at the given rates. Trades fill at the book's best prices with sizes of a
+ * few lots and digests of their own; depth is the pool's book with its inner sizes moving.
+ */
+function floodPool(world: World, market: Market, flood: PoolFlood, onTrade: (t: Trade) => void, onDepth: (d: Depth) => void): () => void {
+  const started = performance.now();
+  let trades = 0;
+  let depths = 0;
+  let tx = 1_000_000_000;
+  let seq = 2_000_000_000;
+  const timer = setInterval(() => {
+    const s = (performance.now() - started) / 1000;
+    const book = market.depth(20);
+    for (; depths < Math.floor(s * flood.depthPerSecond); depths++) {
+      const wobble = (l: PriceLevel, i: number): PriceLevel => ({ ...l, total_quantity: l.total_quantity + market.spec.lotSize * ((depths + i) % 7) });
+      onDepth({ ...book, bids: book.bids.map(wobble), asks: book.asks.map(wobble) });
+    }
+    const ms = Date.now();
+    for (; trades < Math.floor(s * flood.tradesPerSecond); trades++) {
+      const takerIsBid = trades % 2 === 0;
+      const level = (takerIsBid ? book.asks : book.bids)[0];
+      if (!level) continue;
+      const rec: TradeRecord = { ms, price: level.price, baseQty: market.spec.minSize * (1 + (trades % 5)), takerIsBid, tx: ++tx, fill: 0, maker: trades, taker: trades + 1, makerSeq: ++seq, takerSeq: ++seq, feeInToken: trades % 3 === 0 };
+      onTrade(tradeToWire(market, rec, world.packageId));
+    }
+  }, 10);
+  return () => clearInterval(timer);
 }
