@@ -37,8 +37,10 @@ export interface PositionSummary {
   leverage: number | null;
   /** The service's risk ratio (assets / debt) of the riskiest loan; null without debt. */
   risk_ratio: number | null;
-  /** Below this ratio the position is liquidated. */
+  /** Below this ratio the position is liquidated (the pool's `risk_params.liquidation`). */
   liquidation_ratio: number;
+  /** The pool's risk parameters, as published by the service or the protocol's defaults. */
+  risk_params: RiskParams;
   /** The asset whose price moves the ratio (the pool's base asset), and its price now. */
   moving_symbol: string | null;
   price: UsdPrice | null;
@@ -48,6 +50,36 @@ export interface PositionSummary {
   distance_pct: number | null;
   /** When the position last changed on chain (ms). */
   updated_ms: number | null;
+}
+
+/**
+ * A pool's risk parameters (ratios are assets / debt; rewards are shares of the repaid debt).
+ * `source` says whether the service published them or the protocol's documented defaults stand in.
+ */
+export interface RiskParams {
+  liquidation: number;
+  target_liquidation: number;
+  min_borrow: number;
+  min_withdraw: number;
+  user_reward: number;
+  pool_reward: number;
+  enabled: boolean;
+  source: 'service' | 'default';
+}
+
+/** The protocol's default liquidation ratio, against which the user's thresholds are set. */
+export const DEFAULT_LIQUIDATION_RATIO = 1.125;
+
+/**
+ * A manager's default thresholds on its pool: the user's warning and critical ratios are set
+ * against the default liquidation ratio (1.125), so a pool that liquidates at another ratio moves
+ * them by the same distance (liquidation 1.2: 1.5/1.25 become 1.575/1.325). A manager's own
+ * thresholds are used as set, not through this.
+ */
+export function thresholdsOnPool<T extends { warning: number; critical: number }>(defaults: T, liquidation: number): T {
+  const shift = liquidation - DEFAULT_LIQUIDATION_RATIO;
+  const round = (x: number): number => Math.round(x * 1000) / 1000;
+  return shift === 0 ? defaults : { ...defaults, warning: round(defaults.warning + shift), critical: round(defaults.critical + shift) };
 }
 
 export interface SupplySummary {

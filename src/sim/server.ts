@@ -38,6 +38,8 @@ export interface SimOptions {
   gradual?: boolean;
   /** Benchmarks: one pool's stream #21 also carries synthetic depth and trades at these rates. */
   flood?: PoolFlood;
+  /** false: no `/dex-margin/pools` and `/dex-margin/registered-dex-pools` (a service that does not publish risk parameters). */
+  riskParams?: boolean;
 }
 
 export interface RunningSim {
@@ -78,7 +80,7 @@ export async function startSim(opts: SimOptions): Promise<RunningSim> {
     connections: new Set(),
     flood: opts.flood,
   };
-  const routes: Route[] = [...nftRoutes(world), ...dexRoutes(world), ...marginRoutes(world), ...streamRoutes(world, hub)];
+  const routes: Route[] = [...nftRoutes(world), ...dexRoutes(world), ...marginRoutes(world, { riskParams: opts.riskParams !== false }), ...streamRoutes(world, hub)];
 
   // A request that arrives while the history is still being generated waits for it.
   let built = world.built;

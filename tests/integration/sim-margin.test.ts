@@ -81,8 +81,11 @@ describe('liquidations (15, 16)', () => {
     expect(all.length).toBeGreaterThan(20);
     const oldest = Math.min(...all.map((l) => l.onchain_timestamp));
     expect(Date.now() - oldest).toBeGreaterThan(2 * 86_400_000);
+    // Each below its own pool's liquidation ratio (1.125 by default; WAL_USDC 1.2, XBTC_USDC 1.1).
+    const registered = (await t.get('/dex-margin/registered-dex-pools')).body as Array<{ pool_id: string; liquidation_risk_ratio: number }>;
+    const liquidationOf = new Map(registered.map((p) => [p.pool_id, p.liquidation_risk_ratio]));
     for (const l of all.slice(0, 20)) {
-      expect(l.risk_ratio).toBeLessThan(1.125);
+      expect(l.risk_ratio).toBeLessThan(liquidationOf.get(l.margin_manager.dex_pool_id)!);
       expect(l.risk_ratio).toBeGreaterThan(0);
       expect(l.margin_manager.margin_manager_id).toBe(l.margin_manager_id);
     }

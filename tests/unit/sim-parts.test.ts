@@ -59,13 +59,19 @@ describe('the synthetic chain', () => {
     );
   });
 
-  it('liquidates managers whose ratio fell below 1.125, restoring them towards 1.25', () => {
+  it('liquidates managers whose ratio fell below their pool\'s liquidation ratio, with that pool\'s rewards', () => {
     const w = new World({ seed: 5, nowMs: NOW });
     expect(w.margin.liquidations.length).toBeGreaterThan(20);
+    const managers = new Map(w.margin.managers.map((m) => [m.id, m]));
+    const pools = new Set<string>();
     for (const l of w.margin.liquidations) {
-      expect(l.risk_ratio).toBeLessThan(1.125);
-      expect(l.pool_reward).toBe(Math.round(l.liquidation_amount * 0.04));
+      const risk = managers.get(l.margin_manager_id)!.risk;
+      pools.add(managers.get(l.margin_manager_id)!.market.pool.pool_name);
+      expect(l.risk_ratio).toBeLessThan(risk.liquidation);
+      expect(l.pool_reward).toBe(Math.round(l.liquidation_amount * risk.poolReward));
     }
+    // Pools with other parameters than the defaults liquidate too.
+    expect([...pools].some((p) => p === 'WAL_USDC' || p === 'XBTC_USDC')).toBe(true);
   });
 });
 

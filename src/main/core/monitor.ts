@@ -20,6 +20,7 @@ import type { ServiceConfig } from './client/http';
 import { ServiceClient } from './client/service-client';
 import { dispatch } from './monitor-queries';
 import { PushHub } from './push-hub';
+import { thresholdsOnPool } from '../../shared/portfolio';
 import { AssetBookCache } from './risk/asset-book';
 import { EventUnits } from './risk/event-amounts';
 import { PriceBook } from './risk/prices';
@@ -111,7 +112,7 @@ export class Monitor implements TidewatchApi {
       thresholdsOf: () => {
         const s = this.effective();
         const per = this.store.settings.thresholds();
-        return (id) => per[id] ?? { warning: s.warningRatio, critical: s.criticalRatio };
+        return (id, params) => per[id] ?? thresholdsOnPool({ warning: s.warningRatio, critical: s.criticalRatio }, params.liquidation);
       },
       cooldownMs: () => this.effective().alertCooldownSec * 1000,
       intervalMs: () => this.effective().riskRefreshSec * 1000,

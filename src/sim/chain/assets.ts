@@ -74,14 +74,25 @@ export interface PoolSpec {
   /** Typical trade notional in USD. */
   tradeUsd: number;
   marginEnabled: boolean;
+  /** Risk parameters where this pool's differ from the protocol defaults (margin.ts RISK). */
+  risk?: Partial<RiskSpec>;
+}
+
+export interface RiskSpec {
+  minWithdraw: number;
+  minBorrow: number;
+  liquidation: number;
+  targetLiquidation: number;
+  liquidatorReward: number;
+  poolReward: number;
 }
 
 export const POOL_SPECS: PoolSpec[] = [
   { name: 'SUI_USDC', base: 'SUI', quote: 'USDC', tickSize: 100, lotSize: 100_000_000, minSize: 1_000_000_000, tradeEverySec: 12, tradeUsd: 900, marginEnabled: true },
   { name: 'DEEP_SUI', base: 'DEEP', quote: 'SUI', tickSize: 10_000_000, lotSize: 1_000_000, minSize: 10_000_000, tradeEverySec: 40, tradeUsd: 300, marginEnabled: false },
   { name: 'DEEP_USDC', base: 'DEEP', quote: 'USDC', tickSize: 10_000, lotSize: 1_000_000, minSize: 10_000_000, tradeEverySec: 25, tradeUsd: 400, marginEnabled: true },
-  { name: 'WAL_USDC', base: 'WAL', quote: 'USDC', tickSize: 10, lotSize: 100_000_000, minSize: 1_000_000_000, tradeEverySec: 30, tradeUsd: 350, marginEnabled: true },
+  { name: 'WAL_USDC', base: 'WAL', quote: 'USDC', tickSize: 10, lotSize: 100_000_000, minSize: 1_000_000_000, tradeEverySec: 30, tradeUsd: 350, marginEnabled: true, risk: { minWithdraw: 2.2, minBorrow: 1.35, liquidation: 1.2, targetLiquidation: 1.35, poolReward: 0.05 } },
   { name: 'NS_SUI', base: 'NS', quote: 'SUI', tickSize: 1_000_000, lotSize: 100_000, minSize: 1_000_000, tradeEverySec: 90, tradeUsd: 150, marginEnabled: false },
-  { name: 'XBTC_USDC', base: 'XBTC', quote: 'USDC', tickSize: 1_000_000, lotSize: 1_000, minSize: 10_000, tradeEverySec: 60, tradeUsd: 2500, marginEnabled: true },
+  { name: 'XBTC_USDC', base: 'XBTC', quote: 'USDC', tickSize: 1_000_000, lotSize: 1_000, minSize: 10_000, tradeEverySec: 60, tradeUsd: 2500, marginEnabled: true, risk: { minWithdraw: 1.8, minBorrow: 1.2, liquidation: 1.1, targetLiquidation: 1.2, liquidatorReward: 0.005, poolReward: 0.025 } },
 ];
 

@@ -7,10 +7,11 @@ import { AssetValues, type UnitUsd } from './asset-values';
 import { MarginPools, type MarginPool, type Stamp } from './margin-pools';
 import { managerToWire } from './margin-wire';
 import type { Market } from './market';
+import type { PoolSpec, RiskSpec } from './assets';
 import type { PriceOracle } from './prices';
 
-/** Protocol parameters at 5x leverage (decisions.md, facts about the margin protocol). */
-export const RISK = {
+/** Protocol parameters at 5x leverage (decisions.md, facts about the margin protocol); a pool may set its own (assets.ts). */
+export const RISK: RiskSpec = {
   minWithdraw: 2.0,
   minBorrow: 1.25,
   liquidation: 1.125,
@@ -19,6 +20,10 @@ export const RISK = {
   poolReward: 0.04,
 };
 
+/** A pool's risk parameters: its own where it sets them, the protocol's otherwise. */
+export function riskOf(spec: PoolSpec): RiskSpec {
+  return { ...RISK, ...spec.risk };
+}
 
 export interface Debt {
   side: 'base' | 'quote';
@@ -41,6 +46,8 @@ export interface Manager {
   debt: Debt | null;
   deposit: Stamp & { baseOracle: number; quoteOracle: number };
   closed: boolean;
+  /** The risk parameters of the manager's pool. */
+  risk: RiskSpec;
   /** USD per raw unit of base and quote, live (the liquidation check runs every step over every manager). */
   units: { base: UnitUsd; quote: UnitUsd };
 }
@@ -149,7 +156,7 @@ export class MarginEngine {
       const debt = Math.round(d.shares * d.pool.borrowIndex) * (d.side === 'base' ? m.units.base.usd : m.units.quote.usd);
       if (!(debt > 0)) continue;
       const r = (m.base * m.units.base.usd + m.quote * m.units.quote.usd) / debt;
-      if (r < RISK.liquidation) this.liquidate(m, r, ms);
+      if (r < m.risk.liquidation) this.liquidate(m, r, ms);
     }
   }
 
@@ -174,6 +181,7 @@ export class MarginEngine {
       debt: null,
       deposit: { ...s, baseOracle: this.oracle.price(market.spec.base), quoteOracle: this.oracle.price(market.spec.quote) },
       closed: false,
+      risk: riskOf(market.spec),
       units: { base: this.values.unit(market.spec.base), quote: this.values.unit(market.spec.quote) },
     };
     this.managers.push(m);
@@ -190,7 +198,7 @@ export class MarginEngine {
       quote_asset_amount: m.quote,
       timestamp: ms,
     }, s.digest);
-    const target = this.rng.range(RISK.minBorrow + 0.01, 1.6);
+    const target = this.rng.range(m.risk.minBorrow + 0.01, m.risk.minBorrow + 0.35);
     this.borrowTo(m, target, this.rng.chance(0.62) ? 'long' : 'short', ms, s);
   }
 
@@ -243,7 +251,7 @@ export class MarginEngine {
     const m = this.rng.pick(open);
     const ratio = this.riskRatio(m);
     const assets = this.assetsUsd(m);
-    const room = ratio === null ? assets : assets - RISK.minWithdraw * this.debtUsd(m);
+    const room = ratio === null ? assets : assets - m.risk.minWithdraw * this.debtUsd(m);
     if (room <= 1) return;
     const frac = ratio === null ? 1 : this.rng.range(0.2, 0.9);
     const takeUsd = room * frac;
@@ -264,11 +272,11 @@ export class MarginEngine {
   private relever(ms: number): void {
     const candidates = this.openManagers().filter((m) => {
       const r = this.riskRatio(m);
-      return r !== null && r > 1.5;
+      return r !== null && r > m.risk.minBorrow + 0.25;
     });
     if (candidates.length === 0) return;
     const m = this.rng.pick(candidates);
-    this.borrowTo(m, this.rng.range(RISK.minBorrow + 0.005, 1.45), m.debt?.side === 'base' ? 'short' : 'long', ms, this.stamp(ms));
+    this.borrowTo(m, this.rng.range(m.risk.minBorrow + 0.005, m.risk.minBorrow + 0.2), m.debt?.side === 'base' ? 'short' : 'long', ms, this.stamp(ms));
   }
 
   /** Repay the whole debt from the position's assets (no stream event: the stream has none for repay). */
@@ -292,7 +300,8 @@ export class MarginEngine {
     const debtSym = debt.pool.symbol;
     const assetsUsd = this.assetsUsd(m);
     const debtUsd = this.debtUsd(m);
-    const bonus = 1 + RISK.liquidatorReward + RISK.poolReward;
+    const risk = m.risk;
+    const bonus = 1 + risk.liquidatorReward + risk.poolReward;
     let repayUsd: number;
     let defaultUsd = 0;
     if (assetsUsd < debtUsd * bonus) {
@@ -300,7 +309,7 @@ export class MarginEngine {
       repayUsd = assetsUsd / bonus;
       defaultUsd = debtUsd - repayUsd;
     } else {
-      repayUsd = Math.min(debtUsd, (RISK.targetLiquidation * debtUsd - assetsUsd) / (RISK.targetLiquidation - bonus));
+      repayUsd = Math.min(debtUsd, (risk.targetLiquidation * debtUsd - assetsUsd) / (risk.targetLiquidation - bonus));
     }
     const seizeShare = Math.min(1, (repayUsd * bonus) / assetsUsd);
     m.base = defaultUsd > 0 ? 0 : Math.floor(m.base * (1 - seizeShare));
@@ -332,7 +341,7 @@ export class MarginEngine {
       margin_manager_id: m.id,
       margin_pool_id: debt.pool.id,
       liquidation_amount: repaid,
-      pool_reward: Math.round(repaid * RISK.poolReward),
+      pool_reward: Math.round(repaid * risk.poolReward),
       pool_default: defaulted,
       risk_ratio: Math.round(ratio * 1e6) / 1e6,
       remaining_base_asset: m.base,

@@ -1,4 +1,8 @@
+import { DAY_MS, checkpointAt, isoAt } from '../clock';
+import { ASSETS } from '../chain/assets';
+import { riskOf } from '../chain/margin';
 import { activeLoanToWire, managerToWire } from '../chain/margin-wire';
+import { digestOf } from '../chain/series';
 import type { World } from '../chain/world';
 import { badParameter, notFound } from './errors';
 import { paginate, type Query } from './query';
@@ -20,7 +24,7 @@ function checkpointRange(query: Query): { from: number; to: number } {
 const newestFirst = <T>(items: T[], time: (t: T) => number): T[] => items.sort((a, b) => time(b) - time(a));
 
 /** Endpoints 9-20. Lists are computed per request: loans and supplies follow live prices. */
-export function marginRoutes(world: World): Route[] {
+export function marginRoutes(world: World, o: { riskParams: boolean } = { riskParams: true }): Route[] {
   const m = world.margin;
   const managerById = (): Map<string, (typeof m.managers)[number]> => new Map(m.managers.map((x) => [x.id, x]));
 
@@ -88,7 +92,52 @@ export function marginRoutes(world: World): Route[] {
     return { ...result, items: result.items.map((x) => activeLoanToWire(m, x)).filter((x) => x !== null) };
   };
 
+  // Not in service-api.md: the real service publishes both (issue 13); fields as its docs name them, spec-named.
+  const registeredAt = world.startMs - 90 * DAY_MS;
+  const stamp = { checkpoint_id: checkpointAt(registeredAt), digest: digestOf('registry', 0), onchain_timestamp: registeredAt, created_at: isoAt(registeredAt), updated_at: isoAt(registeredAt) };
+  const marginMarkets = world.markets.filter((x) => x.spec.marginEnabled);
+  const marginPools = ({ query }: RouteContext): unknown =>
+    where([...m.pools.values()], [
+      [query.str('assetType'), (p, v) => ASSETS[p.symbol]!.type === v],
+      [query.str('dexPoolId'), (p, v) => marginMarkets.some((x) => x.pool.pool_id === v && (x.spec.base === p.symbol || x.spec.quote === p.symbol))],
+    ]).map((p) => ({
+      margin_pool_id: p.id,
+      asset_type: ASSETS[p.symbol]!.type,
+      supply_cap: 1e18,
+      max_utilization_rate: 0.9,
+      protocol_spread: 0.1,
+      min_borrow: 10 ** ASSETS[p.symbol]!.decimals,
+      base_rate: 0.02,
+      base_slope: 0.15,
+      optimal_utilization: 0.8,
+      excess_slope: 2,
+      dex_pool_ids: marginMarkets.filter((x) => x.spec.base === p.symbol || x.spec.quote === p.symbol).map((x) => x.pool.pool_id),
+      ...stamp,
+    }));
+  const registered = ({ query }: RouteContext): unknown =>
+    where(marginMarkets, [[query.str('marginPoolId'), (x, v) => m.pools.get(x.spec.base)?.id === v || m.pools.get(x.spec.quote)?.id === v]]).map((x) => {
+      const r = riskOf(x.spec);
+      return {
+        pool_id: x.pool.pool_id,
+        pool_name: x.pool.pool_name,
+        base_margin_pool_id: m.pools.get(x.spec.base)!.id,
+        quote_margin_pool_id: m.pools.get(x.spec.quote)!.id,
+        base_asset_id: x.pool.base_asset_id,
+        quote_asset_id: x.pool.quote_asset_id,
+        min_withdraw_risk_ratio: r.minWithdraw,
+        min_borrow_risk_ratio: r.minBorrow,
+        liquidation_risk_ratio: r.liquidation,
+        target_liquidation_risk_ratio: r.targetLiquidation,
+        user_liquidation_reward: r.liquidatorReward,
+        pool_liquidation_reward: r.poolReward,
+        enabled: true,
+        extra_fields: null,
+        ...stamp,
+      };
+    });
+
   return [
+    ...(o.riskParams ? [route('/dex-margin/pools', marginPools), route('/dex-margin/registered-dex-pools', registered)] : []),
     route('/dex-margin/supply-referrals/:id', ({ params }) => {
       const found = m.referrals.find((r) => r.supply_referral_id === params['id']);
       if (!found) throw notFound(`supply referral ${params['id']} was not found`);

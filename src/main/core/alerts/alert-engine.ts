@@ -31,7 +31,7 @@ export class AlertEngine {
     readings: readonly RiskReading[],
     thresholdsOf: (managerId: string) => Thresholds,
     now = Date.now(),
-    describe: (managerId: string) => { pool: string | null; text: string } | undefined = () => undefined,
+    describe: (managerId: string) => { pool: string | null; text: string; liquidation?: number } | undefined = () => undefined,
   ): AlertRecord[] {
     const fired: AlertRecord[] = [];
     for (const r of readings) {
@@ -49,7 +49,7 @@ export class AlertEngine {
         owner: r.owner,
         event_id: null,
         title: `${level === 'critical' ? 'Critical' : 'Warning'}: ${about?.pool ? `${about.pool} ` : ''}risk ratio ${ratio}`,
-        message: `Margin manager ${short(r.manager_id)}${about?.pool ? ` (${about.pool})` : ''} fell below the ${level} threshold (${level === 'critical' ? t.critical : t.warning}).${distance} Add collateral or repay to stay clear of liquidation at 1.125.`,
+        message: `Margin manager ${short(r.manager_id)}${about?.pool ? ` (${about.pool})` : ''} fell below the ${level} threshold (${level === 'critical' ? t.critical : t.warning}).${distance} Add collateral or repay to stay clear of liquidation at ${about?.liquidation ?? 1.125}.`,
         created_at: now,
       });
       if (a) fired.push(a);

@@ -19,6 +19,7 @@ const DEEPBOOK_FIELDS: Record<string, string> = {
   taker_fee_is_deep: 'taker_fee_is_token',
   maker_fee_is_deep: 'maker_fee_is_token',
   deepbook_pool_id: 'dex_pool_id',
+  deepbook_pool_ids: 'dex_pool_ids',
 };
 const DEEPBOOK_QUERY: Record<string, string> = { dexPoolId: 'deepbookPoolId' };
 
@@ -42,7 +43,7 @@ export const NAMING_PROFILES: Record<NamingProfileName, NamingProfile> = {
   },
   deepbook: {
     name: 'deepbook',
-    path: (p) => p.replace(/^\/dex-margin\//, '/deepbook-margin/').replace(/^\/dex\//, '/deepbook/'),
+    path: (p) => p.replace(/^\/dex-margin\//, '/deepbook-margin/').replace(/^\/dex\//, '/deepbook/').replace(/\/registered-dex-pools$/, '/registered-deepbook-pools'),
     query: (q) => DEEPBOOK_QUERY[q] ?? q,
     toSpec: <T>(v: T) => renameDeep(v) as T,
   },

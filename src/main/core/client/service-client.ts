@@ -8,10 +8,12 @@ import {
   HolderPageSchema,
   KioskNftsPageSchema,
   LiquidationPageSchema,
+  MarginPoolInfoListSchema,
   MarginManagerPageSchema,
   NftPageSchema,
   PER_PAGE_MAX,
   PoolListSchema,
+  RegisteredDexPoolListSchema,
   SERIES_LIMIT_MAX,
   SupplierCapPageSchema,
   SupplierCapSchema,
@@ -149,6 +151,14 @@ export class ServiceClient {
   }
 
   // Margin (9-20)
+  /** The margin pools (not in service-api.md; the real service publishes it). */
+  marginPools(signal?: AbortSignal) {
+    return this.http.get('/dex-margin/pools', {}, MarginPoolInfoListSchema, signal);
+  }
+  /** The exchange pools registered for margin, with their risk parameters (not in service-api.md). */
+  registeredDexPools(signal?: AbortSignal) {
+    return this.http.get('/dex-margin/registered-dex-pools', {}, RegisteredDexPoolListSchema, signal);
+  }
   supplyReferral(id: string, signal?: AbortSignal) {
     return this.http.get(`/dex-margin/supply-referrals/${seg(id)}`, {}, SupplyReferralSchema, signal);
   }

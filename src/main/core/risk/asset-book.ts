@@ -1,13 +1,17 @@
 import type { Pool } from '../../../shared/api';
 import { allItems, collect } from '../client/paging';
+import { ServiceError } from '../client/errors';
 import type { ServiceClient } from '../client/service-client';
+import { loadRiskParams, type RiskParamsBook } from './risk-params';
 
-/** What the API tells about assets, gathered once: pools by id, margin pools' asset types, decimals. */
+/** What the API tells about assets, gathered once: pools by id, margin pools' asset types, decimals, risk parameters. */
 export interface AssetBook {
   poolsById: Map<string, Pool>;
-  /** margin_pool_id -> asset type (learned from active supplies, which carry both). */
+  /** margin_pool_id -> asset type (from the margin pools where published, and active supplies, which carry both). */
   marginPoolAsset: Map<string, string>;
   decimalsOf: Map<string, number>;
+  /** Each exchange pool's risk parameters (risk-params.ts). */
+  risk: RiskParamsBook;
 }
 
 export async function loadAssetBook(client: ServiceClient): Promise<AssetBook> {
@@ -20,7 +24,12 @@ export async function loadAssetBook(client: ServiceClient): Promise<AssetBook> {
   }
   const supplies = await collect(allItems((page, perPage) => client.activeSupplies(undefined, { page, perPage }), { maxPages: 20 }));
   const marginPoolAsset = new Map(supplies.map((s) => [s.margin_pool_id, s.asset_type]));
-  return { poolsById, marginPoolAsset, decimalsOf };
+  const marginPools = await client.marginPools().catch((err: unknown) => {
+    if (err instanceof ServiceError && err.status === 404) return []; // a service without the endpoint: supplies tell what they can
+    throw err;
+  });
+  for (const m of marginPools) marginPoolAsset.set(m.margin_pool_id, m.asset_type);
+  return { poolsById, marginPoolAsset, decimalsOf, risk: await loadRiskParams(client) };
 }
 
 

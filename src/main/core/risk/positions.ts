@@ -1,7 +1,8 @@
 import type { MarginManager } from '../../../shared/api';
 import type { PositionSummary, RiskReading } from '../../../shared/contract';
 import { marginAmount, oraclePrice } from '../../../shared/units';
-import { LIQUIDATION_RATIO, liquidationBasePrice } from './distance';
+import { liquidationBasePrice } from './distance';
+import { paramsOf } from './risk-params';
 import type { PriceBook } from './prices';
 import type { AssetBook } from './asset-book';
 
@@ -64,7 +65,8 @@ export async function positionOf(m: MarginManager, book: AssetBook, prices: Pric
   const collateralUsd = pool && basePrice && quotePrice ? base * basePrice.usd + quote * quotePrice.usd : null;
   const equityUsd = collateralUsd !== null && debtUsd !== null ? collateralUsd - debtUsd : null;
   const hasDebt = debts.length > 0 || unknownDebt;
-  const liq = !unknownDebt && hasDebt && quotePrice ? liquidationBasePrice({ base, quote, quotePrice: quotePrice.usd, debtBase, debtQuote }) : null;
+  const params = paramsOf(book.risk, m.dex_pool_id);
+  const liq = !unknownDebt && hasDebt && quotePrice ? liquidationBasePrice({ base, quote, quotePrice: quotePrice.usd, debtBase, debtQuote }, params.liquidation) : null;
   const leverage = collateralUsd !== null && equityUsd !== null && equityUsd > 0 ? collateralUsd / equityUsd : null;
   const updated = [m.checkpoint_timestamp_ms, ...(m.active_loans ?? []).map((l) => Date.parse(l.timestamp))].filter((x) => Number.isFinite(x));
   return {
@@ -81,7 +83,8 @@ export async function positionOf(m: MarginManager, book: AssetBook, prices: Pric
     equity_usd: equityUsd,
     leverage,
     risk_ratio: ratio,
-    liquidation_ratio: LIQUIDATION_RATIO,
+    liquidation_ratio: params.liquidation,
+    risk_params: params,
     moving_symbol: pool?.base_asset_symbol ?? null,
     price: basePrice,
     liquidation_price: liq,
@@ -117,12 +120,12 @@ export function readingOf(p: PositionSummary, now: number): RiskReading {
 const words = (n: number): string => n.toLocaleString('en-US', { maximumFractionDigits: n >= 100 ? 0 : n >= 1 ? 2 : 6 });
 
 /** A position in one sentence for alerts: "Debt 2,400 USDC ($2,400). SUI at $2.70 (-10.0 %) liquidates it." */
-export function describePosition(p: PositionSummary): { pool: string | null; text: string } {
+export function describePosition(p: PositionSummary): { pool: string | null; text: string; liquidation: number } {
   const debt = p.debts.map((d) => `${words(d.amount)} ${d.symbol}`).join(' + ');
   const debtUsd = p.debt_usd === null ? '' : ` ($${words(p.debt_usd)})`;
   const liq =
     p.liquidation_price === null || p.distance_pct === null
       ? ''
       : ` ${p.moving_symbol} at $${words(p.liquidation_price)} (${p.distance_pct > 0 ? '+' : ''}${p.distance_pct.toFixed(1)} %) liquidates it.`;
-  return { pool: p.pool_name, text: `Debt ${debt || 'unknown'}${debtUsd}.${liq}` };
+  return { pool: p.pool_name, text: `Debt ${debt || 'unknown'}${debtUsd}.${liq}`, liquidation: p.liquidation_ratio };
 }

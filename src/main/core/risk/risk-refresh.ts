@@ -8,6 +8,8 @@ import type { AssetBookCache } from './asset-book';
 import { readPortfolio } from './portfolio';
 import { describePosition } from './positions';
 import type { PriceBook } from './prices';
+import { DEFAULT_RISK_PARAMS } from './risk-params';
+import type { RiskParams } from '../../../shared/portfolio';
 
 export interface RiskRefreshDeps {
   client: () => ServiceClient;
@@ -17,7 +19,8 @@ export interface RiskRefreshDeps {
   risk: RiskAlertRepo;
   alerts: AlertEngine;
   watchList: () => WatchEntry[];
-  thresholdsOf: () => (managerId: string) => Thresholds;
+  /** A manager's thresholds: its own, else the defaults moved to its pool's liquidation ratio (risk-params.ts). */
+  thresholdsOf: () => (managerId: string, params: RiskParams) => Thresholds;
   cooldownMs: () => number;
   intervalMs: () => number;
   canRun: () => boolean;
@@ -110,7 +113,8 @@ export class RiskRefresh {
       }
       this.d.alerts.tracker.setCooldown(this.d.cooldownMs());
       const byId = new Map(read.portfolio.wallets.flatMap((w) => w.positions.map((p) => [p.manager_id, p])));
-      this.d.alerts.onReadings(read.readings, this.d.thresholdsOf(), now, (id) => {
+      const thresholdsOf = this.d.thresholdsOf();
+      this.d.alerts.onReadings(read.readings, (id) => thresholdsOf(id, byId.get(id)?.risk_params ?? DEFAULT_RISK_PARAMS), now, (id) => {
         const p = byId.get(id);
         return p ? describePosition(p) : undefined;
       });
