@@ -1,9 +1,10 @@
-import { DEFAULT_HEARTBEAT_MS, DEFAULT_SEED, startSim, World } from '../sim';
+import { DEFAULT_HEARTBEAT_MS, DEFAULT_SEED, PLANS, startSim, World, type PlanName } from '../sim';
 import { intOption, numberOption, parse, untilSignal, UsageError } from './args';
 
 export const SIM_USAGE = `tidewatch sim: the Demo network, a reference implementation of the chain data service
 
   tidewatch sim --port 0 --api-key KEY [--seed N] [--speed N] [--host 127.0.0.1]
+                [--plan free|starter|pro|business] [--no-retry-after]
                 [--rate-limit N] [--max-streams N] [--heartbeat-ms N] [--retention N] [--anchor-ms MS]
   tidewatch sim --describe [--seed N]
 
@@ -12,7 +13,10 @@ export const SIM_USAGE = `tidewatch sim: the Demo network, a reference implement
   --seed N          seed of the synthetic chain (default ${DEFAULT_SEED})
   --speed N         market activity per second, as a multiple of real time (default 1)
   --host H          address to bind (default 127.0.0.1)
-  --rate-limit N    requests per second per key before 429 with Retry-After (default: none)
+  --plan NAME       the real service's plan limits: free 10 req/s and 1 stream, starter 25 and 3,
+                    pro 50 and 10, business 100 and 25 per key; beyond them 429 (default: no limits)
+  --no-retry-after  429s without a Retry-After header (the real service documents none)
+  --rate-limit N    requests per second per key before 429 (default: none, or the plan's)
   --max-streams N   streams open at once per key before 429 (default: none)
   --heartbeat-ms N  interval of ': ping' comments on streams (default ${DEFAULT_HEARTBEAT_MS})
   --retention N     stream #22 events kept for last-id=0 (default 10000)
@@ -29,6 +33,8 @@ export async function simCommand(args: string[]): Promise<number> {
     speed: { type: 'string' },
     host: { type: 'string' },
     'rate-limit': { type: 'string' },
+    plan: { type: 'string' },
+    'no-retry-after': { type: 'boolean' },
     'max-streams': { type: 'string' },
     'heartbeat-ms': { type: 'string' },
     retention: { type: 'string' },
@@ -45,6 +51,7 @@ export async function simCommand(args: string[]): Promise<number> {
     console.log(JSON.stringify(new World({ seed }).describe()));
     return 0;
   }
+  if (o.plan !== undefined && !(o.plan in PLANS)) throw new UsageError(`--plan must be one of ${Object.keys(PLANS).join(', ')} (got "${o.plan}")`);
   const stopped = untilSignal();
   const apiKeys = o['api-key'] ?? ['demo'];
   if (apiKeys.some((k) => k.length === 0)) throw new UsageError('--api-key must not be empty');
@@ -56,6 +63,8 @@ export async function simCommand(args: string[]): Promise<number> {
     speed: numberOption('speed', o.speed, 0.001),
     rateLimit: numberOption('rate-limit', o['rate-limit'], 0.001),
     maxStreams: intOption('max-streams', o['max-streams'], 1, 10_000),
+    plan: o.plan as PlanName | undefined,
+    retryAfter: !o['no-retry-after'],
     heartbeatMs: intOption('heartbeat-ms', o['heartbeat-ms'], 10, 3_600_000),
     retention: intOption('retention', o.retention, 1, 10_000_000),
     nowMs: intOption('anchor-ms', o['anchor-ms'], 0, Date.now() + 86_400_000),

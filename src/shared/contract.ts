@@ -82,9 +82,10 @@ export type SettingsPatch = Partial<Omit<Settings, 'hasApiKey' | 'keyProtection'
 
 /**
  * `stopped-auth`: the key was rejected (retried every few minutes, and at once when a key is set);
+ * `stopped-quota`: the plan's credits or quota are used up (retried every 15 minutes, and at once on "Retry now");
  * `stopped-store`: the store refused a write (disk full): reconnects once it accepts writes again.
  */
-export type StreamState = 'idle' | 'connecting' | 'open' | 'backoff' | 'stopped-auth' | 'stopped-store' | 'waiting-budget' | 'stopped';
+export type StreamState = 'idle' | 'connecting' | 'open' | 'backoff' | 'stopped-auth' | 'stopped-quota' | 'stopped-store' | 'waiting-budget' | 'stopped';
 
 export interface StreamStatus {
   /** `margin` or `pool:<name>`. */
@@ -239,6 +240,7 @@ export const CONTRACT_ARGS = {
   supplyReferral: v.object({ id: Address }),
   supplyReferrals: v.object({ owner: v.optional(Address), marginPoolId: OptId, page: PageArg, perPage: PerPageArg }),
   supplierCap: v.object({ id: Address }),
+  nft: v.object({ objectId: Address }),
   supplierCaps: v.object({ owner: v.optional(Address), page: PageArg, perPage: PerPageArg }),
   marginManagers: v.object({ owner: v.optional(Address), balanceManagerId: OptId, dexPoolId: OptId, page: PageArg, perPage: PerPageArg }),
   liquidations: v.object({
@@ -323,6 +325,7 @@ export interface ContractResults {
   supplyReferral: QueryResult<SupplyReferral>;
   supplyReferrals: QueryResult<Page<SupplyReferral>>;
   supplierCap: QueryResult<SupplierCap>;
+  nft: QueryResult<NftObject>;
   supplierCaps: QueryResult<Page<SupplierCap>>;
   marginManagers: QueryResult<Page<MarginManager>>;
   liquidations: QueryResult<Page<Liquidation>>;

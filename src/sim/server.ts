@@ -6,7 +6,7 @@ import { HttpError, sendError, sendJson } from './http/errors';
 import { marginRoutes } from './http/margin-routes';
 import { nftRoutes } from './http/nft-routes';
 import { Query } from './http/query';
-import { RateLimiter } from './http/rate-limit';
+import { PLANS, RateLimiter, type PlanName } from './http/rate-limit';
 import { matchRoute, type Route } from './http/route';
 import { streamRoutes, type PoolFlood, type StreamHub } from './http/stream-routes';
 
@@ -23,6 +23,10 @@ export interface SimOptions {
   rateLimit?: number;
   /** Optional per-key budget of open streams. */
   maxStreams?: number;
+  /** A plan of the real service: its request rate and stream budget (explicit `rateLimit`/`maxStreams` win). */
+  plan?: PlanName;
+  /** false: 429s without `Retry-After` (the real service does not document one). Default true. */
+  retryAfter?: boolean;
   /** Events of stream #22 retained for `last-id=0`. */
   retention?: number;
   /** Wall time the synthetic history ends at; defaults to now. */
@@ -72,11 +76,15 @@ export async function startSim(opts: SimOptions): Promise<RunningSim> {
     gradual: opts.gradual,
   });
   const keys = new Set(opts.apiKeys);
-  const limiter = opts.rateLimit ? new RateLimiter(opts.rateLimit) : undefined;
+  const plan = opts.plan ? PLANS[opts.plan] : undefined;
+  const rate = opts.rateLimit ?? plan?.requestsPerSecond;
+  const limiter = rate ? new RateLimiter(rate) : undefined;
+  const retryAfter = opts.retryAfter !== false;
   const hub: StreamHub = {
     heartbeatMs: opts.heartbeatMs ?? DEFAULT_HEARTBEAT_MS,
     openPerKey: new Map(),
-    maxStreamsPerKey: opts.maxStreams,
+    maxStreamsPerKey: opts.maxStreams ?? plan?.streams,
+    retryAfter,
     connections: new Set(),
     flood: opts.flood,
   };
@@ -123,9 +131,7 @@ export async function startSim(opts: SimOptions): Promise<RunningSim> {
       if (!keys.has(apiKey)) throw new HttpError(401, 'unauthorized', 'the api-key is not valid');
       const wait = limiter?.take(apiKey);
       if (wait !== undefined) {
-        throw new HttpError(429, 'rate_limited', `too many requests for this api-key; retry in ${wait} s`, {
-          'retry-after': String(wait),
-        });
+        throw new HttpError(429, 'rate_limited', `too many requests for this api-key; retry in ${wait} s`, retryAfter ? { 'retry-after': String(wait) } : {});
       }
       const body = found.route.handler({ world, query: new Query(url.searchParams), params: found.params, req, res, apiKey });
       if (body !== undefined) sendJson(res, 200, body);

@@ -46,6 +46,7 @@ describe('the API key never crosses to the renderer', () => {
       supplyReferral: { id: `0x${'1'.repeat(64)}` },
       supplyReferrals: {},
       supplierCap: { id: `0x${'2'.repeat(64)}` },
+      nft: { objectId: `0x${'3'.repeat(64)}` }, // an unknown NFT: the error path
       supplierCaps: {},
       marginManagers: { owner: d.marginOwners[0] },
       liquidations: {},

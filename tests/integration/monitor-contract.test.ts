@@ -44,6 +44,10 @@ describe('contract queries against the Demo network', () => {
     expect(f.data.items.every((n: any) => n.decoded_fields.attributes.contents[0].value === value)).toBe(true);
     const h = await call('holders', { type: d.collections[0] });
     expect(h.data.items[0].count).toBeGreaterThan(0);
+    // One NFT by its object id (GET /nfts/{objectId}): the same object the wallet list served.
+    const one = await call('nft', { objectId: w.data.items[0].object_id });
+    expect(one.data).toEqual(w.data.items[0]);
+    await expect(m.invoke('nft', { objectId: `0x${'9'.repeat(64)}` })).rejects.toThrow(/not|no NFT/i);
   });
 
   it('markets: pools, depth, trades over a range beyond 100 items, candles over a long range', async () => {

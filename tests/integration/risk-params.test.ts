@@ -90,3 +90,21 @@ describe('risk parameters as the real service may send them', () => {
     expect(book.has('0xc')).toBe(false);
   });
 });
+
+describe('one NFT by id, kept for offline reads (issue 13)', () => {
+  it('answers the NFT from the store once the service is gone', async () => {
+    const t = await startTestSim();
+    closers.push(() => t.close());
+    const dir = tempDir();
+    closers.push(() => dir.remove());
+    const m = monitorOn(t, dir.dir).start();
+    closers.push(() => m.close());
+    const wallet = t.sim.world.describe().wallets[0]!;
+    const one = (await m.invoke('walletNfts', { owner: wallet })).data.items[0]!;
+    expect((await m.invoke('nft', { objectId: one.object_id })).source).toBe('network');
+    await t.close();
+    const offline = await m.invoke('nft', { objectId: one.object_id });
+    expect(offline.data).toEqual(one);
+    expect(offline.stale).toBe(true);
+  });
+});

@@ -70,7 +70,11 @@ describe('GET /dex/{pool}/order-book-depth (6)', () => {
     const r = await t.get('/dex/NOPE_USDC/order-book-depth');
     expect(r.status).toBe(404);
     expect(r.body.error.message).toContain('NOPE_USDC');
-    expect((await t.get('/dex/SUI_USDC/order-book-depth', {}, null)).status).toBe(401);
+    // The same text at the top level, for clients that read only `message` (the real service's SDK).
+    expect(r.body.message).toBe(r.body.error.message);
+    const unauthorized = await t.get('/dex/SUI_USDC/order-book-depth', {}, null);
+    expect(unauthorized.status).toBe(401);
+    expect(typeof unauthorized.body.message).toBe('string');
   });
 
   it('the book moves over time', async () => {

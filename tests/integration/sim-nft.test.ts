@@ -212,3 +212,17 @@ describe('GET /nfts/collection/{type} (3) and holders (4)', () => {
     expect(missingImage).toBeGreaterThan(0);
   });
 });
+
+describe('GET /nfts/{objectId} (the real service serves it; issue 13)', () => {
+  it('answers one NFT, the same object the lists serve, held directly or in a Kiosk; 404 for an unknown id', async () => {
+    const all = await allPages(`/nfts/address/${d.wallets[0]!}`);
+    for (const n of [all.find((x) => x.kiosk === null), all.find((x) => x.kiosk !== null)]) {
+      const r = await t.get(`/nfts/${n.object_id}`);
+      expect(r.status).toBe(200);
+      expect(r.body).toEqual(n);
+    }
+    const missing = await t.get(`/nfts/0x${'9'.repeat(64)}`);
+    expect(missing.status).toBe(404);
+    expect(JSON.stringify(missing.body)).toMatch(/no NFT with object id/);
+  });
+});

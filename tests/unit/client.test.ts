@@ -30,9 +30,17 @@ const POOL = {
 
 describe('service errors', () => {
   it('map statuses to the kinds of decisions.md', () => {
-    expect([401, 403, 404, 400, 422, 429, 500, 503].map(kindOfStatus)).toEqual([
+    expect([401, 403, 404, 400, 422, 429, 500, 503].map((s) => kindOfStatus(s))).toEqual([
       'auth', 'auth', 'not-found', 'bad-request', 'bad-request', 'rate-limited', 'server', 'server',
     ]);
+  });
+
+  it('read a 403 about credits, quota or the plan as quota, not as a rejected key (decisions.md)', () => {
+    expect(kindOfStatus(403, 'Insufficient credits for this request')).toBe('quota');
+    expect(kindOfStatus(403, 'monthly quota exceeded')).toBe('quota');
+    expect(kindOfStatus(403, 'Upgrade your plan to use this endpoint')).toBe('quota');
+    expect(kindOfStatus(403, 'invalid api key')).toBe('auth');
+    expect(kindOfStatus(401, 'no credits')).toBe('auth');
   });
 
   it('redact the api-key from URLs and text', () => {

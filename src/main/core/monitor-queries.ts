@@ -123,6 +123,7 @@ const HANDLERS: Handlers = {
   supplyReferral: (m, a, s) => cached(m, key('supplyReferral', a), () => m.client.supplyReferral(a.id, s)),
   supplyReferrals: (m, a, s) => cached(m, key('supplyReferrals', a), () => m.client.supplyReferrals(a, s)),
   supplierCap: (m, a, s) => cached(m, key('supplierCap', a), () => m.client.supplierCap(a.id, s)),
+  nft: (m, a, s) => cached(m, key('nft', a), () => m.client.nft(a.objectId, s)),
   supplierCaps: (m, a, s) => cached(m, key('supplierCaps', a), () => m.client.supplierCaps(a, s)),
   marginManagers: (m, a, s) => cached(m, key('marginManagers', a), () => m.client.marginManagers(a.owner, a, s)),
   liquidations: (m, a, s) => cached(m, key('liquidations', a), () => m.client.liquidations(a.owner, a, s)),

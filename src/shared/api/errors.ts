@@ -7,6 +7,8 @@ export const ErrorBodySchema = v.object({
     code: v.string(),
     message: v.string(),
   }),
+  /** The same text at the top level (what the real service's SDK reads). */
+  message: v.string(),
 });
 export type ErrorBody = v.InferOutput<typeof ErrorBodySchema>;
 

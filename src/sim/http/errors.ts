@@ -1,7 +1,11 @@
 import type { ServerResponse } from 'node:http';
 import type { ErrorBody } from '../../shared/api';
 
-/** An error answer of the reference service: `{"error": {"status", "code", "message"}}`. */
+/**
+ * An error answer of the reference service: `{"error": {"status", "code", "message"}, "message"}`.
+ * The top-level `message` repeats the text for clients that read only it (the real service's SDK
+ * does; without it they print "[object Object]"), as decisions.md settles.
+ */
 export class HttpError extends Error {
   constructor(
     readonly status: number,
@@ -28,6 +32,6 @@ export function sendJson(res: ServerResponse, status: number, body: unknown, hea
 }
 
 export function sendError(res: ServerResponse, err: HttpError): void {
-  const body: ErrorBody = { error: { status: err.status, code: err.code, message: err.message } };
+  const body: ErrorBody = { error: { status: err.status, code: err.code, message: err.message }, message: err.message };
   sendJson(res, err.status, body, err.headers);
 }

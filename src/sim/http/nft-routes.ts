@@ -36,7 +36,14 @@ export function nftRoutes(world: World): Route[] {
   const inCollections = (list: readonly NftObject[], collections: string[]): readonly NftObject[] =>
     collections.length === 0 ? list : list.filter((n) => collections.includes(n.object_type));
 
+  const byId = new Map(nfts.map((n) => [n.object_id, n]));
   return [
+    // One NFT by its object id (not in service-api.md; the real service serves it and its SDK calls it).
+    route('/nfts/:id', ({ params }) => {
+      const nft = byId.get(params['id']!);
+      if (!nft) throw notFound(`no NFT with object id ${params['id']}`);
+      return nft;
+    }),
     route('/nfts/address/:address', ({ params, query }) => {
       const { page, perPage } = query.paging();
       const list = inCollections(byHolder.get(params['address']!) ?? [], query.list('collections'));

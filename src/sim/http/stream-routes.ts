@@ -14,6 +14,8 @@ export interface StreamHub {
   /** Open streams per api-key, for the optional per-key stream budget. */
   openPerKey: Map<string, number>;
   maxStreamsPerKey: number | undefined;
+  /** Whether a refused stream's 429 carries `Retry-After`. */
+  retryAfter?: boolean;
   connections: Set<SseConnection>;
   /** Load for benchmarks: this pool's stream #21 also carries synthetic depth and trades at these rates. */
   flood?: PoolFlood;
@@ -28,9 +30,7 @@ export interface PoolFlood {
 function admit(hub: StreamHub, key: string): void {
   const open = hub.openPerKey.get(key) ?? 0;
   if (hub.maxStreamsPerKey !== undefined && open >= hub.maxStreamsPerKey) {
-    throw new HttpError(429, 'too_many_streams', `this api-key may keep ${hub.maxStreamsPerKey} streams open at once; close one and retry`, {
-      'retry-after': '5',
-    });
+    throw new HttpError(429, 'too_many_streams', `this api-key may keep ${hub.maxStreamsPerKey} streams open at once; close one and retry`, hub.retryAfter === false ? {} : { 'retry-after': '5' });
   }
   hub.openPerKey.set(key, open + 1);
 }
@@ -72,7 +72,10 @@ export function streamRoutes(world: World, hub: StreamHub): Route[] {
       return undefined;
     }),
     route('/dex-margin/manager-updates', (ctx) => {
-      const lastId = ctx.query.str('last-id') ?? '$';
+      // `last-id` in the query wins; a generic SSE client (browsers, the SDK) resumes with the
+      // standard Last-Event-ID header instead, which is honoured the same way.
+      const header = ctx.req.headers['last-event-id'];
+      const lastId = ctx.query.str('last-id') ?? (typeof header === 'string' && header !== '' ? header : '$');
       let replay: ReturnType<typeof world.log.since> = [];
       if (lastId === '0') replay = world.log.since('all');
       else if (lastId !== '$') {

@@ -12,7 +12,9 @@ export type ServiceErrorKind =
   | 'timeout'
   | 'invalid-response'
   /** The caller gave up (its AbortSignal fired): nobody is waiting for an answer. */
-  | 'cancelled';
+  | 'cancelled'
+  /** A 403 that speaks of credits, quota or plan: the key is fine, the plan's allowance is used up. */
+  | 'quota';
 
 export class ServiceError extends Error {
   override readonly name = 'ServiceError';
@@ -40,6 +42,8 @@ export class ServiceError extends Error {
     switch (this.kind) {
       case 'auth':
         return 'The service rejected the API key. Check it in Settings.';
+      case 'quota':
+        return "Your plan's credits or quota are used up. Tidewatch stopped asking the service and shows what it has kept; it tries again every 15 minutes. Top up or change the plan, then press Retry now.";
       case 'rate-limited':
         return 'The service is rate-limiting this key; requests will resume shortly. Lower the request rate in Settings if it persists.';
       case 'network':
@@ -59,7 +63,11 @@ export class ServiceError extends Error {
   }
 }
 
-export function kindOfStatus(status: number): ServiceErrorKind {
+/** A 403's message that is about the plan's allowance, not the key (decisions.md, error bodies). */
+const QUOTA_WORDS = /credit|quota|plan\b|allowance|insufficient balance/i;
+
+export function kindOfStatus(status: number, message = ''): ServiceErrorKind {
+  if (status === 403 && QUOTA_WORDS.test(message)) return 'quota';
   if (status === 401 || status === 403) return 'auth';
   if (status === 404) return 'not-found';
   if (status === 429) return 'rate-limited';

@@ -170,7 +170,7 @@ export class ServiceHttp {
       if (!res.ok) {
         const text = await readBounded(res, ERROR_BODY_MAX_BYTES).catch(() => '');
         const reason = cutText(this.redact(errorMessageOf(parseJson(text)) ?? (res.statusText || `HTTP ${res.status}`)));
-        const kind = kindOfStatus(res.status);
+        const kind = kindOfStatus(res.status, reason);
         const retryAfter = kind === 'rate-limited' ? parseRetryAfter(res.headers.get('retry-after')) : undefined;
         throw new ServiceError(kind, `The service answered ${res.status}: ${reason}`, res.status, retryAfter === undefined ? undefined : Math.min(retryAfter, this.config.retryAfterCapMs));
       }

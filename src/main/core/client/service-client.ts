@@ -10,6 +10,7 @@ import {
   LiquidationPageSchema,
   MarginPoolInfoListSchema,
   MarginManagerPageSchema,
+  NftObjectSchema,
   NftPageSchema,
   PER_PAGE_MAX,
   PoolListSchema,
@@ -82,6 +83,10 @@ export class ServiceClient {
   }
 
   // NFT (1-4)
+  /** One NFT by its object id (not in service-api.md; the real service serves it). */
+  nft(objectId: string, signal?: AbortSignal) {
+    return this.http.get(`/nfts/${seg(objectId)}`, {}, NftObjectSchema, signal);
+  }
   addressNfts(address: string, opts: Paging & { collections?: string[] } = {}, signal?: AbortSignal) {
     return this.http.get(`/nfts/address/${seg(address)}`, { ...paging(opts), collections: opts.collections ?? [] }, NftPageSchema, signal);
   }

@@ -1,6 +1,9 @@
 import type { PortfolioSummary, RiskReading, Thresholds, WatchEntry } from '../../../shared/contract';
 import type { AlertEngine } from '../alerts/alert-engine';
-import { describeForLog } from '../client/errors';
+import { describeForLog, ServiceError } from '../client/errors';
+
+/** After a quota error the loop waits this long before it asks the service again. */
+const QUOTA_PAUSE_MS = 15 * 60_000;
 import type { ServiceClient } from '../client/service-client';
 import type { ResponseCache } from '../store/cache-repo';
 import type { RiskAlertRepo } from '../store/risk-alert-repo';
@@ -48,6 +51,7 @@ export class RiskRefresh {
   private closed = false;
   /** Why the last refresh failed; undefined after a good one. */
   lastError: unknown;
+  private failedAt = 0;
 
   constructor(private readonly d: RiskRefreshDeps) {}
 
@@ -90,6 +94,8 @@ export class RiskRefresh {
 
   private async once(): Promise<RiskReading[]> {
     if (this.closed || !this.d.canRun()) return [];
+    // A used-up plan: every request would cost (or be refused); ask again only every 15 minutes.
+    if (this.lastError instanceof ServiceError && this.lastError.kind === 'quota' && Date.now() - this.failedAt < QUOTA_PAUSE_MS) return [];
     const watch = this.d.watchList();
     if (watch.length === 0) {
       this.latest = { portfolio: { wallets: [], prices: [], computed_at: Date.now() }, at: Date.now() };
@@ -122,6 +128,7 @@ export class RiskRefresh {
       return read.readings;
     } catch (err) {
       this.lastError = err;
+      this.failedAt = Date.now();
       this.d.noteNetwork(err);
       this.d.log(`risk refresh failed: ${describeForLog(err)}`);
       return [];

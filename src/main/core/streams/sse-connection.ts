@@ -66,7 +66,7 @@ export function connectSse(
         } catch {
           body = undefined;
         }
-        const kind = kindOfStatus(res.status);
+        const kind = kindOfStatus(res.status, errorMessageOf(body) ?? '');
         return {
           reason: 'http',
           status: res.status,

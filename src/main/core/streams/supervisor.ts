@@ -22,6 +22,8 @@ export interface StreamSpec {
 
 /** A rejected key is tried again this often (and at once when a key is set or the user asks). */
 export const AUTH_RETRY_MS = 5 * 60_000;
+/** A used-up plan is asked again this often (each refused connection may cost credits too). */
+export const QUOTA_RETRY_MS = 15 * 60_000;
 /** A blocked stream (the store refuses writes) asks again this often. */
 export const BLOCKED_RETRY_MS = 5_000;
 /** A connection that stayed open this long counts as healthy even if it carried no event. */
@@ -197,7 +199,7 @@ export class StreamSupervisor {
     const cap = this.opts.backoffCapMs ?? 30_000;
     while (!r.removed && !this.stopped) {
       if (r.authStopped) {
-        await this.sleep(r, AUTH_RETRY_MS);
+        await this.sleep(r, r.status.state === 'stopped-quota' ? QUOTA_RETRY_MS : AUTH_RETRY_MS);
         r.authStopped = false;
         continue;
       }
@@ -242,6 +244,14 @@ export class StreamSupervisor {
       if (end.reason === 'aborted') {
         // Closed by us: the budget moved, the key changed, or the store refused a write. Decide again now.
         if (this.admitted().has(r.spec.id)) r.status.reconnects++;
+        continue;
+      }
+      if (end.kind === 'quota') {
+        r.authStopped = true;
+        this.set(r, 'stopped-quota', {
+          nextTryAt: Date.now() + QUOTA_RETRY_MS,
+          lastError: `The service says this plan's credits or quota are used up (${end.message}). Tidewatch tries again every 15 minutes, and at once on Retry now.`,
+        });
         continue;
       }
       if (end.kind === 'auth') {
