@@ -1,15 +1,12 @@
-import { existsSync, statSync } from 'node:fs';
-import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { AlertRecord } from '../../src/shared/contract';
 import { EVENT_TYPES } from '../../src/shared/api';
 import { AlertEngine } from '../../src/main/core/alerts/alert-engine';
 import { EventUnits } from '../../src/main/core/risk/event-amounts';
 import type { IncomingMarginEvent } from '../../src/main/core/store/margin-events';
-import { Store, STORE_FILE } from '../../src/main/core/store/store';
+import { Store } from '../../src/main/core/store/store';
 import { GroupCommit, GROUP_MAX_MS } from '../../src/main/core/streams/group-commit';
 import { alertOnReceipt, dispatchMarginEvents } from '../../src/main/core/streams/margin-dispatch';
-import { tempDir } from '../support/monitor';
 
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
 const cleanups: Array<() => unknown> = [];
@@ -96,38 +93,5 @@ describe('a watched liquidation is alerted on receipt (issue 12: alert latency)'
     alertOnReceipt(liquidation('1800000000001-0', `0x${'ee'.repeat(32)}`, 1_800_000_000_001), deps);
     alertOnReceipt({ ...liquidation('1800000000002-0', manager, 1_800_000_000_002), type: EVENT_TYPES.deposit }, deps);
     expect(pushed).toHaveLength(1);
-  });
-});
-
-describe('WAL checkpoints on a worker thread (issue 12: ingest without writer stalls)', () => {
-  it('keeps the WAL small while the writer commits, and closes with the WAL folded into the file', async () => {
-    const dir = tempDir();
-    cleanups.push(() => dir.remove());
-    const store = Store.open(dir.dir);
-    const wal = join(dir.dir, `${STORE_FILE}-wal`);
-    // The writer's own checkpoint is pushed out to 64 MB of WAL: what keeps it small below is the worker.
-    expect(store.db.pragma('wal_autocheckpoint', { simple: true })).toBe(16_384);
-    // ~40 MB of events in 200 commits: without checkpoints the WAL would hold all of it.
-    const big = 'x'.repeat(2_000);
-    for (let c = 0; c < 200; c++) {
-      const batch: IncomingMarginEvent[] = [];
-      for (let i = 0; i < 100; i++) {
-        const n = c * 100 + i;
-        batch.push({ ...liquidation(`${1_800_000_000_000 + n}-0`, `0x${(n % 50).toString(16).padStart(64, '0')}`, 1_800_000_000_000 + n), type: EVENT_TYPES.deposit, data: JSON.stringify({ pad: big, n }) });
-      }
-      store.margin.commit(batch);
-      if (c % 20 === 0) await sleep(300); // turns in which the checkpointer works
-    }
-    await sleep(600);
-    store.margin.commit([{ ...liquidation('1800000099999-0', '0x1', 1_800_000_099_999), type: EVENT_TYPES.deposit }]);
-    // The writer restarted the WAL after the checkpoints, and journal_size_limit bounds the file.
-    expect(statSync(wal).size).toBeLessThanOrEqual(64 * 1024 * 1024);
-    const pages = store.db.pragma('wal_checkpoint(PASSIVE)', { simple: false }) as Array<{ log: number }>;
-    expect(pages[0]!.log).toBeLessThan(2_000);
-    await store.shutdown();
-    expect(existsSync(wal)).toBe(false);
-    const again = Store.open(dir.dir);
-    expect(again.margin.count()).toBe(20_001);
-    await again.shutdown();
   });
 });

@@ -1,7 +1,6 @@
 import { join } from 'node:path';
 import type Database from 'better-sqlite3';
 import { ResponseCache } from './cache-repo';
-import { Checkpointer } from './checkpointer';
 import { openDatabase, openReadOnly } from './database';
 import { GapRepo } from './gap-repo';
 import { MarginEventRepo } from './margin-events';
@@ -19,7 +18,6 @@ export class Store {
   readonly settings: SettingsRepo;
   readonly risk: RiskAlertRepo;
   readonly gaps: GapRepo;
-  private checkpointer: Checkpointer | undefined;
 
   private constructor(
     readonly db: Database.Database,
@@ -34,18 +32,12 @@ export class Store {
     this.gaps = new GapRepo(db);
   }
 
-  /** Open the store in `dataDir`, with WAL checkpoints on a worker thread (store/checkpointer.ts). */
-  static open(dataDir: string, log?: (line: string) => void): Store {
-    const file = join(dataDir, STORE_FILE);
-    const { db, recovered } = openDatabase(file);
+  static open(dataDir: string): Store {
+    const { db, recovered } = openDatabase(join(dataDir, STORE_FILE));
     const notice = recovered
       ? `The local store could not be used (${recovered.reason}). It was moved to ${recovered.movedTo} and a new one was started; cached history starts again from now.`
       : null;
-    const store = new Store(db, notice);
-    store.checkpointer = Checkpointer.start(file, log);
-    // The writer's own checkpoint stays as a fallback, far enough (64 MB of WAL) not to run while the worker does.
-    if (store.checkpointer) db.pragma('wal_autocheckpoint = 16384');
-    return store;
+    return new Store(db, notice);
   }
 
   static openInMemory(): Store {
@@ -59,16 +51,6 @@ export class Store {
   }
 
   close(): void {
-    void this.checkpointer?.close();
-    this.checkpointer = undefined;
     if (this.db.open) this.db.close();
-  }
-
-  /** Close with the checkpointer's connection closed first, so this one does the last checkpoint and removes the WAL. */
-  async shutdown(): Promise<void> {
-    const c = this.checkpointer;
-    this.checkpointer = undefined;
-    await c?.close();
-    this.close();
   }
 }
