@@ -2,7 +2,6 @@ import {
   parseArgs,
   type ContractInput,
   type ContractMethod,
-  type CancelSignal,
   type DemoOwnerHint,
   type ContractResults,
   type InvokeOptions,
@@ -30,7 +29,8 @@ import type { IncomingMarginEvent } from './store/margin-events';
 import { StoreHealth } from './store/store-health';
 import { Store } from './store/store';
 import { HistoryRecovery } from './streams/history-recovery';
-import { alertOnReceipt, dispatchMarginEvents } from './streams/margin-dispatch';
+import { alertOnReceipt, dispatchMarginEvents, type MarginDispatchDeps } from './streams/margin-dispatch';
+import { toAbortSignal } from './client/abort';
 import { marginStream } from './streams/margin-stream';
 import { PoolStreams } from './streams/pool-streams';
 import { StreamSupervisor } from './streams/supervisor';
@@ -167,7 +167,7 @@ export class Monitor implements TidewatchApi {
         this.recovery.noteAlive();
         this.onMarginCommitted(events);
       },
-      onReceived: (e) => alertOnReceipt(e, { watchList: () => this.store.settings.watchList(), watchedManagers: this.watchedManagers, eventUnits: this.eventUnits, alerts: this.alerts }),
+      onReceived: (e) => alertOnReceipt(e, this.marginDeps()),
       onOpen: () => this.recovery.onOpen(),
       onStoreState: (reason, err) => {
         if (reason !== null) {
@@ -359,22 +359,16 @@ export class Monitor implements TidewatchApi {
 
   // ---- streams -----------------------------------------------------------------------
 
+  /** What stream #22's dispatch needs of the monitor (margin-dispatch.ts). */
+  private marginDeps(): Pick<MarginDispatchDeps, 'watchList' | 'watchedManagers' | 'eventUnits' | 'alerts'> {
+    return { watchList: () => this.store.settings.watchList(), watchedManagers: this.watchedManagers, eventUnits: this.eventUnits, alerts: this.alerts };
+  }
+
   private onMarginCommitted(events: IncomingMarginEvent[]): void {
     dispatchMarginEvents(events, {
-      watchList: () => this.store.settings.watchList(),
-      watchedManagers: this.watchedManagers,
-      eventUnits: this.eventUnits,
-      alerts: this.alerts,
+      ...this.marginDeps(),
       checkLarge: (evs) =>
-        void checkLargeLiquidations(evs, {
-          limitUsd: this.effective().largeLiquidationUsd,
-          since: this.startedAt,
-          assets: this.assets,
-          prices: this.prices,
-          alerts: this.alerts,
-          closed: () => this.closed,
-          log: this.log,
-        }),
+        void checkLargeLiquidations(evs, { limitUsd: this.effective().largeLiquidationUsd, since: this.startedAt, assets: this.assets, prices: this.prices, alerts: this.alerts, closed: () => this.closed, log: this.log }),
       publish: (pushed) => this.hub.publish('margin', pushed),
       refreshSoon: () => this.risk.refreshSoon(),
     });
@@ -401,13 +395,4 @@ export class Monitor implements TidewatchApi {
     this.pools.flushAll();
     this.store.close();
   }
-}
-
-/** A real AbortSignal for the client (fetch wants one) from whatever signal a shell passed. */
-function toAbortSignal(signal: CancelSignal | undefined): AbortSignal | undefined {
-  if (signal === undefined || signal instanceof AbortSignal) return signal;
-  const c = new AbortController();
-  if (signal.aborted) c.abort();
-  else signal.addEventListener('abort', () => c.abort(), { once: true });
-  return c.signal;
 }
