@@ -1,3 +1,4 @@
+import { DEFAULT_LIQUIDATION_RATIO } from '../../../shared/portfolio';
 import { EVENT_TYPES } from '../../../shared/api';
 import type { AlertRecord, RiskReading, Thresholds } from '../../../shared/contract';
 import { riskRatioFromStream } from '../../../shared/units';
@@ -49,7 +50,7 @@ export class AlertEngine {
         owner: r.owner,
         event_id: null,
         title: `${level === 'critical' ? 'Critical' : 'Warning'}: ${about?.pool ? `${about.pool} ` : ''}risk ratio ${ratio}`,
-        message: `Margin manager ${short(r.manager_id)}${about?.pool ? ` (${about.pool})` : ''} fell below the ${level} threshold (${level === 'critical' ? t.critical : t.warning}).${distance} Add collateral or repay to stay clear of liquidation at ${about?.liquidation ?? 1.125}.`,
+        message: `Margin manager ${short(r.manager_id)}${about?.pool ? ` (${about.pool})` : ''} fell below the ${level} threshold (${level === 'critical' ? t.critical : t.warning}).${distance} Add collateral or repay to stay clear of liquidation at ${about?.liquidation ?? DEFAULT_LIQUIDATION_RATIO}.`,
         created_at: now,
       });
       if (a) fired.push(a);

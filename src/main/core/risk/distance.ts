@@ -1,3 +1,5 @@
+import { DEFAULT_LIQUIDATION_RATIO } from '../../../shared/portfolio';
+
 /**
  * The price that liquidates a margin manager: the base asset's USD price at which its risk
  * ratio (assets / debt, in USD) reaches the liquidation ratio, with the quote asset's price held.
@@ -7,7 +9,8 @@
  * b, q: base and quote held; db, dq: base and quote owed (human units); Pq: the quote's USD
  * price. A long (debt in quote) is liquidated by a fall to P, a short (debt in base) by a rise.
  */
-export const LIQUIDATION_RATIO = 1.125;
+/** The protocol's default; a pool's own comes with its risk parameters (risk-params.ts). */
+export const LIQUIDATION_RATIO = DEFAULT_LIQUIDATION_RATIO;
 
 export interface Holdings {
   base: number;
