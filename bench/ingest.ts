@@ -61,10 +61,10 @@ function rawInsertBench(batch: number, count = batch === 1 ? Math.min(N, 10_000)
   return rate;
 }
 
-/** Bytes this process has written to storage so far (Linux). */
-function writtenBytes(): number {
+/** Bytes a process (default this one) has written to storage so far (Linux). */
+function writtenBytes(pid: number | 'self' = 'self'): number {
   try {
-    return Number(/write_bytes: (\d+)/.exec(readFileSync('/proc/self/io', 'utf8'))?.[1] ?? NaN);
+    return Number(/write_bytes: (\d+)/.exec(readFileSync(`/proc/${pid}/io`, 'utf8'))?.[1] ?? NaN);
   } catch {
     return NaN;
   }
@@ -117,8 +117,12 @@ async function streamBench(persist: boolean): Promise<number> {
     sup.stopAll();
   }
   const rate = N / ((performance.now() - start) / 1000);
-  store.close(); // a last checkpoint: the bytes of the WAL's copy into the file count too
-  bytesPerEvent = (writtenBytes() - bytesBefore) / N;
+  // The checkpointer's copies of the WAL into the file count too (its own process), and the
+  // writer's last checkpoint at shutdown.
+  const checkpointer = store.checkpointerPid;
+  const byCheckpointer = checkpointer === undefined ? 0 : writtenBytes(checkpointer);
+  await store.shutdown();
+  bytesPerEvent = (writtenBytes() - bytesBefore + byCheckpointer) / N;
   rmSync(dir, { recursive: true, force: true });
   server.closeAllConnections();
   server.close();

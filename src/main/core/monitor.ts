@@ -88,7 +88,7 @@ export class Monitor implements TidewatchApi {
     const log = opts.log ?? (() => {});
     // Every log line passes the one redaction (a service's message may echo the key in any encoding).
     this.log = (line) => log(this.redact(line));
-    this.store = Store.open(opts.dataDir);
+    this.store = Store.open(opts.dataDir, (line) => this.log(line));
     if (this.store.notice) this.log(this.store.notice);
     this.settings = new SettingsService(this.store.settings, opts.secrets);
     for (const owner of opts.watch ?? []) this.store.settings.addWatch(owner, null);
@@ -393,6 +393,6 @@ export class Monitor implements TidewatchApi {
     this.recovery.close();
     this.margin.flush();
     this.pools.flushAll();
-    this.store.close();
+    await this.store.shutdown();
   }
 }

@@ -5,22 +5,32 @@ import type { Thresholds, WatchEntry } from '../../../shared/contract';
 export class SettingsRepo {
   /** The watch list is read for every batch of stream events: kept until it changes. */
   private watched: WatchEntry[] | undefined;
+  /** Settings are read on every commit (the effective connection): their stored text is kept, by key, until written. */
+  private readonly values = new Map<string, string | undefined>();
 
   constructor(private readonly db: Database.Database) {}
 
   get<T>(key: string): T | undefined {
-    const row = this.db.prepare('SELECT value FROM settings WHERE key = ?').get(key) as { value: string } | undefined;
-    return row ? (JSON.parse(row.value) as T) : undefined;
+    if (!this.values.has(key)) {
+      const row = this.db.prepare('SELECT value FROM settings WHERE key = ?').get(key) as { value: string } | undefined;
+      this.values.set(key, row?.value);
+    }
+    const text = this.values.get(key);
+    // Parsed on each read: callers get their own copy to change.
+    return text === undefined ? undefined : (JSON.parse(text) as T);
   }
 
   set(key: string, value: unknown): void {
-    this.db
-      .prepare('INSERT INTO settings (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value')
-      .run(key, JSON.stringify(value));
+    const text = JSON.stringify(value);
+    this.values.delete(key);
+    this.db.prepare('INSERT INTO settings (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value').run(key, text);
+    this.values.set(key, text);
   }
 
   delete(key: string): void {
+    this.values.delete(key);
     this.db.prepare('DELETE FROM settings WHERE key = ?').run(key);
+    this.values.set(key, undefined);
   }
 
   watchList(): WatchEntry[] {

@@ -1,6 +1,7 @@
 import { join } from 'node:path';
 import type Database from 'better-sqlite3';
 import { ResponseCache } from './cache-repo';
+import { Checkpointer, FALLBACK_AUTOCHECKPOINT_PAGES } from './checkpointer';
 import { openDatabase, openReadOnly } from './database';
 import { GapRepo } from './gap-repo';
 import { MarginEventRepo } from './margin-events';
@@ -18,6 +19,7 @@ export class Store {
   readonly settings: SettingsRepo;
   readonly risk: RiskAlertRepo;
   readonly gaps: GapRepo;
+  private checkpointer: Checkpointer | undefined;
 
   private constructor(
     readonly db: Database.Database,
@@ -32,12 +34,17 @@ export class Store {
     this.gaps = new GapRepo(db);
   }
 
-  static open(dataDir: string): Store {
-    const { db, recovered } = openDatabase(join(dataDir, STORE_FILE));
+  /** Open the store in `dataDir`, with WAL checkpoints off the writer's thread (store/checkpointer.ts). */
+  static open(dataDir: string, log?: (line: string) => void): Store {
+    const file = join(dataDir, STORE_FILE);
+    const { db, recovered } = openDatabase(file);
     const notice = recovered
       ? `The local store could not be used (${recovered.reason}). It was moved to ${recovered.movedTo} and a new one was started; cached history starts again from now.`
       : null;
-    return new Store(db, notice);
+    const store = new Store(db, notice);
+    store.checkpointer = Checkpointer.start(file, log);
+    if (store.checkpointer) db.pragma(`wal_autocheckpoint = ${FALLBACK_AUTOCHECKPOINT_PAGES}`);
+    return store;
   }
 
   static openInMemory(): Store {
@@ -50,7 +57,22 @@ export class Store {
     return new Store(openReadOnly(join(dataDir, STORE_FILE)), null);
   }
 
+  /** The process that copies the WAL into the file, when it is one (benchmarks count its writes). */
+  get checkpointerPid(): number | undefined {
+    return this.checkpointer?.pid;
+  }
+
   close(): void {
+    void this.checkpointer?.close();
+    this.checkpointer = undefined;
     if (this.db.open) this.db.close();
+  }
+
+  /** Close with the checkpointer's connection closed first, so this one does the last checkpoint and removes the WAL. */
+  async shutdown(): Promise<void> {
+    const c = this.checkpointer;
+    this.checkpointer = undefined;
+    await c?.close();
+    this.close();
   }
 }
