@@ -4,7 +4,7 @@ import { intOption, numberOption, parse, untilSignal, UsageError } from './args'
 export const SIM_USAGE = `tidewatch sim: the Demo network, a reference implementation of the chain data service
 
   tidewatch sim --port 0 --api-key KEY [--seed N] [--speed N] [--host 127.0.0.1]
-                [--plan free|starter|pro|business] [--no-retry-after]
+                [--plan free|starter|pro|business] [--no-retry-after] [--pool-resume]
                 [--rate-limit N] [--max-streams N] [--heartbeat-ms N] [--retention N] [--anchor-ms MS]
   tidewatch sim --describe [--seed N]
 
@@ -16,6 +16,8 @@ export const SIM_USAGE = `tidewatch sim: the Demo network, a reference implement
   --plan NAME       the real service's plan limits: free 10 req/s and 1 stream, starter 25 and 3,
                     pro 50 and 10, business 100 and 25 per key; beyond them 429 (default: no limits)
   --no-retry-after  429s without a Retry-After header (the real service documents none)
+  --pool-resume     stream #21 resumes after last-id (or Last-Event-ID) by replaying the pool's
+                    retained trades, as the real service documents (default: off, as in the spec)
   --rate-limit N    requests per second per key before 429 (default: none, or the plan's)
   --max-streams N   streams open at once per key before 429 (default: none)
   --heartbeat-ms N  interval of ': ping' comments on streams (default ${DEFAULT_HEARTBEAT_MS})
@@ -35,6 +37,7 @@ export async function simCommand(args: string[]): Promise<number> {
     'rate-limit': { type: 'string' },
     plan: { type: 'string' },
     'no-retry-after': { type: 'boolean' },
+    'pool-resume': { type: 'boolean' },
     'max-streams': { type: 'string' },
     'heartbeat-ms': { type: 'string' },
     retention: { type: 'string' },
@@ -65,6 +68,7 @@ export async function simCommand(args: string[]): Promise<number> {
     maxStreams: intOption('max-streams', o['max-streams'], 1, 10_000),
     plan: o.plan as PlanName | undefined,
     retryAfter: !o['no-retry-after'],
+    poolResume: o['pool-resume'] === true,
     heartbeatMs: intOption('heartbeat-ms', o['heartbeat-ms'], 10, 3_600_000),
     retention: intOption('retention', o.retention, 1, 10_000_000),
     nowMs: intOption('anchor-ms', o['anchor-ms'], 0, Date.now() + 86_400_000),

@@ -42,6 +42,8 @@ export interface SimOptions {
   gradual?: boolean;
   /** Benchmarks: one pool's stream #21 also carries synthetic depth and trades at these rates. */
   flood?: PoolFlood;
+  /** Stream #21 honours `last-id` / Last-Event-ID by replaying the pool's retained trades (default off, as in the spec). */
+  poolResume?: boolean;
   /** false: no `/dex-margin/pools` and `/dex-margin/registered-dex-pools` (a service that does not publish risk parameters). */
   riskParams?: boolean;
 }
@@ -87,6 +89,7 @@ export async function startSim(opts: SimOptions): Promise<RunningSim> {
     retryAfter,
     connections: new Set(),
     flood: opts.flood,
+    poolResume: opts.poolResume === true,
   };
   const routes: Route[] = [...nftRoutes(world), ...dexRoutes(world), ...marginRoutes(world, { riskParams: opts.riskParams !== false }), ...streamRoutes(world, hub)];
 

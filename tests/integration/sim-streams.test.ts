@@ -138,6 +138,39 @@ describe('stream #21 /dex/{pool}/live-trades', () => {
     expect(rest.body.map((x: any) => x.event_digest)).toContain(trade.data.event_digest);
   });
 
+  it('gives every trade a growing stream id; resume (last-id or Last-Event-ID) only when switched on', async () => {
+    const trades = (r: SseReader) => r.messages.filter((m) => JSON.parse(m.data).type === EVENT_TYPES.liveTrade);
+    const live = await sse('/dex/SUI_USDC/live-trades');
+    await live.until((x) => trades(x).length >= 6, 15_000);
+    const ids = trades(live).map((m) => m.id!);
+    for (let i = 1; i < ids.length; i++) expect(idLess(ids[i - 1]!, ids[i]!)).toBe(true);
+    // Off (the default, as the spec shows no resume on #21): last-id is ignored, only new trades come.
+    const ignored = await sse('/dex/SUI_USDC/live-trades', { 'last-id': ids[0]! });
+    await ignored.until((x) => trades(x).length >= 1, 15_000);
+    expect(idLess(ids[0]!, trades(ignored)[0]!.id!)).toBe(true);
+    expect(trades(ignored).map((m) => m.id)).not.toContain(ids[1]);
+
+    const on = await startTestSim({ speed: 900, poolResume: true });
+    try {
+      const first = await openSse(on.url('/dex/SUI_USDC/live-trades'));
+      open.push(first);
+      await first.until((x) => trades(x).length >= 6, 15_000);
+      const sent = trades(first).map((m) => ({ id: m.id!, digest: JSON.parse(m.data).data.event_digest as string }));
+      // The query: exactly the trades after the given one, in order, before the depth snapshot.
+      const byQuery = await openSse(on.url('/dex/SUI_USDC/live-trades', { 'last-id': sent[1]!.id }));
+      const byHeader = await openSse(on.url('/dex/SUI_USDC/live-trades'), { 'last-event-id': sent[1]!.id });
+      open.push(byQuery, byHeader);
+      for (const r of [byQuery, byHeader]) {
+        await r.until((x) => trades(x).length >= 4, 15_000);
+        expect(trades(r).slice(0, 4).map((m) => ({ id: m.id!, digest: JSON.parse(m.data).data.event_digest as string }))).toEqual(sent.slice(2, 6));
+      }
+      const bad = await fetch(on.url('/dex/SUI_USDC/live-trades', { 'last-id': 'yesterday' }));
+      expect(bad.status).toBe(400);
+    } finally {
+      await on.close();
+    }
+  });
+
   it('answers 404 for an unknown pool and 401 without a key, as JSON', async () => {
     const unknown = await fetch(t.url('/dex/NOPE_USDC/live-trades'));
     expect(unknown.status).toBe(404);

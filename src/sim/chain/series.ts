@@ -16,6 +16,24 @@ export function lowerBound(trades: readonly TradeRecord[], t: number): number {
   return lo;
 }
 
+/**
+ * Stream #21's event id of the trade at index `i`: its millisecond and its place among that
+ * millisecond's trades (`1732270000000-2`), so ids grow with the pool's trades and a resume can
+ * name where it stopped. Records of one millisecond are kept or forgotten together.
+ */
+export function tradeStreamId(trades: readonly TradeRecord[], i: number): string {
+  const ms = trades[i]!.ms;
+  return `${ms}-${i - lowerBound(trades, ms)}`;
+}
+
+/** Index of the first trade after stream id (ms, seq): where a resume with `last-id` starts. */
+export function tradeIndexAfter(trades: readonly TradeRecord[], ms: number, seq: number): number {
+  const first = lowerBound(trades, ms);
+  let i = first;
+  while (i < trades.length && trades[i]!.ms === ms && i - first <= seq) i++;
+  return i;
+}
+
 const digestCache = new Map<string, string>();
 
 /** The transaction digest of a pool's tx number: derived, not stored, and the same every time. */

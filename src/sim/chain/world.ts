@@ -9,7 +9,7 @@ import { MarginEngine } from './margin';
 import { Market, MAX_TAKERS_PER_WALL_SECOND } from './market';
 import { buildNfts, type NftWorld } from './nfts';
 import { PriceOracle } from './prices';
-import { tradeToWire } from './series';
+import { tradeStreamId, tradeToWire } from './series';
 
 export interface WorldOptions {
   seed: number;
@@ -153,10 +153,8 @@ export class World {
       if (live && made.length > 0) {
         const channel = `trade:${m.pool.pool_name}`;
         if (this.poolBus.listenerCount(channel) > 0) {
-          for (const rec of made) {
-            const trade = tradeToWire(m, rec, this.packageId);
-            this.poolBus.emit(channel, trade);
-          }
+          const first = m.trades.length - made.length;
+          made.forEach((rec, j) => this.poolBus.emit(channel, tradeToWire(m, rec, this.packageId), tradeStreamId(m.trades, first + j)));
         }
       }
     }

@@ -2,7 +2,7 @@ import { EVENT_TYPES, type Depth, type PriceLevel, type Trade } from '../../shar
 import { checkpointAt } from '../clock';
 import { parseStreamId } from '../event-log';
 import type { Market, TradeRecord } from '../chain/market';
-import { tradeToWire } from '../chain/series';
+import { tradeIndexAfter, tradeStreamId, tradeToWire } from '../chain/series';
 import type { World } from '../chain/world';
 import { marketOf } from './dex-routes';
 import { badParameter, HttpError } from './errors';
@@ -19,6 +19,8 @@ export interface StreamHub {
   connections: Set<SseConnection>;
   /** Load for benchmarks: this pool's stream #21 also carries synthetic depth and trades at these rates. */
   flood?: PoolFlood;
+  /** Stream #21 replays the pool's retained trades after `last-id` (the real service documents it; off by default, as in the spec). */
+  poolResume?: boolean;
 }
 
 export interface PoolFlood {
@@ -52,11 +54,13 @@ export function streamRoutes(world: World, hub: StreamHub): Route[] {
     route('/dex/:pool/live-trades', (ctx) => {
       const market = marketOf(world, ctx.params['pool']!);
       const name = market.pool.pool_name;
-      // Stream #21 has no resume: `last-id` is ignored (decisions.md).
+      // Every trade carries its stream id. Resume (`last-id`, or the Last-Event-ID header) is
+      // honoured only when switched on: the spec shows none on #21, the real service documents it.
+      const from = hub.poolResume ? resumePoint(ctx) : null;
       const envelope = (type: string, ms: number, txHash: string, data: unknown): string =>
         JSON.stringify({ type, timestamp_ms: ms, checkpoint_id: checkpointAt(ms), tx_hash: txHash, data });
-      const onTrade = (t: Trade): void =>
-        conn.send(envelope(EVENT_TYPES.liveTrade, t.checkpoint_timestamp_ms, t.digest, t));
+      const onTrade = (t: Trade, id?: string): void =>
+        conn.send(envelope(EVENT_TYPES.liveTrade, t.checkpoint_timestamp_ms, t.digest, t), id);
       const onDepth = (d: Depth): void => conn.send(envelope(EVENT_TYPES.depth, world.now, '', d));
       let stopFlood = (): void => {};
       const conn = openTracked(hub, ctx, () => {
@@ -64,6 +68,13 @@ export function streamRoutes(world: World, hub: StreamHub): Route[] {
         world.poolBus.off(`depth:${name}`, onDepth);
         stopFlood();
       });
+      // Replay and subscription in the same tick, so no trade falls between them.
+      if (from) {
+        const trades = market.trades;
+        for (let i = tradeIndexAfter(trades, from.ms, from.seq); i < trades.length; i++) {
+          onTrade(tradeToWire(market, trades[i]!, world.packageId), tradeStreamId(trades, i));
+        }
+      }
       world.poolBus.on(`trade:${name}`, onTrade);
       world.poolBus.on(`depth:${name}`, onDepth);
       if (hub.flood?.pool === name) stopFlood = floodPool(world, market, hub.flood, onTrade, onDepth);
@@ -72,17 +83,10 @@ export function streamRoutes(world: World, hub: StreamHub): Route[] {
       return undefined;
     }),
     route('/dex-margin/manager-updates', (ctx) => {
-      // `last-id` in the query wins; a generic SSE client (browsers, the SDK) resumes with the
-      // standard Last-Event-ID header instead, which is honoured the same way.
-      const header = ctx.req.headers['last-event-id'];
-      const lastId = ctx.query.str('last-id') ?? (typeof header === 'string' && header !== '' ? header : '$');
+      const lastId = lastIdOf(ctx);
       let replay: ReturnType<typeof world.log.since> = [];
       if (lastId === '0') replay = world.log.since('all');
-      else if (lastId !== '$') {
-        const id = parseStreamId(lastId);
-        if (!id) throw badParameter(`last-id must be an event id like 1732270000000-0, 0 or $ (got "${lastId}")`);
-        replay = world.log.since(id);
-      }
+      else if (lastId !== '$') replay = world.log.since(streamIdOf(lastId));
       // Replay and subscription happen in the same tick, so no event falls between them.
       let unsubscribe = (): void => {};
       const conn = openTracked(hub, ctx, () => unsubscribe());
@@ -91,6 +95,28 @@ export function streamRoutes(world: World, hub: StreamHub): Route[] {
       return undefined;
     }),
   ];
+}
+
+/**
+ * Where a stream resumes: `last-id` in the query wins; a generic SSE client (browsers, the SDK)
+ * resumes with the standard Last-Event-ID header instead, honoured the same way. Default `$`.
+ */
+function lastIdOf(ctx: RouteContext): string {
+  const header = ctx.req.headers['last-event-id'];
+  return ctx.query.str('last-id') ?? (typeof header === 'string' && header !== '' ? header : '$');
+}
+
+function streamIdOf(text: string): { ms: number; seq: number } {
+  const id = parseStreamId(text);
+  if (!id) throw badParameter(`last-id must be an event id like 1732270000000-0, 0 or $ (got "${text}")`);
+  return id;
+}
+
+/** Stream #21's resume point: null for `$` (new trades only), the start for `0`. */
+function resumePoint(ctx: RouteContext): { ms: number; seq: number } | null {
+  const lastId = lastIdOf(ctx);
+  if (lastId === '$') return null;
+  return lastId === '0' ? { ms: -1, seq: 0 } : streamIdOf(lastId);
 }
 
 /**

@@ -5,18 +5,37 @@ import type { Depth, Trade } from '../../../shared/api';
 export class MarketRepo {
   private readonly insertTrade: Database.Statement;
   private readonly upsertDepth: Database.Statement;
+  private readonly upsertCursor: Database.Statement;
+  private readonly selectCursor: Database.Statement;
+  private readonly addAll: (pool: string, trades: readonly Trade[], lastStreamId?: string) => number;
 
   constructor(private readonly db: Database.Database) {
     this.insertTrade = db.prepare('INSERT OR IGNORE INTO trades (event_digest, pool, ts_ms, data) VALUES (?, ?, ?, ?)');
     this.upsertDepth = db.prepare(`INSERT INTO depth (pool, data, updated_at) VALUES (?, ?, ?)
       ON CONFLICT (pool) DO UPDATE SET data = excluded.data, updated_at = excluded.updated_at`);
+    this.upsertCursor = db.prepare('INSERT INTO pool_cursors (pool, last_id) VALUES (?, ?) ON CONFLICT (pool) DO UPDATE SET last_id = excluded.last_id');
+    this.selectCursor = db.prepare('SELECT last_id FROM pool_cursors WHERE pool = ?');
+    this.addAll = db.transaction((pool: string, trades: readonly Trade[], lastStreamId?: string): number => {
+      let added = 0;
+      for (const t of trades) added += this.insertTrade.run(t.event_digest, pool, t.checkpoint_timestamp_ms, JSON.stringify(t)).changes;
+      if (lastStreamId !== undefined) this.upsertCursor.run(pool, lastStreamId);
+      return added;
+    });
   }
 
-  /** Returns how many were new. */
-  addTrades(pool: string, trades: readonly Trade[]): number {
-    let added = 0;
-    for (const t of trades) added += this.insertTrade.run(t.event_digest, pool, t.checkpoint_timestamp_ms, JSON.stringify(t)).changes;
-    return added;
+  /**
+   * Store trades (deduped by `event_digest`) and, when they came from stream #21 with ids, the
+   * stream id of the newest, in one transaction: the cursor never runs ahead of the trades.
+   * Returns how many were new.
+   */
+  addTrades(pool: string, trades: readonly Trade[], lastStreamId?: string): number {
+    return this.addAll(pool, trades, lastStreamId);
+  }
+
+
+  /** Stream #21's id of the newest trade stored from it; undefined when none carried one. */
+  lastTradeStreamId(pool: string): string | undefined {
+    return (this.selectCursor.get(pool) as { last_id: string } | undefined)?.last_id;
   }
 
   setDepth(pool: string, depth: Depth, now = Date.now()): void {

@@ -156,6 +156,16 @@ export const MIGRATIONS: ReadonlyArray<(db: Database.Database) => void> = [
       CREATE INDEX margin_events_owner_order ON margin_events (wid, ms, seq) WHERE wid IS NOT NULL;
     `);
   },
+  // 5: where each pool's stream #21 stopped (the newest stored trade's stream id), written in the
+  // trades' own transaction, for `last-id` on reconnect (issue 13).
+  (db) => {
+    db.exec(`
+      CREATE TABLE pool_cursors (
+        pool TEXT PRIMARY KEY,
+        last_id TEXT NOT NULL
+      );
+    `);
+  },
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

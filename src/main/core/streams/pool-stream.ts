@@ -4,6 +4,7 @@ import { DepthSchema, EVENT_TYPES, TradeSchema, type Depth, type Trade } from '.
 import type { NamingProfile } from '../client/naming';
 import type { MarketRepo } from '../store/market-repo';
 import { GroupCommit } from './group-commit';
+import { REPLAY_WAIT_MS, resumeVerdict, type ResumeVerdict } from './pool-resume';
 import type { StreamSpec } from './supervisor';
 
 export interface PoolStreamOptions {
@@ -11,23 +12,29 @@ export interface PoolStreamOptions {
   priority: number;
   repo: MarketRepo;
   naming: () => NamingProfile;
-  url(): string;
+  /** The stream's URL, resuming after `lastId` (the newest stored trade's stream id) when there is one. */
+  url(lastId: string | undefined): string;
   /** Trades of [fromSec, toSec] from REST, to fill the gap after a reconnect. */
   backfill(fromSec: number, toSec: number): Promise<Trade[]>;
+  /** How a reconnect's gap was filled (tests, logs). */
+  onResume?(verdict: ResumeVerdict): void;
   onData(trades: Trade[], depth: Depth | null): void;
   onError?(err: unknown): void;
 }
 
 /**
- * Stream #21 of one pool: trades stored (deduped by event_digest), depth kept as the latest
- * snapshot only. There is no resume on #21, so after every (re)connect the gap is backfilled
- * from GET /dex/{pool}/trades starting at the last stored trade's second.
+ * Stream #21 of one pool: trades stored (deduped by event_digest) with the newest one's stream id,
+ * depth kept as the latest snapshot only. Every (re)connect sends `last-id`; when the service
+ * replays the gap nothing is read over REST, otherwise the gap is backfilled from
+ * GET /dex/{pool}/trades starting at the last stored trade's second (streams/pool-resume.ts).
  */
 export function poolStream(opts: PoolStreamOptions): { spec: StreamSpec; flush(): void } {
   let latestDepth: Depth | null = null;
+  /** Stream id of the newest trade handed to the group commit (the cursor it commits with). */
+  let lastStreamId: string | undefined;
   const commit = new GroupCommit<Trade>((trades) => {
     try {
-      opts.repo.addTrades(opts.pool, trades);
+      opts.repo.addTrades(opts.pool, trades, lastStreamId);
       const depth = latestDepth;
       if (depth) opts.repo.setDepth(opts.pool, depth);
       latestDepth = null;
@@ -52,25 +59,43 @@ export function poolStream(opts: PoolStreamOptions): { spec: StreamSpec; flush()
   const flush = (): void => {
     if (depthTimer) clearTimeout(depthTimer);
     depthTimer = undefined;
+    if (resume) clearTimeout(resume.timer);
+    resume = undefined;
     commit.flush();
     flushDepthOnly();
+  };
+  const backfill = (fromSec: number, toSec: number): void => {
+    opts
+      .backfill(fromSec, toSec)
+      .then((trades) => {
+        const added = opts.repo.addTrades(opts.pool, trades);
+        if (added > 0) opts.onData(trades, null);
+      })
+      .catch((err: unknown) => opts.onError?.(err));
+  };
+  /** A reconnect waiting for its first trade to tell a replay from live trades. */
+  let resume: { lastMs: number; openedAt: number; timer: NodeJS.Timeout } | undefined;
+  const settle = (firstTradeMs: number | undefined): void => {
+    if (!resume) return;
+    clearTimeout(resume.timer);
+    const verdict = resumeVerdict(resume.lastMs, resume.openedAt, firstTradeMs, Date.now());
+    resume = undefined;
+    opts.onResume?.(verdict);
+    if (verdict.kind === 'backfill') backfill(verdict.fromSec, verdict.toSec);
   };
   const spec: StreamSpec = {
     id: `pool:${opts.pool}`,
     priority: opts.priority,
-    url: opts.url,
+    url: () => opts.url(opts.repo.lastTradeStreamId(opts.pool)),
     onOpen: () => {
+      if (resume) clearTimeout(resume.timer);
+      resume = undefined;
       const last = opts.repo.lastTradeMs(opts.pool);
       if (last === undefined) return;
-      const from = Math.floor(last / 1000);
-      const to = Math.floor(Date.now() / 1000);
-      opts
-        .backfill(from, to)
-        .then((trades) => {
-          const added = opts.repo.addTrades(opts.pool, trades);
-          if (added > 0) opts.onData(trades, null);
-        })
-        .catch((err: unknown) => opts.onError?.(err));
+      const openedAt = Date.now();
+      // Nothing to resume from (trades only from REST, or a service without ids): backfill at once.
+      if (opts.repo.lastTradeStreamId(opts.pool) === undefined) return backfill(Math.floor(last / 1000), Math.floor(openedAt / 1000));
+      resume = { lastMs: last, openedAt, timer: setTimeout(() => settle(undefined), REPLAY_WAIT_MS) };
     },
     onEvent: (m: EventSourceMessage) => {
       let msg: unknown;
@@ -82,7 +107,11 @@ export function poolStream(opts: PoolStreamOptions): { spec: StreamSpec; flush()
       const env = msg as { type?: unknown; data?: unknown };
       if (env.type === EVENT_TYPES.liveTrade) {
         const t = v.safeParse(TradeSchema, env.data);
-        if (t.success) commit.push(t.output);
+        if (t.success) {
+          if (resume) settle(t.output.checkpoint_timestamp_ms);
+          if (m.id) lastStreamId = m.id;
+          commit.push(t.output);
+        }
       } else if (env.type === EVENT_TYPES.depth) {
         const d = v.safeParse(DepthSchema, env.data);
         if (d.success) {
