@@ -12,16 +12,21 @@ if (major < 22) {
     console.error(`tidewatch: Node ${process.versions.node} is too old (22 or later is needed). Run \`npm install\`, then \`npm run -s cli -- ...\`.`);
     process.exit(1);
   }
-  // The key never goes on the child's command line (where `ps` shows it): it travels in the environment.
+  // The keys never go on the child's command line (where `ps` shows them): they travel in the environment.
   const args = process.argv.slice(2);
   const env = { ...process.env };
-  const at = args[0] === 'sim' ? -1 : args.findIndex((a) => a === '--api-key' || a.startsWith('--api-key='));
-  if (at >= 0) {
-    const inline = args[at].startsWith('--api-key=');
-    const value = inline ? args[at].slice('--api-key='.length) : args[at + 1];
+  const moved = [
+    ['--api-key', 'TIDEWATCH_API_KEY', 'TIDEWATCH_KEY_FROM_ARGV'],
+    ['--stream-key', 'TIDEWATCH_STREAM_KEY', 'TIDEWATCH_STREAM_KEY_FROM_ARGV'],
+  ];
+  for (const [option, variable, flag] of args[0] === 'sim' ? [] : moved) {
+    const at = args.findIndex((a) => a === option || a.startsWith(`${option}=`));
+    if (at < 0) continue;
+    const inline = args[at].startsWith(`${option}=`);
+    const value = inline ? args[at].slice(option.length + 1) : args[at + 1];
     if (value !== undefined) {
-      env.TIDEWATCH_API_KEY = value;
-      env.TIDEWATCH_KEY_FROM_ARGV = '1';
+      env[variable] = value;
+      env[flag] = '1';
       args.splice(at, inline ? 1 : 2);
     }
   }

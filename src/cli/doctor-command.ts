@@ -8,10 +8,16 @@ import { connectSse } from '../main/core/streams/sse-connection';
 import { parse } from './args';
 import { DEFAULT_DATA_DIR, resolveService, SERVICE_OPTIONS } from './service-options';
 
-export const DOCTOR_USAGE = `tidewatch doctor: check the key, each endpoint family, both streams and the store
+export const DOCTOR_USAGE = `tidewatch doctor: check each key, each endpoint family, both streams and the store
 
-  tidewatch doctor [--base-url URL [--stream-url URL] [--api-key-file PATH] [--naming spec|deepbook]] [--data-dir DIR]
-                   (the key: TIDEWATCH_API_KEY, --api-key-file, or a prompt; --api-key KEY warns)
+  tidewatch doctor [--base-url URL [--stream-url URL] [--api-key-file PATH] [--stream-key-file PATH]
+                   [--naming spec|deepbook]] [--data-dir DIR]
+                   (the key: TIDEWATCH_API_KEY, --api-key-file, or a prompt; --api-key KEY warns;
+                   stream keys: TIDEWATCH_STREAM_KEY or --stream-key-file, per pool
+                   TIDEWATCH_POOL_STREAM_KEYS=SUI_USDC=KEY,...)
+
+  Each key is checked against what it is used for: the api-key on REST, the stream key (or the
+  api-key when there is none) on both streams, each pool's own stream key on that pool's stream.
 
   Without a key and URLs it checks the Demo network. Exit code 0 when every check passes.`;
 
@@ -36,8 +42,9 @@ async function check(name: string, run: () => Promise<string>): Promise<Check> {
   }
 }
 
-function streamCheck(client: ServiceClient, path: string, query: Record<string, string>): Promise<string> {
-  const url = client.http.url(path, query, 'stream');
+function streamCheck(client: ServiceClient, path: string, query: Record<string, string>, pool?: string): Promise<string> {
+  const url = client.http.url(path, query, 'stream', pool);
+  const keyName = client.http.streamKeyName(pool === undefined ? 'margin' : `pool:${pool}`);
   return new Promise((resolve, reject) => {
     let settled = false;
     const conn = connectSse(
@@ -46,14 +53,14 @@ function streamCheck(client: ServiceClient, path: string, query: Record<string, 
         onOpen: () => {
           settled = true;
           conn.close();
-          resolve('connected: 200 text/event-stream');
+          resolve(`${keyName} accepted: 200 text/event-stream`);
         },
         onEvent: () => {},
       },
       { watchdogMs: 20_000, redact: (s) => client.http.redact(s) },
     );
     void conn.done.then((end) => {
-      if (!settled) reject(new Error(`${end.message}${end.kind === 'auth' ? ': the key was rejected' : ''}`));
+      if (!settled) reject(new Error(`${end.message}${end.kind === 'auth' ? `: ${keyName} was rejected` : ''}`));
     });
   });
 }
@@ -92,7 +99,7 @@ export async function doctorCommand(args: string[]): Promise<number> {
     return 0;
   }
   const target = await resolveService(o);
-  const client = new ServiceClient({ baseUrl: target.baseUrl, streamUrl: target.streamUrl, apiKey: target.apiKey, naming: target.naming, attempts: 2, timeoutMs: 10_000 });
+  const client = new ServiceClient({ baseUrl: target.baseUrl, streamUrl: target.streamUrl, apiKey: target.apiKey, streamKeys: target.streamKeys, naming: target.naming, attempts: 2, timeoutMs: 10_000 });
   const checks: Check[] = [];
   try {
     let pool = 'SUI_USDC';
@@ -132,7 +139,10 @@ export async function doctorCommand(args: string[]): Promise<number> {
       }),
     );
     checks.push(await check('stream #22 (margin)', () => streamCheck(client, '/dex-margin/manager-updates', { 'last-id': '$' })));
-    checks.push(await check(`stream #21 (${pool})`, () => streamCheck(client, `/dex/${pool}/live-trades`, {})));
+    checks.push(await check(`stream #21 (${pool})`, () => streamCheck(client, `/dex/${pool}/live-trades`, {}, pool)));
+    for (const own of Object.keys(target.streamKeys.pools ?? {}).filter((p) => p !== pool)) {
+      checks.push(await check(`stream #21 (${own})`, () => streamCheck(client, `/dex/${encodeURIComponent(own)}/live-trades`, {}, own)));
+    }
     checks.push(await check('store', async () => storeCheck(o['data-dir'] ?? DEFAULT_DATA_DIR)));
   } finally {
     await target.sim?.close();

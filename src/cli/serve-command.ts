@@ -9,12 +9,16 @@ import { DEFAULT_DATA_DIR, resolveService, SERVICE_OPTIONS } from './service-opt
 export const SERVE_USAGE = `tidewatch serve: the monitor without Electron, its UI and API on 127.0.0.1
 
   tidewatch serve [--port P] [--data-dir DIR] [--watch OWNER]...
-                  [--base-url URL [--stream-url URL] [--api-key-file PATH] [--naming spec|deepbook]]
+                  [--base-url URL [--stream-url URL] [--api-key-file PATH] [--stream-key-file PATH]
+                   [--naming spec|deepbook]]
                   [--speed N] [--seed N] [--history | --no-history]
 
   Without --base-url it starts the Demo network in this process and uses it. The real
   service's key comes from TIDEWATCH_API_KEY, --api-key-file PATH (chmod 600), or a prompt
   in a terminal; --api-key KEY works but shows the key to every local user (ps), so it warns.
+  Streams use the api-key unless a stream key is given (the real service's streams take their
+  own): TIDEWATCH_STREAM_KEY or --stream-key-file PATH, and per pool TIDEWATCH_POOL_STREAM_KEYS
+  (SUI_USDC=KEY,DEEP_USDC=KEY); --stream-key KEY warns like --api-key.
   Prints "Tidewatch is running at http://127.0.0.1:P/?token=T"; stops on Ctrl-C or SIGTERM.
 
   --port P          port of the UI and API (default 0: a free one)

@@ -2,7 +2,8 @@ import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { startSim, type RunningSim } from '../sim';
 import { UsageError } from './args';
-import { API_KEY_ENV, KEY_MOVED_ENV, readApiKey } from './api-key';
+import type { StreamKeys } from '../main/core/client/stream-keys';
+import { API_KEY_ENV, KEY_MOVED_ENV, readApiKey, readStreamKeys, STREAM_KEY_MOVED_ENV } from './api-key';
 import { randomBytes } from 'node:crypto';
 
 /** The options every command that talks to the service shares. */
@@ -11,6 +12,8 @@ export const SERVICE_OPTIONS = {
   'stream-url': { type: 'string' },
   'api-key': { type: 'string' },
   'api-key-file': { type: 'string' },
+  'stream-key': { type: 'string' },
+  'stream-key-file': { type: 'string' },
   naming: { type: 'string' },
   seed: { type: 'string' },
   speed: { type: 'string' },
@@ -23,6 +26,8 @@ export interface ServiceTarget {
   baseUrl: string;
   streamUrl: string;
   apiKey: string;
+  /** Keys of the streams, when they take their own (none: the api-key). */
+  streamKeys: StreamKeys;
   naming: 'spec' | 'deepbook';
   /** Set when the Demo network was started in this process. */
   sim?: RunningSim;
@@ -51,6 +56,8 @@ export async function resolveService(
     'stream-url'?: string;
     'api-key'?: string;
     'api-key-file'?: string;
+    'stream-key'?: string;
+    'stream-key-file'?: string;
     naming?: string;
     seed?: string;
     speed?: string;
@@ -60,7 +67,8 @@ export async function resolveService(
   const naming = (o.naming ?? 'spec') as 'spec' | 'deepbook';
   if (naming !== 'spec' && naming !== 'deepbook') throw new UsageError(`--naming must be spec or deepbook (got "${o.naming}")`);
   const keyGiven = o['api-key'] !== undefined || o['api-key-file'] !== undefined || process.env[KEY_MOVED_ENV] === '1';
-  if (o['base-url'] || o['stream-url'] || keyGiven) {
+  const streamKeyGiven = o['stream-key'] !== undefined || o['stream-key-file'] !== undefined || process.env[STREAM_KEY_MOVED_ENV] === '1';
+  if (o['base-url'] || o['stream-url'] || keyGiven || streamKeyGiven) {
     if (!o['base-url']) throw new UsageError('the real service needs --base-url (and --stream-url if streams live elsewhere)');
     const baseUrl = checkUrl('base-url', o['base-url']);
     const apiKey = await readApiKey(o, { prompt: true });
@@ -72,6 +80,7 @@ export async function resolveService(
       baseUrl,
       streamUrl: o['stream-url'] ? checkUrl('stream-url', o['stream-url']) : baseUrl,
       apiKey,
+      streamKeys: readStreamKeys(o),
       naming,
     };
   }
@@ -79,8 +88,8 @@ export async function resolveService(
   if (!(speed > 0)) throw new UsageError(`--speed must be a positive number (got "${o.speed}")`);
   const seed = o.seed === undefined ? undefined : Number(o.seed);
   if (seed !== undefined && !Number.isInteger(seed)) throw new UsageError(`--seed must be an integer (got "${o.seed}")`);
-  if (opts.startDemo === false) return { network: 'demo', baseUrl: '', streamUrl: '', apiKey: '', naming: 'spec', speed, seed };
+  if (opts.startDemo === false) return { network: 'demo', baseUrl: '', streamUrl: '', apiKey: '', streamKeys: {}, naming: 'spec', speed, seed };
   const apiKey = randomBytes(12).toString('hex');
   const sim = await startSim({ apiKeys: [apiKey], port: 0, host: '127.0.0.1', speed, seed });
-  return { network: 'demo', baseUrl: sim.url, streamUrl: sim.url, apiKey, naming: 'spec', sim, speed, seed };
+  return { network: 'demo', baseUrl: sim.url, streamUrl: sim.url, apiKey, streamKeys: {}, naming: 'spec', sim, speed, seed };
 }

@@ -3,13 +3,19 @@ import { intOption, numberOption, parse, untilSignal, UsageError } from './args'
 
 export const SIM_USAGE = `tidewatch sim: the Demo network, a reference implementation of the chain data service
 
-  tidewatch sim --port 0 --api-key KEY [--seed N] [--speed N] [--host 127.0.0.1]
+  tidewatch sim --port 0 --api-key KEY [--stream-key KEY] [--pool-stream-key POOL=KEY]
+                [--seed N] [--speed N] [--host 127.0.0.1]
                 [--plan free|starter|pro|business] [--no-retry-after] [--pool-resume]
                 [--rate-limit N] [--max-streams N] [--heartbeat-ms N] [--retention N] [--anchor-ms MS]
   tidewatch sim --describe [--seed N]
 
   --port N          port to listen on; 0 picks a free one (default 0)
   --api-key KEY     key accepted in the api-key query parameter; repeat for several (default: demo)
+  --stream-key KEY  streams take this key (repeat for several) and refuse the api-keys, as the
+                    real service's streams do; REST takes only the api-keys (default: streams
+                    take the api-keys)
+  --pool-stream-key POOL=KEY
+                    one pool's stream #21 takes this key instead (repeatable)
   --seed N          seed of the synthetic chain (default ${DEFAULT_SEED})
   --speed N         market activity per second, as a multiple of real time (default 1)
   --host H          address to bind (default 127.0.0.1)
@@ -31,6 +37,8 @@ export async function simCommand(args: string[]): Promise<number> {
   const o = parse(args, {
     port: { type: 'string' },
     'api-key': { type: 'string', multiple: true },
+    'stream-key': { type: 'string', multiple: true },
+    'pool-stream-key': { type: 'string', multiple: true },
     seed: { type: 'string' },
     speed: { type: 'string' },
     host: { type: 'string' },
@@ -58,9 +66,18 @@ export async function simCommand(args: string[]): Promise<number> {
   const stopped = untilSignal();
   const apiKeys = o['api-key'] ?? ['demo'];
   if (apiKeys.some((k) => k.length === 0)) throw new UsageError('--api-key must not be empty');
+  const poolStreamKeys: Record<string, string[]> = {};
+  for (const pair of o['pool-stream-key'] ?? []) {
+    const m = /^([A-Za-z0-9_]{1,64})=(\S+)$/.exec(pair);
+    if (!m) throw new UsageError(`--pool-stream-key must be POOL=KEY, like SUI_USDC=abc (got "${pair}")`);
+    (poolStreamKeys[m[1]!] ??= []).push(m[2]!);
+  }
+  if ((o['stream-key'] ?? []).some((k) => k.length === 0)) throw new UsageError('--stream-key must not be empty');
   const sim = await startSim({
     seed,
     apiKeys,
+    streamKeys: o['stream-key'],
+    poolStreamKeys,
     port: intOption('port', o.port, 0, 65_535) ?? 0,
     host: o.host ?? '127.0.0.1',
     speed: numberOption('speed', o.speed, 0.001),

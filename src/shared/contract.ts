@@ -76,9 +76,22 @@ export interface Settings {
    * `memory`: given for this run only, never written.
    */
   readonly keyProtection: 'os-keyring' | 'plain-text' | 'memory';
+  /** Read only: whether a stream key is set (streams use it instead of the API key). Never the key. */
+  readonly hasStreamKey: boolean;
+  /** Read only: the pools with a stream key of their own (names only). */
+  readonly streamKeyPools: readonly string[];
 }
 
-export type SettingsPatch = Partial<Omit<Settings, 'hasApiKey' | 'keyProtection'>>;
+/** What Settings reports about the keys: read only, never written through `updateSettings`. */
+export type KeyFacts = 'hasApiKey' | 'keyProtection' | 'hasStreamKey' | 'streamKeyPools';
+
+export type SettingsPatch = Partial<Omit<Settings, KeyFacts>>;
+
+/** Settings without what they report about the keys: what is persisted, edited and patched. */
+export function withoutKeyFacts<T extends Partial<Settings>>(s: T): Omit<T, KeyFacts> {
+  const { hasApiKey: _h, keyProtection: _k, hasStreamKey: _s, streamKeyPools: _p, ...rest } = s;
+  return rest;
+}
 
 /**
  * `stopped-auth`: the key was rejected (retried every few minutes, and at once when a key is set);
@@ -293,6 +306,11 @@ export const CONTRACT_ARGS = {
     startAtLogin: v.optional(v.boolean()),
   }),
   setApiKey: v.object({ apiKey: v.nullable(v.pipe(v.string(), v.trim(), v.minLength(1), v.maxLength(512))) }),
+  /** The stream key (`pool` null) or one pool's own; `streamKey` null removes it. */
+  setStreamKey: v.object({
+    pool: v.nullable(v.pipe(v.string(), v.regex(/^[A-Za-z0-9_]{1,64}$/, 'a pool name like SUI_USDC'))),
+    streamKey: v.nullable(v.pipe(v.string(), v.trim(), v.minLength(1), v.maxLength(512), v.regex(/^\S+$/, 'the key alone, without spaces'))),
+  }),
   addWatch: v.object({ owner: Address, label: v.optional(v.pipe(v.string(), v.maxLength(100))) }),
   removeWatch: v.object({ owner: Address }),
   setThreshold: v.pipe(
@@ -342,6 +360,7 @@ export interface ContractResults {
   thresholds: { defaults: Thresholds; perManager: Record<string, Thresholds> };
   updateSettings: Settings;
   setApiKey: Settings;
+  setStreamKey: Settings;
   addWatch: WatchEntry[];
   removeWatch: WatchEntry[];
   setThreshold: { defaults: Thresholds; perManager: Record<string, Thresholds> };

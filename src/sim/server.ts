@@ -16,6 +16,13 @@ export interface SimOptions {
   speed?: number;
   /** Keys accepted in `api-key`; every other value (or none) is a 401. */
   apiKeys: string[];
+  /**
+   * Stream keys, as the real service has them: when given, streams take only these (or a pool's
+   * own, below) and refuse the api-keys; REST takes only the api-keys. Default: streams take the api-keys.
+   */
+  streamKeys?: string[];
+  /** Keys of one pool's stream #21 only (over `streamKeys`). */
+  poolStreamKeys?: Record<string, string[]>;
   host?: string;
   port?: number;
   heartbeatMs?: number;
@@ -78,6 +85,8 @@ export async function startSim(opts: SimOptions): Promise<RunningSim> {
     gradual: opts.gradual,
   });
   const keys = new Set(opts.apiKeys);
+  const streamKeys = opts.streamKeys?.length ? new Set(opts.streamKeys) : undefined;
+  const poolStreamKeys = new Map(Object.entries(opts.poolStreamKeys ?? {}).map(([pool, ks]) => [pool, new Set(ks)]));
   const plan = opts.plan ? PLANS[opts.plan] : undefined;
   const rate = opts.rateLimit ?? plan?.requestsPerSecond;
   const limiter = rate ? new RateLimiter(rate) : undefined;
@@ -131,7 +140,12 @@ export async function startSim(opts: SimOptions): Promise<RunningSim> {
       if (apiKey === null || apiKey === '') {
         throw new HttpError(401, 'unauthorized', 'the api-key query parameter is required');
       }
-      if (!keys.has(apiKey)) throw new HttpError(401, 'unauthorized', 'the api-key is not valid');
+      const pool = found.params['pool'];
+      const own = found.route.stream ? ((pool !== undefined ? poolStreamKeys.get(pool) : undefined) ?? streamKeys) : undefined;
+      if (own && !own.has(apiKey)) {
+        throw new HttpError(401, 'unauthorized', keys.has(apiKey) ? 'this stream takes a stream key, not the api-key' : 'the stream key is not valid for this stream');
+      }
+      if (!own && !keys.has(apiKey)) throw new HttpError(401, 'unauthorized', 'the api-key is not valid');
       const wait = limiter?.take(apiKey);
       if (wait !== undefined) {
         throw new HttpError(429, 'rate_limited', `too many requests for this api-key; retry in ${wait} s`, retryAfter ? { 'retry-after': String(wait) } : {});

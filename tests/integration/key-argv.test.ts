@@ -11,6 +11,7 @@ import { startTestSim, type TestSim } from '../support/sim';
  * pinned Node passes it in the environment, not in argv.
  */
 const CANARY = 'canary-Key+9/x=Z';
+const STREAM_CANARY = 'canary-stream-77';
 const dir = tempDir();
 const running: ChildProcess[] = [];
 let t: TestSim | undefined;
@@ -64,15 +65,16 @@ describe('the key and the command line', () => {
   });
 
   it.runIf(process.platform === 'linux' && spawnSync('/usr/bin/node', ['--version'], { encoding: 'utf8' }).stdout.startsWith('v20'))(
-    '--api-key warns, and the re-exec onto the pinned Node carries it in the environment only',
+    '--api-key and --stream-key warn, and the re-exec onto the pinned Node carries them in the environment only',
     async () => {
-      const s = await serve('/usr/bin/node', ['--api-key', CANARY], {});
+      const s = await serve('/usr/bin/node', ['--api-key', CANARY, `--stream-key=${STREAM_CANARY}`], {});
       const lines = commandLines(s.child.pid!);
       // The parent (Node 20) was given it by the user; its child (the pinned Node 24) was not.
       expect(lines.length).toBeGreaterThanOrEqual(2);
       expect(lines[0]).toContain('canary');
       expect(lines.slice(1).filter((l) => l.includes('canary'))).toEqual([]);
       expect(s.err()).toContain('--api-key puts the key on the command line');
+      expect(s.err()).toContain('--stream-key puts the key on the command line');
       s.child.kill('SIGTERM');
     },
   );

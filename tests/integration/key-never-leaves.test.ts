@@ -7,17 +7,21 @@ import { tempDir, until } from '../support/monitor';
 import { startTestSim, type TestSim } from '../support/sim';
 
 const KEY = 'K3Y-very-secret-0123456789';
+// Streams take keys of their own (the real service's), here one for all and one for a pool.
+const STREAM_KEY = 'STR3AM-very-secret-9876543210';
+const POOL_KEY = 'P00L-very-secret-5555555555';
 let t: TestSim;
 let m: Monitor;
 const dir = tempDir();
 let d: ReturnType<TestSim['sim']['world']['describe']>;
 
 beforeAll(async () => {
-  t = await startTestSim({ apiKeys: [KEY], historyDays: 0.3 });
+  t = await startTestSim({ apiKeys: [KEY], streamKeys: [STREAM_KEY], poolStreamKeys: { SUI_USDC: [POOL_KEY] }, historyDays: 0.3 });
   d = t.sim.world.describe();
   m = new Monitor({
     dataDir: dir.dir,
     secrets: new MemorySecretStore(KEY),
+    streamSecrets: new MemorySecretStore(JSON.stringify({ all: STREAM_KEY, pools: { SUI_USDC: POOL_KEY } })),
     overrides: { network: 'custom', baseUrl: t.sim.url, streamUrl: t.sim.url },
     watch: [d.marginOwners[0]!],
   }).start();
@@ -63,6 +67,7 @@ describe('the API key never crosses to the renderer', () => {
       thresholds: {},
       updateSettings: { privacyMode: false },
       setApiKey: { apiKey: KEY },
+      setStreamKey: { pool: 'SUI_USDC', streamKey: POOL_KEY },
       addWatch: { owner: d.marginOwners[1] },
       removeWatch: { owner: d.marginOwners[1] },
       setThreshold: { managerId: '0xabc', warning: 2, critical: 1.5 },
@@ -80,7 +85,8 @@ describe('the API key never crosses to the renderer', () => {
     }
     expect(answers.length).toBe(CONTRACT_METHODS.length);
     expect(answers.some((a) => a.includes('"ok":false'))).toBe(true); // error paths were exercised
-    for (const a of answers) expect(a).not.toContain(KEY);
+    for (const a of answers) for (const k of [KEY, STREAM_KEY, POOL_KEY]) expect(a).not.toContain(k);
     expect(answers.find((a) => a.includes('hasApiKey'))).toContain('"hasApiKey":true');
+    expect(answers.find((a) => a.includes('hasStreamKey'))).toContain('"hasStreamKey":true,"streamKeyPools":["SUI_USDC"]');
   });
 });

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CONTRACT_METHODS, type ContractMethod } from '../../src/shared/contract';
+import { CONTRACT_METHODS, withoutKeyFacts, type ContractMethod } from '../../src/shared/contract';
 import type { Monitor } from '../../src/main/core/monitor';
 import { monitorOn, tempDir, until } from '../support/monitor';
 import { startTestSim, type TestSim } from '../support/sim';
@@ -177,8 +177,7 @@ describe('contract queries against the Demo network', () => {
     expect((await call('retryStreams', {})).streams.map((x: { id: string }) => x.id)).toContain('margin');
     expect(status.streams.find((x: any) => x.id === 'margin').state).toBe('open');
     // The Settings form sends every field, empty URLs included.
-    const { hasApiKey: _h, keyProtection: _k, ...form } = s;
-    expect((await call('updateSettings', form)).baseUrl).toBe('');
+    expect((await call('updateSettings', withoutKeyFacts(s))).baseUrl).toBe('');
     await expect(call('updateSettings', { baseUrl: 'not a url' })).rejects.toThrow(/baseUrl must be an http\(s\) URL/);
     await expect(call('updateSettings', { network: 'custom', baseUrl: '' })).rejects.toThrow(/custom network needs a base URL/);
     const updated = await call('updateSettings', { riskRefreshSec: 60, privacyMode: true });
@@ -192,7 +191,18 @@ describe('contract queries against the Demo network', () => {
     await call('updateSettings', { baseUrl: 'https://service.example/v1', streamUrl: '' });
     await call('setApiKey', { apiKey: 'secret-key-123' });
     expect((await call('updateSettings', { baseUrl: 'https://service.example/v2' })).hasApiKey).toBe(true);
-    expect((await call('updateSettings', { streamUrl: 'https://attacker.example' })).hasApiKey).toBe(false);
+    // Stream keys: reported as facts only, and dropped with the api-key when the host moves.
+    await call('updateSettings', { streamUrl: '' });
+    await call('setStreamKey', { pool: null, streamKey: 'stream-secret-1' });
+    const withStream = await call('setStreamKey', { pool: 'DEEP_USDC', streamKey: 'pool-secret-2' });
+    expect(withStream).toMatchObject({ hasStreamKey: true, streamKeyPools: ['DEEP_USDC'] });
+    expect(JSON.stringify(withStream)).not.toMatch(/stream-secret-1|pool-secret-2/);
+    await expect(call('setStreamKey', { pool: 'not a pool', streamKey: 'x' })).rejects.toThrow(/pool name/);
+    await expect(call('setStreamKey', { pool: null, streamKey: 'two words' })).rejects.toThrow(/without spaces/);
+    expect((await call('setStreamKey', { pool: 'DEEP_USDC', streamKey: null })).streamKeyPools).toEqual([]);
+    await call('setStreamKey', { pool: 'DEEP_USDC', streamKey: 'pool-secret-2' });
+    const moved = await call('updateSettings', { streamUrl: 'https://attacker.example' });
+    expect(moved).toMatchObject({ hasApiKey: false, hasStreamKey: false, streamKeyPools: [] });
     await call('updateSettings', { baseUrl: '', streamUrl: '' });
     const owner = d.marginOwners[1]!;
     expect((await call('addWatch', { owner, label: 'desk 2' })).map((w: any) => w.owner)).toContain(owner);

@@ -37,6 +37,13 @@ export function startCli(args: string[], env: Record<string, string> = {}): CliP
   };
 }
 
+/** Run the command line to its end without blocking this process (a sim in it keeps answering). */
+export async function runCli(args: string[], o: { env?: Record<string, string> } = {}): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  const p = startCli(args, o.env);
+  const code = await new Promise<number | null>((resolve) => p.child.once('exit', (c) => resolve(c)));
+  return { code, stdout: p.out(), stderr: p.err() };
+}
+
 /** A free loopback port (to restart a service on the same address). */
 export async function freePort(): Promise<number> {
   const s = createServer();

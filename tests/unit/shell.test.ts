@@ -59,7 +59,7 @@ const { AlertNotifier, tomorrowAt0 } = await import('../../src/main/shell/alert-
 const { TrayManager } = await import('../../src/main/shell/tray-manager');
 const { IpcBridge } = await import('../../src/main/shell/ipc-bridge');
 const { isTrustedSender } = await import('../../src/main/shell/sender-check');
-const { SafeStorageSecretStore } = await import('../../src/main/shell/secret-store');
+const { SafeStorageSecretStore, STREAM_KEYS_FILE } = await import('../../src/main/shell/secret-store');
 const { resolveAppPath } = await import('../../src/main/shell/app-protocol');
 
 const reading = (id: string, ratio: number | null): RiskReading => ({ manager_id: id, owner: '0xo', ts_ms: 1, risk_ratio: ratio, debt_usd: 1, assets_usd: 1, distance_pct: -5 });
@@ -261,6 +261,21 @@ describe('the API key at rest', () => {
     b.set(null);
     await b.flushed();
     expect((await SafeStorageSecretStore.open(safe(), d.dir, 'linux')).get()).toBeNull();
+    d.remove();
+  });
+
+  it('keeps the stream keys in a file of their own, encrypted the same way, beside the API key', async () => {
+    const d = tempDir();
+    const file = { name: STREAM_KEYS_FILE, what: 'stream keys' };
+    const api = await SafeStorageSecretStore.open(safe(), d.dir, 'linux');
+    const streams = await SafeStorageSecretStore.open(safe(), d.dir, 'linux', () => {}, file);
+    api.set('sk-live-SECRET-123');
+    streams.set(JSON.stringify({ all: 'STREAM-SECRET-9', pools: { SUI_USDC: 'POOL-SECRET-7' } }));
+    await Promise.all([api.flushed(), streams.flushed()]);
+    const onDisk = readFileSync(join(d.dir, STREAM_KEYS_FILE)).toString('utf8');
+    expect(onDisk).not.toMatch(/SECRET/);
+    expect((await SafeStorageSecretStore.open(safe(), d.dir, 'linux')).get()).toBe('sk-live-SECRET-123');
+    expect(JSON.parse((await SafeStorageSecretStore.open(safe(), d.dir, 'linux', () => {}, file)).get()!)).toEqual({ all: 'STREAM-SECRET-9', pools: { SUI_USDC: 'POOL-SECRET-7' } });
     d.remove();
   });
 

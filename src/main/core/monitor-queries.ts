@@ -186,6 +186,12 @@ const HANDLERS: Handlers = {
     m.retryStreamsNow();
     return m.effective();
   },
+  setStreamKey: (m, a) => {
+    m.settings.setStreamKey(a.pool, a.streamKey);
+    m.reconfigure();
+    m.retryStreamsNow();
+    return m.effective();
+  },
   addWatch: (m, a) => {
     m.store.settings.addWatch(a.owner, a.label ?? null);
     m.risk.forget();

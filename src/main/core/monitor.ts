@@ -7,6 +7,7 @@ import {
   type InvokeOptions,
   type PayloadOf,
   type RiskReading,
+  type KeyFacts,
   type Settings,
   type StatusSnapshot,
   type TidewatchApi,
@@ -16,6 +17,7 @@ import { AlertEngine } from './alerts/alert-engine';
 import { checkLargeLiquidations } from './alerts/large-liquidations';
 import { redact, ServiceError } from './client/errors';
 import type { ServiceConfig } from './client/http';
+import { serviceConfigOf, serviceIdentity, type DemoTarget } from './client/service-target';
 import { ServiceClient } from './client/service-client';
 import { dispatch } from './monitor-queries';
 import { PushHub } from './push-hub';
@@ -38,10 +40,12 @@ import { StreamSupervisor } from './streams/supervisor';
 export interface MonitorOptions {
   dataDir: string;
   /** The Demo network the shell started (src/sim), used when settings.network is `demo`. */
-  demo?: { baseUrl: string; apiKey: string; hints?: () => DemoOwnerHint[] };
+  demo?: DemoTarget & { hints?: () => DemoOwnerHint[] };
   secrets: SecretStore;
+  /** The stream keys (client/stream-keys.ts); none: streams use the API key. */
+  streamSecrets?: SecretStore;
   /** Settings forced by the command line for this run (not persisted). */
-  overrides?: Partial<Omit<Settings, 'hasApiKey' | 'keyProtection'>>;
+  overrides?: Partial<Omit<Settings, KeyFacts>>;
   /** Owners added to the watch list at start. */
   watch?: string[];
   /** `last-id` for the margin stream's very first start; default: `0` on the Demo network, `$` elsewhere. */
@@ -90,13 +94,13 @@ export class Monitor implements TidewatchApi {
     this.log = (line) => log(this.redact(line));
     this.store = Store.open(opts.dataDir, (line) => this.log(line));
     if (this.store.notice) this.log(this.store.notice);
-    this.settings = new SettingsService(this.store.settings, opts.secrets);
+    this.settings = new SettingsService(this.store.settings, opts.secrets, opts.streamSecrets);
     for (const owner of opts.watch ?? []) this.store.settings.addWatch(owner, null);
     this.client = new ServiceClient(this.serviceConfig());
     this.assets = new AssetBookCache(() => this.client, () => this.canConnect() && !this.closed);
     this.eventUnits = new EventUnits(this.store.margin, this.store.cache, () => this.assets.now());
     this.prices = new PriceBook(() => this.client, () => [...(this.assets.peek()?.poolsById.values() ?? [])]);
-    this.connectionIdentity = this.identity();
+    this.connectionIdentity = serviceIdentity(this.serviceConfig());
     this.hub = new PushHub((topic, count) => {
       if (topic.startsWith('pool:')) this.pools.onSubscribers(topic.slice(5), count);
     });
@@ -140,6 +144,7 @@ export class Monitor implements TidewatchApi {
       budget: this.effective().streamBudget,
       fetch: opts.fetch,
       redact: (s) => this.redact(s),
+      keyName: (id) => this.client.http.streamKeyName(id),
       onReachable: (reachable) => this.noteNetwork(reachable ? undefined : 'unreachable'),
       ...opts.streams,
     });
@@ -153,9 +158,7 @@ export class Monitor implements TidewatchApi {
       log: (line) => this.log(line),
     });
     this.supervisor.onStatus((streams) => {
-      for (const s of streams) {
-        if (s.state === 'stopped-auth' && s.lastError) this.alerts.onStreamAuthStopped(s.id, s.lastError);
-      }
+      for (const s of streams) if (s.state === 'stopped-auth' && s.lastError) this.alerts.onStreamAuthStopped(s.id, s.lastError, this.client.http.streamKeyName(s.id));
       this.scheduleStatus();
     });
     this.margin = marginStream({
@@ -226,27 +229,11 @@ export class Monitor implements TidewatchApi {
     return this.apiKey() !== null && (s.network === 'demo' ? this.opts.demo !== undefined : s.baseUrl !== '');
   }
 
-  private connectionIdentity: unknown;
-
-  private identity(): unknown {
-    const c = this.serviceConfig();
-    return [c.baseUrl, c.streamUrl, c.apiKey, c.naming];
-  }
+  private connectionIdentity: string;
 
   private serviceConfig(): ServiceConfig {
     const s = this.effective();
-    const demo = s.network === 'demo' ? this.opts.demo : undefined;
-    const baseUrl = demo?.baseUrl ?? (s.baseUrl || 'http://127.0.0.1:9');
-    return {
-      baseUrl,
-      streamUrl: demo?.baseUrl ?? (s.streamUrl || baseUrl),
-      apiKey: this.apiKey() ?? '',
-      naming: demo ? 'spec' : s.naming,
-      // The pacing protects a paid plan's limits; the Demo network runs on this machine and has none.
-      requestsPerSecond: demo ? Math.max(s.requestsPerSecond, 200) : s.requestsPerSecond,
-      concurrency: demo ? Math.max(s.concurrency, 8) : s.concurrency,
-      fetch: this.opts.fetch,
-    };
+    return serviceConfigOf(s, s.network === 'demo' ? this.opts.demo : undefined, { apiKey: this.apiKey(), streamKeys: this.settings.streamKeys() }, this.opts.fetch);
   }
 
   /**
@@ -254,8 +241,9 @@ export class Monitor implements TidewatchApi {
    * naming), forget what was learnt about it and reconnect every stream.
    */
   reconfigure(): void {
-    const changed = JSON.stringify(this.identity()) !== JSON.stringify(this.connectionIdentity);
-    this.connectionIdentity = this.identity();
+    const identity = serviceIdentity(this.serviceConfig());
+    const changed = identity !== this.connectionIdentity;
+    this.connectionIdentity = identity;
     this.client.http.reconfigure(this.serviceConfig());
     this.supervisor.setBudget(this.effective().streamBudget);
     if (changed) {

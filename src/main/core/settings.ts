@@ -1,7 +1,8 @@
-import type { Settings, SettingsPatch } from '../../shared/contract';
+import { withoutKeyFacts, type KeyFacts, type Settings, type SettingsPatch } from '../../shared/contract';
+import { decodeStreamKeys, encodeStreamKeys, withStreamKey, type StreamKeys } from './client/stream-keys';
 import type { SettingsRepo } from './store/settings-repo';
 
-export const DEFAULT_SETTINGS: Omit<Settings, 'hasApiKey' | 'keyProtection'> = {
+export const DEFAULT_SETTINGS: Omit<Settings, KeyFacts> = {
   network: 'demo',
   baseUrl: '',
   streamUrl: '',
@@ -45,17 +46,37 @@ export class MemorySecretStore implements SecretStore {
 
 const KEY = 'settings';
 
-/** Settings persisted in the store, merged over the defaults; the key is never among them. */
+/** Settings persisted in the store, merged over the defaults; the keys are never among them. */
 export class SettingsService {
   constructor(
     private readonly repo: SettingsRepo,
     private readonly secrets: SecretStore,
+    /** The stream keys (client/stream-keys.ts), kept like the api-key; JSON. */
+    private readonly streamSecrets: SecretStore = new MemorySecretStore(),
   ) {}
 
   get(): Settings {
-    const saved = this.repo.get<Partial<Settings>>(KEY) ?? {};
-    const { hasApiKey: _ignored, keyProtection: _k, ...rest } = saved as Partial<Settings>;
-    return { ...DEFAULT_SETTINGS, ...rest, hasApiKey: this.secrets.get() !== null, keyProtection: this.secrets.protection() };
+    const saved = withoutKeyFacts(this.repo.get<Partial<Settings>>(KEY) ?? {});
+    const streams = this.streamKeys();
+    return {
+      ...DEFAULT_SETTINGS,
+      ...saved,
+      hasApiKey: this.secrets.get() !== null,
+      keyProtection: this.secrets.protection(),
+      hasStreamKey: streams.all !== undefined,
+      streamKeyPools: Object.keys(streams.pools ?? {}).sort(),
+    };
+  }
+
+  /** The stream keys, for the client only (never part of what Settings answers). */
+  streamKeys(): StreamKeys {
+    return decodeStreamKeys(this.streamSecrets.get());
+  }
+
+  /** Set or remove the stream key (`pool` null) or one pool's own key. */
+  setStreamKey(pool: string | null, key: string | null): Settings {
+    this.streamSecrets.set(encodeStreamKeys(withStreamKey(this.streamKeys(), pool, key)));
+    return this.get();
   }
 
   update(patch: SettingsPatch): Settings {
@@ -66,11 +87,13 @@ export class SettingsService {
     if (next.network === 'custom' && !next.baseUrl) {
       throw new RangeError('a custom network needs a base URL');
     }
-    const { hasApiKey: _drop, keyProtection: _kp, ...persisted } = next;
     const before = this.get();
-    this.repo.set(KEY, persisted);
-    // The key was given for a service: pointing the app at another host must not send it there.
-    if (this.secrets.get() !== null && movedHost(before, next)) this.secrets.set(null);
+    this.repo.set(KEY, withoutKeyFacts(next));
+    // The keys were given for a service: pointing the app at another host must not send them there.
+    if (movedHost(before, next)) {
+      if (this.secrets.get() !== null) this.secrets.set(null);
+      if (this.streamSecrets.get() !== null) this.streamSecrets.set(null);
+    }
     return this.get();
   }
 
@@ -89,7 +112,7 @@ const hostOf = (url: string): string => {
 };
 
 /** Whether the base or stream URL now names another host than the one the key was used with. */
-function movedHost(before: Settings, after: Omit<Settings, 'hasApiKey' | 'keyProtection'>): boolean {
+function movedHost(before: Settings, after: Omit<Settings, KeyFacts>): boolean {
   const was = [hostOf(before.baseUrl), hostOf(before.streamUrl || before.baseUrl)];
   const now = [hostOf(after.baseUrl), hostOf(after.streamUrl || after.baseUrl)];
   if (was[0] === '' && was[1] === '') return false;

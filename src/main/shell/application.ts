@@ -10,7 +10,7 @@ import { AlertNotifier } from './alert-notifier';
 import { CSP } from '../../shared/csp';
 import { APP_ORIGIN, serveRenderer } from './app-protocol';
 import { IpcBridge } from './ipc-bridge';
-import { SafeStorageSecretStore } from './secret-store';
+import { SafeStorageSecretStore, STREAM_KEYS_FILE } from './secret-store';
 import { TrayManager } from './tray-manager';
 import { lockDownSession, WindowManager } from './window-manager';
 
@@ -32,6 +32,7 @@ export async function startApplication(paths: ShellPaths): Promise<void> {
 
   // 1. Secrets: the key is decrypted here, in main, and never leaves it.
   const secrets = await SafeStorageSecretStore.open(safeStorage, userData, process.platform, log);
+  const streamSecrets = await SafeStorageSecretStore.open(safeStorage, userData, process.platform, log, { name: STREAM_KEYS_FILE, what: 'stream keys' });
 
   // 2. The Demo network (the default network), in this process on a random loopback port.
   const demoKey = randomBytes(12).toString('hex');
@@ -42,7 +43,7 @@ export async function startApplication(paths: ShellPaths): Promise<void> {
   const sim: RunningSim = await startSim({ apiKeys: [demoKey], port: 0, host: '127.0.0.1', speed, gradual: true });
 
   // 3. The monitor: store, streams, risk, alerts.
-  const monitor = new Monitor({ dataDir: join(userData, 'data'), demo: { baseUrl: sim.url, apiKey: demoKey, hints: () => (sim.world.built ? sim.world.owners() : []) }, secrets, log }).start();
+  const monitor = new Monitor({ dataDir: join(userData, 'data'), demo: { baseUrl: sim.url, apiKey: demoKey, hints: () => (sim.world.built ? sim.world.owners() : []) }, secrets, streamSecrets, log }).start();
   // The last resort: an error nobody handled is logged and shown in the status; the app lives on.
   installSafetyNet({ log: (line) => log(monitor.redact(line)), onError: (err) => monitor.noteInternalError(err) });
 

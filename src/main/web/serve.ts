@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import { startSim, type RunningSim } from '../../sim';
+import { encodeStreamKeys, type StreamKeys } from '../core/client/stream-keys';
 import { Monitor, type MonitorOptions } from '../core/monitor';
 import { MemorySecretStore } from '../core/settings';
 import { startWebShell, type WebShell } from './server';
@@ -9,7 +10,7 @@ export interface ServeOptions {
   port: number;
   dataDir: string;
   /** The real service; absent: the Demo network in this process. */
-  service?: { baseUrl: string; streamUrl: string; apiKey: string; naming: 'spec' | 'deepbook' };
+  service?: { baseUrl: string; streamUrl: string; apiKey: string; streamKeys?: StreamKeys; naming: 'spec' | 'deepbook' };
   demo?: { speed?: number; seed?: number };
   watch?: string[];
   marginFirstStart?: '$' | '0';
@@ -47,6 +48,7 @@ export async function startServe(o: ServeOptions): Promise<Serving> {
     dataDir: o.dataDir,
     demo,
     secrets: new MemorySecretStore(o.service?.apiKey ?? null),
+    streamSecrets: new MemorySecretStore(o.service?.streamKeys ? encodeStreamKeys(o.service.streamKeys) : null),
     overrides: o.service
       ? { network: 'custom', baseUrl: o.service.baseUrl, streamUrl: o.service.streamUrl, naming: o.service.naming }
       : { network: 'demo' },

@@ -18,10 +18,12 @@ export type Handler = (ctx: RouteContext) => unknown;
 export interface Route {
   segments: string[];
   handler: Handler;
+  /** A stream: it may take stream keys instead of api-keys. */
+  stream?: boolean;
 }
 
-export function route(path: string, handler: Handler): Route {
-  return { segments: path.split('/').filter(Boolean), handler };
+export function route(path: string, handler: Handler, kind: 'rest' | 'stream' = 'rest'): Route {
+  return { segments: path.split('/').filter(Boolean), handler, ...(kind === 'stream' ? { stream: true } : {}) };
 }
 
 export function matchRoute(routes: readonly Route[], segments: readonly string[]): { route: Route; params: Record<string, string> } | null {

@@ -81,7 +81,7 @@ export function streamRoutes(world: World, hub: StreamHub): Route[] {
       // A snapshot at once, so a new subscriber has a book before the next change.
       onDepth(market.depth(20));
       return undefined;
-    }),
+    }, 'stream'),
     route('/dex-margin/manager-updates', (ctx) => {
       const lastId = lastIdOf(ctx);
       let replay: ReturnType<typeof world.log.since> = [];
@@ -93,7 +93,7 @@ export function streamRoutes(world: World, hub: StreamHub): Route[] {
       for (const e of replay) conn.send(e.json, e.id);
       unsubscribe = world.log.subscribe((e) => conn.send(e.json, e.id));
       return undefined;
-    }),
+    }, 'stream'),
   ];
 }
 

@@ -163,15 +163,16 @@ export class AlertEngine {
     return a;
   }
 
-  onStreamAuthStopped(streamId: string, detail: string, now = Date.now()): AlertRecord | undefined {
+  /** A stream stopped on 401/403; `keyName` says which key it sent ("the stream key"). */
+  onStreamAuthStopped(streamId: string, detail: string, keyName = 'the API key', now = Date.now()): AlertRecord | undefined {
     const a = this.repo.addAlert({
-      dedupe_key: `stream-auth:${streamId}:warning:${Math.floor(now / 3_600_000)}`,
+      dedupe_key: `stream-auth:${streamId}:${keyName}:warning:${Math.floor(now / 3_600_000)}`,
       rule: 'stream-auth',
       level: 'warning',
       manager_id: null,
       owner: null,
       event_id: null,
-      title: 'API key rejected',
+      title: `${keyName.replace(/^the /, '').replace(/^./, (c) => c.toUpperCase())} rejected`,
       message: `The ${streamId} stream stopped: ${detail}`,
       created_at: now,
     });

@@ -4,12 +4,15 @@ import { BodyTooLargeError, cutText, formatBytes, readBounded } from './body';
 import { kindOfStatus, parseRetryAfter, redact, ServiceError } from './errors';
 import { backoffMs, LimiterPausedError, RequestLimiter } from './limiter';
 import { NAMING_PROFILES, type NamingProfileName } from './naming';
+import { allStreamKeys, streamKeyFor, type StreamKeys } from './stream-keys';
 
 export interface ServiceConfig {
   baseUrl: string;
   /** Host of the streams; defaults to baseUrl. */
   streamUrl?: string;
   apiKey: string;
+  /** Keys of the streams (the real service's are separate from the api-key); none: the api-key. */
+  streamKeys?: StreamKeys;
   naming?: NamingProfileName;
   /** Requests per second (default 10, the smallest plan's limit). */
   requestsPerSecond?: number;
@@ -37,7 +40,7 @@ export type QueryValue = string | number | undefined | readonly string[];
  */
 export class ServiceHttp {
   readonly limiter: RequestLimiter;
-  private config: Required<Omit<ServiceConfig, 'streamUrl' | 'fetch'>> & { streamUrl: string; fetch: typeof fetch };
+  private config: Required<Omit<ServiceConfig, 'streamUrl' | 'fetch' | 'streamKeys'>> & { streamUrl: string; fetch: typeof fetch; streamKeys: StreamKeys };
 
   constructor(config: ServiceConfig) {
     this.config = ServiceHttp.complete(config);
@@ -49,6 +52,7 @@ export class ServiceHttp {
       baseUrl: c.baseUrl.replace(/\/+$/, ''),
       streamUrl: (c.streamUrl ?? c.baseUrl).replace(/\/+$/, ''),
       apiKey: c.apiKey,
+      streamKeys: c.streamKeys ?? {},
       naming: c.naming ?? 'spec',
       requestsPerSecond: c.requestsPerSecond ?? 10,
       concurrency: c.concurrency ?? 4,
@@ -77,8 +81,11 @@ export class ServiceHttp {
     return NAMING_PROFILES[this.config.naming];
   }
 
-  /** The URL of a spec path on the REST host (or the stream host), api-key included. */
-  url(specPath: string, query: Record<string, QueryValue> = {}, host: 'rest' | 'stream' = 'rest'): string {
+  /**
+   * The URL of a spec path on the REST host (or the stream host), its key included: the api-key,
+   * or for a stream the stream key (`pool`'s own for stream #21) when one is set.
+   */
+  url(specPath: string, query: Record<string, QueryValue> = {}, host: 'rest' | 'stream' = 'rest', pool?: string): string {
     const base = host === 'rest' ? this.config.baseUrl : this.config.streamUrl;
     const search = new URLSearchParams();
     for (const [k, val] of Object.entries(query)) {
@@ -87,12 +94,19 @@ export class ServiceHttp {
       if (Array.isArray(val)) for (const one of val) search.append(name, one);
       else search.append(name, String(val));
     }
-    search.set('api-key', this.config.apiKey);
+    search.set('api-key', (host === 'stream' ? streamKeyFor(this.config.streamKeys, pool) : undefined) ?? this.config.apiKey);
     return `${base}${this.profile.path(specPath)}?${search.toString()}`;
   }
 
+  /** Which key a stream (`margin`, `pool:<name>`) sends, in words, for what a refusal says. */
+  streamKeyName(streamId: string): string {
+    const pool = streamId.startsWith('pool:') ? streamId.slice(5) : undefined;
+    if (pool !== undefined && this.config.streamKeys.pools?.[pool]) return `${pool}'s stream key`;
+    return this.config.streamKeys.all ? 'the stream key' : 'the API key';
+  }
+
   redact(text: string): string {
-    return redact(text, this.config.apiKey);
+    return redact(text, this.config.apiKey, ...allStreamKeys(this.config.streamKeys));
   }
 
   /**

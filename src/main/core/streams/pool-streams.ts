@@ -64,7 +64,7 @@ export class PoolStreams {
       priority,
       repo: this.d.repo,
       naming: () => client().http.profile,
-      url: (lastId) => client().http.url(`/dex/${encodeURIComponent(pool)}/live-trades`, lastId ? { 'last-id': lastId } : {}, 'stream'),
+      url: (lastId) => client().http.url(`/dex/${encodeURIComponent(pool)}/live-trades`, lastId ? { 'last-id': lastId } : {}, 'stream', pool),
       backfill: async (from, to) => (await client().tradesRange(pool, from, to)).trades,
       onData: (trades: Trade[], depth) => this.d.publish(pool, { pool, trades, depth }),
       onResume: (v) => {

@@ -40,6 +40,8 @@ export interface SupervisorOptions {
   backoffCapMs?: number;
   fetch?: typeof fetch;
   redact: (text: string) => string;
+  /** Which key a stream sends, in words ("the stream key"), for what a refusal says; default the API key. */
+  keyName?: (streamId: string) => string;
   random?: () => number;
   /** The service answered a stream (true), or a stream could not reach it (false): for the offline banner. */
   onReachable?(reachable: boolean): void;
@@ -258,7 +260,7 @@ export class StreamSupervisor {
         r.authStopped = true;
         this.set(r, 'stopped-auth', {
           nextTryAt: Date.now() + AUTH_RETRY_MS,
-          lastError: `The service rejected the API key (${end.message}). Tidewatch tries again every 5 minutes, and at once when you enter a key in Settings.`,
+          lastError: `The service rejected ${this.opts.keyName?.(r.spec.id) ?? 'the API key'} (${end.message}). Tidewatch tries again every 5 minutes, and at once when you enter a key in Settings.`,
         });
         continue;
       }

@@ -24,6 +24,10 @@ export const useSettingsStore = defineStore('settings', () => {
   async function setApiKey(key: string | null): Promise<void> {
     settings.value = await api.invoke('setApiKey', { apiKey: key });
   }
+  /** The stream key (`pool` null) or one pool's own; null removes it. */
+  async function setStreamKey(pool: string | null, key: string | null): Promise<void> {
+    settings.value = await api.invoke('setStreamKey', { pool, streamKey: key });
+  }
   async function addWatch(owner: string, label?: string): Promise<void> {
     watchList.value = await api.invoke('addWatch', { owner, label });
   }
@@ -33,5 +37,5 @@ export const useSettingsStore = defineStore('settings', () => {
   watch(settings, (s) => {
     if (s) privacy.value = s.privacyMode;
   });
-  return { settings, watchList, error, load, update, setApiKey, addWatch, removeWatch };
+  return { settings, watchList, error, load, update, setApiKey, setStreamKey, addWatch, removeWatch };
 });
