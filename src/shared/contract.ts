@@ -65,6 +65,8 @@ export interface Settings {
   alertCooldownSec: number;
   /** Protocol-wide large-liquidation alert above this USD amount; null: off. */
   largeLiquidationUsd: number | null;
+  /** Credits a month the user means to spend; a warning at 80 % and at 100 %. null: no budget. */
+  monthlyCreditBudget: number | null;
   ipfsGateway: string;
   privacyMode: boolean;
   startAtLogin: boolean;
@@ -126,6 +128,23 @@ export interface StatusSnapshot {
   historyGaps: HistoryGap[];
   /** An unexpected internal error that was caught and survived, the latest one. */
   internalError: { at: number; message: string } | null;
+  /** Credits spent on the service (its published prices); null on the Demo network, which is free. */
+  credits: CreditUsage | null;
+}
+
+/** The credit meter: what this app spent on the service, by its published price list. */
+export interface CreditUsage {
+  /** Local calendar day and month. */
+  today: number;
+  thisMonth: number;
+  /** YYYY-MM */
+  month: string;
+  /** Of thisMonth, counted at an estimate (endpoints without a published price). */
+  estimated: number;
+  /** Of thisMonth, KB received on streams (1 credit per KB). */
+  streamedKb: number;
+  /** The monthly budget from Settings, or null. */
+  budget: number | null;
 }
 
 export interface HistoryGap {
@@ -182,7 +201,7 @@ export type AlertLevel = 'info' | 'warning' | 'critical';
 
 export interface AlertRecord {
   id: number;
-  rule: 'risk-threshold' | 'liquidation' | 'large-liquidation' | 'stream-auth' | 'store-write' | 'history-gap';
+  rule: 'risk-threshold' | 'liquidation' | 'large-liquidation' | 'stream-auth' | 'store-write' | 'history-gap' | 'credit-budget';
   level: AlertLevel;
   manager_id: string | null;
   owner: string | null;
@@ -301,6 +320,7 @@ export const CONTRACT_ARGS = {
     criticalRatio: v.optional(Ratio),
     alertCooldownSec: v.optional(v.pipe(v.number(), v.finite(), v.integer(), v.minValue(0), v.maxValue(86_400))),
     largeLiquidationUsd: v.optional(v.nullable(v.pipe(v.number(), v.finite(), v.minValue(0), v.maxValue(1e12)))),
+    monthlyCreditBudget: v.optional(v.nullable(v.pipe(v.number(), v.finite(), v.integer(), v.minValue(1), v.maxValue(1e12)))),
     ipfsGateway: v.optional(HttpUrl('ipfsGateway')),
     privacyMode: v.optional(v.boolean()),
     startAtLogin: v.optional(v.boolean()),

@@ -36,6 +36,7 @@ import { toAbortSignal } from './client/abort';
 import { marginStream } from './streams/margin-stream';
 import { PoolStreams } from './streams/pool-streams';
 import { StreamSupervisor } from './streams/supervisor';
+import { CreditMeter, CREDITS_KEY, type CreditCounts } from './credits/credit-meter';
 
 export interface MonitorOptions {
   dataDir: string;
@@ -73,6 +74,8 @@ export class Monitor implements TidewatchApi {
   readonly eventUnits: EventUnits;
   readonly prices: PriceBook;
   readonly risk: RiskRefresh;
+  /** Credits spent on the service (credits/credit-meter.ts). */
+  readonly credits: CreditMeter;
   /** Liquidations before this time (replayed history) never raise the large-liquidation alert. */
   private readonly startedAt = Date.now();
   /** Watched managers -> owner. */
@@ -140,9 +143,17 @@ export class Monitor implements TidewatchApi {
       noteStore: (err) => (err === undefined ? this.storeHealth.noteOk() : this.storeHealth.noteError(err)),
       log: (line) => this.log(line),
     });
+    this.credits = new CreditMeter({
+      load: () => this.store.settings.get<CreditCounts>(CREDITS_KEY),
+      save: (c) => this.storeHealth.guard(() => this.store.settings.set(CREDITS_KEY, c)),
+      budget: () => this.effective().monthlyCreditBudget,
+      onBudget: (share, usage) => this.alerts.onCreditBudget(share, usage),
+      onChange: () => this.scheduleStatus(),
+    });
     this.supervisor = new StreamSupervisor({
       budget: this.effective().streamBudget,
       fetch: opts.fetch,
+      onBytes: (_id, bytes) => this.client.http.metered && this.credits.noteStreamBytes(bytes),
       redact: (s) => this.redact(s),
       keyName: (id) => this.client.http.streamKeyName(id),
       onReachable: (reachable) => this.noteNetwork(reachable ? undefined : 'unreachable'),
@@ -233,7 +244,8 @@ export class Monitor implements TidewatchApi {
 
   private serviceConfig(): ServiceConfig {
     const s = this.effective();
-    return serviceConfigOf(s, s.network === 'demo' ? this.opts.demo : undefined, { apiKey: this.apiKey(), streamKeys: this.settings.streamKeys() }, this.opts.fetch);
+    const keys = { apiKey: this.apiKey(), streamKeys: this.settings.streamKeys() };
+    return serviceConfigOf(s, s.network === 'demo' ? this.opts.demo : undefined, keys, { fetch: this.opts.fetch, onAnswered: (p) => this.credits.noteRequest(p) });
   }
 
   /**
@@ -300,6 +312,7 @@ export class Monitor implements TidewatchApi {
       storeError: this.storeHealth.current(),
       historyGaps,
       internalError: this.internalError,
+      credits: this.client.http.metered ? this.credits.usage() : null,
     };
   }
 
@@ -381,6 +394,7 @@ export class Monitor implements TidewatchApi {
     this.recovery.close();
     this.margin.flush();
     this.pools.flushAll();
+    this.credits.flush();
     await this.store.shutdown();
   }
 }

@@ -15,6 +15,7 @@ export const DEFAULT_SETTINGS: Omit<Settings, KeyFacts> = {
   criticalRatio: 1.25,
   alertCooldownSec: 900,
   largeLiquidationUsd: null,
+  monthlyCreditBudget: null,
   ipfsGateway: 'https://ipfs.io/ipfs/',
   privacyMode: false,
   startAtLogin: false,

@@ -1,6 +1,6 @@
 import { DEFAULT_LIQUIDATION_RATIO } from '../../../shared/portfolio';
 import { EVENT_TYPES } from '../../../shared/api';
-import type { AlertRecord, RiskReading, Thresholds } from '../../../shared/contract';
+import type { AlertRecord, CreditUsage, RiskReading, Thresholds } from '../../../shared/contract';
 import { riskRatioFromStream } from '../../../shared/units';
 import type { IncomingMarginEvent } from '../store/margin-events';
 import type { RiskAlertRepo } from '../store/risk-alert-repo';
@@ -157,6 +157,29 @@ export class AlertEngine {
       event_id: null,
       title: 'Some stream history could not be replayed',
       message,
+      created_at: now,
+    });
+    if (a) this.publish([a]);
+    return a;
+  }
+
+  /** This month's credits crossed 80 % (then 100 %) of the budget set in Settings: once each per month. */
+  onCreditBudget(share: 0.8 | 1, usage: CreditUsage, now = Date.now()): AlertRecord | undefined {
+    const n = (x: number): string => Math.round(x).toLocaleString('en-US');
+    const pct = Math.round(share * 100);
+    const a = this.repo.addAlert({
+      dedupe_key: `credit-budget:-:warning:${usage.month}:${pct}`,
+      rule: 'credit-budget',
+      level: 'warning',
+      manager_id: null,
+      owner: null,
+      event_id: null,
+      title: share >= 1 ? 'Monthly credit budget used up' : `${pct} % of the monthly credit budget used`,
+      message:
+        `${n(usage.thisMonth)} of your ${n(usage.budget ?? 0)} credits for ${usage.month} are spent (by the service's published prices; its dashboard is the authority). ` +
+        (share >= 1
+          ? 'Tidewatch keeps running: the service decides what happens past your plan. Close pool pages you do not need, or raise the budget in Settings.'
+          : 'Pool pages and stream history cost the most: close the pages you do not need.'),
       created_at: now,
     });
     if (a) this.publish([a]);

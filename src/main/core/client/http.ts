@@ -29,6 +29,8 @@ export interface ServiceConfig {
   /** Attempts for retryable failures (429, 5xx, network, timeout), including the first. */
   attempts?: number;
   fetch?: typeof fetch;
+  /** A request the service answered with 2xx (what it charges credits for: credits/credit-meter.ts). */
+  onAnswered?: (specPath: string) => void;
 }
 
 export type QueryValue = string | number | undefined | readonly string[];
@@ -40,7 +42,12 @@ export type QueryValue = string | number | undefined | readonly string[];
  */
 export class ServiceHttp {
   readonly limiter: RequestLimiter;
-  private config: Required<Omit<ServiceConfig, 'streamUrl' | 'fetch' | 'streamKeys'>> & { streamUrl: string; fetch: typeof fetch; streamKeys: StreamKeys };
+  private config: Required<Omit<ServiceConfig, 'streamUrl' | 'fetch' | 'streamKeys' | 'onAnswered'>> & {
+    streamUrl: string;
+    fetch: typeof fetch;
+    streamKeys: StreamKeys;
+    onAnswered?: (specPath: string) => void;
+  };
 
   constructor(config: ServiceConfig) {
     this.config = ServiceHttp.complete(config);
@@ -62,6 +69,7 @@ export class ServiceHttp {
       retryAfterCapMs: c.retryAfterCapMs ?? 60_000,
       attempts: c.attempts ?? 4,
       fetch: c.fetch ?? globalThis.fetch,
+      onAnswered: c.onAnswered,
     };
   }
 
@@ -75,6 +83,11 @@ export class ServiceHttp {
 
   get apiKey(): string {
     return this.config.apiKey;
+  }
+
+  /** Whether what this client asks is charged (a service, not the free Demo network). */
+  get metered(): boolean {
+    return this.config.onAnswered !== undefined;
   }
 
   get profile() {
@@ -188,6 +201,7 @@ export class ServiceHttp {
         const retryAfter = kind === 'rate-limited' ? parseRetryAfter(res.headers.get('retry-after')) : undefined;
         throw new ServiceError(kind, `The service answered ${res.status}: ${reason}`, res.status, retryAfter === undefined ? undefined : Math.min(retryAfter, this.config.retryAfterCapMs));
       }
+      this.config.onAnswered?.(specPath);
       const text = await readBounded(res, maxResponseBytes).catch((err: unknown) => {
         if (err instanceof BodyTooLargeError) throw new ServiceError('invalid-response', `The service's answer is larger than ${formatBytes(maxResponseBytes)}.`, res.status);
         throw err;

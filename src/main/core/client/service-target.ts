@@ -12,7 +12,12 @@ export interface DemoTarget {
  * What this run talks to, from the effective settings: the Demo network (its own key, no stream
  * keys, no pacing to protect) or the configured service with the stored keys.
  */
-export function serviceConfigOf(s: Settings, demo: DemoTarget | undefined, keys: { apiKey: string | null; streamKeys: StreamKeys }, fetch?: typeof globalThis.fetch): ServiceConfig {
+export function serviceConfigOf(
+  s: Settings,
+  demo: DemoTarget | undefined,
+  keys: { apiKey: string | null; streamKeys: StreamKeys },
+  hooks: { fetch?: typeof globalThis.fetch; onAnswered?: (specPath: string) => void } = {},
+): ServiceConfig {
   const baseUrl = demo?.baseUrl ?? (s.baseUrl || 'http://127.0.0.1:9');
   return {
     baseUrl,
@@ -23,7 +28,9 @@ export function serviceConfigOf(s: Settings, demo: DemoTarget | undefined, keys:
     // The pacing protects a paid plan's limits; the Demo network runs on this machine and has none.
     requestsPerSecond: demo ? Math.max(s.requestsPerSecond, 200) : s.requestsPerSecond,
     concurrency: demo ? Math.max(s.concurrency, 8) : s.concurrency,
-    fetch,
+    fetch: hooks.fetch,
+    // The Demo network is free: only the service's answers are counted.
+    onAnswered: demo ? undefined : hooks.onAnswered,
   };
 }
 

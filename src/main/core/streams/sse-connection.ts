@@ -21,7 +21,8 @@ export interface SseHandlers {
   onOpen?(): void;
   onEvent(message: EventSourceMessage): void;
   /** Any byte, comments (heartbeats) included: liveness. */
-  onBytes?(at: number): void;
+  /** Bytes arrived (`bytes` of them, as sent: what a service charging per KB counts). */
+  onBytes?(at: number, bytes: number): void;
 }
 
 /**
@@ -95,7 +96,7 @@ export function connectSse(
       const guard = new SseSizeGuard(opts.maxEventChars);
       for await (const chunk of res.body) {
         lastByte = Date.now();
-        handlers.onBytes?.(lastByte);
+        handlers.onBytes?.(lastByte, (chunk as Uint8Array).byteLength);
         parser.feed(guard.feed(decoder.decode(chunk as Uint8Array, { stream: true })));
       }
       return { reason: 'ended', message: 'the server closed the stream', opened, events };

@@ -43,6 +43,8 @@ export interface SupervisorOptions {
   /** Which key a stream sends, in words ("the stream key"), for what a refusal says; default the API key. */
   keyName?: (streamId: string) => string;
   random?: () => number;
+  /** Bytes a stream received (the credit meter counts them). */
+  onBytes?(streamId: string, bytes: number): void;
   /** The service answered a stream (true), or a stream could not reach it (false): for the offline banner. */
   onReachable?(reachable: boolean): void;
 }
@@ -233,8 +235,9 @@ export class StreamSupervisor {
             r.spec.onEvent(m);
             this.emitActivity();
           },
-          onBytes: (at) => {
+          onBytes: (at, bytes) => {
             r.status.lastByteAt = at;
+            this.opts.onBytes?.(r.spec.id, bytes);
           },
         },
         { fetch: this.opts.fetch, watchdogMs: this.opts.watchdogMs ?? 45_000, redact: this.opts.redact },

@@ -1,0 +1,121 @@
+import type { CreditUsage } from '../../../shared/contract';
+import { priceOf, STREAM_CREDITS_PER_KB } from './credit-prices';
+
+/** What is kept between runs (the store's settings): counts of the current day and month. */
+export interface CreditCounts {
+  /** Local calendar day (YYYY-MM-DD) and month (YYYY-MM) the counts are of. */
+  day: string;
+  month: string;
+  today: number;
+  thisMonth: number;
+  /** Of thisMonth: counted at an estimate (endpoints without a published price). */
+  estimated: number;
+  /** Of thisMonth: KB received on streams. */
+  streamedKb: number;
+}
+
+export interface CreditMeterDeps {
+  load(): CreditCounts | undefined;
+  save(counts: CreditCounts): void;
+  /** The monthly budget (Settings), or null: none. */
+  budget(): number | null;
+  /** Usage crossed `share` (0.8, then 1) of the month's budget: once per month and share. */
+  onBudget(share: 0.8 | 1, usage: CreditUsage): void;
+  /** The counts changed (at most every PUBLISH_EVERY_MS). */
+  onChange(): void;
+  now?: () => Date;
+}
+
+/** Where the counts are kept (the store's settings). */
+export const CREDITS_KEY = 'credits.usage';
+
+/** Counts are written at most this often (and at close); the status is told at most this often. */
+export const SAVE_EVERY_MS = 5_000;
+export const PUBLISH_EVERY_MS = 2_000;
+
+const pad = (n: number): string => String(n).padStart(2, '0');
+const dayOf = (d: Date): string => `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}`;
+const monthOf = (d: Date): string => `${d.getFullYear()}-${pad(d.getMonth() + 1)}`;
+
+/**
+ * The credit meter (issue 13): every answered request at its published price and every KB a
+ * stream delivers, counted for today and this month (local calendar; the service's billing cycle
+ * starts on the plan's anniversary, so the month is a close reading, not the invoice). Kept in
+ * the store, so a restart continues the count. The service's own dashboard is the authority.
+ */
+export class CreditMeter {
+  private counts: CreditCounts;
+  private streamBytes = 0;
+  private saveTimer: NodeJS.Timeout | undefined;
+  private publishTimer: NodeJS.Timeout | undefined;
+  private readonly now: () => Date;
+
+  constructor(private readonly d: CreditMeterDeps) {
+    this.now = d.now ?? (() => new Date());
+    this.counts = this.rolled(d.load());
+  }
+
+  /** One answered request (charged whether or not its answer was usable). */
+  noteRequest(specPath: string): void {
+    const price = priceOf(specPath);
+    this.add(price.credits, price.estimated ? price.credits : 0, 0);
+  }
+
+  /** Bytes received on a stream: a credit per whole KB, the rest carried to the next bytes. */
+  noteStreamBytes(bytes: number): void {
+    this.streamBytes += bytes;
+    const kb = Math.floor(this.streamBytes / 1024);
+    if (kb === 0) return;
+    this.streamBytes -= kb * 1024;
+    this.add(kb * STREAM_CREDITS_PER_KB, 0, kb);
+  }
+
+  usage(): CreditUsage {
+    const c = this.rolled(this.counts);
+    return { today: c.today, thisMonth: c.thisMonth, month: c.month, estimated: c.estimated, streamedKb: c.streamedKb, budget: this.d.budget() };
+  }
+
+  /** Write what is counted (at close). */
+  flush(): void {
+    if (this.saveTimer) clearTimeout(this.saveTimer);
+    this.saveTimer = undefined;
+    if (this.publishTimer) clearTimeout(this.publishTimer);
+    this.publishTimer = undefined;
+    this.d.save(this.counts);
+  }
+
+  private add(credits: number, estimated: number, kb: number): void {
+    const before = this.counts.thisMonth;
+    const c = (this.counts = this.rolled(this.counts));
+    c.today += credits;
+    c.thisMonth += credits;
+    c.estimated += estimated;
+    c.streamedKb += kb;
+    const budget = this.d.budget();
+    if (budget !== null && budget > 0) {
+      for (const share of [0.8, 1] as const) {
+        // `before` is of this month unless the month just rolled over (then nothing was crossed before).
+        const was = before <= c.thisMonth ? before : 0;
+        if (was < budget * share && c.thisMonth >= budget * share) this.d.onBudget(share, this.usage());
+      }
+    }
+    this.saveTimer ??= setTimeout(() => {
+      this.saveTimer = undefined;
+      this.d.save(this.counts);
+    }, SAVE_EVERY_MS).unref();
+    this.publishTimer ??= setTimeout(() => {
+      this.publishTimer = undefined;
+      this.d.onChange();
+    }, PUBLISH_EVERY_MS).unref();
+  }
+
+  /** The counts, started again for a new day or month. */
+  private rolled(c: CreditCounts | undefined): CreditCounts {
+    const now = this.now();
+    const day = dayOf(now);
+    const month = monthOf(now);
+    if (!c || c.month !== month) return { day, month, today: 0, thisMonth: 0, estimated: 0, streamedKb: 0 };
+    if (c.day !== day) return { ...c, day, today: 0 };
+    return c;
+  }
+}
