@@ -13,7 +13,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { IncomingMarginEvent } from '../src/main/core/store/margin-events';
 import { Store } from '../src/main/core/store/store';
-import { StreamSupervisor } from '../src/main/core/streams/supervisor';
+import { StreamSupervisor, type SseTransport } from '../src/main/core/streams/supervisor';
 import { ingestInto } from './support';
 
 const N = Number(process.env['BENCH_EVENTS'] ?? 100_000);
@@ -82,7 +82,7 @@ function streamPayload(): Buffer {
 let bytesPerEvent = NaN;
 let commits = 0;
 
-async function streamBench(persist: boolean): Promise<number> {
+async function streamBench(persist: boolean, transport: SseTransport = 'parser'): Promise<number> {
   // The stream's bytes are made before the clock starts and sent in 64 KB chunks: the service's
   // cost is not the client's (a real service runs elsewhere).
   const payload = streamPayload();
@@ -108,10 +108,11 @@ async function streamBench(persist: boolean): Promise<number> {
   const bytesBefore = writtenBytes();
   const start = performance.now();
   if (persist) {
-    await ingestInto(url, store, N, () => commits++);
+    commits = 0;
+    await ingestInto(url, store, N, () => commits++, transport);
   } else {
     // The same stream read and parsed, nothing stored: what the client costs before the store.
-    const sup = new StreamSupervisor({ budget: 1, redact: (s) => s });
+    const sup = new StreamSupervisor({ budget: 1, redact: (s) => s, transport });
     let seen = 0;
     await new Promise<void>((resolve) => sup.add({ id: 'margin', priority: 0, url: () => url, onEvent: () => void (++seen >= N && resolve()) }));
     sup.stopAll();
@@ -135,6 +136,10 @@ export async function ingestBench(): Promise<Array<[string, boolean]>> {
   console.log(`\nStream #22 ingest, ${N} events (budgets of issue 12)`);
   const one = rawInsertBench(1);
   const raw = rawInsertBench(1000);
+  // The design card's `eventsource` package as the transport, on the same bytes (issue 13); first,
+  // so the bytes-per-event and commit figures below are the default transport's.
+  const esParseOnly = await streamBench(false, 'eventsource');
+  const esPersisted = await streamBench(true, 'eventsource');
   const parseOnly = await streamBench(false);
   const persisted = await streamBench(true);
   const row = (name: string, rate: number, ratio: string): void => console.log(`${name.padEnd(52)} ${rate.toFixed(0).padStart(8)} events/s  ${ratio}`);
@@ -142,6 +147,8 @@ export async function ingestBench(): Promise<Array<[string, boolean]>> {
   row('raw INSERT, 1,000 per transaction', raw, `${(raw / one).toFixed(2)}x one-per-event`);
   row('SSE read + parse, not stored', parseOnly, 'baseline for the stream');
   row('end to end: SSE + parse + validate + commit + cursor', persisted, `${(persisted / one).toFixed(2)}x one-per-event, ${(persisted / raw).toFixed(2)}x raw batched, ${(persisted / parseOnly).toFixed(2)}x not stored`);
+  row('SSE read + parse, not stored, via the eventsource package', esParseOnly, `${(esParseOnly / parseOnly).toFixed(2)}x eventsource-parser`);
+  row('end to end via the eventsource package', esPersisted, `${(esPersisted / persisted).toFixed(2)}x eventsource-parser`);
   console.log(`bytes written per event (store + WAL + checkpoint): ${Number.isNaN(bytesPerEvent) ? 'unknown (no /proc/self/io)' : bytesPerEvent.toFixed(0)}; ${commits} commits, ${(N / commits).toFixed(0)} events each`);
   const results: Array<[string, boolean]> = [
     [`end to end >= 5x one INSERT per event (${(persisted / one).toFixed(2)}x)`, persisted / one >= 5],

@@ -1,7 +1,7 @@
 import { NAMING_PROFILES } from '../src/main/core/client/naming';
 import type { Store } from '../src/main/core/store/store';
 import { marginStream } from '../src/main/core/streams/margin-stream';
-import { StreamSupervisor } from '../src/main/core/streams/supervisor';
+import { StreamSupervisor, type SseTransport } from '../src/main/core/streams/supervisor';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { Agent, request } from 'node:http';
@@ -80,8 +80,8 @@ export function rssOf(pid: number): number {
  * Stream #22 from `url` into `store` through the monitor's own ingest (SSE, parse, validate,
  * group commit with the cursor) until `count` events are committed; `onBatch` sees each commit.
  */
-export async function ingestInto(url: string, store: Store, count: number, onBatch: (size: number) => void = () => {}): Promise<void> {
-  const sup = new StreamSupervisor({ budget: 1, redact: (s) => s });
+export async function ingestInto(url: string, store: Store, count: number, onBatch: (size: number) => void = () => {}, transport?: SseTransport): Promise<void> {
+  const sup = new StreamSupervisor({ budget: 1, redact: (s) => s, transport });
   let seen = 0;
   await new Promise<void>((resolve) => {
     const ingest = marginStream({

@@ -25,16 +25,50 @@ export interface SseHandlers {
   onBytes?(at: number, bytes: number): void;
 }
 
+export interface SseOptions {
+  fetch?: typeof fetch;
+  watchdogMs: number;
+  signal?: AbortSignal;
+  redact: (s: string) => string;
+  maxEventChars?: number;
+}
+
+/**
+ * Why an answer is not a stream, or undefined when it is one: a refused connection (its status,
+ * Retry-After and message, the message read only as far as 64 KB), or a page that is not an
+ * event stream (lenient on a missing or generic type, which some servers forget).
+ */
+export async function refusalOf(res: Response, redact: (s: string) => string): Promise<Omit<SseEnd, 'opened' | 'events'> | undefined> {
+  if (!res.ok) {
+    const text = await readBounded(res, 64 * 1024).catch(() => '');
+    let body: unknown;
+    try {
+      body = JSON.parse(text);
+    } catch {
+      body = undefined;
+    }
+    return {
+      reason: 'http',
+      status: res.status,
+      kind: kindOfStatus(res.status, errorMessageOf(body) ?? ''),
+      retryAfterMs: parseRetryAfter(res.headers.get('retry-after')),
+      message: cutText(`${res.status} ${redact(errorMessageOf(body) ?? res.statusText ?? '')}`),
+    };
+  }
+  const type = (res.headers.get('content-type') ?? '').toLowerCase();
+  if (!res.body || /json|html|xml/.test(type)) {
+    await res.body?.cancel().catch(() => {});
+    return { reason: 'invalid', kind: 'invalid-response', message: `expected text/event-stream, got "${type || 'no body'}"` };
+  }
+  return undefined;
+}
+
 /**
  * One SSE connection over fetch, parsed with eventsource-parser. Unlike the `EventSource`
  * class it exposes what the supervisor needs: comment lines as liveness, the HTTP status and
  * Retry-After of a refused connection, and events of any name.
  */
-export function connectSse(
-  url: string,
-  handlers: SseHandlers,
-  opts: { fetch?: typeof fetch; watchdogMs: number; signal?: AbortSignal; redact: (s: string) => string; maxEventChars?: number },
-): { done: Promise<SseEnd>; close(): void } {
+export function connectSse(url: string, handlers: SseHandlers, opts: SseOptions): { done: Promise<SseEnd>; close(): void } {
   const controller = new AbortController();
   let closedByUs = false;
   let watchdogFired = false;
@@ -58,31 +92,8 @@ export function connectSse(
         headers: { accept: 'text/event-stream', 'cache-control': 'no-cache' },
         signal: controller.signal,
       });
-      if (!res.ok) {
-        // An error page is read only as far as its message: a huge or endless one is cut off.
-        const text = await readBounded(res, 64 * 1024).catch(() => '');
-        let body: unknown;
-        try {
-          body = JSON.parse(text);
-        } catch {
-          body = undefined;
-        }
-        const kind = kindOfStatus(res.status, errorMessageOf(body) ?? '');
-        return {
-          reason: 'http',
-          status: res.status,
-          kind,
-          retryAfterMs: parseRetryAfter(res.headers.get('retry-after')),
-          message: cutText(`${res.status} ${opts.redact(errorMessageOf(body) ?? res.statusText ?? '')}`),
-          opened,
-          events,
-        };
-      }
-      const type = (res.headers.get('content-type') ?? '').toLowerCase();
-      // Lenient on a missing or generic type (some servers forget it); an HTML or JSON page is an error page, not a stream.
-      if (!res.body || /json|html|xml/.test(type)) {
-        return { reason: 'invalid', kind: 'invalid-response', message: `expected text/event-stream, got "${type || 'no body'}"`, opened, events };
-      }
+      const refused = await refusalOf(res, opts.redact);
+      if (refused) return { ...refused, opened, events };
       opened = true;
       handlers.onOpen?.();
       const parser = createParser({
@@ -94,7 +105,7 @@ export function connectSse(
       });
       const decoder = new TextDecoder();
       const guard = new SseSizeGuard(opts.maxEventChars);
-      for await (const chunk of res.body) {
+      for await (const chunk of res.body!) {
         lastByte = Date.now();
         handlers.onBytes?.(lastByte, (chunk as Uint8Array).byteLength);
         parser.feed(guard.feed(decoder.decode(chunk as Uint8Array, { stream: true })));

@@ -1,7 +1,16 @@
 import type { EventSourceMessage } from 'eventsource-parser';
 import type { StreamState, StreamStatus } from '../../../shared/contract';
 import { backoffMs } from '../client/limiter';
-import { connectSse, type SseEnd } from './sse-connection';
+import { connectSse, type SseEnd, type SseHandlers } from './sse-connection';
+import { connectEventSource } from './sse-eventsource';
+
+/**
+ * How a connection reads its stream: `parser` (fetch + eventsource-parser, sse-connection.ts) or
+ * `eventsource` (the `eventsource` package, sse-eventsource.ts). README "Streams" has the
+ * measurement that chose the default.
+ */
+export type SseTransport = 'parser' | 'eventsource';
+export const DEFAULT_SSE_TRANSPORT: SseTransport = (process.env['TIDEWATCH_SSE_TRANSPORT'] as SseTransport | undefined) ?? 'parser';
 
 export interface StreamSpec {
   /** `margin` or `pool:<name>`. */
@@ -43,6 +52,8 @@ export interface SupervisorOptions {
   /** Which key a stream sends, in words ("the stream key"), for what a refusal says; default the API key. */
   keyName?: (streamId: string) => string;
   random?: () => number;
+  /** See SseTransport; default DEFAULT_SSE_TRANSPORT. */
+  transport?: SseTransport;
   /** Bytes a stream received (the credit meter counts them). */
   onBytes?(streamId: string, bytes: number): void;
   /** The service answered a stream (true), or a stream could not reach it (false): for the offline banner. */
@@ -220,28 +231,26 @@ export class StreamSupervisor {
       }
       this.set(r, 'connecting', { nextTryAt: null });
       const openedAt = Date.now();
-      const conn = connectSse(
-        r.spec.url(),
-        {
-          onOpen: () => {
-            this.opts.onReachable?.(true);
-            this.set(r, 'open', { lastError: null });
-            r.spec.onOpen?.(r.connectedOnce);
-            r.connectedOnce = true;
-          },
-          onEvent: (m) => {
-            r.status.events++;
-            r.status.lastEventAt = Date.now();
-            r.spec.onEvent(m);
-            this.emitActivity();
-          },
-          onBytes: (at, bytes) => {
-            r.status.lastByteAt = at;
-            this.opts.onBytes?.(r.spec.id, bytes);
-          },
+      const handlers: SseHandlers = {
+        onOpen: () => {
+          this.opts.onReachable?.(true);
+          this.set(r, 'open', { lastError: null });
+          r.spec.onOpen?.(r.connectedOnce);
+          r.connectedOnce = true;
         },
-        { fetch: this.opts.fetch, watchdogMs: this.opts.watchdogMs ?? 45_000, redact: this.opts.redact },
-      );
+        onEvent: (m) => {
+          r.status.events++;
+          r.status.lastEventAt = Date.now();
+          r.spec.onEvent(m);
+          this.emitActivity();
+        },
+        onBytes: (at, bytes) => {
+          r.status.lastByteAt = at;
+          this.opts.onBytes?.(r.spec.id, bytes);
+        },
+      };
+      const connect = (this.opts.transport ?? DEFAULT_SSE_TRANSPORT) === 'eventsource' ? connectEventSource : connectSse;
+      const conn = connect(r.spec.url(), handlers, { fetch: this.opts.fetch, watchdogMs: this.opts.watchdogMs ?? 45_000, redact: this.opts.redact });
       r.close = conn.close;
       const end: SseEnd = await conn.done;
       r.close = undefined;
