@@ -120,7 +120,14 @@ export async function startSim(opts: SimOptions): Promise<RunningSim> {
       });
   const handleOrWait = (req: IncomingMessage, res: ServerResponse): void => {
     if (built) handle(req, res);
-    else void ready.then(() => handle(req, res));
+    else {
+      void ready.then(() => {
+        // Closed while it waited (the app quit during the first seconds), or the client left: a
+        // stream opened now would keep its heartbeat, and the process, alive on a dead socket.
+        if (stopped || req.socket.destroyed) res.destroy();
+        else handle(req, res);
+      });
+    }
   };
   const handle = (req: IncomingMessage, res: ServerResponse): void => {
     try {

@@ -66,5 +66,8 @@ export function openSse(
   };
   req.on('close', cleanup);
   res.on('error', cleanup);
+  // The client may be gone already (its 'close' came before this response was opened): close once
+  // the caller has what it needs to undo (its subscription, its count of open streams).
+  if (req.socket.destroyed) queueMicrotask(cleanup);
   return conn;
 }

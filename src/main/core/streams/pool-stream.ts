@@ -32,6 +32,8 @@ export function poolStream(opts: PoolStreamOptions): { spec: StreamSpec; flush()
   let latestDepth: Depth | null = null;
   /** Stream id of the newest trade handed to the group commit (the cursor it commits with). */
   let lastStreamId: string | undefined;
+  /** A reconnect waiting for its first trade to tell a replay from live trades. */
+  let resume: { lastMs: number; openedAt: number; timer: NodeJS.Timeout } | undefined;
   const commit = new GroupCommit<Trade>((trades) => {
     try {
       opts.repo.addTrades(opts.pool, trades, lastStreamId);
@@ -73,8 +75,6 @@ export function poolStream(opts: PoolStreamOptions): { spec: StreamSpec; flush()
       })
       .catch((err: unknown) => opts.onError?.(err));
   };
-  /** A reconnect waiting for its first trade to tell a replay from live trades. */
-  let resume: { lastMs: number; openedAt: number; timer: NodeJS.Timeout } | undefined;
   const settle = (firstTradeMs: number | undefined): void => {
     if (!resume) return;
     clearTimeout(resume.timer);
