@@ -136,6 +136,27 @@ describe('the SSE size guard', () => {
     );
   });
 
+  it('passes LF-only text through unchanged and reframes exactly where the slow path would (issue 12)', () => {
+    const lfOnly = stream.replace(/\r\n?/g, '\n');
+    // The line-by-line path alone, for comparison.
+    const slow = (chunks: string[]): string => {
+      const g = new SseSizeGuard(1000) as unknown as { reframe(c: string): string };
+      return chunks.map((c) => g.reframe(c)).join('');
+    };
+    const fast = (chunks: string[]): string => {
+      const g = new SseSizeGuard(1000);
+      return chunks.map((c) => g.feed(c)).join('');
+    };
+    fc.assert(
+      fc.property(fc.array(fc.nat(), { maxLength: 40 }), fc.boolean(), (cuts, crlf) => {
+        const text = crlf ? stream : lfOnly;
+        expect(fast(chunk(text, cuts))).toBe(slow(chunk(text, cuts)));
+      }),
+      { numRuns: 300 },
+    );
+    expect(fast(['id: 1-0\ndata: {"a":1}\n', '\nid: 2-0\nda', 'ta: 2\n\n'])).toBe('id: 1-0\ndata: {"a":1}\n\nid: 2-0\ndata: 2\n\n');
+  });
+
   it('replaces an oversized line or event with a marker, keeps its id, and loses nothing after it', () => {
     const events = parse([stream]);
     expect(events.map((e) => e.id)).toEqual(['1-0', '2-0', '3-0', '4-0', '5-0']);

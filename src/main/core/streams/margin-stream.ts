@@ -9,6 +9,9 @@ import { GroupCommit } from './group-commit';
 import { oversizeOf, SSE_EVENT_MAX_CHARS } from './sse-guard';
 import type { StreamSpec } from './supervisor';
 
+/** A number, or a numeric string as some services send them; null otherwise. */
+const num = (x: unknown): number | null => (typeof x === 'number' ? x : typeof x === 'string' && /^\d+$/.test(x) ? Number(x) : null);
+
 /** Turn one SSE message of stream #22 into a row, keeping even what fails validation (nothing is lost). */
 export function toIncoming(m: EventSourceMessage, naming: NamingProfile): IncomingMarginEvent {
   const oversize = oversizeOf(m.data);
@@ -33,7 +36,6 @@ export function toIncoming(m: EventSourceMessage, naming: NamingProfile): Incomi
   }
   const env = (typeof parsed === 'object' && parsed !== null ? parsed : {}) as Record<string, unknown>;
   const data = env['data'];
-  const num = (x: unknown): number | null => (typeof x === 'number' ? x : typeof x === 'string' && /^\d+$/.test(x) ? Number(x) : null);
   const check = parsed === undefined ? null : v.safeParse(MarginEventSchema, parsed);
   const problem =
     parsed === undefined

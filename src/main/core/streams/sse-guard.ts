@@ -36,6 +36,44 @@ export class SseSizeGuard {
 
   /** Feed decoded text; returns the text the parser may see (line ends normalised to LF). */
   feed(chunk: string): string {
+    return this.passThrough(chunk) ?? this.reframe(chunk);
+  }
+
+  /**
+   * The common case, without copying line by line: LF line ends only and no limit reached in this
+   * chunk, so what the parser may see is the chunk itself (the unfinished last line held back).
+   * Undefined when the chunk needs `reframe`; nothing has changed then.
+   */
+  private passThrough(chunk: string): string | undefined {
+    if (this.skippingLine || this.eventOversize || this.pendingCr || chunk.includes('\r')) return undefined;
+    let pos = 0;
+    let lineChars = this.line.length;
+    let eventChars = this.eventChars;
+    for (;;) {
+      const nl = chunk.indexOf('\n', pos);
+      if (nl < 0) {
+        if (lineChars + chunk.length - pos > this.maxChars) return undefined;
+        break;
+      }
+      const len = lineChars + nl - pos;
+      if (len > this.maxChars) return undefined;
+      eventChars = len === 0 ? 0 : eventChars + len + 1;
+      if (eventChars > this.maxChars) return undefined;
+      lineChars = 0;
+      pos = nl + 1;
+    }
+    const last = chunk.lastIndexOf('\n');
+    this.eventChars = eventChars;
+    if (last < 0) {
+      this.line += chunk;
+      return '';
+    }
+    const out = this.line + chunk.slice(0, last + 1);
+    this.line = chunk.slice(last + 1);
+    return out;
+  }
+
+  private reframe(chunk: string): string {
     let out = '';
     let pos = 0;
     if (this.pendingCr && chunk.startsWith('\n')) pos = 1;
