@@ -3,8 +3,9 @@ import { existsSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { EVENT_TYPES } from '../../src/shared/api';
-import { FALLBACK_AUTOCHECKPOINT_PAGES } from '../../src/main/core/store/checkpointer';
-import type { IncomingMarginEvent } from '../../src/main/core/store/margin-events';
+import { Checkpointer, FALLBACK_AUTOCHECKPOINT_PAGES } from '../../src/main/core/store/checkpointer';
+import { openDatabase } from '../../src/main/core/store/database';
+import { MarginEventRepo, type IncomingMarginEvent } from '../../src/main/core/store/margin-events';
 import { Store, STORE_FILE } from '../../src/main/core/store/store';
 import { tempDir } from '../support/monitor';
 
@@ -56,6 +57,30 @@ describe('WAL checkpoints off the writer (issue 12: ingest and alerts without wr
     const again = Store.open(dir.dir);
     expect(again.margin.count()).toBe(20_001);
     await again.shutdown();
+  });
+
+  it('as a worker thread (what Electron runs, where the app cannot start itself as Node) keeps the WAL small too', async () => {
+    const dir = tempDir();
+    cleanups.push(() => dir.remove());
+    // The store without its own checkpointer, the writer's automatic one pushed out: only the thread checkpoints.
+    const file = join(dir.dir, STORE_FILE);
+    const { db } = openDatabase(file);
+    db.pragma(`wal_autocheckpoint = ${FALLBACK_AUTOCHECKPOINT_PAGES}`);
+    const repo = new MarginEventRepo(db);
+    const thread = Checkpointer.start(file, () => {}, 'thread')!;
+    expect(thread.pid).toBeUndefined();
+    const big = 'y'.repeat(2_000);
+    for (let c = 0; c < 100; c++) {
+      repo.commit(Array.from({ length: 100 }, (_, i) => deposit(c * 100 + i, big)));
+      if (c % 25 === 0) await sleep(600);
+    }
+    await sleep(700);
+    repo.commit([deposit(99_999, 'last')]);
+    const pages = db.pragma('wal_checkpoint(PASSIVE)', { simple: false }) as Array<{ log: number }>;
+    expect(pages[0]!.log).toBeLessThan(2_000);
+    await thread.close();
+    db.close();
+    expect(existsSync(`${file}-wal`)).toBe(false);
   });
 
   it('leaves no checkpointer behind when the app is killed (SIGKILL)', async () => {

@@ -121,11 +121,15 @@ function asWorker(config: object, log: (line: string) => void): Runner {
 export class Checkpointer {
   private constructor(private readonly runner: Runner) {}
 
-  /** Start one for the store file; undefined when none can be started (the writer keeps checkpointing). */
-  static start(file: string, log: (line: string) => void = () => {}): Checkpointer | undefined {
+  /**
+   * Start one for the store file; undefined when none can be started (the writer keeps
+   * checkpointing). `as` chooses the kind (tests); by default a thread inside Electron, else a process.
+   */
+  static start(file: string, log: (line: string) => void = () => {}, as?: 'process' | 'thread'): Checkpointer | undefined {
     try {
       const config = { file, module: createRequire(import.meta.url).resolve('better-sqlite3'), every: CHECKPOINT_EVERY_MS };
-      return new Checkpointer(process.versions['electron'] ? asWorker(config, log) : asProcess(config, log));
+      const thread = (as ?? (process.versions['electron'] ? 'thread' : 'process')) === 'thread';
+      return new Checkpointer(thread ? asWorker(config, log) : asProcess(config, log));
     } catch (err) {
       log(`store: no checkpointer (${(err as Error).message}); the writer checkpoints itself`);
       return undefined;
