@@ -127,6 +127,8 @@ export class RiskRefresh {
       this.d.onReadings(read.readings, read.portfolio);
       return read.readings;
     } catch (err) {
+      // Closed while it was in flight (the app is quitting and the service went first): nothing to say.
+      if (this.closed) return [];
       this.lastError = err;
       this.failedAt = Date.now();
       this.d.noteNetwork(err);
