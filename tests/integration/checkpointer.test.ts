@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { EVENT_TYPES } from '../../src/shared/api';
 import { Checkpointer, FALLBACK_AUTOCHECKPOINT_PAGES } from '../../src/main/core/store/checkpointer';
-import { openDatabase } from '../../src/main/core/store/database';
+import { openDatabase, WAL_AUTOCHECKPOINT_PAGES } from '../../src/main/core/store/database';
 import { MarginEventRepo, type IncomingMarginEvent } from '../../src/main/core/store/margin-events';
 import { Store, STORE_FILE } from '../../src/main/core/store/store';
 import { tempDir } from '../support/monitor';
@@ -81,6 +81,22 @@ describe('WAL checkpoints off the writer (issue 12: ingest and alerts without wr
     await thread.close();
     db.close();
     expect(existsSync(`${file}-wal`)).toBe(false);
+  });
+
+  it('gives the writer its own checkpoints back when the checkpointer dies', async () => {
+    const dir = tempDir();
+    cleanups.push(() => dir.remove());
+    const lines: string[] = [];
+    const store = Store.open(dir.dir, (l) => lines.push(l));
+    cleanups.push(() => store.shutdown());
+    expect(store.db.pragma('wal_autocheckpoint', { simple: true })).toBe(FALLBACK_AUTOCHECKPOINT_PAGES);
+    process.kill(store.checkpointerPid!, 'SIGKILL');
+    const until = Date.now() + 5_000;
+    while (store.db.pragma('wal_autocheckpoint', { simple: true }) !== WAL_AUTOCHECKPOINT_PAGES && Date.now() < until) await sleep(50);
+    expect(store.db.pragma('wal_autocheckpoint', { simple: true })).toBe(WAL_AUTOCHECKPOINT_PAGES);
+    expect(lines.join('\n')).toMatch(/the checkpointer stopped .*the writer checkpoints itself/);
+    store.margin.commit([deposit(1, 'still writes')]);
+    expect(store.margin.count()).toBe(1);
   });
 
   it('leaves no checkpointer behind when the app is killed (SIGKILL)', async () => {

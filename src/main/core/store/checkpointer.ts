@@ -123,15 +123,17 @@ export class Checkpointer {
 
   /**
    * Start one for the store file; undefined when none can be started (the writer keeps
-   * checkpointing). `as` chooses the kind (tests); by default a thread inside Electron, else a process.
+   * checkpointing). `onTrouble` hears, in one line, that it did not start, stopped, or that its
+   * checkpoints keep failing: the caller then checkpoints in the writer again. `as` chooses the
+   * kind (tests); by default a thread inside Electron, else a process.
    */
-  static start(file: string, log: (line: string) => void = () => {}, as?: 'process' | 'thread'): Checkpointer | undefined {
+  static start(file: string, onTrouble: (line: string) => void = () => {}, as?: 'process' | 'thread'): Checkpointer | undefined {
     try {
       const config = { file, module: createRequire(import.meta.url).resolve('better-sqlite3'), every: CHECKPOINT_EVERY_MS };
       const thread = (as ?? (process.versions['electron'] ? 'thread' : 'process')) === 'thread';
-      return new Checkpointer(thread ? asWorker(config, log) : asProcess(config, log));
+      return new Checkpointer(thread ? asWorker(config, onTrouble) : asProcess(config, onTrouble));
     } catch (err) {
-      log(`store: no checkpointer (${(err as Error).message}); the writer checkpoints itself`);
+      onTrouble(`store: no checkpointer (${(err as Error).message}); the writer checkpoints itself`);
       return undefined;
     }
   }

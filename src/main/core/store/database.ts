@@ -9,6 +9,9 @@ export interface OpenResult {
   recovered?: { movedTo: string; reason: string };
 }
 
+/** The writer's own WAL checkpoint threshold (pages of 4 KB), when no checkpointer runs beside it. */
+export const WAL_AUTOCHECKPOINT_PAGES = 4000;
+
 function configure(db: Database.Database): void {
   db.pragma('journal_mode = WAL');
   // WAL + NORMAL survives a crash of the process (SIGKILL) without losing committed data.
@@ -19,7 +22,7 @@ function configure(db: Database.Database): void {
   db.pragma('cache_size = -32768');
   db.pragma('temp_store = MEMORY');
   // Checkpoint the WAL every ~16 MB rather than every 4 MB, and keep its file from growing unbounded.
-  db.pragma('wal_autocheckpoint = 4000');
+  db.pragma(`wal_autocheckpoint = ${WAL_AUTOCHECKPOINT_PAGES}`);
   db.pragma('journal_size_limit = 67108864');
 }
 

@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import type Database from 'better-sqlite3';
 import { ResponseCache } from './cache-repo';
 import { Checkpointer, FALLBACK_AUTOCHECKPOINT_PAGES } from './checkpointer';
-import { openDatabase, openReadOnly } from './database';
+import { openDatabase, openReadOnly, WAL_AUTOCHECKPOINT_PAGES } from './database';
 import { GapRepo } from './gap-repo';
 import { MarginEventRepo } from './margin-events';
 import { MarketRepo } from './market-repo';
@@ -42,7 +42,12 @@ export class Store {
       ? `The local store could not be used (${recovered.reason}). It was moved to ${recovered.movedTo} and a new one was started; cached history starts again from now.`
       : null;
     const store = new Store(db, notice);
-    store.checkpointer = Checkpointer.start(file, log);
+    // Any trouble of the checkpointer (it did not start, stopped, or its checkpoints keep failing)
+    // gives the writer its own checkpoints back at the usual threshold.
+    store.checkpointer = Checkpointer.start(file, (line) => {
+      log?.(line);
+      if (db.open) db.pragma(`wal_autocheckpoint = ${WAL_AUTOCHECKPOINT_PAGES}`);
+    });
     if (store.checkpointer) db.pragma(`wal_autocheckpoint = ${FALLBACK_AUTOCHECKPOINT_PAGES}`);
     return store;
   }
