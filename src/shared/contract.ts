@@ -5,9 +5,13 @@ import { TIMEFRAME_SECONDS, TIMEFRAMES } from './api';
 import { Address, CANDLES_MAX_PERIODS, Checkpoint, Fields, HttpUrl, malformed, Name, NOT_FUTURE, notFuture, OptId, ORDERED, ordered } from './arguments';
 import { PageArg, PerPageArg, Ratio, TOO_LONG, TRADES_MAX_SPAN_SEC, UnixMs, UnixSeconds } from './arguments';
 import type { DemoOwnerHint, ManagerDetail, PortfolioSummary } from './portfolio';
+import type { Settings } from './settings';
+import type { StatusSnapshot } from './status';
 
 export { CANDLES_MAX_PERIODS, FIELDS_MAX_DEPTH, FIELDS_MAX_KEYS, TRADES_MAX_SPAN_SEC } from './arguments';
 export type { DemoOwnerHint, ManagerDetail, PortfolioSummary, PositionSummary, SupplySummary, UsdPrice, WalletSummary } from './portfolio';
+export { withoutKeyFacts, type KeyFacts, type Settings, type SettingsPatch } from './settings';
+export type { CreditUsage, HistoryGap, StatusSnapshot, StreamState, StreamStatus } from './status';
 
 /**
  * TidewatchApi: the one interface between the renderer and main, served over Electron IPC by
@@ -47,115 +51,6 @@ export interface ContractError {
   kind: string;
   message: string;
   advice: string;
-}
-
-export interface Settings {
-  /** `demo`: the built-in Demo network; `custom`: baseUrl + streamUrl + API key. */
-  network: 'demo' | 'custom';
-  baseUrl: string;
-  streamUrl: string;
-  naming: 'spec' | 'deepbook';
-  requestsPerSecond: number;
-  concurrency: number;
-  /** Streams open at once (the service's plans limit it). */
-  streamBudget: number;
-  riskRefreshSec: number;
-  warningRatio: number;
-  criticalRatio: number;
-  alertCooldownSec: number;
-  /** Protocol-wide large-liquidation alert above this USD amount; null: off. */
-  largeLiquidationUsd: number | null;
-  /** Credits a month the user means to spend; a warning at 80 % and at 100 %. null: no budget. */
-  monthlyCreditBudget: number | null;
-  ipfsGateway: string;
-  privacyMode: boolean;
-  startAtLogin: boolean;
-  /** Read only: whether an API key is stored. The key itself never leaves main. */
-  readonly hasApiKey: boolean;
-  /**
-   * Read only: how the key is kept at rest. `os-keyring`: encrypted with the OS key store;
-   * `plain-text`: encrypted with a fixed key (Linux without a keyring: safeStorage's basic_text);
-   * `memory`: given for this run only, never written.
-   */
-  readonly keyProtection: 'os-keyring' | 'plain-text' | 'memory';
-  /** Read only: whether a stream key is set (streams use it instead of the API key). Never the key. */
-  readonly hasStreamKey: boolean;
-  /** Read only: the pools with a stream key of their own (names only). */
-  readonly streamKeyPools: readonly string[];
-}
-
-/** What Settings reports about the keys: read only, never written through `updateSettings`. */
-export type KeyFacts = 'hasApiKey' | 'keyProtection' | 'hasStreamKey' | 'streamKeyPools';
-
-export type SettingsPatch = Partial<Omit<Settings, KeyFacts>>;
-
-/** Settings without what they report about the keys: what is persisted, edited and patched. */
-export function withoutKeyFacts<T extends Partial<Settings>>(s: T): Omit<T, KeyFacts> {
-  const { hasApiKey: _h, keyProtection: _k, hasStreamKey: _s, streamKeyPools: _p, ...rest } = s;
-  return rest;
-}
-
-/**
- * `stopped-auth`: the key was rejected (retried every few minutes, and at once when a key is set);
- * `stopped-quota`: the plan's credits or quota are used up (retried every 15 minutes, and at once on "Retry now");
- * `stopped-store`: the store refused a write (disk full): reconnects once it accepts writes again.
- */
-export type StreamState = 'idle' | 'connecting' | 'open' | 'backoff' | 'stopped-auth' | 'stopped-quota' | 'stopped-store' | 'waiting-budget' | 'stopped';
-
-export interface StreamStatus {
-  /** `margin` or `pool:<name>`. */
-  id: string;
-  state: StreamState;
-  lastEventAt: number | null;
-  lastByteAt: number | null;
-  nextTryAt: number | null;
-  reconnects: number;
-  events: number;
-  lastError: string | null;
-}
-
-export interface StatusSnapshot {
-  network: 'demo' | 'custom';
-  online: boolean;
-  /** Since when the service has been unreachable (ms), or null. */
-  offlineSince: number | null;
-  streams: StreamStatus[];
-  /** A store that could not be opened was moved aside: tell the user once. */
-  storeNotice: string | null;
-  /** The store refuses writes ("cannot write to the store: disk full"); null when it accepts them. */
-  storeError: string | null;
-  /** Spans of stream #22 history the service could no longer replay, newest first (at most 5). */
-  historyGaps: HistoryGap[];
-  /** An unexpected internal error that was caught and survived, the latest one. */
-  internalError: { at: number; message: string } | null;
-  /** Credits spent on the service (its published prices); null on the Demo network, which is free. */
-  credits: CreditUsage | null;
-}
-
-/** The credit meter: what this app spent on the service, by its published price list. */
-export interface CreditUsage {
-  /** Local calendar day and month. */
-  today: number;
-  thisMonth: number;
-  /** YYYY-MM */
-  month: string;
-  /** Of thisMonth, counted at an estimate (endpoints without a published price). */
-  estimated: number;
-  /** Of thisMonth, KB received on streams (1 credit per KB). */
-  streamedKb: number;
-  /** The monthly budget from Settings, or null. */
-  budget: number | null;
-}
-
-export interface HistoryGap {
-  /** The stream was last known to be complete at this time (ms). */
-  fromMs: number;
-  /** The stream was back at this time (ms). */
-  toMs: number;
-  /** Liquidations fetched over REST for this span because the stream could not replay them. */
-  recoveredLiquidations: number;
-  /** Plain words for the status bar and the Live events view. */
-  message: string;
 }
 
 export interface StoredMarginEvent {

@@ -1,0 +1,47 @@
+/** The user's settings as the contract reports them, and what of them is read only (the keys' facts). */
+
+export interface Settings {
+  /** `demo`: the built-in Demo network; `custom`: baseUrl + streamUrl + API key. */
+  network: 'demo' | 'custom';
+  baseUrl: string;
+  streamUrl: string;
+  naming: 'spec' | 'deepbook';
+  requestsPerSecond: number;
+  concurrency: number;
+  /** Streams open at once (the service's plans limit it). */
+  streamBudget: number;
+  riskRefreshSec: number;
+  warningRatio: number;
+  criticalRatio: number;
+  alertCooldownSec: number;
+  /** Protocol-wide large-liquidation alert above this USD amount; null: off. */
+  largeLiquidationUsd: number | null;
+  /** Credits a month the user means to spend; a warning at 80 % and at 100 %. null: no budget. */
+  monthlyCreditBudget: number | null;
+  ipfsGateway: string;
+  privacyMode: boolean;
+  startAtLogin: boolean;
+  /** Read only: whether an API key is stored. The key itself never leaves main. */
+  readonly hasApiKey: boolean;
+  /**
+   * Read only: how the key is kept at rest. `os-keyring`: encrypted with the OS key store;
+   * `plain-text`: encrypted with a fixed key (Linux without a keyring: safeStorage's basic_text);
+   * `memory`: given for this run only, never written.
+   */
+  readonly keyProtection: 'os-keyring' | 'plain-text' | 'memory';
+  /** Read only: whether a stream key is set (streams use it instead of the API key). Never the key. */
+  readonly hasStreamKey: boolean;
+  /** Read only: the pools with a stream key of their own (names only). */
+  readonly streamKeyPools: readonly string[];
+}
+
+/** What Settings reports about the keys: read only, never written through `updateSettings`. */
+export type KeyFacts = 'hasApiKey' | 'keyProtection' | 'hasStreamKey' | 'streamKeyPools';
+
+export type SettingsPatch = Partial<Omit<Settings, KeyFacts>>;
+
+/** Settings without what they report about the keys: what is persisted, edited and patched. */
+export function withoutKeyFacts<T extends Partial<Settings>>(s: T): Omit<T, KeyFacts> {
+  const { hasApiKey: _h, keyProtection: _k, hasStreamKey: _s, streamKeyPools: _p, ...rest } = s;
+  return rest;
+}
