@@ -1,5 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createRequire } from 'node:module';
+import { createInterface } from 'node:readline';
 import { Worker } from 'node:worker_threads';
 
 /**
@@ -51,6 +52,8 @@ const onClose = (f) => parentPort.on('message', (m) => { if (m === 'close') f();
 const done = () => {};
 ${BODY}`;
 
+const failingLine = (why: string): string => `store: WAL checkpoints keep failing (${why}); the writer checkpoints itself`;
+
 interface Runner {
   /** The checkpointing process, when it is one (benchmarks count its writes). */
   pid?: number;
@@ -65,11 +68,17 @@ function asProcess(config: object, log: (line: string) => void): Runner {
   child.unref();
   for (const s of [child.stdin, child.stdout] as Array<{ unref?: () => void } | null>) s?.unref?.();
   let closed = false;
-  child.stdout?.setEncoding('utf8').on('data', (chunk: string) => {
-    for (const line of chunk.split('\n')) {
-      if (line.includes('"failing"')) log(`store: WAL checkpoints keep failing (${(JSON.parse(line) as { failing: string }).failing}); the writer checkpoints itself`);
-    }
-  });
+  // Reports are JSON lines; a chunk may end mid-line, and a line that does not parse is ignored.
+  if (child.stdout) {
+    createInterface({ input: child.stdout }).on('line', (line) => {
+      try {
+        const m = JSON.parse(line) as { failing?: string };
+        if (m.failing) log(failingLine(m.failing));
+      } catch {
+        // not a report
+      }
+    });
+  }
   child.stdin?.on('error', () => {});
   child.on('error', (err) => log(`store: the checkpointer did not start (${err.message}); the writer checkpoints itself`));
   child.on('exit', (code) => {
@@ -93,7 +102,7 @@ function asWorker(config: object, log: (line: string) => void): Runner {
   const worker = new Worker(AS_WORKER, { eval: true, workerData: config });
   worker.unref();
   worker.on('message', (m: { failing?: string }) => {
-    if (m.failing) log(`store: WAL checkpoints keep failing (${m.failing}); the writer checkpoints itself`);
+    if (m.failing) log(failingLine(m.failing));
   });
   worker.on('error', (err) => log(`store: the checkpointer stopped (${err.message}); the writer checkpoints itself`));
   return {
