@@ -31,6 +31,16 @@ export class Rng {
     return new Rng((this.u32() ^ h) >>> 0);
   }
 
+  /** A generator in the same state, drawing the same numbers from here on. */
+  clone(): Rng {
+    const r = Object.create(Rng.prototype) as Rng;
+    r.a = this.a;
+    r.b = this.b;
+    r.c = this.c;
+    r.d = this.d;
+    return r;
+  }
+
   u32(): number {
     const t = (((this.a + this.b) >>> 0) + this.d) >>> 0;
     this.d = (this.d + 1) >>> 0;

@@ -42,9 +42,10 @@ export interface SimOptions {
   /** How often the world moves forward (ms of wall time). */
   tickMs?: number;
   /**
-   * Listen at once and generate the history in slices of a few ms (requests wait for it, in
-   * order): the process that hosts the Demo network stays responsive meanwhile. `ready` settles
-   * when the history is there. Default: generated before `startSim` resolves.
+   * Listen at once and generate the history in slices of a few ms (requests wait for what they
+   * need, in order): the process that hosts the Demo network stays responsive meanwhile.
+   * `current` settles when today's world answers (margin, books, NFTs), `ready` when every older
+   * trade is there too. Default: generated before `startSim` resolves.
    */
   gradual?: boolean;
   /** Benchmarks: one pool's stream #21 also carries synthetic depth and trades at these rates. */
@@ -59,7 +60,9 @@ export interface RunningSim {
   url: string;
   port: number;
   world: World;
-  /** Settles once the world's history is generated (at once unless started `gradual`). */
+  /** Settles once today's world exists: everything but older trades answers (at once unless `gradual`). */
+  current: Promise<void>;
+  /** Settles once the world's whole history is generated (at once unless started `gradual`). */
   ready: Promise<void>;
   server: Server;
   /** Cut every open stream (clients are expected to reconnect and resume): for fault tests. */
@@ -70,6 +73,27 @@ export interface RunningSim {
 }
 
 export const DEFAULT_SEED = 20_251_122;
+
+/**
+ * How much of a world built gradually exists: pools and NFTs (built with the world), prices and
+ * the margin protocol up to now, every pool's book of now, every trade of the history.
+ */
+const Level = { none: 0, margin: 1, books: 2, history: 3 } as const;
+type Level = (typeof Level)[keyof typeof Level];
+
+function levelOf(world: World): Level {
+  return world.historyBuilt ? Level.history : world.built ? Level.books : world.marginBuilt ? Level.margin : Level.none;
+}
+
+/** What a request needs of a world still being built. */
+function needs(req: IncomingMessage): Level {
+  const url = req.url ?? '';
+  if (/^\/dex\/get_pools(\?|$)/.test(url) || url.startsWith('/nfts/') || url.startsWith('/kiosks/')) return Level.none;
+  if (url.startsWith('/dex-margin/')) return Level.margin;
+  if (/^\/dex\/[^/?]+\/(trades|ohlcv\/)/.test(url)) return Level.history;
+  if (/^\/dex\/[^/?]+\/live-trades/.test(url) && (/[?&]last-id=/.test(url) || req.headers['last-event-id'] !== undefined)) return Level.history;
+  return Level.books;
+}
 export const DEFAULT_HEARTBEAT_MS = 15_000;
 
 /** Start the reference data service: a real HTTP + SSE server over a deterministic synthetic chain. */
@@ -102,32 +126,56 @@ export async function startSim(opts: SimOptions): Promise<RunningSim> {
   };
   const routes: Route[] = [...nftRoutes(world), ...dexRoutes(world), ...marginRoutes(world, { riskParams: opts.riskParams !== false }), ...streamRoutes(world, hub)];
 
-  // A request that arrives while the history is still being generated waits for it.
-  let built = world.built;
+  // A request that arrives while the history is still being generated waits for what it needs
+  // (`needs`): pools and NFTs exist at once, margin answers once its history reaches now, books
+  // once each pool's current epoch is replayed, trades, candles and a pool stream's replay once
+  // the older epochs are too.
   let stopped = false;
-  // Slices of 8 ms, each followed by a turn of the event loop (other servers in the process answer).
-  const ready = built
-    ? Promise.resolve()
-    : new Promise<void>((resolve) => {
-        const slice = (): void => {
-          if (stopped) return resolve();
-          if (world.buildSlice(8)) {
-            built = true;
-            resolve();
-          } else setImmediate(slice);
-        };
-        setImmediate(slice);
-      });
-  const handleOrWait = (req: IncomingMessage, res: ServerResponse): void => {
-    if (built) handle(req, res);
-    else {
-      void ready.then(() => {
-        // Closed while it waited (the app quit during the first seconds), or the client left: a
-        // stream opened now would keep its heartbeat, and the process, alive on a dead socket.
-        if (stopped || req.socket.destroyed) res.destroy();
-        else handle(req, res);
-      });
+  const waiters: Array<{ level: Level; go: () => void }> = [];
+  const release = (): void => {
+    const level = levelOf(world);
+    for (let i = 0; i < waiters.length; ) {
+      if (stopped || waiters[i]!.level <= level) waiters.splice(i, 1)[0]!.go();
+      else i++;
     }
+  };
+  const reach = (level: Level): Promise<void> =>
+    levelOf(world) >= level ? Promise.resolve() : new Promise<void>((go) => waiters.push({ level, go }));
+  const current = reach(Level.books);
+  // Slices of 8 ms (4 ms while books are replayed, when clients already talk to it), each
+  // followed by a turn of the event loop (other servers in the process answer). The older
+  // trades come last and only while no client is talking to it (nothing asked for 20 ms) or
+  // one waits for them: a client's round trips then do not each wait for slices of history (a
+  // first Portfolio needs some fifteen of them).
+  let lastRequestAt = 0;
+  let waitingForHistory = 0;
+  const ready = reach(Level.history);
+  if (!world.historyBuilt) {
+    const slice = (): void => {
+      if (stopped) return release();
+      if (world.built && waitingForHistory === 0 && performance.now() - lastRequestAt < 20) {
+        setTimeout(slice, 10);
+        return;
+      }
+      world.buildSlice(world.marginBuilt && !world.built ? 4 : 8);
+      release();
+      if (!world.historyBuilt) setImmediate(slice);
+    };
+    setImmediate(slice);
+  }
+  const handleOrWait = (req: IncomingMessage, res: ServerResponse): void => {
+    if (world.historyBuilt) return handle(req, res);
+    lastRequestAt = performance.now();
+    const need = needs(req);
+    if (levelOf(world) >= need) return handle(req, res);
+    if (need === Level.history) waitingForHistory++;
+    void reach(need).then(() => {
+      if (need === Level.history) waitingForHistory--;
+      // Closed while it waited (the app quit during the first seconds), or the client left: a
+      // stream opened now would keep its heartbeat, and the process, alive on a dead socket.
+      if (stopped || req.socket.destroyed) res.destroy();
+      else handle(req, res);
+    });
   };
   const handle = (req: IncomingMessage, res: ServerResponse): void => {
     try {
@@ -188,6 +236,7 @@ export async function startSim(opts: SimOptions): Promise<RunningSim> {
     url: `http://${host}:${address.port}`,
     port: address.port,
     world,
+    current,
     ready,
     server,
     setApiKeys(next) {

@@ -58,14 +58,27 @@ describe('the Demo network built in slices (issue 12: start)', () => {
         t = await startTestSim({ gradual: true });
         closers.push(() => t!.close());
         expect(t.sim.world.built).toBe(false);
-        // Asked before the history exists: answered after it, like any request.
+        // Asked before the history exists: today's world (loans, books, pools) answers once it
+        // exists; trades and candles once the older epochs have been replayed too.
         const loans = t.get('/dex-margin/active-loans', { perPage: 5 });
         const pools = t.get('/dex/get_pools');
-        await t.sim.ready;
+        const depth = t.get('/dex/SUI_USDC/order-book-depth');
+        // An hour of trades three days back (the history reaches 3.25 days back).
+        const threeDaysBack = Math.floor((t.sim.world.startMs - 3 * 86_400_000) / 1000);
+        const trades = t.get('/dex/SUI_USDC/trades', { from: threeDaysBack, to: threeDaysBack + 3_600 });
+        let tradesAnswered = false;
+        void trades.then(() => (tradesAnswered = true));
+        await t.sim.current;
         expect(t.sim.world.built).toBe(true);
         expect((await loans).status).toBe(200);
         expect((await loans).body.items.length).toBeGreaterThan(0);
         expect((await pools).status).toBe(200);
+        expect((await depth).body.bids.length).toBeGreaterThan(0);
+        expect(tradesAnswered).toBe(false);
+        expect(t.sim.world.historyBuilt).toBe(false);
+        await t.sim.ready;
+        expect((await trades).status).toBe(200);
+        expect((await trades).body.length).toBeGreaterThan(10);
       })(),
     );
     console.log(`gradual Demo network: ready after ${(performance.now() - started).toFixed(0)} ms, longest event-loop stall ${stall.toFixed(0)} ms`);

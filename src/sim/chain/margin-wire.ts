@@ -1,6 +1,7 @@
-import type { ActiveLoan, Deposit, Loan, MarginManager } from '../../shared/api';
+import type { ActiveLoan, Deposit, Liquidation, Loan, MarginManager } from '../../shared/api';
 import { checkpointAt, isoAt } from '../clock';
-import type { MarginEngine, Manager } from './margin';
+import type { Debt, MarginEngine, Manager } from './margin';
+import type { Stamp } from './margin-pools';
 
 /** The wire form of the sim's managers and loans (risk ratios at the current oracle prices). */
 export function loanToWire(e: MarginEngine, m: Manager): Loan | null {
@@ -60,4 +61,39 @@ export function activeLoanToWire(e: MarginEngine, m: Manager): ActiveLoan | null
   const loan = loanToWire(e, m);
   if (!loan) return null;
   return { ...loan, checkpoint_timestamp_ms: m.debt!.stamp.ms, margin_manager: managerToWire(e, m, false) };
+}
+
+/** The Get Liquidations record of a liquidation just done (`m` as it is after it). */
+export function liquidationToWire(
+  e: MarginEngine,
+  m: Manager,
+  l: { debt: Debt; stamp: Stamp; sender: string; ratio: number; repaid: number; defaulted: number; remainingDebt: number },
+): Liquidation {
+  const ms = l.stamp.ms;
+  const baseOracle = e.oracle.oracle(m.market.spec.base);
+  const quoteOracle = e.oracle.oracle(m.market.spec.quote);
+  return {
+    event_digest: `${l.stamp.digest}:0`,
+    digest: l.stamp.digest,
+    sender: l.sender,
+    checkpoint: checkpointAt(ms),
+    timestamp: isoAt(ms),
+    checkpoint_timestamp_ms: ms,
+    margin_manager_id: m.id,
+    margin_pool_id: l.debt.pool.id,
+    liquidation_amount: l.repaid,
+    pool_reward: Math.round(l.repaid * m.risk.poolReward),
+    pool_default: l.defaulted,
+    risk_ratio: Math.round(l.ratio * 1e6) / 1e6,
+    remaining_base_asset: m.base,
+    remaining_quote_asset: m.quote,
+    remaining_base_debt: l.debt.side === 'base' && m.debt ? l.remainingDebt : 0,
+    remaining_quote_debt: l.debt.side === 'quote' && m.debt ? l.remainingDebt : 0,
+    base_oracle_price: baseOracle.price,
+    base_oracle_decimals: baseOracle.decimals,
+    quote_oracle_price: quoteOracle.price,
+    quote_oracle_decimals: quoteOracle.decimals,
+    onchain_timestamp: ms,
+    margin_manager: managerToWire(e, m, false),
+  };
 }

@@ -1,11 +1,11 @@
 import type { ActiveSupply, Liquidation, SupplierCap, SupplyReferral } from '../../shared/api';
 import { EVENT_TYPES } from '../../shared/api';
 import { riskRatioToStream } from '../../shared/units';
-import { checkpointAt, isoAt } from '../clock';
 import { objectId, type Rng } from '../rng';
 import { AssetValues, type UnitUsd } from './asset-values';
+import { LiquidationScan, ratioNow } from './liquidation-scan';
 import { MarginPools, type MarginPool, type Stamp } from './margin-pools';
-import { managerToWire } from './margin-wire';
+import { liquidationToWire } from './margin-wire';
 import type { Market } from './market';
 import type { PoolSpec, RiskSpec } from './assets';
 import type { PriceOracle } from './prices';
@@ -36,6 +36,8 @@ export interface Debt {
 
 export interface Manager {
   id: string;
+  /** Place in the engine's list (creation order). */
+  seq: number;
   balanceManager: string;
   owner: string;
   market: Market;
@@ -69,6 +71,19 @@ export class MarginEngine {
   readonly book: MarginPools;
   private readonly values: AssetValues;
   private readonly markets: Market[];
+  /**
+   * Open managers, and those of them with debt, in creation order: kept until a manager opens,
+   * closes, borrows for the first time or loses its debt, since every step scans the borrowers
+   * and most managers of a long history are long closed.
+   */
+  private openCache: Manager[] | null = null;
+  private borrowerCache: Manager[] | null = null;
+  private readonly scan = new LiquidationScan();
+  private drifted = new Uint8Array(0);
+  /** The scan's two callbacks, made once (a step allocates nothing it does not keep). */
+  private stepMs = 0;
+  private readonly scanBorrowers = (): Manager[] => this.borrowerList();
+  private readonly scanLiquidate = (m: Manager, ratio: number): void => this.liquidate(m, ratio, this.stepMs);
 
   constructor(
     private readonly rng: Rng,
@@ -136,32 +151,36 @@ export class MarginEngine {
   step(dtSec: number, ms: number, warmup: boolean): void {
     this.values.refresh();
     this.book.accrue(dtSec);
-    const perSec = (meanSec: number): number => dtSec / meanSec;
-    if (this.rng.chance(perSec(warmup ? 240 : 900))) this.open(ms);
-    if (this.rng.chance(perSec(1500))) this.addCollateral(ms);
-    if (this.rng.chance(perSec(1200))) this.withdraw(ms);
-    if (this.rng.chance(perSec(90))) this.relever(ms);
-    if (this.rng.chance(perSec(7200))) this.close(ms);
-    if (this.rng.chance(perSec(6 * 3600))) {
+    if (this.rng.chance(dtSec / (warmup ? 240 : 900))) this.open(ms);
+    if (this.rng.chance(dtSec / 1500)) this.addCollateral(ms);
+    if (this.rng.chance(dtSec / 1200)) this.withdraw(ms);
+    if (this.rng.chance(dtSec / 90)) this.relever(ms);
+    if (this.rng.chance(dtSec / 7200)) this.close(ms);
+    if (this.rng.chance(dtSec / (6 * 3600))) {
       const pools = [...this.pools.values()];
       const cap = this.rng.pick(this.caps);
       this.book.addSupply(cap, this.rng.pick(pools), this.rng.logNormal(20_000, 1), this.stamp(ms));
     }
-    // riskRatio(m) inlined with the live unit cells: the same arithmetic, no symbol lookups.
-    const managers = this.managers;
-    for (let i = 0; i < managers.length; i++) {
-      const m = managers[i]!;
-      const d = m.debt;
-      if (m.closed || !d) continue;
-      const debt = Math.round(d.shares * d.pool.borrowIndex) * (d.side === 'base' ? m.units.base.usd : m.units.quote.usd);
-      if (!(debt > 0)) continue;
-      const r = (m.base * m.units.base.usd + m.quote * m.units.quote.usd) / debt;
-      if (r < m.risk.liquidation) this.liquidate(m, r, ms);
+    this.stepMs = ms;
+    this.scan.scan(this.scanBorrowers, this.scanLiquidate);
+  }
+
+  /** Call after any change of a manager's amounts or debt; `structure` when it opened, closed, or gained or lost its debt. */
+  private changed(m: Manager, structure = false): void {
+    if (structure) {
+      this.openCache = null;
+      this.borrowerCache = null;
     }
+    this.scan.changed(m);
   }
 
   private openManagers(): Manager[] {
-    return this.managers.filter((m) => !m.closed);
+    return (this.openCache ??= this.managers.filter((m) => !m.closed));
+  }
+
+  /** Open managers with debt. */
+  private borrowerList(): Manager[] {
+    return (this.borrowerCache ??= this.openManagers().filter((m) => m.debt));
   }
 
   private open(ms: number): void {
@@ -170,6 +189,7 @@ export class MarginEngine {
     const s = this.stamp(ms);
     const collateralUsd = this.rng.logNormal(2500, 1.1);
     const m: Manager = {
+      seq: this.managers.length,
       id: objectId(this.rng),
       balanceManager: objectId(this.rng),
       owner,
@@ -185,6 +205,7 @@ export class MarginEngine {
       units: { base: this.values.unit(market.spec.base), quote: this.values.unit(market.spec.quote) },
     };
     this.managers.push(m);
+    this.changed(m, true);
     this.emit(EVENT_TYPES.managerCreated, ms, {
       margin_manager_id: m.id,
       balance_manager_id: m.balanceManager,
@@ -222,7 +243,9 @@ export class MarginEngine {
       m.debt.stamp = s;
     } else {
       m.debt = { side, pool, shares, original: amount, originalShares: shares, stamp: s };
+      this.changed(m, true);
     }
+    this.changed(m);
     // Long: the borrowed quote (and the quote collateral) buys base. Short: borrowed base is sold.
     if (side === 'quote') {
       m.base += this.raw(this.baseSym(m), addUsd + this.usd(this.quoteSym(m), m.quote));
@@ -240,6 +263,7 @@ export class MarginEngine {
     const s = this.stamp(ms);
     const amount = this.raw(this.quoteSym(m), this.assetsUsd(m) * this.rng.range(0.1, 0.5));
     m.quote += amount;
+    this.changed(m);
     m.updated = s;
     m.deposit = { ...s, baseOracle: this.oracle.price(this.baseSym(m)), quoteOracle: this.oracle.price(this.quoteSym(m)) };
     this.emit(EVENT_TYPES.deposit, ms, { margin_manager_id: m.id, base_asset_amount: 0, quote_asset_amount: amount, timestamp: ms }, s.digest);
@@ -265,23 +289,34 @@ export class MarginEngine {
     m.updated = s;
     m.deposit = { ...s, baseOracle: this.oracle.price(this.baseSym(m)), quoteOracle: this.oracle.price(this.quoteSym(m)) };
     if (!m.debt && m.base === 0 && m.quote === 0) m.closed = true;
+    this.changed(m, m.closed);
     this.emit(EVENT_TYPES.withdraw, ms, { margin_manager_id: m.id, base_asset_amount: base, quote_asset_amount: quote, timestamp: ms }, s.digest);
   }
 
   /** Traders whose ratio drifted up borrow again, back towards the minimum borrow ratio. */
   private relever(ms: number): void {
-    const candidates = this.openManagers().filter((m) => {
-      const r = this.riskRatio(m);
-      return r !== null && r > m.risk.minBorrow + 0.25;
-    });
-    if (candidates.length === 0) return;
-    const m = this.rng.pick(candidates);
+    // A pick among those whose ratio drifted up, marked in one pass (this runs every 90 s of market time).
+    const borrowers = this.borrowerList();
+    if (this.drifted.length < borrowers.length) this.drifted = new Uint8Array(borrowers.length * 2);
+    let count = 0;
+    for (let i = 0; i < borrowers.length; i++) {
+      const b = borrowers[i]!;
+      const r = ratioNow(b);
+      const up = r !== null && r > b.risk.minBorrow + 0.25;
+      this.drifted[i] = up ? 1 : 0;
+      if (up) count++;
+    }
+    if (count === 0) return;
+    let k = Math.floor(this.rng.next() * count);
+    let at = 0;
+    while (!this.drifted[at] || k-- > 0) at++;
+    const m = borrowers[at]!;
     this.borrowTo(m, this.rng.range(m.risk.minBorrow + 0.005, m.risk.minBorrow + 0.2), m.debt?.side === 'base' ? 'short' : 'long', ms, this.stamp(ms));
   }
 
   /** Repay the whole debt from the position's assets (no stream event: the stream has none for repay). */
   private close(ms: number): void {
-    const withDebt = this.openManagers().filter((m) => m.debt);
+    const withDebt = this.borrowerList();
     if (withDebt.length === 0) return;
     const m = this.rng.pick(withDebt);
     const debt = m.debt!;
@@ -292,6 +327,7 @@ export class MarginEngine {
     m.quote = Math.floor(m.quote * keep);
     debt.pool.borrowShares = Math.max(0, debt.pool.borrowShares - debt.shares);
     m.debt = null;
+    this.changed(m, true);
     m.updated = this.stamp(ms);
   }
 
@@ -312,6 +348,7 @@ export class MarginEngine {
       repayUsd = Math.min(debtUsd, (risk.targetLiquidation * debtUsd - assetsUsd) / (risk.targetLiquidation - bonus));
     }
     const seizeShare = Math.min(1, (repayUsd * bonus) / assetsUsd);
+    this.changed(m, true);
     m.base = defaultUsd > 0 ? 0 : Math.floor(m.base * (1 - seizeShare));
     m.quote = defaultUsd > 0 ? 0 : Math.floor(m.quote * (1 - seizeShare));
     const repaid = this.raw(debtSym, repayUsd);
@@ -328,33 +365,7 @@ export class MarginEngine {
       debt.stamp = s;
     }
     m.updated = s;
-    const baseOracle = this.oracle.oracle(this.baseSym(m));
-    const quoteOracle = this.oracle.oracle(this.quoteSym(m));
-    const eventDigest = `${s.digest}:0`;
-    const record: Liquidation = {
-      event_digest: eventDigest,
-      digest: s.digest,
-      sender: this.liquidator(),
-      checkpoint: checkpointAt(ms),
-      timestamp: isoAt(ms),
-      checkpoint_timestamp_ms: ms,
-      margin_manager_id: m.id,
-      margin_pool_id: debt.pool.id,
-      liquidation_amount: repaid,
-      pool_reward: Math.round(repaid * risk.poolReward),
-      pool_default: defaulted,
-      risk_ratio: Math.round(ratio * 1e6) / 1e6,
-      remaining_base_asset: m.base,
-      remaining_quote_asset: m.quote,
-      remaining_base_debt: debt.side === 'base' && m.debt ? remainingDebt : 0,
-      remaining_quote_debt: debt.side === 'quote' && m.debt ? remainingDebt : 0,
-      base_oracle_price: baseOracle.price,
-      base_oracle_decimals: baseOracle.decimals,
-      quote_oracle_price: quoteOracle.price,
-      quote_oracle_decimals: quoteOracle.decimals,
-      onchain_timestamp: ms,
-      margin_manager: managerToWire(this, m, false),
-    };
+    const record = liquidationToWire(this, m, { debt, stamp: s, sender: this.liquidator(), ratio, repaid, defaulted, remainingDebt });
     this.liquidations.push(record);
     this.emit(EVENT_TYPES.liquidation, ms, {
       margin_manager_id: m.id,

@@ -2,7 +2,7 @@ import type { Depth, Pool, PriceLevel } from '../../shared/api';
 import { priceDecimals, quoteQuantityOf } from '../../shared/units';
 import { objectId, type Rng } from '../rng';
 import { ASSETS, type PoolSpec } from './assets';
-import type { PriceOracle } from './prices';
+import type { Prices } from './prices';
 
 /**
  * A trade as the sim keeps it: compact numbers, turned into the wire object only when served
@@ -39,9 +39,20 @@ export const MAX_TAKERS_PER_STEP = 8;
  */
 export const MAX_TAKERS_PER_WALL_SECOND = 20;
 
+/**
+ * A pool's book restarts from a fresh one at the start of each epoch of its history (a maker
+ * re-quoting the whole book around the price), so the book of today needs only today's epoch:
+ * the Demo world builds the current epoch first and the older ones, which only leave trades,
+ * afterwards (see world.ts).
+ */
+export const EPOCH_MS = 3 * 3_600_000;
+/** Transaction and order numbers of epoch k start at k times these, so epochs never share one. */
+const TX_PER_EPOCH = 10_000_000;
+const ORDERS_PER_EPOCH = 100_000_000;
+
 export class Market {
   readonly pool: Pool;
-  readonly trades: TradeRecord[] = [];
+  private tradeList: TradeRecord[] = [];
   private readonly bids = new Map<number, Level>();
   private readonly asks = new Map<number, Level>();
   /** Prices of each side, best first (bids descending, asks ascending), kept in step with the maps. */
@@ -49,8 +60,11 @@ export class Market {
   private readonly askPrices: number[] = [];
   private readonly traders: string[];
   private readonly balanceManagers: string[];
-  private txSeq = 0;
-  private orderSeq = 1_000_000;
+  /** The book's and takers' generator of this epoch, forked from the identity's (kept as it was after the identity). */
+  private readonly rng: Rng;
+  private readonly identityRng: Rng;
+  private txSeq: number;
+  private orderSeq: number;
   private readonly decimals: number;
   /** 10 ** price decimals and 10 ** base decimals, computed once (they are used for every order). */
   private readonly priceScale: number;
@@ -60,35 +74,71 @@ export class Market {
   /** Taker orders still allowed in the current wall-clock tick (see advanceTo). */
   takerBudget = Number.POSITIVE_INFINITY;
 
+  /**
+   * `identity` draws the pool's id, traders and balance managers, or is another epoch's market
+   * of the same pool, whose identity is shared. The book is empty until `open`. `prices` is where
+   * fair prices are read (a recorded path while history is generated, the live oracle after).
+   */
   constructor(
     readonly spec: PoolSpec,
-    private readonly rng: Rng,
-    private readonly oracle: PriceOracle,
+    identity: Rng | Market,
+    private prices: Prices,
+    readonly epoch = 0,
     readonly traderCount = 48,
   ) {
     const base = ASSETS[spec.base]!;
-    const quote = ASSETS[spec.quote]!;
-    this.pool = {
-      pool_id: objectId(rng),
-      pool_name: spec.name,
-      base_asset_id: base.type,
-      base_asset_decimals: base.decimals,
-      base_asset_symbol: base.symbol,
-      base_asset_name: base.name,
-      quote_asset_id: quote.type,
-      quote_asset_decimals: quote.decimals,
-      quote_asset_symbol: quote.symbol,
-      quote_asset_name: quote.name,
-      min_size: spec.minSize,
-      lot_size: spec.lotSize,
-      tick_size: spec.tickSize,
-    };
+    if (identity instanceof Market) {
+      this.pool = identity.pool;
+      this.traders = identity.traders;
+      this.balanceManagers = identity.balanceManagers;
+      this.identityRng = identity.identityRng;
+    } else {
+      const quote = ASSETS[spec.quote]!;
+      this.pool = {
+        pool_id: objectId(identity),
+        pool_name: spec.name,
+        base_asset_id: base.type,
+        base_asset_decimals: base.decimals,
+        base_asset_symbol: base.symbol,
+        base_asset_name: base.name,
+        quote_asset_id: quote.type,
+        quote_asset_decimals: quote.decimals,
+        quote_asset_symbol: quote.symbol,
+        quote_asset_name: quote.name,
+        min_size: spec.minSize,
+        lot_size: spec.lotSize,
+        tick_size: spec.tickSize,
+      };
+      this.traders = Array.from({ length: traderCount }, () => objectId(identity));
+      this.balanceManagers = Array.from({ length: traderCount }, () => objectId(identity));
+      this.identityRng = identity.clone();
+    }
     this.decimals = priceDecimals(this.pool);
     this.priceScale = 10 ** this.decimals;
     this.baseScale = 10 ** base.decimals;
-    this.traders = Array.from({ length: traderCount }, () => objectId(rng));
-    this.balanceManagers = Array.from({ length: traderCount }, () => objectId(rng));
+    this.rng = this.identityRng.clone().fork(`epoch ${epoch}`);
+    this.txSeq = epoch * TX_PER_EPOCH;
+    this.orderSeq = 1_000_000 + epoch * ORDERS_PER_EPOCH;
+  }
+
+  /** Trades in time order (older epochs are put in front once generated). */
+  get trades(): readonly TradeRecord[] {
+    return this.tradeList;
+  }
+
+  /** Quote the epoch's first book around the current fair price. */
+  open(): void {
     this.refill(true);
+  }
+
+  /** Read fair prices from `prices` from now on. */
+  usePrices(prices: Prices): void {
+    this.prices = prices;
+  }
+
+  /** Put the trades of earlier epochs (in time order, all before this one's) in front. */
+  prependHistory(older: readonly TradeRecord[]): void {
+    if (older.length > 0) this.tradeList = older.concat(this.tradeList);
   }
 
   trader(i: number): string {
@@ -101,7 +151,7 @@ export class Market {
 
   /** Fair price in raw units, from the USD oracle. */
   fairRaw(): number {
-    const human = this.oracle.price(this.spec.base) / this.oracle.price(this.spec.quote);
+    const human = this.prices.price(this.spec.base) / this.prices.price(this.spec.quote);
     return human * this.priceScale;
   }
 
@@ -111,7 +161,7 @@ export class Market {
   }
 
   private randomQty(fairRaw: number): number {
-    const baseUsd = this.oracle.price(this.spec.base);
+    const baseUsd = this.prices.price(this.spec.base);
     const human = this.rng.logNormal(this.spec.tradeUsd / baseUsd, 1.0);
     return this.lots(human * this.baseScale, fairRaw);
   }
@@ -276,7 +326,7 @@ export class Market {
         feeInToken: this.rng.chance(0.7),
       };
       out.push(rec);
-      this.trades.push(rec);
+      this.tradeList.push(rec);
     }
     if (level.qty - fillQty < this.spec.lotSize) this.deleteLevel(book, price);
     else this.setLevel(book, price, { qty: level.qty - fillQty, count: Math.max(1, level.count - (fills - 1)) });
@@ -316,7 +366,7 @@ export class Market {
   /** Drop trades older than `ms` (bounded memory in a long-running demo). */
   forgetBefore(ms: number): void {
     let n = 0;
-    while (n < this.trades.length && this.trades[n]!.ms < ms) n++;
-    if (n > 0) this.trades.splice(0, n);
+    while (n < this.tradeList.length && this.tradeList[n]!.ms < ms) n++;
+    if (n > 0) this.tradeList.splice(0, n);
   }
 }

@@ -6,9 +6,9 @@ import { MarginEventLog } from '../event-log';
 import { objectId, Rng } from '../rng';
 import { POOL_SPECS } from './assets';
 import { MarginEngine } from './margin';
-import { Market, MAX_TAKERS_PER_WALL_SECOND } from './market';
+import { EPOCH_MS, Market, MAX_TAKERS_PER_WALL_SECOND, type TradeRecord } from './market';
 import { buildNfts, type NftWorld } from './nfts';
-import { PriceOracle } from './prices';
+import { PriceOracle, PricePath } from './prices';
 import { tradeStreamId, tradeToWire } from './series';
 
 export interface WorldOptions {
@@ -21,7 +21,7 @@ export interface WorldOptions {
   retention?: number;
   /**
    * Leave the history to `buildSlice` (the sim generates it in slices while it already listens,
-   * so nothing else in the process waits ~1.5 s of CPU). Default: generated in the constructor.
+   * so nothing else in the process waits for it). Default: generated in the constructor.
    */
   gradual?: boolean;
 }
@@ -57,6 +57,16 @@ export class World {
   readonly poolBus = new EventEmitter();
   private clockMs: number;
   private readonly warmupEnd: number;
+  /**
+   * How far the history is (see `buildSlice`): 'margin' (prices and the margin protocol, step by
+   * step), 'current' (each pool's current epoch, replayed on the recorded prices), 'past' (the
+   * older epochs' trades), 'done'.
+   */
+  private phase: 'margin' | 'current' | 'past' | 'done' = 'margin';
+  private path: PricePath | null;
+  private readonly historyStartMs: number;
+  /** Where 'current' and 'past' are: the pool, the epoch being replayed and its next step. */
+  private replay: { pool: number; epoch: number; step: number; market: Market | null; older: Array<Array<readonly TradeRecord[]>> } = { pool: 0, epoch: 0, step: 0, market: null, older: [] };
 
   constructor(opts: WorldOptions) {
     this.seed = opts.seed;
@@ -66,7 +76,10 @@ export class World {
     this.packageId = objectId(rng.fork('package'));
     this.oracle = new PriceOracle(rng.fork('prices'));
     const marketRng = rng.fork('markets');
-    this.markets = POOL_SPECS.map((spec) => new Market(spec, marketRng.fork(spec.name), this.oracle));
+    this.historyStartMs = this.startMs - historyMs;
+    this.path = new PricePath(this.oracle, Math.ceil(historyMs / (HISTORY_STEP_SEC * 1000)));
+    const current = this.epochOf(this.startMs);
+    this.markets = POOL_SPECS.map((spec) => new Market(spec, marketRng.fork(spec.name), this.path!, current));
     for (const m of this.markets) this.marketsByName.set(m.pool.pool_name, m);
     this.poolBus.setMaxListeners(0);
     this.log = new MarginEventLog(opts.retention ?? 10_000);
@@ -92,26 +105,137 @@ export class World {
     if (!opts.gradual) this.buildSlice(Number.POSITIVE_INFINITY);
   }
 
-  /** True once the history up to `startMs` exists (at once unless built `gradual`). */
-  get built(): boolean {
-    return this.clockMs >= this.startMs;
+  /** Advance every part by one step of history or live time (`live`: trades go out on stream #21). */
+  private stepAll(dtSec: number, ms: number, live: boolean): void {
+    this.oracle.step(dtSec);
+    for (const m of this.markets) {
+      const made = m.step(dtSec, ms);
+      if (live && made.length > 0) {
+        const channel = `trade:${m.pool.pool_name}`;
+        if (this.poolBus.listenerCount(channel) > 0) {
+          const first = m.trades.length - made.length;
+          made.forEach((rec, j) => this.poolBus.emit(channel, tradeToWire(m, rec, this.packageId), tradeStreamId(m.trades, first + j)));
+        }
+      }
+    }
+    this.margin.step(dtSec, ms, false);
   }
 
   /**
-   * Generate history for at most `budgetMs` of CPU; returns `built`. History runs at speed 1, so
-   * timestamps and market time agree; slices only cut the same steps at other places, so the
-   * chain is the same whether it is built at once or in slices.
+   * True once the world as of `startMs` exists: margin history, prices and every pool's current
+   * book (at once unless built `gradual`). Older trades may still be coming: see `historyBuilt`.
+   */
+  get built(): boolean {
+    return this.phase === 'past' || this.phase === 'done';
+  }
+
+  /** True once every trade of the history exists too. */
+  get historyBuilt(): boolean {
+    return this.phase === 'done';
+  }
+
+  /** True once prices and the margin protocol reach `startMs` (books may still be replayed). */
+  get marginBuilt(): boolean {
+    return this.phase !== 'margin';
+  }
+
+  /**
+   * Generate history for at most `budgetMs` of CPU; returns `historyBuilt`. First prices and the
+   * margin protocol step by step over the whole history (prices recorded), then each pool's
+   * current epoch replayed on those prices (`built`: everything of today answers), then the older
+   * epochs, which only add trades in front. History runs at speed 1, so timestamps and market
+   * time agree; slices only cut the same steps at other places, so the chain is the same whether
+   * it is built at once or in slices.
    */
   buildSlice(budgetMs: number): boolean {
     const until = performance.now() + budgetMs;
     let n = 0;
-    while (this.clockMs < this.startMs) {
+    const path = this.path!;
+    while (this.phase === 'margin' && this.clockMs < this.startMs) {
       const ms = Math.min(this.startMs, this.clockMs + HISTORY_STEP_SEC * 1000);
-      this.stepAll((ms - this.clockMs) / 1000, ms, ms < this.warmupEnd, false);
+      const dt = (ms - this.clockMs) / 1000;
+      this.oracle.step(dt);
+      path.record(dt, ms);
+      this.margin.step(dt, ms, ms < this.warmupEnd);
       this.clockMs = ms;
-      if (++n % 64 === 0 && performance.now() >= until) break;
+      if (++n % 64 === 0 && performance.now() >= until) return false;
     }
-    return this.built;
+    if (this.phase === 'margin') this.startReplay('current', this.epochOf(this.startMs));
+    while (this.phase === 'current' || this.phase === 'past') {
+      const r = this.replay;
+      const market = (r.market ??= this.openEpoch(r.pool, r.epoch));
+      // The epoch's steps: those ending after its start, up to its end (or the history's).
+      while (r.step <= path.steps && path.msAt(r.step) <= this.epochStart(r.epoch + 1)) {
+        path.row = r.step;
+        market.step(path.dtAt(r.step), path.msAt(r.step));
+        r.step++;
+        if (++n % 64 === 0 && performance.now() >= until) return false;
+      }
+      this.epochDone();
+    }
+    return this.historyBuilt;
+  }
+
+  /** Epoch of the step ending at `ms` (steps ending exactly on a boundary belong to the epoch before). */
+  private epochOf(ms: number): number {
+    return Math.max(0, Math.floor((ms - 1 - this.historyStartMs) / EPOCH_MS));
+  }
+
+  private epochStart(epoch: number): number {
+    return this.historyStartMs + epoch * EPOCH_MS;
+  }
+
+  private startReplay(phase: 'current' | 'past', epoch: number): void {
+    this.phase = phase;
+    this.replay = { pool: 0, epoch, step: this.firstStepOf(epoch), market: null, older: this.markets.map(() => []) };
+  }
+
+  /** The first step ending after the epoch's start (row 0 is the prices before any step). */
+  private firstStepOf(epoch: number): number {
+    const start = this.epochStart(epoch);
+    let step = Math.max(1, Math.floor((start - this.historyStartMs) / (HISTORY_STEP_SEC * 1000)));
+    while (step > 1 && this.path!.msAt(step - 1) > start) step--;
+    while (step <= this.path!.steps && this.path!.msAt(step) <= start) step++;
+    return step;
+  }
+
+  /** The market that replays the epoch: the live one for the current epoch, a scratch one before. */
+  private openEpoch(pool: number, epoch: number): Market {
+    const market = this.phase === 'current' ? this.markets[pool]! : new Market(POOL_SPECS[pool]!, this.markets[pool]!, this.path!, epoch);
+    this.path!.row = this.replay.step - 1;
+    market.open();
+    return market;
+  }
+
+  private epochDone(): void {
+    const r = this.replay;
+    if (this.phase === 'past') r.older[r.pool]!.push(r.market!.trades);
+    r.market = null;
+    if (++r.pool < this.markets.length) {
+      r.step = this.firstStepOf(r.epoch);
+      return;
+    }
+    if (this.phase === 'current') {
+      // Today's books exist: live steps read the live oracle (the path's last row) from here on.
+      for (const m of this.markets) m.usePrices(this.oracle);
+      const past = this.epochOf(this.startMs) - 1;
+      if (past >= 0) this.startReplay('past', past);
+      else this.finish();
+      return;
+    }
+    r.pool = 0;
+    if (--r.epoch >= 0) {
+      r.step = this.firstStepOf(r.epoch);
+      return;
+    }
+    // Older epochs were replayed newest first: put them in time order in front of each pool's trades.
+    this.markets.forEach((m, i) => m.prependHistory(r.older[i]!.reverse().flat()));
+    this.finish();
+  }
+
+  private finish(): void {
+    this.phase = 'done';
+    this.path = null;
   }
 
   get now(): number {
@@ -132,7 +256,7 @@ export class World {
     for (const m of this.markets) m.takerBudget = budget;
     for (let i = 1; i <= steps; i++) {
       const at = Math.round(from + ((ms - from) * i) / steps);
-      this.stepAll(marketSec / steps, at, false, true);
+      this.stepAll(marketSec / steps, at, true);
     }
     this.clockMs = ms;
     for (const m of this.markets) {
@@ -144,21 +268,6 @@ export class World {
       if (trades.length > MAX_TRADES_PER_POOL) m.forgetBefore(trades[trades.length - MAX_TRADES_PER_POOL]!.ms);
       else if (trades.length > 0 && trades[0]!.ms < ms - TRADE_RETENTION_MS) m.forgetBefore(ms - TRADE_RETENTION_MS);
     }
-  }
-
-  private stepAll(dtSec: number, ms: number, warmup: boolean, live: boolean): void {
-    this.oracle.step(dtSec);
-    for (const m of this.markets) {
-      const made = m.step(dtSec, ms);
-      if (live && made.length > 0) {
-        const channel = `trade:${m.pool.pool_name}`;
-        if (this.poolBus.listenerCount(channel) > 0) {
-          const first = m.trades.length - made.length;
-          made.forEach((rec, j) => this.poolBus.emit(channel, tradeToWire(m, rec, this.packageId), tradeStreamId(m.trades, first + j)));
-        }
-      }
-    }
-    this.margin.step(dtSec, ms, warmup);
   }
 
   /** What the API alone cannot discover (for `sim --describe`). */

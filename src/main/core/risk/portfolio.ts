@@ -90,8 +90,17 @@ export async function readPortfolio(
       }
     }),
   );
-  // Oracle prices of every deposit first, so each position is priced with the freshest one known.
+  // Oracle prices of every deposit first, so each position is priced with the freshest one known;
+  // then every asset's price at once (one request per exchange pool, in parallel, not one after another).
   for (const f of fetched) for (const m of f.managers ?? []) noteDepositPrices(m, book, prices);
+  const assets = new Set<string>();
+  for (const f of fetched) {
+    for (const m of f.managers ?? []) {
+      const pool = book.poolsById.get(m.dex_pool_id);
+      if (pool) assets.add(pool.base_asset_id).add(pool.quote_asset_id);
+    }
+  }
+  await Promise.all([...assets].map((a) => prices.quote(a, now)));
   for (const f of fetched) {
     if (!f.managers) {
       failures++;

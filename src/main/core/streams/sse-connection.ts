@@ -63,6 +63,9 @@ export async function refusalOf(res: Response, redact: (s: string) => string): P
   return undefined;
 }
 
+/** Longest run of stream handling between two turns of the event loop. */
+const YIELD_AFTER_MS = 5;
+
 /**
  * One SSE connection over fetch, parsed with eventsource-parser. Unlike the `EventSource`
  * class it exposes what the supervisor needs: comment lines as liveness, the HTTP status and
@@ -105,10 +108,18 @@ export function connectSse(url: string, handlers: SseHandlers, opts: SseOptions)
       });
       const decoder = new TextDecoder();
       const guard = new SseSizeGuard(opts.maxEventChars);
+      let ranSince = performance.now();
       for await (const chunk of res.body!) {
         lastByte = Date.now();
         handlers.onBytes?.(lastByte, (chunk as Uint8Array).byteLength);
         parser.feed(guard.feed(decoder.decode(chunk as Uint8Array, { stream: true })));
+        // A replay arrives faster than it is handled and every read then resolves at once, without
+        // a turn of the event loop: give one every few ms, so the app's other requests, timers
+        // and windows are served during a catch-up instead of after it.
+        if (performance.now() - ranSince > YIELD_AFTER_MS) {
+          await new Promise((resolve) => setImmediate(resolve));
+          ranSince = performance.now();
+        }
       }
       return { reason: 'ended', message: 'the server closed the stream', opened, events };
     } catch (err) {
