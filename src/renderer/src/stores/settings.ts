@@ -10,13 +10,20 @@ export const useSettingsStore = defineStore('settings', () => {
   const error = ref<string>();
   const api = useApi();
 
-  async function load(): Promise<void> {
-    try {
-      [settings.value, watchList.value] = await Promise.all([api.invoke('settings', {}), api.invoke('watchList', {})]);
-      error.value = undefined;
-    } catch (err) {
-      error.value = (err as Error).message;
-    }
+  let loading: Promise<void> | undefined;
+  /** Read both; a call while a read is under way shares it (the app and its first view both ask at start). */
+  function load(): Promise<void> {
+    loading ??= (async () => {
+      try {
+        [settings.value, watchList.value] = await Promise.all([api.invoke('settings', {}), api.invoke('watchList', {})]);
+        error.value = undefined;
+      } catch (err) {
+        error.value = (err as Error).message;
+      } finally {
+        loading = undefined;
+      }
+    })();
+    return loading;
   }
   async function update(patch: SettingsPatch): Promise<void> {
     settings.value = await api.invoke('updateSettings', patch);
