@@ -16,6 +16,7 @@ import { startServe } from '../src/main/web/serve';
 import { startSim, type PoolFlood } from '../src/sim';
 
 const SECONDS = Number(process.env['BENCH_RENDERER_SECONDS'] ?? 600);
+const WARM_UP_SECONDS = Number(process.env['BENCH_RENDERER_WARM_UP_SECONDS'] ?? 300);
 const POOL = 'SUI_USDC';
 const CHROMIUM = process.env['CHROMIUM_PATH'] ?? '/usr/bin/chromium';
 
@@ -30,6 +31,7 @@ interface Window {
   maxRendersPerFrame: number;
   heapStartMb: number;
   heapEndMb: number;
+  heapEveryMinute: number[];
 }
 
 async function metrics(cdp: CDPSession): Promise<Map<string, number>> {
@@ -81,7 +83,12 @@ async function measure(page: Page, cdp: CDPSession, seconds: number): Promise<Wi
   const task0 = before.get('TaskDuration')!;
   const t0 = performance.now();
   const profiled = profile ? Math.min(20, seconds) : 0;
-  await new Promise((r) => setTimeout(r, (seconds - profiled) * 1000));
+  // The heap each minute (after a forced GC), to tell a trend from a step.
+  const heapEveryMinute: number[] = [];
+  for (let left = seconds - profiled; left > 0; left -= 60) {
+    await new Promise((r) => setTimeout(r, Math.min(60, left) * 1000));
+    if (left > 60) heapEveryMinute.push(await heapMb(cdp));
+  }
   if (profile) {
     await cdp.send('Profiler.enable');
     await cdp.send('Profiler.start');
@@ -98,7 +105,7 @@ async function measure(page: Page, cdp: CDPSession, seconds: number): Promise<Wi
   const heapEndMb = await heapMb(cdp);
   if (process.env['BENCH_RENDERER_TRACE']) await traceSummary(page);
   const parts = PARTS.map((k) => `${k.replace('Duration', '')} ${(((after.get(k)! - before.get(k)!) / wall) * 100).toFixed(1)} %`).join(', ');
-  return { parts, seconds: wall, busyShare: (task1 - task0) / wall, longTaskShare: c.longMs / 1000 / wall, frames: c.frames, renders: c.renders, maxRendersPerFrame: c.maxInFrame, heapStartMb, heapEndMb };
+  return { parts, seconds: wall, busyShare: (task1 - task0) / wall, longTaskShare: c.longMs / 1000 / wall, frames: c.frames, renders: c.renders, maxRendersPerFrame: c.maxInFrame, heapStartMb, heapEndMb, heapEveryMinute };
 }
 
 /** Diagnostics: 3 s of Chromium's timeline, the main thread's time by event name. */
@@ -113,7 +120,7 @@ async function traceSummary(page: Page): Promise<void> {
   console.log([...by].sort((a, b) => b[1] - a[1]).slice(0, 25).map(([k, v]) => `${k} ${v.toFixed(0)} ms`).join('\n'));
 }
 
-async function run(flood: PoolFlood | undefined, seconds: number): Promise<Window> {
+async function run(flood: PoolFlood | undefined, seconds: number, warmUpSeconds: number): Promise<Window> {
   const apiKey = randomBytes(12).toString('hex');
   const sim = await startSim({ apiKeys: [apiKey], port: 0, host: '127.0.0.1', flood });
   const dir = mkdtempSync(join(tmpdir(), 'tw-bench-renderer-'));
@@ -127,10 +134,12 @@ async function run(flood: PoolFlood | undefined, seconds: number): Promise<Windo
     await page.locator('[data-testid=trade-tape] tbody tr').first().waitFor({ timeout: 60_000 });
     const cdp = await page.context().newCDPSession(page);
     await cdp.send('Performance.enable');
-    // Warm-up: charts laid out, the tape full, the JIT settled. A heap snapshot diff over the first
-    // minutes shows the growth is V8's compiled code (+1.2 MB in 90 s) and no retained data, so
-    // the heap is measured from a minute in.
-    await new Promise((r) => setTimeout(r, 60_000));
+    // Warm-up: charts laid out, the tape full, the JIT settled. On a busy pool the heap grows for
+    // about five minutes and is flat after (9.5 -> 10.1 -> 10.5 -> 10.6 -> 11.1 -> 10.9 -> 11.0
+    // -> 11.1 -> 11.3 MB, a minute apart); a heap snapshot diff over the first minutes shows that
+    // growth is V8's compiled code (+1.2 MB in 90 s) with no retained data. So the window starts
+    // after `warmUpSeconds`.
+    await new Promise((r) => setTimeout(r, warmUpSeconds * 1000));
     return await measure(page, cdp, seconds);
   } finally {
     await browser.close();
@@ -146,9 +155,9 @@ export async function rendererBench(): Promise<Array<[string, boolean]>> {
     return [['renderer under a busy pool (not measured: no Chromium or no build)', false]];
   }
   const flood: PoolFlood = { pool: POOL, depthPerSecond: 200, tradesPerSecond: 500 };
-  console.log(`\nRenderer under a busy pool: ${POOL} page in Chromium, ${flood.depthPerSecond} depth + ${flood.tradesPerSecond} trades/s, ${SECONDS} s (quiet pool first, 60 s; each after a minute's warm-up)`);
-  const quiet = await run(undefined, Math.min(60, SECONDS));
-  const busy = await run(flood, SECONDS);
+  console.log(`\nRenderer under a busy pool: ${POOL} page in Chromium, ${flood.depthPerSecond} depth + ${flood.tradesPerSecond} trades/s, ${SECONDS} s (quiet pool first, 60 s after a minute's warm-up; the busy pool after ${WARM_UP_SECONDS} s)`);
+  const quiet = await run(undefined, Math.min(60, SECONDS), 60);
+  const busy = await run(flood, SECONDS, WARM_UP_SECONDS);
   const row = (name: string, w: Window): void =>
     console.log(
       `${name.padEnd(30)} busy ${(w.busyShare * 100).toFixed(1).padStart(5)} %  long tasks ${(w.longTaskShare * 100).toFixed(2).padStart(5)} %  ` +
@@ -156,6 +165,7 @@ export async function rendererBench(): Promise<Array<[string, boolean]>> {
     );
   row('baseline: quiet pool', quiet);
   row('busy pool', busy);
+  console.log(`${''.padEnd(30)} busy pool's heap each minute: ${[busy.heapStartMb, ...busy.heapEveryMinute, busy.heapEndMb].map((x) => x.toFixed(1)).join(' -> ')} MB`);
   console.log(`${''.padEnd(30)} quiet: ${quiet.parts}\n${''.padEnd(30)} busy:  ${busy.parts}`);
   const heapChange = (busy.heapEndMb - busy.heapStartMb) / busy.heapStartMb;
   const results: Array<[string, boolean]> = [

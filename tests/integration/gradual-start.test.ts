@@ -82,7 +82,7 @@ describe('the Demo network built in slices (issue 12: start)', () => {
       })(),
     );
     console.log(`gradual Demo network: ready after ${(performance.now() - started).toFixed(0)} ms, longest event-loop stall ${stall.toFixed(0)} ms`);
-    // Slices are 8 ms of CPU; a loaded CI machine may stretch one, never to the ~1.5 s of the whole build.
+    // Slices are at most 8 ms of CPU; a loaded CI machine may stretch one, never to the ~0.8 s of the whole build.
     expect(stall).toBeLessThan(250);
   });
 });

@@ -39,7 +39,7 @@ export async function startApplication(paths: ShellPaths): Promise<void> {
   // `--speed=N` (the same option as `serve` and `sim`) makes the Demo network N times busier.
   const speed = demoSpeed(process.argv);
   // Gradual: it listens at once and builds its history in slices, so the window and the cached
-  // views do not wait ~1.5 s of CPU (its requests wait for the history, in order).
+  // views do not wait for it (its requests wait for the part of the history they need).
   const sim: RunningSim = await startSim({ apiKeys: [demoKey], port: 0, host: '127.0.0.1', speed, gradual: true });
 
   // 3. The monitor: store, streams, risk, alerts.

@@ -63,8 +63,13 @@ export async function refusalOf(res: Response, redact: (s: string) => string): P
   return undefined;
 }
 
-/** Longest run of stream handling between two turns of the event loop. */
-const YIELD_AFTER_MS = 5;
+/**
+ * Longest run of stream handling between two turns of the event loop. Each turn lets the group
+ * commit close its batch, so it is a trade: every 5 ms, a 100k-event catch-up committed 1,124
+ * events at a time at 0.69x raw INSERTs (2,567 bytes written per event); every 20 ms, 3,030 at
+ * 1.02x (1,888 bytes); and a first start's Portfolio still answers while 1,299 events replay.
+ */
+const YIELD_AFTER_MS = 20;
 
 /**
  * One SSE connection over fetch, parsed with eventsource-parser. Unlike the `EventSource`
@@ -114,7 +119,7 @@ export function connectSse(url: string, handlers: SseHandlers, opts: SseOptions)
         handlers.onBytes?.(lastByte, (chunk as Uint8Array).byteLength);
         parser.feed(guard.feed(decoder.decode(chunk as Uint8Array, { stream: true })));
         // A replay arrives faster than it is handled and every read then resolves at once, without
-        // a turn of the event loop: give one every few ms, so the app's other requests, timers
+        // a turn of the event loop: give one every 20 ms, so the app's other requests, timers
         // and windows are served during a catch-up instead of after it.
         if (performance.now() - ranSince > YIELD_AFTER_MS) {
           await new Promise((resolve) => setImmediate(resolve));
