@@ -36,17 +36,7 @@ interface Group {
  */
 export class LiquidationScan {
   private list: Manager[] = [];
-  private base = new Float64Array(0);
-  private quote = new Float64Array(0);
-  private shares = new Float64Array(0);
-  private liquidation = new Float64Array(0);
-  /** Per borrower: slots of its base, quote and debt prices, and of its debt's pool. */
-  private baseSlot = new Uint8Array(0);
-  private quoteSlot = new Uint8Array(0);
-  private debtSlot = new Uint8Array(0);
-  private poolSlot = new Uint8Array(0);
-  /** r0 / liquidation, shrunk by the margin: below 1/G the borrower is checked. */
-  private slack = new Float64Array(0);
+  private at = layout(0);
   private groups: Group[] = [];
   /** Borrowers checked every step (a debt too small for the margin to cover its rounding). */
   private always = new Int32Array(0);
@@ -56,8 +46,6 @@ export class LiquidationScan {
   private unit0 = new Float64Array(0);
   private borrowIndex = new Float64Array(0);
   private borrowIndex0 = new Float64Array(0);
-  /** Borrowers of the layout that changed since (their numbers there are old), by layout index. */
-  private outdated = new Uint8Array(0);
   private readonly indexOf = new Map<Manager, number>();
   /** Managers changed since the rebuild: checked from their own numbers. */
   private readonly changedSince = new Set<Manager>();
@@ -69,7 +57,7 @@ export class LiquidationScan {
   changed(m: Manager): void {
     this.changedSince.add(m);
     const i = this.indexOf.get(m);
-    if (i !== undefined) this.outdated[i] = 1;
+    if (i !== undefined) this.at.outdated[i] = 1;
     if (this.changedSince.size > REBUILD_CHANGED) this.stale = true;
   }
 
@@ -83,7 +71,8 @@ export class LiquidationScan {
     }
     const due = this.due;
     due.length = 0;
-    const { unit0, borrowIndex0, slack, outdated, list } = this;
+    const { unit0, borrowIndex0, list } = this;
+    const { slack, outdated, liquidation } = this.at;
     for (const g of this.groups) {
       const held = Math.min(unit[g.base]! / unit0[g.base]!, unit[g.quote]! / unit0[g.quote]!);
       const owed = (unit[g.debt]! / unit0[g.debt]!) * (borrowIndex[g.pool]! / borrowIndex0[g.pool]!);
@@ -93,13 +82,13 @@ export class LiquidationScan {
         const i = members[j]!;
         if (outdated[i]) continue;
         const r = this.ratioOf(i);
-        if (r < this.liquidation[i]!) due.push([list[i]!, r]);
+        if (r < liquidation[i]!) due.push([list[i]!, r]);
       }
     }
     for (let j = 0; j < this.always.length; j++) {
       const i = this.always[j]!;
       const r = this.ratioOf(i);
-      if (!outdated[i] && r < this.liquidation[i]!) due.push([list[i]!, r]);
+      if (!outdated[i] && r < liquidation[i]!) due.push([list[i]!, r]);
     }
     for (const m of this.changedSince) {
       const r = m.closed ? null : ratioNow(m);
@@ -113,10 +102,10 @@ export class LiquidationScan {
 
   /** Ratio exactly as the manager's own numbers give it, or NaN without debt. */
   private ratioOf(i: number): number {
-    const unit = this.unit;
-    const debt = Math.round(this.shares[i]! * this.borrowIndex[this.poolSlot[i]!]!) * unit[this.debtSlot[i]!]!;
+    const { unit, at } = this;
+    const debt = Math.round(at.shares[i]! * this.borrowIndex[at.poolSlot[i]!]!) * unit[at.debtSlot[i]!]!;
     if (!(debt > 0)) return Number.NaN;
-    return (this.base[i]! * unit[this.baseSlot[i]!]! + this.quote[i]! * unit[this.quoteSlot[i]!]!) / debt;
+    return (at.base[i]! * unit[at.baseSlot[i]!]! + at.quote[i]! * unit[at.quoteSlot[i]!]!) / debt;
   }
 
   private rebuild(borrowers: Manager[]): void {
@@ -126,17 +115,8 @@ export class LiquidationScan {
     this.indexOf.clear();
     list.forEach((m, i) => this.indexOf.set(m, i));
     this.changedSince.clear();
-    this.outdated = new Uint8Array(n);
     this.steps = 0;
-    this.base = new Float64Array(n);
-    this.quote = new Float64Array(n);
-    this.shares = new Float64Array(n);
-    this.liquidation = new Float64Array(n);
-    this.baseSlot = new Uint8Array(n);
-    this.quoteSlot = new Uint8Array(n);
-    this.debtSlot = new Uint8Array(n);
-    this.poolSlot = new Uint8Array(n);
-    this.slack = new Float64Array(n);
+    const at = (this.at = layout(n));
     const cellSlots = new Map<UnitUsd, number>();
     const poolSlots = new Map<MarginPool, number>();
     const slotOf = <T>(slots: Map<T, number>, x: T): number => {
@@ -147,14 +127,14 @@ export class LiquidationScan {
     for (let i = 0; i < n; i++) {
       const m = list[i]!;
       const d = m.debt!;
-      this.base[i] = m.base;
-      this.quote[i] = m.quote;
-      this.shares[i] = d.shares;
-      this.liquidation[i] = m.risk.liquidation;
-      this.baseSlot[i] = slotOf(cellSlots, m.units.base);
-      this.quoteSlot[i] = slotOf(cellSlots, m.units.quote);
-      this.debtSlot[i] = slotOf(cellSlots, d.side === 'base' ? m.units.base : m.units.quote);
-      this.poolSlot[i] = slotOf(poolSlots, d.pool);
+      at.base[i] = m.base;
+      at.quote[i] = m.quote;
+      at.shares[i] = d.shares;
+      at.liquidation[i] = m.risk.liquidation;
+      at.baseSlot[i] = slotOf(cellSlots, m.units.base);
+      at.quoteSlot[i] = slotOf(cellSlots, m.units.quote);
+      at.debtSlot[i] = slotOf(cellSlots, d.side === 'base' ? m.units.base : m.units.quote);
+      at.poolSlot[i] = slotOf(poolSlots, d.pool);
     }
     if (cellSlots.size > 255 || poolSlots.size > 255) throw new Error('more than 255 assets or pools');
     this.cells = [...cellSlots.keys()];
@@ -166,23 +146,23 @@ export class LiquidationScan {
     const byKey = new Map<string, number[]>();
     const always: number[] = [];
     for (let i = 0; i < n; i++) {
-      const owed = this.shares[i]! * this.borrowIndex[this.poolSlot[i]!]!;
+      const owed = at.shares[i]! * this.borrowIndex[at.poolSlot[i]!]!;
       const r0 = this.ratioOf(i);
-      if (!(owed >= MIN_BOUNDED_DEBT) || !(r0 > 0) || !(this.unit[this.baseSlot[i]!]! > 0) || !(this.unit[this.quoteSlot[i]!]! > 0)) {
+      if (!(owed >= MIN_BOUNDED_DEBT) || !(r0 > 0) || !(this.unit[at.baseSlot[i]!]! > 0) || !(this.unit[at.quoteSlot[i]!]! > 0)) {
         always.push(i);
         continue;
       }
       // The debt is rounded to whole units at both moments: its ratio moves by up to 1/owed + O(1/owed^2).
-      this.slack[i] = (r0 * (1 - 4 * EPSILON - 2 / owed)) / this.liquidation[i]!;
-      const key = `${this.baseSlot[i]},${this.quoteSlot[i]},${this.debtSlot[i]},${this.poolSlot[i]}`;
+      at.slack[i] = (r0 * (1 - 4 * EPSILON - 2 / owed)) / at.liquidation[i]!;
+      const key = `${at.baseSlot[i]},${at.quoteSlot[i]},${at.debtSlot[i]},${at.poolSlot[i]}`;
       let members = byKey.get(key);
       if (!members) byKey.set(key, (members = []));
       members.push(i);
     }
     this.groups = [...byKey.values()].map((members) => {
       const i = members[0]!;
-      members.sort((a, b) => this.slack[a]! - this.slack[b]!);
-      return { base: this.baseSlot[i]!, quote: this.quoteSlot[i]!, debt: this.debtSlot[i]!, pool: this.poolSlot[i]!, members: Int32Array.from(members) };
+      members.sort((a, b) => at.slack[a]! - at.slack[b]!);
+      return { base: at.baseSlot[i]!, quote: at.quoteSlot[i]!, debt: at.debtSlot[i]!, pool: at.poolSlot[i]!, members: Int32Array.from(members) };
     });
     this.always = Int32Array.from(always);
     this.stale = false;
@@ -195,4 +175,23 @@ export function ratioNow(m: Manager): number | null {
   if (!d) return null;
   const debt = Math.round(d.shares * d.pool.borrowIndex) * (d.side === 'base' ? m.units.base.usd : m.units.quote.usd);
   return debt > 0 ? (m.base * m.units.base.usd + m.quote * m.units.quote.usd) / debt : null;
+}
+
+/** The borrowers' numbers side by side, by place in the layout. */
+function layout(n: number) {
+  return {
+    base: new Float64Array(n),
+    quote: new Float64Array(n),
+    shares: new Float64Array(n),
+    liquidation: new Float64Array(n),
+    /** Slots of each borrower's base, quote and debt prices, and of its debt's pool. */
+    baseSlot: new Uint8Array(n),
+    quoteSlot: new Uint8Array(n),
+    debtSlot: new Uint8Array(n),
+    poolSlot: new Uint8Array(n),
+    /** r0 / liquidation, shrunk by the margin: below 1/G the borrower is checked. */
+    slack: new Float64Array(n),
+    /** Changed since the rebuild (its numbers here are old). */
+    outdated: new Uint8Array(n),
+  };
 }
