@@ -21,10 +21,15 @@ describe('the Demo network enforces a plan of the real service (issue 13)', () =
   it('free: 10 requests a second and one stream per key, refused with 429 and Retry-After', async () => {
     const t = await startTestSim({ plan: 'free' });
     closers.push(() => t.close());
+    const started = performance.now();
     const answers = await burst(t, 30);
+    // A token bucket: its 10 at once, plus what it refills while the burst is being answered (a
+    // loaded CI machine took over 100 ms for the 30 once).
+    const refilled = Math.floor(((performance.now() - started) / 1000) * PLANS.free.requestsPerSecond);
     const refused = answers.filter((a) => a.status === 429);
-    expect(answers.filter((a) => a.status === 200).length).toBeLessThanOrEqual(PLANS.free.requestsPerSecond + 1);
-    expect(refused.length).toBeGreaterThanOrEqual(30 - PLANS.free.requestsPerSecond - 1);
+    expect(answers.filter((a) => a.status === 200).length).toBeLessThanOrEqual(PLANS.free.requestsPerSecond + 1 + refilled);
+    expect(refused.length).toBeGreaterThanOrEqual(30 - PLANS.free.requestsPerSecond - 1 - refilled);
+    expect(refused.length).toBeGreaterThan(0);
     for (const a of refused) {
       expect(Number(a.retryAfter)).toBeGreaterThanOrEqual(1);
       expect(String(a.message)).toMatch(/too many requests/);
