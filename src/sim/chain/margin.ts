@@ -71,11 +71,7 @@ export class MarginEngine {
   readonly book: MarginPools;
   private readonly values: AssetValues;
   private readonly markets: Market[];
-  /**
-   * Open managers, and those of them with debt, in creation order: kept until a manager opens,
-   * closes, borrows for the first time or loses its debt, since every step scans the borrowers
-   * and most managers of a long history are long closed.
-   */
+  /** Open managers, and those with debt, in creation order; made again only after a manager opens, closes, or gains or loses its debt. */
   private openCache: Manager[] | null = null;
   private borrowerCache: Manager[] | null = null;
   private readonly scan = new LiquidationScan();
@@ -388,7 +384,7 @@ export class MarginEngine {
 
   /** Open managers with debt: the rows of Get Active Loans, before they become wire objects. */
   borrowers(): Manager[] {
-    return this.managers.filter((m) => m.debt && !m.closed);
+    return [...this.borrowerList()];
   }
 
   /** Debt's last change: the order of Get Active Loans (newest first). */
