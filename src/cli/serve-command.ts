@@ -45,6 +45,10 @@ export async function serveCommand(args: string[]): Promise<number> {
   }
   // Handlers first: a signal that arrives while starting, or right after the line is printed, still stops cleanly.
   const stopped = untilSignal();
+  // Whoever read the output may go (a closed terminal, `serve | head`): the monitor keeps running
+  // and its log lines go nowhere. Without this, the EPIPE of one line was an uncaught error whose
+  // log line failed the same way, and serve spun at 100 % CPU and never stopped on SIGTERM.
+  for (const stream of [process.stdout, process.stderr]) stream.on('error', () => {});
   const port = intOption('port', o.port, 0, 65_535) ?? 0;
   const dataDir = o['data-dir'] ?? DEFAULT_DATA_DIR;
   const target = await resolveService(o, { startDemo: false });

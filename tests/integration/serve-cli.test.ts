@@ -49,6 +49,26 @@ describe('tidewatch serve / export / doctor on the Demo network', () => {
     expect(none.stderr).toContain('--pool');
   });
 
+  it('keeps running when whoever read its output goes, and still stops on SIGTERM', async () => {
+    const child = spawn(process.execPath, [BIN, 'serve', '--port', '0', '--data-dir', join(dir.dir, 'gone-output'), '--speed', '600'], { stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    child.stdout!.on('data', (d) => (out += d));
+    child.stderr!.resume();
+    await until(() => out.includes('\n'), 30_000, 'the running line');
+    const [, base, token] = /running at (http:\/\/127\.0\.0\.1:\d+)\/\?token=(\S+)/.exec(out)!;
+    // The reader goes: every later line of serve's fails with EPIPE.
+    child.stdout!.destroy();
+    child.stderr!.destroy();
+    await new Promise((r) => setTimeout(r, 2_000)); // at --speed 600 it logs meanwhile
+    const r = await fetch(`${base}/api/invoke/streamStatus`, { method: 'POST', body: '{}', headers: { 'x-tidewatch-token': token! } });
+    expect(r.status).toBe(200);
+    const started = performance.now();
+    child.kill('SIGTERM');
+    const [code] = await once(child, 'exit');
+    expect(code).toBe(0);
+    expect(performance.now() - started).toBeLessThan(10_000);
+  });
+
   it('doctor prints a pass/fail table and fails clearly on a wrong key', async () => {
     const demo = spawnSync(process.execPath, [BIN, 'doctor', '--data-dir', dir.dir], { encoding: 'utf8' });
     expect(demo.status, demo.stdout + demo.stderr).toBe(0);
