@@ -137,10 +137,9 @@ export class MarginEngine {
     return m.debt ? this.usd(m.debt.pool.symbol, this.debtRaw(m.debt)) : 0;
   }
 
-  /** Assets / debt, or null without debt. */
+  /** Assets / debt, or null without debt (the live price cells: the same numbers the liquidation check uses). */
   riskRatio(m: Manager): number | null {
-    const debt = this.debtUsd(m);
-    return debt > 0 ? this.assetsUsd(m) / debt : null;
+    return ratioNow(m);
   }
 
   /** Advance by dtSec of market time, at wall time `ms`. */
