@@ -4,6 +4,7 @@ import { ResponseCache } from './cache-repo';
 import { Checkpointer, FALLBACK_AUTOCHECKPOINT_PAGES } from './checkpointer';
 import { openDatabase, openReadOnly, WAL_AUTOCHECKPOINT_PAGES } from './database';
 import { GapRepo } from './gap-repo';
+import { keepHeapSmall } from './heap-limits';
 import { MarginEventRepo } from './margin-events';
 import { MarketRepo } from './market-repo';
 import { RiskAlertRepo } from './risk-alert-repo';
@@ -34,8 +35,12 @@ export class Store {
     this.gaps = new GapRepo(db);
   }
 
-  /** Open the store in `dataDir`, with WAL checkpoints off the writer's thread (store/checkpointer.ts). */
+  /**
+   * Open the store in `dataDir`, with WAL checkpoints off the writer's thread (store/checkpointer.ts),
+   * in a process whose heap stays small under a stream (store/heap-limits.ts).
+   */
   static open(dataDir: string, log?: (line: string) => void): Store {
+    keepHeapSmall();
     const file = join(dataDir, STORE_FILE);
     const { db, recovered } = openDatabase(file);
     const notice = recovered
