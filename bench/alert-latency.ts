@@ -21,7 +21,10 @@ const LIQUIDATION_EVERY_MS = 25;
 const SECONDS = Number(process.env['BENCH_LATENCY_SECONDS'] ?? 30);
 const OWNER = `0x${'ab'.repeat(32)}`;
 const MANAGER = `0x${'cd'.repeat(32)}`;
-const now = (): number => performance.timeOrigin + performance.now();
+// CLOCK_MONOTONIC, shared by every process of the machine. Not performance.timeOrigin + now():
+// each process samples its origin from the wall clock at start, 1-10 ms apart between processes,
+// which added a constant to both clients' latencies (relay and monitor both read "10.4 ms").
+const now = (): number => Number(process.hrtime.bigint()) / 1e6;
 
 interface Producer {
   url: string;

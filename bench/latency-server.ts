@@ -1,7 +1,7 @@
 /**
  * Stream #22 at a steady background rate with liquidations of one manager mixed in, run as its own
- * process by bench/alert-latency.ts. Each liquidation's send time (performance.timeOrigin +
- * performance.now(), the same clock in every process of the machine) goes to the parent over IPC
+ * process by bench/alert-latency.ts. Each liquidation's send time (the machine's monotonic
+ * clock, `process.hrtime`, the same in every process) goes to the parent over IPC
  * right after its bytes are handed to the socket. Every other path answers 404 at once.
  *
  * argv: perSecond liquidationEveryMs owner manager
@@ -11,7 +11,7 @@ import type { AddressInfo } from 'node:net';
 import { EVENT_TYPES } from '../src/shared/api';
 
 const [perSecond, liquidationEveryMs, owner, manager] = [Number(process.argv[2]), Number(process.argv[3]), process.argv[4]!, process.argv[5]!];
-const now = (): number => performance.timeOrigin + performance.now();
+const now = (): number => Number(process.hrtime.bigint()) / 1e6;
 const open = new Set<ServerResponse>();
 let seq = 0;
 let lastMs = 0;
