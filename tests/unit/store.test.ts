@@ -7,6 +7,7 @@ import { openDatabase } from '../../src/main/core/store/database';
 import type { IncomingMarginEvent } from '../../src/main/core/store/margin-events';
 import { migrate, MIGRATIONS, SCHEMA_VERSION } from '../../src/main/core/store/migrations';
 import { Store } from '../../src/main/core/store/store';
+import type { AlertRecord } from '../../src/shared/contract';
 import { tempDir } from '../support/monitor';
 
 const ev = (id: string, type = 'dex_margin_manager_updates_deposit'): IncomingMarginEvent => ({
@@ -203,5 +204,28 @@ describe('alerts', () => {
     expect(s.risk.acknowledge(a!.id, 5)?.acknowledged_at).toBe(5);
     expect(s.risk.snooze(a!.id, 99)?.snoozed_until).toBe(99);
     expect(s.risk.alerts(false)).toEqual([]);
+  });
+
+  it('can be shown before they are written: the record shown is the row stored, with the id AUTOINCREMENT gives, once per key', () => {
+    const s = Store.openInMemory();
+    const base = { rule: 'liquidation' as const, level: 'critical' as const, manager_id: '0x1', owner: '0x2', event_id: 'e1', title: 't', message: 'm', created_at: 1 };
+    const shown: AlertRecord[] = [];
+    const rowsWhenShown: number[] = [];
+    const show = (r: AlertRecord): void => {
+      shown.push(r);
+      rowsWhenShown.push(s.risk.alerts().length);
+    };
+    const first = s.risk.addAlert({ ...base, dedupe_key: 'k1' }, show);
+    expect(shown).toEqual([first]);
+    expect(rowsWhenShown).toEqual([0]);
+    expect(s.risk.alert(first!.id)).toEqual(first);
+    expect(s.risk.addAlert({ ...base, dedupe_key: 'k1' }, show)).toBeUndefined();
+    expect(shown).toHaveLength(1);
+    // Mixed with the plain path, ids keep counting up and are never reused after a delete.
+    const plain = s.risk.addAlert({ ...base, dedupe_key: 'k2' })!;
+    s.db.prepare('DELETE FROM alerts WHERE id = ?').run(plain.id);
+    const third = s.risk.addAlert({ ...base, dedupe_key: 'k3' }, show)!;
+    expect([first!.id, plain.id, third.id]).toEqual([1, 2, 3]);
+    expect(s.risk.alert(3)).toEqual(third);
   });
 });

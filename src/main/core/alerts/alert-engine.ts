@@ -62,7 +62,8 @@ export class AlertEngine {
   /**
    * Liquidations of watched managers. `watchedSince` gives when an owner joined the watch list:
    * history replayed from before that (a first start with `last-id=0`) is stored but not alerted;
-   * what happened while the app was closed, after the owner was watched, is.
+   * what happened while the app was closed, after the owner was watched, is. Each alert is pushed
+   * before it is stored (`addAlert`'s `showFirst`).
    */
   onMarginEvents(
     events: readonly IncomingMarginEvent[],
@@ -95,10 +96,9 @@ export class AlertEngine {
         title: 'Liquidated',
         message: `Margin manager ${short(e.margin_manager_id)} of ${short(owner)} was liquidated${ratio}${amountsOf(e) ? `: ${amountsOf(e)}` : ''}. Open the position to see what remains.`,
         created_at: now,
-      });
+      }, (record) => this.publish([record]));
       if (a) fired.push(a);
     }
-    if (fired.length > 0) this.publish(fired);
     return fired;
   }
 
