@@ -5,8 +5,12 @@ import { defineConfig } from 'electron-vite';
 export default defineConfig({
   main: {
     build: {
-      // better-sqlite3 loads its Node-API prebuild at run time: never bundle it.
-      rollupOptions: { external: ['better-sqlite3'] },
+      rollupOptions: {
+        // The margin writer's thread is an entry of its own, built beside index.js (store/margin-writer.ts finds it there).
+        input: { index: resolve('src/main/index.ts'), 'margin-writer-thread': resolve('src/main/core/store/margin-writer-thread.ts') },
+        // better-sqlite3 loads its Node-API prebuild at run time: never bundle it.
+        external: ['better-sqlite3'],
+      },
     },
   },
   preload: {

@@ -86,6 +86,7 @@ export async function ingestInto(url: string, store: Store, count: number, onBat
   await new Promise<void>((resolve) => {
     const ingest = marginStream({
       repo: store.margin,
+      writer: store.marginWriter,
       naming: () => NAMING_PROFILES.spec,
       urlFor: () => url,
       firstStart: () => '0',

@@ -10,8 +10,8 @@ afterAll(async () => {
 });
 
 /**
- * The disk fills while stream #22 is busy. SQLite's `max_page_count` is the full disk here: the
- * store cannot grow, and every commit fails with SQLITE_FULL ("database or disk is full"), the
+ * The disk fills while stream #22 is busy. SQLite's `max_page_count` (on both connections that
+ * write: the app's and the margin writer thread's) is the full disk here: the store cannot grow, and every commit fails with SQLITE_FULL ("database or disk is full"), the
  * same error a full volume gives. Nothing after the cursor may be acknowledged, and once space
  * is back the stream resumes from the stored cursor: no event lost, none twice.
  */
@@ -29,6 +29,7 @@ describe('a store that cannot be written', () => {
     // The disk is full: not one more page.
     const pages = m.store.db.pragma('page_count', { simple: true }) as number;
     m.store.db.pragma(`max_page_count = ${pages}`);
+    m.store.marginWriter.pragma(`max_page_count = ${pages}`);
     await until(() => m.status().storeError !== null, 60_000, 'a failed commit');
     expect(m.status().storeError).toBe('cannot write to the store: disk full');
     await until(() => margin().state === 'stopped-store', 10_000, 'the stream stopped');
@@ -46,6 +47,7 @@ describe('a store that cannot be written', () => {
     const freedAt = Date.now();
     const sentWhenFreed = t.sim.world.log.size;
     m.store.db.pragma('max_page_count = 1073741823');
+    m.store.marginWriter.pragma('max_page_count = 1073741823');
     await until(() => margin().state === 'open', BLOCKED_RETRY_MS + 10_000, 'the stream reopened');
     console.log(`disk freed -> stream open again: ${Date.now() - freedAt} ms`);
     expect(m.status().storeError).toBeNull();

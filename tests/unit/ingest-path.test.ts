@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import type { AlertRecord } from '../../src/shared/contract';
+import type { AlertRecord, StoredMarginEvent } from '../../src/shared/contract';
 import { EVENT_TYPES } from '../../src/shared/api';
 import { AlertEngine } from '../../src/main/core/alerts/alert-engine';
 import { EventUnits } from '../../src/main/core/risk/event-amounts';
@@ -84,7 +84,7 @@ describe('a watched liquidation is alerted on receipt (issue 12: alert latency)'
     expect(store.margin.cursor()).toBeUndefined();
 
     const fresh = store.margin.commit([e]);
-    dispatchMarginEvents(fresh, { ...deps, checkLarge: () => {}, publish: () => {}, refreshSoon: () => {} });
+    dispatchMarginEvents(fresh, { ...deps, checkLarge: () => {}, publish: () => {}, listening: () => true, refreshSoon: () => {} });
     alertOnReceipt(e, deps); // the same event again after a reconnect
     expect(pushed).toHaveLength(1);
     expect(store.risk.alerts().filter((a) => a.rule === 'liquidation')).toHaveLength(1);
@@ -93,5 +93,38 @@ describe('a watched liquidation is alerted on receipt (issue 12: alert latency)'
     alertOnReceipt(liquidation('1800000000001-0', `0x${'ee'.repeat(32)}`, 1_800_000_000_001), deps);
     alertOnReceipt({ ...liquidation('1800000000002-0', manager, 1_800_000_000_002), type: EVENT_TYPES.deposit }, deps);
     expect(pushed).toHaveLength(1);
+  });
+
+  it('after a commit, events are dressed and pushed only while something shows them; alerts and risk refreshes do not depend on it', () => {
+    const store = Store.openInMemory();
+    cleanups.push(() => store.close());
+    const owner = `0x${'ab'.repeat(32)}`;
+    const manager = `0x${'cd'.repeat(32)}`;
+    store.settings.addWatch(owner, null, 0);
+    const alerted: AlertRecord[] = [];
+    const alerts = new AlertEngine(store.risk, (a) => alerted.push(...a), 60_000);
+    const published: StoredMarginEvent[][] = [];
+    let refreshes = 0;
+    let listening = false;
+    const deps = {
+      watchList: () => store.settings.watchList(),
+      watchedManagers: new Map([[manager, owner]]),
+      eventUnits: new EventUnits(store.margin, store.cache, () => undefined),
+      alerts,
+      checkLarge: () => {},
+      publish: (e: StoredMarginEvent[]) => published.push(e),
+      listening: () => listening,
+      refreshSoon: () => refreshes++,
+    };
+    const deposit = { ...liquidation('1800000000000-0', manager, 1_800_000_000_000), type: EVENT_TYPES.deposit };
+    dispatchMarginEvents(store.margin.commit([deposit, liquidation('1800000000000-1', manager, 1_800_000_000_000)]), deps);
+    expect(published).toEqual([]);
+    expect(alerted.map((a) => a.event_id)).toEqual(['1800000000000-1']);
+    expect(refreshes).toBe(1);
+
+    listening = true;
+    dispatchMarginEvents(store.margin.commit([{ ...deposit, id: '1800000000001-0' }]), deps);
+    expect(published.map((batch) => batch.map((e) => [e.id, e.data]))).toEqual([[['1800000000001-0', JSON.parse(deposit.data)]]]);
+    expect(refreshes).toBe(2);
   });
 });

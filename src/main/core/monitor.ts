@@ -173,7 +173,7 @@ export class Monitor implements TidewatchApi {
       this.scheduleStatus();
     });
     this.margin = marginStream({
-      repo: this.store.margin,
+      repo: this.store.margin, writer: this.store.marginWriter,
       naming: () => this.client.http.profile,
       urlFor: (lastId) => this.client.http.url('/dex-margin/manager-updates', { 'last-id': lastId }, 'stream'),
       firstStart: () => opts.marginFirstStart ?? (this.effective().network === 'demo' ? '0' : '$'),
@@ -368,9 +368,9 @@ export class Monitor implements TidewatchApi {
   private onMarginCommitted(events: IncomingMarginEvent[]): void {
     dispatchMarginEvents(events, {
       ...this.marginDeps(),
-      checkLarge: (evs) =>
-        void checkLargeLiquidations(evs, { limitUsd: this.effective().largeLiquidationUsd, since: this.startedAt, assets: this.assets, prices: this.prices, alerts: this.alerts, closed: () => this.closed, log: this.log }),
+      checkLarge: (evs) => void checkLargeLiquidations(evs, { limitUsd: this.effective().largeLiquidationUsd, since: this.startedAt, assets: this.assets, prices: this.prices, alerts: this.alerts, closed: () => this.closed, log: this.log }),
       publish: (pushed) => this.hub.publish('margin', pushed),
+      listening: () => this.hub.count('margin') > 0,
       refreshSoon: () => this.risk.refreshSoon(),
     });
   }
@@ -395,6 +395,6 @@ export class Monitor implements TidewatchApi {
     this.margin.flush();
     this.pools.flushAll();
     this.credits.flush();
-    await this.store.shutdown();
+    await this.store.shutdown(); // after the margin writer commits what it was handed
   }
 }

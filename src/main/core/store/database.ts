@@ -12,7 +12,8 @@ export interface OpenResult {
 /** The writer's own WAL checkpoint threshold (pages of 4 KB), when no checkpointer runs beside it. */
 export const WAL_AUTOCHECKPOINT_PAGES = 4000;
 
-function configure(db: Database.Database): void {
+/** Every read-write connection to the store: the app's own and the margin writer thread's. */
+export function configure(db: Database.Database): void {
   db.pragma('journal_mode = WAL');
   // WAL + NORMAL survives a crash of the process (SIGKILL) without losing committed data.
   db.pragma('synchronous = NORMAL');

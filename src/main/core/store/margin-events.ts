@@ -84,7 +84,15 @@ export class MarginEventRepo {
   private readonly lists = new Map<string, Database.Statement>();
   private readonly commitBatch: (events: IncomingMarginEvent[], now: number) => IncomingMarginEvent[];
 
-  constructor(private readonly db: Database.Database) {
+  constructor(
+    private readonly db: Database.Database,
+    /**
+     * Whether a manager whose owner is not known yet is remembered as such. The margin writer's
+     * thread says no: the app's connection may learn the owner (`noteOwners`) at any time, and
+     * the thread's next event of that manager must carry it (one indexed read per such event).
+     */
+    private readonly cacheUnknownOwners = true,
+  ) {
     this.insert = db.prepare(`INSERT OR IGNORE INTO margin_events
       (id, ms, seq, type, timestamp_ms, checkpoint_id, tx_hash, margin_manager_id, data, valid, problem, received_at, mid, wid)
       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`);
@@ -296,7 +304,7 @@ export class MarginEventRepo {
     if (wid === undefined) {
       const owner = (this.managerGet.get(mid) as { owner: string | null } | undefined)?.owner;
       wid = owner ? this.widOf(owner) : null;
-      this.ownerWids.set(mid, wid);
+      if (wid !== null || this.cacheUnknownOwners) this.ownerWids.set(mid, wid);
     }
     return { mid, wid };
   }

@@ -7,6 +7,7 @@ import { GapRepo } from './gap-repo';
 import { keepHeapSmall } from './heap-limits';
 import { MarginEventRepo } from './margin-events';
 import { MarketRepo } from './market-repo';
+import { InlineCommitter, MarginWriter, type MarginCommitter } from './margin-writer';
 import { RiskAlertRepo } from './risk-alert-repo';
 import { SettingsRepo } from './settings-repo';
 
@@ -20,6 +21,8 @@ export class Store {
   readonly settings: SettingsRepo;
   readonly risk: RiskAlertRepo;
   readonly gaps: GapRepo;
+  /** Where stream #22 commits: a thread of its own for a store on disk (store/margin-writer.ts). */
+  marginWriter: MarginCommitter;
   private checkpointer: Checkpointer | undefined;
 
   private constructor(
@@ -33,6 +36,7 @@ export class Store {
     this.settings = new SettingsRepo(db);
     this.risk = new RiskAlertRepo(db);
     this.gaps = new GapRepo(db);
+    this.marginWriter = new InlineCommitter(this.margin);
   }
 
   /**
@@ -52,8 +56,11 @@ export class Store {
     store.checkpointer = Checkpointer.start(file, (line) => {
       log?.(line);
       if (db.open) db.pragma(`wal_autocheckpoint = ${WAL_AUTOCHECKPOINT_PAGES}`);
+      store.marginWriter.pragma(`wal_autocheckpoint = ${WAL_AUTOCHECKPOINT_PAGES}`);
     });
-    if (store.checkpointer) db.pragma(`wal_autocheckpoint = ${FALLBACK_AUTOCHECKPOINT_PAGES}`);
+    const autocheckpoint = store.checkpointer ? FALLBACK_AUTOCHECKPOINT_PAGES : WAL_AUTOCHECKPOINT_PAGES;
+    db.pragma(`wal_autocheckpoint = ${autocheckpoint}`);
+    store.marginWriter = MarginWriter.start(file, autocheckpoint, store.margin, log) ?? store.marginWriter;
     return store;
   }
 
@@ -73,13 +80,19 @@ export class Store {
   }
 
   close(): void {
+    void this.marginWriter.close();
     void this.checkpointer?.close();
     this.checkpointer = undefined;
     if (this.db.open) this.db.close();
   }
 
-  /** Close with the checkpointer's connection closed first, so this one does the last checkpoint and removes the WAL. */
+  /**
+   * Close with the margin writer's and the checkpointer's connections closed first (the writer's
+   * after every batch handed to it is committed), so this one does the last checkpoint and
+   * removes the WAL.
+   */
   async shutdown(): Promise<void> {
+    await this.marginWriter.close();
     const c = this.checkpointer;
     this.checkpointer = undefined;
     await c?.close();

@@ -13,6 +13,8 @@ export interface MarginDispatchDeps {
   /** The optional protocol-wide rule (alerts/large-liquidations.ts). */
   checkLarge: (events: readonly IncomingMarginEvent[]) => void;
   publish: (events: StoredMarginEvent[]) => void;
+  /** Whether anything shows the events (a Live events page): only then are they dressed for display and pushed. */
+  listening: () => boolean;
   /** A watched manager moved: refresh its risk soon. */
   refreshSoon: () => void;
 }
@@ -38,18 +40,26 @@ export function dispatchMarginEvents(events: IncomingMarginEvent[], d: MarginDis
       }
     }
   }
-  const pushed = d.eventUnits.apply(
-    events.map((e) => ({ ...e, data: safeJson(e.data), received_at: now })),
-    (id) => d.watchedManagers.has(id),
-  );
+  // Parsing and pricing every event of a busy stream is the thread's main work after a commit: done only for a page that shows them.
+  const pushed = d.listening()
+    ? d.eventUnits.apply(
+        events.map((e) => ({ ...e, data: safeJson(e.data), received_at: now })),
+        (id) => d.watchedManagers.has(id),
+      )
+    : [];
   const amounts = new Map(pushed.map((e) => [e.id, e.amounts]));
   d.alerts.onMarginEvents(events, (id) => d.watchedManagers.get(id), (owner) => since.get(owner) ?? 0, now, (e) => {
-    const a = amounts.get(e.id);
+    const a = amounts.get(e.id) ?? amountsOf(e, d, now);
     return a ? amountsInWords(a) : undefined;
   });
   d.checkLarge(events);
-  d.publish(pushed);
+  if (pushed.length > 0) d.publish(pushed);
   if (touchesWatched) d.refreshSoon();
+}
+
+/** One event's amounts in units (an alert's words), dressed on its own. */
+function amountsOf(e: IncomingMarginEvent, d: Pick<MarginDispatchDeps, 'eventUnits'>, now: number) {
+  return d.eventUnits.apply([{ ...e, data: safeJson(e.data), received_at: now }], () => true)[0]?.amounts;
 }
 
 /**
@@ -62,7 +72,7 @@ export function dispatchMarginEvents(events: IncomingMarginEvent[], d: MarginDis
 export function alertOnReceipt(e: IncomingMarginEvent, d: Pick<MarginDispatchDeps, 'watchList' | 'watchedManagers' | 'eventUnits' | 'alerts'>, now = Date.now()): void {
   if (e.type !== EVENT_TYPES.liquidation || !e.margin_manager_id || !d.watchedManagers.has(e.margin_manager_id)) return;
   const since = new Map(d.watchList().map((w) => [w.owner, w.added_at]));
-  const amounts = d.eventUnits.apply([{ ...e, data: safeJson(e.data), received_at: now }], () => true)[0]?.amounts;
+  const amounts = amountsOf(e, d, now);
   try {
     d.alerts.onMarginEvents([e], (id) => d.watchedManagers.get(id), (owner) => since.get(owner) ?? 0, now, () => (amounts ? amountsInWords(amounts) : undefined));
   } catch {

@@ -6,6 +6,7 @@ import type { IncomingMarginEvent, MarginEventRepo } from '../store/margin-event
 import { formatBytes } from '../client/body';
 import { describeStoreError } from '../store/store-errors';
 import { GroupCommit } from './group-commit';
+import { InlineCommitter, StoreWriteError, type MarginCommitter } from '../store/margin-writer';
 import { oversizeOf, SSE_EVENT_MAX_CHARS } from './sse-guard';
 import type { StreamSpec } from './supervisor';
 
@@ -73,6 +74,8 @@ function hash(text: string): string {
 
 export interface MarginStreamOptions {
   repo: MarginEventRepo;
+  /** Where batches are committed (the store's writer thread); by default `repo`, in this thread. */
+  writer?: MarginCommitter;
   naming: () => NamingProfile;
   /** The stream URL for a given `last-id`. */
   urlFor(lastId: string): string;
@@ -96,25 +99,33 @@ export interface MarginStreamOptions {
   onOpen?(): void;
 }
 
+const reasonOf = (err: unknown): string => (err instanceof StoreWriteError ? err.reason : describeStoreError(err));
+
 /**
  * Stream #22 into the store: events are grouped per tick and committed together with the
- * cursor; the URL is rebuilt at every reconnect with the newest stored id. When a commit fails
- * (disk full, I/O error) the stream stops taking events: the failed batch is kept in memory
- * (it directly follows the cursor) and written again before the stream may reconnect, so
- * nothing is skipped and nothing is stored twice.
+ * cursor, by the store's writer thread while this one goes on reading; the URL is rebuilt at
+ * every reconnect with the newest stored id, once every batch handed over is settled. When a
+ * commit fails (disk full, I/O error) the stream stops taking events: the failed batch is kept
+ * in memory (it directly follows the cursor; the writer commits nothing after it) and written
+ * again before the stream may reconnect, so nothing is skipped and nothing is stored twice.
+ * Batches handed over after the failed one are dropped: they follow it, and the stream sends
+ * them again from the cursor.
  */
-export function marginStream(opts: MarginStreamOptions): { spec: StreamSpec; flush(): void; storeFailure(): string | null } {
+export function marginStream(opts: MarginStreamOptions): { spec: StreamSpec; flush(): void; idle(): Promise<void>; storeFailure(): string | null } {
+  const writer = opts.writer ?? new InlineCommitter(opts.repo);
   let failed: { batch: IncomingMarginEvent[]; reason: string } | null = null;
-  const write = (batch: IncomingMarginEvent[]): boolean => {
-    try {
-      const fresh = opts.repo.commit(batch);
-      if (fresh.length > 0) opts.onCommitted(fresh);
-      return true;
-    } catch (err) {
-      failed = { batch, reason: describeStoreError(err) };
-      opts.onStoreState(failed.reason, err);
-      return false;
-    }
+  const fail = (batch: IncomingMarginEvent[], err: unknown): void => {
+    if (failed !== null) return; // a batch after the failed one
+    failed = { batch, reason: reasonOf(err) };
+    opts.onStoreState(failed.reason, err);
+  };
+  const write = (batch: IncomingMarginEvent[]): void => {
+    writer.commit(batch).then(
+      (fresh) => {
+        if (fresh.length > 0) opts.onCommitted(fresh);
+      },
+      (err: unknown) => fail(batch, err),
+    );
   };
   const commit = new GroupCommit<IncomingMarginEvent>((batch) => {
     // After a failure nothing more is acknowledged: these come again after the reconnect.
@@ -123,8 +134,9 @@ export function marginStream(opts: MarginStreamOptions): { spec: StreamSpec; flu
   const spec: StreamSpec = {
     id: 'margin',
     priority: 0,
-    url: () => {
+    url: async () => {
       commit.flush();
+      await writer.idle();
       return opts.urlFor(opts.repo.cursor() ?? opts.firstStart());
     },
     onEvent: (m) => {
@@ -134,14 +146,27 @@ export function marginStream(opts: MarginStreamOptions): { spec: StreamSpec; flu
       commit.push(e);
     },
     onOpen: () => opts.onOpen?.(),
-    blocked: () => {
+    blocked: async () => {
+      await writer.idle();
       if (failed === null) return null;
       const { batch } = failed;
-      failed = null;
-      if (!write(batch)) return failed!.reason;
-      opts.onStoreState(null);
-      return null;
+      writer.resume();
+      try {
+        const fresh = await writer.commit(batch);
+        failed = null;
+        if (fresh.length > 0) opts.onCommitted(fresh);
+        opts.onStoreState(null);
+        return null;
+      } catch (err) {
+        failed = { batch, reason: reasonOf(err) };
+        return failed.reason;
+      }
     },
   };
-  return { spec, flush: () => commit.flush(), storeFailure: () => (failed as { reason: string } | null)?.reason ?? null };
+  return {
+    spec,
+    flush: () => commit.flush(),
+    idle: () => writer.idle(),
+    storeFailure: () => (failed as { reason: string } | null)?.reason ?? null,
+  };
 }

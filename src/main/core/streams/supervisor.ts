@@ -17,8 +17,8 @@ export interface StreamSpec {
   id: string;
   /** Lower comes first under the stream budget: margin 0, pools on screen 1, watched pools 2. */
   priority: number;
-  /** Built at every connect, so a resume parameter is always the newest stored one. */
-  url(): string;
+  /** Built at every connect, so a resume parameter is always the newest stored one (once pending writes settle). */
+  url(): string | Promise<string>;
   onEvent(message: EventSourceMessage): void;
   /** After each successful (re)connect; `reconnect` is false for the first one. */
   onOpen?(reconnect: boolean): void;
@@ -26,7 +26,7 @@ export interface StreamSpec {
    * Why the stream must not connect now (the store refuses writes), or null. Asked before every
    * connect; it may try to recover (write again) and answer null once that works.
    */
-  blocked?(): string | null;
+  blocked?(): string | null | Promise<string | null>;
 }
 
 /** A rejected key is tried again this often (and at once when a key is set or the user asks). */
@@ -223,7 +223,8 @@ export class StreamSupervisor {
         await this.sleep(r, 60 * 60_000);
         continue;
       }
-      const blocked = r.spec.blocked?.() ?? null;
+      const blocked = (await r.spec.blocked?.()) ?? null;
+      if (r.removed || this.stopped) break;
       if (blocked !== null) {
         this.set(r, 'stopped-store', { nextTryAt: Date.now() + BLOCKED_RETRY_MS, lastError: blocked });
         await this.sleep(r, BLOCKED_RETRY_MS);
@@ -250,7 +251,9 @@ export class StreamSupervisor {
         },
       };
       const connect = (this.opts.transport ?? DEFAULT_SSE_TRANSPORT) === 'eventsource' ? connectEventSource : connectSse;
-      const conn = connect(r.spec.url(), handlers, { fetch: this.opts.fetch, watchdogMs: this.opts.watchdogMs ?? 45_000, redact: this.opts.redact });
+      const url = await r.spec.url();
+      if (r.removed || this.stopped) break;
+      const conn = connect(url, handlers, { fetch: this.opts.fetch, watchdogMs: this.opts.watchdogMs ?? 45_000, redact: this.opts.redact });
       r.close = conn.close;
       const end: SseEnd = await conn.done;
       r.close = undefined;

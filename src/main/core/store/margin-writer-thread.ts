@@ -1,0 +1,72 @@
+/**
+ * The margin writer's thread (store/margin-writer.ts): its own connection to the store, stream
+ * #22 batches committed with their cursor in the order they come. After a failed commit it writes
+ * nothing more (later batches are answered `skipped`) until told to resume, so nothing after the
+ * failed batch is ever acknowledged before it.
+ */
+import { parentPort, workerData } from 'node:worker_threads';
+import Database from 'better-sqlite3';
+import { configure } from './database';
+import { MarginEventRepo, type IncomingMarginEvent } from './margin-events';
+import { describeStoreError } from './store-errors';
+
+export interface WriterData {
+  file: string;
+  autocheckpointPages: number;
+}
+
+export type WriterRequest =
+  | { kind: 'commit'; n: number; events: IncomingMarginEvent[]; now: number }
+  | { kind: 'resume' }
+  | { kind: 'pragma'; text: string }
+  | { kind: 'close' };
+
+export type WriterReply =
+  | { kind: 'ready' }
+  | { kind: 'committed'; n: number; fresh: number[] }
+  | { kind: 'failed'; n: number; reason: string; code: string; message: string }
+  | { kind: 'skipped'; n: number; reason: string }
+  | { kind: 'closed' };
+
+const port = parentPort!;
+const post = (m: WriterReply): void => port.postMessage(m);
+const { file, autocheckpointPages } = workerData as WriterData;
+const db = new Database(file, { fileMustExist: true });
+configure(db);
+db.pragma(`wal_autocheckpoint = ${autocheckpointPages}`);
+const repo = new MarginEventRepo(db, false);
+let stopped: string | null = null;
+
+port.on('message', (m: WriterRequest) => {
+  switch (m.kind) {
+    case 'commit': {
+      if (stopped !== null) return post({ kind: 'skipped', n: m.n, reason: stopped });
+      try {
+        const fresh = new Set(repo.commit(m.events, m.now));
+        const at: number[] = [];
+        m.events.forEach((e, i) => fresh.has(e) && at.push(i));
+        return post({ kind: 'committed', n: m.n, fresh: at });
+      } catch (err) {
+        stopped = describeStoreError(err);
+        const e = err as { code?: unknown; message?: unknown };
+        return post({ kind: 'failed', n: m.n, reason: stopped, code: String(e.code ?? ''), message: String(e.message ?? err) });
+      }
+    }
+    case 'resume':
+      stopped = null;
+      return;
+    case 'pragma':
+      try {
+        db.pragma(m.text);
+      } catch {
+        // a setting this connection refuses stays as it was; the app's connection reports its own
+      }
+      return;
+    case 'close':
+      db.close();
+      post({ kind: 'closed' });
+      port.close();
+      return;
+  }
+});
+post({ kind: 'ready' });

@@ -1,0 +1,215 @@
+import { createRequire } from 'node:module';
+import { Worker } from 'node:worker_threads';
+import type { IncomingMarginEvent, MarginEventRepo } from './margin-events';
+import type { WriterData, WriterReply, WriterRequest } from './margin-writer-thread';
+import { describeStoreError } from './store-errors';
+
+/** Where stream #22 batches are committed with their cursor. */
+export interface MarginCommitter {
+  /** Store a batch and move the cursor in one transaction: the new events, or a rejection saying why (`StoreWriteError`). */
+  commit(events: IncomingMarginEvent[]): Promise<IncomingMarginEvent[]>;
+  /** After a failed commit nothing more is written until this (the failed batch is written again first). */
+  resume(): void;
+  /** Every batch handed over so far is settled. */
+  idle(): Promise<void>;
+  /** A pragma for the connection that commits (the WAL checkpoint threshold; tests fill the disk with `max_page_count`). */
+  pragma(text: string): void;
+  close(): Promise<void>;
+}
+
+/** A commit that failed: `reason` in plain words (store-errors.ts), SQLite's or the system's code kept. */
+export class StoreWriteError extends Error {
+  constructor(
+    readonly reason: string,
+    readonly code: string,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+/**
+ * Commits in the calling thread: an in-memory store, or when no thread could start. Like the
+ * thread, it writes nothing after a failed commit until `resume` (a batch may be handed over
+ * before the failure's rejection is seen).
+ */
+export class InlineCommitter implements MarginCommitter {
+  private failure: string | null = null;
+
+  constructor(private readonly repo: MarginEventRepo) {}
+
+  /** A commit failed and `resume` has not been called since. */
+  get stopped(): boolean {
+    return this.failure !== null;
+  }
+
+  async commit(events: IncomingMarginEvent[]): Promise<IncomingMarginEvent[]> {
+    if (this.failure !== null) throw new StoreWriteError(this.failure, 'SKIPPED', 'not written: an earlier batch failed');
+    try {
+      return this.repo.commit(events);
+    } catch (err) {
+      this.failure = describeStoreError(err);
+      throw err;
+    }
+  }
+
+  resume(): void {
+    this.failure = null;
+  }
+
+  async idle(): Promise<void> {}
+
+  pragma(): void {}
+
+  async close(): Promise<void> {}
+}
+
+const THREAD = 'margin-writer-thread';
+
+/**
+ * The thread's program. From the TypeScript sources (`serve`, tests, benchmarks) the thread
+ * registers tsx itself (module hooks registered on the main thread are not a worker's); built
+ * (Electron) it is its own entry beside the main bundle (electron.vite.config.ts). The name is
+ * not a literal in `new URL`, which bundlers would try to resolve at build time.
+ */
+function spawn(data: WriterData): Worker {
+  const here = import.meta.url;
+  if (here.endsWith('.ts')) {
+    const tsx = createRequire(here).resolve('tsx/esm/api');
+    const entry = new URL(`./${THREAD}.ts`, here).href;
+    return new Worker(`require(${JSON.stringify(tsx)}).register(); import(${JSON.stringify(entry)});`, { eval: true, workerData: data });
+  }
+  return new Worker(new URL(`./${THREAD}.js`, here), { workerData: data });
+}
+
+interface Waiting {
+  events: IncomingMarginEvent[];
+  resolve(fresh: IncomingMarginEvent[]): void;
+  reject(err: Error): void;
+}
+
+/**
+ * Stream #22's commits on a thread of their own (issue 12): a commit is a WAL append that takes
+ * ~0.3 ms and, on this machine's disk, now and then 10-50 ms; on the thread that reads the
+ * stream every liquidation behind it waited that long to be alerted. Here the reading thread
+ * hands a batch over and goes on; the thread commits batches in order on its own connection
+ * and answers which events were new. Should the thread stop, what it had not answered is failed
+ * (the stream's failure path writes it again) and every later batch is committed in the calling
+ * thread, on the app's connection.
+ */
+export class MarginWriter implements MarginCommitter {
+  private n = 0;
+  private readonly waiting = new Map<number, Waiting>();
+  private idleWaiters: Array<() => void> = [];
+  private gone: string | null = null;
+  private closing: Promise<void> | undefined;
+  private readonly fallback: InlineCommitter;
+  private started = false;
+  /** Resolves true once the thread answers, false if it never does (commits stay in the calling thread). */
+  readonly ready: Promise<boolean>;
+
+  private constructor(
+    private readonly worker: Worker,
+    repo: MarginEventRepo,
+    private readonly log: (line: string) => void,
+  ) {
+    this.fallback = new InlineCommitter(repo);
+    worker.unref();
+    this.ready = new Promise((resolve) => {
+      worker.once('message', (m: WriterReply) => resolve((this.started = m.kind === 'ready')));
+      worker.once('exit', () => resolve(false));
+    });
+    worker.on('message', (m: WriterReply) => this.onReply(m));
+    worker.on('error', (err) => this.stopped(`the margin writer thread failed (${err.message})`));
+    worker.on('exit', (code) => this.stopped(`the margin writer thread exited (${code})`));
+  }
+
+  /** One for the store file; undefined when no thread can start (the caller commits inline). */
+  static start(file: string, autocheckpointPages: number, fallback: MarginEventRepo, log: (line: string) => void = () => {}): MarginWriter | undefined {
+    try {
+      return new MarginWriter(spawn({ file, autocheckpointPages }), fallback, log);
+    } catch (err) {
+      log(`store: no margin writer thread (${(err as Error).message}); stream #22 commits on the main thread`);
+      return undefined;
+    }
+  }
+
+  /**
+   * Until the thread has started (loading its modules takes a moment a first start should not
+   * wait for), after it stopped, and while a commit in the calling thread has failed, batches
+   * are committed in the calling thread. Nothing is in flight at a switch: those commits finish
+   * before they return.
+   */
+  commit(events: IncomingMarginEvent[]): Promise<IncomingMarginEvent[]> {
+    if (this.gone !== null || !this.started || this.fallback.stopped) return this.fallback.commit(events);
+    const n = ++this.n;
+    return new Promise((resolve, reject) => {
+      this.waiting.set(n, { events, resolve, reject });
+      this.post({ kind: 'commit', n, events, now: Date.now() });
+    });
+  }
+
+  resume(): void {
+    if (this.gone === null) this.post({ kind: 'resume' });
+    this.fallback.resume();
+  }
+
+  idle(): Promise<void> {
+    if (this.waiting.size === 0) return Promise.resolve();
+    return new Promise((resolve) => this.idleWaiters.push(resolve));
+  }
+
+  pragma(text: string): void {
+    if (this.gone === null) this.post({ kind: 'pragma', text });
+  }
+
+  /** Its connection closes before the app's, which then does the last checkpoint. */
+  close(): Promise<void> {
+    this.closing ??= (async () => {
+      await this.idle();
+      if (this.gone !== null) return;
+      const closed = new Promise<void>((resolve) => {
+        this.worker.once('exit', () => resolve());
+        this.worker.on('message', (m: WriterReply) => m.kind === 'closed' && resolve());
+      });
+      this.gone = 'closed';
+      this.post({ kind: 'close' });
+      await Promise.race([closed, new Promise((r) => setTimeout(r, 2_000).unref())]);
+      await this.worker.terminate();
+    })();
+    return this.closing;
+  }
+
+  private post(m: WriterRequest): void {
+    this.worker.postMessage(m);
+  }
+
+  private onReply(m: WriterReply): void {
+    if (m.kind === 'ready' || m.kind === 'closed') return;
+    const w = this.waiting.get(m.n);
+    if (!w) return;
+    this.waiting.delete(m.n);
+    if (m.kind === 'committed') w.resolve(m.fresh.map((i) => w.events[i]!));
+    else if (m.kind === 'failed') w.reject(new StoreWriteError(m.reason, m.code, m.message));
+    else w.reject(new StoreWriteError(m.reason, 'SKIPPED', 'not written: an earlier batch failed'));
+    this.settled();
+  }
+
+  private stopped(why: string): void {
+    if (this.gone !== null) return;
+    this.gone = why;
+    this.log(`store: ${why}; stream #22 commits on the main thread from now on`);
+    for (const [n, w] of this.waiting) {
+      this.waiting.delete(n);
+      w.reject(new StoreWriteError(`cannot write to the store: ${why}`, 'THREAD', why));
+    }
+    this.settled();
+  }
+
+  private settled(): void {
+    if (this.waiting.size > 0) return;
+    const waiters = this.idleWaiters;
+    this.idleWaiters = [];
+    for (const resolve of waiters) resolve();
+  }
+}
