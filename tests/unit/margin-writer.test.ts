@@ -3,7 +3,7 @@ import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { IncomingMarginEvent } from '../../src/main/core/store/margin-events';
-import { MarginWriter, StoreWriteError } from '../../src/main/core/store/margin-writer';
+import { MarginWriter, StoreWriteError, WRITER_HIGH_WATER } from '../../src/main/core/store/margin-writer';
 import type { WriterReply } from '../../src/main/core/store/margin-writer-thread';
 import { Store, STORE_FILE } from '../../src/main/core/store/store';
 import { tempDir } from '../support/monitor';
@@ -63,13 +63,36 @@ describe('the margin writer thread', () => {
     expect(store.margin.cursor()).toBe(ev(399).id);
   });
 
-  it('learns an owner the app recorded after the manager was first seen (no stale "unknown owner")', async () => {
+  it('learns an owner the app recorded after the manager was first seen (no stale "unknown owner"), also for rows it was writing meanwhile', async () => {
     const store = await open();
     const manager = `0x${'a'.repeat(64)}`;
     await store.marginWriter.commit([ev(1, manager)]);
+    // Handed over before the app notes the owner, possibly written after the app's backfill.
+    const meanwhile = store.marginWriter.commit(Array.from({ length: 3000 }, (_, k) => ev(10 + k, manager)));
     store.margin.noteOwners([{ id: manager, owner: '0xowner' }]);
-    await store.marginWriter.commit([ev(2, manager)]);
-    expect(store.margin.list({ owner: '0xowner' }).map((e) => e.id)).toEqual([ev(2).id, ev(1).id]);
+    await meanwhile;
+    await store.marginWriter.commit([ev(5000, manager)]);
+    const rows = store.db.prepare('SELECT count(*) FROM margin_events WHERE margin_manager_id = ? AND wid IS NULL').pluck().get(manager);
+    expect(rows).toBe(0);
+    expect(store.margin.list({ owner: '0xowner', limit: 5000 })).toHaveLength(3002);
+  });
+
+  it('holds a reader that outpaces it: past WRITER_HIGH_WATER events in flight `room()` is a wait that ends once it has caught up', async () => {
+    const store = await open();
+    const writer = store.marginWriter;
+    expect(writer.room()).toBeUndefined();
+    const batches: Array<Promise<IncomingMarginEvent[]>> = [];
+    for (let from = 0; from < WRITER_HIGH_WATER + 5000; from += 5000) batches.push(writer.commit(range(from, from + 5000)));
+    const wait = writer.room();
+    expect(wait).toBeInstanceOf(Promise);
+    let settledBefore = 0;
+    for (const b of batches) void b.then(() => settledBefore++);
+    await wait;
+    // It ends when no more than a fifth of the high-water mark is left in flight: most batches are answered.
+    expect(settledBefore).toBeGreaterThanOrEqual(batches.length - 1);
+    expect(writer.room()).toBeUndefined();
+    await Promise.all(batches);
+    expect(store.margin.count()).toBe(batches.length * 5000);
   });
 
   it('after a failed commit writes nothing more until resumed, then the failed batch and what follows go in, in order', async () => {

@@ -84,15 +84,10 @@ export class MarginEventRepo {
   private readonly lists = new Map<string, Database.Statement>();
   private readonly commitBatch: (events: IncomingMarginEvent[], now: number) => IncomingMarginEvent[];
 
-  constructor(
-    private readonly db: Database.Database,
-    /**
-     * Whether a manager whose owner is not known yet is remembered as such. The margin writer's
-     * thread says no: the app's connection may learn the owner (`noteOwners`) at any time, and
-     * the thread's next event of that manager must carry it (one indexed read per such event).
-     */
-    private readonly cacheUnknownOwners = true,
-  ) {
+  /** Called with the managers whose owner `noteOwners` recorded (the margin writer's thread hears of them: `ownersNotedElsewhere`). */
+  onOwnersNoted: ((managerIds: string[]) => void) | undefined;
+
+  constructor(private readonly db: Database.Database) {
     this.insert = db.prepare(`INSERT OR IGNORE INTO margin_events
       (id, ms, seq, type, timestamp_ms, checkpoint_id, tx_hash, margin_manager_id, data, valid, problem, received_at, mid, wid)
       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`);
@@ -272,6 +267,7 @@ export class MarginEventRepo {
    */
   noteOwners(managers: ReadonlyArray<{ id: string; owner: string; dexPoolId?: string | null }>): void {
     if (managers.length === 0) return;
+    const noted: string[] = [];
     this.rollingBack(this.db.transaction(() => {
       for (const m of managers) {
         const mid = this.midOf(m.id);
@@ -279,6 +275,27 @@ export class MarginEventRepo {
         if (known?.owner === m.owner) continue;
         this.managerSet.run(m.owner, m.dexPoolId ?? null, mid);
         const wid = this.widOf(m.owner);
+        this.ownerBackfill.run(wid, mid);
+        this.ownerWids.set(mid, wid);
+        noted.push(m.id);
+      }
+    }));
+    if (noted.length > 0) this.onOwnersNoted?.(noted);
+  }
+
+  /**
+   * Another connection recorded these managers' owners (`noteOwners` on the app's, while this is
+   * the writer thread's): what this one remembered as "owner unknown" is forgotten, and its rows
+   * of them written meanwhile get the owner too.
+   */
+  ownersNotedElsewhere(managerIds: readonly string[]): void {
+    this.rollingBack(this.db.transaction(() => {
+      for (const id of managerIds) {
+        const mid = this.mids.get(id);
+        if (mid === undefined || this.ownerWids.get(mid) !== null) continue;
+        const owner = (this.managerGet.get(mid) as { owner: string | null } | undefined)?.owner;
+        if (!owner) continue;
+        const wid = this.widOf(owner);
         this.ownerBackfill.run(wid, mid);
         this.ownerWids.set(mid, wid);
       }
@@ -304,7 +321,7 @@ export class MarginEventRepo {
     if (wid === undefined) {
       const owner = (this.managerGet.get(mid) as { owner: string | null } | undefined)?.owner;
       wid = owner ? this.widOf(owner) : null;
-      if (wid !== null || this.cacheUnknownOwners) this.ownerWids.set(mid, wid);
+      this.ownerWids.set(mid, wid);
     }
     return { mid, wid };
   }

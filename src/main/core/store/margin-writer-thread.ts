@@ -18,6 +18,7 @@ export interface WriterData {
 export type WriterRequest =
   | { kind: 'commit'; n: number; events: IncomingMarginEvent[]; now: number }
   | { kind: 'resume' }
+  | { kind: 'owners'; managers: string[] }
   | { kind: 'pragma'; text: string }
   | { kind: 'close' };
 
@@ -34,7 +35,11 @@ const { file, autocheckpointPages } = workerData as WriterData;
 const db = new Database(file, { fileMustExist: true });
 configure(db);
 db.pragma(`wal_autocheckpoint = ${autocheckpointPages}`);
-const repo = new MarginEventRepo(db, false);
+// The writer's hot pages are the indexes' right edges (one per active manager, owner and type):
+// 8 MB holds ~2,000 managers' (others come from the OS's file cache). A 1M-event catch-up peaked
+// at +75-97 MB RSS with 8 MB, +102 MB with 16 MB, at the same ingest rate.
+db.pragma('cache_size = -8192');
+const repo = new MarginEventRepo(db);
 let stopped: string | null = null;
 
 port.on('message', (m: WriterRequest) => {
@@ -54,6 +59,13 @@ port.on('message', (m: WriterRequest) => {
     }
     case 'resume':
       stopped = null;
+      return;
+    case 'owners':
+      try {
+        repo.ownersNotedElsewhere(m.managers);
+      } catch {
+        // the rows keep "owner unknown" until the next time the owner is noted; the stream's writes report the store's trouble
+      }
       return;
     case 'pragma':
       try {

@@ -12,6 +12,13 @@ export interface MarginCommitter {
   resume(): void;
   /** Every batch handed over so far is settled. */
   idle(): Promise<void>;
+  /**
+   * Undefined while few events wait to be committed; else what resolves once the writer has
+   * caught up: a reader faster than the disk waits for it (memory stays bounded).
+   */
+  room(): Promise<void> | undefined;
+  /** The app's connection recorded these managers' owners (MarginEventRepo.onOwnersNoted). */
+  ownersNoted(managerIds: string[]): void;
   /** A pragma for the connection that commits (the WAL checkpoint threshold; tests fill the disk with `max_page_count`). */
   pragma(text: string): void;
   close(): Promise<void>;
@@ -59,12 +66,21 @@ export class InlineCommitter implements MarginCommitter {
 
   async idle(): Promise<void> {}
 
+  room(): undefined {
+    return undefined;
+  }
+
+  ownersNoted(): void {}
+
   pragma(): void {}
 
   async close(): Promise<void> {}
 }
 
 const THREAD = 'margin-writer-thread';
+/** Events handed to the thread and not yet answered, at which the reader waits, and down to which. */
+export const WRITER_HIGH_WATER = 4_000;
+const WRITER_LOW_WATER = 1_000;
 
 /**
  * The thread's program. From the TypeScript sources (`serve`, tests, benchmarks) the thread
@@ -101,6 +117,9 @@ export class MarginWriter implements MarginCommitter {
   private n = 0;
   private readonly waiting = new Map<number, Waiting>();
   private idleWaiters: Array<() => void> = [];
+  /** Events in `waiting`. */
+  private inFlight = 0;
+  private caughtUp: { promise: Promise<void>; resolve(): void } | undefined;
   private gone: string | null = null;
   private closing: Promise<void> | undefined;
   private readonly fallback: InlineCommitter;
@@ -143,6 +162,7 @@ export class MarginWriter implements MarginCommitter {
   commit(events: IncomingMarginEvent[]): Promise<IncomingMarginEvent[]> {
     if (this.gone !== null || !this.started || this.fallback.stopped) return this.fallback.commit(events);
     const n = ++this.n;
+    this.inFlight += events.length;
     return new Promise((resolve, reject) => {
       this.waiting.set(n, { events, resolve, reject });
       this.post({ kind: 'commit', n, events, now: Date.now() });
@@ -159,8 +179,22 @@ export class MarginWriter implements MarginCommitter {
     return new Promise((resolve) => this.idleWaiters.push(resolve));
   }
 
+  room(): Promise<void> | undefined {
+    if (this.inFlight < WRITER_HIGH_WATER) return undefined;
+    if (!this.caughtUp) {
+      let resolve!: () => void;
+      const promise = new Promise<void>((r) => (resolve = r));
+      this.caughtUp = { promise, resolve };
+    }
+    return this.caughtUp.promise;
+  }
+
   pragma(text: string): void {
     if (this.gone === null) this.post({ kind: 'pragma', text });
+  }
+
+  ownersNoted(managers: string[]): void {
+    if (this.gone === null) this.post({ kind: 'owners', managers });
   }
 
   /** Its connection closes before the app's, which then does the last checkpoint. */
@@ -188,7 +222,7 @@ export class MarginWriter implements MarginCommitter {
     if (m.kind === 'ready' || m.kind === 'closed') return;
     const w = this.waiting.get(m.n);
     if (!w) return;
-    this.waiting.delete(m.n);
+    this.forget(m.n, w);
     if (m.kind === 'committed') w.resolve(m.fresh.map((i) => w.events[i]!));
     else if (m.kind === 'failed') w.reject(new StoreWriteError(m.reason, m.code, m.message));
     else w.reject(new StoreWriteError(m.reason, 'SKIPPED', 'not written: an earlier batch failed'));
@@ -200,10 +234,19 @@ export class MarginWriter implements MarginCommitter {
     this.gone = why;
     this.log(`store: ${why}; stream #22 commits on the main thread from now on`);
     for (const [n, w] of this.waiting) {
-      this.waiting.delete(n);
+      this.forget(n, w);
       w.reject(new StoreWriteError(`cannot write to the store: ${why}`, 'THREAD', why));
     }
     this.settled();
+  }
+
+  private forget(n: number, w: Waiting): void {
+    this.waiting.delete(n);
+    this.inFlight -= w.events.length;
+    if (this.caughtUp && this.inFlight <= WRITER_LOW_WATER) {
+      this.caughtUp.resolve();
+      this.caughtUp = undefined;
+    }
   }
 
   private settled(): void {

@@ -146,6 +146,7 @@ export function marginStream(opts: MarginStreamOptions): { spec: StreamSpec; flu
       commit.push(e);
     },
     onOpen: () => opts.onOpen?.(),
+    pause: () => writer.room(),
     blocked: async () => {
       await writer.idle();
       if (failed === null) return null;

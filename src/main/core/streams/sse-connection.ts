@@ -23,6 +23,8 @@ export interface SseHandlers {
   /** Any byte, comments (heartbeats) included: liveness. */
   /** Bytes arrived (`bytes` of them, as sent: what a service charging per KB counts). */
   onBytes?(at: number, bytes: number): void;
+  /** After each chunk: something to wait for before reading on (the store is behind), or undefined. */
+  pause?(): Promise<void> | undefined;
 }
 
 export interface SseOptions {
@@ -118,6 +120,11 @@ export function connectSse(url: string, handlers: SseHandlers, opts: SseOptions)
         lastByte = Date.now();
         handlers.onBytes?.(lastByte, (chunk as Uint8Array).byteLength);
         parser.feed(guard.feed(decoder.decode(chunk as Uint8Array, { stream: true })));
+        const paused = handlers.pause?.();
+        if (paused) {
+          await paused;
+          ranSince = performance.now();
+        }
         // A replay arrives faster than it is handled and every read then resolves at once, without
         // a turn of the event loop: give one every 20 ms, so the app's other requests, timers
         // and windows are served during a catch-up instead of after it.

@@ -64,7 +64,7 @@ export function connectEventSource(url: string, handlers: SseHandlers, opts: Sse
     const encoder = new TextEncoder();
     const framed = res.body!.pipeThrough(
       new TransformStream<Uint8Array, Uint8Array>({
-        transform(chunk, out) {
+        async transform(chunk, out) {
           lastByte = Date.now();
           handlers.onBytes?.(lastByte, chunk.byteLength);
           const text = guard.feed(decoder.decode(chunk, { stream: true }));
@@ -73,6 +73,7 @@ export function connectEventSource(url: string, handlers: SseHandlers, opts: Sse
           // as it first appears, before EventSource parses the bytes that carry it.
           if (text.includes('event:')) for (const m of text.matchAll(/^event: ?(.*)$/gm)) listen(m[1]!);
           out.enqueue(encoder.encode(text));
+          await handlers.pause?.();
         },
         flush() {
           ended = true;

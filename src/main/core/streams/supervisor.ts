@@ -27,6 +27,8 @@ export interface StreamSpec {
    * connect; it may try to recover (write again) and answer null once that works.
    */
   blocked?(): string | null | Promise<string | null>;
+  /** After each chunk read: something to wait for before reading on, or undefined (see SseHandlers). */
+  pause?(): Promise<void> | undefined;
 }
 
 /** A rejected key is tried again this often (and at once when a key is set or the user asks). */
@@ -249,6 +251,7 @@ export class StreamSupervisor {
           r.status.lastByteAt = at;
           this.opts.onBytes?.(r.spec.id, bytes);
         },
+        pause: () => r.spec.pause?.(),
       };
       const connect = (this.opts.transport ?? DEFAULT_SSE_TRANSPORT) === 'eventsource' ? connectEventSource : connectSse;
       const url = await r.spec.url();
