@@ -46,6 +46,20 @@ try {
   await sim.stop();
 }
 
-const budgets = [...memory, ...queriesBench(), ...(await ingestBench()), ...(await alertLatencyBench()), ...(await startBench()), ...(await rendererBench())];
+// Each part starts on a settled heap, as in a process of its own: a full collection of what the
+// parts before it left (the Demo world above is ~40 MB) otherwise lands in whichever part runs next
+// (one by-manager query of a full run took 52 ms; 1.2 ms p99 alone).
+const settled = <T>(run: () => T): T => {
+  (globalThis as { gc?: () => void }).gc?.();
+  return run();
+};
+const budgets = [
+  ...memory,
+  ...settled(queriesBench),
+  ...(await settled(ingestBench)),
+  ...(await settled(alertLatencyBench)),
+  ...(await settled(startBench)),
+  ...(await settled(rendererBench)),
+];
 const missed = budgets.filter(([, ok]) => !ok);
 console.log(`\n${budgets.length - missed.length} of ${budgets.length} budgets met${missed.length ? `; missed: ${missed.map(([w]) => w).join('; ')}` : ''}`);
