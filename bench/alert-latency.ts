@@ -14,6 +14,7 @@ import { fileURLToPath } from 'node:url';
 import { createParser } from 'eventsource-parser';
 import { Monitor } from '../src/main/core/monitor';
 import { MemorySecretStore } from '../src/main/core/settings';
+import { WRITER_START_DELAY_MS } from '../src/main/core/store/margin-writer';
 import { EVENT_TYPES } from '../src/shared/api';
 
 const PER_SECOND = 5_000;
@@ -56,8 +57,9 @@ const pct = (xs: number[], p: number): number => {
 async function measure(p: Producer, run: (received: Map<string, number>) => Promise<() => Promise<void>>): Promise<number[]> {
   const received = new Map<string, number>();
   const stop = await run(received);
-  // Warm-up: the first two seconds are not counted (JIT, first commits).
-  await new Promise((r) => setTimeout(r, 2_000));
+  // Warm-up, not counted: JIT, first commits, and the margin writer's thread, which starts
+  // WRITER_START_DELAY_MS after the store opens (before, commits run on the alerting thread).
+  await new Promise((r) => setTimeout(r, WRITER_START_DELAY_MS + 3_000));
   const from = now();
   await new Promise((r) => setTimeout(r, SECONDS * 1000));
   await stop();

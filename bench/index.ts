@@ -46,9 +46,10 @@ try {
   await sim.stop();
 }
 
-// Each part starts on a settled heap, as in a process of its own: a full collection of what the
-// parts before it left (the Demo world above is ~40 MB) otherwise lands in whichever part runs next
-// (one by-manager query of a full run took 52 ms; 1.2 ms p99 alone).
+// Each part starts on a settled heap, as in a process of its own: this process holds ~48 MB of
+// live heap (its imports: the Demo network's modules, Playwright), and a full collection of what
+// the parts before left otherwise lands in whichever part runs next (one by-manager query of a
+// full run took 52 ms; p99 1.2 ms alone).
 const settled = <T>(run: () => T): T => {
   (globalThis as { gc?: () => void }).gc?.();
   return run();

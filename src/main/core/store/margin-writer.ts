@@ -78,6 +78,12 @@ export class InlineCommitter implements MarginCommitter {
 }
 
 const THREAD = 'margin-writer-thread';
+/**
+ * The thread starts this long after the store opens: its start (a module load, SQLite, its own
+ * connection) made a first start's Portfolio answer 70 ms later (719 vs 651 ms, medians of 5,
+ * 2 shared cores); until then batches are committed in the calling thread.
+ */
+export const WRITER_START_DELAY_MS = 2_000;
 /** Events handed to the thread and not yet answered, at which the reader waits, and down to which. */
 export const WRITER_HIGH_WATER = 4_000;
 const WRITER_LOW_WATER = 1_000;
@@ -127,30 +133,41 @@ export class MarginWriter implements MarginCommitter {
   /** Resolves true once the thread answers, false if it never does (commits stay in the calling thread). */
   readonly ready: Promise<boolean>;
 
-  private constructor(
-    private readonly worker: Worker,
-    repo: MarginEventRepo,
-    private readonly log: (line: string) => void,
-  ) {
+  private worker: Worker | undefined;
+  private readonly timer: NodeJS.Timeout;
+  /** Settings and notes handed over before the thread exists: it gets them first. */
+  private readonly early: WriterRequest[] = [];
+
+  private constructor(data: WriterData, repo: MarginEventRepo, private readonly log: (line: string) => void, delayMs: number) {
     this.fallback = new InlineCommitter(repo);
+    let settle!: (started: boolean) => void;
+    this.ready = new Promise((resolve) => (settle = resolve));
+    this.timer = setTimeout(() => {
+      if (this.gone !== null) return settle(false);
+      try {
+        this.attach(spawn(data), settle);
+      } catch (err) {
+        this.stopped(`the margin writer thread did not start (${(err as Error).message})`);
+        settle(false);
+      }
+    }, delayMs);
+    this.timer.unref();
+  }
+
+  /** One for the store file, started after `delayMs` (WRITER_START_DELAY_MS); until it answers, commits stay in the calling thread. */
+  static start(file: string, autocheckpointPages: number, repo: MarginEventRepo, log: (line: string) => void = () => {}, delayMs = WRITER_START_DELAY_MS): MarginWriter {
+    return new MarginWriter({ file, autocheckpointPages }, repo, log, delayMs);
+  }
+
+  private attach(worker: Worker, settle: (started: boolean) => void): void {
+    this.worker = worker;
     worker.unref();
-    this.ready = new Promise((resolve) => {
-      worker.once('message', (m: WriterReply) => resolve((this.started = m.kind === 'ready')));
-      worker.once('exit', () => resolve(false));
-    });
+    for (const m of this.early.splice(0)) worker.postMessage(m);
+    worker.once('message', (m: WriterReply) => settle((this.started = m.kind === 'ready')));
+    worker.once('exit', () => settle(false));
     worker.on('message', (m: WriterReply) => this.onReply(m));
     worker.on('error', (err) => this.stopped(`the margin writer thread failed (${err.message})`));
     worker.on('exit', (code) => this.stopped(`the margin writer thread exited (${code})`));
-  }
-
-  /** One for the store file; undefined when no thread can start (the caller commits inline). */
-  static start(file: string, autocheckpointPages: number, fallback: MarginEventRepo, log: (line: string) => void = () => {}): MarginWriter | undefined {
-    try {
-      return new MarginWriter(spawn({ file, autocheckpointPages }), fallback, log);
-    } catch (err) {
-      log(`store: no margin writer thread (${(err as Error).message}); stream #22 commits on the main thread`);
-      return undefined;
-    }
   }
 
   /**
@@ -200,22 +217,28 @@ export class MarginWriter implements MarginCommitter {
   /** Its connection closes before the app's, which then does the last checkpoint. */
   close(): Promise<void> {
     this.closing ??= (async () => {
+      clearTimeout(this.timer);
       await this.idle();
-      if (this.gone !== null) return;
+      const worker = this.worker;
+      if (this.gone !== null || !worker) {
+        this.gone ??= 'closed';
+        return;
+      }
       const closed = new Promise<void>((resolve) => {
-        this.worker.once('exit', () => resolve());
-        this.worker.on('message', (m: WriterReply) => m.kind === 'closed' && resolve());
+        worker.once('exit', () => resolve());
+        worker.on('message', (m: WriterReply) => m.kind === 'closed' && resolve());
       });
       this.gone = 'closed';
       this.post({ kind: 'close' });
       await Promise.race([closed, new Promise((r) => setTimeout(r, 2_000).unref())]);
-      await this.worker.terminate();
+      await worker.terminate();
     })();
     return this.closing;
   }
 
   private post(m: WriterRequest): void {
-    this.worker.postMessage(m);
+    if (this.worker) this.worker.postMessage(m);
+    else this.early.push(m);
   }
 
   private onReply(m: WriterReply): void {

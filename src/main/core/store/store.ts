@@ -60,7 +60,7 @@ export class Store {
     });
     const autocheckpoint = store.checkpointer ? FALLBACK_AUTOCHECKPOINT_PAGES : WAL_AUTOCHECKPOINT_PAGES;
     db.pragma(`wal_autocheckpoint = ${autocheckpoint}`);
-    store.marginWriter = MarginWriter.start(file, autocheckpoint, store.margin, log) ?? store.marginWriter;
+    store.marginWriter = MarginWriter.start(file, autocheckpoint, store.margin, log);
     store.margin.onOwnersNoted = (ids) => store.marginWriter.ownersNoted(ids);
     return store;
   }

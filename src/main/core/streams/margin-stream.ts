@@ -111,7 +111,7 @@ const reasonOf = (err: unknown): string => (err instanceof StoreWriteError ? err
  * Batches handed over after the failed one are dropped: they follow it, and the stream sends
  * them again from the cursor.
  */
-export function marginStream(opts: MarginStreamOptions): { spec: StreamSpec; flush(): void; idle(): Promise<void>; storeFailure(): string | null } {
+export function marginStream(opts: MarginStreamOptions): { spec: StreamSpec; flush(): void; storeFailure(): string | null } {
   const writer = opts.writer ?? new InlineCommitter(opts.repo);
   let failed: { batch: IncomingMarginEvent[]; reason: string } | null = null;
   const fail = (batch: IncomingMarginEvent[], err: unknown): void => {
@@ -164,10 +164,5 @@ export function marginStream(opts: MarginStreamOptions): { spec: StreamSpec; flu
       }
     },
   };
-  return {
-    spec,
-    flush: () => commit.flush(),
-    idle: () => writer.idle(),
-    storeFailure: () => (failed as { reason: string } | null)?.reason ?? null,
-  };
+  return { spec, flush: () => commit.flush(), storeFailure: () => (failed as { reason: string } | null)?.reason ?? null };
 }
