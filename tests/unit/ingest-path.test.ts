@@ -67,16 +67,22 @@ function liquidation(id: string, manager: string, ms: number): IncomingMarginEve
   };
 }
 
+/** An in-memory store watching one owner whose one manager is known, and the alerts it pushes. */
+function watched() {
+  const store = Store.openInMemory();
+  cleanups.push(() => store.close());
+  const owner = `0x${'ab'.repeat(32)}`;
+  const manager = `0x${'cd'.repeat(32)}`;
+  store.settings.addWatch(owner, null, 0);
+  const pushed: AlertRecord[] = [];
+  const alerts = new AlertEngine(store.risk, (a) => pushed.push(...a), 60_000);
+  const deps = { watchList: () => store.settings.watchList(), watchedManagers: new Map([[manager, owner]]), eventUnits: new EventUnits(store.margin, store.cache, () => undefined), alerts };
+  return { store, manager, pushed, deps };
+}
+
 describe('a watched liquidation is alerted on receipt (issue 12: alert latency)', () => {
   it('alerts before the commit, once, and the commit and a replay do not alert again', () => {
-    const store = Store.openInMemory();
-    cleanups.push(() => store.close());
-    const owner = `0x${'ab'.repeat(32)}`;
-    const manager = `0x${'cd'.repeat(32)}`;
-    store.settings.addWatch(owner, null, 0);
-    const pushed: AlertRecord[] = [];
-    const alerts = new AlertEngine(store.risk, (a) => pushed.push(...a), 60_000);
-    const deps = { watchList: () => store.settings.watchList(), watchedManagers: new Map([[manager, owner]]), eventUnits: new EventUnits(store.margin, store.cache, () => undefined), alerts };
+    const { store, manager, pushed, deps } = watched();
     const e = liquidation('1800000000000-0', manager, 1_800_000_000_000);
 
     alertOnReceipt(e, deps);
@@ -96,21 +102,12 @@ describe('a watched liquidation is alerted on receipt (issue 12: alert latency)'
   });
 
   it('after a commit, events are dressed and pushed only while something shows them; alerts and risk refreshes do not depend on it', () => {
-    const store = Store.openInMemory();
-    cleanups.push(() => store.close());
-    const owner = `0x${'ab'.repeat(32)}`;
-    const manager = `0x${'cd'.repeat(32)}`;
-    store.settings.addWatch(owner, null, 0);
-    const alerted: AlertRecord[] = [];
-    const alerts = new AlertEngine(store.risk, (a) => alerted.push(...a), 60_000);
+    const { store, manager, pushed: alerted, deps: watching } = watched();
     const published: StoredMarginEvent[][] = [];
     let refreshes = 0;
     let listening = false;
     const deps = {
-      watchList: () => store.settings.watchList(),
-      watchedManagers: new Map([[manager, owner]]),
-      eventUnits: new EventUnits(store.margin, store.cache, () => undefined),
-      alerts,
+      ...watching,
       checkLarge: () => {},
       publish: (e: StoredMarginEvent[]) => published.push(e),
       listening: () => listening,
