@@ -77,6 +77,21 @@ describe('the margin writer thread', () => {
     expect(store.margin.list({ owner: '0xowner', limit: 5000 })).toHaveLength(3002);
   });
 
+  it('commits while the app writes on its own connection: no "database is locked" (write transactions take the lock when they begin)', async () => {
+    const store = await open();
+    const writes: Array<Promise<IncomingMarginEvent[]>> = [];
+    for (let b = 0; b < 200; b++) {
+      writes.push(store.marginWriter.commit(range(b * 50, b * 50 + 50)));
+      // The app's own writes meanwhile: owners learnt (read, then write) and a recovered liquidation.
+      store.margin.noteOwners([{ id: `0x${(b % 7).toString(16).padStart(64, '0')}`, owner: `0xowner${b}` }]);
+      store.margin.addRecovered([{ ...ev(1_000_000 + b), id: `rest-${b}`, type: 'dex_margin_manager_updates_liquidation', recovered: true }]);
+      await new Promise((r) => setImmediate(r));
+    }
+    const outcomes = await Promise.allSettled(writes);
+    expect(outcomes.filter((o) => o.status === 'rejected').map((o) => String((o as PromiseRejectedResult).reason))).toEqual([]);
+    expect(store.margin.count()).toBe(200 * 50 + 200);
+  });
+
   it('holds a reader that outpaces it: past WRITER_HIGH_WATER events in flight `room()` is a wait that ends once it has caught up', async () => {
     const store = await open();
     const writer = store.marginWriter;

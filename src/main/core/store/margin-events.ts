@@ -86,7 +86,6 @@ export class MarginEventRepo {
 
   /** Called with the managers whose owner `noteOwners` recorded (the margin writer's thread hears of them: `ownersNotedElsewhere`). */
   onOwnersNoted: ((managerIds: string[]) => void) | undefined;
-
   constructor(private readonly db: Database.Database) {
     this.insert = db.prepare(`INSERT OR IGNORE INTO margin_events
       (id, ms, seq, type, timestamp_ms, checkpoint_id, tx_hash, margin_manager_id, data, valid, problem, received_at, mid, wid)
@@ -110,6 +109,8 @@ export class MarginEventRepo {
     this.cursorGet = db.prepare('SELECT last_id FROM stream_cursors WHERE stream = ?');
     this.cursorSet = db.prepare(`INSERT INTO stream_cursors (stream, last_id, updated_at) VALUES (?, ?, ?)
       ON CONFLICT (stream) DO UPDATE SET last_id = excluded.last_id, updated_at = excluded.updated_at`);
+    // Write transactions here read first: IMMEDIATE takes the write lock at BEGIN (waiting busy_timeout), where a deferred
+    // one whose snapshot another connection (writer thread, app) moved past fails at its first write: "database is locked".
     this.commitBatch = db.transaction((events: IncomingMarginEvent[], now: number) => {
       const stored: IncomingMarginEvent[] = [];
       let cursor = (this.cursorGet.get(STREAM) as { last_id: string } | undefined)?.last_id;
@@ -139,7 +140,7 @@ export class MarginEventRepo {
       }
       if (cursor !== undefined) this.cursorSet.run(STREAM, cursor, now);
       return stored;
-    });
+    }).immediate;
   }
 
   /** Store a batch and move the cursor, in one transaction; returns the events that were new. */
@@ -179,7 +180,7 @@ export class MarginEventRepo {
         }
       }
       return fresh;
-    }));
+    }).immediate);
   }
 
   /** The checkpoint of the event at the cursor: where a recovery over REST starts. */
@@ -279,14 +280,13 @@ export class MarginEventRepo {
         this.ownerWids.set(mid, wid);
         noted.push(m.id);
       }
-    }));
+    }).immediate);
     if (noted.length > 0) this.onOwnersNoted?.(noted);
   }
 
   /**
-   * Another connection recorded these managers' owners (`noteOwners` on the app's, while this is
-   * the writer thread's): what this one remembered as "owner unknown" is forgotten, and its rows
-   * of them written meanwhile get the owner too.
+   * Another connection recorded these managers' owners (`noteOwners` on the app's; this is the writer
+   * thread's): what this one remembered as "owner unknown" is forgotten, and its rows of them get the owner.
    */
   ownersNotedElsewhere(managerIds: readonly string[]): void {
     this.rollingBack(this.db.transaction(() => {
@@ -299,7 +299,7 @@ export class MarginEventRepo {
         this.ownerBackfill.run(wid, mid);
         this.ownerWids.set(mid, wid);
       }
-    }));
+    }).immediate);
   }
 
   /** The manager's and its owner's ids for an event; an event that names the owner (manager_created, recovered rows) records it. */
