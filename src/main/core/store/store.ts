@@ -41,7 +41,8 @@ export class Store {
 
   /**
    * Open the store in `dataDir`, with WAL checkpoints off the writer's thread (store/checkpointer.ts),
-   * in a process whose heap stays small under a stream (store/heap-limits.ts).
+   * stream #22's commits on a thread of their own (store/margin-writer.ts), in a process whose heap
+   * stays small under a stream (store/heap-limits.ts).
    */
   static open(dataDir: string, log?: (line: string) => void): Store {
     keepHeapSmall();
