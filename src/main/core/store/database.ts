@@ -19,8 +19,10 @@ export function configure(db: Database.Database): void {
   db.pragma('synchronous = NORMAL');
   db.pragma('foreign_keys = ON');
   db.pragma('busy_timeout = 5000');
-  // A page cache that holds the hot indexes of a store of millions of events (default: 2 MB).
-  db.pragma('cache_size = -32768');
+  // A page cache for the hot indexes of a store of millions of events (default: 2 MB). 16 MB: the
+  // Live events queries over 1M events kept p99 0.6-1.4 ms as with 32 MB, and a catch-up (whose
+  // first seconds commit here before the writer thread starts) peaked at +98-100 MB RSS, not +118.
+  db.pragma('cache_size = -16384');
   db.pragma('temp_store = MEMORY');
   // Checkpoint the WAL every ~16 MB rather than every 4 MB, and keep its file from growing unbounded.
   db.pragma(`wal_autocheckpoint = ${WAL_AUTOCHECKPOINT_PAGES}`);
