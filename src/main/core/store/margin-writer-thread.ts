@@ -8,7 +8,7 @@ import { parentPort, workerData } from 'node:worker_threads';
 import Database from 'better-sqlite3';
 import { configure } from './database';
 import { MarginEventRepo, type IncomingMarginEvent } from './margin-events';
-import { describeStoreError } from './store-errors';
+import { InlineCommitter, StoreWriteError } from './margin-committer';
 
 export interface WriterData {
   file: string;
@@ -40,25 +40,25 @@ db.pragma(`wal_autocheckpoint = ${autocheckpointPages}`);
 // at +75-97 MB RSS with 8 MB, +102 MB with 16 MB, at the same ingest rate.
 db.pragma('cache_size = -8192');
 const repo = new MarginEventRepo(db);
-let stopped: string | null = null;
+// The same rule as on the main thread: after a failed commit, nothing more until `resume`.
+const committer = new InlineCommitter(repo);
 
 port.on('message', (m: WriterRequest) => {
   switch (m.kind) {
     case 'commit': {
-      if (stopped !== null) return post({ kind: 'skipped', n: m.n, reason: stopped });
       try {
-        const fresh = new Set(repo.commit(m.events, m.now));
+        const fresh = new Set(committer.commitNow(m.events, m.now));
         const at: number[] = [];
         m.events.forEach((e, i) => fresh.has(e) && at.push(i));
         return post({ kind: 'committed', n: m.n, fresh: at });
       } catch (err) {
-        stopped = describeStoreError(err);
+        if (err instanceof StoreWriteError) return post({ kind: 'skipped', n: m.n, reason: err.reason });
         const e = err as { code?: unknown; message?: unknown };
-        return post({ kind: 'failed', n: m.n, reason: stopped, code: String(e.code ?? ''), message: String(e.message ?? err) });
+        return post({ kind: 'failed', n: m.n, reason: committer.reason ?? '', code: String(e.code ?? ''), message: String(e.message ?? err) });
       }
     }
     case 'resume':
-      stopped = null;
+      committer.resume();
       return;
     case 'owners':
       try {

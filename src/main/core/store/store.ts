@@ -7,7 +7,8 @@ import { GapRepo } from './gap-repo';
 import { keepHeapSmall } from './heap-limits';
 import { MarginEventRepo } from './margin-events';
 import { MarketRepo } from './market-repo';
-import { InlineCommitter, MarginWriter, type MarginCommitter } from './margin-writer';
+import { InlineCommitter, type MarginCommitter } from './margin-committer';
+import { MarginWriter } from './margin-writer';
 import { RiskAlertRepo } from './risk-alert-repo';
 import { SettingsRepo } from './settings-repo';
 

@@ -6,7 +6,7 @@ import type { IncomingMarginEvent, MarginEventRepo } from '../store/margin-event
 import { formatBytes } from '../client/body';
 import { describeStoreError } from '../store/store-errors';
 import { GroupCommit } from './group-commit';
-import { InlineCommitter, StoreWriteError, type MarginCommitter } from '../store/margin-writer';
+import { InlineCommitter, StoreWriteError, type MarginCommitter } from '../store/margin-committer';
 import { oversizeOf, SSE_EVENT_MAX_CHARS } from './sse-guard';
 import type { StreamSpec } from './supervisor';
 
