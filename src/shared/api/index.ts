@@ -6,3 +6,4 @@ export * from './margin';
 export * from './margin-pools';
 export * from './events';
 export * from './errors';
+export * from './quick-check';
