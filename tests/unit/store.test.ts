@@ -2,7 +2,7 @@ import { existsSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import fc from 'fast-check';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { openDatabase } from '../../src/main/core/store/database';
 import type { IncomingMarginEvent } from '../../src/main/core/store/margin-events';
 import { migrate, MIGRATIONS, SCHEMA_VERSION } from '../../src/main/core/store/migrations';
@@ -227,5 +227,34 @@ describe('alerts', () => {
     const third = s.risk.addAlert({ ...base, dedupe_key: 'k3' }, show)!;
     expect([first!.id, plain.id, third.id]).toEqual([1, 2, 3]);
     expect(s.risk.alert(3)).toEqual(third);
+  });
+
+  it("shown first for a newer stream event without a read, and deduplicated across a restart by the store's rows", () => {
+    const { dir, remove } = tempDir();
+    const base = { rule: 'liquidation' as const, level: 'critical' as const, manager_id: '0x1', owner: '0x2', title: 't', message: 'm', created_at: 1 };
+    const alert = (eventId: string) => ({ ...base, event_id: eventId, dedupe_key: `liquidation:0x1:critical:${eventId}` });
+    const shown: number[] = [];
+    const show = (r: AlertRecord): void => void shown.push(r.id);
+    let s = Store.open(dir);
+    s.risk.addAlert(alert('1000-0'), show);
+    s.risk.addAlert({ ...alert('1000-5'), rule: 'large-liquidation', dedupe_key: 'large-liquidation:0x1:warning:1000-5' });
+    // Newer than every stored key: no lookup on the way to the trader.
+    const lookups = vi.spyOn((s.risk as unknown as { shownFirst: { exists: { get(k: string): unknown } } }).shownFirst.exists, 'get');
+    expect(s.risk.addAlert(alert('1000-6'), show)?.id).toBe(3);
+    expect(lookups).not.toHaveBeenCalled();
+    // Not newer than a stored key (the plain path's 1000-5): looked up, and new.
+    expect(s.risk.addAlert(alert('1000-4'), show)?.id).toBe(4);
+    expect(lookups).toHaveBeenCalledTimes(1);
+    s.close();
+    // After a restart the stream replays from its cursor: what was alerted is not shown again.
+    s = Store.open(dir);
+    for (const id of ['1000-0', '1000-4', '1000-6']) expect(s.risk.addAlert(alert(id), show)).toBeUndefined();
+    expect(s.risk.addAlert(alert('1001-0'), show)?.id).toBe(5);
+    expect(s.risk.addAlert({ ...alert('x'), dedupe_key: 'liquidation:0x1:critical:noid-ab12' }, show)?.id).toBe(6);
+    expect(s.risk.addAlert({ ...alert('x'), dedupe_key: 'liquidation:0x1:critical:noid-ab12' }, show)).toBeUndefined();
+    expect(shown).toEqual([1, 3, 4, 5, 6]);
+    expect(s.risk.alerts().map((a) => a.id).sort()).toEqual([1, 2, 3, 4, 5, 6]);
+    s.close();
+    remove();
   });
 });

@@ -1,12 +1,41 @@
 import type Database from 'better-sqlite3';
 import type { AlertRecord, RiskReading } from '../../../shared/contract';
+import { splitId } from './margin-events';
 
 export type NewAlert = Omit<AlertRecord, 'id' | 'acknowledged_at' | 'snoozed_until'> & { dedupe_key: string };
+
+interface ShowFirst {
+  exists: Database.Statement;
+  insert: Database.Statement;
+  nextId: number;
+  newest: NewestKeyId;
+}
+
+/** The newest stream id (`<ms>-<seq>`) that ends a dedupe key seen so far. */
+class NewestKeyId {
+  private ms = -1;
+  private seq = -1;
+
+  private static idOf(key: string): { ms: number; seq: number } | null {
+    return splitId(key.slice(key.lastIndexOf(':') + 1));
+  }
+
+  note(key: string): void {
+    const at = NewestKeyId.idOf(key);
+    if (at && (at.ms > this.ms || (at.ms === this.ms && at.seq > this.seq))) [this.ms, this.seq] = [at.ms, at.seq];
+  }
+
+  /** The key ends with a stream id newer than every key noted: no such key is stored. */
+  isNewer(key: string): boolean {
+    const at = NewestKeyId.idOf(key);
+    return at !== null && (at.ms > this.ms || (at.ms === this.ms && at.seq > this.seq));
+  }
+}
 
 /** Risk readings over time and alerts (deduplicated by rule, manager, level and event). */
 export class RiskAlertRepo {
   private alertById: Database.Statement | undefined;
-  private shownFirst: { exists: Database.Statement; nextId: Database.Statement; insert: Database.Statement } | undefined;
+  private shownFirst: ShowFirst | undefined;
   private readonly insertReading: Database.Statement;
   private readonly insertAlert: Database.Statement;
 
@@ -46,23 +75,52 @@ export class RiskAlertRepo {
     if (showFirst) return this.addShowingFirst(a, showFirst);
     const info = this.insertAlert.run(a);
     if (info.changes === 0) return undefined;
-    return this.alert(Number(info.lastInsertRowid));
+    const id = Number(info.lastInsertRowid);
+    this.noteInserted(a.dedupe_key, id);
+    return this.alert(id);
+  }
+
+  /**
+   * The show-first path reads nothing on the way to the trader: right after the margin writer
+   * thread commits, a read on this connection starts over from the WAL (45 us the dedupe check, 12
+   * the id, on a liquidation's way to its alert: issue 12). So what it needs is kept here, exact
+   * while this connection is the only one that writes alerts (the app's; the writer thread writes
+   * margin events only): the id AUTOINCREMENT gives next, and the newest stream id that ends any
+   * dedupe key (liquidation keys end with their event's id). A key ending in a newer id cannot
+   * exist yet; any other key (a replayed event, an id of another shape) is looked up.
+   */
+  private showFirst(): ShowFirst {
+    if (!this.shownFirst) {
+      const db = this.db;
+      const newest = new NewestKeyId();
+      for (const key of db.prepare('SELECT dedupe_key FROM alerts').pluck().iterate() as IterableIterator<string>) newest.note(key);
+      this.shownFirst = {
+        exists: db.prepare('SELECT 1 FROM alerts WHERE dedupe_key = ?').pluck(),
+        insert: db.prepare(`INSERT INTO alerts (id, dedupe_key, rule, level, manager_id, owner, event_id, title, message, created_at)
+          VALUES (@id, @dedupe_key, @rule, @level, @manager_id, @owner, @event_id, @title, @message, @created_at)`),
+        // One past the largest id ever used, as AUTOINCREMENT counts.
+        nextId: (db.prepare("SELECT coalesce((SELECT seq FROM sqlite_sequence WHERE name = 'alerts'), 0) + 1").pluck().get() as number),
+        newest,
+      };
+    }
+    return this.shownFirst;
+  }
+
+  private noteInserted(key: string, id: number): void {
+    if (!this.shownFirst) return; // read when first needed
+    this.shownFirst.nextId = Math.max(this.shownFirst.nextId, id + 1);
+    this.shownFirst.newest.note(key);
   }
 
   private addShowingFirst(a: NewAlert, show: (record: AlertRecord) => void): AlertRecord | undefined {
-    const q = (this.shownFirst ??= {
-      exists: this.db.prepare('SELECT 1 FROM alerts WHERE dedupe_key = ?').pluck(),
-      // The id AUTOINCREMENT would give: one past the largest ever used.
-      nextId: this.db.prepare("SELECT coalesce((SELECT seq FROM sqlite_sequence WHERE name = 'alerts'), 0) + 1").pluck(),
-      insert: this.db.prepare(`INSERT INTO alerts (id, dedupe_key, rule, level, manager_id, owner, event_id, title, message, created_at)
-        VALUES (@id, @dedupe_key, @rule, @level, @manager_id, @owner, @event_id, @title, @message, @created_at)`),
-    });
-    if (q.exists.get(a.dedupe_key)) return undefined;
-    const id = q.nextId.get() as number;
+    const q = this.showFirst();
+    if (!q.newest.isNewer(a.dedupe_key) && q.exists.get(a.dedupe_key)) return undefined;
+    const id = q.nextId++;
     const { rule, level, manager_id, owner, event_id, title, message, created_at } = a;
     const record: AlertRecord = { id, rule, level, manager_id, owner, event_id, title, message, created_at, acknowledged_at: null, snoozed_until: null };
     show(record);
     q.insert.run({ ...a, id });
+    this.noteInserted(a.dedupe_key, id);
     return record;
   }
 
