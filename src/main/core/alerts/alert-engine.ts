@@ -86,6 +86,7 @@ export class AlertEngine {
       } catch {
         // the event was kept as received; the alert goes out without the ratio
       }
+      const words = amountsOf(e);
       const a = this.repo.addAlert({
         dedupe_key: `liquidation:${e.margin_manager_id}:critical:${e.id}`,
         rule: 'liquidation',
@@ -94,7 +95,7 @@ export class AlertEngine {
         owner,
         event_id: e.id,
         title: 'Liquidated',
-        message: `Margin manager ${short(e.margin_manager_id)} of ${short(owner)} was liquidated${ratio}${amountsOf(e) ? `: ${amountsOf(e)}` : ''}. Open the position to see what remains.`,
+        message: `Margin manager ${short(e.margin_manager_id)} of ${short(owner)} was liquidated${ratio}${words ? `: ${words}` : ''}. Open the position to see what remains.`,
         created_at: now,
       }, (record) => this.publish([record]));
       if (a) fired.push(a);

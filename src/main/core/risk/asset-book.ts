@@ -38,9 +38,18 @@ export async function loadAssetBook(client: ServiceClient): Promise<AssetBook> {
  * forgotten when the service changes. `load()` waits for it (risk refresh, alerts); `now()` never
  * waits (queries): it answers what is loaded and starts loading in the background.
  */
+/**
+ * `now()` is asked for every committed batch and every alert: while the service cannot answer,
+ * each would start a load (a request, and 23 us on a liquidation's way to its alert). A failed
+ * one is started again after this; `load()`, which callers wait for, always asks.
+ */
+const BACKGROUND_RETRY_MS = 10_000;
+
 export class AssetBookCache {
   private book: AssetBook | undefined;
   private loading: Promise<AssetBook> | undefined;
+  /** When a load `now()` started last failed: the next waits BACKGROUND_RETRY_MS. */
+  private failedAt = -Infinity;
 
   constructor(
     private readonly client: () => ServiceClient,
@@ -63,11 +72,16 @@ export class AssetBookCache {
   }
 
   now(): AssetBook | undefined {
-    if (!this.book && !this.loading && this.canLoad()) this.load().catch(() => undefined);
+    if (!this.book && !this.loading && Date.now() - this.failedAt >= BACKGROUND_RETRY_MS && this.canLoad()) {
+      this.load().catch(() => {
+        this.failedAt = Date.now();
+      });
+    }
     return this.book;
   }
 
   reset(): void {
     this.book = undefined;
+    this.failedAt = -Infinity;
   }
 }
