@@ -15,21 +15,25 @@ export interface AssetBook {
 }
 
 export async function loadAssetBook(client: ServiceClient): Promise<AssetBook> {
-  const pools = await client.pools();
+  // Four independent reads, asked together: a first start's Portfolio waited for them one after another.
+  const [pools, supplies, marginPools, risk] = await Promise.all([
+    client.pools(),
+    collect(allItems((page, perPage) => client.activeSupplies(undefined, { page, perPage }), { maxPages: 20 })),
+    client.marginPools().catch((err: unknown) => {
+      if (err instanceof ServiceError && err.status === 404) return []; // a service without the endpoint: supplies tell what they can
+      throw err;
+    }),
+    loadRiskParams(client),
+  ]);
   const poolsById = new Map(pools.map((p) => [p.pool_id, p]));
   const decimalsOf = new Map<string, number>();
   for (const p of pools) {
     decimalsOf.set(p.base_asset_id, p.base_asset_decimals);
     decimalsOf.set(p.quote_asset_id, p.quote_asset_decimals);
   }
-  const supplies = await collect(allItems((page, perPage) => client.activeSupplies(undefined, { page, perPage }), { maxPages: 20 }));
   const marginPoolAsset = new Map(supplies.map((s) => [s.margin_pool_id, s.asset_type]));
-  const marginPools = await client.marginPools().catch((err: unknown) => {
-    if (err instanceof ServiceError && err.status === 404) return []; // a service without the endpoint: supplies tell what they can
-    throw err;
-  });
   for (const m of marginPools) marginPoolAsset.set(m.margin_pool_id, m.asset_type);
-  return { poolsById, marginPoolAsset, decimalsOf, risk: await loadRiskParams(client) };
+  return { poolsById, marginPoolAsset, decimalsOf, risk };
 }
 
 

@@ -20,8 +20,12 @@ const plainReason = (err: unknown): string => (err instanceof ServiceError ? `${
 
 const sum = (xs: Array<number | null>): number => xs.reduce<number>((a, x) => a + (x ?? 0), 0);
 
-async function suppliesOf(client: ServiceClient, owner: string, book: AssetBook, prices: PriceBook, now: number): Promise<SupplySummary[]> {
-  const rows: ActiveSupply[] = await collect(allItems((page, perPage) => client.activeSupplies(owner, { page, perPage }), { maxPages: 10 }));
+/** A wallet's supply rows (every page). */
+function supplyRowsOf(client: ServiceClient, owner: string): Promise<ActiveSupply[]> {
+  return collect(allItems((page, perPage) => client.activeSupplies(owner, { page, perPage }), { maxPages: 10 }));
+}
+
+async function suppliesOf(rows: ActiveSupply[], book: AssetBook, prices: PriceBook, now: number): Promise<SupplySummary[]> {
   const out: SupplySummary[] = [];
   for (const s of rows) {
     const decimals = book.decimalsOf.get(s.asset_type);
@@ -70,7 +74,8 @@ function walletsByRisk(a: WalletSummary, b: WalletSummary): number {
  */
 export async function readPortfolio(
   client: ServiceClient,
-  book: AssetBook,
+  /** The asset book, or its load under way: each wallet's managers and supplies are asked meanwhile. */
+  bookLoad: AssetBook | Promise<AssetBook>,
   prices: PriceBook,
   watch: readonly WatchEntry[],
   previous: PortfolioSummary | undefined,
@@ -81,15 +86,20 @@ export async function readPortfolio(
   const wallets: WalletSummary[] = [];
   let failures = 0;
   let lastError: unknown;
-  const fetched = await Promise.all(
+  // Every wallet's managers and supplies together (a first start waited for the book, then the
+  // managers, then the supplies: three round trips to a service still building its world).
+  const fetching = Promise.all(
     watch.map(async (w) => {
+      const supplyRows = supplyRowsOf(client, w.owner);
+      supplyRows.catch(() => {}); // awaited below, or not needed
       try {
-        return { w, managers: await managersOf(client, w.owner) };
+        return { w, managers: await managersOf(client, w.owner), supplyRows };
       } catch (err) {
-        return { w, err };
+        return { w, err, supplyRows };
       }
     }),
   );
+  const [book, fetched] = await Promise.all([bookLoad, fetching]);
   // Oracle prices of every deposit first, so each position is priced with the freshest one known;
   // then every asset's price at once (one request per exchange pool, in parallel, not one after another).
   for (const f of fetched) for (const m of f.managers ?? []) noteDepositPrices(m, book, prices);
@@ -119,7 +129,7 @@ export async function readPortfolio(
     }
     let supplies: SupplySummary[];
     try {
-      supplies = await suppliesOf(client, f.w.owner, book, prices, now);
+      supplies = await suppliesOf(await f.supplyRows, book, prices, now);
     } catch {
       supplies = previous?.wallets.find((x) => x.owner === f.w.owner)?.supplies ?? [];
     }

@@ -102,9 +102,8 @@ export class RiskRefresh {
       return [];
     }
     try {
-      const book = await this.d.assets.load();
       const now = Date.now();
-      const read = await readPortfolio(this.d.client(), book, this.d.prices, watch, this.portfolio()?.portfolio, now);
+      const read = await readPortfolio(this.d.client(), this.d.assets.load(), this.d.prices, watch, this.portfolio()?.portfolio, now);
       this.d.noteNetwork();
       this.lastError = undefined;
       if (this.closed) return [];
