@@ -1,10 +1,10 @@
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { IncomingMarginEvent } from '../../src/main/core/store/margin-events';
 import { StoreWriteError } from '../../src/main/core/store/margin-committer';
-import { MarginWriter, WRITER_HIGH_WATER } from '../../src/main/core/store/margin-writer';
+import { CATCH_UP_BATCH, MarginWriter, WRITER_HIGH_WATER } from '../../src/main/core/store/margin-writer';
 import type { WriterReply } from '../../src/main/core/store/margin-writer-thread';
 import { Store, STORE_FILE } from '../../src/main/core/store/store';
 import { tempDir } from '../support/monitor';
@@ -98,17 +98,38 @@ describe('the margin writer thread', () => {
     const writer = store.marginWriter;
     expect(writer.room()).toBeUndefined();
     const batches: Array<Promise<IncomingMarginEvent[]>> = [];
-    for (let from = 0; from < WRITER_HIGH_WATER + 5000; from += 5000) batches.push(writer.commit(range(from, from + 5000)));
+    // Live-sized batches (a catch-up's, 1,000 and more, go in this thread when nothing is in flight).
+    for (let from = 0; from < WRITER_HIGH_WATER + 5000; from += 500) batches.push(writer.commit(range(from, from + 500)));
     const wait = writer.room();
     expect(wait).toBeInstanceOf(Promise);
     let settledBefore = 0;
     for (const b of batches) void b.then(() => settledBefore++);
     await wait;
-    // It ends when no more than a fifth of the high-water mark is left in flight: most batches are answered.
-    expect(settledBefore).toBeGreaterThanOrEqual(batches.length - 1);
+    // It ends when no more than a fifth of the high-water mark is left in flight (two batches here),
+    // the batch whose answer ended the wait counted after it: most batches are answered.
+    expect(settledBefore).toBeGreaterThanOrEqual(batches.length - 3);
     expect(writer.room()).toBeUndefined();
     await Promise.all(batches);
-    expect(store.margin.count()).toBe(batches.length * 5000);
+    expect(store.margin.count()).toBe(batches.length * 500);
+  });
+
+  it("commits a catch-up's batch in the calling thread when nothing is in flight, and behind what is, in order", async () => {
+    const store = await open();
+    const writer = store.marginWriter as MarginWriter;
+    const posted = vi.spyOn(writer as unknown as { post(m: unknown): void }, 'post');
+    const commits = () => posted.mock.calls.filter(([m]) => (m as { kind: string }).kind === 'commit').length;
+    // Nothing in flight: a batch of CATCH_UP_BATCH is written before commit() returns, here.
+    const inline = writer.commit(range(0, CATCH_UP_BATCH));
+    expect(store.margin.count()).toBe(CATCH_UP_BATCH);
+    expect(commits()).toBe(0);
+    await inline;
+    // A live batch goes to the thread; a catch-up batch behind it follows it there, in order.
+    const live = writer.commit(range(CATCH_UP_BATCH, CATCH_UP_BATCH + 10));
+    const behind = writer.commit(range(CATCH_UP_BATCH + 10, 2 * CATCH_UP_BATCH + 10));
+    expect(commits()).toBe(2);
+    expect((await live).length + (await behind).length).toBe(CATCH_UP_BATCH + 10);
+    expect(store.margin.count()).toBe(2 * CATCH_UP_BATCH + 10);
+    expect(store.margin.cursor()).toBe(ev(2 * CATCH_UP_BATCH + 9).id);
   });
 
   it('after a failed commit writes nothing more until resumed, then the failed batch and what follows go in, in order', async () => {
@@ -117,8 +138,8 @@ describe('the margin writer thread', () => {
     // The disk is full for the writer's connection: not one more page.
     const pages = store.db.pragma('page_count', { simple: true }) as number;
     store.marginWriter.pragma(`max_page_count = ${pages}`);
-    const failed = range(100, 2100);
-    const after = range(2100, 2200);
+    const failed = range(100, 900);
+    const after = range(900, 1000);
     const results = await Promise.allSettled([store.marginWriter.commit(failed), store.marginWriter.commit(after)]);
     expect(results.map((r) => r.status)).toEqual(['rejected', 'rejected']);
     const [e1, e2] = results.map((r) => (r as PromiseRejectedResult).reason as StoreWriteError);
@@ -130,18 +151,21 @@ describe('the margin writer thread', () => {
     expect(store.margin.cursor()).toBe(ev(99).id);
 
     store.marginWriter.pragma('max_page_count = 1073741823');
-    await expect(store.marginWriter.commit(range(2100, 2101))).rejects.toThrow(/earlier batch failed/);
+    await expect(store.marginWriter.commit(range(1000, 1001))).rejects.toThrow(/earlier batch failed/);
+    // Not in this thread either, though nothing is in flight: a catch-up's batch waits for resume too.
+    await expect(store.marginWriter.commit(range(1000, 1000 + CATCH_UP_BATCH))).rejects.toThrow(/earlier batch failed/);
+    expect(store.margin.count()).toBe(100);
     store.marginWriter.resume();
-    expect(await store.marginWriter.commit(failed)).toHaveLength(2000);
+    expect(await store.marginWriter.commit(failed)).toHaveLength(800);
     expect(await store.marginWriter.commit(after)).toHaveLength(100);
-    expect(store.margin.count()).toBe(2200);
+    expect(store.margin.count()).toBe(1000);
   });
 
   it('when the thread dies, what it had not answered fails and later batches commit on the app\'s connection', async () => {
     const store = await open();
     const writer = store.marginWriter as MarginWriter;
     await writer.commit(range(0, 10));
-    const pending = writer.commit(range(10, 5000));
+    const pending = writer.commit(range(10, 900));
     await (writer as unknown as { worker: Worker }).worker.terminate();
     const outcome = await pending.then(
       () => 'committed',
@@ -149,9 +173,9 @@ describe('the margin writer thread', () => {
     );
     // Either the thread committed it before it was stopped, or it failed with the thread's end.
     expect(outcome === 'committed' || /margin writer thread/.test(outcome)).toBe(true);
-    const fresh = await writer.commit(range(10, 5100));
-    expect(store.margin.count()).toBe(5100);
-    expect(fresh.length).toBe(outcome === 'committed' ? 100 : 5090);
+    const fresh = await writer.commit(range(10, 1000));
+    expect(store.margin.count()).toBe(1000);
+    expect(fresh.length).toBe(outcome === 'committed' ? 100 : 990);
   });
 });
 

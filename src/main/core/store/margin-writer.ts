@@ -11,6 +11,14 @@ const THREAD = 'margin-writer-thread';
  * 2 shared cores); until then batches are committed in the calling thread.
  */
 export const WRITER_START_DELAY_MS = 2_000;
+/**
+ * A batch this large is a catch-up (the group commit closes a batch at 5,000 rows or 5 ms; a live
+ * stream's are tens): committed in the calling thread when nothing is in flight. Handing it over
+ * buys nothing there (an event in a backlog waits for the backlog, not for a commit) and, over a
+ * 1,000,000-event catch-up, cost 39k events/s and +98 MB peak RSS against 46-48k/s and +74-79 MB
+ * this way (the copy of every batch to the thread, its heap and page cache in use).
+ */
+export const CATCH_UP_BATCH = 1_000;
 /** Events handed to the thread and not yet answered, at which the reader waits, and down to which. */
 export const WRITER_HIGH_WATER = 4_000;
 const WRITER_LOW_WATER = 1_000;
@@ -57,6 +65,8 @@ export class MarginWriter implements MarginCommitter {
   private closing: Promise<void> | undefined;
   private readonly fallback: InlineCommitter;
   private started = false;
+  /** The thread failed a commit and has not been told to resume: it writes nothing, and neither does this thread. */
+  private threadFailed = false;
   /** Resolves true once the thread answers, false if it never does (commits stay in the calling thread). */
   readonly ready: Promise<boolean>;
 
@@ -105,6 +115,9 @@ export class MarginWriter implements MarginCommitter {
    */
   commit(events: IncomingMarginEvent[]): Promise<IncomingMarginEvent[]> {
     if (this.gone !== null || !this.started || this.fallback.stopped) return this.fallback.commit(events);
+    // A catch-up's batch, with nothing in flight and no failure the thread has not been told to
+    // get past: in this thread (see CATCH_UP_BATCH).
+    if (events.length >= CATCH_UP_BATCH && this.waiting.size === 0 && !this.threadFailed) return this.fallback.commit(events);
     const n = ++this.n;
     this.inFlight += events.length;
     return new Promise((resolve, reject) => {
@@ -114,6 +127,7 @@ export class MarginWriter implements MarginCommitter {
   }
 
   resume(): void {
+    this.threadFailed = false;
     if (this.gone === null) this.post({ kind: 'resume' });
     this.fallback.resume();
   }
@@ -174,7 +188,10 @@ export class MarginWriter implements MarginCommitter {
     if (!w) return;
     this.forget(m.n, w);
     if (m.kind === 'committed') w.resolve(m.fresh.map((i) => w.events[i]!));
-    else if (m.kind === 'failed') w.reject(new StoreWriteError(m.reason, m.code, m.message));
+    else if (m.kind === 'failed') {
+      this.threadFailed = true;
+      w.reject(new StoreWriteError(m.reason, m.code, m.message));
+    }
     else w.reject(new StoreWriteError(m.reason, 'SKIPPED', 'not written: an earlier batch failed'));
     this.settled();
   }
