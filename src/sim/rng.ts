@@ -104,14 +104,27 @@ export function objectId(rng: Rng): string {
   return `0x${rng.hex(32)}`;
 }
 
-/** A transaction digest: base58 of 32 bytes (43 or 44 characters). */
+/**
+ * A transaction digest: base58 of 32 bytes (43 or 44 characters). Base58 by long division of the
+ * bytes in 58s, in small integers: the BigInt of 256 bits it was divided as before allocated at
+ * every step (13 us a digest, 17 ms of a Demo world's start); the digits are the same.
+ */
 export function txDigest(rng: Rng): string {
-  let n = 0n;
-  for (let i = 0; i < 32; i++) n = (n << 8n) | BigInt(rng.u32() & 0xff);
-  let out = '';
-  while (n > 0n) {
-    out = BASE58[Number(n % 58n)] + out;
-    n /= 58n;
+  // Little-endian base-58 digits of the number the bytes spell, most significant byte first.
+  const digits: number[] = [];
+  for (let i = 0; i < 32; i++) {
+    let carry = rng.u32() & 0xff;
+    for (let j = 0; j < digits.length; j++) {
+      carry += digits[j]! * 256;
+      digits[j] = carry % 58;
+      carry = Math.floor(carry / 58);
+    }
+    while (carry > 0) {
+      digits.push(carry % 58);
+      carry = Math.floor(carry / 58);
+    }
   }
+  let out = '';
+  for (let k = digits.length - 1; k >= 0; k--) out += BASE58[digits[k]!];
   return out.padStart(43, '1');
 }
