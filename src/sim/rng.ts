@@ -104,27 +104,30 @@ export function objectId(rng: Rng): string {
   return `0x${rng.hex(32)}`;
 }
 
+/** Little-endian base-58 digits of a digest being made (one module-wide buffer: digests are made one at a time). */
+const DIGITS = new Uint8Array(48);
+
 /**
  * A transaction digest: base58 of 32 bytes (43 or 44 characters). Base58 by long division of the
  * bytes in 58s, in small integers: the BigInt of 256 bits it was divided as before allocated at
- * every step (13 us a digest, 17 ms of a Demo world's start); the digits are the same.
+ * every step (8-13 us a digest, 3 us now; ~17 ms of a Demo world's start); the digits are the same.
  */
 export function txDigest(rng: Rng): string {
-  // Little-endian base-58 digits of the number the bytes spell, most significant byte first.
-  const digits: number[] = [];
+  let len = 0;
+  // The number the bytes spell, most significant first, times 256 plus the next byte, in base 58.
   for (let i = 0; i < 32; i++) {
     let carry = rng.u32() & 0xff;
-    for (let j = 0; j < digits.length; j++) {
-      carry += digits[j]! * 256;
-      digits[j] = carry % 58;
-      carry = Math.floor(carry / 58);
+    for (let j = 0; j < len; j++) {
+      carry += DIGITS[j]! << 8;
+      DIGITS[j] = carry % 58;
+      carry = (carry / 58) | 0;
     }
     while (carry > 0) {
-      digits.push(carry % 58);
-      carry = Math.floor(carry / 58);
+      DIGITS[len++] = carry % 58;
+      carry = (carry / 58) | 0;
     }
   }
   let out = '';
-  for (let k = digits.length - 1; k >= 0; k--) out += BASE58[digits[k]!];
+  for (let k = len - 1; k >= 0; k--) out += BASE58[DIGITS[k]!];
   return out.padStart(43, '1');
 }
