@@ -219,9 +219,9 @@ export class Monitor implements TidewatchApi {
 
   /** Start streams and the risk timer. */
   start(): this {
-    if (this.canConnect()) this.supervisor.add(this.margin.spec);
+    // A first start's history replay waits for the first Portfolio read (marginStream's connectAfter).
+    this.margin.connectAfter(this.refreshRisk(), () => this.canConnect() && this.supervisor.add(this.margin.spec));
     this.risk.restartTimer();
-    void this.refreshRisk();
     return this;
   }
 

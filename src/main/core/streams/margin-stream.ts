@@ -114,7 +114,18 @@ const reasonOf = (err: unknown): string => (err instanceof StoreWriteError ? err
  * Batches handed over after the failed one are dropped: they follow it, and the stream sends
  * them again from the cursor.
  */
-export function marginStream(opts: MarginStreamOptions): { spec: StreamSpec; flush(): void; storeFailure(): string | null } {
+export function marginStream(opts: MarginStreamOptions): {
+  spec: StreamSpec;
+  flush(): void;
+  storeFailure(): string | null;
+  /**
+   * Connect (`connect`) now, or, when the first connection replays the stream's retained history (a
+   * first start from `0`: 1,299 events on the Demo network), once `firstRead` (the first Portfolio
+   * read) settles, at most 2 s: handled meanwhile, the replay made that read ~50 ms later, and
+   * nothing is missed by connecting later. A resume from the cursor, or `$`, connects at once.
+   */
+  connectAfter(firstRead: Promise<unknown>, connect: () => void): void;
+} {
   const writer = opts.writer ?? new InlineCommitter(opts.repo);
   let failed: { batch: IncomingMarginEvent[]; reason: string } | null = null;
   const fail = (batch: IncomingMarginEvent[], err: unknown): void => {
@@ -167,5 +178,13 @@ export function marginStream(opts: MarginStreamOptions): { spec: StreamSpec; flu
       }
     },
   };
-  return { spec, flush: () => commit.flush(), storeFailure: () => (failed as { reason: string } | null)?.reason ?? null };
+  return {
+    spec,
+    flush: () => commit.flush(),
+    storeFailure: () => (failed as { reason: string } | null)?.reason ?? null,
+    connectAfter: (firstRead, connect) => {
+      if (opts.repo.cursor() !== undefined || opts.firstStart() !== '0') return connect();
+      void Promise.race([firstRead, new Promise((resolve) => setTimeout(resolve, 2_000).unref())]).then(connect);
+    },
+  };
 }
