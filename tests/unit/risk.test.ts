@@ -115,11 +115,18 @@ describe('the asset book, loaded in the background', () => {
     vi.useFakeTimers({ toFake: ['Date'] });
     try {
       let asked = 0;
+      const down = async (): Promise<never> => {
+        throw new Error('service down');
+      };
+      // A load asks its four reads together: `pools` counts the loads.
       const client = {
         pools: async () => {
           asked++;
-          throw new Error('service down');
+          return down();
         },
+        activeSupplies: down,
+        marginPools: down,
+        registeredDexPools: down,
       } as unknown as ServiceClient;
       const book = new AssetBookCache(() => client, () => true);
       const settle = (): Promise<void> => new Promise((r) => setImmediate(r));
