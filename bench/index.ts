@@ -7,16 +7,16 @@ import { World } from '../src/sim';
 import { alertLatencyBench } from './alert-latency';
 import { rendererBench } from './renderer';
 import { ingestBench } from './ingest';
-import { memoryBench } from './memory';
+import { BUDGETS_MARKER } from './memory-process';
 import { queriesBench } from './queries';
 import { startBench } from './start';
-import { load, spawnSim } from './support';
+import { load, partInOwnProcess, spawnSim } from './support';
 
 const SECONDS = Number(process.env['BENCH_SECONDS'] ?? 5);
 const CONNECTIONS = 16;
 
-// Memory first: its baseline is the process before anything else has grown it.
-const memory = await memoryBench();
+// Memory in a process of its own (bench/memory-process.ts): this one holds Playwright and the parts' data.
+const memory = await partInOwnProcess('./memory-process.ts', BUDGETS_MARKER);
 
 const sim = await spawnSim(['--api-key', 'bench', '--seed', '7']);
 try {

@@ -103,3 +103,19 @@ export async function ingestInto(url: string, store: Store, count: number, onBat
   });
   sup.stopAll();
 }
+
+/**
+ * A benchmark part run as its own Node process (with --expose-gc and tsx, as `npm run bench`):
+ * its table goes to this process's output, its budgets come back.
+ */
+export async function partInOwnProcess(file: string, marker: string): Promise<Array<[string, boolean]>> {
+  const child = spawn(process.execPath, ['--expose-gc', '--import', 'tsx', fileURLToPath(new URL(file, import.meta.url))], { stdio: ['ignore', 'pipe', 'inherit'] });
+  let out = '';
+  child.stdout!.on('data', (d: Buffer) => (out += d));
+  const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
+  const lines = out.split('\n');
+  const last = lines.find((l) => l.startsWith(marker));
+  process.stdout.write(lines.filter((l) => !l.startsWith(marker)).join('\n'));
+  if (!last) return [[`${file} did not finish (exit ${code})`, false]];
+  return JSON.parse(last.slice(marker.length)) as Array<[string, boolean]>;
+}
