@@ -1,6 +1,6 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import type { CreditUsage } from '../../src/shared/contract';
-import { CreditMeter, type CreditCounts } from '../../src/main/core/credits/credit-meter';
+import { CreditMeter, STREAM_TALLY_MS, type CreditCounts } from '../../src/main/core/credits/credit-meter';
 import { ESTIMATED_CREDITS, priceOf } from '../../src/main/core/credits/credit-prices';
 
 describe('the published price list (issue 13)', () => {
@@ -36,6 +36,29 @@ describe('the credit meter', () => {
     m.noteStreamBytes(1000); // 2,000 bytes: one KB, 976 carried
     m.noteStreamBytes(3 * 1024);
     expect(m.usage()).toMatchObject({ today: 44, streamedKb: 4 });
+  });
+
+  it('adds up streamed bytes per read and counts them at most every STREAM_TALLY_MS, or when usage is read', () => {
+    vi.useFakeTimers();
+    try {
+      const at = { now: new Date(2026, 10, 23, 10) };
+      let asked = 0;
+      const crossings: number[] = [];
+      const budget = (): number => {
+        asked++;
+        return 10;
+      };
+      const m = new CreditMeter({ load: () => undefined, save: () => {}, budget, onBudget: (share) => crossings.push(share), onChange: () => {}, now: () => at.now });
+      // A read is a sum: no budget, no date, nothing in front of the events it brings.
+      for (let i = 0; i < 100; i++) m.noteStreamBytes(1024);
+      expect(asked).toBe(0);
+      vi.advanceTimersByTime(STREAM_TALLY_MS);
+      expect(crossings).toEqual([0.8, 1]);
+      m.noteStreamBytes(2048);
+      expect(m.usage().streamedKb).toBe(102);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it('starts a new day and a new month, and continues from what was saved', () => {
