@@ -7,7 +7,6 @@ import { World } from '../src/sim';
 import { alertLatencyBench } from './alert-latency';
 import { rendererBench } from './renderer';
 import { ingestBench } from './ingest';
-import { BUDGETS_MARKER } from './memory-process';
 import { queriesBench } from './queries';
 import { startBench } from './start';
 import { load, partInOwnProcess, spawnSim } from './support';
@@ -16,7 +15,7 @@ const SECONDS = Number(process.env['BENCH_SECONDS'] ?? 5);
 const CONNECTIONS = 16;
 
 // Memory in a process of its own (bench/memory-process.ts): this one holds Playwright and the parts' data.
-const memory = await partInOwnProcess('./memory-process.ts', BUDGETS_MARKER);
+const memory = await partInOwnProcess('./memory-process.ts');
 
 const sim = await spawnSim(['--api-key', 'bench', '--seed', '7']);
 try {

@@ -104,18 +104,26 @@ export async function ingestInto(url: string, store: Store, count: number, onBat
   sup.stopAll();
 }
 
+/** How a part run as its own process hands its budgets back: one JSON line after this. */
+const BUDGETS_MARKER = 'budgets:';
+
+/** In a part run by `partInOwnProcess`: its budgets, for the parent. */
+export function reportBudgets(results: Array<[string, boolean]>): void {
+  console.log(`${BUDGETS_MARKER}${JSON.stringify(results)}`);
+}
+
 /**
  * A benchmark part run as its own Node process (with --expose-gc and tsx, as `npm run bench`):
- * its table goes to this process's output, its budgets come back.
+ * its table goes to this process's output, its budgets (`reportBudgets`) come back.
  */
-export async function partInOwnProcess(file: string, marker: string): Promise<Array<[string, boolean]>> {
+export async function partInOwnProcess(file: string): Promise<Array<[string, boolean]>> {
   const child = spawn(process.execPath, ['--expose-gc', '--import', 'tsx', fileURLToPath(new URL(file, import.meta.url))], { stdio: ['ignore', 'pipe', 'inherit'] });
   let out = '';
   child.stdout!.on('data', (d: Buffer) => (out += d));
   const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
   const lines = out.split('\n');
-  const last = lines.find((l) => l.startsWith(marker));
-  process.stdout.write(lines.filter((l) => !l.startsWith(marker)).join('\n'));
+  const last = lines.find((l) => l.startsWith(BUDGETS_MARKER));
+  process.stdout.write(lines.filter((l) => !l.startsWith(BUDGETS_MARKER)).join('\n'));
   if (!last) return [[`${file} did not finish (exit ${code})`, false]];
-  return JSON.parse(last.slice(marker.length)) as Array<[string, boolean]>;
+  return JSON.parse(last.slice(BUDGETS_MARKER.length)) as Array<[string, boolean]>;
 }

@@ -2,6 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { createInterface } from 'node:readline';
 import { Worker } from 'node:worker_threads';
+import { settledOrAfter } from '../wait';
 
 /**
  * How often the checkpointer copies what the WAL gained into the database file. Measured (issue
@@ -112,7 +113,7 @@ function asWorker(config: object, log: (line: string) => void): Runner {
         worker.once('exit', () => resolve());
       });
       worker.postMessage('close');
-      await Promise.race([closed, new Promise((r) => setTimeout(r, 2_000).unref())]);
+      await settledOrAfter(closed, 2_000);
       await worker.terminate();
     },
   };

@@ -1,6 +1,7 @@
 import { createRequire } from 'node:module';
 import { Worker } from 'node:worker_threads';
 import type { IncomingMarginEvent, MarginEventRepo } from './margin-events';
+import { settledOrAfter } from '../wait';
 import { InlineCommitter, StoreWriteError, type MarginCommitter } from './margin-committer';
 import type { WriterData, WriterReply, WriterRequest } from './margin-writer-thread';
 
@@ -109,15 +110,14 @@ export class MarginWriter implements MarginCommitter {
 
   /**
    * Until the thread has started (loading its modules takes a moment a first start should not
-   * wait for), after it stopped, and while a commit in the calling thread has failed, batches
-   * are committed in the calling thread. Nothing is in flight at a switch: those commits finish
-   * before they return.
+   * wait for), after it stopped, while a commit in the calling thread has failed, and for a
+   * catch-up's batch (CATCH_UP_BATCH) while nothing is in flight and no failed thread commit
+   * awaits `resume`, batches are committed in the calling thread. Nothing is in flight at a
+   * switch: those commits finish before they return.
    */
   commit(events: IncomingMarginEvent[]): Promise<IncomingMarginEvent[]> {
-    if (this.gone !== null || !this.started || this.fallback.stopped) return this.fallback.commit(events);
-    // A catch-up's batch, with nothing in flight and no failure the thread has not been told to
-    // get past: in this thread (see CATCH_UP_BATCH).
-    if (events.length >= CATCH_UP_BATCH && this.waiting.size === 0 && !this.threadFailed) return this.fallback.commit(events);
+    const catchUp = events.length >= CATCH_UP_BATCH && this.waiting.size === 0 && !this.threadFailed;
+    if (this.gone !== null || !this.started || this.fallback.stopped || catchUp) return this.fallback.commit(events);
     const n = ++this.n;
     this.inFlight += events.length;
     return new Promise((resolve, reject) => {
@@ -171,7 +171,7 @@ export class MarginWriter implements MarginCommitter {
       });
       this.gone = 'closed';
       this.post({ kind: 'close' });
-      await Promise.race([closed, new Promise((r) => setTimeout(r, 2_000).unref())]);
+      await settledOrAfter(closed, 2_000);
       await worker.terminate();
     })();
     return this.closing;

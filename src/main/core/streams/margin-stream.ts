@@ -9,6 +9,7 @@ import { GroupCommit } from './group-commit';
 import { InlineCommitter, StoreWriteError, type MarginCommitter } from '../store/margin-committer';
 import { oversizeOf, SSE_EVENT_MAX_CHARS } from './sse-guard';
 import type { StreamSpec } from './supervisor';
+import { settledOrAfter } from '../wait';
 
 const marginEventValid = quickCheck(MarginEventSchema);
 
@@ -184,7 +185,7 @@ export function marginStream(opts: MarginStreamOptions): {
     storeFailure: () => (failed as { reason: string } | null)?.reason ?? null,
     connectAfter: (firstRead, connect) => {
       if (opts.repo.cursor() !== undefined || opts.firstStart() !== '0') return connect();
-      void Promise.race([firstRead, new Promise((resolve) => setTimeout(resolve, 2_000).unref())]).then(connect);
+      void settledOrAfter(firstRead, 2_000).then(connect);
     },
   };
 }
