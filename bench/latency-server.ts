@@ -54,7 +54,7 @@ const tick = (): void => {
     sent++;
     if (t >= nextLiquidation && liquidations.length === 0) {
       nextLiquidation += liquidationEveryMs;
-      const f = frame(EVENT_TYPES.liquidation, { margin_manager_id: manager, margin_pool_id: '0x2', liquidation_amount: 1_000_000, pool_reward: 40_000, pool_default: 0, risk_ratio: 1_100_000_000, remaining_base_asset: 10, remaining_quote_asset: 10 });
+      const f = frame(EVENT_TYPES.liquidation, { margin_manager_id: manager, margin_pool_id: '0x2', liquidation_amount: 1_000_000, pool_reward: 40_000, pool_default: 0, risk_ratio: 1_100_000, remaining_base_asset: 10, remaining_quote_asset: 10 });
       liquidations.push(f.id);
       text += f.text;
     } else {

@@ -1,6 +1,7 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { AlertRecord, StoredMarginEvent } from '../../src/shared/contract';
 import { EVENT_TYPES } from '../../src/shared/api';
+import { riskRatioToStream } from '../../src/shared/units';
 import { AlertEngine } from '../../src/main/core/alerts/alert-engine';
 import { EventUnits } from '../../src/main/core/risk/event-amounts';
 import type { IncomingMarginEvent } from '../../src/main/core/store/margin-events';
@@ -61,7 +62,7 @@ function liquidation(id: string, manager: string, ms: number): IncomingMarginEve
     checkpoint_id: 1,
     tx_hash: `tx-${id}`,
     margin_manager_id: manager,
-    data: JSON.stringify({ margin_manager_id: manager, liquidation_amount: 10, risk_ratio: 1_100_000_000, timestamp: ms }),
+    data: JSON.stringify({ margin_manager_id: manager, liquidation_amount: 10, risk_ratio: riskRatioToStream(1.1), timestamp: ms }),
     valid: true,
     problem: null,
   };
@@ -76,7 +77,7 @@ function watched() {
   store.settings.addWatch(owner, null, 0);
   const pushed: AlertRecord[] = [];
   const alerts = new AlertEngine(store.risk, (a) => pushed.push(...a), 60_000);
-  const deps = { watchList: () => store.settings.watchList(), watchedManagers: new Map([[manager, owner]]), eventUnits: new EventUnits(store.margin, store.cache, () => undefined), alerts };
+  const deps = { watchedSince: (o: string) => store.settings.watchedSince(o), watchedManagers: new Map([[manager, owner]]), eventUnits: new EventUnits(store.margin, store.cache, () => undefined), alerts };
   return { store, manager, pushed, deps };
 }
 
@@ -85,19 +86,23 @@ describe('a watched liquidation is alerted on receipt (issue 12: alert latency)'
     const { store, manager, pushed, deps } = watched();
     const e = liquidation('1800000000000-0', manager, 1_800_000_000_000);
 
-    alertOnReceipt(e, deps);
+    alertOnReceipt(e, JSON.parse(e.data), deps);
     expect(pushed.map((a) => [a.rule, a.event_id, a.manager_id])).toEqual([['liquidation', e.id, manager]]);
+    expect(pushed[0]!.message).toContain('was liquidated at a risk ratio of 1.100');
     expect(store.margin.cursor()).toBeUndefined();
 
+    // The dispatch after the commit finds the alert and does not price the event again.
+    const priced = vi.spyOn(deps.eventUnits, 'amountsOfOne');
     const fresh = store.margin.commit([e]);
-    dispatchMarginEvents(fresh, { ...deps, checkLarge: () => {}, publish: () => {}, listening: () => true, refreshSoon: () => {} });
-    alertOnReceipt(e, deps); // the same event again after a reconnect
+    dispatchMarginEvents(fresh, { ...deps, checkLarge: () => {}, publish: () => {}, listening: () => false, refreshSoon: () => {} });
+    expect(priced).not.toHaveBeenCalled();
+    alertOnReceipt(e, JSON.parse(e.data), deps); // the same event again after a reconnect
     expect(pushed).toHaveLength(1);
     expect(store.risk.alerts().filter((a) => a.rule === 'liquidation')).toHaveLength(1);
 
     // Another manager's liquidation, and other event types, alert nothing.
-    alertOnReceipt(liquidation('1800000000001-0', `0x${'ee'.repeat(32)}`, 1_800_000_000_001), deps);
-    alertOnReceipt({ ...liquidation('1800000000002-0', manager, 1_800_000_000_002), type: EVENT_TYPES.deposit }, deps);
+    alertOnReceipt(liquidation('1800000000001-0', `0x${'ee'.repeat(32)}`, 1_800_000_000_001), {}, deps);
+    alertOnReceipt({ ...liquidation('1800000000002-0', manager, 1_800_000_000_002), type: EVENT_TYPES.deposit }, {}, deps);
     expect(pushed).toHaveLength(1);
   });
 

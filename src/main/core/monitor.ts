@@ -88,6 +88,8 @@ export class Monitor implements TidewatchApi {
   readonly storeHealth: StoreHealth;
   private internalError: { at: number; message: string } | null = null;
   private readonly recovery: HistoryRecovery;
+  /** What stream #22's dispatch needs of the monitor (margin-dispatch.ts), built once: each liquidation's alert reads it. */
+  private readonly marginDeps: Pick<MarginDispatchDeps, 'watchedSince' | 'watchedManagers' | 'eventUnits' | 'alerts'>;
   private closed = false;
   private readonly log: (line: string) => void;
 
@@ -108,6 +110,7 @@ export class Monitor implements TidewatchApi {
       if (topic.startsWith('pool:')) this.pools.onSubscribers(topic.slice(5), count);
     });
     this.alerts = new AlertEngine(this.store.risk, (a) => this.hub.publish('alerts', a), this.effective().alertCooldownSec * 1000);
+    this.marginDeps = { watchedSince: (owner) => this.store.settings.watchedSince(owner), watchedManagers: this.watchedManagers, eventUnits: this.eventUnits, alerts: this.alerts };
     this.risk = new RiskRefresh({
       client: () => this.client,
       assets: this.assets,
@@ -181,7 +184,7 @@ export class Monitor implements TidewatchApi {
         this.recovery.noteAlive();
         this.onMarginCommitted(events);
       },
-      onReceived: (e) => alertOnReceipt(e, this.marginDeps()),
+      onReceived: (e, data) => alertOnReceipt(e, data, this.marginDeps),
       onOpen: () => this.recovery.onOpen(),
       onStoreState: (reason, err) => {
         if (reason !== null) {
@@ -360,14 +363,9 @@ export class Monitor implements TidewatchApi {
 
   // ---- streams -----------------------------------------------------------------------
 
-  /** What stream #22's dispatch needs of the monitor (margin-dispatch.ts). */
-  private marginDeps(): Pick<MarginDispatchDeps, 'watchList' | 'watchedManagers' | 'eventUnits' | 'alerts'> {
-    return { watchList: () => this.store.settings.watchList(), watchedManagers: this.watchedManagers, eventUnits: this.eventUnits, alerts: this.alerts };
-  }
-
   private onMarginCommitted(events: IncomingMarginEvent[]): void {
     dispatchMarginEvents(events, {
-      ...this.marginDeps(),
+      ...this.marginDeps,
       checkLarge: (evs) => void checkLargeLiquidations(evs, { limitUsd: this.effective().largeLiquidationUsd, since: this.startedAt, assets: this.assets, prices: this.prices, alerts: this.alerts, closed: () => this.closed, log: this.log }),
       publish: (pushed) => this.hub.publish('margin', pushed),
       listening: () => this.hub.count('margin') > 0,

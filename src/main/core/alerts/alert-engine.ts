@@ -7,6 +7,16 @@ import type { RiskAlertRepo } from '../store/risk-alert-repo';
 import { ThresholdTracker } from '../risk/thresholds';
 
 const short = (id: string | null): string => (id ? `${id.slice(0, 8)}…${id.slice(-4)}` : '?');
+const liquidationKey = (e: IncomingMarginEvent): string => `liquidation:${e.margin_manager_id}:critical:${e.id}`;
+
+/** An event's data as stored, parsed; undefined when it was kept as received (not JSON): the alert goes out without the ratio. */
+function parsed(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}
 
 /**
  * Rules -> Alert records: threshold crossings of watched managers, liquidations of watched
@@ -60,10 +70,10 @@ export class AlertEngine {
   }
 
   /**
-   * Liquidations of watched managers. `watchedSince` gives when an owner joined the watch list:
-   * history replayed from before that (a first start with `last-id=0`) is stored but not alerted;
-   * what happened while the app was closed, after the owner was watched, is. Each alert is pushed
-   * before it is stored (`addAlert`'s `showFirst`).
+   * Liquidations of watched managers, after their commit (or recovered over REST). `watchedSince`
+   * gives when an owner joined the watch list: history replayed from before that (a first start
+   * with `last-id=0`) is stored but not alerted; what happened while the app was closed, after
+   * the owner was watched, is. One alerted on receipt is not priced or described again.
    */
   onMarginEvents(
     events: readonly IncomingMarginEvent[],
@@ -77,30 +87,33 @@ export class AlertEngine {
     for (const e of events) {
       if (e.type !== EVENT_TYPES.liquidation || !e.margin_manager_id) continue;
       const owner = isWatched(e.margin_manager_id);
-      if (owner === undefined) continue;
-      if (e.timestamp_ms !== null && e.timestamp_ms < watchedSince(owner)) continue;
-      let ratio = '';
-      try {
-        const data = JSON.parse(e.data) as { risk_ratio?: number };
-        if (typeof data.risk_ratio === 'number') ratio = ` at a risk ratio of ${riskRatioFromStream(data.risk_ratio).toFixed(3)}`;
-      } catch {
-        // the event was kept as received; the alert goes out without the ratio
-      }
-      const words = amountsOf(e);
-      const a = this.repo.addAlert({
-        dedupe_key: `liquidation:${e.margin_manager_id}:critical:${e.id}`,
-        rule: 'liquidation',
-        level: 'critical',
-        manager_id: e.margin_manager_id,
-        owner,
-        event_id: e.id,
-        title: 'Liquidated',
-        message: `Margin manager ${short(e.margin_manager_id)} of ${short(owner)} was liquidated${ratio}${words ? `: ${words}` : ''}. Open the position to see what remains.`,
-        created_at: now,
-      }, (record) => this.publish([record]));
+      if (owner === undefined || this.repo.hasAlert(liquidationKey(e))) continue;
+      const a = this.onLiquidation(e, owner, watchedSince(owner), parsed(e.data), () => amountsOf(e), now);
       if (a) fired.push(a);
     }
     return fired;
+  }
+
+  /**
+   * One liquidation of a watched manager (`owner`, watched since `since`), its data as parsed: the
+   * alert is pushed before it is stored (`addAlert`'s `showFirst`), once per event.
+   */
+  onLiquidation(e: IncomingMarginEvent, owner: string, since: number, data: unknown, words: () => string | undefined, now = Date.now()): AlertRecord | undefined {
+    if (!e.margin_manager_id || (e.timestamp_ms !== null && e.timestamp_ms < since)) return undefined;
+    const risk = typeof data === 'object' && data !== null ? (data as { risk_ratio?: unknown }).risk_ratio : undefined;
+    const ratio = typeof risk === 'number' ? ` at a risk ratio of ${riskRatioFromStream(risk).toFixed(3)}` : '';
+    const amounts = words();
+    return this.repo.addAlert({
+      dedupe_key: liquidationKey(e),
+      rule: 'liquidation',
+      level: 'critical',
+      manager_id: e.margin_manager_id,
+      owner,
+      event_id: e.id,
+      title: 'Liquidated',
+      message: `Margin manager ${short(e.margin_manager_id)} of ${short(owner)} was liquidated${ratio}${amounts ? `: ${amounts}` : ''}. Open the position to see what remains.`,
+      created_at: now,
+    }, (record) => this.publish([record]));
   }
 
   /** A protocol-wide liquidation above the user's USD threshold (optional rule, off by default). */

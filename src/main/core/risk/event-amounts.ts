@@ -18,9 +18,9 @@ const symbolOfType = (assetType: string): string => assetType.split('::').pop() 
  * manager's base and quote assets, a liquidation in its margin pool's asset), so every view shows
  * them in human units through the one formatter. Undefined when the units are not known (yet).
  */
-export function amountsOf(e: StoredMarginEvent, ctx: AmountContext): EventAmount[] | undefined {
-  if (!e.valid || typeof e.data !== 'object' || e.data === null) return undefined;
-  const d = e.data as Record<string, unknown>;
+export function amountsOf(e: Pick<StoredMarginEvent, 'valid' | 'type' | 'margin_manager_id'>, data: unknown, ctx: AmountContext): EventAmount[] | undefined {
+  if (!e.valid || typeof data !== 'object' || data === null) return undefined;
+  const d = data as Record<string, unknown>;
   const raw = (k: string): string | undefined => (typeof d[k] === 'number' || (typeof d[k] === 'string' && /^\d+$/.test(d[k]))) ? String(d[k]) : undefined;
   const out: EventAmount[] = [];
   const pool = e.margin_manager_id ? ctx.poolOfManager(e.margin_manager_id) : undefined;
@@ -84,6 +84,21 @@ export class EventUnits {
 
   /** Units on each event, and `own` on those of the user's managers (`isOwn`), which privacy mode masks. */
   apply<E extends StoredMarginEvent>(events: E[], isOwn: (managerId: string) => boolean = () => false): E[] {
+    const ctx = this.context(events, (e) => e.data);
+    return events.map((e) => {
+      const amounts = amountsOf(e, e.data, ctx);
+      const own = e.margin_manager_id !== null && isOwn(e.margin_manager_id);
+      return amounts || own ? { ...e, ...(amounts ? { amounts } : {}), ...(own ? { own } : {}) } : e;
+    });
+  }
+
+  /** One event's amounts from its data as parsed (a liquidation's alert on receipt: no copy of the event). */
+  amountsOfOne(e: Pick<StoredMarginEvent, 'valid' | 'type' | 'margin_manager_id'>, data: unknown): EventAmount[] | undefined {
+    return amountsOf(e, data, this.context([e], () => data));
+  }
+
+  /** What is known now to put units on amounts, after learning the pools of `events`' managers (their data by `dataOf`). */
+  private context<E extends Pick<StoredMarginEvent, 'margin_manager_id'>>(events: readonly E[], dataOf: (e: E) => unknown): AmountContext {
     const book = this.book();
     const pools = book?.poolsById ?? this.cachedPools();
     const now = Date.now();
@@ -95,7 +110,7 @@ export class EventUnits {
     for (const e of events) {
       const id = e.margin_manager_id;
       if (!id || this.managerPools.has(id) || this.unknown.has(id)) continue;
-      const created = e.data as { dex_pool_id?: unknown } | null;
+      const created = dataOf(e) as { dex_pool_id?: unknown } | null;
       if (typeof created?.dex_pool_id === 'string') this.managerPools.set(id, created.dex_pool_id);
       else unknown.add(id);
     }
@@ -107,7 +122,7 @@ export class EventUnits {
         else this.unknown.add(id);
       }
     }
-    const ctx: AmountContext = {
+    return {
       poolOfManager: (id) => {
         const pool = this.managerPools.get(id);
         return pool ? pools.get(pool) : undefined;
@@ -118,11 +133,6 @@ export class EventUnits {
         return asset && decimals !== undefined ? { symbol: symbolOfType(asset), decimals } : undefined;
       },
     };
-    return events.map((e) => {
-      const amounts = amountsOf(e, ctx);
-      const own = e.margin_manager_id !== null && isOwn(e.margin_manager_id);
-      return amounts || own ? { ...e, ...(amounts ? { amounts } : {}), ...(own ? { own } : {}) } : e;
-    });
   }
 }
 

@@ -112,9 +112,15 @@ export class RiskAlertRepo {
     this.shownFirst.newest.note(key);
   }
 
-  private addShowingFirst(a: NewAlert, show: (record: AlertRecord) => void): AlertRecord | undefined {
+  /** Whether an alert with this dedupe key is stored; nothing is read for a key that ends in a newer stream id (see showFirst). */
+  hasAlert(key: string): boolean {
     const q = this.showFirst();
-    if (!q.newest.isNewer(a.dedupe_key) && q.exists.get(a.dedupe_key)) return undefined;
+    return !q.newest.isNewer(key) && q.exists.get(key) !== undefined;
+  }
+
+  private addShowingFirst(a: NewAlert, show: (record: AlertRecord) => void): AlertRecord | undefined {
+    if (this.hasAlert(a.dedupe_key)) return undefined;
+    const q = this.showFirst();
     const id = q.nextId++;
     const { rule, level, manager_id, owner, event_id, title, message, created_at } = a;
     const record: AlertRecord = { id, rule, level, manager_id, owner, event_id, title, message, created_at, acknowledged_at: null, snoozed_until: null };

@@ -34,8 +34,16 @@ export class SettingsRepo {
   }
 
   watchList(): WatchEntry[] {
-    this.watched ??= this.db.prepare('SELECT owner, label, added_at FROM watch_list ORDER BY added_at, owner').all() as WatchEntry[];
-    return this.watched.map((w) => ({ ...w }));
+    return this.entries().map((w) => ({ ...w }));
+  }
+
+  /** When `owner` joined the watch list (ms), undefined when it is not on it: read from the kept list, nothing copied. */
+  watchedSince(owner: string): number | undefined {
+    return this.entries().find((w) => w.owner === owner)?.added_at;
+  }
+
+  private entries(): WatchEntry[] {
+    return (this.watched ??= this.db.prepare('SELECT owner, label, added_at FROM watch_list ORDER BY added_at, owner').all() as WatchEntry[]);
   }
 
   addWatch(owner: string, label: string | null, now = Date.now()): void {

@@ -1,11 +1,12 @@
 import { EVENT_TYPES } from '../../../shared/api';
-import type { StoredMarginEvent, WatchEntry } from '../../../shared/contract';
+import type { StoredMarginEvent } from '../../../shared/contract';
 import type { AlertEngine } from '../alerts/alert-engine';
 import { amountsInWords, type EventUnits } from '../risk/event-amounts';
 import type { IncomingMarginEvent } from '../store/margin-events';
 
 export interface MarginDispatchDeps {
-  watchList: () => WatchEntry[];
+  /** When an owner joined the watch list (ms), undefined when it is not on it. */
+  watchedSince: (owner: string) => number | undefined;
   /** Watched managers -> owner (learnt here from manager_created and recovered rows, and by the risk loop). */
   watchedManagers: Map<string, string>;
   eventUnits: EventUnits;
@@ -25,16 +26,13 @@ export interface MarginDispatchDeps {
  * ones checked, the events pushed with their units, and a watched manager's risk refreshed.
  */
 export function dispatchMarginEvents(events: IncomingMarginEvent[], d: MarginDispatchDeps, now = Date.now()): void {
-  const watch = d.watchList();
-  const owners = new Set(watch.map((w) => w.owner));
-  const since = new Map(watch.map((w) => [w.owner, w.added_at]));
   let touchesWatched = false;
   for (const e of events) {
     if (e.margin_manager_id && d.watchedManagers.has(e.margin_manager_id)) touchesWatched = true;
     // A manager created by a watched owner, or a recovered liquidation that names its owner.
     if ((e.type.endsWith('manager_created') || e.recovered) && e.margin_manager_id) {
       const owner = ownerNamed(e.data);
-      if (owner && owners.has(owner)) {
+      if (owner && d.watchedSince(owner) !== undefined) {
         d.watchedManagers.set(e.margin_manager_id, owner);
         touchesWatched = true;
       }
@@ -48,8 +46,8 @@ export function dispatchMarginEvents(events: IncomingMarginEvent[], d: MarginDis
       )
     : [];
   const amounts = new Map(pushed.map((e) => [e.id, e.amounts]));
-  d.alerts.onMarginEvents(events, (id) => d.watchedManagers.get(id), (owner) => since.get(owner) ?? 0, now, (e) => {
-    const a = amounts.get(e.id) ?? amountsOf(e, d, now);
+  d.alerts.onMarginEvents(events, (id) => d.watchedManagers.get(id), (owner) => d.watchedSince(owner) ?? 0, now, (e) => {
+    const a = amounts.get(e.id) ?? d.eventUnits.amountsOfOne(e, safeJson(e.data));
     return a ? amountsInWords(a) : undefined;
   });
   d.checkLarge(events);
@@ -57,24 +55,23 @@ export function dispatchMarginEvents(events: IncomingMarginEvent[], d: MarginDis
   if (touchesWatched) d.refreshSoon();
 }
 
-/** One event's amounts in units (an alert's words), dressed on its own. */
-function amountsOf(e: IncomingMarginEvent, d: Pick<MarginDispatchDeps, 'eventUnits'>, now: number) {
-  return d.eventUnits.apply([{ ...e, data: safeJson(e.data), received_at: now }], () => true)[0]?.amounts;
-}
-
 /**
  * A liquidation of a watched manager is alerted the moment it is read, not after its commit: the
  * store's group commit and a WAL checkpoint must not stand between a liquidation and the trader.
- * The alert is stored with the event's id as its dedupe key, so the dispatch after the commit (or
- * a replay after a reconnect) does not alert again. If the alert cannot be stored (disk full) it
- * is left to the commit path, which reports the store failure.
+ * `data` is the event's data as read (parsed once on this path). The alert is stored with the
+ * event's id as its dedupe key, so the dispatch after the commit (or a replay after a reconnect)
+ * does not alert again. If the alert cannot be stored (disk full) it is left to the commit path,
+ * which reports the store failure.
  */
-export function alertOnReceipt(e: IncomingMarginEvent, d: Pick<MarginDispatchDeps, 'watchList' | 'watchedManagers' | 'eventUnits' | 'alerts'>, now = Date.now()): void {
-  if (e.type !== EVENT_TYPES.liquidation || !e.margin_manager_id || !d.watchedManagers.has(e.margin_manager_id)) return;
-  const since = new Map(d.watchList().map((w) => [w.owner, w.added_at]));
-  const amounts = amountsOf(e, d, now);
+export function alertOnReceipt(e: IncomingMarginEvent, data: unknown, d: Pick<MarginDispatchDeps, 'watchedSince' | 'watchedManagers' | 'eventUnits' | 'alerts'>, now = Date.now()): void {
+  if (e.type !== EVENT_TYPES.liquidation || !e.margin_manager_id) return;
+  const owner = d.watchedManagers.get(e.margin_manager_id);
+  if (owner === undefined) return;
   try {
-    d.alerts.onMarginEvents([e], (id) => d.watchedManagers.get(id), (owner) => since.get(owner) ?? 0, now, () => (amounts ? amountsInWords(amounts) : undefined));
+    d.alerts.onLiquidation(e, owner, d.watchedSince(owner) ?? 0, data, () => {
+      const amounts = d.eventUnits.amountsOfOne(e, data);
+      return amounts ? amountsInWords(amounts) : undefined;
+    }, now);
   } catch {
     // not stored: the commit that follows fails the same way and says so
   }

@@ -18,9 +18,14 @@ const num = (x: unknown): number | null => (typeof x === 'number' ? x : typeof x
 
 /** Turn one SSE message of stream #22 into a row, keeping even what fails validation (nothing is lost). */
 export function toIncoming(m: EventSourceMessage, naming: NamingProfile): IncomingMarginEvent {
+  return readIncoming(m, naming).event;
+}
+
+/** The row, and its `data` as parsed (undefined when it is not JSON), so what reads it at once does not parse it again. */
+export function readIncoming(m: EventSourceMessage, naming: NamingProfile): { event: IncomingMarginEvent; data: unknown } {
   const oversize = oversizeOf(m.data);
   if (oversize !== null) {
-    return {
+    const event = {
       id: m.id && m.id.length > 0 ? m.id : `noid-oversize-${hash(m.data)}`,
       type: m.event ?? 'unknown',
       timestamp_ms: null,
@@ -31,6 +36,7 @@ export function toIncoming(m: EventSourceMessage, naming: NamingProfile): Incomi
       valid: false,
       problem: `the event was ${formatBytes(oversize)}, over the ${formatBytes(SSE_EVENT_MAX_CHARS)} limit; its content was not kept`,
     };
+    return { event, data: undefined };
   }
   let parsed: unknown;
   try {
@@ -52,7 +58,7 @@ export function toIncoming(m: EventSourceMessage, naming: NamingProfile): Incomi
     typeof data === 'object' && data !== null && typeof (data as Record<string, unknown>)['margin_manager_id'] === 'string'
       ? ((data as Record<string, unknown>)['margin_manager_id'] as string)
       : null;
-  return {
+  const event = {
     // Every #22 message carries an id; one without gets a content id, so a repeat still dedupes.
     id: m.id && m.id.length > 0 ? m.id : `noid-${hash(m.data)}`,
     type: typeof env['type'] === 'string' ? (env['type'] as string) : (m.event ?? 'unknown'),
@@ -64,6 +70,7 @@ export function toIncoming(m: EventSourceMessage, naming: NamingProfile): Incomi
     valid: problem === null,
     problem,
   };
+  return { event, data };
 }
 
 function hash(text: string): string {
@@ -90,9 +97,10 @@ export interface MarginStreamOptions {
   /**
    * Every event the moment it is read, before its commit (which follows within the tick): for what
    * must not wait for the store, a watched liquidation's alert. It may see an event again after a
-   * reconnect; `onCommitted` sees each new one exactly once.
+   * reconnect; `onCommitted` sees each new one exactly once. `data` is the event's data as parsed
+   * (not to be changed: the row keeps its text).
    */
-  onReceived?(event: IncomingMarginEvent): void;
+  onReceived?(event: IncomingMarginEvent, data: unknown): void;
   /**
    * A batch could not be committed (`reason` in plain words), or null once the store accepts
    * writes again. The caller closes the connection on a failure: nothing after the cursor is
@@ -156,9 +164,9 @@ export function marginStream(opts: MarginStreamOptions): {
     },
     onEvent: (m) => {
       if (failed !== null) return;
-      const e = toIncoming(m, opts.naming());
-      opts.onReceived?.(e);
-      commit.push(e);
+      const { event, data } = readIncoming(m, opts.naming());
+      opts.onReceived?.(event, data);
+      commit.push(event);
     },
     onOpen: () => opts.onOpen?.(),
     pause: () => writer.room(),
