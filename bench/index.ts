@@ -4,18 +4,16 @@
  * the cheapest answer the server gives (a 404 for an unknown path).
  */
 import { World } from '../src/sim';
-import { alertLatencyBench } from './alert-latency';
 import { rendererBench } from './renderer';
-import { ingestBench } from './ingest';
-import { queriesBench } from './queries';
 import { startBench } from './start';
 import { load, partInOwnProcess, spawnSim } from './support';
 
 const SECONDS = Number(process.env['BENCH_SECONDS'] ?? 5);
 const CONNECTIONS = 16;
 
-// Memory in a process of its own (bench/memory-process.ts): this one holds Playwright and the parts' data.
-const memory = await partInOwnProcess('./memory-process.ts');
+// The store's and the monitor's parts each in a process of its own (bench/part-process.ts): this
+// one holds Playwright and the Demo network's modules, whose heap V8 sizes and collects with theirs.
+const memory = await partInOwnProcess('memory');
 
 const sim = await spawnSim(['--api-key', 'bench', '--seed', '7']);
 try {
@@ -45,19 +43,17 @@ try {
   await sim.stop();
 }
 
-// Each part starts on a settled heap, as in a process of its own: this process holds ~48 MB of
-// live heap (its imports: the Demo network's modules, Playwright), and a full collection of what
-// the parts before left otherwise lands in whichever part runs next (one by-manager query of a
-// full run took 52 ms; p99 1.2 ms alone).
+// The parts that start servers or a browser run here, each on a settled heap: a full collection
+// of what the parts before left would otherwise land in whichever part runs next.
 const settled = <T>(run: () => T): T => {
   (globalThis as { gc?: () => void }).gc?.();
   return run();
 };
 const budgets = [
   ...memory,
-  ...settled(queriesBench),
-  ...(await settled(ingestBench)),
-  ...(await settled(alertLatencyBench)),
+  ...(await partInOwnProcess('queries')),
+  ...(await partInOwnProcess('ingest')),
+  ...(await partInOwnProcess('latency')),
   ...(await settled(startBench)),
   ...(await settled(rendererBench)),
 ];

@@ -113,17 +113,23 @@ export function reportBudgets(results: Array<[string, boolean]>): void {
 }
 
 /**
- * A benchmark part run as its own Node process (with --expose-gc and tsx, as `npm run bench`):
- * its table goes to this process's output, its budgets (`reportBudgets`) come back.
+ * A benchmark part (`bench/part-process.ts`, by name) run as its own Node process, with
+ * --expose-gc and tsx as `npm run bench`: its table goes to this process's output as it is
+ * printed, its budgets (`reportBudgets`) come back.
  */
-export async function partInOwnProcess(file: string): Promise<Array<[string, boolean]>> {
-  const child = spawn(process.execPath, ['--expose-gc', '--import', 'tsx', fileURLToPath(new URL(file, import.meta.url))], { stdio: ['ignore', 'pipe', 'inherit'] });
-  let out = '';
-  child.stdout!.on('data', (d: Buffer) => (out += d));
-  const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
-  const lines = out.split('\n');
-  const last = lines.find((l) => l.startsWith(BUDGETS_MARKER));
-  process.stdout.write(lines.filter((l) => !l.startsWith(BUDGETS_MARKER)).join('\n'));
-  if (!last) return [[`${file} did not finish (exit ${code})`, false]];
-  return JSON.parse(last.slice(BUDGETS_MARKER.length)) as Array<[string, boolean]>;
+export async function partInOwnProcess(name: string): Promise<Array<[string, boolean]>> {
+  const child = spawn(process.execPath, ['--expose-gc', '--import', 'tsx', fileURLToPath(new URL('./part-process.ts', import.meta.url)), name], { stdio: ['ignore', 'pipe', 'inherit'] });
+  let budgets: Array<[string, boolean]> | undefined;
+  let line = '';
+  child.stdout!.setEncoding('utf8').on('data', (text: string) => {
+    const lines = (line + text).split('\n');
+    line = lines.pop()!;
+    for (const l of lines) {
+      if (l.startsWith(BUDGETS_MARKER)) budgets = JSON.parse(l.slice(BUDGETS_MARKER.length)) as Array<[string, boolean]>;
+      else process.stdout.write(`${l}\n`);
+    }
+  });
+  const code = await new Promise<number | null>((resolve) => child.once('close', resolve));
+  if (line) process.stdout.write(`${line}\n`);
+  return budgets ?? [[`the ${name} part did not finish (exit ${code})`, false]];
 }
