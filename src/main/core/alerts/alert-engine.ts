@@ -80,15 +80,16 @@ export class AlertEngine {
     isWatched: (managerId: string) => string | undefined,
     watchedSince: (owner: string) => number,
     now = Date.now(),
-    /** The event's amounts in words ("repaid 1,234.5 USDC; left 10 SUI and 20 USDC"), when known. */
-    amountsOf: (e: IncomingMarginEvent) => string | undefined = () => undefined,
+    /** The event's amounts in words ("repaid 1,234.5 USDC; left 10 SUI and 20 USDC"), when known; `data` is its data as parsed. */
+    amountsOf: (e: IncomingMarginEvent, data: unknown) => string | undefined = () => undefined,
   ): AlertRecord[] {
     const fired: AlertRecord[] = [];
     for (const e of events) {
       if (e.type !== EVENT_TYPES.liquidation || !e.margin_manager_id) continue;
       const owner = isWatched(e.margin_manager_id);
       if (owner === undefined || this.repo.hasAlert(liquidationKey(e))) continue;
-      const a = this.onLiquidation(e, owner, watchedSince(owner), parsed(e.data), () => amountsOf(e), now);
+      const data = parsed(e.data);
+      const a = this.onLiquidation(e, owner, watchedSince(owner), data, () => amountsOf(e, data), now);
       if (a) fired.push(a);
     }
     return fired;

@@ -46,8 +46,8 @@ export function dispatchMarginEvents(events: IncomingMarginEvent[], d: MarginDis
       )
     : [];
   const amounts = new Map(pushed.map((e) => [e.id, e.amounts]));
-  d.alerts.onMarginEvents(events, (id) => d.watchedManagers.get(id), (owner) => d.watchedSince(owner) ?? 0, now, (e) => {
-    const a = amounts.get(e.id) ?? d.eventUnits.amountsOfOne(e, safeJson(e.data));
+  d.alerts.onMarginEvents(events, (id) => d.watchedManagers.get(id), (owner) => d.watchedSince(owner) ?? 0, now, (e, data) => {
+    const a = amounts.get(e.id) ?? d.eventUnits.amountsOfOne(e, data);
     return a ? amountsInWords(a) : undefined;
   });
   d.checkLarge(events);

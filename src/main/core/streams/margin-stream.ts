@@ -16,12 +16,11 @@ const marginEventValid = quickCheck(MarginEventSchema);
 /** A number, or a numeric string as some services send them; null otherwise. */
 const num = (x: unknown): number | null => (typeof x === 'number' ? x : typeof x === 'string' && /^\d+$/.test(x) ? Number(x) : null);
 
-/** Turn one SSE message of stream #22 into a row, keeping even what fails validation (nothing is lost). */
-export function toIncoming(m: EventSourceMessage, naming: NamingProfile): IncomingMarginEvent {
-  return readIncoming(m, naming).event;
-}
-
-/** The row, and its `data` as parsed (undefined when it is not JSON), so what reads it at once does not parse it again. */
+/**
+ * Turn one SSE message of stream #22 into a row, keeping even what fails validation (nothing is
+ * lost); with it, its `data` as parsed (undefined when it is not JSON), so what reads the event at
+ * once does not parse it again.
+ */
 export function readIncoming(m: EventSourceMessage, naming: NamingProfile): { event: IncomingMarginEvent; data: unknown } {
   const oversize = oversizeOf(m.data);
   if (oversize !== null) {

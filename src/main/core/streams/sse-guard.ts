@@ -1,4 +1,4 @@
-/** What an oversized event's data is replaced with; `toIncoming` turns it into an invalid row. */
+/** What an oversized event's data is replaced with; `readIncoming` (margin-stream.ts) turns it into an invalid row. */
 export const OVERSIZE_MARKER = '\u0000tidewatch-oversize:';
 
 /** Default bound of one SSE event (all its lines together), in characters. */
