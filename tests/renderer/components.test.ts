@@ -106,6 +106,24 @@ describe('the alerts store', () => {
     expect(store.open.map((a) => a.id)).toEqual([1]);
     expect(f.calls).toContainEqual(['acknowledgeAlert', { id: 2 }]);
   });
+
+  it('keeps every alert the store could not save (id 0) through a reload, until dismissed', async () => {
+    const f = fakeApi({ alerts: () => ({ data: [alert(1)], source: 'cache', fetchedAt: 0, stale: false }) });
+    setApi(f.api);
+    const store = useAlertsStore();
+    store.start();
+    await new Promise((r) => setTimeout(r, 0));
+    const full = alert(0, { rule: 'store-write', title: 'Tidewatch cannot save data', created_at: 5 });
+    const liquidated = alert(0, { created_at: 6 });
+    f.push('alerts', [full]);
+    f.push('alerts', [liquidated]);
+    expect(store.alerts.map((a) => [a.id, a.title])).toEqual([[0, 'Liquidated'], [0, 'Tidewatch cannot save data'], [1, 'Liquidated']]);
+    await store.load();
+    expect(store.alerts.map((a) => [a.id, a.created_at])).toEqual([[0, 6], [0, 5], [1, 1]]);
+    store.dismiss(store.alerts[0]!);
+    expect(store.alerts.map((a) => [a.id, a.created_at])).toEqual([[0, 5], [1, 1]]);
+    expect(f.calls.every(([m]) => m === 'alerts')).toBe(true);
+  });
 });
 
 describe('a busy pool (issue 12: renderer)', () => {

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import type { AlertRecord, StoredMarginEvent } from '../../src/shared/contract';
+import type { AlertRecord, RiskReading, StoredMarginEvent } from '../../src/shared/contract';
 import { EVENT_TYPES } from '../../src/shared/api';
 import { riskRatioToStream } from '../../src/shared/units';
 import { AlertEngine } from '../../src/main/core/alerts/alert-engine';
@@ -128,5 +128,52 @@ describe('a watched liquidation is alerted on receipt (issue 12: alert latency)'
     dispatchMarginEvents(store.margin.commit([{ ...deposit, id: '1800000000001-0' }]), deps);
     expect(published.map((batch) => batch.map((e) => [e.id, e.data]))).toEqual([[['1800000000001-0', JSON.parse(deposit.data)]]]);
     expect(refreshes).toBe(2);
+  });
+});
+
+describe('an alert that cannot be stored (a full disk) is shown all the same', () => {
+  /** The app's connection refuses alert rows as a full disk does (the error SQLite gives then). */
+  function diskFullForAlerts(store: Store): () => void {
+    store.db.exec(`CREATE TEMP TRIGGER full BEFORE INSERT ON main.alerts BEGIN SELECT RAISE(FAIL, 'database or disk is full'); END`);
+    return () => store.db.exec('DROP TRIGGER temp.full');
+  }
+
+  it('a liquidation is shown on receipt and after its commit, the failure told, nothing thrown; once writes work it is stored', () => {
+    const { store, manager, pushed, deps } = watched();
+    const failures: unknown[] = [];
+    const alerts = new AlertEngine(store.risk, (a) => pushed.push(...a), 60_000, (err) => failures.push(err));
+    const free = diskFullForAlerts(store);
+    const e = liquidation('1800000000000-0', manager, 1_800_000_000_000);
+
+    alertOnReceipt(e, JSON.parse(e.data), { ...deps, alerts });
+    expect(pushed.map((a) => [a.rule, a.event_id])).toEqual([['liquidation', e.id]]);
+    expect(String(failures[0])).toContain('database or disk is full');
+
+    // Its row is committed (the writer thread's connection has room); the alert still cannot be stored.
+    const dispatch = { ...deps, alerts, checkLarge: () => {}, publish: () => {}, listening: () => false, refreshSoon: () => {} };
+    expect(() => dispatchMarginEvents(store.margin.commit([e]), dispatch)).not.toThrow();
+    expect(pushed.map((a) => a.event_id)).toEqual([e.id, e.id]);
+    expect(failures).toHaveLength(2);
+    expect(store.risk.alerts()).toEqual([]);
+
+    // Space again: the same event replayed is stored, shown once more, and then never again.
+    free();
+    alertOnReceipt(e, JSON.parse(e.data), { ...deps, alerts });
+    alertOnReceipt(e, JSON.parse(e.data), { ...deps, alerts });
+    expect(store.risk.alerts().map((a) => a.event_id)).toEqual([e.id]);
+    expect(pushed).toHaveLength(3);
+    expect(failures).toHaveLength(2);
+  });
+
+  it('a risk threshold crossing goes out unstored (id 0) and the failure is told', () => {
+    const { store, manager, pushed } = watched();
+    const failures: unknown[] = [];
+    const alerts = new AlertEngine(store.risk, (a) => pushed.push(...a), 60_000, (err) => failures.push(err));
+    diskFullForAlerts(store);
+    const reading: RiskReading = { manager_id: manager, owner: 'o', ts_ms: 1_800_000_000_000, risk_ratio: 1.12, debt_usd: 1000, assets_usd: 1120, distance_pct: -4.2 };
+    const fired = alerts.onReadings([reading], () => ({ warning: 1.5, critical: 1.2 }), 1_800_000_000_000);
+    expect(fired.map((a) => [a.id, a.rule, a.level])).toEqual([[0, 'risk-threshold', 'critical']]);
+    expect(pushed).toEqual(fired);
+    expect(failures).toHaveLength(1);
   });
 });

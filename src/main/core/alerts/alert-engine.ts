@@ -3,7 +3,7 @@ import { EVENT_TYPES } from '../../../shared/api';
 import type { AlertRecord, CreditUsage, RiskReading, Thresholds } from '../../../shared/contract';
 import { riskRatioFromStream } from '../../../shared/units';
 import type { IncomingMarginEvent } from '../store/margin-events';
-import type { RiskAlertRepo } from '../store/risk-alert-repo';
+import type { NewAlert, RiskAlertRepo } from '../store/risk-alert-repo';
 import { ThresholdTracker } from '../risk/thresholds';
 
 const short = (id: string | null): string => (id ? `${id.slice(0, 8)}…${id.slice(-4)}` : '?');
@@ -30,6 +30,8 @@ export class AlertEngine {
     private readonly repo: RiskAlertRepo,
     private readonly publish: (alerts: AlertRecord[]) => void,
     cooldownMs: number,
+    /** An alert could not be stored (a full disk): it was shown all the same. */
+    private readonly storeFailed: (err: unknown) => void = () => {},
   ) {
     this.tracker = new ThresholdTracker(0.02, cooldownMs);
   }
@@ -52,7 +54,7 @@ export class AlertEngine {
       const ratio = r.risk_ratio?.toFixed(3) ?? '?';
       const about = describe(r.manager_id);
       const distance = about ? ` ${about.text}` : r.distance_pct === null ? '' : ` A ${Math.abs(r.distance_pct).toFixed(1)}% ${r.distance_pct < 0 ? 'fall' : 'rise'} in the base price liquidates it.`;
-      const a = this.repo.addAlert({
+      this.raise({
         dedupe_key: `risk-threshold:${r.manager_id}:${level}:${r.ts_ms}`,
         rule: 'risk-threshold',
         level,
@@ -62,8 +64,7 @@ export class AlertEngine {
         title: `${level === 'critical' ? 'Critical' : 'Warning'}: ${about?.pool ? `${about.pool} ` : ''}risk ratio ${ratio}`,
         message: `Margin manager ${short(r.manager_id)}${about?.pool ? ` (${about.pool})` : ''} fell below the ${level} threshold (${level === 'critical' ? t.critical : t.warning}).${distance} Add collateral or repay to stay clear of liquidation at ${about?.liquidation ?? DEFAULT_LIQUIDATION_RATIO}.`,
         created_at: now,
-      });
-      if (a) fired.push(a);
+      }, (record) => fired.push(record));
     }
     if (fired.length > 0) this.publish(fired);
     return fired;
@@ -103,8 +104,8 @@ export class AlertEngine {
     if (!e.margin_manager_id || (e.timestamp_ms !== null && e.timestamp_ms < since)) return undefined;
     const risk = typeof data === 'object' && data !== null ? (data as { risk_ratio?: unknown }).risk_ratio : undefined;
     const ratio = typeof risk === 'number' ? ` at a risk ratio of ${riskRatioFromStream(risk).toFixed(3)}` : '';
-    const amounts = words();
-    return this.repo.addAlert({
+    const amounts = wordsOrNone(words);
+    return this.raise({
       dedupe_key: liquidationKey(e),
       rule: 'liquidation',
       level: 'critical',
@@ -114,12 +115,12 @@ export class AlertEngine {
       title: 'Liquidated',
       message: `Margin manager ${short(e.margin_manager_id)} of ${short(owner)} was liquidated${ratio}${amounts ? `: ${amounts}` : ''}. Open the position to see what remains.`,
       created_at: now,
-    }, (record) => this.publish([record]));
+    }, undefined, true);
   }
 
   /** A protocol-wide liquidation above the user's USD threshold (optional rule, off by default). */
   onLargeLiquidation(e: IncomingMarginEvent, usd: number, amountText: string, now = Date.now()): AlertRecord | undefined {
-    const a = this.repo.addAlert({
+    return this.raise({
       dedupe_key: `large-liquidation:${e.margin_manager_id ?? '?'}:warning:${e.id}`,
       rule: 'large-liquidation',
       level: 'warning',
@@ -130,8 +131,6 @@ export class AlertEngine {
       message: `Margin manager ${short(e.margin_manager_id)} was liquidated for ${amountText} (about $${Math.round(usd).toLocaleString('en-US')}). Large liquidations move the book: check your positions on that pool.`,
       created_at: now,
     });
-    if (a) this.publish([a]);
-    return a;
   }
 
   /**
@@ -156,14 +155,14 @@ export class AlertEngine {
     } catch {
       stored = undefined;
     }
-    const record: AlertRecord = stored ?? { ...alert, id: 0, acknowledged_at: null, snoozed_until: null };
+    const record = stored ?? unstored(alert);
     this.publish([record]);
     return record;
   }
 
   /** Stream history could not be replayed for a span (told once per span). */
   onHistoryGap(fromMs: number, toMs: number, message: string, now = Date.now()): AlertRecord | undefined {
-    const a = this.repo.addAlert({
+    return this.raise({
       dedupe_key: `history-gap:-:info:${fromMs}-${toMs}`,
       rule: 'history-gap',
       level: 'info',
@@ -174,15 +173,13 @@ export class AlertEngine {
       message,
       created_at: now,
     });
-    if (a) this.publish([a]);
-    return a;
   }
 
   /** This month's credits crossed 80 % (then 100 %) of the budget set in Settings: once each per month. */
   onCreditBudget(share: 0.8 | 1, usage: CreditUsage, now = Date.now()): AlertRecord | undefined {
     const n = (x: number): string => Math.round(x).toLocaleString('en-US');
     const pct = Math.round(share * 100);
-    const a = this.repo.addAlert({
+    return this.raise({
       dedupe_key: `credit-budget:-:warning:${usage.month}:${pct}`,
       rule: 'credit-budget',
       level: 'warning',
@@ -197,13 +194,11 @@ export class AlertEngine {
           : 'Pool pages and stream history cost the most: close the pages you do not need.'),
       created_at: now,
     });
-    if (a) this.publish([a]);
-    return a;
   }
 
   /** A stream stopped on 401/403; `keyName` says which key it sent ("the stream key"). */
   onStreamAuthStopped(streamId: string, detail: string, keyName = 'the API key', now = Date.now()): AlertRecord | undefined {
-    const a = this.repo.addAlert({
+    return this.raise({
       dedupe_key: `stream-auth:${streamId}:${keyName}:warning:${Math.floor(now / 3_600_000)}`,
       rule: 'stream-auth',
       level: 'warning',
@@ -214,7 +209,41 @@ export class AlertEngine {
       message: `The ${streamId} stream stopped: ${detail}`,
       created_at: now,
     });
-    if (a) this.publish([a]);
-    return a;
   }
+
+  /**
+   * Store an alert once per dedupe key and hand it over (`hand`, by default pushed to the shells);
+   * `first`: handed over before its row is written (`addAlert`'s `showFirst`). A write that fails
+   * (a full disk) is told to `storeFailed` and the alert is shown all the same: one shown before
+   * its write is not shown again, any other goes out unstored (id 0, nothing to acknowledge).
+   */
+  private raise(alert: NewAlert, hand: (record: AlertRecord) => void = (r) => this.publish([r]), first = false): AlertRecord | undefined {
+    let shown: AlertRecord | undefined;
+    try {
+      const a = this.repo.addAlert(alert, first ? (r) => hand((shown = r)) : undefined);
+      if (a && !first) hand(a);
+      return a;
+    } catch (err) {
+      this.storeFailed(err);
+      if (shown) return shown;
+      const record = unstored(alert);
+      hand(record);
+      return record;
+    }
+  }
+}
+
+/** The amounts in words, or none when they cannot be read (the store failing a read): the alert goes out without them. */
+function wordsOrNone(words: () => string | undefined): string | undefined {
+  try {
+    return words();
+  } catch {
+    return undefined;
+  }
+}
+
+/** An alert that could not be stored, as the shells are handed it. */
+function unstored(alert: NewAlert): AlertRecord {
+  const { dedupe_key: _key, ...fields } = alert;
+  return { ...fields, id: 0, acknowledged_at: null, snoozed_until: null };
 }

@@ -2,7 +2,7 @@ import { describeStoreError } from './store-errors';
 
 /**
  * Whether the store accepts writes, in plain words for the status: the margin stream reports its
- * own failed commits, cache writes report here. A new failure raises one alert.
+ * own failed commits, cache and alert writes report here. A new failure raises one alert.
  */
 export class StoreHealth {
   private cacheError: string | null = null;

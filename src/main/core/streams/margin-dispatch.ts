@@ -60,21 +60,17 @@ export function dispatchMarginEvents(events: IncomingMarginEvent[], d: MarginDis
  * store's group commit and a WAL checkpoint must not stand between a liquidation and the trader.
  * `data` is the event's data as read (parsed once on this path). The alert is stored with the
  * event's id as its dedupe key, so the dispatch after the commit (or a replay after a reconnect)
- * does not alert again. If the alert cannot be stored (disk full) it is left to the commit path,
- * which reports the store failure.
+ * does not alert again. If the alert cannot be stored (disk full) it is shown all the same and the
+ * store failure reported (AlertEngine.raise); the commit path shows it again once it is stored.
  */
 export function alertOnReceipt(e: IncomingMarginEvent, data: unknown, d: Pick<MarginDispatchDeps, 'watchedSince' | 'watchedManagers' | 'eventUnits' | 'alerts'>, now = Date.now()): void {
   if (e.type !== EVENT_TYPES.liquidation || !e.margin_manager_id) return;
   const owner = d.watchedManagers.get(e.margin_manager_id);
   if (owner === undefined) return;
-  try {
-    d.alerts.onLiquidation(e, owner, d.watchedSince(owner) ?? 0, data, () => {
-      const amounts = d.eventUnits.amountsOfOne(e, data);
-      return amounts ? amountsInWords(amounts) : undefined;
-    }, now);
-  } catch {
-    // not stored: the commit that follows fails the same way and says so
-  }
+  d.alerts.onLiquidation(e, owner, d.watchedSince(owner) ?? 0, data, () => {
+    const amounts = d.eventUnits.amountsOfOne(e, data);
+    return amounts ? amountsInWords(amounts) : undefined;
+  }, now);
 }
 
 function ownerNamed(data: string): string | undefined {

@@ -11,7 +11,10 @@ export const useAlertsStore = defineStore('alerts', () => {
 
   async function load(): Promise<void> {
     try {
-      alerts.value = (await api.invoke('alerts', { limit: 500 })).data;
+      const stored = (await api.invoke('alerts', { limit: 500 })).data;
+      // Alerts the store could not save (id 0, a full disk) are only here: kept until dismissed.
+      const unsaved = alerts.value.filter((a) => a.id === 0);
+      alerts.value = unsaved.length === 0 ? stored : [...unsaved, ...stored].sort((a, b) => b.created_at - a.created_at);
       error.value = undefined;
     } catch (err) {
       error.value = (err as Error).message;
@@ -23,7 +26,7 @@ export const useAlertsStore = defineStore('alerts', () => {
     void load();
     api.subscribe('alerts', (fresh) => {
       const known = new Set(alerts.value.map((a) => a.id));
-      alerts.value = [...fresh.filter((a) => !known.has(a.id)), ...alerts.value].slice(0, 500);
+      alerts.value = [...fresh.filter((a) => a.id === 0 || !known.has(a.id)), ...alerts.value].slice(0, 500);
     });
   }
   function replace(a: AlertRecord): void {
@@ -41,6 +44,10 @@ export const useAlertsStore = defineStore('alerts', () => {
   async function snooze(id: number, untilMs: number): Promise<void> {
     replace(await api.invoke('snoozeAlert', { id, untilMs }));
   }
+  /** An alert the store could not save (id 0): nothing to acknowledge in the store, it is only let go here. */
+  function dismiss(a: AlertRecord): void {
+    alerts.value = alerts.value.filter((x) => x !== a);
+  }
   const open = computed(() => alerts.value.filter((a) => a.acknowledged_at === null && (a.snoozed_until ?? 0) < Date.now()));
-  return { alerts, open, error, start, load, acknowledge, acknowledgeAll, snooze };
+  return { alerts, open, error, start, load, acknowledge, acknowledgeAll, snooze, dismiss };
 });
