@@ -106,6 +106,17 @@ describe('a watched liquidation is alerted on receipt (issue 12: alert latency)'
     expect(pushed).toHaveLength(1);
   });
 
+  it('replayed history from before the owner was watched is stored without an alert, and without a lookup per liquidation', () => {
+    const { store, manager, pushed, deps } = watched();
+    const lookups = vi.spyOn(store.risk, 'hasAlert');
+    const old = [liquidation('1800000000000-0', manager, 1_800_000_000_000), liquidation('1800000000001-0', manager, 1_800_000_000_001)];
+    const later = { ...deps, watchedSince: () => 1_900_000_000_000 };
+    dispatchMarginEvents(store.margin.commit(old), { ...later, checkLarge: () => {}, publish: () => {}, listening: () => false, refreshSoon: () => {} });
+    expect(pushed).toEqual([]);
+    expect(lookups).not.toHaveBeenCalled();
+    expect(store.margin.count()).toBe(2);
+  });
+
   it('after a commit, events are dressed and pushed only while something shows them; alerts and risk refreshes do not depend on it', () => {
     const { store, manager, pushed: alerted, deps: watching } = watched();
     const published: StoredMarginEvent[][] = [];

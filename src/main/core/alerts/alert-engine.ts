@@ -88,9 +88,12 @@ export class AlertEngine {
     for (const e of events) {
       if (e.type !== EVENT_TYPES.liquidation || !e.margin_manager_id) continue;
       const owner = isWatched(e.margin_manager_id);
-      if (owner === undefined || this.repo.hasAlert(liquidationKey(e))) continue;
+      if (owner === undefined) continue;
+      // History from before the owner was watched (a first start's replay) is not alerted: nothing to look up.
+      const since = watchedSince(owner);
+      if ((e.timestamp_ms !== null && e.timestamp_ms < since) || this.repo.hasAlert(liquidationKey(e))) continue;
       const data = parsed(e.data);
-      const a = this.onLiquidation(e, owner, watchedSince(owner), data, () => amountsOf(e, data), now);
+      const a = this.onLiquidation(e, owner, since, data, () => amountsOf(e, data), now);
       if (a) fired.push(a);
     }
     return fired;
