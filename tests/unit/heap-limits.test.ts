@@ -31,7 +31,9 @@ describe('heap limits of a streaming process', () => {
   it('keep the young generation at its first size and the heap far below what V8 grows to unasked (flags set at run time take effect)', async () => {
     const [free, limited] = await Promise.all([youngGeneration(false), youngGeneration(true)]);
     expect(free.newSpaceMb).toBeGreaterThanOrEqual(16);
-    expect(limited.newSpaceMb).toBeLessThanOrEqual(4);
+    // Unasked, V8 doubles it from 1 MB to 8, 16 ... 128 MB; held, it still moves by a few pages
+    // (2-4.5 MB in quiet runs, 7.5 MB once with the whole suite running): below the first doubling.
+    expect(limited.newSpaceMb).toBeLessThan(8);
     expect(limited.heapPeakMb).toBeLessThan(free.heapPeakMb / 2);
   }, 60_000);
 });
