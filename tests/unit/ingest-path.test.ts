@@ -152,7 +152,8 @@ describe('an alert that cannot be stored (a full disk) is shown all the same', (
   it('a liquidation is shown on receipt and after its commit, the failure told, nothing thrown; once writes work it is stored', () => {
     const { store, manager, pushed, deps } = watched();
     const failures: unknown[] = [];
-    const alerts = new AlertEngine(store.risk, (a) => pushed.push(...a), 60_000, (err) => failures.push(err));
+    let worked = 0;
+    const alerts = new AlertEngine(store.risk, (a) => pushed.push(...a), 60_000, (err) => (err === undefined ? worked++ : failures.push(err)));
     const free = diskFullForAlerts(store);
     const e = liquidation('1800000000000-0', manager, 1_800_000_000_000);
 
@@ -174,12 +175,13 @@ describe('an alert that cannot be stored (a full disk) is shown all the same', (
     expect(store.risk.alerts().map((a) => a.event_id)).toEqual([e.id]);
     expect(pushed).toHaveLength(3);
     expect(failures).toHaveLength(2);
+    expect(worked).toBe(1); // the store health hears that writes work again
   });
 
   it('a risk threshold crossing goes out unstored (id 0) and the failure is told', () => {
     const { store, manager, pushed } = watched();
     const failures: unknown[] = [];
-    const alerts = new AlertEngine(store.risk, (a) => pushed.push(...a), 60_000, (err) => failures.push(err));
+    const alerts = new AlertEngine(store.risk, (a) => pushed.push(...a), 60_000, (err) => err !== undefined && failures.push(err));
     diskFullForAlerts(store);
     const reading: RiskReading = { manager_id: manager, owner: 'o', ts_ms: 1_800_000_000_000, risk_ratio: 1.12, debt_usd: 1000, assets_usd: 1120, distance_pct: -4.2 };
     const fired = alerts.onReadings([reading], () => ({ warning: 1.5, critical: 1.2 }), 1_800_000_000_000);

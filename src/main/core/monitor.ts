@@ -109,7 +109,7 @@ export class Monitor implements TidewatchApi {
     this.hub = new PushHub((topic, count) => {
       if (topic.startsWith('pool:')) this.pools.onSubscribers(topic.slice(5), count);
     });
-    this.alerts = new AlertEngine(this.store.risk, (a) => this.hub.publish('alerts', a), this.effective().alertCooldownSec * 1000, (err) => this.storeHealth.noteError(err));
+    this.alerts = new AlertEngine(this.store.risk, (a) => this.hub.publish('alerts', a), this.effective().alertCooldownSec * 1000, (err) => this.storeHealth.note(err));
     this.marginDeps = { watchedSince: (owner) => this.store.settings.watchedSince(owner), watchedManagers: this.watchedManagers, eventUnits: this.eventUnits, alerts: this.alerts };
     this.risk = new RiskRefresh({
       client: () => this.client,
@@ -143,7 +143,7 @@ export class Monitor implements TidewatchApi {
         this.hub.publish('risk', { readings, portfolio });
       },
       noteNetwork: (err) => this.noteNetwork(err),
-      noteStore: (err) => (err === undefined ? this.storeHealth.noteOk() : this.storeHealth.noteError(err)),
+      noteStore: (err) => this.storeHealth.note(err),
       log: (line) => this.log(line),
     });
     this.credits = new CreditMeter({

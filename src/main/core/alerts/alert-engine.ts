@@ -30,8 +30,8 @@ export class AlertEngine {
     private readonly repo: RiskAlertRepo,
     private readonly publish: (alerts: AlertRecord[]) => void,
     cooldownMs: number,
-    /** An alert could not be stored (a full disk): it was shown all the same. */
-    private readonly storeFailed: (err: unknown) => void = () => {},
+    /** Whether an alert's write worked (undefined) or failed (a full disk: the alert was shown all the same). */
+    private readonly noteStore: (err?: unknown) => void = () => {},
   ) {
     this.tracker = new ThresholdTracker(0.02, cooldownMs);
   }
@@ -217,7 +217,7 @@ export class AlertEngine {
   /**
    * Store an alert once per dedupe key and hand it over (`hand`, by default pushed to the shells);
    * `first`: handed over before its row is written (`addAlert`'s `showFirst`). A write that fails
-   * (a full disk) is told to `storeFailed` and the alert is shown all the same: one shown before
+   * (a full disk) is told to `noteStore` and the alert is shown all the same: one shown before
    * its write is not shown again, any other goes out unstored (id 0, nothing to acknowledge).
    */
   private raise(alert: NewAlert, hand: (record: AlertRecord) => void = (r) => this.publish([r]), first = false): AlertRecord | undefined {
@@ -225,9 +225,10 @@ export class AlertEngine {
     try {
       const a = this.repo.addAlert(alert, first ? (r) => hand((shown = r)) : undefined);
       if (a && !first) hand(a);
+      if (a) this.noteStore();
       return a;
     } catch (err) {
-      this.storeFailed(err);
+      this.noteStore(err);
       if (shown) return shown;
       const record = unstored(alert);
       hand(record);

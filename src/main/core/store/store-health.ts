@@ -32,6 +32,12 @@ export class StoreHealth {
     this.changed();
   }
 
+  /** A write worked (`err` undefined) or failed. */
+  note(err?: unknown): void {
+    if (err === undefined) this.noteOk();
+    else this.noteError(err);
+  }
+
   /** Run a write that may fail (disk full): noted here instead of thrown. */
   guard(write: () => void): void {
     try {
