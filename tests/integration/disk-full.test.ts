@@ -57,4 +57,50 @@ describe('a store that cannot be written', () => {
     expect(new Set(stored).size).toBe(stored.length);
     expect(stored).toEqual(sent.slice(0, stored.length));
   }, 120_000);
+
+  it('stops a pool page\'s stream too, says so once, and once space is freed has every trade the service sent meanwhile', async () => {
+    const POOL = 'SUI_USDC';
+    const t = await startTestSim({ speed: 120, historyDays: 0.1 });
+    const dir = tempDir();
+    const logs: string[] = [];
+    const m = monitorOn(t, dir.dir, { log: (line) => logs.push(line) }).start();
+    cleanups.push(() => dir.remove(), () => t.close(), () => m.close());
+    const pushes: number[] = [];
+    cleanups.push(m.subscribe(`pool:${POOL}`, (p) => pushes.push(p.trades.length)));
+    const pool = () => m.supervisor.statuses().find((s) => s.id === `pool:${POOL}`)!;
+    await until(() => m.store.market.lastTradeStreamId(POOL) !== undefined, 30_000, 'a trade from stream #21');
+    const digests = (): Set<string> => new Set((m.store.db.prepare('SELECT event_digest FROM trades WHERE pool = ?').pluck().all(POOL) as string[]));
+
+    const pages = m.store.db.pragma('page_count', { simple: true }) as number;
+    m.store.db.pragma(`max_page_count = ${pages}`);
+    m.store.marginWriter.pragma(`max_page_count = ${pages}`);
+    await until(() => pool().state === 'stopped-store', 60_000, 'the pool stream stopped');
+    expect(pool().lastError).toBe('cannot write to the store: disk full');
+    expect(m.status().storeError).toBe('cannot write to the store: disk full');
+    const lastMs = m.store.market.lastTradeMs(POOL)!;
+    const count = digests().size;
+    const pushed = pushes.length;
+    await new Promise((r) => setTimeout(r, BLOCKED_RETRY_MS * 2 + 1000));
+    // Stopped, not retrying each batch: one line, nothing stored or shown meanwhile.
+    expect(logs.filter((l) => l.startsWith(`pool ${POOL}:`) && /disk full/.test(l))).toHaveLength(1);
+    expect(digests().size).toBe(count);
+    expect(pushes.length).toBe(pushed);
+
+    m.store.db.pragma('max_page_count = 1073741823');
+    m.store.marginWriter.pragma('max_page_count = 1073741823');
+    await until(() => pool().state === 'open', BLOCKED_RETRY_MS + 10_000, 'the pool stream reopened');
+    const back = Date.now();
+    // Every trade since the last one stored before the disk filled, as the service's REST answers them.
+    const sent: string[] = [];
+    for (let sec = Math.floor(lastMs / 1000); sec <= Math.floor(back / 1000) - 1; sec++) {
+      const r = await t.get(`/dex/${POOL}/trades`, { from: sec, to: sec, limit: 100 });
+      const trades = r.body as Array<{ event_digest: string; checkpoint_timestamp_ms: number }>;
+      expect(trades.length).toBeLessThan(100);
+      sent.push(...trades.filter((x) => x.checkpoint_timestamp_ms > lastMs).map((x) => x.event_digest));
+    }
+    expect(sent.length).toBeGreaterThan(0);
+    await until(() => sent.every((d) => digests().has(d)), 20_000, 'every trade sent while the disk was full').catch(() => {});
+    expect(sent.filter((d) => !digests().has(d))).toEqual([]);
+    await until(() => m.status().storeError === null, 10_000, 'the store error cleared');
+  }, 150_000);
 });

@@ -169,6 +169,7 @@ export class Monitor implements TidewatchApi {
       canOpen: () => this.canConnect() && !this.closed,
       subscribers: (pool) => this.hub.count(`pool:${pool}`),
       publish: (pool, push) => this.hub.publish(`pool:${pool}`, push),
+      noteStore: (err) => this.storeHealth.note(err),
       log: (line) => this.log(line),
     });
     this.supervisor.onStatus((streams) => {

@@ -3,6 +3,7 @@ import * as v from 'valibot';
 import { DepthSchema, EVENT_TYPES, TradeSchema, type Depth, type Trade } from '../../../shared/api';
 import type { NamingProfile } from '../client/naming';
 import type { MarketRepo } from '../store/market-repo';
+import { describeStoreError } from '../store/store-errors';
 import { GroupCommit } from './group-commit';
 import { REPLAY_WAIT_MS, resumeVerdict, type ResumeVerdict } from './pool-resume';
 import type { StreamSpec } from './supervisor';
@@ -20,6 +21,12 @@ export interface PoolStreamOptions {
   onResume?(verdict: ResumeVerdict): void;
   onData(trades: Trade[], depth: Depth | null): void;
   onError?(err: unknown): void;
+  /**
+   * The store refused a commit (`reason`, e.g. "cannot write to the store: disk full"), or
+   * accepts writes again (null). The stream should be interrupted on a failure: it then stays
+   * stopped (`blocked`) until the failed write goes in, and reconnects from the stored cursor.
+   */
+  onStoreState?(reason: string | null, err?: unknown): void;
 }
 
 /**
@@ -27,6 +34,9 @@ export interface PoolStreamOptions {
  * depth kept as the latest snapshot only. Every (re)connect sends `last-id`; when the service
  * replays the gap nothing is read over REST, otherwise the gap is backfilled from
  * GET /dex/{pool}/trades starting at the last stored trade's second (streams/pool-resume.ts).
+ * A commit the store refuses (a full disk) stops the stream, as stream #22's does: nothing more is
+ * written or shown until that write goes in (`blocked`, asked before every connect), then the
+ * reconnect from the stored cursor brings the trades read meanwhile again (replayed or backfilled).
  */
 export function poolStream(opts: PoolStreamOptions): { spec: StreamSpec; flush(): void } {
   let latestDepth: Depth | null = null;
@@ -34,27 +44,33 @@ export function poolStream(opts: PoolStreamOptions): { spec: StreamSpec; flush()
   let lastStreamId: string | undefined;
   /** A reconnect waiting for its first trade to tell a replay from live trades. */
   let resume: { lastMs: number; openedAt: number; timer: NodeJS.Timeout } | undefined;
-  const commit = new GroupCommit<Trade>((trades) => {
+  /** A write the store refused, kept to be tried again before the next connect. */
+  let failed: { trades: Trade[]; streamId: string | undefined; depth: Depth | null; reason: string } | null = null;
+  const store = (trades: Trade[], streamId: string | undefined, depth: Depth | null): void => {
+    if (trades.length > 0) opts.repo.addTrades(opts.pool, trades, streamId);
+    if (depth) opts.repo.setDepth(opts.pool, depth);
+  };
+  const write = (trades: Trade[], depth: Depth | null): void => {
+    if (failed !== null) return; // read after the failure: it comes again after the reconnect
     try {
-      opts.repo.addTrades(opts.pool, trades, lastStreamId);
-      const depth = latestDepth;
-      if (depth) opts.repo.setDepth(opts.pool, depth);
-      latestDepth = null;
-      opts.onData(trades, depth);
+      store(trades, lastStreamId, depth);
     } catch (err) {
-      opts.onError?.(err);
+      failed = { trades, streamId: lastStreamId, depth, reason: describeStoreError(err) };
+      opts.onStoreState?.(failed.reason, err);
+      return;
     }
+    opts.onData(trades, depth);
+  };
+  const commit = new GroupCommit<Trade>((trades) => {
+    const depth = latestDepth;
+    latestDepth = null;
+    write(trades, depth);
   });
   const flushDepthOnly = (): void => {
     if (commit.size === 0 && latestDepth) {
       const depth = latestDepth;
       latestDepth = null;
-      try {
-        opts.repo.setDepth(opts.pool, depth);
-      } catch (err) {
-        opts.onError?.(err);
-      }
-      opts.onData([], depth);
+      write([], depth);
     }
   };
   let depthTimer: NodeJS.Timeout | undefined;
@@ -97,7 +113,19 @@ export function poolStream(opts: PoolStreamOptions): { spec: StreamSpec; flush()
       if (opts.repo.lastTradeStreamId(opts.pool) === undefined) return backfill(Math.floor(last / 1000), Math.floor(openedAt / 1000));
       resume = { lastMs: last, openedAt, timer: setTimeout(() => settle(undefined), REPLAY_WAIT_MS) };
     },
+    blocked: () => {
+      if (failed === null) return null;
+      try {
+        store(failed.trades, failed.streamId, failed.depth);
+      } catch (err) {
+        return (failed.reason = describeStoreError(err));
+      }
+      failed = null;
+      opts.onStoreState?.(null);
+      return null;
+    },
     onEvent: (m: EventSourceMessage) => {
+      if (failed !== null) return;
       let msg: unknown;
       try {
         msg = opts.naming().toSpec(JSON.parse(m.data));

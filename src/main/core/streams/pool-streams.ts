@@ -15,6 +15,8 @@ export interface PoolStreamsDeps {
   /** How many views subscribe to a pool now. */
   subscribers: (pool: string) => number;
   publish: (pool: string, push: PoolPush) => void;
+  /** Whether a write worked again (undefined) or failed (store/store-health.ts). */
+  noteStore: (err?: unknown) => void;
   log: (line: string) => void;
 }
 
@@ -71,6 +73,16 @@ export class PoolStreams {
         if (v.kind === 'backfill' && v.why === 'replay-starts-late') this.d.log(`pool ${pool}: the service's replay starts after the gap; reading the gap's start over REST`);
       },
       onError: (err) => this.d.log(`pool ${pool}: ${describeForLog(err)}`),
+      onStoreState: (reason, err) => {
+        if (reason !== null) {
+          this.d.log(`pool ${pool}: ${reason}; its stream stops until writes work again`);
+          this.d.supervisor.interrupt(`pool:${pool}`);
+          this.d.noteStore(err);
+        } else {
+          this.d.log(`pool ${pool}: writes work again; its stream resumes from its cursor`);
+          this.d.noteStore();
+        }
+      },
     });
     if (!this.d.supervisor.has(`pool:${pool}`)) this.flushers.set(pool, stream.flush);
     this.d.supervisor.add(stream.spec);
