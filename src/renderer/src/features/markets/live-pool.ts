@@ -8,6 +8,8 @@ export const TAPE_SIZE = 200;
 export const LIVE_EVERY_MS = 100;
 /** The charts (depth, candles) at most this often: a redraw of both costs ~50 ms of main thread. */
 export const CHART_EVERY_MS = 1000;
+/** Trades remembered to drop one pushed again (a reconnect's REST backfill overlaps what the stream brought). */
+const SEEN_TRADES = 20_000;
 
 /**
  * Live pushes of one pool, coalesced: whatever arrives between two renders is merged and rendered
@@ -28,6 +30,14 @@ export function useLivePool(pool: () => string, onTrades: (trades: Trade[]) => v
   let chartTrades: Trade[] = [];
   let chartTimer: ReturnType<typeof setTimeout> | undefined;
   let chartAt = Number.NEGATIVE_INFINITY;
+  /** Digests already taken, oldest first (a Set keeps insertion order): a trade counts once in the tape and the candles' volume. */
+  const seen = new Set<string>();
+  const isNew = (t: Trade): boolean => {
+    if (seen.has(t.event_digest)) return false;
+    seen.add(t.event_digest);
+    if (seen.size > SEEN_TRADES) seen.delete(seen.values().next().value!);
+    return true;
+  };
   const flushCharts = (): void => {
     chartTimer = undefined;
     chartAt = performance.now();
@@ -42,10 +52,9 @@ export function useLivePool(pool: () => string, onTrades: (trades: Trade[]) => v
     frame = undefined;
     renderedAt = performance.now();
     if (pendingDepth) depth.value = pendingDepth;
-    if (pendingTrades.length > 0) {
-      const fresh = pendingTrades.sort((a, b) => b.checkpoint_timestamp_ms - a.checkpoint_timestamp_ms);
-      const seen = new Set(tape.value.map((t) => t.event_digest));
-      tape.value = [...fresh.filter((t) => !seen.has(t.event_digest)), ...tape.value].slice(0, TAPE_SIZE);
+    const fresh = pendingTrades.filter(isNew).sort((a, b) => b.checkpoint_timestamp_ms - a.checkpoint_timestamp_ms);
+    if (fresh.length > 0) {
+      tape.value = [...fresh, ...tape.value].slice(0, TAPE_SIZE);
       chartTrades.push(...fresh);
     }
     pendingTrades = [];
