@@ -5,7 +5,7 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import { defineComponent, h, watch } from 'vue';
 import { CHART_EVERY_MS, LIVE_EVERY_MS, TAPE_SIZE, useLivePool } from '../../src/renderer/src/features/markets/live-pool';
 import type { AlertRecord, PayloadOf, TidewatchApi, Topic } from '../../src/shared/contract';
-import { setApi } from '../../src/renderer/src/api';
+import { ApiError, setApi } from '../../src/renderer/src/api';
 import FreshnessBadge from '../../src/renderer/src/components/FreshnessBadge.vue';
 import QueryState from '../../src/renderer/src/components/QueryState.vue';
 import DistanceBar from '../../src/renderer/src/components/DistanceBar.vue';
@@ -105,6 +105,29 @@ describe('the alerts store', () => {
     await store.acknowledge(2);
     expect(store.open.map((a) => a.id)).toEqual([1]);
     expect(f.calls).toContainEqual(['acknowledgeAlert', { id: 2 }]);
+  });
+
+  it('says so above the list when an alert cannot be acknowledged or snoozed, instead of failing the click', async () => {
+    const f = fakeApi({
+      alerts: () => ({ data: [alert(1)], source: 'cache', fetchedAt: 0, stale: false }),
+      acknowledgeAlert: () => {
+        throw new ApiError('bad-argument', 'acknowledgeAlert: there is no alert 1');
+      },
+      snoozeAlert: () => {
+        throw new ApiError('network', 'Tidewatch cannot be reached.');
+      },
+    });
+    setApi(f.api);
+    const store = useAlertsStore();
+    store.start();
+    await new Promise((r) => setTimeout(r, 0));
+    await store.acknowledge(1);
+    expect(store.error).toBe('The alert could not be acknowledged: There is no alert 1. Reload the list (Retry) and try again.');
+    await store.snooze(1, 5);
+    expect(store.error).toBe('The alert could not be snoozed: Tidewatch cannot be reached. Reload the list (Retry) and try again.');
+    expect(store.open.map((a) => a.id)).toEqual([1]);
+    await store.load();
+    expect(store.error).toBeUndefined();
   });
 
   it('keeps every alert the store could not save (id 0) through a reload, until dismissed', async () => {

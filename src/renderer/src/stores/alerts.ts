@@ -2,6 +2,7 @@ import { defineStore } from 'pinia';
 import { computed, ref } from 'vue';
 import type { AlertRecord } from '../../../shared/contract';
 import { useApi } from '../api';
+import { describeError } from '../composables/useQuery';
 
 export const useAlertsStore = defineStore('alerts', () => {
   const alerts = ref<AlertRecord[]>([]);
@@ -32,8 +33,16 @@ export const useAlertsStore = defineStore('alerts', () => {
   function replace(a: AlertRecord): void {
     alerts.value = alerts.value.map((x) => (x.id === a.id ? a : x));
   }
+  /** Acknowledge or snooze; a failure (the app out of reach, an alert not saved yet) is said above the list, not thrown from a click. */
+  async function act(verb: string, run: () => Promise<AlertRecord>): Promise<void> {
+    try {
+      replace(await run());
+    } catch (err) {
+      error.value = `The alert could not be ${verb}: ${describeError(err).message.replace(/\.$/, '')}. Reload the list (Retry) and try again.`;
+    }
+  }
   async function acknowledge(id: number): Promise<void> {
-    replace(await api.invoke('acknowledgeAlert', { id }));
+    await act('acknowledged', () => api.invoke('acknowledgeAlert', { id }));
   }
   async function acknowledgeAll(): Promise<number> {
     const { acknowledged } = await api.invoke('acknowledgeAllAlerts', {});
@@ -42,7 +51,7 @@ export const useAlertsStore = defineStore('alerts', () => {
     return acknowledged;
   }
   async function snooze(id: number, untilMs: number): Promise<void> {
-    replace(await api.invoke('snoozeAlert', { id, untilMs }));
+    await act('snoozed', () => api.invoke('snoozeAlert', { id, untilMs }));
   }
   /** An alert the store could not save (id 0): nothing to acknowledge in the store, it is only let go here. */
   function dismiss(a: AlertRecord): void {
