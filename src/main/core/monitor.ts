@@ -109,7 +109,7 @@ export class Monitor implements TidewatchApi {
     this.hub = new PushHub((topic, count) => {
       if (topic.startsWith('pool:')) this.pools.onSubscribers(topic.slice(5), count);
     });
-    this.alerts = new AlertEngine(this.store.risk, (a) => this.hub.publish('alerts', a), this.effective().alertCooldownSec * 1000, (err) => this.storeHealth.note(err));
+    this.alerts = new AlertEngine(this.store.risk, (a) => this.hub.publish('alerts', a), this.effective().alertCooldownSec * 1000, (err) => this.storeHealth.note(err, 'alerts'));
     this.marginDeps = { watchedSince: (owner) => this.store.settings.watchedSince(owner), watchedManagers: this.watchedManagers, eventUnits: this.eventUnits, alerts: this.alerts };
     this.risk = new RiskRefresh({
       client: () => this.client,
@@ -169,7 +169,7 @@ export class Monitor implements TidewatchApi {
       canOpen: () => this.canConnect() && !this.closed,
       subscribers: (pool) => this.hub.count(`pool:${pool}`),
       publish: (pool, push) => this.hub.publish(`pool:${pool}`, push),
-      noteStore: (err) => this.storeHealth.note(err),
+      noteStore: (pool, err) => this.storeHealth.note(err, `pool:${pool}`),
       log: (line) => this.log(line),
     });
     this.supervisor.onStatus((streams) => {

@@ -2,10 +2,13 @@ import { describeStoreError } from './store-errors';
 
 /**
  * Whether the store accepts writes, in plain words for the status: the margin stream reports its
- * own failed commits, cache and alert writes report here. A new failure raises one alert.
+ * own failed commits; cache, alert and pool-stream writes report here, each under its source
+ * ("cache", "alerts", "pool:SUI_USDC"), so one that works again does not clear another that still
+ * fails. A new failure raises one alert.
  */
 export class StoreHealth {
-  private cacheError: string | null = null;
+  /** Source -> why its last write failed; a source is removed once a write of it works. */
+  private readonly failing = new Map<string, string>();
   private shown: string | null = null;
 
   constructor(
@@ -16,26 +19,25 @@ export class StoreHealth {
 
   /** "cannot write to the store: disk full", or null. */
   current(): string | null {
-    return this.marginFailure() ?? this.cacheError;
+    return this.marginFailure() ?? this.failing.values().next().value ?? null;
   }
 
-  /** A cache write failed. */
-  noteError(err: unknown): void {
-    this.cacheError = describeStoreError(err);
+  /** A write of `source` failed. */
+  noteError(err: unknown, source = 'cache'): void {
+    this.failing.set(source, describeStoreError(err));
     this.changed();
   }
 
-  /** A cache write worked. */
-  noteOk(): void {
-    if (this.cacheError === null) return;
-    this.cacheError = null;
+  /** A write of `source` worked. */
+  noteOk(source = 'cache'): void {
+    if (!this.failing.delete(source)) return;
     this.changed();
   }
 
-  /** A write worked (`err` undefined) or failed. */
-  note(err?: unknown): void {
-    if (err === undefined) this.noteOk();
-    else this.noteError(err);
+  /** A write of `source` worked (`err` undefined) or failed. */
+  note(err?: unknown, source = 'cache'): void {
+    if (err === undefined) this.noteOk(source);
+    else this.noteError(err, source);
   }
 
   /** Run a write that may fail (disk full): noted here instead of thrown. */

@@ -15,8 +15,8 @@ export interface PoolStreamsDeps {
   /** How many views subscribe to a pool now. */
   subscribers: (pool: string) => number;
   publish: (pool: string, push: PoolPush) => void;
-  /** Whether a write worked again (undefined) or failed (store/store-health.ts). */
-  noteStore: (err?: unknown) => void;
+  /** Whether a pool's write worked again (undefined) or failed (store/store-health.ts). */
+  noteStore: (pool: string, err?: unknown) => void;
   log: (line: string) => void;
 }
 
@@ -77,10 +77,10 @@ export class PoolStreams {
         if (reason !== null) {
           this.d.log(`pool ${pool}: ${reason}; its stream stops until writes work again`);
           this.d.supervisor.interrupt(`pool:${pool}`);
-          this.d.noteStore(err);
+          this.d.noteStore(pool, err);
         } else {
           this.d.log(`pool ${pool}: writes work again; its stream resumes from its cursor`);
-          this.d.noteStore();
+          this.d.noteStore(pool);
         }
       },
     });
