@@ -5,6 +5,7 @@ import { ContractArgumentError } from '../../shared/contract';
 import { ServiceError } from './client/errors';
 import type { Monitor } from './monitor';
 import { readManager } from './risk/portfolio';
+import { learnStoredManagers } from './streams/margin-dispatch';
 
 /** Errors for which a cached copy is better than nothing (the network, not the request, failed). */
 function cacheWorthy(err: unknown): err is ServiceError {
@@ -194,6 +195,7 @@ const HANDLERS: Handlers = {
   },
   addWatch: (m, a) => {
     m.store.settings.addWatch(a.owner, a.label ?? null);
+    learnStoredManagers([a.owner], (o) => m.store.margin.managersOfOwner(o), m.watchedManagers);
     m.risk.forget();
     void m.refreshRisk();
     return m.store.settings.watchList();

@@ -31,7 +31,7 @@ import type { IncomingMarginEvent } from './store/margin-events';
 import { StoreHealth } from './store/store-health';
 import { Store } from './store/store';
 import { HistoryRecovery } from './streams/history-recovery';
-import { alertOnReceipt, dispatchMarginEvents, type MarginDispatchDeps } from './streams/margin-dispatch';
+import { alertOnReceipt, dispatchMarginEvents, learnStoredManagers, type MarginDispatchDeps } from './streams/margin-dispatch';
 import { toAbortSignal } from './client/abort';
 import { marginStream } from './streams/margin-stream';
 import { PoolStreams } from './streams/pool-streams';
@@ -223,6 +223,7 @@ export class Monitor implements TidewatchApi {
 
   /** Start streams and the risk timer. */
   start(): this {
+    learnStoredManagers(this.store.settings.watchList().map((w) => w.owner), (o) => this.store.margin.managersOfOwner(o), this.watchedManagers);
     // A first start's history replay waits for the first Portfolio read (marginStream's connectAfter).
     this.margin.connectAfter(this.refreshRisk(), () => this.canConnect() && this.supervisor.add(this.margin.spec));
     this.risk.restartTimer();

@@ -73,6 +73,18 @@ export function alertOnReceipt(e: IncomingMarginEvent, data: unknown, d: Pick<Ma
   }, now);
 }
 
+/**
+ * The managers the store knows of watched owners (their manager_created events, stored by the
+ * protocol-wide stream, and the owners the REST margin managers named), learnt at start and when
+ * an owner is added: a liquidation read before the risk loop's first answer (right after a
+ * restart, or all through an outage of the service's REST while the stream still runs) is
+ * alerted. Without them, a restarted app learnt a watched manager only from the REST answer, and
+ * a liquidation read before it was neither alerted on receipt nor after its commit.
+ */
+export function learnStoredManagers(owners: readonly string[], managersOf: (owner: string) => string[], into: Map<string, string>): void {
+  for (const owner of owners) for (const id of managersOf(owner)) if (!into.has(id)) into.set(id, owner);
+}
+
 function ownerNamed(data: string): string | undefined {
   try {
     const owner = (JSON.parse(data) as { owner?: unknown }).owner;
