@@ -149,7 +149,7 @@ export class AlertEngine {
       owner: null,
       event_id: null,
       title: 'Tidewatch cannot save data',
-      message: `${reason[0]!.toUpperCase()}${reason.slice(1)}. The margin stream is paused so nothing is lost; it resumes from where it stopped once the store accepts writes. Free some disk space.`,
+      message: `${reason[0]!.toUpperCase()}${reason.slice(1)}. A stream whose data cannot be saved (the margin stream, a pool's) pauses so nothing is lost and resumes from where it stopped once the store accepts writes. Free some disk space.`,
       created_at: now,
     };
     let stored: AlertRecord | undefined;
