@@ -18,7 +18,8 @@ export const useAlertsStore = defineStore('alerts', () => {
       alerts.value = unsaved.length === 0 ? stored : [...unsaved, ...stored].sort((a, b) => b.created_at - a.created_at);
       error.value = undefined;
     } catch (err) {
-      error.value = (err as Error).message;
+      const d = describeError(err);
+      error.value = d.advice ? `${d.message} ${d.advice}` : d.message;
     }
   }
   function start(): void {
