@@ -195,7 +195,7 @@ const HANDLERS: Handlers = {
   },
   addWatch: (m, a) => {
     m.store.settings.addWatch(a.owner, a.label ?? null);
-    learnStoredManagers([a.owner], (o) => m.store.margin.managersOfOwner(o), m.watchedManagers);
+    learnStoredManagers([a.owner], m.store.margin, m.watchedManagers);
     m.risk.forget();
     void m.refreshRisk();
     return m.store.settings.watchList();

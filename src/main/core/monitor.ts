@@ -223,7 +223,7 @@ export class Monitor implements TidewatchApi {
 
   /** Start streams and the risk timer. */
   start(): this {
-    learnStoredManagers(this.store.settings.watchList().map((w) => w.owner), (o) => this.store.margin.managersOfOwner(o), this.watchedManagers);
+    learnStoredManagers(this.store.settings.watchList().map((w) => w.owner), this.store.margin, this.watchedManagers);
     // A first start's history replay waits for the first Portfolio read (marginStream's connectAfter).
     this.margin.connectAfter(this.refreshRisk(), () => this.canConnect() && this.supervisor.add(this.margin.spec));
     this.risk.restartTimer();

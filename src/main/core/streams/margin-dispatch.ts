@@ -2,7 +2,7 @@ import { EVENT_TYPES } from '../../../shared/api';
 import type { StoredMarginEvent } from '../../../shared/contract';
 import type { AlertEngine } from '../alerts/alert-engine';
 import { amountsInWords, type EventUnits } from '../risk/event-amounts';
-import type { IncomingMarginEvent } from '../store/margin-events';
+import type { IncomingMarginEvent, MarginEventRepo } from '../store/margin-events';
 
 export interface MarginDispatchDeps {
   /** When an owner joined the watch list (ms), undefined when it is not on it. */
@@ -81,8 +81,8 @@ export function alertOnReceipt(e: IncomingMarginEvent, data: unknown, d: Pick<Ma
  * alerted. Without them, a restarted app learnt a watched manager only from the REST answer, and
  * a liquidation read before it was neither alerted on receipt nor after its commit.
  */
-export function learnStoredManagers(owners: readonly string[], managersOf: (owner: string) => string[], into: Map<string, string>): void {
-  for (const owner of owners) for (const id of managersOf(owner)) if (!into.has(id)) into.set(id, owner);
+export function learnStoredManagers(owners: readonly string[], repo: Pick<MarginEventRepo, 'managersOfOwner'>, into: Map<string, string>): void {
+  for (const owner of owners) for (const id of repo.managersOfOwner(owner)) if (!into.has(id)) into.set(id, owner);
 }
 
 function ownerNamed(data: string): string | undefined {
