@@ -4,7 +4,10 @@ import type { ServiceClient } from '../../src/main/core/client/service-client';
 import fc from 'fast-check';
 import { distanceToLiquidationPct, LIQUIDATION_RATIO, liquidationBasePrice, riskRatioAt, type Holdings } from '../../src/main/core/risk/distance';
 import { PriceBook } from '../../src/main/core/risk/prices';
-import { ThresholdTracker } from '../../src/main/core/risk/thresholds';
+import { ThresholdTracker, type TrackerState } from '../../src/main/core/risk/thresholds';
+import { AlertEngine } from '../../src/main/core/alerts/alert-engine';
+import { Store } from '../../src/main/core/store/store';
+import type { RiskReading } from '../../src/shared/contract';
 
 describe('the price that liquidates (worked examples)', () => {
   it('a long: 1,000 SUI at $3.00 against 2,400 USDC of debt', () => {
@@ -107,6 +110,47 @@ describe('thresholds with hysteresis and cooldown', () => {
     const tr = new ThresholdTracker();
     expect(tr.observe('a', 1.4, t)).toBe('warning');
     expect(tr.observe('b', 1.4, t)).toBe('warning');
+  });
+
+  it('hands over its levels and the alert times inside the cooldown, and takes them back', () => {
+    const tr = new ThresholdTracker(0.02, 10_000);
+    tr.observe('a', 1.4, t, 0);
+    tr.observe('b', 1.2, t, 5_000);
+    tr.observe('c', 1.6, t, 5_000);
+    const state = tr.state(12_000);
+    expect(state).toEqual({ levels: { a: 'warning', b: 'critical' }, lastAlertAt: { 'b:critical': 5_000 } });
+    const again = new ThresholdTracker(0.02, 10_000);
+    again.restore(JSON.parse(JSON.stringify(state)) as TrackerState);
+    expect(again.observe('a', 1.4, t, 13_000)).toBeNull();
+    expect(again.observe('b', 1.2, t, 13_000)).toBeNull();
+    expect(again.observe('a', 1.2, t, 13_000)).toBe('critical');
+  });
+
+  it('a restarted app does not alert again a position still below its threshold, and alerts one that got worse', () => {
+    const store = Store.openInMemory();
+    try {
+      const reading = (manager_id: string, risk_ratio: number, ts_ms: number): RiskReading => ({ manager_id, owner: '0xowner', ts_ms, risk_ratio, debt_usd: 100, assets_usd: 140, distance_pct: -5 });
+      const levels = { load: () => store.settings.get<TrackerState>('risk.levels'), save: (s: TrackerState) => store.settings.set('risk.levels', s) };
+      const start = (): { engine: AlertEngine; pushed: string[] } => {
+        const pushed: string[] = [];
+        const engine = new AlertEngine(store.risk, (a) => pushed.push(...a.map((x) => `${x.manager_id}:${x.level}`)), 15 * 60_000, () => {}, levels);
+        return { engine, pushed };
+      };
+      const first = start();
+      first.engine.onReadings([reading('a', 1.4, 1_000), reading('b', 1.3, 1_000)], () => t, 1_000);
+      expect(first.pushed).toEqual(['a:warning', 'b:warning']);
+      // Restarted: the same positions, still below the warning threshold; then one of them worse.
+      const second = start();
+      second.engine.onReadings([reading('a', 1.41, 60_000), reading('b', 1.3, 60_000)], () => t, 60_000);
+      expect(second.pushed).toEqual([]);
+      second.engine.onReadings([reading('a', 1.41, 90_000), reading('b', 1.2, 90_000)], () => t, 90_000);
+      expect(second.pushed).toEqual(['b:critical']);
+      // Without the kept levels (as before) the restart alerted both again.
+      const forgetful = new AlertEngine(store.risk, () => {}, 15 * 60_000);
+      expect(forgetful.onReadings([reading('a', 1.41, 120_000)], () => t, 120_000).map((x) => x.level)).toEqual(['warning']);
+    } finally {
+      store.close();
+    }
   });
 });
 

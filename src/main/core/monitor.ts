@@ -78,8 +78,7 @@ export class Monitor implements TidewatchApi {
   readonly credits: CreditMeter;
   /** Liquidations before this time (replayed history) never raise the large-liquidation alert. */
   private readonly startedAt = Date.now();
-  /** Watched managers -> owner. */
-  readonly watchedManagers = new Map<string, string>();
+  readonly watchedManagers = new Map<string, string>(); // watched managers -> owner (margin-dispatch.ts learns them)
   /** The latest risk reading of each watched manager (the tray shows the worst). */
   readonly latestReadings = new Map<string, RiskReading>();
   private pools!: PoolStreams;
@@ -109,7 +108,8 @@ export class Monitor implements TidewatchApi {
     this.hub = new PushHub((topic, count) => {
       if (topic.startsWith('pool:')) this.pools.onSubscribers(topic.slice(5), count);
     });
-    this.alerts = new AlertEngine(this.store.risk, (a) => this.hub.publish('alerts', a), this.effective().alertCooldownSec * 1000, (err) => this.storeHealth.note(err, 'alerts'));
+    this.alerts = new AlertEngine(this.store.risk, (a) => this.hub.publish('alerts', a), this.effective().alertCooldownSec * 1000, (err) => this.storeHealth.note(err, 'alerts'),
+      { load: () => this.store.settings.get('risk.levels'), save: (s) => this.storeHealth.guard(() => this.store.settings.set('risk.levels', s)) });
     this.marginDeps = { watchedSince: (owner) => this.store.settings.watchedSince(owner), watchedManagers: this.watchedManagers, eventUnits: this.eventUnits, alerts: this.alerts };
     this.risk = new RiskRefresh({
       client: () => this.client,

@@ -4,7 +4,7 @@ import type { AlertRecord, CreditUsage, RiskReading, Thresholds } from '../../..
 import { riskRatioFromStream } from '../../../shared/units';
 import type { IncomingMarginEvent } from '../store/margin-events';
 import type { NewAlert, RiskAlertRepo } from '../store/risk-alert-repo';
-import { ThresholdTracker } from '../risk/thresholds';
+import { ThresholdTracker, type TrackerState } from '../risk/thresholds';
 
 const short = (id: string | null): string => (id ? `${id.slice(0, 8)}…${id.slice(-4)}` : '?');
 const liquidationKey = (e: IncomingMarginEvent): string => `liquidation:${e.margin_manager_id}:critical:${e.id}`;
@@ -32,9 +32,16 @@ export class AlertEngine {
     cooldownMs: number,
     /** Whether an alert's write worked (undefined) or failed (a full disk: the alert was shown all the same). */
     private readonly noteStore: (err?: unknown) => void = () => {},
+    /** Where the threshold levels are kept across restarts (the settings table), if anywhere. */
+    private readonly levels?: { load(): TrackerState | undefined; save(state: TrackerState): void },
   ) {
     this.tracker = new ThresholdTracker(0.02, cooldownMs);
+    const kept = levels?.load();
+    if (kept) this.tracker.restore(kept);
+    this.savedLevels = JSON.stringify(kept ?? null);
   }
+
+  private savedLevels: string;
 
   /**
    * `describe` gives what the alert should say of the position beyond its ratio: its pool, debt
@@ -67,7 +74,18 @@ export class AlertEngine {
       }, (record) => fired.push(record));
     }
     if (fired.length > 0) this.publish(fired);
+    this.keepLevels(now);
     return fired;
+  }
+
+  /** The tracker's state written when it changed (a failed write is the store health's to tell; the levels stay in memory). */
+  private keepLevels(now: number): void {
+    if (!this.levels) return;
+    const state = this.tracker.state(now);
+    const text = JSON.stringify(state);
+    if (text === this.savedLevels) return;
+    this.levels.save(state);
+    this.savedLevels = text;
   }
 
   /**

@@ -4,6 +4,12 @@ export type RiskLevel = 'ok' | 'warning' | 'critical';
 
 const RANK: Record<RiskLevel, number> = { ok: 0, warning: 1, critical: 2 };
 
+/** What a tracker remembers: each manager's level (when not ok) and when each manager:level last alerted. */
+export interface TrackerState {
+  levels: Record<string, RiskLevel>;
+  lastAlertAt: Record<string, number>;
+}
+
 /**
  * Threshold crossings with hysteresis and a cooldown: a level is entered when the ratio falls
  * below its threshold and left only when the ratio climbs above threshold x (1 + hysteresis);
@@ -21,6 +27,24 @@ export class ThresholdTracker {
 
   setCooldown(ms: number): void {
     this.cooldownMs = ms;
+  }
+
+  /**
+   * What to keep across a restart (`restore`): without it a restarted app took every position as
+   * ok and alerted again each one still below a threshold, at every start. Alert times older
+   * than the cooldown (`now`) are left out.
+   */
+  state(now = Date.now()): TrackerState {
+    const levels: Record<string, RiskLevel> = {};
+    for (const [id, level] of this.levels) if (level !== 'ok') levels[id] = level;
+    const lastAlertAt: Record<string, number> = {};
+    for (const [key, at] of this.lastAlertAt) if (now - at < this.cooldownMs) lastAlertAt[key] = at;
+    return { levels, lastAlertAt };
+  }
+
+  restore(s: TrackerState): void {
+    for (const [id, level] of Object.entries(s.levels ?? {})) if (level in RANK) this.levels.set(id, level);
+    for (const [key, at] of Object.entries(s.lastAlertAt ?? {})) if (typeof at === 'number') this.lastAlertAt.set(key, at);
   }
 
   level(managerId: string): RiskLevel {
