@@ -43,7 +43,7 @@ export class ThresholdTracker {
   }
 
   restore(s: TrackerState): void {
-    for (const [id, level] of Object.entries(s.levels ?? {})) if (level in RANK) this.levels.set(id, level);
+    for (const [id, level] of Object.entries(s.levels ?? {})) if (Object.hasOwn(RANK, level)) this.levels.set(id, level);
     for (const [key, at] of Object.entries(s.lastAlertAt ?? {})) if (typeof at === 'number') this.lastAlertAt.set(key, at);
   }
 
