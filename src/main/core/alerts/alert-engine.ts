@@ -25,6 +25,8 @@ function parsed(text: string): unknown {
  */
 export class AlertEngine {
   readonly tracker: ThresholdTracker;
+  /** The tracker's state as last written (`keepLevels` writes only a change). */
+  private savedLevels: string;
 
   constructor(
     private readonly repo: RiskAlertRepo,
@@ -40,8 +42,6 @@ export class AlertEngine {
     if (kept) this.tracker.restore(kept);
     this.savedLevels = JSON.stringify(kept ?? null);
   }
-
-  private savedLevels: string;
 
   /**
    * `describe` gives what the alert should say of the position beyond its ratio: its pool, debt
