@@ -3,7 +3,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { World } from '../../src/sim';
 import { startServe, type Serving } from '../../src/main/web/serve';
-import { go, launchChromium, rendererBuilt, SCREENSHOTS } from '../support/browser';
+import { go, launchChromium, rendererBuilt, SCREENSHOTS, textsIn } from '../support/browser';
 import { tempDir } from '../support/monitor';
 
 /**
@@ -59,7 +59,7 @@ describe('what a trader must see', () => {
     expect(first).toMatch(/\$[\d,.]+/);
     expect(first).toMatch(/\d\.\d\d×/);
     // "SUI liq. $3.07 … -4.9%": the asset that moves, its liquidation price and the distance.
-    const distances = await page.getByTestId('wallet-card').first().getByTestId('distance').allTextContents();
+    const distances = await textsIn(page.getByTestId('wallet-card').first(), '[data-testid=distance]');
     expect(distances[0]).toMatch(/^\s*[A-Z]+ liq\. \$[\d,.]+\s*[-+]\d+\.\d%/);
     const abs = distances.map((d) => Math.abs(Number(/([-+]\d+\.\d)%/.exec(d)?.[1] ?? 'NaN'))).filter((x) => !Number.isNaN(x));
     expect(abs).toEqual([...abs].sort((a, b) => a - b));
@@ -168,7 +168,7 @@ describe('what a trader must see', () => {
     await page.getByTestId('pool-row').first().waitFor();
     await expect.poll(async () => (await page.getByTestId('change').allTextContents()).filter((t) => /%/.test(t)).length, { timeout: 30_000 }).toBeGreaterThanOrEqual(4);
     await page.getByTestId('sort-change').click();
-    const changes = async (): Promise<number[]> => (await page.getByTestId('change').allTextContents()).map((t) => Number(t.replace('%', '').trim())).filter((x) => !Number.isNaN(x));
+    const changes = async (): Promise<number[]> => (await textsIn(page.locator('body'), '[data-testid=change]')).map((t) => Number(t.replace('%', '').trim())).filter((x) => !Number.isNaN(x));
     const a = await changes();
     const sorted = [...a].sort((x, y) => y - x);
     expect(a.join() === sorted.join() || a.join() === [...sorted].reverse().join()).toBe(true);

@@ -1,5 +1,5 @@
 import { existsSync, mkdirSync } from 'node:fs';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import { chromium, type Browser, type Locator, type Page } from 'playwright-core';
 
 export const CHROMIUM = process.env['CHROMIUM_PATH'] ?? '/usr/bin/chromium';
 export const SCREENSHOTS = 'test-results/screenshots';
@@ -24,4 +24,16 @@ export function rendererBuilt(): boolean {
 /** Switch the app's view by its hash route (string form: the test compiles without DOM types). */
 export async function go(page: Page, hash: string): Promise<void> {
   await page.evaluate(`window.location.hash = ${JSON.stringify(hash)}`);
+}
+
+/**
+ * The texts of every `selector` match under `root`, read in one task of the page. A list the app
+ * re-sorts live must be read this way: `allTextContents` finds the elements in one round trip and
+ * reads their texts in a second, so a re-sort in between reads the new texts in the old order.
+ */
+export async function textsIn(root: Locator, selector: string): Promise<string[]> {
+  return root.evaluate(
+    (el, sel) => Array.from((el as unknown as { querySelectorAll(s: string): ArrayLike<{ textContent: string | null }> }).querySelectorAll(sel), (e) => e.textContent ?? ''),
+    selector,
+  );
 }
