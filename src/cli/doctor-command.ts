@@ -2,6 +2,9 @@ import { accessSync, constants, existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { ServiceError } from '../main/core/client/errors';
 import { ServiceClient } from '../main/core/client/service-client';
+import { MARGIN_STREAM_PRIOR_PER_DAY } from '../main/core/credits/cost-model';
+import { forecastFromStore } from '../main/core/credits/store-forecast';
+import type { Pool } from '../shared/api';
 import { SCHEMA_VERSION } from '../main/core/store/migrations';
 import { Store, STORE_FILE } from '../main/core/store/store';
 import { connectSse } from '../main/core/streams/sse-connection';
@@ -92,6 +95,28 @@ async function storeCheck(dir: string): Promise<string> {
   }
 }
 
+/**
+ * What the store's settings and watch list would spend a day on the service (cost-model.ts), in
+ * one line for the report and one per read below it.
+ */
+async function creditsForecast(dir: string, pools: Pool[], demo: boolean): Promise<string> {
+  if (!existsSync(join(dir, STORE_FILE))) return `no store yet, nothing watched: about ${MARGIN_STREAM_PRIOR_PER_DAY} credits a day (the margin stream)`;
+  let store: Store;
+  try {
+    store = Store.openReadOnly(dir);
+  } catch {
+    throw new Error(`${dir}: the store cannot be read, so no forecast (see the store check)`);
+  }
+  try {
+    const f = forecastFromStore(store, pools);
+    const share = f.shareOfPlanDay === null ? '' : `: ${Math.round(f.shareOfPlanDay * 100)} % of the ${f.planLabel} plan's day`;
+    const lines = f.lines.map((l) => `\n        ${l.what}: ${l.perDay.toLocaleString('en-US')} a day (${l.detail})`).join('');
+    return `about ${f.perDay.toLocaleString('en-US')} credits a day at these settings${share}${demo ? ' (the Demo network itself is free)' : ''}${lines}\n       `;
+  } finally {
+    store.close();
+  }
+}
+
 export async function doctorCommand(args: string[]): Promise<number> {
   const o = parse(args, { ...SERVICE_OPTIONS, 'data-dir': { type: 'string' }, help: { type: 'boolean', short: 'h' } });
   if (o.help) {
@@ -101,11 +126,12 @@ export async function doctorCommand(args: string[]): Promise<number> {
   const target = await resolveService(o);
   const client = new ServiceClient({ baseUrl: target.baseUrl, streamUrl: target.streamUrl, apiKey: target.apiKey, streamKeys: target.streamKeys, naming: target.naming, attempts: 2, timeoutMs: 10_000 });
   const checks: Check[] = [];
+  let pools: Pool[] = [];
   try {
     let pool = 'SUI_USDC';
     checks.push(
       await check('api key', async () => {
-        const pools = await client.pools();
+        pools = await client.pools();
         pool = pools[0]?.pool_name ?? pool;
         return `accepted; ${pools.length} pools`;
       }),
@@ -144,6 +170,7 @@ export async function doctorCommand(args: string[]): Promise<number> {
       checks.push(await check(`stream #21 (${own})`, () => streamCheck(client, `/dex/${encodeURIComponent(own)}/live-trades`, {}, own)));
     }
     checks.push(await check('store', async () => storeCheck(o['data-dir'] ?? DEFAULT_DATA_DIR)));
+    checks.push(await check('credits', async () => creditsForecast(o['data-dir'] ?? DEFAULT_DATA_DIR, pools, target.network === 'demo')));
   } finally {
     await target.sim?.close();
   }

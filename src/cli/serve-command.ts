@@ -3,7 +3,8 @@ import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { installSafetyNet } from '../main/core/safety-net';
 import { startServe } from '../main/web/serve';
-import { intOption, parse, untilSignal } from './args';
+import { PLAN_NAMES, type PlanName } from '../shared/credit-prices';
+import { intOption, parse, untilSignal, UsageError } from './args';
 import { DEFAULT_DATA_DIR, resolveService, SERVICE_OPTIONS } from './service-options';
 
 export const SERVE_USAGE = `tidewatch serve: the monitor without Electron, its UI and API on 127.0.0.1
@@ -11,7 +12,7 @@ export const SERVE_USAGE = `tidewatch serve: the monitor without Electron, its U
   tidewatch serve [--port P] [--data-dir DIR] [--watch OWNER]...
                   [--base-url URL [--stream-url URL] [--api-key-file PATH] [--stream-key-file PATH]
                    [--naming spec|deepbook]]
-                  [--speed N] [--seed N] [--history | --no-history]
+                  [--plan free|builder|scale|pro] [--speed N] [--seed N] [--history | --no-history]
 
   Without --base-url it starts the Demo network in this process and uses it. The real
   service's key comes from TIDEWATCH_API_KEY, --api-key-file PATH (chmod 600), or a prompt
@@ -24,6 +25,9 @@ export const SERVE_USAGE = `tidewatch serve: the monitor without Electron, its U
   --port P          port of the UI and API (default 0: a free one)
   --data-dir DIR    where the store lives (default ${DEFAULT_DATA_DIR})
   --watch OWNER     add an owner address to the watch list (repeatable)
+  --plan NAME       the service's plan for this run (default: the one chosen in Settings, Free
+                    at first): its request rate and stream limit, and its monthly credits as the
+                    budget the reads are paced to (Free 250,000, Builder 5 M, Scale 20 M, Pro 50 M)
   --history         on the very first start, fetch the margin stream's retained history (last-id=0);
                     the default on the Demo network. --no-history: only new events (last-id=$),
                     the default on the real service (streamed KB cost credits)
@@ -35,6 +39,7 @@ export async function serveCommand(args: string[]): Promise<number> {
     port: { type: 'string' },
     'data-dir': { type: 'string' },
     watch: { type: 'string', multiple: true },
+    plan: { type: 'string' },
     history: { type: 'boolean' },
     'no-history': { type: 'boolean' },
     help: { type: 'boolean', short: 'h' },
@@ -51,6 +56,7 @@ export async function serveCommand(args: string[]): Promise<number> {
   for (const stream of [process.stdout, process.stderr]) stream.on('error', () => {});
   const port = intOption('port', o.port, 0, 65_535) ?? 0;
   const dataDir = o['data-dir'] ?? DEFAULT_DATA_DIR;
+  if (o.plan !== undefined && !PLAN_NAMES.includes(o.plan as PlanName)) throw new UsageError(`--plan must be one of ${PLAN_NAMES.join(', ')} (got "${o.plan}")`);
   const target = await resolveService(o, { startDemo: false });
   ensureUiBuilt();
   const serving = await startServe({
@@ -59,6 +65,7 @@ export async function serveCommand(args: string[]): Promise<number> {
     service: target.network === 'custom' ? target : undefined,
     demo: { speed: target.speed, seed: target.seed },
     watch: o.watch,
+    plan: o.plan as PlanName | undefined,
     marginFirstStart: o.history ? '0' : o['no-history'] ? '$' : undefined,
     log: (line) => console.error(`tidewatch: ${line}`),
   });

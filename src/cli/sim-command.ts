@@ -1,11 +1,21 @@
-import { DEFAULT_HEARTBEAT_MS, DEFAULT_SEED, PLANS, startSim, World, type PlanName } from '../sim';
+import { DEFAULT_HEARTBEAT_MS, DEFAULT_SEED, PLAN_NAMES, PLANS, billLine, startSim, World, type Bill, type PlanName } from '../sim';
 import { intOption, numberOption, parse, untilSignal, UsageError } from './args';
+
+/** How often `--bill-log` (or `--plan`) prints the keys' bills. */
+const BILL_LOG_MS = 60_000;
+
+/** Each plan's limits, for the usage: "free 10 req/s, 1 stream, 250,000 credits a month". */
+const PLAN_HELP = PLAN_NAMES.map((name) => {
+  const p = PLANS[name];
+  const streams = `${p.streams} ${p.streams === 1 ? 'stream' : 'streams'}`;
+  return `${name} ${p.requestsPerSecond} req/s, ${streams}, ${p.monthlyCredits.toLocaleString('en-US')} credits a month`;
+});
 
 export const SIM_USAGE = `tidewatch sim: the Demo network, a reference implementation of the chain data service
 
   tidewatch sim --port 0 --api-key KEY [--stream-key KEY] [--pool-stream-key POOL=KEY]
                 [--seed N] [--speed N] [--host 127.0.0.1]
-                [--plan free|starter|pro|business] [--no-retry-after] [--pool-resume]
+                [--plan ${PLAN_NAMES.join('|')}] [--bill-log] [--no-retry-after] [--pool-resume]
                 [--rate-limit N] [--max-streams N] [--heartbeat-ms N] [--retention N] [--anchor-ms MS]
   tidewatch sim --describe [--seed N]
 
@@ -19,8 +29,11 @@ export const SIM_USAGE = `tidewatch sim: the Demo network, a reference implement
   --seed N          seed of the synthetic chain (default ${DEFAULT_SEED})
   --speed N         market activity per second, as a multiple of real time (default 1)
   --host H          address to bind (default 127.0.0.1)
-  --plan NAME       the real service's plan limits: free 10 req/s and 1 stream, starter 25 and 3,
-                    pro 50 and 10, business 100 and 25 per key; beyond them 429 (default: no limits)
+  --plan NAME       enforce a plan of the real service per key, answering 429 beyond it
+                    (default: no limits), and log the keys' bills every minute (as --bill-log):
+${PLAN_HELP.map((line) => `                      ${line}`).join('\n')}
+  --bill-log        log every key's bill (credits, as the real service would charge them) every
+                    minute, also without --plan; GET /__sim/credits?api-key=KEY answers it any time
   --no-retry-after  429s without a Retry-After header (the real service documents none)
   --pool-resume     stream #21 resumes after last-id (or Last-Event-ID) by replaying the pool's
                     retained trades, as the real service documents (default: off, as in the spec)
@@ -44,6 +57,7 @@ export async function simCommand(args: string[]): Promise<number> {
     host: { type: 'string' },
     'rate-limit': { type: 'string' },
     plan: { type: 'string' },
+    'bill-log': { type: 'boolean' },
     'no-retry-after': { type: 'boolean' },
     'pool-resume': { type: 'boolean' },
     'max-streams': { type: 'string' },
@@ -62,7 +76,7 @@ export async function simCommand(args: string[]): Promise<number> {
     console.log(JSON.stringify(new World({ seed }).describe()));
     return 0;
   }
-  if (o.plan !== undefined && !(o.plan in PLANS)) throw new UsageError(`--plan must be one of ${Object.keys(PLANS).join(', ')} (got "${o.plan}")`);
+  if (o.plan !== undefined && !(PLAN_NAMES as string[]).includes(o.plan)) throw new UsageError(`--plan must be one of ${PLAN_NAMES.join(', ')} (got "${o.plan}")`);
   const stopped = untilSignal();
   const apiKeys = o['api-key'] ?? ['demo'];
   if (apiKeys.some((k) => k.length === 0)) throw new UsageError('--api-key must not be empty');
@@ -91,8 +105,16 @@ export async function simCommand(args: string[]): Promise<number> {
     nowMs: intOption('anchor-ms', o['anchor-ms'], 0, Date.now() + 86_400_000),
   });
   console.log(`Tidewatch demo network listening on ${sim.url}`);
+  // Quiet unless asked: a plan is about what the usage costs, so it logs the bills too.
+  const billLog = o['bill-log'] === true || o.plan !== undefined ? setInterval(() => logBills(sim.bills()), BILL_LOG_MS) : undefined;
   const signal = await stopped;
+  clearInterval(billLog);
   console.error(`tidewatch sim: ${signal}, stopping`);
   await sim.close();
   return 0;
+}
+
+/** One line per key with a bill above zero (an open stream's heartbeats alone make one). */
+function logBills(bills: Bill[]): void {
+  for (const b of bills) if (b.total > 0) console.log(`tidewatch sim: ${billLine(b)}`);
 }

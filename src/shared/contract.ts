@@ -6,12 +6,12 @@ import { Address, CANDLES_MAX_PERIODS, Checkpoint, Fields, HttpUrl, malformed, N
 import { PageArg, PerPageArg, Ratio, TOO_LONG, TRADES_MAX_SPAN_SEC, UnixMs, UnixSeconds } from './arguments';
 import type { DemoOwnerHint, ManagerDetail, PortfolioSummary } from './portfolio';
 import type { Settings } from './settings';
-import type { StatusSnapshot } from './status';
+import type { CreditForecast, StatusSnapshot } from './status';
 
 export { CANDLES_MAX_PERIODS, FIELDS_MAX_DEPTH, FIELDS_MAX_KEYS, TRADES_MAX_SPAN_SEC } from './arguments';
 export type { DemoOwnerHint, ManagerDetail, PortfolioSummary, PositionSummary, SupplySummary, UsdPrice, WalletSummary } from './portfolio';
 export { withoutKeyFacts, type KeyFacts, type Settings, type SettingsPatch } from './settings';
-export type { CreditUsage, HistoryGap, StatusSnapshot, StreamState, StreamStatus } from './status';
+export type { CreditForecast, CreditUsage, HistoryGap, ReadPlan, StatusSnapshot, StreamState, StreamStatus } from './status';
 
 /**
  * TidewatchApi: the one interface between the renderer and main, served over Electron IPC by
@@ -199,6 +199,8 @@ export const CONTRACT_ARGS = {
   alerts: v.object({ includeAcknowledged: v.optional(v.boolean()), limit: v.optional(v.pipe(v.number(), v.finite(), v.integer(), v.minValue(1), v.maxValue(1000))) }),
   settings: v.object({}),
   streamStatus: v.object({}),
+  /** Credits a day at the current settings, and where they go. */
+  creditForecast: v.object({}),
   watchList: v.object({}),
   thresholds: v.object({}),
   updateSettings: v.object({
@@ -210,7 +212,8 @@ export const CONTRACT_ARGS = {
     requestsPerSecond: v.optional(v.pipe(v.number(), v.finite(), v.minValue(0.1), v.maxValue(1000))),
     concurrency: v.optional(v.pipe(v.number(), v.finite(), v.integer(), v.minValue(1), v.maxValue(64))),
     streamBudget: v.optional(v.pipe(v.number(), v.finite(), v.integer(), v.minValue(1), v.maxValue(100))),
-    riskRefreshSec: v.optional(v.pipe(v.number(), v.finite(), v.integer(), v.minValue(5), v.maxValue(3600))),
+    plan: v.optional(v.picklist(['free', 'builder', 'scale', 'pro', 'custom'])),
+    recordsRefreshSec: v.optional(v.pipe(v.number(), v.finite(), v.integer(), v.minValue(60), v.maxValue(86_400))),
     warningRatio: v.optional(Ratio),
     criticalRatio: v.optional(Ratio),
     alertCooldownSec: v.optional(v.pipe(v.number(), v.finite(), v.integer(), v.minValue(0), v.maxValue(86_400))),
@@ -271,6 +274,7 @@ export interface ContractResults {
   alerts: QueryResult<AlertRecord[]>;
   settings: Settings;
   streamStatus: StatusSnapshot;
+  creditForecast: CreditForecast;
   watchList: WatchEntry[];
   thresholds: { defaults: Thresholds; perManager: Record<string, Thresholds> };
   updateSettings: Settings;

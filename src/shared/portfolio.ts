@@ -4,10 +4,10 @@
  */
 
 /**
- * An asset's price in USD and where it came from (README "Pricing"): a stablecoin is $1; any
- * other asset takes the fresher of the oracle price recorded with a margin deposit and the
- * exchange's mid price through a stablecoin pool (SUI from SUI_USDC). `at` is when the price
- * was true (the deposit's time, or when the mid price was read).
+ * An asset's price in USD and where it came from (docs/credits.md "Prices"): a stablecoin is $1;
+ * any other asset takes the fresher of the oracle price recorded with a margin deposit and the
+ * exchange's last trade in a stablecoin pool (SUI from SUI_USDC). `at` is when the price was
+ * true (the deposit's time, or when the trade was read).
  */
 export interface UsdPrice {
   symbol: string;

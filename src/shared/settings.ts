@@ -6,17 +6,27 @@ export interface Settings {
   baseUrl: string;
   streamUrl: string;
   naming: 'spec' | 'deepbook';
+  /**
+   * The service's plan (credit-prices.ts PLANS): choosing one sets the request rate and the
+   * stream budget to its limits, and its monthly credits are the budget unless one is set.
+   * `custom`: the values below as set.
+   */
+  plan: 'free' | 'builder' | 'scale' | 'pro' | 'custom';
   requestsPerSecond: number;
   concurrency: number;
   /** Streams open at once (the service's plans limit it). */
   streamBudget: number;
-  riskRefreshSec: number;
+  /** Margin records (loans, deposits, supplies) are read again this often, besides on events of watched managers. */
+  recordsRefreshSec: number;
   warningRatio: number;
   criticalRatio: number;
   alertCooldownSec: number;
   /** Protocol-wide large-liquidation alert above this USD amount; null: off. */
   largeLiquidationUsd: number | null;
-  /** Credits a month the user means to spend; a warning at 80 % and at 100 %. null: no budget. */
+  /**
+   * Credits a month the user means to spend: reads are paced to end the month inside it, with a
+   * warning at 80 % and at 100 %. null: the plan's monthly credits (none for a custom plan).
+   */
   monthlyCreditBudget: number | null;
   ipfsGateway: string;
   privacyMode: boolean;

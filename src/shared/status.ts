@@ -35,6 +35,20 @@ export interface StatusSnapshot {
   internalError: { at: number; message: string } | null;
   /** Credits spent on the service (its published prices); null on the Demo network, which is free. */
   credits: CreditUsage | null;
+  /** What the guard reads and how often (docs/credits.md); null before the first plan. */
+  reads: ReadPlan | null;
+}
+
+/** The guard's reads: each watched asset's price, the margin records, and what the budget did to them. */
+export interface ReadPlan {
+  /** Most often first. `everyMs` null: not read (the month's credits are spent). */
+  prices: Array<{ symbol: string; everyMs: number | null; slowed: boolean; why: string; readAt: number | null }>;
+  /** How often the margin records are read now; null: only on events. */
+  recordsEveryMs: number | null;
+  /** The budget's pace factor (1: not slowed); null: reads stopped for the budget. */
+  pace: number | null;
+  /** What the budget did, in plain words, or null when nothing was slowed. */
+  budgetNote: string | null;
 }
 
 /** The credit meter: what this app spent on the service, by its published price list. */
@@ -61,4 +75,23 @@ export interface HistoryGap {
   recoveredLiquidations: number;
   /** Plain words for the status bar and the Live events view. */
   message: string;
+}
+
+/** What Tidewatch forecasts it spends a day at the current settings (the cost model). */
+export interface CreditForecast {
+  /** Credits a day, pool streams aside. */
+  perDay: number;
+  /** Where they go, one line per read or stream. */
+  lines: Array<{ what: string; perDay: number; detail: string }>;
+  /** The plan chosen in Settings (`custom`: none of the service's). */
+  plan: string;
+  planLabel: string;
+  planMonthlyCredits: number | null;
+  /** perDay over the plan's daily share (its month over 30 days); null for a custom plan. */
+  shareOfPlanDay: number | null;
+  /** The month's budget (Settings, else the plan's credits), or null. */
+  budget: number | null;
+  shareOfBudgetDay: number | null;
+  /** Pool streams open now (while their page is shown) and what each costs an hour (null: not measured yet). */
+  poolStreams: Array<{ pool: string; perHour: number | null }>;
 }

@@ -1,12 +1,14 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { PLANS, type PlanName } from '../shared/credit-prices';
 import { World } from './chain/world';
+import { Billing, patternOf, type Bill } from './http/billing';
 import { dexRoutes } from './http/dex-routes';
 import { HttpError, sendError, sendJson } from './http/errors';
 import { marginRoutes } from './http/margin-routes';
 import { nftRoutes } from './http/nft-routes';
 import { Query } from './http/query';
-import { PLANS, RateLimiter, type PlanName } from './http/rate-limit';
+import { RateLimiter } from './http/rate-limit';
 import { matchRoute, type Route } from './http/route';
 import { streamRoutes, type PoolFlood, type StreamHub } from './http/stream-routes';
 
@@ -69,10 +71,17 @@ export interface RunningSim {
   dropStreams(): number;
   /** Replace the accepted keys (a key revoked, then enabled again). Open streams are not cut. */
   setApiKeys(keys: string[]): void;
+  /** What `key` has cost so far, as the real service would bill it (`GET /__sim/credits` answers the same). */
+  credits(key: string): Bill;
+  /** The bills of every key that has cost something or opened a stream, in the order first seen. */
+  bills(): Bill[];
   close(): Promise<void>;
 }
 
 export const DEFAULT_SEED = 20_251_122;
+
+/** A key's bill so far (`?api-key=KEY`): free, not counted, not rate-limited; 401 for a key the sim does not know. */
+const CREDITS_PATH = '/__sim/credits';
 
 /**
  * How much of a world built gradually exists: pools and NFTs (built with the world), prices and
@@ -88,6 +97,7 @@ function levelOf(world: World): Level {
 /** What a request needs of a world still being built. */
 function needs(req: IncomingMessage): Level {
   const url = req.url ?? '';
+  if (url.startsWith(`${CREDITS_PATH}?`) || url === CREDITS_PATH) return Level.none;
   if (/^\/dex\/get_pools(\?|$)/.test(url) || url.startsWith('/nfts/') || url.startsWith('/kiosks/')) return Level.none;
   if (url.startsWith('/dex-margin/')) return Level.margin;
   if (/^\/dex\/[^/?]+\/(trades|ohlcv\/)/.test(url)) return Level.history;
@@ -115,12 +125,14 @@ export async function startSim(opts: SimOptions): Promise<RunningSim> {
   const rate = opts.rateLimit ?? plan?.requestsPerSecond;
   const limiter = rate ? new RateLimiter(rate) : undefined;
   const retryAfter = opts.retryAfter !== false;
+  const billing = new Billing();
   const hub: StreamHub = {
     heartbeatMs: opts.heartbeatMs ?? DEFAULT_HEARTBEAT_MS,
     openPerKey: new Map(),
     maxStreamsPerKey: opts.maxStreams ?? plan?.streams,
     retryAfter,
     connections: new Set(),
+    billing,
     flood: opts.flood,
     poolResume: opts.poolResume === true,
   };
@@ -177,12 +189,21 @@ export async function startSim(opts: SimOptions): Promise<RunningSim> {
       else handle(req, res);
     });
   };
+  // A key the sim accepts (for REST or a stream), or one with a bill (since revoked).
+  const known = (key: string): boolean =>
+    keys.has(key) || streamKeys?.has(key) === true || [...poolStreamKeys.values()].some((ks) => ks.has(key)) || billing.has(key);
+  const answerCredits = (res: ServerResponse, key: string | null): void => {
+    if (key === null || key === '' || !known(key)) throw new HttpError(401, 'unauthorized', 'the api-key is not valid');
+    sendJson(res, 200, billing.bill(key));
+  };
+
   const handle = (req: IncomingMessage, res: ServerResponse): void => {
     try {
       if (req.method !== 'GET' && req.method !== 'HEAD') {
         throw new HttpError(405, 'method_not_allowed', `only GET is served (got ${req.method})`, { allow: 'GET, HEAD' });
       }
       const url = new URL(req.url ?? '/', 'http://sim.invalid');
+      if (url.pathname === CREDITS_PATH) return answerCredits(res, url.searchParams.get('api-key'));
       let segments: string[];
       try {
         segments = url.pathname.split('/').filter(Boolean).map(decodeURIComponent);
@@ -206,7 +227,11 @@ export async function startSim(opts: SimOptions): Promise<RunningSim> {
         throw new HttpError(429, 'rate_limited', `too many requests for this api-key; retry in ${wait} s`, retryAfter ? { 'retry-after': String(wait) } : {});
       }
       const body = found.route.handler({ world, query: new Query(url.searchParams), params: found.params, req, res, apiKey });
-      if (body !== undefined) sendJson(res, 200, body);
+      if (body !== undefined) {
+        sendJson(res, 200, body);
+        // The raw path: the price table's segments are the path's before decoding, as the router's are.
+        billing.request(apiKey, patternOf(found.route.segments), url.pathname);
+      }
     } catch (err) {
       if (res.headersSent) {
         res.destroy();
@@ -243,6 +268,8 @@ export async function startSim(opts: SimOptions): Promise<RunningSim> {
       keys.clear();
       for (const k of next) keys.add(k);
     },
+    credits: (key) => billing.bill(key),
+    bills: () => billing.keys().map((k) => billing.bill(k)),
     dropStreams() {
       const open = [...hub.connections];
       for (const conn of open) conn.destroy();

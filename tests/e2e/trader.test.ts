@@ -64,7 +64,7 @@ describe('what a trader must see', () => {
     const abs = distances.map((d) => Math.abs(Number(/([-+]\d+\.\d)%/.exec(d)?.[1] ?? 'NaN'))).filter((x) => !Number.isNaN(x));
     expect(abs).toEqual([...abs].sort((a, b) => a - b));
     // The pricing rule is shown with each price's source and age.
-    expect(await text('prices')).toMatch(/(exchange mid price|oracle price of a deposit), (just now|\d+ s ago|\d+ min ago)/);
+    expect(await text('prices')).toMatch(/(last exchange trade|oracle price of a deposit), (just now|\d+ s ago|\d+ min ago)/);
   });
 
   it('2. a manager page from every manager id: position, risk chart with its lines, events, and watch', { timeout: 90_000 }, async () => {

@@ -66,6 +66,17 @@ describe('tidewatch sim (command line)', () => {
     for (const a of [...described.wallets, ...described.kiosks, ...described.marginOwners]) expect(a).toMatch(/^0x[0-9a-f]{64}$/);
   });
 
+  it("--plan takes the service's four plans, each told in the usage; another name is a usage error naming them", async () => {
+    const help = run(['sim', '--help']);
+    expect(await exitOf(help.child)).toBe(0);
+    expect(help.stdout()).toContain('[--plan free|builder|scale|pro] [--bill-log]');
+    expect(help.stdout()).toContain('free 10 req/s, 1 stream, 250,000 credits a month');
+    expect(help.stdout()).toContain('pro 100 req/s, 25 streams, 50,000,000 credits a month');
+    const p = run(['sim', '--plan', 'starter']);
+    expect(await exitOf(p.child)).toBe(2);
+    expect(p.stderr()).toContain('--plan must be one of free, builder, scale, pro (got "starter")');
+  });
+
   it('exits 2 with the usage on a bad option', async () => {
     const p = run(['sim', '--speed', 'fast']);
     expect(await exitOf(p.child)).toBe(2);

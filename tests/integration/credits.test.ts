@@ -1,7 +1,7 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { Monitor } from '../../src/main/core/monitor';
 import { MemorySecretStore } from '../../src/main/core/settings';
-import { priceOf } from '../../src/main/core/credits/credit-prices';
+import { priceOf } from '../../src/shared/credit-prices';
 import { monitorOn, tempDir, until } from '../support/monitor';
 import { startTestSim, TEST_KEY, type TestSim } from '../support/sim';
 
@@ -31,7 +31,8 @@ function metered(t: TestSim, dir: string) {
   const m = new Monitor({
     dataDir: dir,
     secrets: new MemorySecretStore(TEST_KEY),
-    overrides: { network: 'custom', baseUrl: t.sim.url, streamUrl: t.sim.url },
+    // Builder's three streams: the pool page streams beside the margin stream (Free allows one).
+    overrides: { network: 'custom', baseUrl: t.sim.url, streamUrl: t.sim.url, plan: 'builder', streamBudget: 3 },
     fetch: counting,
   }).start();
   return { m, asked, streamed: () => streamed };

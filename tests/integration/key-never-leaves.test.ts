@@ -77,6 +77,7 @@ describe('the API key never crosses to the renderer', () => {
       acknowledgeAllAlerts: {},
       retryStreams: {},
       demoHints: {},
+      creditForecast: {},
     };
     const answers: string[] = [];
     for (const method of CONTRACT_METHODS) {

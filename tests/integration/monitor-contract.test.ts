@@ -180,8 +180,18 @@ describe('contract queries against the Demo network', () => {
     expect((await call('updateSettings', withoutKeyFacts(s))).baseUrl).toBe('');
     await expect(call('updateSettings', { baseUrl: 'not a url' })).rejects.toThrow(/baseUrl must be an http\(s\) URL/);
     await expect(call('updateSettings', { network: 'custom', baseUrl: '' })).rejects.toThrow(/custom network needs a base URL/);
-    const updated = await call('updateSettings', { riskRefreshSec: 60, privacyMode: true });
-    expect(updated).toMatchObject({ riskRefreshSec: 60, privacyMode: true });
+    const updated = await call('updateSettings', { recordsRefreshSec: 600, privacyMode: true });
+    expect(updated).toMatchObject({ recordsRefreshSec: 600, privacyMode: true });
+    // A plan sets its limits; another value than the plan's makes it custom.
+    expect(await call('updateSettings', { plan: 'builder' })).toMatchObject({ plan: 'builder', requestsPerSecond: 25, streamBudget: 3 });
+    expect(await call('updateSettings', { streamBudget: 2 })).toMatchObject({ plan: 'custom', streamBudget: 2, requestsPerSecond: 25 });
+    expect(await call('updateSettings', { plan: 'free' })).toMatchObject({ plan: 'free', requestsPerSecond: 10, streamBudget: 1 });
+    // What these settings cost a day, against the Free plan (the Demo network itself is free).
+    const forecast = await call('creditForecast', {});
+    expect(forecast).toMatchObject({ plan: 'free', planLabel: 'Free', planMonthlyCredits: 250_000, budget: 250_000 });
+    expect(forecast.lines[0]!.what).toMatch(/Margin stream/);
+    expect(forecast.perDay).toBe(forecast.lines.reduce((a: number, l: { perDay: number }) => a + l.perDay, 0));
+    expect(forecast.shareOfPlanDay).toBeCloseTo(forecast.perDay / (250_000 / 30), 6);
     await expect(call('updateSettings', { warningRatio: 1.1, criticalRatio: 1.2 })).rejects.toThrow(/warning ratio/);
     const withKey = await call('setApiKey', { apiKey: 'secret-key-123' });
     expect(withKey.hasApiKey).toBe(true);

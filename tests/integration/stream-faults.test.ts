@@ -96,20 +96,23 @@ describe('stream #22 under faults', () => {
     await until(() => margin() === 'open', 10_000, 'open after the same key');
   });
 
-  it('backs off on 429, honouring Retry-After', async () => {
+  it("learns the plan's stream limit from the service's refusal of one stream too many, and waits for the budget", async () => {
     const t = await startTestSim({ historyDays: 0.2, maxStreams: 1 });
     const dir = tempDir();
-    const m = monitorOn(t, dir.dir).start();
+    const lines: string[] = [];
+    const m = monitorOn(t, dir.dir, { log: (l) => lines.push(l) }).start();
     cleanups.push(() => dir.remove(), () => t.close(), () => m.close());
     await m.invoke('updateSettings', { streamBudget: 2 });
     await until(() => m.supervisor.statuses().find((s) => s.id === 'margin')?.state === 'open', 10_000, 'margin open');
     const off = m.subscribe('pool:SUI_USDC', () => {});
     cleanups.push(off);
-    await until(() => m.supervisor.statuses().find((s) => s.id === 'pool:SUI_USDC')?.state === 'backoff', 10_000, 'pool backoff');
-    const s = m.supervisor.statuses().find((x) => x.id === 'pool:SUI_USDC')!;
-    expect(s.lastError).toMatch(/429/);
-    // The sim asks for 5 s.
-    expect(s.nextTryAt! - Date.now()).toBeGreaterThan(3500);
+    await until(() => m.supervisor.statuses().find((s) => s.id === 'pool:SUI_USDC')?.state === 'waiting-budget', 10_000, 'pool waiting for the budget');
+    expect(m.supervisor.limit()).toBe(1);
+    expect(lines.some((l) => /allows 1 stream at once/.test(l))).toBe(true);
+    expect(m.supervisor.statuses().find((s) => s.id === 'margin')?.state).toBe('open');
+    // A new budget (the user chose another plan) forgets what was learnt: the pool tries again.
+    await m.invoke('updateSettings', { streamBudget: 3 });
+    expect(m.supervisor.limit()).toBe(3);
   });
 
   it('keeps the margin stream first under a budget of one stream', async () => {
@@ -117,7 +120,7 @@ describe('stream #22 under faults', () => {
     const dir = tempDir();
     const m = monitorOn(t, dir.dir).start();
     cleanups.push(() => dir.remove(), () => t.close(), () => m.close());
-    await m.invoke('updateSettings', { streamBudget: 1 });
+    await m.invoke('updateSettings', { plan: 'custom', streamBudget: 1 });
     const off = m.subscribe('pool:DEEP_USDC', () => {});
     cleanups.push(off);
     await until(() => m.supervisor.statuses().find((s) => s.id === 'pool:DEEP_USDC')?.state === 'waiting-budget', 10_000, 'waiting');

@@ -20,7 +20,8 @@ describe('stream keys (issue 13): streams take their own key, REST the api-key',
     const m = new Monitor({
       dataDir: dir.dir,
       secrets: new MemorySecretStore(TEST_KEY),
-      overrides: { network: 'custom', baseUrl: t.sim.url, streamUrl: t.sim.url },
+      // Builder's three streams: the margin stream and both pool pages at once.
+      overrides: { network: 'custom', baseUrl: t.sim.url, streamUrl: t.sim.url, plan: 'builder', streamBudget: 3 },
     }).start();
     cleanups.push(() => dir.remove(), () => t.close(), () => m.close());
     const state = (id: string) => m.supervisor.statuses().find((s) => s.id === id);

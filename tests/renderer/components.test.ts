@@ -1,16 +1,19 @@
 // @vitest-environment happy-dom
 import { mount } from '@vue/test-utils';
 import { createPinia, setActivePinia } from 'pinia';
-import { beforeEach, describe, expect, it } from 'vitest';
-import { defineComponent, h, watch } from 'vue';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { defineComponent, h, nextTick, watch } from 'vue';
 import { CHART_EVERY_MS, LIVE_EVERY_MS, TAPE_SIZE, useLivePool } from '../../src/renderer/src/features/markets/live-pool';
-import type { AlertRecord, PayloadOf, TidewatchApi, Topic } from '../../src/shared/contract';
+import type { AlertRecord, CreditForecast, PayloadOf, Settings, StatusSnapshot, TidewatchApi, Topic } from '../../src/shared/contract';
 import { ApiError, setApi } from '../../src/renderer/src/api';
 import FreshnessBadge from '../../src/renderer/src/components/FreshnessBadge.vue';
 import QueryState from '../../src/renderer/src/components/QueryState.vue';
 import DistanceBar from '../../src/renderer/src/components/DistanceBar.vue';
 import RiskGauge from '../../src/renderer/src/components/RiskGauge.vue';
+import StatusBar from '../../src/renderer/src/components/StatusBar.vue';
+import SettingsView from '../../src/renderer/src/features/settings/SettingsView.vue';
 import { useAlertsStore } from '../../src/renderer/src/stores/alerts';
+import { useStatusStore } from '../../src/renderer/src/stores/status';
 
 /** A TidewatchApi double that answers from a table and lets the test push. */
 function fakeApi(answers: Record<string, (args: any) => unknown>) {
@@ -189,6 +192,179 @@ describe('a busy pool (issue 12: renderer)', () => {
     expect(charts.reduce((s, c) => s + c.trades, 0)).toBe(n);
     expect(w.text()).toBe(String(TAPE_SIZE));
     expect(new Set(tape!.value.map((t) => t.event_digest)).size).toBe(TAPE_SIZE);
+    w.unmount();
+  });
+});
+
+const SETTINGS: Settings = {
+  network: 'custom', baseUrl: 'https://api.example', streamUrl: '', naming: 'spec', plan: 'free', requestsPerSecond: 10, concurrency: 4, streamBudget: 1,
+  recordsRefreshSec: 10_800, warningRatio: 1.5, criticalRatio: 1.25, alertCooldownSec: 900, largeLiquidationUsd: null, monthlyCreditBudget: null,
+  ipfsGateway: 'https://ipfs.io', privacyMode: false, startAtLogin: false, hasApiKey: true, keyProtection: 'os-keyring', hasStreamKey: false, streamKeyPools: [],
+};
+
+const FORECAST: CreditForecast = {
+  perDay: 6_874,
+  lines: [
+    { what: 'Margin stream (always open: the liquidation alarm)', perDay: 50, detail: 'assumed until measured' },
+    { what: 'SUI price', perDay: 5_760, detail: 'every 5 min, 20 credits a read' },
+    { what: 'Margin records (loans, deposits, supplies)', perDay: 1_064, detail: 'every 3.0 h, 40 credits a read (2 wallets)' },
+  ],
+  plan: 'free', planLabel: 'Free', planMonthlyCredits: 250_000, shareOfPlanDay: 6_874 / (250_000 / 30), budget: 250_000, shareOfBudgetDay: 6_874 / (250_000 / 30),
+  poolStreams: [{ pool: 'SUI_USDC', perHour: 1_234 }, { pool: 'DEEP_USDC', perHour: null }],
+};
+
+const settle = async (): Promise<void> => {
+  for (let i = 0; i < 3; i++) {
+    await new Promise((r) => setTimeout(r, 0));
+    await nextTick();
+  }
+};
+
+describe('the Settings view: plan and credits', () => {
+  const mountSettings = (answers: Record<string, (args: any) => unknown> = {}) => {
+    let saved: Settings = { ...SETTINGS };
+    const f = fakeApi({
+      settings: () => saved,
+      watchList: () => [],
+      creditForecast: () => FORECAST,
+      updateSettings: (patch) => (saved = { ...saved, ...patch }),
+      ...answers,
+    });
+    setApi(f.api);
+    return { f, w: mount(SettingsView, { attachTo: document.body }) };
+  };
+
+  it('shows the forecast beside the meter: the sentence, where the credits go, and each open pool stream', async () => {
+    const { f, w } = mountSettings();
+    await settle();
+    expect(w.get('[data-testid="forecast-sentence"]').text()).toBe('About 6,900 credits a day at these settings: 82 % of the Free plan (8,333 a day of its 250,000 a month).');
+    const rows = w.findAll('[data-testid="forecast-lines"] tbody tr').map((r) => r.findAll('td').map((d) => d.text()));
+    expect(rows).toEqual([
+      ['Margin stream (always open: the liquidation alarm)', '50', 'assumed until measured'],
+      ['SUI price', '5,760', 'every 5 min, 20 credits a read'],
+      ['Margin records (loans, deposits, supplies)', '1,064', 'every 3.0 h, 40 credits a read (2 wallets)'],
+    ]);
+    expect(w.findAll('[data-testid="forecast-pools"] li').map((l) => l.text())).toEqual([
+      'SUI_USDC pool stream: about 1,200 credits an hour while its page is open',
+      'DEEP_USDC pool stream: measuring…',
+    ]);
+    expect(f.calls.filter(([m]) => m === 'creditForecast')).toHaveLength(1);
+    w.unmount();
+  });
+
+  it('reads the forecast again every 30 s while it is shown, and no more once it is not', async () => {
+    vi.useFakeTimers({ toFake: ['setInterval', 'clearInterval'] });
+    try {
+      const { f, w } = mountSettings();
+      await settle();
+      const reads = (): number => f.calls.filter(([m]) => m === 'creditForecast').length;
+      expect(reads()).toBe(1);
+      vi.advanceTimersByTime(29_000);
+      expect(reads()).toBe(1);
+      vi.advanceTimersByTime(1_000);
+      expect(reads()).toBe(2);
+      w.unmount();
+      vi.advanceTimersByTime(60_000);
+      expect(reads()).toBe(2);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it('compares with a budget of its own, and says why a forecast could not be read', async () => {
+    let fail = false;
+    const { w } = mountSettings({
+      creditForecast: () => {
+        if (fail) throw new ApiError('network', 'Tidewatch cannot be reached.');
+        return { ...FORECAST, budget: 100_000, shareOfBudgetDay: 6_874 / (100_000 / 30) };
+      },
+    });
+    await settle();
+    expect(w.get('[data-testid="forecast-sentence"]').text()).toBe(
+      'About 6,900 credits a day at these settings: 82 % of the Free plan (8,333 a day of its 250,000 a month), and 206 % of your budget (3,333 a day of 100,000 a month).',
+    );
+    expect(w.get('[data-testid="forecast-sentence"]').classes()).toContain('over');
+    fail = true;
+    await w.get('form').trigger('submit');
+    await settle();
+    expect(w.get('[data-testid="forecast-error"]').text()).toBe('The forecast could not be read: Tidewatch cannot be reached.');
+    w.unmount();
+  });
+
+  it('a chosen plan sets its request rate and stream limit, and goes in the patch Save sends; the forecast is read again', async () => {
+    const { f, w } = mountSettings();
+    await settle();
+    expect(w.get('[data-testid="plan-facts"]').text()).toBe('Free: 250,000 credits a month, 10 requests a second, 1 stream open at once.');
+    expect((w.get('[data-testid="credit-budget"]').element as HTMLInputElement).placeholder).toBe("the Free plan's 250,000");
+    expect((w.get('[data-testid="records-minutes"]').element as HTMLInputElement).value).toBe('180');
+    await w.get('[data-testid="plan"]').setValue('builder');
+    expect(w.get('[data-testid="plan-facts"]').text()).toBe('Builder: 5,000,000 credits a month, 25 requests a second, 3 streams open at once.');
+    expect((w.get('[data-testid="requests-per-second"]').element as HTMLInputElement).value).toBe('25');
+    expect((w.get('[data-testid="stream-budget"]').element as HTMLInputElement).value).toBe('3');
+    expect(w.find('[data-testid="forecast-pending"]').exists()).toBe(true);
+    await w.get('[data-testid="records-minutes"]').setValue('30');
+    await w.get('form').trigger('submit');
+    await settle();
+    const patch = f.calls.find(([m]) => m === 'updateSettings')![1] as Record<string, unknown>;
+    expect(patch).toMatchObject({ plan: 'builder', requestsPerSecond: 25, streamBudget: 3, recordsRefreshSec: 1_800, monthlyCreditBudget: null });
+    expect(patch).not.toHaveProperty('riskRefreshSec');
+    expect(f.calls.filter(([m]) => m === 'creditForecast')).toHaveLength(2);
+    expect(w.find('[data-testid="forecast-pending"]').exists()).toBe(false);
+    w.unmount();
+  });
+
+  it("a request rate other than the plan's makes the plan Custom", async () => {
+    const { f, w } = mountSettings();
+    await settle();
+    await w.get('[data-testid="requests-per-second"]').setValue('4');
+    expect((w.get('[data-testid="plan"]').element as HTMLSelectElement).value).toBe('custom');
+    expect(w.get('[data-testid="plan-facts"]').text()).toContain('Custom');
+    expect((w.get('[data-testid="credit-budget"]').element as HTMLInputElement).placeholder).toBe('none');
+    await w.get('form').trigger('submit');
+    await settle();
+    expect(f.calls.find(([m]) => m === 'updateSettings')![1]).toMatchObject({ plan: 'custom', requestsPerSecond: 4, streamBudget: 1 });
+    w.unmount();
+  });
+});
+
+describe('the status bar: what the budget did to the reads', () => {
+  const snapshot = (reads: StatusSnapshot['reads']): StatusSnapshot => ({
+    network: 'custom', online: true, offlineSince: null, streams: [], storeNotice: null, storeError: null, historyGaps: [], internalError: null, credits: null, reads,
+  });
+  const prices = [
+    { symbol: 'SUI', everyMs: 45_000, slowed: false, why: 'near liquidation (+3.2 %)', readAt: null },
+    { symbol: 'DEEP', everyMs: 300_000, slowed: true, why: 'far from liquidation', readAt: null },
+    { symbol: 'WAL', everyMs: 5_400_000, slowed: true, why: 'far from liquidation', readAt: null },
+  ];
+
+  it('shows the budget note in a few words, with every price read in its tooltip', async () => {
+    setApi(fakeApi({ settings: () => SETTINGS }).api);
+    const status = useStatusStore();
+    status.snapshot = snapshot({ prices, recordsEveryMs: 3 * 3_600_000, pace: 2.5, budgetNote: "Reads slowed to stay within this month's credits (least urgent first, up to 2.5x)." });
+    const w = mount(StatusBar);
+    const note = w.get('[data-testid="reads-note"]');
+    expect(note.text()).toBe('Reads slowed for the budget');
+    expect(note.attributes('title')!.split('\n')).toEqual([
+      "Reads slowed to stay within this month's credits (least urgent first, up to 2.5x).",
+      'SUI price read every 45 s: near liquidation (+3.2 %)',
+      'DEEP price read every 5 min: far from liquidation (slowed for the budget)',
+      'WAL price read every 1.5 h: far from liquidation (slowed for the budget)',
+      'Margin records read every 3 h',
+    ]);
+    status.snapshot = snapshot({ prices: [{ ...prices[0]!, everyMs: null }], recordsEveryMs: null, pace: null, budgetNote: "This month's credits are spent: prices are no longer read; the margin stream still alerts liquidations." });
+    await nextTick();
+    expect(w.get('[data-testid="reads-note"]').text()).toBe('Reads stopped for the budget');
+    expect(w.get('[data-testid="reads-note"]').attributes('title')).toContain('SUI price not read: near liquidation (+3.2 %)');
+    w.unmount();
+  });
+
+  it('adds nothing to the bar when the budget slowed nothing; the reads stay in its tooltip', () => {
+    setApi(fakeApi({ settings: () => SETTINGS }).api);
+    const status = useStatusStore();
+    status.snapshot = snapshot({ prices: prices.slice(0, 1), recordsEveryMs: 3 * 3_600_000, pace: 1, budgetNote: null });
+    const w = mount(StatusBar);
+    expect(w.find('[data-testid="reads-note"]').exists()).toBe(false);
+    expect(w.get('[data-testid="status-bar"]').attributes('title')).toContain('SUI price read every 45 s: near liquidation (+3.2 %)');
     w.unmount();
   });
 });

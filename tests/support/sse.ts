@@ -12,6 +12,8 @@ export interface SseReader {
   status: number;
   messages: SseMessage[];
   comments: string[];
+  /** Body bytes read so far, comments included (what a service billing per KB charges for). */
+  bytes: number;
   /** Wait until `predicate` holds for the messages received so far. */
   until(predicate: (r: SseReader) => boolean, timeoutMs?: number): Promise<void>;
   close(): void;
@@ -24,6 +26,7 @@ export async function openSse(url: string, headers: Record<string, string> = {})
     status: res.status,
     messages: [],
     comments: [],
+    bytes: 0,
     async until(predicate, timeoutMs = 10_000) {
       const start = Date.now();
       while (!predicate(reader)) {
@@ -44,6 +47,7 @@ export async function openSse(url: string, headers: Record<string, string> = {})
     let hasData = false;
     try {
       for await (const chunk of body) {
+        reader.bytes += (chunk as Uint8Array).byteLength;
         buffer += decoder.decode(chunk as Uint8Array, { stream: true });
         let nl: number;
         while ((nl = buffer.indexOf('\n')) >= 0) {

@@ -1,7 +1,7 @@
 import { describe, expect, it, vi } from 'vitest';
 import type { CreditUsage } from '../../src/shared/contract';
 import { CreditMeter, STREAM_TALLY_MS, type CreditCounts } from '../../src/main/core/credits/credit-meter';
-import { ESTIMATED_CREDITS, priceOf } from '../../src/main/core/credits/credit-prices';
+import { ESTIMATED_CREDITS, priceOf } from '../../src/shared/credit-prices';
 
 describe('the published price list (issue 13)', () => {
   it('prices each endpoint as published, the unpublished margin lists at an estimate', () => {

@@ -3,7 +3,7 @@ import { AssetBookCache } from '../../src/main/core/risk/asset-book';
 import type { ServiceClient } from '../../src/main/core/client/service-client';
 import fc from 'fast-check';
 import { distanceToLiquidationPct, LIQUIDATION_RATIO, liquidationBasePrice, riskRatioAt, type Holdings } from '../../src/main/core/risk/distance';
-import { PriceBook } from '../../src/main/core/risk/prices';
+import { PriceBook, UNSCHEDULED_MAX_AGE_MS } from '../../src/main/core/risk/prices';
 import { ThresholdTracker, type TrackerState } from '../../src/main/core/risk/thresholds';
 import { AlertEngine } from '../../src/main/core/alerts/alert-engine';
 import { Store } from '../../src/main/core/store/store';
@@ -60,26 +60,52 @@ describe('the price that liquidates (worked examples)', () => {
 describe('the pricing rule', () => {
   const pool = { pool_id: 'p', pool_name: 'SUI_USDC', base_asset_id: '0x2::sui::SUI', base_asset_symbol: 'SUI', base_asset_decimals: 9, quote_asset_id: '0x5::usdc::USDC', quote_asset_symbol: 'USDC', quote_asset_decimals: 6 } as never;
   // SUI_USDC raw price 3,000,000 is $3.00 (9 - 9 + 6 decimals).
-  const client = (fail: { now: boolean }) => ({ depth: async () => { if (fail.now) throw new Error('down'); return { bids: [{ price: 2_990_000 }], asks: [{ price: 3_010_000 }] }; } }) as never;
+  const client = (fail: { now: boolean }, asked: string[] = [], lastTrade: number | null = 3_000_000) =>
+    ({
+      trades: async () => {
+        asked.push('trades');
+        if (fail.now) throw new Error('down');
+        return lastTrade === null ? [] : [{ price: lastTrade }];
+      },
+      depth: async () => {
+        asked.push('depth');
+        if (fail.now) throw new Error('down');
+        return { bids: [{ price: 2_990_000 }], asks: [{ price: 3_030_000 }] };
+      },
+    }) as never;
 
-  it('a stablecoin is $1; otherwise the fresher of the deposit oracle and the exchange mid', async () => {
+  it('a stablecoin is $1; otherwise the fresher of the deposit oracle and the last exchange trade', async () => {
     const fail = { now: false };
-    const book = new PriceBook(() => client(fail), () => [pool]);
+    const asked: string[] = [];
+    const book = new PriceBook(() => client(fail, asked), () => [pool]);
     expect(await book.quote('0x5::usdc::USDC', 1_000)).toMatchObject({ usd: 1, source: 'stablecoin' });
     book.noteOracle('0x2::sui::SUI', 2.5, 500);
     expect(await book.quote('0x2::sui::SUI', 1_000)).toMatchObject({ usd: 3, source: 'exchange', at: 1_000 });
-    // A deposit newer than the mid price read wins until the mid price is read again (a minute).
+    // A deposit newer than the trade read wins until the price is read again.
     book.noteOracle('0x2::sui::SUI', 3.1, 2_000);
     expect(await book.quote('0x2::sui::SUI', 3_000)).toMatchObject({ usd: 3.1, source: 'oracle', at: 2_000 });
-    expect(await book.quote('0x2::sui::SUI', 62_000)).toMatchObject({ usd: 3, source: 'exchange', at: 62_000 });
+    // Nobody schedules it: read again only once older than UNSCHEDULED_MAX_AGE_MS.
+    expect(asked).toEqual(['trades']);
+    expect(await book.quote('0x2::sui::SUI', 1_000 + UNSCHEDULED_MAX_AGE_MS)).toMatchObject({ usd: 3, source: 'exchange', at: 1_000 + UNSCHEDULED_MAX_AGE_MS });
+    expect(asked).toEqual(['trades', 'trades']);
+    // The schedule reads when it wants; concurrent reads share one request.
+    await Promise.all([book.read('0x2::sui::SUI', 5_000), book.read('0x2::sui::SUI', 5_000)]);
+    expect(asked).toEqual(['trades', 'trades', 'trades']);
   });
 
-  it('offline, the last mid price stays with its age', async () => {
+  it('a pool with no trade of the last day is priced at its book mid', async () => {
+    const asked: string[] = [];
+    const book = new PriceBook(() => client({ now: false }, asked, null), () => [pool]);
+    expect(await book.quote('0x2::sui::SUI', 1_000)).toMatchObject({ usd: 3.01, source: 'exchange' });
+    expect(asked).toEqual(['trades', 'depth']);
+  });
+
+  it('offline, the last price stays with its age', async () => {
     const fail = { now: false };
     const book = new PriceBook(() => client(fail), () => [pool]);
     await book.quote('0x2::sui::SUI', 1_000);
     fail.now = true;
-    expect(await book.quote('0x2::sui::SUI', 120_000)).toMatchObject({ usd: 3, source: 'exchange', at: 1_000 });
+    expect(await book.quote('0x2::sui::SUI', 1_000 + UNSCHEDULED_MAX_AGE_MS + 1)).toMatchObject({ usd: 3, source: 'exchange', at: 1_000 });
   });
 });
 

@@ -63,7 +63,7 @@ const { SafeStorageSecretStore, STREAM_KEYS_FILE } = await import('../../src/mai
 const { resolveAppPath } = await import('../../src/main/shell/app-protocol');
 
 const reading = (id: string, ratio: number | null): RiskReading => ({ manager_id: id, owner: '0xo', ts_ms: 1, risk_ratio: ratio, debt_usd: 1, assets_usd: 1, distance_pct: -5 });
-const status = (patch: Partial<StatusSnapshot> = {}): StatusSnapshot => ({ network: 'demo', online: true, offlineSince: null, streams: [], storeNotice: null, storeError: null, historyGaps: [], internalError: null, credits: null, ...patch });
+const status = (patch: Partial<StatusSnapshot> = {}): StatusSnapshot => ({ network: 'demo', online: true, offlineSince: null, streams: [], storeNotice: null, storeError: null, historyGaps: [], internalError: null, credits: null, reads: null, ...patch });
 const t = { warning: 1.5, critical: 1.25 };
 const alert = (patch: Partial<AlertRecord> = {}): AlertRecord => ({
   id: 1, rule: 'liquidation', level: 'critical', manager_id: '0xm', owner: '0xo', event_id: 'e', title: 'Liquidated', message: 'gone', created_at: 1, acknowledged_at: null, snoozed_until: null, ...patch,

@@ -150,8 +150,8 @@ const HANDLERS: Handlers = {
       if (err) throw err;
       return { data: { wallets: [], prices: [], computed_at: Date.now() }, source: 'network', fetchedAt: Date.now(), stale: false };
     }
-    // Older than a refresh period: read again in the background (the push brings it).
-    if (Date.now() - kept.at > m.effective().riskRefreshSec * 1000) void m.refreshRisk();
+    // Older than a records period: read again in the background (the push brings it).
+    if (Date.now() - kept.at > m.effective().recordsRefreshSec * 1000) void m.refreshRisk();
     const stale = err !== undefined || m.offline;
     return {
       data: kept.portfolio,
@@ -169,6 +169,7 @@ const HANDLERS: Handlers = {
   alerts: (m, a) => ({ data: m.store.risk.alerts(a.includeAcknowledged ?? true, a.limit), source: 'cache', fetchedAt: Date.now(), stale: false }),
   settings: (m) => m.effective(),
   streamStatus: (m) => m.status(),
+  creditForecast: (m) => m.creditForecast(),
   watchList: (m) => m.store.settings.watchList(),
   thresholds: (m) => thresholds(m),
   updateSettings: (m, a) => {

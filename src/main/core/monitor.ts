@@ -26,7 +26,7 @@ import { AssetBookCache } from './risk/asset-book';
 import { EventUnits } from './risk/event-amounts';
 import { PriceBook } from './risk/prices';
 import { RiskRefresh } from './risk/risk-refresh';
-import { SettingsService, type SecretStore } from './settings';
+import { monthlyBudgetOf, planOf, SettingsService, type SecretStore } from './settings';
 import type { IncomingMarginEvent } from './store/margin-events';
 import { StoreHealth } from './store/store-health';
 import { Store } from './store/store';
@@ -37,6 +37,12 @@ import { marginStream } from './streams/margin-stream';
 import { PoolStreams } from './streams/pool-streams';
 import { StreamSupervisor } from './streams/supervisor';
 import { CreditMeter, CREDITS_KEY, type CreditCounts } from './credits/credit-meter';
+import { forecast, MARGIN_STREAM_PRIOR_PER_DAY, recordsReadCredits } from './credits/cost-model';
+import { StreamVolumes } from './credits/stream-volume';
+import { CADENCE_RULES, type CadenceRuleName } from './risk/cadence';
+import { PriceSchedule, type BudgetState } from './risk/price-schedule';
+import { VolatilityBook } from './risk/volatility';
+import type { CreditForecast } from '../../shared/contract';
 
 export interface MonitorOptions {
   dataDir: string;
@@ -73,6 +79,12 @@ export class Monitor implements TidewatchApi {
   /** Units for stream #22 events (Live events and the margin push). */
   readonly eventUnits: EventUnits;
   readonly prices: PriceBook;
+  /** Each watched asset's volatility, which the price schedule reads. */
+  readonly volatility = new VolatilityBook();
+  /** When each watched asset's price is read (risk/price-schedule.ts). */
+  readonly schedule: PriceSchedule;
+  /** What each stream receives, for the cost model. */
+  private readonly volumes = new StreamVolumes();
   readonly risk: RiskRefresh;
   /** Credits spent on the service (credits/credit-meter.ts). */
   readonly credits: CreditMeter;
@@ -103,7 +115,7 @@ export class Monitor implements TidewatchApi {
     this.client = new ServiceClient(this.serviceConfig());
     this.assets = new AssetBookCache(() => this.client, () => this.canConnect() && !this.closed);
     this.eventUnits = new EventUnits(this.store.margin, this.store.cache, () => this.assets.now());
-    this.prices = new PriceBook(() => this.client, () => [...(this.assets.peek()?.poolsById.values() ?? [])]);
+    this.prices = new PriceBook(() => this.client, () => [...(this.assets.peek()?.poolsById.values() ?? [])], (asset, p) => this.volatility.note(asset, p.usd, p.at));
     this.connectionIdentity = serviceIdentity(this.serviceConfig());
     this.hub = new PushHub((topic, count) => {
       if (topic.startsWith('pool:')) this.pools.onSubscribers(topic.slice(5), count);
@@ -125,41 +137,57 @@ export class Monitor implements TidewatchApi {
         return (id, params) => per[id] ?? thresholdsOnPool({ warning: s.warningRatio, critical: s.criticalRatio }, params.liquidation);
       },
       cooldownMs: () => this.effective().alertCooldownSec * 1000,
-      intervalMs: () => this.effective().riskRefreshSec * 1000,
+      intervalMs: () => this.schedule.recordsIntervalMs() ?? this.effective().recordsRefreshSec * 1000,
       canRun: () => !this.closed && this.canConnect(),
       onManagers: (managers) => {
         this.storeHealth.guard(() => this.store.margin.noteOwners(managers.map((m) => ({ id: m.id, owner: m.owner, dexPoolId: m.dexPoolId }))));
-        const pools = new Set<string>();
         for (const m of managers) {
           this.watchedManagers.set(m.id, m.owner);
           this.eventUnits.notePool(m.id, m.dexPoolId);
-          if (m.hasDebt && m.poolName) pools.add(m.poolName);
         }
-        this.pools.setWatched(pools);
       },
       onReadings: (readings, portfolio) => {
         for (const r of readings) this.latestReadings.set(r.manager_id, r);
         for (const id of [...this.latestReadings.keys()]) if (!this.watchedManagers.has(id)) this.latestReadings.delete(id);
         this.hub.publish('risk', { readings, portfolio });
       },
+      onValued: () => {
+        this.schedule.replan();
+        this.scheduleStatus();
+      },
       noteNetwork: (err) => this.noteNetwork(err),
       noteStore: (err) => this.storeHealth.note(err),
+      log: (line) => this.log(line),
+    });
+    this.schedule = new PriceSchedule({
+      prices: this.prices,
+      volatility: this.volatility,
+      client: () => this.client,
+      rule: () => CADENCE_RULES[(process.env['TIDEWATCH_CADENCE'] as CadenceRuleName | undefined) ?? 'guard'] ?? CADENCE_RULES.guard,
+      positions: () => this.risk.positions(),
+      budget: () => this.budgetState(),
+      onPrices: () => void this.risk.revalue(),
+      canRun: () => !this.closed && this.canConnect() && !this.offline,
       log: (line) => this.log(line),
     });
     this.credits = new CreditMeter({
       load: () => this.store.settings.get<CreditCounts>(CREDITS_KEY),
       save: (c) => this.storeHealth.guard(() => this.store.settings.set(CREDITS_KEY, c)),
-      budget: () => this.effective().monthlyCreditBudget,
+      budget: () => monthlyBudgetOf(this.effective()),
       onBudget: (share, usage) => this.alerts.onCreditBudget(share, usage),
       onChange: () => this.scheduleStatus(),
     });
     this.supervisor = new StreamSupervisor({
-      budget: this.effective().streamBudget,
+      budget: this.streamBudget(),
       fetch: opts.fetch,
-      onBytes: (_id, bytes) => this.client.http.metered && this.credits.noteStreamBytes(bytes),
+      onBytes: (id, bytes) => {
+        this.volumes.note(id, bytes);
+        if (this.client.http.metered) this.credits.noteStreamBytes(bytes);
+      },
       redact: (s) => this.redact(s),
       keyName: (id) => this.client.http.streamKeyName(id),
       onReachable: (reachable) => this.noteNetwork(reachable ? undefined : 'unreachable'),
+      onLimitLearnt: (limit) => this.log(`the service allows ${limit} stream${limit === 1 ? '' : 's'} at once (it refused one more): pool pages wait for a free one`),
       ...opts.streams,
     });
     this.pools = new PoolStreams({
@@ -262,7 +290,7 @@ export class Monitor implements TidewatchApi {
     const changed = identity !== this.connectionIdentity;
     this.connectionIdentity = identity;
     this.client.http.reconfigure(this.serviceConfig());
-    this.supervisor.setBudget(this.effective().streamBudget);
+    this.supervisor.setBudget(this.streamBudget());
     if (changed) {
       this.assets.reset();
       this.prices.reset();
@@ -318,7 +346,47 @@ export class Monitor implements TidewatchApi {
       historyGaps,
       internalError: this.internalError,
       credits: this.client.http.metered ? this.credits.usage() : null,
+      reads: this.schedule.plan(),
     };
+  }
+
+  /**
+   * Streams open at once: the plan's (Settings). The Demo network in this process is free and has
+   * no limit, so there a named plan's one stream does not keep a pool page from streaming; a
+   * custom budget is taken as set.
+   */
+  private streamBudget(): number {
+    const s = this.effective();
+    return s.network === 'demo' && s.plan !== 'custom' ? Math.max(s.streamBudget, 4) : s.streamBudget;
+  }
+
+  /** What the budget allows the schedule (no budget where reads are free: the Demo network in this process). */
+  private budgetState(): BudgetState {
+    const s = this.effective();
+    const rate = this.volumes.rate('margin');
+    const metered = this.client.http.metered;
+    return {
+      monthly: metered ? monthlyBudgetOf(s) : null,
+      spentThisMonth: metered ? this.credits.usage().thisMonth : 0,
+      fixedPerDay: rate === null ? MARGIN_STREAM_PRIOR_PER_DAY : (rate * 86_400) / 1024,
+      records: { id: 'margin records', intervalMs: s.recordsRefreshSec * 1000, credits: recordsReadCredits(this.store.settings.watchList().length), maxMs: 86_400_000 },
+    };
+  }
+
+  /** Credits a day at the current settings, and where they go (credits/cost-model.ts). */
+  creditForecast(): CreditForecast {
+    const s = this.effective();
+    const pools = this.supervisor.statuses().filter((x) => x.id.startsWith('pool:') && x.state === 'open');
+    return forecast({
+      plan: { name: s.plan, plan: planOf(s) },
+      budget: monthlyBudgetOf(s),
+      marginStreamRate: this.volumes.rate('margin'),
+      prices: this.schedule.reads(),
+      owners: this.store.settings.watchList().length,
+      recordsEveryMs: this.schedule.recordsIntervalMs() ?? s.recordsRefreshSec * 1000,
+      eventReadsPerDay: this.risk.eventReadsPerDay(),
+      poolStreams: pools.map((p) => ({ pool: p.id.slice(5), rate: this.volumes.rate(p.id) })),
+    });
   }
 
   /**
@@ -390,6 +458,7 @@ export class Monitor implements TidewatchApi {
     this.closed = true;
     if (this.statusTimer) clearTimeout(this.statusTimer);
     this.risk.close();
+    this.schedule.close();
     this.supervisor.stopAll();
     this.recovery.close();
     this.margin.flush();

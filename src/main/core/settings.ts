@@ -1,4 +1,5 @@
 import { withoutKeyFacts, type KeyFacts, type Settings, type SettingsPatch } from '../../shared/contract';
+import { PLANS, type Plan, type PlanName } from '../../shared/credit-prices';
 import { decodeStreamKeys, encodeStreamKeys, withStreamKey, type StreamKeys } from './client/stream-keys';
 import type { SettingsRepo } from './store/settings-repo';
 
@@ -7,10 +8,11 @@ export const DEFAULT_SETTINGS: Omit<Settings, KeyFacts> = {
   baseUrl: '',
   streamUrl: '',
   naming: 'spec',
-  requestsPerSecond: 10,
+  plan: 'free',
+  requestsPerSecond: PLANS.free.requestsPerSecond,
   concurrency: 4,
-  streamBudget: 4,
-  riskRefreshSec: 30,
+  streamBudget: PLANS.free.streams,
+  recordsRefreshSec: 3 * 3600,
   warningRatio: 1.5,
   criticalRatio: 1.25,
   alertCooldownSec: 900,
@@ -57,7 +59,7 @@ export class SettingsService {
   ) {}
 
   get(): Settings {
-    const saved = withoutKeyFacts(this.repo.get<Partial<Settings>>(KEY) ?? {});
+    const saved = fromStored(withoutKeyFacts(this.repo.get<Partial<Settings>>(KEY) ?? {}));
     const streams = this.streamKeys();
     return {
       ...DEFAULT_SETTINGS,
@@ -81,7 +83,7 @@ export class SettingsService {
   }
 
   update(patch: SettingsPatch): Settings {
-    const next = { ...this.get(), ...patch };
+    const next = { ...this.get(), ...withPlan(this.get(), patch) };
     if (next.criticalRatio >= next.warningRatio) {
       throw new RangeError(`the warning ratio (${next.warningRatio}) must be above the critical ratio (${next.criticalRatio})`);
     }
@@ -118,4 +120,45 @@ function movedHost(before: Settings, after: Omit<Settings, KeyFacts>): boolean {
   const now = [hostOf(after.baseUrl), hostOf(after.streamUrl || after.baseUrl)];
   if (was[0] === '' && was[1] === '') return false;
   return was[0] !== now[0] || was[1] !== now[1];
+}
+
+/**
+ * A patch with its plan applied: choosing a plan sets its request rate and stream budget (unless
+ * the patch sets them too); setting either to another value than the plan's makes it custom.
+ */
+function withPlan(now: Settings, patch: SettingsPatch): SettingsPatch {
+  if (patch.plan !== undefined && patch.plan !== 'custom') {
+    const p = PLANS[patch.plan];
+    return { requestsPerSecond: p.requestsPerSecond, streamBudget: p.streams, ...patch };
+  }
+  const plan = patch.plan ?? now.plan;
+  if (plan === 'custom') return patch;
+  const p = PLANS[plan];
+  const off = (patch.requestsPerSecond !== undefined && patch.requestsPerSecond !== p.requestsPerSecond) || (patch.streamBudget !== undefined && patch.streamBudget !== p.streams);
+  return off ? { ...patch, plan: 'custom' } : patch;
+}
+
+/** The plan of the settings, or null for a custom one. */
+export function planOf(s: Pick<Settings, 'plan'>): Plan | null {
+  return s.plan === 'custom' ? null : PLANS[s.plan as PlanName];
+}
+
+/** The month's budget: the one set, else the plan's credits; null for a custom plan without one. */
+export function monthlyBudgetOf(s: Pick<Settings, 'plan' | 'monthlyCreditBudget'>): number | null {
+  return s.monthlyCreditBudget ?? planOf(s)?.monthlyCredits ?? null;
+}
+
+/**
+ * Settings saved before plans existed: their request rate and stream budget were the old
+ * defaults (10 and 4), not a choice, so they give way to the Free plan's; `riskRefreshSec`
+ * (every 30 s) gave way to `recordsRefreshSec`.
+ */
+function fromStored(saved: Partial<Settings> & { riskRefreshSec?: number }): Partial<Settings> {
+  const { riskRefreshSec: _old, ...rest } = saved;
+  if (rest.plan !== undefined) return rest;
+  if (rest.requestsPerSecond === 10) delete rest.requestsPerSecond;
+  if (rest.streamBudget === 4) delete rest.streamBudget;
+  const free = PLANS.free;
+  const custom = (rest.requestsPerSecond ?? free.requestsPerSecond) !== free.requestsPerSecond || (rest.streamBudget ?? free.streams) !== free.streams;
+  return custom ? { ...rest, plan: 'custom' } : rest;
 }

@@ -1,8 +1,9 @@
-import type { CreditUsage } from '../../shared/contract';
-import { num } from './format';
+import type { CreditForecast, CreditUsage, ReadPlan } from '../../shared/contract';
+import { DAYS_PER_MONTH } from '../../shared/credit-prices';
+import { every, num } from './format';
 
 /** Credits are the app's own spending, not the trader's positions: privacy mode leaves them shown. */
-const whole = (x: number): string => num(x, 0, { private: false });
+export const whole = (x: number): string => num(x, 0, { private: false });
 
 /** Share of the month's budget spent (0..), or null without a budget. */
 export function budgetShare(u: CreditUsage): number | null {
@@ -20,4 +21,66 @@ export function creditsSummary(u: CreditUsage): string {
 /** The Settings view's longer reading: the summary, what the streams took, and what it rests on. */
 export function creditsDetail(u: CreditUsage): string {
   return `${creditsSummary(u)} · ${whole(u.streamedKb)} KB streamed. Counted by the service's published prices (streams 1 credit per KB); its dashboard is the authority.`;
+}
+
+/** How often the Settings view reads the forecast again while it is shown. */
+export const FORECAST_EVERY_MS = 30_000;
+
+/** "About 6,900": a forecast is an estimate, so two significant digits (whole credits below 100). */
+export function about(x: number): string {
+  if (x < 100) return whole(Math.round(x));
+  const step = 10 ** (Math.floor(Math.log10(x)) - 1);
+  return whole(Math.round(x / step) * step);
+}
+
+/** A share of a day's credits as a percentage: "83 %", "under 1 %". */
+export function shareText(share: number): string {
+  return share > 0 && share < 0.005 ? 'under 1 %' : `${Math.round(share * 100)} %`;
+}
+
+/**
+ * The forecast in one sentence: credits a day at the saved settings, against the plan's share of
+ * a day and, when one is set apart from the plan's credits, the budget's.
+ */
+export function forecastSentence(f: CreditForecast): string {
+  const parts: string[] = [];
+  if (f.shareOfPlanDay !== null && f.planMonthlyCredits !== null) {
+    parts.push(`${shareText(f.shareOfPlanDay)} of the ${f.planLabel} plan (${whole(f.planMonthlyCredits / DAYS_PER_MONTH)} a day of its ${whole(f.planMonthlyCredits)} a month)`);
+  }
+  if (f.budget !== null && f.shareOfBudgetDay !== null && f.budget !== f.planMonthlyCredits) {
+    parts.push(`${shareText(f.shareOfBudgetDay)} of your budget (${whole(f.budget / DAYS_PER_MONTH)} a day of ${whole(f.budget)} a month)`);
+  }
+  const head = `About ${about(f.perDay)} credits a day at these settings`;
+  if (parts.length === 0) return `${head}. A custom plan without a monthly budget: nothing to compare it with.`;
+  return `${head}: ${parts.join(', and ')}.`;
+}
+
+/** Whether the forecast spends more than the month allows (the budget, else the plan's credits). */
+export function forecastOver(f: CreditForecast): boolean {
+  return (f.shareOfBudgetDay ?? f.shareOfPlanDay ?? 0) > 1;
+}
+
+/** An open pool stream's cost: "SUI_USDC pool stream: about 1,200 credits an hour while its page is open". */
+export function poolStreamText(p: CreditForecast['poolStreams'][number]): string {
+  return `${p.pool} pool stream: ${p.perHour === null ? 'measuring…' : `about ${about(p.perHour)} credits an hour while its page is open`}`;
+}
+
+/** One price read as the guard schedules it: "SUI price read every 5 min: far from liquidation". */
+export function priceReadText(p: ReadPlan['prices'][number]): string {
+  const often = p.everyMs === null ? 'not read' : `read every ${every(p.everyMs)}`;
+  return `${p.symbol} price ${often}: ${p.why}${p.slowed ? ' (slowed for the budget)' : ''}`;
+}
+
+/**
+ * The guard's reads, one a line (the status bar's tooltip): the prices, then the margin records
+ * when they are on a timer (null is also what the Demo network reports, so it is not spelled out).
+ */
+export function readsList(r: ReadPlan): string[] {
+  return [...r.prices.map(priceReadText), ...(r.recordsEveryMs === null ? [] : [`Margin records read every ${every(r.recordsEveryMs)}`])];
+}
+
+/** The budget's effect on the reads in a few words for the status bar, or null when it has none. */
+export function readsShort(r: ReadPlan): string | null {
+  if (!r.budgetNote) return null;
+  return r.pace === null ? 'Reads stopped for the budget' : 'Reads slowed for the budget';
 }

@@ -1,4 +1,5 @@
 import { ref } from 'vue';
+import type { UsdPrice } from '../../shared/contract';
 import { MASK, maskAmounts } from '../../shared/privacy';
 import { formatUnits } from '../../shared/units';
 
@@ -153,4 +154,18 @@ export function ago(ms: number | null | undefined, now = Date.now()): string {
 /** An alert's text: its amounts masked in privacy mode when it is about the user's own position. */
 export function alertText(message: string, own: boolean): string {
   return own && privacy.value ? maskAmounts(message) : message;
+}
+
+/** Where an asset's USD price came from, in plain words (the Portfolio's prices, a manager's page). */
+export const PRICE_SOURCE: Readonly<Record<UsdPrice['source'], string>> = {
+  stablecoin: 'stablecoin',
+  oracle: 'oracle price of a deposit',
+  exchange: 'last exchange trade',
+};
+
+/** An interval in plain words: "45 s", "5 min", "1.5 h". */
+export function every(ms: number): string {
+  if (ms < 90_000) return `${Math.round(ms / 1000)} s`;
+  if (ms < 90 * 60_000) return `${Math.round(ms / 60_000)} min`;
+  return `${Number((ms / 3_600_000).toFixed(1))} h`;
 }

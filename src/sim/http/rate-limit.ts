@@ -1,16 +1,8 @@
 /**
- * The real service's plans (its published limits): requests per second per key and streams open
- * at once per key. `sim --plan NAME` enforces one with 429s.
+ * A token bucket per api-key: `perSecond` requests, bursts up to the same number. `sim --plan`
+ * takes the rate from the service's plans (PLANS in src/shared/credit-prices.ts, which the app's
+ * Settings read too).
  */
-export const PLANS = {
-  free: { requestsPerSecond: 10, streams: 1 },
-  starter: { requestsPerSecond: 25, streams: 3 },
-  pro: { requestsPerSecond: 50, streams: 10 },
-  business: { requestsPerSecond: 100, streams: 25 },
-} as const;
-export type PlanName = keyof typeof PLANS;
-
-/** A token bucket per api-key: `perSecond` requests, bursts up to the same number. */
 export class RateLimiter {
   private readonly buckets = new Map<string, { tokens: number; at: number }>();
 

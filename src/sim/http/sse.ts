@@ -14,13 +14,15 @@ export interface SseConnection {
 /**
  * Open a Server-Sent-Events response: no `event:` field (consumers dispatch on the JSON `type`),
  * `id:` when given, and a `: ping` comment every `heartbeatMs` so clients can tell a quiet
- * stream from a dead one.
+ * stream from a dead one. `onBytes` is told the body bytes of every write, comments included:
+ * the service bills a stream by the bytes its client receives.
  */
 export function openSse(
   req: IncomingMessage,
   res: ServerResponse,
   heartbeatMs: number,
   onClose: () => void,
+  onBytes: (bytes: number) => void = () => {},
 ): SseConnection {
   req.socket.setNoDelay(true);
   req.socket.setTimeout(0);
@@ -30,7 +32,6 @@ export function openSse(
     connection: 'keep-alive',
     'x-accel-buffering': 'no',
   });
-  res.write(': connected\n\n');
   let closed = false;
   const write = (chunk: string): void => {
     if (closed) return;
@@ -39,7 +40,9 @@ export function openSse(
       return;
     }
     res.write(chunk);
+    onBytes(Buffer.byteLength(chunk));
   };
+  write(': connected\n\n');
   const timer = setInterval(() => write(': ping\n\n'), heartbeatMs);
   const cleanup = (): void => {
     if (closed) return;

@@ -4,6 +4,7 @@ import { parseStreamId } from '../event-log';
 import type { Market, TradeRecord } from '../chain/market';
 import { tradeIndexAfter, tradeStreamId, tradeToWire } from '../chain/series';
 import type { World } from '../chain/world';
+import type { Billing } from './billing';
 import { marketOf } from './dex-routes';
 import { badParameter, HttpError } from './errors';
 import { route, type Route, type RouteContext } from './route';
@@ -17,6 +18,8 @@ export interface StreamHub {
   /** Whether a refused stream's 429 carries `Retry-After`. */
   retryAfter?: boolean;
   connections: Set<SseConnection>;
+  /** Every byte a stream writes is billed to the key that opened it. */
+  billing: Billing;
   /** Load for benchmarks: this pool's stream #21 also carries synthetic depth and trades at these rates. */
   flood?: PoolFlood;
   /** Stream #21 replays the pool's retained trades after `last-id` (the real service documents it; off by default, as in the spec). */
@@ -29,21 +32,36 @@ export interface PoolFlood {
   tradesPerSecond: number;
 }
 
+/**
+ * A stream beyond the key's budget is a 429 (code `too_many_streams`, `Retry-After` unless
+ * switched off) that says the limit, in its message and in `X-Stream-Limit`: a client learns its
+ * plan's stream budget from the first refusal instead of probing for it.
+ */
 function admit(hub: StreamHub, key: string): void {
   const open = hub.openPerKey.get(key) ?? 0;
-  if (hub.maxStreamsPerKey !== undefined && open >= hub.maxStreamsPerKey) {
-    throw new HttpError(429, 'too_many_streams', `this api-key may keep ${hub.maxStreamsPerKey} streams open at once; close one and retry`, hub.retryAfter === false ? {} : { 'retry-after': '5' });
+  const limit = hub.maxStreamsPerKey;
+  if (limit !== undefined && open >= limit) {
+    const message = `stream limit reached: this key's plan allows ${limit} ${limit === 1 ? 'stream' : 'streams'} at a time; close one and retry`;
+    throw new HttpError(429, 'too_many_streams', message, { 'x-stream-limit': String(limit), ...(hub.retryAfter === false ? {} : { 'retry-after': '5' }) });
   }
   hub.openPerKey.set(key, open + 1);
 }
 
 function openTracked(hub: StreamHub, ctx: RouteContext, onClose: () => void): SseConnection {
   admit(hub, ctx.apiKey);
-  const conn = openSse(ctx.req, ctx.res, hub.heartbeatMs, () => {
-    hub.openPerKey.set(ctx.apiKey, (hub.openPerKey.get(ctx.apiKey) ?? 1) - 1);
-    hub.connections.delete(conn);
-    onClose();
-  });
+  const meter = hub.billing.stream(ctx.apiKey);
+  const conn = openSse(
+    ctx.req,
+    ctx.res,
+    hub.heartbeatMs,
+    () => {
+      hub.openPerKey.set(ctx.apiKey, (hub.openPerKey.get(ctx.apiKey) ?? 1) - 1);
+      hub.connections.delete(conn);
+      meter.closed();
+      onClose();
+    },
+    (bytes) => meter.bytes(bytes),
+  );
   hub.connections.add(conn);
   return conn;
 }

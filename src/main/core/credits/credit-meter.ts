@@ -1,5 +1,5 @@
 import type { CreditUsage } from '../../../shared/contract';
-import { priceOf, STREAM_CREDITS_PER_KB } from './credit-prices';
+import { priceOf, STREAM_CREDITS_PER_KB } from '../../../shared/credit-prices';
 
 /** What is kept between runs (the store's settings): counts of the current day and month. */
 export interface CreditCounts {

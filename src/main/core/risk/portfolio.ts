@@ -20,9 +20,9 @@ const plainReason = (err: unknown): string => (err instanceof ServiceError ? `${
 
 const sum = (xs: Array<number | null>): number => xs.reduce<number>((a, x) => a + (x ?? 0), 0);
 
-/** A wallet's supply rows (every page). */
+/** A wallet's supply rows (every page, one after another, as `managersOf`). */
 function supplyRowsOf(client: ServiceClient, owner: string): Promise<ActiveSupply[]> {
-  return collect(allItems((page, perPage) => client.activeSupplies(owner, { page, perPage }), { maxPages: 10 }));
+  return collect(allItems((page, perPage) => client.activeSupplies(owner, { page, perPage }), { maxPages: 10, prefetch: 0 }));
 }
 
 async function suppliesOf(rows: ActiveSupply[], book: AssetBook, prices: PriceBook, now: number): Promise<SupplySummary[]> {
@@ -67,18 +67,66 @@ function walletsByRisk(a: WalletSummary, b: WalletSummary): number {
   return byRisk(pa, pb);
 }
 
+/** What the service says of one watched wallet: its managers and supplies, or why it could not be read. */
+export interface WalletRecords {
+  w: WatchEntry;
+  managers?: MarginManager[];
+  err?: unknown;
+  /** The supply rows; undefined when they could not be read. */
+  supplyRows?: ActiveSupply[];
+}
+
+/**
+ * Every watched wallet's margin records (managers with their loans and deposits, supplies), all
+ * wallets asked together: one request per owner and list (docs/credits.md "What is read").
+ */
+export async function readRecords(client: ServiceClient, watch: readonly WatchEntry[]): Promise<WalletRecords[]> {
+  return Promise.all(
+    watch.map(async (w): Promise<WalletRecords> => {
+      const supplyRows = supplyRowsOf(client, w.owner).catch(() => undefined);
+      try {
+        const managers = await managersOf(client, w.owner);
+        return { w, managers, supplyRows: await supplyRows };
+      } catch (err) {
+        return { w, err, supplyRows: await supplyRows };
+      }
+    }),
+  );
+}
+
+/** The exchange assets the records' managers trade (what must be priced). */
+export function assetsOf(records: readonly WalletRecords[], book: AssetBook): Set<string> {
+  const assets = new Set<string>();
+  for (const f of records) {
+    for (const m of f.managers ?? []) {
+      const pool = book.poolsById.get(m.dex_pool_id);
+      if (pool) assets.add(pool.base_asset_id).add(pool.quote_asset_id);
+    }
+  }
+  return assets;
+}
+
+/**
+ * Where each position's service ratio was when its records were read, against Tidewatch's own
+ * valuation then (assets / debt at the prices read with them). Between record reads the ratio is
+ * carried by the market: ratio now = service ratio x own ratio now / own ratio then, so a price
+ * read moves the ratio (and the thresholds see it) without reading the records again.
+ */
+export type RatioAnchors = Map<string, number>;
+
 /**
  * Every watched wallet in money: its managers' positions (collateral, debt, equity, leverage,
- * liquidation price) and its supplies, priced by one rule. A wallet the service cannot answer
- * for keeps its last good summary with the reason; when none answers, the read fails.
+ * liquidation price) and its supplies, priced by one rule. A wallet the service could not answer
+ * for keeps its last good summary with the reason; when none answered, the read fails.
+ * `fresh`: the records were just read (their ratios anchor the market's carry, RatioAnchors).
  */
-export async function readPortfolio(
-  client: ServiceClient,
-  /** The asset book, or its load under way: each wallet's managers and supplies are asked meanwhile. */
-  bookLoad: AssetBook | Promise<AssetBook>,
+export async function valuePortfolio(
+  records: readonly WalletRecords[],
+  book: AssetBook,
   prices: PriceBook,
-  watch: readonly WatchEntry[],
   previous: PortfolioSummary | undefined,
+  anchors: RatioAnchors,
+  fresh: boolean,
   now = Date.now(),
 ): Promise<PortfolioRead> {
   const managers: PortfolioRead['managers'] = [];
@@ -86,32 +134,10 @@ export async function readPortfolio(
   const wallets: WalletSummary[] = [];
   let failures = 0;
   let lastError: unknown;
-  // Every wallet's managers and supplies together (a first start waited for the book, then the
-  // managers, then the supplies: three round trips to a service still building its world).
-  const fetching = Promise.all(
-    watch.map(async (w) => {
-      const supplyRows = supplyRowsOf(client, w.owner);
-      supplyRows.catch(() => {}); // awaited below, or not needed
-      try {
-        return { w, managers: await managersOf(client, w.owner), supplyRows };
-      } catch (err) {
-        return { w, err, supplyRows };
-      }
-    }),
-  );
-  const [book, fetched] = await Promise.all([bookLoad, fetching]);
-  // Oracle prices of every deposit first, so each position is priced with the freshest one known;
-  // then every asset's price at once (one request per exchange pool, in parallel, not one after another).
-  for (const f of fetched) for (const m of f.managers ?? []) noteDepositPrices(m, book, prices);
-  const assets = new Set<string>();
-  for (const f of fetched) {
-    for (const m of f.managers ?? []) {
-      const pool = book.poolsById.get(m.dex_pool_id);
-      if (pool) assets.add(pool.base_asset_id).add(pool.quote_asset_id);
-    }
-  }
-  await Promise.all([...assets].map((a) => prices.quote(a, now)));
-  for (const f of fetched) {
+  // Oracle prices of every deposit first, so each position is priced with the freshest one known.
+  for (const f of records) for (const m of f.managers ?? []) noteDepositPrices(m, book, prices);
+  await Promise.all([...assetsOf(records, book)].map((a) => prices.quote(a, now)));
+  for (const f of records) {
     if (!f.managers) {
       failures++;
       lastError = f.err;
@@ -121,21 +147,18 @@ export async function readPortfolio(
     }
     const positions: PositionSummary[] = [];
     for (const m of f.managers) {
-      const p = await positionOf(m, book, prices, now);
+      const p = carried(await positionOf(m, book, prices, now), anchors, fresh);
       const hasDebt = (m.active_loans?.length ?? 0) > 0;
       managers.push({ id: m.margin_manager_id, owner: f.w.owner, dexPoolId: m.dex_pool_id, poolName: p.pool_name, hasDebt });
       if (hasDebt || (p.collateral_usd ?? 0) > 0) positions.push(p);
       if (hasDebt) readings.push(readingOf(p, now));
     }
-    let supplies: SupplySummary[];
-    try {
-      supplies = await suppliesOf(await f.supplyRows, book, prices, now);
-    } catch {
-      supplies = previous?.wallets.find((x) => x.owner === f.w.owner)?.supplies ?? [];
-    }
+    const supplies = f.supplyRows
+      ? await suppliesOf(f.supplyRows, book, prices, now)
+      : (previous?.wallets.find((x) => x.owner === f.w.owner)?.supplies ?? []);
     wallets.push(walletOf(f.w, positions, supplies));
   }
-  if (watch.length > 0 && failures === watch.length) throw lastError;
+  if (records.length > 0 && failures === records.length) throw lastError;
   const used = new Map<string, PortfolioSummary['prices'][number]>();
   for (const w of wallets) for (const p of w.positions) if (p.price) used.set(p.price.symbol, p.price);
   return {
@@ -143,6 +166,32 @@ export async function readPortfolio(
     readings,
     managers,
   };
+}
+
+/** The position's ratio carried by the market since its records were read (RatioAnchors). */
+function carried(p: PositionSummary, anchors: RatioAnchors, fresh: boolean): PositionSummary {
+  const own = p.collateral_usd !== null && p.debt_usd ? p.collateral_usd / p.debt_usd : null;
+  if (fresh) {
+    if (own !== null) anchors.set(p.manager_id, own);
+    else anchors.delete(p.manager_id);
+    return p;
+  }
+  const then = anchors.get(p.manager_id);
+  if (own === null || then === undefined || p.risk_ratio === null) return p;
+  return { ...p, risk_ratio: Math.round(p.risk_ratio * (own / then) * 1e6) / 1e6 };
+}
+
+/** Records and valuation in one (a manager's page, tests): the records are fresh. */
+export async function readPortfolio(
+  client: ServiceClient,
+  bookLoad: AssetBook | Promise<AssetBook>,
+  prices: PriceBook,
+  watch: readonly WatchEntry[],
+  previous: PortfolioSummary | undefined,
+  now = Date.now(),
+): Promise<PortfolioRead> {
+  const [book, records] = await Promise.all([bookLoad, readRecords(client, watch)]);
+  return valuePortfolio(records, book, prices, previous, new Map(), true, now);
 }
 
 /**
@@ -185,7 +234,10 @@ export async function readManager(
   };
 }
 
-/** Every manager of the owner (all pages). */
+/**
+ * Every manager of the owner (all pages), one page after another: a page asked ahead that turns
+ * out empty costs the same credits as a full one, and most owners have one page.
+ */
 export async function managersOf(client: ServiceClient, owner: string): Promise<MarginManager[]> {
-  return collect(allItems((page, perPage) => client.marginManagers(owner, { page, perPage }), { maxPages: 40 }));
+  return collect(allItems((page, perPage) => client.marginManagers(owner, { page, perPage }), { maxPages: 40, prefetch: 0 }));
 }

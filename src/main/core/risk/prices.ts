@@ -4,25 +4,34 @@ import { humanPrice } from '../../../shared/units';
 import type { ServiceClient } from '../client/service-client';
 
 const STABLE = new Set(['USDC', 'USDT', 'AUSD', 'USDY', 'FDUSD']);
-/** A mid price is read again after this long. */
-const MID_TTL_MS = 60_000;
+/**
+ * A price nobody schedules (an unwatched manager's page, a protocol-wide liquidation) is read
+ * again when it is older than this; watched assets are read on the guard's schedule
+ * (price-schedule.ts), usually long before.
+ */
+export const UNSCHEDULED_MAX_AGE_MS = 15 * 60_000;
+
+/** A stablecoin counts as $1. */
+export const isStable = (symbol: string): boolean => STABLE.has(symbol);
 
 /**
- * The one pricing rule (README "Pricing"): a stablecoin is $1; any other asset takes the fresher
- * of (a) the newest oracle price recorded with a margin deposit and (b) the exchange's mid price
- * of a pool that quotes it in a stablecoin (SUI from SUI_USDC), read at most once a minute.
- * Deposits record the oracle at deposit time, so a deposit from last week loses to a mid price
- * read a minute ago, and an asset with no stablecoin pool still has its oracle price. When the
- * exchange cannot be read, the last mid price stays in use with its age.
+ * The one pricing rule (docs/credits.md "Prices"): a stablecoin is $1; any other asset takes the
+ * fresher of (a) the newest oracle price recorded with a margin deposit and (b) the exchange's
+ * last trade in a pool that quotes it in a stablecoin (SUI from SUI_USDC). The last trade is the
+ * cheapest adequate source (`trades?limit=1`, 20 credits, against 30 for the book's depth); the
+ * book is read only when the pool has no trade of the last day. One read per asset, never per
+ * position or pool. When the exchange cannot be read, the last price stays in use with its age.
  */
 export class PriceBook {
   private readonly oracle = new Map<string, UsdPrice>();
-  private readonly mid = new Map<string, UsdPrice | null>();
-  private readonly midReadAt = new Map<string, number>();
+  private readonly exchange = new Map<string, UsdPrice>();
+  private readonly reading = new Map<string, Promise<UsdPrice | null>>();
 
   constructor(
     private readonly client: () => ServiceClient,
     private readonly pools: () => readonly Pool[],
+    /** Every exchange price read (the volatility book learns from them). */
+    private readonly onRead: (assetType: string, price: UsdPrice) => void = () => {},
   ) {}
 
   /** An oracle price recorded with a deposit at `at` (ms); kept when newer than the one known. */
@@ -32,14 +41,18 @@ export class PriceBook {
     if (!known || known.at < at) this.oracle.set(assetType, { symbol: this.symbolOf(assetType), usd, source: 'oracle', at });
   }
 
-  /** The price by the rule, or null when neither source knows the asset. */
+  /**
+   * The price by the rule, or null when neither source knows the asset. The exchange is asked
+   * only when its price was never read or is older than UNSCHEDULED_MAX_AGE_MS.
+   */
   async quote(assetType: string, now = Date.now()): Promise<UsdPrice | null> {
     const symbol = this.symbolOf(assetType);
-    if (STABLE.has(symbol)) return { symbol, usd: 1, source: 'stablecoin', at: now };
-    const mid = await this.midOf(assetType, now);
+    if (isStable(symbol)) return { symbol, usd: 1, source: 'stablecoin', at: now };
+    const known = this.exchange.get(assetType);
+    const ex = known && now - known.at < UNSCHEDULED_MAX_AGE_MS ? known : await this.read(assetType, now);
     const oracle = this.oracle.get(assetType) ?? null;
-    if (mid && oracle) return mid.at >= oracle.at ? mid : oracle;
-    return mid ?? oracle;
+    if (ex && oracle) return ex.at >= oracle.at ? ex : oracle;
+    return ex ?? oracle;
   }
 
   /** The USD price alone. */
@@ -47,35 +60,73 @@ export class PriceBook {
     return (await this.quote(assetType, now))?.usd ?? null;
   }
 
+  /** The price known now, without asking the service. */
+  peek(assetType: string): UsdPrice | null {
+    const symbol = this.symbolOf(assetType);
+    if (isStable(symbol)) return { symbol, usd: 1, source: 'stablecoin', at: Date.now() };
+    const ex = this.exchange.get(assetType) ?? null;
+    const oracle = this.oracle.get(assetType) ?? null;
+    if (ex && oracle) return ex.at >= oracle.at ? ex : oracle;
+    return ex ?? oracle;
+  }
+
+  /** Whether the exchange can price the asset (a stablecoin-quoted pool trades it); stablecoins need no read. */
+  readable(assetType: string): boolean {
+    return !isStable(this.symbolOf(assetType)) && this.pricingPool(assetType) !== undefined;
+  }
+
+  /** The pool the asset is priced on, if any. */
+  pricingPool(assetType: string): Pool | undefined {
+    return this.pools().find((p) => p.base_asset_id === assetType && isStable(p.quote_asset_symbol));
+  }
+
+  /**
+   * Read the asset's exchange price now (one request; concurrent callers share it). On failure
+   * the last price read stays (with its age), or null.
+   */
+  read(assetType: string, now = Date.now()): Promise<UsdPrice | null> {
+    let p = this.reading.get(assetType);
+    if (!p) {
+      p = this.fetch(assetType, now).finally(() => this.reading.delete(assetType));
+      this.reading.set(assetType, p);
+    }
+    return p;
+  }
+
   /** Forget everything (the service changed). */
   reset(): void {
     this.oracle.clear();
-    this.mid.clear();
-    this.midReadAt.clear();
+    this.exchange.clear();
   }
 
-  private symbolOf(assetType: string): string {
+  symbolOf(assetType: string): string {
     const pools = this.pools();
     return pools.find((p) => p.base_asset_id === assetType)?.base_asset_symbol ?? pools.find((p) => p.quote_asset_id === assetType)?.quote_asset_symbol ?? assetType.split('::').pop() ?? assetType;
   }
 
-  private async midOf(assetType: string, now: number): Promise<UsdPrice | null> {
-    const readAt = this.midReadAt.get(assetType);
-    if (readAt !== undefined && now - readAt < MID_TTL_MS) return this.mid.get(assetType) ?? null;
-    const pool = this.pools().find((p) => p.base_asset_id === assetType && STABLE.has(p.quote_asset_symbol));
-    if (!pool) {
-      this.midReadAt.set(assetType, now);
-      return null;
-    }
+  private async fetch(assetType: string, now: number): Promise<UsdPrice | null> {
+    const pool = this.pricingPool(assetType);
+    if (!pool) return this.exchange.get(assetType) ?? null;
     try {
-      const depth = await this.client().depth(pool.pool_name, 1);
-      const bid = depth.bids[0]?.price;
-      const ask = depth.asks[0]?.price;
-      this.midReadAt.set(assetType, now);
-      if (bid !== undefined && ask !== undefined) this.mid.set(assetType, { symbol: pool.base_asset_symbol, usd: humanPrice((bid + ask) / 2, pool), source: 'exchange', at: now });
+      const raw = await this.lastPrice(pool);
+      if (raw !== null) {
+        const price: UsdPrice = { symbol: pool.base_asset_symbol, usd: humanPrice(raw, pool), source: 'exchange', at: now };
+        this.exchange.set(assetType, price);
+        this.onRead(assetType, price);
+      }
     } catch {
-      // offline: the last mid price (with its age) or the oracle answers
+      // offline: the last price (with its age) or the oracle answers
     }
-    return this.mid.get(assetType) ?? null;
+    return this.exchange.get(assetType) ?? null;
+  }
+
+  /** The pool's last trade price (raw), or the book's mid when no trade of the last day is there. */
+  private async lastPrice(pool: Pool): Promise<number | null> {
+    const [last] = await this.client().trades(pool.pool_name, { limit: 1 });
+    if (last) return last.price;
+    const depth = await this.client().depth(pool.pool_name, 1);
+    const bid = depth.bids[0]?.price;
+    const ask = depth.asks[0]?.price;
+    return bid !== undefined && ask !== undefined ? (bid + ask) / 2 : null;
   }
 }

@@ -7,12 +7,13 @@ const QUOTA_PAUSE_MS = 15 * 60_000;
 import type { ServiceClient } from '../client/service-client';
 import type { ResponseCache } from '../store/cache-repo';
 import type { RiskAlertRepo } from '../store/risk-alert-repo';
-import type { AssetBookCache } from './asset-book';
-import { readPortfolio } from './portfolio';
+import type { AssetBook, AssetBookCache } from './asset-book';
+import { assetsOf, valuePortfolio, readRecords, type PortfolioRead, type RatioAnchors, type WalletRecords } from './portfolio';
 import { describePosition } from './positions';
 import type { PriceBook } from './prices';
 import { DEFAULT_RISK_PARAMS } from './risk-params';
 import type { RiskParams } from '../../../shared/portfolio';
+import type { GuardedPosition } from './price-schedule';
 
 export interface RiskRefreshDeps {
   client: () => ServiceClient;
@@ -25,30 +26,44 @@ export interface RiskRefreshDeps {
   /** A manager's thresholds: its own, else the defaults moved to its pool's liquidation ratio (risk-params.ts). */
   thresholdsOf: () => (managerId: string, params: RiskParams) => Thresholds;
   cooldownMs: () => number;
+  /** How often the margin records are read again (besides events of watched managers). */
   intervalMs: () => number;
   canRun: () => boolean;
   /** Every manager of a watched owner, after each good refresh. */
   onManagers: (managers: Array<{ id: string; owner: string; dexPoolId: string; poolName: string | null; hasDebt: boolean }>) => void;
   onReadings: (readings: RiskReading[], portfolio: PortfolioSummary) => void;
+  /** After each valuation: the watched positions with debt (the price schedule plans from them). */
+  onValued: (positions: GuardedPosition[]) => void;
   noteNetwork: (err?: unknown) => void;
   noteStore: (err?: unknown) => void;
   log: (line: string) => void;
 }
 
-const CACHE_KEY = 'portfolio';
+/** Where the last Portfolio is kept in the store's response cache (offline starts, doctor's forecast). */
+export const PORTFOLIO_CACHE_KEY = 'portfolio';
 
 /**
- * The risk loop: every `intervalMs` (and soon after an event of a watched manager), every
- * watched wallet is read in money, a reading is stored per manager with debt, thresholds are
- * evaluated, and the Portfolio is kept (in memory and in the store, for offline starts).
- * One refresh at a time: a caller during a refresh gets that refresh's result.
+ * The risk loop. The margin records of every watched wallet (managers, loans, supplies) are read
+ * every `intervalMs` (a slow timer for interest drift) and soon after an event of a watched
+ * manager, with the prices of their assets; between record reads the positions are valued again
+ * whenever the price schedule read new prices (`revalue`: no request for the records). Each
+ * valuation stores a reading per manager with debt, evaluates thresholds and keeps the Portfolio
+ * (in memory and in the store, for offline starts). One read or valuation at a time: a caller
+ * during a record read gets that read's result.
  */
 export class RiskRefresh {
   private timer: NodeJS.Timeout | undefined;
   private soon: NodeJS.Timeout | undefined;
   private running: Promise<RiskReading[]> | undefined;
+  private revaluing: Promise<void> | undefined;
+  private revalueAgain = false;
   private latest: { portfolio: PortfolioSummary; at: number } | undefined;
+  private records: WalletRecords[] | undefined;
+  private readonly anchors: RatioAnchors = new Map();
+  private guarded: GuardedPosition[] = [];
   private closed = false;
+  private eventReads = 0;
+  private readonly startedAt = Date.now();
   /** Why the last refresh failed; undefined after a good one. */
   lastError: unknown;
   private failedAt = 0;
@@ -56,18 +71,31 @@ export class RiskRefresh {
   constructor(private readonly d: RiskRefreshDeps) {}
 
   restartTimer(): void {
-    if (this.timer) clearInterval(this.timer);
-    this.timer = setInterval(() => void this.refresh(), this.d.intervalMs());
+    if (this.timer) clearTimeout(this.timer);
+    if (this.closed) return;
+    this.timer = setTimeout(() => {
+      this.timer = undefined;
+      void this.refresh().finally(() => this.restartTimer());
+    }, this.d.intervalMs());
+    this.timer.unref?.();
   }
 
   /** A watched manager changed: refresh shortly (events come in bursts). */
   refreshSoon(): void {
     this.soon ??= setTimeout(() => {
       this.soon = undefined;
+      this.eventReads++;
       void this.refresh();
     }, 300);
   }
 
+  /** Record reads that events of watched managers caused, per day since the start (the cost model). */
+  eventReadsPerDay(): number {
+    const days = Math.max((Date.now() - this.startedAt) / 86_400_000, 1 / 24);
+    return this.eventReads / days;
+  }
+
+  /** Read the records (and their prices) now and value them. */
   refresh(): Promise<RiskReading[]> {
     this.running ??= this.once().finally(() => {
       this.running = undefined;
@@ -75,21 +103,92 @@ export class RiskRefresh {
     return this.running;
   }
 
+  /**
+   * New prices were read: value the kept records again (no request for them). Before any
+   * records were read, this reads them.
+   */
+  revalue(): Promise<void> {
+    if (!this.records) return this.refresh().then(() => {});
+    if (this.running || this.revaluing) {
+      this.revalueAgain = true;
+      return this.revaluing ?? this.running!.then(() => {});
+    }
+    this.revaluing = this.valueKept().finally(() => {
+      this.revaluing = undefined;
+      if (this.revalueAgain) {
+        this.revalueAgain = false;
+        void this.revalue();
+      }
+    });
+    return this.revaluing;
+  }
+
+  /** The watched positions with debt of the last valuation. */
+  positions(): readonly GuardedPosition[] {
+    return this.guarded;
+  }
+
   /** The Portfolio of the last good refresh, from memory or the store; undefined when none was ever read. */
   portfolio(): { portfolio: PortfolioSummary; at: number } | undefined {
     if (this.latest) return this.latest;
-    const hit = this.d.cache.load<PortfolioSummary>(CACHE_KEY);
+    const hit = this.d.cache.load<PortfolioSummary>(PORTFOLIO_CACHE_KEY);
     return hit ? { portfolio: hit.data, at: hit.fetchedAt } : undefined;
   }
 
   /** The watch list changed: the kept Portfolio no longer matches it. */
   forget(): void {
     this.latest = undefined;
+    this.records = undefined;
+    this.guarded = [];
   }
 
   close(): void {
     this.closed = true;
     for (const t of [this.timer, this.soon]) if (t) clearTimeout(t);
+  }
+
+  /** Value the kept records at the prices known now. */
+  private async valueKept(): Promise<void> {
+    const records = this.records;
+    if (!records || this.closed || !this.d.canRun()) return;
+    try {
+      const now = Date.now();
+      const book = await this.d.assets.load();
+      const read = await valuePortfolio(records, book, this.d.prices, this.portfolio()?.portfolio, this.anchors, false, now);
+      if (this.closed || this.records !== records) return;
+      this.take(read, book, now);
+    } catch (err) {
+      if (!this.closed) this.d.log(`risk valuation failed: ${describeForLog(err)}`);
+    }
+  }
+
+  /** Store, alert on and publish one valuation. */
+  private take(read: PortfolioRead, book: AssetBook, now: number): void {
+    this.latest = { portfolio: read.portfolio, at: now };
+    try {
+      this.d.risk.addReadings(read.readings);
+      this.d.cache.save(PORTFOLIO_CACHE_KEY, read.portfolio, now);
+      this.d.noteStore();
+    } catch (err) {
+      this.d.noteStore(err);
+    }
+    this.d.alerts.tracker.setCooldown(this.d.cooldownMs());
+    const byId = new Map(read.portfolio.wallets.flatMap((w) => w.positions.map((p) => [p.manager_id, p])));
+    const thresholdsOf = this.d.thresholdsOf();
+    const thresholds = (id: string): Thresholds => thresholdsOf(id, byId.get(id)?.risk_params ?? DEFAULT_RISK_PARAMS);
+    this.d.alerts.onReadings(read.readings, thresholds, now, (id) => {
+      const p = byId.get(id);
+      return p ? describePosition(p) : undefined;
+    });
+    const pools = [...book.poolsById.values()];
+    this.guarded = [];
+    for (const r of read.readings) {
+      const p = byId.get(r.manager_id);
+      const pool = p && pools.find((x) => x.pool_name === p.pool_name);
+      if (p && pool) this.guarded.push({ position: p, thresholds: thresholds(p.manager_id), baseAsset: pool.base_asset_id, quoteAsset: pool.quote_asset_id });
+    }
+    this.d.onReadings(read.readings, read.portfolio);
+    this.d.onValued(this.guarded);
   }
 
   private async once(): Promise<RiskReading[]> {
@@ -99,31 +198,23 @@ export class RiskRefresh {
     const watch = this.d.watchList();
     if (watch.length === 0) {
       this.latest = { portfolio: { wallets: [], prices: [], computed_at: Date.now() }, at: Date.now() };
+      this.guarded = [];
+      this.d.onValued([]);
       return [];
     }
     try {
       const now = Date.now();
-      const read = await readPortfolio(this.d.client(), this.d.assets.load(), this.d.prices, watch, this.portfolio()?.portfolio, now);
+      const client = this.d.client();
+      const [book, records] = await Promise.all([this.d.assets.load(), readRecords(client, watch)]);
+      // The records' ratios are of the oracle now: price their assets now too (RatioAnchors).
+      await Promise.all([...assetsOf(records, book)].filter((a) => this.d.prices.readable(a)).map((a) => this.d.prices.read(a, now)));
+      const read = await valuePortfolio(records, book, this.d.prices, this.portfolio()?.portfolio, this.anchors, true, now);
       this.d.noteNetwork();
       this.lastError = undefined;
       if (this.closed) return [];
+      this.records = records;
       this.d.onManagers(read.managers);
-      this.latest = { portfolio: read.portfolio, at: now };
-      try {
-        this.d.risk.addReadings(read.readings);
-        this.d.cache.save(CACHE_KEY, read.portfolio, now);
-        this.d.noteStore();
-      } catch (err) {
-        this.d.noteStore(err);
-      }
-      this.d.alerts.tracker.setCooldown(this.d.cooldownMs());
-      const byId = new Map(read.portfolio.wallets.flatMap((w) => w.positions.map((p) => [p.manager_id, p])));
-      const thresholdsOf = this.d.thresholdsOf();
-      this.d.alerts.onReadings(read.readings, (id) => thresholdsOf(id, byId.get(id)?.risk_params ?? DEFAULT_RISK_PARAMS), now, (id) => {
-        const p = byId.get(id);
-        return p ? describePosition(p) : undefined;
-      });
-      this.d.onReadings(read.readings, read.portfolio);
+      this.take(read, book, now);
       return read.readings;
     } catch (err) {
       // Closed while it was in flight (the app is quitting and the service went first): nothing to say.

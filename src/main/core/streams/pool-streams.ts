@@ -21,12 +21,12 @@ export interface PoolStreamsDeps {
 }
 
 /**
- * Stream #21 per pool: open while a view shows the pool (priority 1) or while a watched position
- * trades on it (priority 2, so the tray's risk follows the market); closed otherwise, committing
- * what it holds.
+ * Stream #21 per pool: open only while a view shows the pool (a pool page or chart), when the
+ * plan allows one more stream beside the margin stream; closed, committing what it holds, when
+ * the page is left. Nothing streams for the tray: watched positions are priced by the price
+ * schedule (risk/price-schedule.ts), at a small fraction of a pool stream's cost (docs/credits.md).
  */
 export class PoolStreams {
-  private watched = new Set<string>();
   private readonly flushers = new Map<string, () => void>();
 
   constructor(private readonly d: PoolStreamsDeps) {}
@@ -34,17 +34,7 @@ export class PoolStreams {
   /** A view subscribed to or left a pool. */
   onSubscribers(pool: string, count: number): void {
     if (count > 0) this.ensure(pool, 1);
-    else if (this.watched.has(pool)) this.ensure(pool, 2);
     else this.remove(pool);
-  }
-
-  /** The pools watched positions trade on, after a risk refresh. */
-  setWatched(pools: Set<string>): void {
-    for (const old of this.watched) {
-      if (!pools.has(old) && this.d.subscribers(old) === 0) this.remove(old);
-    }
-    this.watched = pools;
-    for (const p of pools) if (this.d.subscribers(p) === 0) this.ensure(p, 2);
   }
 
   /** Commit what every pool stream holds (shutdown). */

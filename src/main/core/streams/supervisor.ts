@@ -15,7 +15,7 @@ export const DEFAULT_SSE_TRANSPORT: SseTransport = (process.env['TIDEWATCH_SSE_T
 export interface StreamSpec {
   /** `margin` or `pool:<name>`. */
   id: string;
-  /** Lower comes first under the stream budget: margin 0, pools on screen 1, watched pools 2. */
+  /** Lower comes first under the stream budget: margin 0, pools on screen 1. */
   priority: number;
   /** Built at every connect, so a resume parameter is always the newest stored one (once pending writes settle). */
   url(): string | Promise<string>;
@@ -60,7 +60,14 @@ export interface SupervisorOptions {
   onBytes?(streamId: string, bytes: number): void;
   /** The service answered a stream (true), or a stream could not reach it (false): for the offline banner. */
   onReachable?(reachable: boolean): void;
+  /** The service refused one stream too many: it allows `limit` at once (learnt; the budget keeps to it). */
+  onLimitLearnt?(limit: number): void;
 }
+
+/** A 429 on a stream that speaks of streams: the plan's limit of streams open at once, not the request rate. */
+const STREAM_LIMIT_REFUSAL = /stream/i;
+/** "allows 3 streams", "limit: 3", "X-Stream-Limit: 3" as the message may carry it. */
+const LIMIT_IN_MESSAGE = /(?:allows|limit(?:\s+(?:is|of))?:?)\s+(\d{1,3})\b/i;
 
 interface Running {
   spec: StreamSpec;
@@ -86,6 +93,8 @@ export class StreamSupervisor {
   private readonly streams = new Map<string, Running>();
   private readonly listeners = new Set<(s: StreamStatus[]) => void>();
   private stopped = false;
+  /** The stream limit learnt from the service's refusal, below the budget; undefined: none learnt. */
+  private learntLimit: number | undefined;
 
   constructor(private opts: SupervisorOptions) {}
 
@@ -135,9 +144,16 @@ export class StreamSupervisor {
     this.emit();
   }
 
+  /** A new budget (Settings changed): what was learnt of the old plan is forgotten. */
   setBudget(budget: number): void {
     this.opts = { ...this.opts, budget };
+    this.learntLimit = undefined;
     this.rebalance();
+  }
+
+  /** The streams allowed open at once: the budget, or less when the service said so. */
+  limit(): number {
+    return Math.min(this.opts.budget, this.learntLimit ?? Infinity);
   }
 
   /** Close the current connection of `id`; its loop decides what comes next (blocked, reconnect). */
@@ -163,7 +179,7 @@ export class StreamSupervisor {
   /** Streams allowed to be open: the `budget` first by priority, then by age. */
   private admitted(): Set<string> {
     const order = [...this.streams.values()].sort((a, b) => a.spec.priority - b.spec.priority);
-    return new Set(order.slice(0, Math.max(0, this.opts.budget)).map((r) => r.spec.id));
+    return new Set(order.slice(0, Math.max(0, this.limit())).map((r) => r.spec.id));
   }
 
   private rebalance(): void {
@@ -172,6 +188,22 @@ export class StreamSupervisor {
       if (!allowed.has(r.spec.id) && r.close) r.close();
       if (allowed.has(r.spec.id)) r.wake?.();
     }
+  }
+
+  /**
+   * The service refused `r` for its plan's stream limit: keep to the limit it gave (or to the
+   * streams open now), so the stream waits for the budget instead of knocking every few seconds
+   * (each refusal may cost). False when nothing could be learnt (no other stream is open).
+   */
+  private learn(r: Running, message: string): boolean {
+    const open = [...this.streams.values()].filter((x) => x !== r && x.status.state === 'open').length;
+    const said = Number(LIMIT_IN_MESSAGE.exec(message)?.[1] ?? NaN);
+    const limit = Number.isInteger(said) && said >= 1 ? said : open;
+    if (limit < 1 || limit >= this.limit()) return false;
+    this.learntLimit = limit;
+    this.opts.onLimitLearnt?.(limit);
+    this.rebalance();
+    return true;
   }
 
   private set(r: Running, state: StreamState, patch: Partial<StreamStatus> = {}): void {
@@ -282,6 +314,7 @@ export class StreamSupervisor {
         });
         continue;
       }
+      if (end.status === 429 && STREAM_LIMIT_REFUSAL.test(end.message) && this.learn(r, end.message)) continue;
       if (end.reason === 'network' || end.reason === 'watchdog') this.opts.onReachable?.(false);
       const healthy = end.opened && (end.events > 0 || Date.now() - openedAt >= HEALTHY_CONNECTION_MS);
       let delay: number;

@@ -1,5 +1,5 @@
 /**
- * What the data service charges, in credits (issue 13). From its published price list
+ * What the data service charges, in credits (the credit meter). From its published price list
  * (surflux.dev/docs/get-started/credits, read 2026-11-23): a fixed price per answered request,
  * and 1 credit per KB streamed. One table, in spec paths (`dex` for the exchange); update it
  * here when the list changes.
@@ -45,3 +45,29 @@ export function priceOf(specPath: string): { credits: number; estimated: boolean
   }
   return { credits: ESTIMATED_CREDITS, estimated: true };
 }
+
+/** The service's plans by name (its published limits; decisions.md "Plans, rate limits and credits"). */
+export type PlanName = 'free' | 'builder' | 'scale' | 'pro';
+
+export interface Plan {
+  /** The name the service gives it. */
+  label: string;
+  /** Credits a month; they reset on the billing anniversary and do not roll over. */
+  monthlyCredits: number;
+  /** Requests per second per key before 429. */
+  requestsPerSecond: number;
+  /** Streams open at once per key before 429. */
+  streams: number;
+}
+
+export const PLANS: Readonly<Record<PlanName, Plan>> = {
+  free: { label: 'Free', monthlyCredits: 250_000, requestsPerSecond: 10, streams: 1 },
+  builder: { label: 'Builder', monthlyCredits: 5_000_000, requestsPerSecond: 25, streams: 3 },
+  scale: { label: 'Scale', monthlyCredits: 20_000_000, requestsPerSecond: 50, streams: 10 },
+  pro: { label: 'Pro', monthlyCredits: 50_000_000, requestsPerSecond: 100, streams: 25 },
+};
+
+export const PLAN_NAMES = Object.keys(PLANS) as PlanName[];
+
+/** A month's credits spread evenly over its days (the share of one day: a 30-day month). */
+export const DAYS_PER_MONTH = 30;

@@ -1,0 +1,392 @@
+/**
+ * The cost soak (docs/credits.md): `tidewatch serve` watching five wallets of the Demo network,
+ * each run with its own api-key against Demo networks in processes of their own, which bill every
+ * key like the service (`/__sim/credits`: the published price per answered request, 1 credit per
+ * KB streamed). Two Demo networks run side by side:
+ *
+ * - speed 1 (the cost): the tray monitor on the Free and the Builder plan; the Builder run also
+ *   spends a slice with the Portfolio open in Chromium and a slice with a pool page open.
+ * - a faster one (the guard): threshold crossings and liquidations happen within minutes; the
+ *   tray on Free and on Builder, and on Builder with two other cadence rules (the trade-off).
+ *
+ * The truth is the Demo network's own: its margin records, read every 2 s with a key of the
+ * soak's own, give each position's ratio as the protocol has it; a tracker with the app's
+ * hysteresis and cooldown turns them into crossings, each compared with the first alert the
+ * monitor raised for it. Liquidations of watched managers are read off the margin stream.
+ *
+ *   npm run soak:cost                         30 minutes, fast network at speed 20
+ *   npm run soak:cost -- --minutes 6 --speed 30
+ *
+ * Prints the tables and writes them to docs/cost-soak.md.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import { createParser } from 'eventsource-parser';
+import { chromium, type Browser } from 'playwright-core';
+import { ThresholdTracker } from '../src/main/core/risk/thresholds';
+import { DAYS_PER_MONTH, PLANS, type PlanName } from '../src/shared/credit-prices';
+import { thresholdsOnPool, type PortfolioSummary } from '../src/shared/portfolio';
+import type { AlertRecord, CreditForecast, StatusSnapshot } from '../src/shared/contract';
+import { spawnSim } from './support';
+
+const BIN = fileURLToPath(new URL('../bin/tidewatch.js', import.meta.url));
+const { values } = parseArgs({ options: { minutes: { type: 'string' }, speed: { type: 'string' }, seed: { type: 'string' }, out: { type: 'string' } } });
+const MINUTES = Number(values.minutes ?? 30);
+const FAST = Number(values.speed ?? 20);
+const SEED = Number(values.seed ?? 7);
+const OUT = values.out ?? fileURLToPath(new URL('../docs/cost-soak.md', import.meta.url));
+const WARMUP_MS = Math.min(120_000, MINUTES * 60_000 * 0.1);
+const TRUTH_KEY = 'soak-truth';
+/** The app's defaults (settings.ts): warning 1.5 and critical 1.25 at the protocol's 1.125, moved to each pool's. */
+const DEFAULT_THRESHOLDS = { warning: 1.5, critical: 1.25 };
+const COOLDOWN_MS = 900_000;
+
+interface RunSpec {
+  name: string;
+  net: 'cost' | 'guard';
+  plan: PlanName;
+  rule: 'guard' | 'volatility' | 'fixed';
+}
+const RUNS: RunSpec[] = [
+  { name: 'free-tray', net: 'cost', plan: 'free', rule: 'guard' },
+  { name: 'builder-ui', net: 'cost', plan: 'builder', rule: 'guard' },
+  { name: 'free-guard', net: 'guard', plan: 'free', rule: 'guard' },
+  { name: 'builder-guard', net: 'guard', plan: 'builder', rule: 'guard' },
+  { name: 'builder-volatility', net: 'guard', plan: 'builder', rule: 'volatility' },
+  { name: 'builder-fixed', net: 'guard', plan: 'builder', rule: 'fixed' },
+];
+
+interface Bill {
+  total: number;
+  requestCredits: number;
+  streamCredits: number;
+  maxOpenStreams: number;
+  openStreams: number;
+}
+
+interface Serve {
+  spec: RunSpec;
+  key: string;
+  child: ChildProcess;
+  url: string;
+  call<T>(method: string, args?: object): Promise<T>;
+  dir: string;
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+const fmt = (n: number) => Math.round(n).toLocaleString('en-US');
+const pct = (xs: number[], q: number) => (xs.length === 0 ? NaN : [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(q * xs.length))]!);
+const secs = (ms: number) => (Number.isNaN(ms) ? '-' : `${(ms / 1000).toFixed(0)} s`);
+
+async function bill(simUrl: string, key: string): Promise<Bill> {
+  const res = await fetch(`${simUrl}/__sim/credits?api-key=${encodeURIComponent(key)}`);
+  return (await res.json()) as Bill;
+}
+
+async function startServe(spec: RunSpec, simUrl: string, watch: string[]): Promise<Serve> {
+  const key = `soak-${spec.name}`;
+  const dir = mkdtempSync(join(tmpdir(), `tidewatch-cost-${spec.name}-`));
+  const args = [BIN, 'serve', '--port', '0', '--data-dir', dir, '--base-url', simUrl, '--plan', spec.plan, ...watch.flatMap((w) => ['--watch', w])];
+  const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, TIDEWATCH_API_KEY: key, TIDEWATCH_CADENCE: spec.rule } });
+  let err = '';
+  child.stderr!.on('data', (d) => (err = (err + d).slice(-4000)));
+  const url = await new Promise<string>((resolve, reject) => {
+    let out = '';
+    child.stdout!.on('data', (d) => {
+      out += d;
+      const m = /running at (\S+)/.exec(out);
+      if (m) resolve(m[1]!);
+    });
+    child.once('exit', (code) => reject(new Error(`serve ${spec.name} exited (${code}):\n${err}`)));
+  });
+  const u = new URL(url);
+  const token = u.searchParams.get('token')!;
+  const call = async <T>(method: string, a: object = {}): Promise<T> => {
+    const res = await fetch(`${u.origin}/api/invoke/${method}`, { method: 'POST', headers: { 'x-tidewatch-token': token, 'content-type': 'application/json' }, body: JSON.stringify(a) });
+    const body = (await res.json()) as { result: T; error?: { message: string } };
+    if (!res.ok) throw new Error(`${spec.name} ${method}: ${body.error?.message}`);
+    return body.result;
+  };
+  return { spec, key, child, url, call, dir };
+}
+
+/** The five wallets with the most loans (seed 7): what a trader with several accounts watches. */
+async function wallets(): Promise<string[]> {
+  const child = spawn(process.execPath, [BIN, 'sim', '--describe', '--seed', String(SEED)], { stdio: ['ignore', 'pipe', 'inherit'] });
+  let out = '';
+  child.stdout!.on('data', (d) => (out += d));
+  await new Promise((r) => child.once('exit', r));
+  const owners = (JSON.parse(out) as { owners: Array<{ owner: string; loans: number }> }).owners;
+  return owners
+    .filter((o) => o.loans > 0)
+    .sort((a, b) => b.loans - a.loans)
+    .slice(0, 5)
+    .map((o) => o.owner);
+}
+
+/** Each watched position's ratio as the protocol has it, every 2 s, turned into crossings. */
+function watchTruth(simUrl: string, owners: string[], liquidationOf: () => Map<string, number>) {
+  const tracker = new ThresholdTracker(0.02, COOLDOWN_MS);
+  const crossings: Array<{ manager: string; level: 'warning' | 'critical'; at: number }> = [];
+  let primed = false;
+  let stop = false;
+  const loop = async () => {
+    while (!stop) {
+      const started = Date.now();
+      try {
+        const lists = await Promise.all(
+          owners.map(async (o) => {
+            const res = await fetch(`${simUrl}/dex-margin/margin-managers/${o}?api-key=${TRUTH_KEY}&perPage=50`);
+            return ((await res.json()) as { items: Array<{ margin_manager_id: string; active_loans?: Array<{ risk_ratio: number | null }> }> }).items;
+          }),
+        );
+        const liq = liquidationOf();
+        for (const m of lists.flat()) {
+          const ratios = (m.active_loans ?? []).map((l) => l.risk_ratio).filter((r): r is number => r !== null);
+          const ratio = ratios.length ? Math.min(...ratios) : null;
+          const t = thresholdsOnPool(DEFAULT_THRESHOLDS, liq.get(m.margin_manager_id) ?? 1.125);
+          const level = tracker.observe(m.margin_manager_id, ratio, t, started);
+          if ((level === 'warning' || level === 'critical') && primed) crossings.push({ manager: m.margin_manager_id, level, at: started });
+        }
+        primed = true;
+      } catch {
+        // the sim is busy; the next poll reads again
+      }
+      await sleep(Math.max(0, 2000 - (Date.now() - started)));
+    }
+  };
+  const done = loop();
+  return {
+    crossings,
+    async stop() {
+      stop = true;
+      await done;
+    },
+  };
+}
+
+/** Liquidations of the watched managers as the margin stream delivers them (arrival time). */
+function watchLiquidations(simUrl: string, managers: () => Set<string>) {
+  const seen: Array<{ manager: string; at: number }> = [];
+  const ctl = new AbortController();
+  void (async () => {
+    const res = await fetch(`${simUrl}/dex-margin/manager-updates?api-key=${TRUTH_KEY}&last-id=$`, { signal: ctl.signal });
+    const parser = createParser({
+      onEvent: (e) => {
+        try {
+          const msg = JSON.parse(e.data) as { type: string; data: { margin_manager_id?: string } };
+          const id = msg.data.margin_manager_id;
+          if (msg.type.endsWith('_liquidation') && id && managers().has(id)) seen.push({ manager: id, at: Date.now() });
+        } catch {
+          // not an event of ours
+        }
+      },
+    });
+    const decoder = new TextDecoder();
+    for await (const chunk of res.body!) parser.feed(decoder.decode(chunk as Uint8Array, { stream: true }));
+  })().catch(() => {});
+  return { seen, stop: () => ctl.abort() };
+}
+
+async function main(): Promise<void> {
+  const owners = await wallets();
+  const keys = RUNS.map((r) => `soak-${r.name}`);
+  const keyArgs = [...keys, TRUTH_KEY].flatMap((k) => ['--api-key', k]);
+  console.log(`cost soak: ${MINUTES} min, seed ${SEED}, ${owners.length} wallets; cost network at speed 1, guard network at speed ${FAST}`);
+  const costNet = await spawnSim(['--seed', String(SEED), '--speed', '1', ...keyArgs]);
+  const guardNet = await spawnSim(['--seed', String(SEED), '--speed', String(FAST), ...keyArgs]);
+  const serves: Serve[] = [];
+  let browser: Browser | undefined;
+  try {
+    for (const spec of RUNS) serves.push(await startServe(spec, spec.net === 'cost' ? costNet.url : guardNet.url, owners));
+    const started = Date.now();
+    const byName = (n: string) => serves.find((s) => s.spec.name === n)!;
+
+    // What each monitor shows: the liquidation ratio and distance of each position (the band), alerts, streams.
+    const liquidation = new Map<string, number>();
+    const distance = new Map<string, number | null>();
+    const alerts = new Map<string, Map<number, AlertRecord>>(serves.map((s) => [s.spec.name, new Map()]));
+    const maxStreams = new Map<string, number>(serves.map((s) => [s.spec.name, 0]));
+    const forecasts = new Map<string, number[]>(serves.map((s) => [s.spec.name, []]));
+    let polling = true;
+    const poll = (async () => {
+      while (polling) {
+        for (const s of serves) {
+          try {
+            for (const a of (await s.call<{ data: AlertRecord[] }>('alerts', { includeAcknowledged: true, limit: 1000 })).data) alerts.get(s.spec.name)!.set(a.id, a);
+            const st = await s.call<StatusSnapshot>('streamStatus');
+            const open = st.streams.filter((x) => x.state === 'open').length;
+            maxStreams.set(s.spec.name, Math.max(maxStreams.get(s.spec.name)!, open));
+            if (Date.now() - started > WARMUP_MS) forecasts.get(s.spec.name)!.push((await s.call<CreditForecast>('creditForecast')).perDay);
+          } catch {
+            // a busy moment: the next round asks again
+          }
+        }
+        try {
+          const p = await byName('builder-guard').call<{ data: PortfolioSummary }>('portfolio');
+          for (const w of p.data.wallets) for (const pos of w.positions) {
+            liquidation.set(pos.manager_id, pos.liquidation_ratio);
+            distance.set(pos.manager_id, pos.distance_pct);
+          }
+        } catch {
+          // idem
+        }
+        await sleep(3000);
+      }
+    })();
+    const truth = watchTruth(guardNet.url, owners, () => liquidation);
+    const liqs = watchLiquidations(guardNet.url, () => new Set(liquidation.keys()));
+    const bandAt = new Map<string, boolean>();
+    const bandTimer = setInterval(() => {
+      for (const c of truth.crossings) if (!bandAt.has(`${c.manager}@${c.at}`)) bandAt.set(`${c.manager}@${c.at}`, Math.abs(distance.get(c.manager) ?? Infinity) <= 10);
+    }, 1000);
+
+    // The Builder run at speed 1: tray, then the Portfolio open in Chromium, then a pool page, then tray again.
+    const total = MINUTES * 60_000;
+    const phases: Array<{ name: string; from: number; to: number; startBill?: Bill; endBill?: Bill; forecastPool?: number | null }> = [
+      { name: 'tray', from: WARMUP_MS, to: total * 0.4 },
+      { name: 'Portfolio open', from: total * 0.4, to: total * 0.65 },
+      { name: 'pool page open (SUI_USDC)', from: total * 0.65, to: total * 0.85 },
+      { name: 'tray again', from: total * 0.85, to: total },
+    ];
+    const ui = byName('builder-ui');
+    const freeCostStart = { at: 0, bill: undefined as Bill | undefined };
+    const guardStart = new Map<string, Bill>();
+    for (const ph of phases) {
+      await sleep(Math.max(0, started + ph.from - Date.now()));
+      ph.startBill = await bill(costNet.url, ui.key);
+      if (ph === phases[0]) {
+        freeCostStart.at = Date.now();
+        freeCostStart.bill = await bill(costNet.url, byName('free-tray').key);
+        for (const s of serves.filter((x) => x.spec.net === 'guard')) guardStart.set(s.spec.name, await bill(guardNet.url, s.key));
+      }
+      if (ph.name === 'Portfolio open' || ph.name.startsWith('pool page')) {
+        browser ??= await chromium.launch({ executablePath: process.env['CHROMIUM_PATH'] ?? '/usr/bin/chromium', headless: true, args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--no-first-run'] });
+        const page = await browser.newPage();
+        await page.goto(ui.url);
+        await page.goto(`${new URL(ui.url).origin}/${ph.name.startsWith('pool page') ? '#/markets/SUI_USDC' : '#/portfolio'}`);
+        await sleep(Math.max(0, started + ph.to - Date.now() - 20_000));
+        if (ph.name.startsWith('pool page')) ph.forecastPool = (await ui.call<CreditForecast>('creditForecast')).poolStreams.find((p) => p.pool === 'SUI_USDC')?.perHour ?? null;
+        await sleep(Math.max(0, started + ph.to - Date.now()));
+        ph.endBill = await bill(costNet.url, ui.key);
+        await page.close();
+      } else {
+        await sleep(Math.max(0, started + ph.to - Date.now()));
+        ph.endBill = await bill(costNet.url, ui.key);
+      }
+    }
+    const ended = Date.now();
+    clearInterval(bandTimer);
+    await truth.stop();
+    liqs.stop();
+    polling = false;
+    await poll;
+    const uiStreamsAfter = (await ui.call<StatusSnapshot>('streamStatus')).streams.map((s) => s.id);
+
+    // ---- tables ------------------------------------------------------------------------
+    const lines: string[] = [];
+    const say = (l = '') => {
+      lines.push(l);
+      console.log(l);
+    };
+    say(`# Cost soak`);
+    say();
+    say(`Written by \`npm run soak:cost\` (bench/cost-soak.ts) on ${new Date().toISOString().slice(0, 16)} UTC: ${MINUTES} minutes, seed ${SEED}, the ${owners.length} wallets with the most loans; each monitor is \`tidewatch serve\` with its own key against a Demo network in its own process, billed per key by the Demo network (published prices; margin lists at the app's estimate of 10).`);
+    say();
+    say('## Credits a day, billed against forecast (speed 1)');
+    say();
+    say('| run | plan | billed / day | forecast / day (median) | billed / forecast | plan day | inside it | most streams open (plan) |');
+    say('| --- | --- | ---: | ---: | ---: | ---: | --- | ---: |');
+    const dayOf = (b0: Bill, b1: Bill, ms: number) => ((b1.total - b0.total) / ms) * 86_400_000;
+    for (const s of serves.filter((x) => x.spec.net === 'cost')) {
+      const b1 = await bill(costNet.url, s.key);
+      const b0 = s.spec.name === 'free-tray' ? freeCostStart.bill! : phases[0]!.startBill!;
+      const to = s.spec.name === 'free-tray' ? ended : started + phases[0]!.to;
+      const perDay = s.spec.name === 'free-tray' ? dayOf(b0, b1, ended - freeCostStart.at) : dayOf(b0, phases[0]!.endBill!, to - (started + phases[0]!.from));
+      const planDay = PLANS[s.spec.plan].monthlyCredits / DAYS_PER_MONTH;
+      const f = pct(forecasts.get(s.spec.name)!, 0.5);
+      say(`| ${s.spec.name === 'free-tray' ? 'tray' : 'tray (Builder)'} | ${PLANS[s.spec.plan].label} | ${fmt(perDay)} | ${fmt(f)} | ${(perDay / f).toFixed(2)} | ${fmt(planDay)} | ${perDay <= planDay ? 'yes' : 'no'} | ${Math.max(b1.maxOpenStreams, maxStreams.get(s.spec.name)!)} (${PLANS[s.spec.plan].streams}) |`);
+    }
+    say();
+    say('## The Builder run by what is on screen (speed 1)');
+    say();
+    say('| phase | minutes | billed / day at that rate | billed / hour | forecast for the pool stream / hour | inside Builder\'s day (166,667) |');
+    say('| --- | ---: | ---: | ---: | ---: | --- |');
+    for (const ph of phases) {
+      const ms = ph.to - ph.from;
+      const perDay = dayOf(ph.startBill!, ph.endBill!, ms);
+      say(`| ${ph.name} | ${(ms / 60_000).toFixed(1)} | ${fmt(perDay)} | ${fmt(perDay / 24)} | ${ph.forecastPool === undefined ? '' : ph.forecastPool === null ? 'measuring' : fmt(ph.forecastPool)} | ${perDay <= 5_000_000 / 30 ? 'yes' : 'no'} |`);
+    }
+    say();
+    say(`After the pool page was left, the Builder run's streams: ${uiStreamsAfter.join(', ')}.`);
+    say();
+    say(`## Detection of threshold crossings (speed ${FAST})`);
+    say();
+    const usable = truth.crossings.filter((c) => c.at >= started + WARMUP_MS && c.at <= ended - 5 * 60_000);
+    say(`${truth.crossings.length} crossings of a warning or critical threshold by the Demo network's own ratios (${usable.length} after the warm-up and at least 5 minutes before the end, compared below). Delay: from the first 2 s poll that saw the crossing to the monitor's first alert at that level or worse for that manager.`);
+    say();
+    say('| run | plan | cadence | credits / day | band | crossings | alerted | p50 | p99 | max | missed | within budget (60 s near / 5 min rest) |');
+    say('| --- | --- | --- | ---: | --- | ---: | ---: | ---: | ---: | ---: | ---: | --- |');
+    const RANK = { warning: 1, critical: 2 } as const;
+    for (const s of serves.filter((x) => x.spec.net === 'guard')) {
+      const b1 = await bill(guardNet.url, s.key);
+      const perDay = dayOf(guardStart.get(s.spec.name)!, b1, ended - (started + WARMUP_MS));
+      const mine = [...alerts.get(s.spec.name)!.values()].filter((a) => a.rule === 'risk-threshold');
+      for (const near of [true, false]) {
+        const band = usable.filter((c) => (bandAt.get(`${c.manager}@${c.at}`) ?? false) === near);
+        const delays: number[] = [];
+        let missed = 0;
+        for (const c of band) {
+          const hit = mine
+            .filter((a) => a.manager_id === c.manager && RANK[a.level as 'warning' | 'critical'] >= RANK[c.level] && a.created_at >= c.at - 120_000)
+            .sort((a, b) => a.created_at - b.created_at)[0];
+          if (hit && hit.created_at - c.at <= 15 * 60_000) delays.push(Math.max(0, hit.created_at - c.at));
+          else missed++;
+        }
+        const limit = near ? 60_000 : 300_000;
+        const max = delays.length ? Math.max(...delays) : NaN;
+        say(`| ${s.spec.name} | ${PLANS[s.spec.plan].label} | ${s.spec.rule} | ${fmt(perDay)} | ${near ? 'within 10 % of liquidation' : 'further'} | ${band.length} | ${delays.length} | ${secs(pct(delays, 0.5))} | ${secs(pct(delays, 0.99))} | ${secs(max)} | ${missed} | ${band.length === 0 ? '-' : missed === 0 && max <= limit ? 'yes' : 'no'} |`);
+      }
+    }
+    say();
+    say('## Watched liquidations (speed ' + FAST + ')');
+    say();
+    say('| run | liquidations of watched managers | alerted | delay from arrival p50 | max |');
+    say('| --- | ---: | ---: | ---: | ---: |');
+    for (const s of serves.filter((x) => x.spec.net === 'guard')) {
+      const mine = [...alerts.get(s.spec.name)!.values()].filter((a) => a.rule === 'liquidation');
+      const delays: number[] = [];
+      for (const l of liqs.seen) {
+        const hit = mine.find((a) => a.manager_id === l.manager && Math.abs(a.created_at - l.at) < 60_000);
+        if (hit) delays.push(Math.max(0, hit.created_at - l.at));
+      }
+      say(`| ${s.spec.name} | ${liqs.seen.length} | ${delays.length} | ${secs(pct(delays, 0.5))} | ${secs(delays.length ? Math.max(...delays) : NaN)} |`);
+    }
+    say();
+    say('## Streams open at once (billed by the Demo network: the most a key had open)');
+    say();
+    say('| run | plan limit | most open (Demo network) | most open (monitor status) |');
+    say('| --- | ---: | ---: | ---: |');
+    for (const s of serves) {
+      const b = await bill(s.spec.net === 'cost' ? costNet.url : guardNet.url, s.key);
+      say(`| ${s.spec.name} | ${PLANS[s.spec.plan].streams} | ${b.maxOpenStreams} | ${maxStreams.get(s.spec.name)} |`);
+    }
+    writeFileSync(OUT, `${lines.join('\n')}\n`);
+    console.log(`\nwritten to ${OUT}`);
+  } finally {
+    await browser?.close();
+    for (const s of serves) {
+      s.child.kill('SIGTERM');
+      await new Promise((r) => (s.child.exitCode === null ? s.child.once('exit', r) : r(null)));
+      rmSync(s.dir, { recursive: true, force: true });
+    }
+    await costNet.stop();
+    await guardNet.stop();
+  }
+}
+
+await main();

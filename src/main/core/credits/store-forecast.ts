@@ -1,0 +1,55 @@
+import type { Pool } from '../../../shared/api';
+import type { CreditForecast, PortfolioSummary } from '../../../shared/contract';
+import { thresholdsOnPool } from '../../../shared/portfolio';
+import { CADENCE_RULES } from '../risk/cadence';
+import { planReads, PRICE_READ_CREDITS, type GuardedPosition } from '../risk/price-schedule';
+import { isStable } from '../risk/prices';
+import { PORTFOLIO_CACHE_KEY } from '../risk/risk-refresh';
+import { PRIOR_DAILY_VOL } from '../risk/volatility';
+import { MemorySecretStore, monthlyBudgetOf, planOf, SettingsService } from '../settings';
+import type { Store } from '../store/store';
+import { CREDITS_KEY, type CreditCounts } from './credit-meter';
+import { forecast, MARGIN_STREAM_PRIOR_PER_DAY, recordsReadCredits } from './cost-model';
+
+/**
+ * The forecast from a store alone (`tidewatch doctor`): the settings, the watch list and the last
+ * Portfolio kept in the store, the exchange's pools, volatility at its prior and the margin
+ * stream at its assumed cost. The running app's figure (Settings -> Credits) also uses what it
+ * measured; this one is what the same settings would cost from a cold start.
+ */
+export function forecastFromStore(store: Store, pools: readonly Pool[], now = Date.now()): CreditForecast {
+  const settings = new SettingsService(store.settings, new MemorySecretStore()).get();
+  const owners = store.settings.watchList().length;
+  const portfolio = store.cache.load<PortfolioSummary>(PORTFOLIO_CACHE_KEY)?.data;
+  const perManager = store.settings.thresholds();
+  const usd = new Map((portfolio?.prices ?? []).map((p) => [p.symbol, p.usd]));
+  const byName = new Map(pools.map((p) => [p.pool_name, p]));
+  const symbolOf = new Map(pools.flatMap((p) => [[p.base_asset_id, p.base_asset_symbol], [p.quote_asset_id, p.quote_asset_symbol]]));
+  const guarded: GuardedPosition[] = [];
+  for (const w of portfolio?.wallets ?? []) {
+    for (const p of w.positions) {
+      const pool = p.pool_name ? byName.get(p.pool_name) : undefined;
+      if (!pool || !p.debt_usd) continue;
+      const thresholds = perManager[p.manager_id] ?? thresholdsOnPool({ warning: settings.warningRatio, critical: settings.criticalRatio }, p.liquidation_ratio);
+      guarded.push({ position: p, thresholds, baseAsset: pool.base_asset_id, quoteAsset: pool.quote_asset_id });
+    }
+  }
+  const spent = store.settings.get<CreditCounts>(CREDITS_KEY)?.thisMonth ?? 0;
+  const records = { id: 'margin records', intervalMs: settings.recordsRefreshSec * 1000, credits: recordsReadCredits(owners), maxMs: 86_400_000 };
+  const plan = planReads(guarded, CADENCE_RULES.guard, { monthly: monthlyBudgetOf(settings), spentThisMonth: spent, fixedPerDay: MARGIN_STREAM_PRIOR_PER_DAY, records }, {
+    readable: (a) => !isStable(symbolOf.get(a) ?? '') && pools.some((p) => p.base_asset_id === a && isStable(p.quote_asset_symbol)),
+    quoteUsd: (a) => (isStable(symbolOf.get(a) ?? '') ? 1 : (usd.get(symbolOf.get(a) ?? '') ?? null)),
+    sigma: () => PRIOR_DAILY_VOL / Math.sqrt(86_400),
+    now,
+  });
+  return forecast({
+    plan: { name: settings.plan, plan: planOf(settings) },
+    budget: monthlyBudgetOf(settings),
+    marginStreamRate: null,
+    prices: plan.assets.map((a) => ({ id: symbolOf.get(a.asset) ?? a.asset, intervalMs: a.everyMs, credits: PRICE_READ_CREDITS })),
+    owners,
+    recordsEveryMs: plan.recordsEveryMs,
+    eventReadsPerDay: 0,
+    poolStreams: [],
+  });
+}

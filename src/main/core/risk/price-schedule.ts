@@ -1,0 +1,243 @@
+import type { PositionSummary, ReadPlan, Thresholds } from '../../../shared/contract';
+import { allowedPerDay, paceFactor, pacedIntervalMs, type PacedRead } from '../credits/budget-pacer';
+import { everyText } from '../credits/cost-model';
+import { priceOf } from '../../../shared/credit-prices';
+import { describeForLog } from '../client/errors';
+import type { ServiceClient } from '../client/service-client';
+import { distanceToNextThreshold, readIntervalMs, type CadenceRule } from './cadence';
+import type { PriceBook } from './prices';
+import type { VolatilityBook } from './volatility';
+
+/** A watched position with debt, as the schedule sees it. */
+export interface GuardedPosition {
+  position: PositionSummary;
+  thresholds: Thresholds;
+  baseAsset: string;
+  quoteAsset: string;
+}
+
+/** What the budget allows, or null when reads are not charged (the Demo network in this process). */
+export interface BudgetState {
+  /** The month's budget in credits, or null: none (reads follow the guard alone). */
+  monthly: number | null;
+  spentThisMonth: number;
+  /** Credits a day that are never cut (the margin stream). */
+  fixedPerDay: number;
+  /** The margin records' own read (its interval and cost), paced with the prices. */
+  records: PacedRead;
+}
+
+export interface PriceScheduleDeps {
+  prices: PriceBook;
+  volatility: VolatilityBook;
+  client: () => ServiceClient;
+  rule: () => CadenceRule;
+  positions: () => readonly GuardedPosition[];
+  budget: () => BudgetState | null;
+  /** New prices were read: value the positions again (and plan again). */
+  onPrices: () => void;
+  canRun: () => boolean;
+  log: (line: string) => void;
+  now?: () => number;
+}
+
+interface AssetPlan {
+  asset: string;
+  symbol: string;
+  /** What the guard asks for, before the budget. */
+  wantMs: number;
+  /** After the budget's pacing. */
+  everyMs: number;
+  why: string;
+  lastReadAt: number;
+}
+
+/** Price of the read that prices an asset (`trades?limit=1`). */
+export const PRICE_READ_CREDITS = priceOf('/dex/*/trades').credits;
+/** Candles read once per asset and run to seed its volatility (volatility.ts). */
+const SEED_TIMEFRAME = '5m';
+const SEED_PERIOD_SEC = 300;
+const SEED_CANDLES = 24;
+
+
+/**
+ * The guard's price reads (docs/credits.md "How often"): each asset of a watched position is read
+ * as often as its nearest position needs (cadence.ts), paced to the month's budget
+ * (budget-pacer.ts), one request per asset. After each round of reads the positions are valued
+ * again and the plan made again, so a position moving towards a threshold is read more often.
+ */
+export class PriceSchedule {
+  private plans = new Map<string, AssetPlan>();
+  private pace = 1;
+  private recordsEveryMs: number | null = null;
+  private timer: NodeJS.Timeout | undefined;
+  private readonly seeded = new Set<string>();
+  private closed = false;
+  private readonly now: () => number;
+
+  constructor(private readonly d: PriceScheduleDeps) {
+    this.now = d.now ?? Date.now;
+  }
+
+  /** Make the plan again from the positions valued now, and set the timer. */
+  replan(): void {
+    if (this.closed) return;
+    const prices = this.d.prices;
+    const plan = planReads(this.d.positions(), this.d.rule(), this.d.budget(), {
+      readable: (a) => prices.readable(a),
+      quoteUsd: (a) => prices.peek(a)?.usd ?? null,
+      sigma: (a) => this.d.volatility.sigma(a),
+      now: this.now(),
+    });
+    this.pace = plan.pace;
+    this.recordsEveryMs = plan.recordsEveryMs;
+    const next = new Map<string, AssetPlan>();
+    for (const w of plan.assets) {
+      const old = this.plans.get(w.asset);
+      next.set(w.asset, { ...w, symbol: prices.symbolOf(w.asset), lastReadAt: old?.lastReadAt ?? prices.peek(w.asset)?.at ?? 0 });
+    }
+    this.plans = next;
+    for (const asset of next.keys()) if (!this.seeded.has(asset)) void this.seed(asset);
+    this.arm();
+  }
+
+  /** How often the margin records are read now: the setting, paced like the prices (null: as set). */
+  recordsIntervalMs(): number | null {
+    return this.recordsEveryMs;
+  }
+
+  /** Read these assets' prices now (a watched manager's event), then value again. */
+  async readNow(assets: Iterable<string>): Promise<void> {
+    const due = [...new Set(assets)].filter((a) => this.d.prices.readable(a));
+    if (due.length === 0 || this.closed || !this.d.canRun()) return;
+    await this.readAll(due);
+  }
+
+  /** What the status bar says of the reads. */
+  plan(): ReadPlan {
+    const prices = [...this.plans.values()]
+      .sort((a, b) => a.everyMs - b.everyMs)
+      .map((p) => ({ symbol: p.symbol, everyMs: p.everyMs === Infinity ? null : p.everyMs, slowed: p.everyMs > p.wantMs * 1.01, why: p.why, readAt: p.lastReadAt || null }));
+    let budgetNote: string | null = null;
+    const urgent = [...this.plans.values()].sort((a, b) => a.wantMs - b.wantMs)[0];
+    if (this.pace === Infinity) budgetNote = "This month's credits are spent: prices are no longer read; the margin stream still alerts liquidations.";
+    else if (urgent && this.pace > 1.01) budgetNote = `Reads slowed to stay within this month's credits: the most urgent price every ${everyText(urgent.everyMs)} instead of ${everyText(urgent.wantMs)}, the least urgent slowed most.`;
+    return { prices, recordsEveryMs: this.recordsEveryMs === Infinity ? null : this.recordsEveryMs, pace: this.pace === Infinity ? null : this.pace, budgetNote };
+  }
+
+  /** The asset reads as PacedReads (what the cost model forecasts): after pacing. */
+  reads(): PacedRead[] {
+    return [...this.plans.values()].map((p) => ({ id: p.symbol, intervalMs: p.everyMs, credits: PRICE_READ_CREDITS }));
+  }
+
+  close(): void {
+    this.closed = true;
+    if (this.timer) clearTimeout(this.timer);
+  }
+
+  private arm(): void {
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = undefined;
+    let soonest = Infinity;
+    for (const p of this.plans.values()) soonest = Math.min(soonest, p.lastReadAt + p.everyMs);
+    if (soonest === Infinity || this.closed) return;
+    const wait = Math.max(0, Math.min(soonest - this.now(), 2 ** 31 - 1));
+    this.timer = setTimeout(() => void this.due(), wait);
+    this.timer.unref?.();
+  }
+
+  private async due(): Promise<void> {
+    this.timer = undefined;
+    if (this.closed) return;
+    if (!this.d.canRun()) {
+      // No service now (offline, no key): look again after the shortest interval.
+      const shortest = Math.min(...[...this.plans.values()].map((p) => p.everyMs));
+      this.timer = setTimeout(() => void this.due(), Number.isFinite(shortest) ? shortest : 60_000);
+      this.timer.unref?.();
+      return;
+    }
+    const now = this.now();
+    // Reads due within a second are taken together: one round, one valuation.
+    const due = [...this.plans.values()].filter((p) => p.lastReadAt + p.everyMs <= now + 1000).map((p) => p.asset);
+    if (due.length === 0) return this.arm();
+    await this.readAll(due);
+  }
+
+  private async readAll(assets: string[]): Promise<void> {
+    const now = this.now();
+    await Promise.all(assets.map((a) => this.d.prices.read(a, now)));
+    for (const a of assets) {
+      const p = this.plans.get(a);
+      if (p) p.lastReadAt = now;
+    }
+    if (this.closed) return;
+    this.d.onPrices();
+    this.replan();
+  }
+
+  /** One candle read per asset and run, so the first intervals follow its real volatility. */
+  private async seed(asset: string): Promise<void> {
+    this.seeded.add(asset);
+    const pool = this.d.prices.pricingPool(asset);
+    if (!pool || !this.d.canRun()) return;
+    try {
+      const candles = await this.d.client().candles(pool.pool_name, SEED_TIMEFRAME, { limit: SEED_CANDLES });
+      this.d.volatility.seed(asset, candles, SEED_PERIOD_SEC);
+    } catch (err) {
+      this.seeded.delete(asset);
+      this.d.log(`volatility of ${pool.base_asset_symbol}: ${describeForLog(err)}`);
+    }
+  }
+}
+
+export interface PlannedReads {
+  assets: Array<{ asset: string; wantMs: number; everyMs: number; why: string }>;
+  /** The budget's pace factor (1: none; Infinity: reads stopped). */
+  pace: number;
+  recordsEveryMs: number | null;
+}
+
+/**
+ * The plan itself, without timers (the schedule, and `doctor`'s forecast): each readable asset of
+ * a watched position at the interval its nearest position needs (cadence.ts), then paced to the
+ * budget (budget-pacer.ts) together with the margin records' read.
+ */
+export function planReads(
+  positions: readonly GuardedPosition[],
+  rule: CadenceRule,
+  budget: BudgetState | null,
+  at: { readable: (asset: string) => boolean; quoteUsd: (asset: string) => number | null; sigma: (asset: string) => number; now: number },
+): PlannedReads {
+  const want = new Map<string, { ms: number; why: string }>();
+  for (const g of positions) {
+    const quoteUsd = at.quoteUsd(g.quoteAsset);
+    const distance = quoteUsd ? distanceToNextThreshold(g.position, g.thresholds, quoteUsd) : null;
+    for (const asset of [g.baseAsset, g.quoteAsset]) {
+      if (!at.readable(asset)) continue;
+      const ms = readIntervalMs(rule, distance, g.position.distance_pct, at.sigma(asset));
+      const known = want.get(asset);
+      if (!known || ms < known.ms) want.set(asset, { ms, why: reasonOf(g.position, distance, rule) });
+    }
+  }
+  const reads: PacedRead[] = [...want].map(([asset, w]) => ({ id: asset, intervalMs: w.ms, credits: PRICE_READ_CREDITS }));
+  let pace = 1;
+  if (budget !== null && budget.monthly !== null) {
+    const allowed = allowedPerDay(budget.monthly, budget.spentThisMonth, new Date(at.now));
+    pace = paceFactor([...reads, budget.records], budget.fixedPerDay, allowed, rule);
+  }
+  return {
+    assets: [...want].map(([asset, w]) => ({ asset, wantMs: w.ms, everyMs: pacedIntervalMs(w.ms, pace, rule), why: w.why })),
+    pace,
+    recordsEveryMs: budget ? pacedIntervalMs(budget.records.intervalMs, pace, rule, budget.records.maxMs) : null,
+  };
+}
+
+/** Why an asset is read as often as it is, in a trader's words. */
+function reasonOf(p: PositionSummary, distance: number | null, rule: CadenceRule): string {
+  const liq = p.distance_pct;
+  if (rule.fixedMs !== undefined) return 'a fixed interval';
+  if (distance === 0) return 'a position at its liquidation ratio';
+  if (liq !== null && Math.abs(liq) <= rule.nearPct) return `near liquidation (${liq > 0 ? '+' : ''}${liq.toFixed(1)} %)`;
+  if (distance !== null && distance < 0.05) return `${(distance * 100).toFixed(1)} % from a threshold`;
+  return 'far from liquidation';
+}

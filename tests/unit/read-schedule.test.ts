@@ -1,0 +1,179 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import type { PositionSummary } from '../../src/shared/contract';
+import { allowedPerDay, paceFactor, pacedIntervalMs, readsPerDay, type PacedRead } from '../../src/main/core/credits/budget-pacer';
+import { forecast, MARGIN_STREAM_PRIOR_PER_DAY, recordsReadCredits } from '../../src/main/core/credits/cost-model';
+import { CADENCE_RULES, distanceToNextThreshold, readIntervalMs } from '../../src/main/core/risk/cadence';
+import { VolatilityBook, PRIOR_DAILY_VOL, SIGMA_FLOOR } from '../../src/main/core/risk/volatility';
+import { PLANS } from '../../src/shared/credit-prices';
+
+const DAY_MS = 86_400_000;
+const sigma = PRIOR_DAILY_VOL / Math.sqrt(86_400);
+
+describe('the read cadence (docs/credits.md "How often")', () => {
+  const rule = CADENCE_RULES.guard;
+
+  it('reads a price as often as a quarter of the distance could be covered at 3 sigma, between its bounds', () => {
+    // 5 % to the next threshold at 6 %/day: (0.25 * 0.05 / (3 * σ))^2 s.
+    const want = ((0.25 * 0.05) / (3 * sigma)) ** 2 * 1000;
+    expect(readIntervalMs(CADENCE_RULES.volatility, 0.05, 30, sigma)).toBeCloseTo(want, 0);
+    expect(readIntervalMs(rule, 0.5, 60, sigma)).toBe(rule.maxMs);
+    expect(readIntervalMs(rule, 0.0001, 60, sigma)).toBe(rule.minMs);
+    expect(readIntervalMs(rule, 0, 60, sigma)).toBe(rule.minMs);
+    // Within 10 % of liquidation: at least every 45 s, however far the next threshold.
+    expect(readIntervalMs(rule, 0.5, -9.9, sigma)).toBe(45_000);
+    expect(readIntervalMs(CADENCE_RULES.fixed, 0.001, -1, sigma)).toBe(60_000);
+  });
+
+  it('closer to a threshold or to liquidation never reads less often; more volatile never less often', () => {
+    fc.assert(
+      fc.property(
+        fc.double({ min: 0, max: 2, noNaN: true }),
+        fc.double({ min: 0, max: 2, noNaN: true }),
+        fc.double({ min: -80, max: 80, noNaN: true }),
+        fc.double({ min: -80, max: 80, noNaN: true }),
+        fc.double({ min: 1e-6, max: 1e-2, noNaN: true }),
+        fc.double({ min: 1e-6, max: 1e-2, noNaN: true }),
+        fc.constantFrom(...Object.values(CADENCE_RULES)),
+        (d1, d2, l1, l2, s1, s2, r) => {
+          const [near, far] = d1 <= d2 ? [d1, d2] : [d2, d1];
+          const [nearLiq, farLiq] = Math.abs(l1) <= Math.abs(l2) ? [l1, l2] : [l2, l1];
+          const [calm, wild] = s1 <= s2 ? [s1, s2] : [s2, s1];
+          expect(readIntervalMs(r, near, nearLiq, calm)).toBeLessThanOrEqual(readIntervalMs(r, far, farLiq, calm));
+          expect(readIntervalMs(r, near, nearLiq, wild)).toBeLessThanOrEqual(readIntervalMs(r, near, nearLiq, calm));
+          const ms = readIntervalMs(r, near, nearLiq, calm);
+          expect(ms).toBeGreaterThanOrEqual(r.minMs);
+          expect(ms).toBeLessThanOrEqual(r.maxMs);
+        },
+      ),
+    );
+  });
+
+  it('measures the move to the next threshold below the ratio, carried as the valuation carries it', () => {
+    // Long 1,000 SUI at $2 with 1,200 USDC owed: own ratio 2000 / 1200 = 1.667; the service says 1.6.
+    const p = {
+      risk_ratio: 1.6,
+      price: { symbol: 'SUI', usd: 2, source: 'exchange', at: 0 },
+      collateral_usd: 2000,
+      debt_usd: 1200,
+      base_symbol: 'SUI',
+      quote_symbol: 'USDC',
+      base_amount: 1000,
+      quote_amount: 0,
+      debts: [{ margin_pool_id: 'm', symbol: 'USDC', amount: 1200, usd: 1200 }],
+      liquidation_ratio: 1.125,
+    } as unknown as PositionSummary;
+    const t = { warning: 1.5, critical: 1.25 };
+    // The ratio moves with the SUI price (no quote held): 1.5 is reached at 2 * 1.5 / 1.6 = 1.875, -6.25 %.
+    expect(distanceToNextThreshold(p, t, 1)).toBeCloseTo(0.0625, 6);
+    // Below warning, the next is critical: 2 * 1.25 / 1.6 = 1.5625, -21.9 %.
+    expect(distanceToNextThreshold({ ...p, risk_ratio: 1.45 } as PositionSummary, t, 1)).toBeCloseTo(1 - 1.25 / 1.45, 6);
+    // At or below liquidation: as often as allowed.
+    expect(distanceToNextThreshold({ ...p, risk_ratio: 1.1 } as PositionSummary, t, 1)).toBe(0);
+  });
+});
+
+describe('volatility', () => {
+  it('starts from the prior, learns from candles and from the prices read', () => {
+    const v = new VolatilityBook();
+    expect(v.sigma('SUI')).toBeCloseTo(sigma, 12);
+    // Closes alternating +-1 % every 5 minutes: σ = 0.00995 / sqrt(300).
+    const candles = Array.from({ length: 25 }, (_, i) => ({ close: i % 2 ? 1.01 : 1 })) as never;
+    v.seed('SUI', candles, 300);
+    expect(v.sigma('SUI')).toBeCloseTo(Math.log(1.01) / Math.sqrt(300), 8);
+    // Reads: a steady price drives it down to its floor; reads closer than 5 s are skipped.
+    for (let i = 0; i < 100; i++) v.note('SUI', 2, i * 60_000);
+    expect(v.sigma('SUI')).toBe(SIGMA_FLOOR);
+    v.note('SUI', 4, 99 * 60_000 + 1000);
+    expect(v.sigma('SUI')).toBe(SIGMA_FLOOR);
+    v.note('SUI', 2.02, 100 * 60_000);
+    expect(v.sigma('SUI')).toBeGreaterThan(1e-4);
+  });
+});
+
+describe('budget pacing (docs/credits.md "Budget")', () => {
+  const b = CADENCE_RULES.guard;
+  const reads = (n: number): PacedRead[] => Array.from({ length: n }, (_, i) => ({ id: `a${i}`, intervalMs: b.minMs * (1 + i * 3), credits: 20 }));
+
+  it('stretches the least urgent most, and finds the smallest factor that fits', () => {
+    const rs = [
+      { id: 'near', intervalMs: b.minMs, credits: 20 },
+      { id: 'far', intervalMs: b.maxMs, credits: 20 },
+    ];
+    const f = paceFactor(rs, 50, 10_000, b);
+    expect(f).toBeGreaterThan(1);
+    expect(50 + readsPerDay(rs, f, b)).toBeLessThanOrEqual(10_000 + 1e-6);
+    expect(50 + readsPerDay(rs, f * 0.99, b)).toBeGreaterThan(10_000);
+    expect(pacedIntervalMs(b.maxMs, f, b) / b.maxMs).toBeCloseTo(f, 6);
+    expect(pacedIntervalMs(b.minMs, f, b) / b.minMs).toBeCloseTo(f ** 0.25, 6);
+    expect(paceFactor(rs, 50, 1e9, b)).toBe(1);
+    expect(paceFactor(rs, 10_000, 10_000, b)).toBe(Infinity);
+  });
+
+  it('a read with a longest interval is never stretched past it', () => {
+    const rs = [{ id: 'records', intervalMs: 3 * 3_600_000, credits: 100, maxMs: DAY_MS }];
+    expect(pacedIntervalMs(rs[0]!.intervalMs, 1e6, b, DAY_MS)).toBe(DAY_MS);
+  });
+
+  it('never spends more than a 31st of the budget a day, nor more than is left', () => {
+    expect(allowedPerDay(250_000, 0, new Date(2026, 10, 25, 12))).toBeCloseTo(250_000 / 31, 6);
+    expect(allowedPerDay(250_000, 249_000, new Date(2026, 10, 29, 0))).toBeCloseTo(1_000 / 2, 6);
+    expect(allowedPerDay(250_000, 300_000, new Date(2026, 10, 2))).toBe(0);
+  });
+
+  it('over a simulated month, pacing never exceeds the budget (margin stream included)', () => {
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 1, max: 8 }),
+        fc.integer({ min: 20_000, max: 5_000_000 }),
+        fc.double({ min: 0, max: 200, noNaN: true }),
+        fc.integer({ min: 0, max: 27 }),
+        (n, budget, stream, startDay) => {
+          fc.pre(stream * 31 < budget);
+          let spent = 0;
+          // Each hour of the month from the start day: plan, then spend that hour's share.
+          for (let h = startDay * 24; h < 30 * 24; h++) {
+            const now = new Date(2026, 10, 1, h);
+            const allowed = allowedPerDay(budget, spent, now);
+            const f = paceFactor(reads(n), stream, allowed, b);
+            spent += (stream + readsPerDay(reads(n), f, b)) / 24;
+          }
+          expect(spent).toBeLessThanOrEqual(budget * 1.000001);
+        },
+      ),
+      { numRuns: 60 },
+    );
+  });
+});
+
+describe('the cost model', () => {
+  it('forecasts a day from the scheduled reads, the measured stream and the records, against the plan', () => {
+    const f = forecast({
+      plan: { name: 'free', plan: PLANS.free },
+      budget: PLANS.free.monthlyCredits,
+      marginStreamRate: null,
+      prices: [
+        { id: 'SUI', intervalMs: 15 * 60_000, credits: 20 },
+        { id: 'WAL', intervalMs: 30 * 60_000, credits: 20 },
+      ],
+      owners: 5,
+      recordsEveryMs: 3 * 3_600_000,
+      eventReadsPerDay: 4,
+      poolStreams: [{ pool: 'SUI_USDC', rate: 2048 }],
+    });
+    const expected = MARGIN_STREAM_PRIOR_PER_DAY + 96 * 20 + 48 * 20 + 8 * recordsReadCredits(5) + 4 * recordsReadCredits(5);
+    expect(f.perDay).toBe(expected);
+    expect(f.shareOfPlanDay).toBeCloseTo(expected / (250_000 / 30), 6);
+    expect(f.lines.map((l) => l.what)).toEqual([
+      'Margin stream (always open: the liquidation alarm)',
+      'SUI price',
+      'WAL price',
+      'Margin records (loans, deposits, supplies)',
+      "Records read again for watched managers' events",
+    ]);
+    // 2 KB/s is 7,200 credits an hour, while the page is open; not in the day's figure.
+    expect(f.poolStreams).toEqual([{ pool: 'SUI_USDC', perHour: 7200 }]);
+    // A measured stream: 1 KB/s is 86,400 credits a day.
+    expect(forecast({ plan: { name: 'custom', plan: null }, budget: null, marginStreamRate: 1024, prices: [], owners: 0, recordsEveryMs: null, eventReadsPerDay: 0, poolStreams: [] }).perDay).toBe(86_400);
+  });
+});
