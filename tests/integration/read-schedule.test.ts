@@ -20,6 +20,7 @@ describe('the guard reads where the risk is', () => {
     const dir = tempDir();
     const owners = (t.sim.world.owners() as Array<{ owner: string; loans: number }>).filter((o) => o.loans > 0).sort((a, b) => b.loans - a.loans);
     const owner = owners[0]!.owner;
+    const other = owners[1]!.owner;
     const asked: string[] = [];
     const counting: typeof fetch = async (input, init) => {
       const url = new URL(String(input instanceof Request ? input.url : input));
@@ -31,7 +32,7 @@ describe('the guard reads where the risk is', () => {
       dataDir: dir.dir,
       secrets: new MemorySecretStore(TEST_KEY),
       overrides: { network: 'custom', baseUrl: t.sim.url, streamUrl: t.sim.url, plan: 'builder', streamBudget: 3 },
-      watch: [owner],
+      watch: [owner, other],
       fetch: counting,
     }).start();
     cleanups.push(() => dir.remove(), () => t.close(), () => m.close());
@@ -50,9 +51,9 @@ describe('the guard reads where the risk is', () => {
       expect(p.everyMs).toBeLessThanOrEqual(CADENCE_RULES.guard.maxMs);
       expect(p.why).toMatch(/liquidation|threshold/);
     }
-    console.log(asked.join("\n"));
     // The owner's records: one read of each list at start, no page asked ahead.
     expect(asked.filter((p) => p === `/dex-margin/margin-managers/${owner}`)).toHaveLength(1);
+    expect(asked.filter((p) => p === `/dex-margin/margin-managers/${other}`)).toHaveLength(1);
     expect(plan.recordsEveryMs).toBe(3 * 3_600_000);
     // The forecast counts what is scheduled: prices at 20 credits a read.
     const f = await m.invoke('creditForecast', {});
@@ -62,6 +63,15 @@ describe('the guard reads where the risk is', () => {
       const read = plan.prices.find((p) => `${p.symbol} price` === l.what)!;
       expect(l.perDay).toBe(Math.round((86_400_000 / read.everyMs!) * 20));
     }
+
+    // An event of one owner's manager: that owner's records and its assets' prices are read again, not the other's.
+    const positionsBefore = (await m.invoke('portfolio', {})).data.wallets.map((w) => [w.owner, w.positions.length]);
+    asked.length = 0;
+    m.risk.refreshSoon(new Set([owner]));
+    await until(() => asked.some((p) => p === `/dex-margin/margin-managers/${owner}`) && asked.some((p) => p.endsWith('trades?limit=1')), 10_000, "the owner's records");
+    await new Promise((r) => setTimeout(r, 500));
+    expect(asked.filter((p) => p.includes(other))).toEqual([]);
+    expect((await m.invoke('portfolio', {})).data.wallets.map((w) => [w.owner, w.positions.length])).toEqual(positionsBefore);
 
     // A pool page: its stream opens while shown (the plan allows one more), and closes when left.
     const off = m.subscribe('pool:SUI_USDC', () => {});

@@ -4,13 +4,15 @@ import { createPinia, setActivePinia } from 'pinia';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { defineComponent, h, nextTick, watch } from 'vue';
 import { CHART_EVERY_MS, LIVE_EVERY_MS, TAPE_SIZE, useLivePool } from '../../src/renderer/src/features/markets/live-pool';
-import type { AlertRecord, CreditForecast, PayloadOf, Settings, StatusSnapshot, TidewatchApi, Topic } from '../../src/shared/contract';
+import type { Pool } from '../../src/shared/api';
+import type { AlertRecord, CreditForecast, PayloadOf, Settings, StatusSnapshot, StreamStatus, TidewatchApi, Topic } from '../../src/shared/contract';
 import { ApiError, setApi } from '../../src/renderer/src/api';
 import FreshnessBadge from '../../src/renderer/src/components/FreshnessBadge.vue';
 import QueryState from '../../src/renderer/src/components/QueryState.vue';
 import DistanceBar from '../../src/renderer/src/components/DistanceBar.vue';
 import RiskGauge from '../../src/renderer/src/components/RiskGauge.vue';
 import StatusBar from '../../src/renderer/src/components/StatusBar.vue';
+import PoolView from '../../src/renderer/src/features/markets/PoolView.vue';
 import SettingsView from '../../src/renderer/src/features/settings/SettingsView.vue';
 import { useAlertsStore } from '../../src/renderer/src/stores/alerts';
 import { useStatusStore } from '../../src/renderer/src/stores/status';
@@ -365,6 +367,90 @@ describe('the status bar: what the budget did to the reads', () => {
     const w = mount(StatusBar);
     expect(w.find('[data-testid="reads-note"]').exists()).toBe(false);
     expect(w.get('[data-testid="status-bar"]').attributes('title')).toContain('SUI price read every 45 s: near liquidation (+3.2 %)');
+    w.unmount();
+  });
+});
+
+describe("the pool page: what its stream costs, or why it does not stream", () => {
+  const POOL = { pool_id: '0x1', pool_name: 'SUI_USDC', base_asset_id: '0x2::sui::SUI', quote_asset_id: '0x3::usdc::USDC', base_asset_decimals: 9, quote_asset_decimals: 6, base_asset_symbol: 'SUI', quote_asset_symbol: 'USDC', tick_size: 100, lot_size: 100_000_000 } as Pool;
+  const stream = (id: string, state: StreamStatus['state']): StreamStatus => ({ id, state, lastEventAt: null, lastByteAt: null, nextTryAt: null, reconnects: 0, events: 0, lastError: null });
+  const CREDITS = { today: 1_000, thisMonth: 20_000, month: '2025-06', estimated: 0, streamedKb: 5_000, budget: null };
+  const snapshot = (streams: StreamStatus[], credits: StatusSnapshot['credits'] = CREDITS): StatusSnapshot => ({
+    network: credits ? 'custom' : 'demo', online: true, offlineSince: null, streams, storeNotice: null, storeError: null, historyGaps: [], internalError: null, credits, reads: null,
+  });
+  const answer = <T>(data: T) => ({ data, source: 'network', fetchedAt: Date.now(), stale: false });
+
+  const mountPool = (s: StatusSnapshot, poolStreams: CreditForecast['poolStreams']) => {
+    const f = fakeApi({
+      pools: () => answer([POOL]),
+      depth: () => answer({ pool_id: '0x1', bids: [{ price: 3_500_000, total_quantity: 2e9, order_count: 1 }], asks: [{ price: 3_510_000, total_quantity: 1e9, order_count: 1 }] }),
+      trades: () => answer([]),
+      candles: () => answer([]),
+      creditForecast: () => ({ ...FORECAST, poolStreams }),
+    });
+    setApi(f.api);
+    useStatusStore().snapshot = s;
+    const w = mount(PoolView, { props: { poolName: 'SUI_USDC' }, global: { stubs: { VChart: true, Echarts: true } } });
+    const reads = (): number => f.calls.filter(([m]) => m === 'creditForecast').length;
+    const line = () => w.find('[data-testid="pool-stream-line"]');
+    return { w, reads, line };
+  };
+  const LIVE = [stream('margin', 'open'), stream('pool:SUI_USDC', 'open')];
+
+  it('says what the open stream costs an hour, read when shown and every 30 s, and no more once left', async () => {
+    vi.useFakeTimers({ toFake: ['setInterval', 'clearInterval'] });
+    try {
+      const { w, reads, line } = mountPool(snapshot(LIVE), [{ pool: 'DEEP_USDC', perHour: 9_000 }, { pool: 'SUI_USDC', perHour: 41_234 }]);
+      await settle();
+      expect(line().text()).toBe('Live stream: about 41,000 credits an hour while this page is open');
+      expect(reads()).toBe(1);
+      vi.advanceTimersByTime(30_000);
+      expect(reads()).toBe(2);
+      w.unmount();
+      vi.advanceTimersByTime(60_000);
+      expect(reads()).toBe(2);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it('says it is measuring the cost while the stream is new (not measured, or not yet in the forecast)', async () => {
+    const measuring = mountPool(snapshot(LIVE), [{ pool: 'SUI_USDC', perHour: null }]);
+    await settle();
+    expect(measuring.line().text()).toBe('Live stream: measuring its cost…');
+    measuring.w.unmount();
+    const notYet = mountPool(snapshot(LIVE), []);
+    await settle();
+    expect(notYet.line().text()).toBe('Live stream: measuring its cost…');
+    notYet.w.unmount();
+  });
+
+  it('shows no cost on the Demo network (it charges nothing), and does not read the forecast there', async () => {
+    const { w, reads, line } = mountPool(snapshot(LIVE, null), [{ pool: 'SUI_USDC', perHour: 41_234 }]);
+    await settle();
+    expect(w.find('[data-testid="mid-price"]').exists()).toBe(true);
+    expect(line().exists()).toBe(false);
+    expect(reads()).toBe(0);
+    w.unmount();
+  });
+
+  it('says why it does not stream while it waits for the plan\'s stream limit, and the cost once it streams', async () => {
+    const { w, reads, line } = mountPool(snapshot([stream('margin', 'open'), stream('pool:SUI_USDC', 'waiting-budget')]), [{ pool: 'SUI_USDC', perHour: 41_234 }]);
+    await settle();
+    expect(line().text()).toBe(
+      'Not streaming: your plan allows 1 stream at once and the margin stream (the liquidation alarm) has it. The book and trades here are as read when the page opened and do not refresh; the page goes live by itself once a stream is free.',
+    );
+    expect(reads()).toBe(0);
+    useStatusStore().snapshot = snapshot([stream('margin', 'open'), stream('pool:DEEP_USDC', 'open'), stream('pool:SUI_USDC', 'waiting-budget')]);
+    await settle();
+    expect(line().text()).toBe(
+      "Not streaming: your plan allows 2 streams at once and the margin stream (the liquidation alarm) and the DEEP_USDC pool page's stream have them. The book and trades here are as read when the page opened and do not refresh; the page goes live by itself once a stream is free.",
+    );
+    // A place came free (the other pool page was left): the stream opens, and its cost is read at once.
+    useStatusStore().snapshot = snapshot(LIVE);
+    await settle();
+    expect(reads()).toBe(1);
+    expect(line().text()).toBe('Live stream: about 41,000 credits an hour while this page is open');
     w.unmount();
   });
 });

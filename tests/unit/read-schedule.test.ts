@@ -4,6 +4,8 @@ import type { PositionSummary } from '../../src/shared/contract';
 import { allowedPerDay, paceFactor, pacedIntervalMs, readsPerDay, type PacedRead } from '../../src/main/core/credits/budget-pacer';
 import { forecast, MARGIN_STREAM_PRIOR_PER_DAY, recordsReadCredits } from '../../src/main/core/credits/cost-model';
 import { CADENCE_RULES, distanceToNextThreshold, readIntervalMs } from '../../src/main/core/risk/cadence';
+import { EVENT_SOON_MS, EventReads } from '../../src/main/core/risk/event-reads';
+import { planReads } from '../../src/main/core/risk/price-schedule';
 import { VolatilityBook, PRIOR_DAILY_VOL, SIGMA_FLOOR } from '../../src/main/core/risk/volatility';
 import { PLANS } from '../../src/shared/credit-prices';
 
@@ -158,10 +160,10 @@ describe('the cost model', () => {
       ],
       owners: 5,
       recordsEveryMs: 3 * 3_600_000,
-      eventReadsPerDay: 4,
+      events: [{ id: '0xowner', intervalMs: 6 * 3_600_000, credits: 100 }],
       poolStreams: [{ pool: 'SUI_USDC', rate: 2048 }],
     });
-    const expected = MARGIN_STREAM_PRIOR_PER_DAY + 96 * 20 + 48 * 20 + 8 * recordsReadCredits(5) + 4 * recordsReadCredits(5);
+    const expected = MARGIN_STREAM_PRIOR_PER_DAY + 96 * 20 + 48 * 20 + 8 * recordsReadCredits(5) + 4 * 100;
     expect(f.perDay).toBe(expected);
     expect(f.shareOfPlanDay).toBeCloseTo(expected / (250_000 / 30), 6);
     expect(f.lines.map((l) => l.what)).toEqual([
@@ -174,6 +176,47 @@ describe('the cost model', () => {
     // 2 KB/s is 7,200 credits an hour, while the page is open; not in the day's figure.
     expect(f.poolStreams).toEqual([{ pool: 'SUI_USDC', perHour: 7200 }]);
     // A measured stream: 1 KB/s is 86,400 credits a day.
-    expect(forecast({ plan: { name: 'custom', plan: null }, budget: null, marginStreamRate: 1024, prices: [], owners: 0, recordsEveryMs: null, eventReadsPerDay: 0, poolStreams: [] }).perDay).toBe(86_400);
+    expect(forecast({ plan: { name: 'custom', plan: null }, budget: null, marginStreamRate: 1024, prices: [], owners: 0, recordsEveryMs: null, events: [], poolStreams: [] }).perDay).toBe(86_400);
+  });
+});
+
+describe("reads for watched managers' events", () => {
+  it('measures each owner’s events, and waits for the budget’s gap after the owner’s last read', () => {
+    let now = 0;
+    const e = new EventReads(() => now);
+    now = 2 * 3_600_000;
+    for (let i = 0; i < 8; i++) e.noteEvent('0xa');
+    e.noteEvent('0xb');
+    // 8 events in 2 hours: one every 15 min; one read costs what creditsOf says.
+    expect(e.reads(() => 60)).toEqual([
+      { id: '0xa', intervalMs: 15 * 60_000, credits: 60 },
+      { id: '0xb', intervalMs: 2 * 3_600_000, credits: 60 },
+    ]);
+    // Unpaced: 300 ms after the event; paced: no sooner than the gap after the last read.
+    expect(e.dueAt('0xa', 0)).toBe(now + EVENT_SOON_MS);
+    e.noteRead('0xa', now);
+    expect(e.dueAt('0xa', 600_000)).toBe(now + 600_000);
+  });
+
+  it('the budget paces event reads with the prices: a busy wallet gets a gap, none when the budget allows', () => {
+    const rule = CADENCE_RULES.guard;
+    const budget = (monthly: number) => ({
+      monthly,
+      spentThisMonth: 0,
+      fixedPerDay: 50,
+      records: { id: 'records', intervalMs: 3 * 3_600_000, credits: 100, maxMs: DAY_MS },
+      events: [{ id: '0xa', intervalMs: 5 * 60_000, credits: 60 }],
+    });
+    const at = { readable: () => true, quoteUsd: () => 1, sigma: () => sigma, now: new Date(2026, 10, 2).getTime() };
+    const rich = planReads([], rule, budget(50_000_000), at);
+    expect(rich.pace).toBe(1);
+    expect(rich.eventGaps.size).toBe(0);
+    // 288 reads a day at 60 credits is 17,280: over the Free plan's day, so they are spaced out.
+    const free = planReads([], rule, budget(250_000), at);
+    expect(free.pace).toBeGreaterThan(1);
+    const gap = free.eventGaps.get('0xa')!;
+    expect(gap).toBeGreaterThan(5 * 60_000);
+    const perDay = 50 + (DAY_MS / free.recordsEveryMs!) * 100 + (DAY_MS / gap) * 60;
+    expect(perDay).toBeLessThanOrEqual(250_000 / 31 + 1e-6);
   });
 });

@@ -138,6 +138,7 @@ export class Monitor implements TidewatchApi {
       },
       cooldownMs: () => this.effective().alertCooldownSec * 1000,
       intervalMs: () => this.schedule.recordsIntervalMs() ?? this.effective().recordsRefreshSec * 1000,
+      eventGapMs: (owner) => this.schedule.eventGapMs(owner),
       canRun: () => !this.closed && this.canConnect(),
       onManagers: (managers) => {
         this.storeHealth.guard(() => this.store.margin.noteOwners(managers.map((m) => ({ id: m.id, owner: m.owner, dexPoolId: m.dexPoolId }))));
@@ -370,6 +371,7 @@ export class Monitor implements TidewatchApi {
       spentThisMonth: metered ? this.credits.usage().thisMonth : 0,
       fixedPerDay: rate === null ? MARGIN_STREAM_PRIOR_PER_DAY : (rate * 86_400) / 1024,
       records: { id: 'margin records', intervalMs: s.recordsRefreshSec * 1000, credits: recordsReadCredits(this.store.settings.watchList().length), maxMs: 86_400_000 },
+      events: this.risk.eventReads(),
     };
   }
 
@@ -384,7 +386,7 @@ export class Monitor implements TidewatchApi {
       prices: this.schedule.reads(),
       owners: this.store.settings.watchList().length,
       recordsEveryMs: this.schedule.recordsIntervalMs() ?? s.recordsRefreshSec * 1000,
-      eventReadsPerDay: this.risk.eventReadsPerDay(),
+      events: this.schedule.eventReads(),
       poolStreams: pools.map((p) => ({ pool: p.id.slice(5), rate: this.volumes.rate(p.id) })),
     });
   }
@@ -439,7 +441,7 @@ export class Monitor implements TidewatchApi {
       checkLarge: (evs) => void checkLargeLiquidations(evs, { limitUsd: this.effective().largeLiquidationUsd, since: this.startedAt, assets: this.assets, prices: this.prices, alerts: this.alerts, closed: () => this.closed, log: this.log }),
       publish: (pushed) => this.hub.publish('margin', pushed),
       listening: () => this.hub.count('margin') > 0,
-      refreshSoon: () => this.risk.refreshSoon(),
+      refreshSoon: (owners) => this.risk.refreshSoon(owners),
     });
   }
 

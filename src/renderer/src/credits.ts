@@ -23,7 +23,7 @@ export function creditsDetail(u: CreditUsage): string {
   return `${creditsSummary(u)} · ${whole(u.streamedKb)} KB streamed. Counted by the service's published prices (streams 1 credit per KB); its dashboard is the authority.`;
 }
 
-/** How often the Settings view reads the forecast again while it is shown. */
+/** How often the Settings view and a pool's page read the forecast again while they are shown. */
 export const FORECAST_EVERY_MS = 30_000;
 
 /** "About 6,900": a forecast is an estimate, so two significant digits (whole credits below 100). */
@@ -63,6 +63,29 @@ export function forecastOver(f: CreditForecast): boolean {
 /** An open pool stream's cost: "SUI_USDC pool stream: about 1,200 credits an hour while its page is open". */
 export function poolStreamText(p: CreditForecast['poolStreams'][number]): string {
   return `${p.pool} pool stream: ${p.perHour === null ? 'measuring…' : `about ${about(p.perHour)} credits an hour while its page is open`}`;
+}
+
+/** A pool page's own stream: "Live stream: about 41,000 credits an hour while this page is open". */
+export function poolPageStreamText(perHour: number | null): string {
+  return perHour === null ? 'Live stream: measuring its cost…' : `Live stream: about ${about(perHour)} credits an hour while this page is open`;
+}
+
+/** A stream that holds one of the plan's places, as a trader says it. */
+function streamName(id: string): string {
+  return id === 'margin' ? 'the margin stream (the liquidation alarm)' : `the ${id.replace(/^pool:/, '')} pool page's stream`;
+}
+
+/**
+ * Why a pool page is not streaming (its stream waits for the plan's stream limit), from the
+ * streams that hold the places (`margin`, `pool:<name>`), and what the page does meanwhile: it
+ * keeps what it read when it opened (nothing polls), and goes live once a place is free.
+ */
+export function poolWaitingText(holders: string[]): string {
+  const n = holders.length;
+  const names = holders.map(streamName);
+  const who = n <= 2 ? names.join(' and ') : `${names.slice(0, -1).join(', ')} and ${names[n - 1]}`;
+  const why = n === 0 ? "your plan's streams are all in use" : `your plan allows ${n} stream${n === 1 ? '' : 's'} at once and ${who} ${n === 1 ? 'has it' : 'have them'}`;
+  return `Not streaming: ${why}. The book and trades here are as read when the page opened and do not refresh; the page goes live by itself once a stream is free.`;
 }
 
 /** One price read as the guard schedules it: "SUI price read every 5 min: far from liquidation". */

@@ -22,8 +22,8 @@ export interface CostInputs {
   owners: number;
   /** How often the records are read on the timer; null: never on a timer. */
   recordsEveryMs: number | null;
-  /** Record reads for events of watched managers, per day, as measured (0 before any). */
-  eventReadsPerDay: number;
+  /** Each owner's record reads for its managers' events, at their measured (and paced) interval. */
+  events: readonly PacedRead[];
   /** Pool streams open now (a page shows them) and their measured bytes per second (null: not yet). */
   poolStreams: ReadonlyArray<{ pool: string; rate: number | null }>;
 }
@@ -51,7 +51,9 @@ export function forecast(i: CostInputs): CreditForecast {
     const perRead = recordsReadCredits(i.owners);
     const timer = i.recordsEveryMs === null || i.recordsEveryMs === Infinity ? 0 : (DAY_MS / i.recordsEveryMs) * perRead;
     lines.push({ what: 'Margin records (loans, deposits, supplies)', perDay: round(timer), detail: i.recordsEveryMs === null || i.recordsEveryMs === Infinity ? 'not on a timer' : `every ${everyText(i.recordsEveryMs)}, ${perRead} credits a read (${i.owners} wallet${i.owners === 1 ? '' : 's'})` });
-    if (i.eventReadsPerDay > 0) lines.push({ what: "Records read again for watched managers' events", perDay: round(i.eventReadsPerDay * perRead), detail: `about ${i.eventReadsPerDay.toFixed(0)} a day, measured` });
+    const eventReads = i.events.reduce((a, e) => a + DAY_MS / e.intervalMs, 0);
+    const eventCredits = i.events.reduce((a, e) => a + (DAY_MS / e.intervalMs) * e.credits, 0);
+    if (eventReads > 0) lines.push({ what: "Records read again for watched managers' events", perDay: round(eventCredits), detail: `about ${eventReads.toFixed(0)} a day (an owner's lists and its prices), measured` });
   }
   const perDay = lines.reduce((a, l) => a + l.perDay, 0);
   const planDay = i.plan.plan ? i.plan.plan.monthlyCredits / DAYS_PER_MONTH : null;

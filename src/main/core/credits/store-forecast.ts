@@ -36,7 +36,7 @@ export function forecastFromStore(store: Store, pools: readonly Pool[], now = Da
   }
   const spent = store.settings.get<CreditCounts>(CREDITS_KEY)?.thisMonth ?? 0;
   const records = { id: 'margin records', intervalMs: settings.recordsRefreshSec * 1000, credits: recordsReadCredits(owners), maxMs: 86_400_000 };
-  const plan = planReads(guarded, CADENCE_RULES.guard, { monthly: monthlyBudgetOf(settings), spentThisMonth: spent, fixedPerDay: MARGIN_STREAM_PRIOR_PER_DAY, records }, {
+  const plan = planReads(guarded, CADENCE_RULES.guard, { monthly: monthlyBudgetOf(settings), spentThisMonth: spent, fixedPerDay: MARGIN_STREAM_PRIOR_PER_DAY, records, events: [] }, {
     readable: (a) => !isStable(symbolOf.get(a) ?? '') && pools.some((p) => p.base_asset_id === a && isStable(p.quote_asset_symbol)),
     quoteUsd: (a) => (isStable(symbolOf.get(a) ?? '') ? 1 : (usd.get(symbolOf.get(a) ?? '') ?? null)),
     sigma: () => PRIOR_DAILY_VOL / Math.sqrt(86_400),
@@ -49,7 +49,7 @@ export function forecastFromStore(store: Store, pools: readonly Pool[], now = Da
     prices: plan.assets.map((a) => ({ id: symbolOf.get(a.asset) ?? a.asset, intervalMs: a.everyMs, credits: PRICE_READ_CREDITS })),
     owners,
     recordsEveryMs: plan.recordsEveryMs,
-    eventReadsPerDay: 0,
+    events: [],
     poolStreams: [],
   });
 }

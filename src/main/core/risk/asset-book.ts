@@ -18,7 +18,8 @@ export async function loadAssetBook(client: ServiceClient): Promise<AssetBook> {
   // Four independent reads, asked together: a first start's Portfolio waited for them one after another.
   const [pools, supplies, marginPools, risk] = await Promise.all([
     client.pools(),
-    collect(allItems((page, perPage) => client.activeSupplies(undefined, { page, perPage }), { maxPages: 20 })),
+    // One page at a time: a page asked ahead costs as much as a full one (docs/credits.md).
+    collect(allItems((page, perPage) => client.activeSupplies(undefined, { page, perPage }), { maxPages: 20, prefetch: 0 })),
     client.marginPools().catch((err: unknown) => {
       if (err instanceof ServiceError && err.status === 404) return []; // a service without the endpoint: supplies tell what they can
       throw err;

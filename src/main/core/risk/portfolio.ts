@@ -118,7 +118,8 @@ export type RatioAnchors = Map<string, number>;
  * Every watched wallet in money: its managers' positions (collateral, debt, equity, leverage,
  * liquidation price) and its supplies, priced by one rule. A wallet the service could not answer
  * for keeps its last good summary with the reason; when none answered, the read fails.
- * `fresh`: the records were just read (their ratios anchor the market's carry, RatioAnchors).
+ * `fresh`: whose records were just read (all, or these owners'): their ratios anchor the
+ * market's carry (RatioAnchors); the others are carried from their anchors.
  */
 export async function valuePortfolio(
   records: readonly WalletRecords[],
@@ -126,7 +127,7 @@ export async function valuePortfolio(
   prices: PriceBook,
   previous: PortfolioSummary | undefined,
   anchors: RatioAnchors,
-  fresh: boolean,
+  fresh: boolean | ReadonlySet<string>,
   now = Date.now(),
 ): Promise<PortfolioRead> {
   const managers: PortfolioRead['managers'] = [];
@@ -147,7 +148,7 @@ export async function valuePortfolio(
     }
     const positions: PositionSummary[] = [];
     for (const m of f.managers) {
-      const p = carried(await positionOf(m, book, prices, now), anchors, fresh);
+      const p = carried(await positionOf(m, book, prices, now), anchors, fresh === true || (fresh !== false && fresh.has(f.w.owner)));
       const hasDebt = (m.active_loans?.length ?? 0) > 0;
       managers.push({ id: m.margin_manager_id, owner: f.w.owner, dexPoolId: m.dex_pool_id, poolName: p.pool_name, hasDebt });
       if (hasDebt || (p.collateral_usd ?? 0) > 0) positions.push(p);

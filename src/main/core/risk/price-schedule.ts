@@ -25,6 +25,8 @@ export interface BudgetState {
   fixedPerDay: number;
   /** The margin records' own read (its interval and cost), paced with the prices. */
   records: PacedRead;
+  /** Each owner's record reads for its managers' events (measured interval, cost), paced too. */
+  events: PacedRead[];
 }
 
 export interface PriceScheduleDeps {
@@ -70,6 +72,8 @@ export class PriceSchedule {
   private plans = new Map<string, AssetPlan>();
   private pace = 1;
   private recordsEveryMs: number | null = null;
+  private eventGaps = new Map<string, number>();
+  private events: PacedRead[] = [];
   private timer: NodeJS.Timeout | undefined;
   private readonly seeded = new Set<string>();
   private closed = false;
@@ -91,14 +95,29 @@ export class PriceSchedule {
     });
     this.pace = plan.pace;
     this.recordsEveryMs = plan.recordsEveryMs;
+    this.eventGaps = plan.eventGaps;
+    this.events = plan.events;
     const next = new Map<string, AssetPlan>();
     for (const w of plan.assets) {
       const old = this.plans.get(w.asset);
-      next.set(w.asset, { ...w, symbol: prices.symbolOf(w.asset), lastReadAt: old?.lastReadAt ?? prices.peek(w.asset)?.at ?? 0 });
+      // A read outside the schedule (a watched manager's event, a record read) counts as its read.
+      const known = prices.peek(w.asset);
+      const readAt = Math.max(old?.lastReadAt ?? 0, known?.source === 'exchange' ? known.at : 0);
+      next.set(w.asset, { ...w, symbol: prices.symbolOf(w.asset), lastReadAt: readAt });
     }
     this.plans = next;
     for (const asset of next.keys()) if (!this.seeded.has(asset)) void this.seed(asset);
     this.arm();
+  }
+
+  /** The least time between two event reads of the owner's records (0: not paced). */
+  eventGapMs(owner: string): number {
+    return this.eventGaps.get(owner) ?? 0;
+  }
+
+  /** The owners' event reads as they will be paced (the cost model). */
+  eventReads(): PacedRead[] {
+    return this.events;
   }
 
   /** How often the margin records are read now: the setting, paced like the prices (null: as set). */
@@ -195,6 +214,10 @@ export interface PlannedReads {
   /** The budget's pace factor (1: none; Infinity: reads stopped). */
   pace: number;
   recordsEveryMs: number | null;
+  /** Per owner, the least time between two event reads (only when paced). */
+  eventGaps: Map<string, number>;
+  /** The event reads with their intervals after pacing. */
+  events: PacedRead[];
 }
 
 /**
@@ -223,12 +246,15 @@ export function planReads(
   let pace = 1;
   if (budget !== null && budget.monthly !== null) {
     const allowed = allowedPerDay(budget.monthly, budget.spentThisMonth, new Date(at.now));
-    pace = paceFactor([...reads, budget.records], budget.fixedPerDay, allowed, rule);
+    pace = paceFactor([...reads, budget.records, ...budget.events], budget.fixedPerDay, allowed, rule);
   }
+  const events = (budget?.events ?? []).map((e) => ({ ...e, intervalMs: pacedIntervalMs(e.intervalMs, pace, rule) }));
   return {
     assets: [...want].map(([asset, w]) => ({ asset, wantMs: w.ms, everyMs: pacedIntervalMs(w.ms, pace, rule), why: w.why })),
     pace,
     recordsEveryMs: budget ? pacedIntervalMs(budget.records.intervalMs, pace, rule, budget.records.maxMs) : null,
+    eventGaps: new Map(pace > 1 ? events.map((e) => [e.id, e.intervalMs]) : []),
+    events,
   };
 }
 

@@ -13,7 +13,10 @@ import { describePosition } from './positions';
 import type { PriceBook } from './prices';
 import { DEFAULT_RISK_PARAMS } from './risk-params';
 import type { RiskParams } from '../../../shared/portfolio';
-import type { GuardedPosition } from './price-schedule';
+import { PRICE_READ_CREDITS, type GuardedPosition } from './price-schedule';
+import { EventReads } from './event-reads';
+import { recordsReadCredits } from '../credits/cost-model';
+import type { PacedRead } from '../credits/budget-pacer';
 
 export interface RiskRefreshDeps {
   client: () => ServiceClient;
@@ -28,6 +31,8 @@ export interface RiskRefreshDeps {
   cooldownMs: () => number;
   /** How often the margin records are read again (besides events of watched managers). */
   intervalMs: () => number;
+  /** The least time between two event reads of an owner's records (the budget's pacing; 0: none). */
+  eventGapMs: (owner: string) => number;
   canRun: () => boolean;
   /** Every manager of a watched owner, after each good refresh. */
   onManagers: (managers: Array<{ id: string; owner: string; dexPoolId: string; poolName: string | null; hasDebt: boolean }>) => void;
@@ -62,8 +67,9 @@ export class RiskRefresh {
   private readonly anchors: RatioAnchors = new Map();
   private guarded: GuardedPosition[] = [];
   private closed = false;
-  private eventReads = 0;
-  private readonly startedAt = Date.now();
+  /** Owners whose records an event asks to read again, and when. */
+  private readonly soonOwners = new Map<string, number>();
+  private readonly events = new EventReads();
   /** Why the last refresh failed; undefined after a good one. */
   lastError: unknown;
   private failedAt = 0;
@@ -80,20 +86,76 @@ export class RiskRefresh {
     this.timer.unref?.();
   }
 
-  /** A watched manager changed: refresh shortly (events come in bursts). */
-  refreshSoon(): void {
-    this.soon ??= setTimeout(() => {
-      this.soon = undefined;
-      this.eventReads++;
-      void this.refresh();
-    }, 300);
+  /**
+   * Watched managers of these owners changed: read those owners' records and their assets'
+   * prices shortly (events come in bursts), not every wallet's; when the budget paces the reads,
+   * no sooner than its gap after the owner's last read (EventReads).
+   */
+  refreshSoon(owners: ReadonlySet<string>): void {
+    for (const o of owners) {
+      this.events.noteEvent(o);
+      const due = this.events.dueAt(o, this.d.eventGapMs(o));
+      this.soonOwners.set(o, Math.min(this.soonOwners.get(o) ?? Infinity, due));
+    }
+    this.armSoon();
   }
 
-  /** Record reads that events of watched managers caused, per day since the start (the cost model). */
-  eventReadsPerDay(): number {
-    const days = Math.max((Date.now() - this.startedAt) / 86_400_000, 1 / 24);
-    return this.eventReads / days;
+  /** Each owner's event reads as measured, and what one costs (the budget paces them). */
+  eventReads(): PacedRead[] {
+    return this.events.reads((owner) => {
+      const records = this.records?.filter((r) => r.w.owner === owner);
+      const book = this.d.assets.peek();
+      const assets = records && book ? [...assetsOf(records, book)].filter((a) => this.d.prices.readable(a)).length : 0;
+      return recordsReadCredits(1) + assets * PRICE_READ_CREDITS;
+    });
   }
+
+  private armSoon(): void {
+    if (this.soon) clearTimeout(this.soon);
+    this.soon = undefined;
+    if (this.soonOwners.size === 0 || this.closed) return;
+    const first = Math.min(...this.soonOwners.values());
+    this.soon = setTimeout(() => {
+      this.soon = undefined;
+      const now = Date.now();
+      const due = new Set([...this.soonOwners].filter(([, at]) => at <= now + 50).map(([o]) => o));
+      for (const o of due) this.soonOwners.delete(o);
+      if (due.size > 0) void (this.records ? this.refreshOwners(due) : this.refresh());
+      this.armSoon();
+    }, Math.max(0, first - Date.now()));
+    this.soon.unref?.();
+  }
+
+  /** Read these owners' records and their assets' prices, and value everything again. */
+  private refreshOwners(owners: ReadonlySet<string>): Promise<void> {
+    const run = async (): Promise<void> => {
+      const kept = this.records;
+      if (!kept || this.closed || !this.d.canRun()) return;
+      const watch = this.d.watchList().filter((w) => owners.has(w.owner));
+      if (watch.length === 0) return;
+      try {
+        const now = Date.now();
+        const [book, fresh] = await Promise.all([this.d.assets.load(), readRecords(this.d.client(), watch)]);
+        await Promise.all([...assetsOf(fresh, book)].filter((a) => this.d.prices.readable(a)).map((a) => this.d.prices.read(a, now)));
+        if (this.closed || this.records !== kept) return;
+        const read = fresh.filter((r) => r.managers);
+        const records = kept.map((r) => read.find((x) => x.w.owner === r.w.owner) ?? r);
+        for (const r of read) if (!records.includes(r)) records.push(r);
+        const value = await valuePortfolio(records, book, this.d.prices, this.portfolio()?.portfolio, this.anchors, new Set(read.map((r) => r.w.owner)), now);
+        if (this.closed || this.records !== kept) return;
+        this.records = records;
+        for (const r of read) this.events.noteRead(r.w.owner, now);
+        this.d.onManagers(value.managers);
+        this.take(value, book, now);
+      } catch (err) {
+        if (!this.closed) this.d.log(`risk refresh failed: ${describeForLog(err)}`);
+      }
+    };
+    // After a read of every wallet under way (it may make this one moot: `records` changes).
+    return (this.running ?? Promise.resolve()).then(run, run);
+  }
+
+
 
   /** Read the records (and their prices) now and value them. */
   refresh(): Promise<RiskReading[]> {
@@ -213,6 +275,7 @@ export class RiskRefresh {
       this.lastError = undefined;
       if (this.closed) return [];
       this.records = records;
+      for (const w of watch) this.events.noteRead(w.owner, now);
       this.d.onManagers(read.managers);
       this.take(read, book, now);
       return read.readings;

@@ -16,8 +16,8 @@ export interface MarginDispatchDeps {
   publish: (events: StoredMarginEvent[]) => void;
   /** Whether anything shows the events (a Live events page): only then are they dressed for display and pushed. */
   listening: () => boolean;
-  /** A watched manager moved: refresh its risk soon. */
-  refreshSoon: () => void;
+  /** Watched managers of these owners moved: read their records (and prices) again soon. */
+  refreshSoon: (owners: ReadonlySet<string>) => void;
 }
 
 /**
@@ -26,15 +26,16 @@ export interface MarginDispatchDeps {
  * ones checked, the events pushed with their units, and a watched manager's risk refreshed.
  */
 export function dispatchMarginEvents(events: IncomingMarginEvent[], d: MarginDispatchDeps, now = Date.now()): void {
-  let touchesWatched = false;
+  const touched = new Set<string>();
   for (const e of events) {
-    if (e.margin_manager_id && d.watchedManagers.has(e.margin_manager_id)) touchesWatched = true;
+    const known = e.margin_manager_id ? d.watchedManagers.get(e.margin_manager_id) : undefined;
+    if (known !== undefined) touched.add(known);
     // A manager created by a watched owner, or a recovered liquidation that names its owner.
     if ((e.type.endsWith('manager_created') || e.recovered) && e.margin_manager_id) {
       const owner = ownerNamed(e.data);
       if (owner && d.watchedSince(owner) !== undefined) {
         d.watchedManagers.set(e.margin_manager_id, owner);
-        touchesWatched = true;
+        touched.add(owner);
       }
     }
   }
@@ -52,7 +53,7 @@ export function dispatchMarginEvents(events: IncomingMarginEvent[], d: MarginDis
   });
   d.checkLarge(events);
   if (pushed.length > 0) d.publish(pushed);
-  if (touchesWatched) d.refreshSoon();
+  if (touched.size > 0) d.refreshSoon(touched);
 }
 
 /**
