@@ -77,6 +77,15 @@ describe('tidewatch sim (command line)', () => {
     expect(p.stderr()).toContain('--plan must be one of free, builder, scale, pro (got "starter")');
   });
 
+  it('serve --plan takes the same four plans; another name is a usage error before anything starts', async () => {
+    const help = run(['serve', '--help']);
+    expect(await exitOf(help.child)).toBe(0);
+    expect(help.stdout()).toContain('[--plan free|builder|scale|pro]');
+    const p = run(['serve', '--plan', 'business', '--port', '0']);
+    expect(await exitOf(p.child)).toBe(2);
+    expect(p.stderr()).toContain('--plan must be one of free, builder, scale, pro (got "business")');
+  });
+
   it('exits 2 with the usage on a bad option', async () => {
     const p = run(['sim', '--speed', 'fast']);
     expect(await exitOf(p.child)).toBe(2);

@@ -42,6 +42,17 @@ const alert = (id: number, patch: Partial<AlertRecord> = {}): AlertRecord => ({
 
 beforeEach(() => setActivePinia(createPinia()));
 
+
+/** Run `body` with setInterval faked (the 30 s forecast reads), real timers again after it. */
+async function withFakeIntervals(body: () => Promise<void>): Promise<void> {
+  vi.useFakeTimers({ toFake: ['setInterval', 'clearInterval'] });
+  try {
+    await body();
+  } finally {
+    vi.useRealTimers();
+  }
+}
+
 describe('FreshnessBadge', () => {
   it('says how fresh live data is, and marks cached data as stale with its age and reason', () => {
     const live = mount(FreshnessBadge, { props: { meta: { source: 'network', fetchedAt: Date.now(), stale: false } } });
@@ -255,8 +266,7 @@ describe('the Settings view: plan and credits', () => {
   });
 
   it('reads the forecast again every 30 s while it is shown, and no more once it is not', async () => {
-    vi.useFakeTimers({ toFake: ['setInterval', 'clearInterval'] });
-    try {
+    await withFakeIntervals(async () => {
       const { f, w } = mountSettings();
       await settle();
       const reads = (): number => f.calls.filter(([m]) => m === 'creditForecast').length;
@@ -268,9 +278,7 @@ describe('the Settings view: plan and credits', () => {
       w.unmount();
       vi.advanceTimersByTime(60_000);
       expect(reads()).toBe(2);
-    } finally {
-      vi.useRealTimers();
-    }
+    });
   });
 
   it('compares with a budget of its own, and says why a forecast could not be read', async () => {
@@ -398,8 +406,7 @@ describe("the pool page: what its stream costs, or why it does not stream", () =
   const LIVE = [stream('margin', 'open'), stream('pool:SUI_USDC', 'open')];
 
   it('says what the open stream costs an hour, read when shown and every 30 s, and no more once left', async () => {
-    vi.useFakeTimers({ toFake: ['setInterval', 'clearInterval'] });
-    try {
+    await withFakeIntervals(async () => {
       const { w, reads, line } = mountPool(snapshot(LIVE), [{ pool: 'DEEP_USDC', perHour: 9_000 }, { pool: 'SUI_USDC', perHour: 41_234 }]);
       await settle();
       expect(line().text()).toBe('Live stream: about 41,000 credits an hour while this page is open');
@@ -409,9 +416,7 @@ describe("the pool page: what its stream costs, or why it does not stream", () =
       w.unmount();
       vi.advanceTimersByTime(60_000);
       expect(reads()).toBe(2);
-    } finally {
-      vi.useRealTimers();
-    }
+    });
   });
 
   it('says it is measuring the cost while the stream is new (not measured, or not yet in the forecast)', async () => {

@@ -159,6 +159,7 @@ describe('the cost model', () => {
         { id: 'WAL', intervalMs: 30 * 60_000, credits: 20 },
       ],
       owners: 5,
+      recordsCredits: recordsReadCredits(5),
       recordsEveryMs: 3 * 3_600_000,
       events: [{ id: '0xowner', intervalMs: 6 * 3_600_000, credits: 100 }],
       poolStreams: [{ pool: 'SUI_USDC', rate: 2048 }],
@@ -176,7 +177,7 @@ describe('the cost model', () => {
     // 2 KB/s is 7,200 credits an hour, while the page is open; not in the day's figure.
     expect(f.poolStreams).toEqual([{ pool: 'SUI_USDC', perHour: 7200 }]);
     // A measured stream: 1 KB/s is 86,400 credits a day.
-    expect(forecast({ plan: { name: 'custom', plan: null }, budget: null, marginStreamRate: 1024, prices: [], owners: 0, recordsEveryMs: null, events: [], poolStreams: [] }).perDay).toBe(86_400);
+    expect(forecast({ plan: { name: 'custom', plan: null }, budget: null, marginStreamRate: 1024, prices: [], owners: 0, recordsCredits: 0, recordsEveryMs: null, events: [], poolStreams: [] }).perDay).toBe(86_400);
   });
 });
 

@@ -37,10 +37,10 @@ import { marginStream } from './streams/margin-stream';
 import { PoolStreams } from './streams/pool-streams';
 import { StreamSupervisor } from './streams/supervisor';
 import { CreditMeter, CREDITS_KEY, type CreditCounts } from './credits/credit-meter';
-import { forecast, MARGIN_STREAM_PRIOR_PER_DAY, recordsReadCredits } from './credits/cost-model';
+import { forecast, MARGIN_STREAM_PRIOR_PER_DAY } from './credits/cost-model';
 import { StreamVolumes } from './credits/stream-volume';
 import { CADENCE_RULES, type CadenceRuleName } from './risk/cadence';
-import { PriceSchedule, type BudgetState } from './risk/price-schedule';
+import { PRICE_READ_CREDITS, PriceSchedule, type BudgetState } from './risk/price-schedule';
 import { VolatilityBook } from './risk/volatility';
 import type { CreditForecast } from '../../shared/contract';
 
@@ -370,7 +370,7 @@ export class Monitor implements TidewatchApi {
       monthly: metered ? monthlyBudgetOf(s) : null,
       spentThisMonth: metered ? this.credits.usage().thisMonth : 0,
       fixedPerDay: rate === null ? MARGIN_STREAM_PRIOR_PER_DAY : (rate * 86_400) / 1024,
-      records: { id: 'margin records', intervalMs: s.recordsRefreshSec * 1000, credits: recordsReadCredits(this.store.settings.watchList().length), maxMs: 86_400_000 },
+      records: { id: 'margin records', intervalMs: s.recordsRefreshSec * 1000, credits: this.risk.recordsCredits(), maxMs: 86_400_000 },
       events: this.risk.eventReads(),
     };
   }
@@ -379,14 +379,18 @@ export class Monitor implements TidewatchApi {
   creditForecast(): CreditForecast {
     const s = this.effective();
     const pools = this.supervisor.statuses().filter((x) => x.id.startsWith('pool:') && x.state === 'open');
+    // Where reads are free (the Demo network in this process) they are not paced: the forecast is
+    // of what the service would charge, so it plans them as the service's budget would pace them.
+    const paced = this.client.http.metered ? null : this.schedule.planWith({ ...this.budgetState(), monthly: monthlyBudgetOf(s) });
     return forecast({
       plan: { name: s.plan, plan: planOf(s) },
       budget: monthlyBudgetOf(s),
       marginStreamRate: this.volumes.rate('margin'),
-      prices: this.schedule.reads(),
+      prices: paced ? paced.assets.map((a) => ({ id: this.prices.symbolOf(a.asset), intervalMs: a.everyMs, credits: PRICE_READ_CREDITS })) : this.schedule.reads(),
       owners: this.store.settings.watchList().length,
-      recordsEveryMs: this.schedule.recordsIntervalMs() ?? s.recordsRefreshSec * 1000,
-      events: this.schedule.eventReads(),
+      recordsCredits: this.risk.recordsCredits(),
+      recordsEveryMs: (paced ? paced.recordsEveryMs : this.schedule.recordsIntervalMs()) ?? s.recordsRefreshSec * 1000,
+      events: paced ? paced.events : this.schedule.eventReads(),
       poolStreams: pools.map((p) => ({ pool: p.id.slice(5), rate: this.volumes.rate(p.id) })),
     });
   }

@@ -20,6 +20,8 @@ export interface CostInputs {
   prices: readonly PacedRead[];
   /** Owners watched (each costs a margin-managers and an active-supplies request per records read). */
   owners: number;
+  /** Credits of one read of every watched owner's records (recordsReadCredits, or the protocol-wide list's). */
+  recordsCredits: number;
   /** How often the records are read on the timer; null: never on a timer. */
   recordsEveryMs: number | null;
   /** Each owner's record reads for its managers' events, at their measured (and paced) interval. */
@@ -48,7 +50,7 @@ export function forecast(i: CostInputs): CreditForecast {
     lines.push({ what: `${r.id} price`, perDay: round(perDay), detail: r.intervalMs === Infinity ? 'not read: the budget is spent' : `every ${everyText(r.intervalMs)}, ${r.credits} credits a read` });
   }
   if (i.owners > 0) {
-    const perRead = recordsReadCredits(i.owners);
+    const perRead = i.recordsCredits;
     const timer = i.recordsEveryMs === null || i.recordsEveryMs === Infinity ? 0 : (DAY_MS / i.recordsEveryMs) * perRead;
     lines.push({ what: 'Margin records (loans, deposits, supplies)', perDay: round(timer), detail: i.recordsEveryMs === null || i.recordsEveryMs === Infinity ? 'not on a timer' : `every ${everyText(i.recordsEveryMs)}, ${perRead} credits a read (${i.owners} wallet${i.owners === 1 ? '' : 's'})` });
     const eventReads = i.events.reduce((a, e) => a + DAY_MS / e.intervalMs, 0);

@@ -48,6 +48,7 @@ export function forecastFromStore(store: Store, pools: readonly Pool[], now = Da
     marginStreamRate: null,
     prices: plan.assets.map((a) => ({ id: symbolOf.get(a.asset) ?? a.asset, intervalMs: a.everyMs, credits: PRICE_READ_CREDITS })),
     owners,
+    recordsCredits: recordsReadCredits(owners),
     recordsEveryMs: plan.recordsEveryMs,
     events: [],
     poolStreams: [],

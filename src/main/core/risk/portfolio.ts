@@ -7,6 +7,7 @@ import type { ServiceClient } from '../client/service-client';
 import { byRisk, noteDepositPrices, positionOf, readingOf } from './positions';
 import type { PriceBook } from './prices';
 import type { AssetBook } from './asset-book';
+import type { RecordsSource } from './records-source';
 
 export interface PortfolioRead {
   portfolio: PortfolioSummary;
@@ -78,14 +79,20 @@ export interface WalletRecords {
 
 /**
  * Every watched wallet's margin records (managers with their loans and deposits, supplies), all
- * wallets asked together: one request per owner and list (docs/credits.md "What is read").
+ * wallets asked together: one request per owner and list, or the protocol-wide managers list when
+ * that takes fewer pages (RecordsSource; docs/credits.md "What is read").
  */
-export async function readRecords(client: ServiceClient, watch: readonly WatchEntry[]): Promise<WalletRecords[]> {
+export async function readRecords(client: ServiceClient, watch: readonly WatchEntry[], source?: RecordsSource): Promise<WalletRecords[]> {
+  let shared: Promise<Map<string, MarginManager[]>> | undefined;
+  if (source?.protocolWide(watch.length)) {
+    shared = source.read(client, new Set(watch.map((w) => w.owner)));
+    shared.catch(() => {}); // awaited per wallet below
+  }
   return Promise.all(
     watch.map(async (w): Promise<WalletRecords> => {
       const supplyRows = supplyRowsOf(client, w.owner).catch(() => undefined);
       try {
-        const managers = await managersOf(client, w.owner);
+        const managers = shared ? ((await shared).get(w.owner) ?? []) : await managersOf(client, w.owner);
         return { w, managers, supplyRows: await supplyRows };
       } catch (err) {
         return { w, err, supplyRows: await supplyRows };

@@ -87,12 +87,7 @@ export class PriceSchedule {
   replan(): void {
     if (this.closed) return;
     const prices = this.d.prices;
-    const plan = planReads(this.d.positions(), this.d.rule(), this.d.budget(), {
-      readable: (a) => prices.readable(a),
-      quoteUsd: (a) => prices.peek(a)?.usd ?? null,
-      sigma: (a) => this.d.volatility.sigma(a),
-      now: this.now(),
-    });
+    const plan = this.planWith(this.d.budget());
     this.pace = plan.pace;
     this.recordsEveryMs = plan.recordsEveryMs;
     this.eventGaps = plan.eventGaps;
@@ -108,6 +103,20 @@ export class PriceSchedule {
     this.plans = next;
     for (const asset of next.keys()) if (!this.seeded.has(asset)) void this.seed(asset);
     this.arm();
+  }
+
+  /**
+   * The plan the positions valued now would get under `budget` (the schedule's own, or the one a
+   * service would impose where reads are free: the cost model's forecast on the Demo network).
+   */
+  planWith(budget: BudgetState | null): PlannedReads {
+    const prices = this.d.prices;
+    return planReads(this.d.positions(), this.d.rule(), budget, {
+      readable: (a) => prices.readable(a),
+      quoteUsd: (a) => prices.peek(a)?.usd ?? null,
+      sigma: (a) => this.d.volatility.sigma(a),
+      now: this.now(),
+    });
   }
 
   /** The least time between two event reads of the owner's records (0: not paced). */

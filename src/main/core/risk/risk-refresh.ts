@@ -15,6 +15,7 @@ import { DEFAULT_RISK_PARAMS } from './risk-params';
 import type { RiskParams } from '../../../shared/portfolio';
 import { PRICE_READ_CREDITS, type GuardedPosition } from './price-schedule';
 import { EventReads } from './event-reads';
+import { RecordsSource } from './records-source';
 import { recordsReadCredits } from '../credits/cost-model';
 import type { PacedRead } from '../credits/budget-pacer';
 
@@ -70,6 +71,8 @@ export class RiskRefresh {
   /** Owners whose records an event asks to read again, and when. */
   private readonly soonOwners = new Map<string, number>();
   private readonly events = new EventReads();
+  /** Per owner or protocol-wide, whichever takes fewer pages. */
+  private readonly source = new RecordsSource();
   /** Why the last refresh failed; undefined after a good one. */
   lastError: unknown;
   private failedAt = 0;
@@ -98,6 +101,11 @@ export class RiskRefresh {
       this.soonOwners.set(o, Math.min(this.soonOwners.get(o) ?? Infinity, due));
     }
     this.armSoon();
+  }
+
+  /** Credits of one read of every watched wallet's records. */
+  recordsCredits(): number {
+    return this.source.readCredits(this.d.watchList().length);
   }
 
   /** Each owner's event reads as measured, and what one costs (the budget paces them). */
@@ -135,7 +143,7 @@ export class RiskRefresh {
       if (watch.length === 0) return;
       try {
         const now = Date.now();
-        const [book, fresh] = await Promise.all([this.d.assets.load(), readRecords(this.d.client(), watch)]);
+        const [book, fresh] = await Promise.all([this.d.assets.load(), readRecords(this.d.client(), watch, this.source)]);
         await Promise.all([...assetsOf(fresh, book)].filter((a) => this.d.prices.readable(a)).map((a) => this.d.prices.read(a, now)));
         if (this.closed || this.records !== kept) return;
         const read = fresh.filter((r) => r.managers);
@@ -267,7 +275,7 @@ export class RiskRefresh {
     try {
       const now = Date.now();
       const client = this.d.client();
-      const [book, records] = await Promise.all([this.d.assets.load(), readRecords(client, watch)]);
+      const [book, records] = await Promise.all([this.d.assets.load(), readRecords(client, watch, this.source)]);
       // The records' ratios are of the oracle now: price their assets now too (RatioAnchors).
       await Promise.all([...assetsOf(records, book)].filter((a) => this.d.prices.readable(a)).map((a) => this.d.prices.read(a, now)));
       const read = await valuePortfolio(records, book, this.d.prices, this.portfolio()?.portfolio, this.anchors, true, now);
