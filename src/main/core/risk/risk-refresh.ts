@@ -71,6 +71,8 @@ export class RiskRefresh {
   /** Owners whose records an event asks to read again, and when. */
   private readonly soonOwners = new Map<string, number>();
   private readonly events = new EventReads();
+  /** The owners' event reads, one after another. */
+  private ownerReads: Promise<unknown> = Promise.resolve();
   /** Per owner or protocol-wide, whichever takes fewer pages. */
   private readonly source = new RecordsSource();
   /** Why the last refresh failed; undefined after a good one. */
@@ -135,7 +137,7 @@ export class RiskRefresh {
   }
 
   /** Read these owners' records and their assets' prices, and value everything again. */
-  private refreshOwners(owners: ReadonlySet<string>): Promise<void> {
+  private refreshOwners(owners: ReadonlySet<string>): Promise<unknown> {
     const run = async (): Promise<void> => {
       const kept = this.records;
       if (!kept || this.closed || !this.d.canRun()) return;
@@ -159,11 +161,11 @@ export class RiskRefresh {
         if (!this.closed) this.d.log(`risk refresh failed: ${describeForLog(err)}`);
       }
     };
-    // After a read of every wallet under way (it may make this one moot: `records` changes).
-    return (this.running ?? Promise.resolve()).then(run, run);
+    // One after another (each builds on the records the one before kept), and after a read of
+    // every wallet under way (which may make this one moot: `records` changes).
+    this.ownerReads = this.ownerReads.then(() => this.running).then(run, run);
+    return this.ownerReads;
   }
-
-
 
   /** Read the records (and their prices) now and value them. */
   refresh(): Promise<RiskReading[]> {
