@@ -221,3 +221,18 @@ describe('the asset book, loaded in the background', () => {
     }
   });
 });
+
+describe('pricing an asset without a stablecoin pool', () => {
+  it('takes its trade in a pool quoted in a priced asset, times that asset’s price (NS from NS_SUI and SUI_USDC)', async () => {
+    const sui = { pool_id: 's', pool_name: 'SUI_USDC', base_asset_id: '0x2::sui::SUI', base_asset_symbol: 'SUI', base_asset_decimals: 9, quote_asset_id: '0x5::usdc::USDC', quote_asset_symbol: 'USDC', quote_asset_decimals: 6 } as never;
+    const ns = { pool_id: 'n', pool_name: 'NS_SUI', base_asset_id: '0x7::ns::NS', base_asset_symbol: 'NS', base_asset_decimals: 6, quote_asset_id: '0x2::sui::SUI', quote_asset_symbol: 'SUI', quote_asset_decimals: 9 } as never;
+    const asked: string[] = [];
+    // SUI at $3.00; NS at 0.05 SUI: raw 0.05 * 10^(9 - 6 + 9) = 5e10.
+    const client = { trades: async (pool: string) => (asked.push(pool), [{ price: pool === 'SUI_USDC' ? 3_000_000 : 50_000_000_000 }]) } as never;
+    const book = new PriceBook(() => client, () => [sui, ns]);
+    expect(book.readable('0x7::ns::NS')).toBe(true);
+    expect(book.pricingPool('0x7::ns::NS')).toBe(ns);
+    expect((await book.quote('0x7::ns::NS', 1_000))!.usd).toBeCloseTo(0.15, 9);
+    expect(asked).toEqual(['NS_SUI', 'SUI_USDC']);
+  });
+});

@@ -295,6 +295,8 @@ export class Monitor implements TidewatchApi {
     if (changed) {
       this.assets.reset();
       this.prices.reset();
+      this.volatility.reset();
+      this.risk.resetService();
     }
     if (this.canConnect()) {
       this.supervisor.add(this.margin.spec);

@@ -3,7 +3,7 @@ import type { CreditForecast, PortfolioSummary } from '../../../shared/contract'
 import { thresholdsOnPool } from '../../../shared/portfolio';
 import { CADENCE_RULES } from '../risk/cadence';
 import { planReads, PRICE_READ_CREDITS, type GuardedPosition } from '../risk/price-schedule';
-import { isStable } from '../risk/prices';
+import { isStable, pricingPoolOf } from '../risk/prices';
 import { PORTFOLIO_CACHE_KEY } from '../risk/risk-refresh';
 import { PRIOR_DAILY_VOL } from '../risk/volatility';
 import { MemorySecretStore, monthlyBudgetOf, planOf, SettingsService } from '../settings';
@@ -37,7 +37,7 @@ export function forecastFromStore(store: Store, pools: readonly Pool[], now = Da
   const spent = store.settings.get<CreditCounts>(CREDITS_KEY)?.thisMonth ?? 0;
   const records = { id: 'margin records', intervalMs: settings.recordsRefreshSec * 1000, credits: recordsReadCredits(owners), maxMs: 86_400_000 };
   const plan = planReads(guarded, CADENCE_RULES.guard, { monthly: monthlyBudgetOf(settings), spentThisMonth: spent, fixedPerDay: MARGIN_STREAM_PRIOR_PER_DAY, records, events: [] }, {
-    readable: (a) => !isStable(symbolOf.get(a) ?? '') && pools.some((p) => p.base_asset_id === a && isStable(p.quote_asset_symbol)),
+    readable: (a) => !isStable(symbolOf.get(a) ?? '') && pricingPoolOf(pools, a) !== undefined,
     quoteUsd: (a) => (isStable(symbolOf.get(a) ?? '') ? 1 : (usd.get(symbolOf.get(a) ?? '') ?? null)),
     sigma: () => PRIOR_DAILY_VOL / Math.sqrt(86_400),
     now,

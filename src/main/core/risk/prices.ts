@@ -14,10 +14,19 @@ export const UNSCHEDULED_MAX_AGE_MS = 15 * 60_000;
 /** A stablecoin counts as $1. */
 export const isStable = (symbol: string): boolean => STABLE.has(symbol);
 
+/** The pool an asset is priced on (PriceBook.pricingPool), from a list of pools. */
+export function pricingPoolOf(pools: readonly Pool[], assetType: string): Pool | undefined {
+  const direct = pools.find((p) => p.base_asset_id === assetType && isStable(p.quote_asset_symbol));
+  if (direct) return direct;
+  const quotedInUsd = (asset: string): boolean => pools.some((p) => p.base_asset_id === asset && isStable(p.quote_asset_symbol));
+  return pools.find((p) => p.base_asset_id === assetType && quotedInUsd(p.quote_asset_id));
+}
+
 /**
  * The one pricing rule (docs/credits.md "Prices"): a stablecoin is $1; any other asset takes the
  * fresher of (a) the newest oracle price recorded with a margin deposit and (b) the exchange's
- * last trade in a pool that quotes it in a stablecoin (SUI from SUI_USDC). The last trade is the
+ * last trade in a pool that quotes it in a stablecoin (SUI from SUI_USDC), or else in a pool
+ * that quotes it in an asset that has one (NS from NS_SUI times SUI's price). The last trade is the
  * cheapest adequate source (`trades?limit=1`, 20 credits, against 30 for the book's depth); the
  * book is read only when the pool has no trade of the last day. One read per asset, never per
  * position or pool. When the exchange cannot be read, the last price stays in use with its age.
@@ -75,9 +84,13 @@ export class PriceBook {
     return !isStable(this.symbolOf(assetType)) && this.pricingPool(assetType) !== undefined;
   }
 
-  /** The pool the asset is priced on, if any. */
+  /**
+   * The pool the asset is priced on, if any: one quoting it in a stablecoin, else one quoting it
+   * in an asset that itself has a stablecoin pool (one hop: its price is then the trade times
+   * that asset's price).
+   */
   pricingPool(assetType: string): Pool | undefined {
-    return this.pools().find((p) => p.base_asset_id === assetType && isStable(p.quote_asset_symbol));
+    return pricingPoolOf(this.pools(), assetType);
   }
 
   /**
@@ -109,8 +122,10 @@ export class PriceBook {
     if (!pool) return this.exchange.get(assetType) ?? null;
     try {
       const raw = await this.lastPrice(pool);
-      if (raw !== null) {
-        const price: UsdPrice = { symbol: pool.base_asset_symbol, usd: humanPrice(raw, pool), source: 'exchange', at: now };
+      // Quoted in another asset (one hop): that asset's price now, read if it was never read.
+      const quoteUsd = isStable(pool.quote_asset_symbol) ? 1 : ((this.exchange.get(pool.quote_asset_id) ?? (await this.fetch(pool.quote_asset_id, now)))?.usd ?? null);
+      if (raw !== null && quoteUsd !== null) {
+        const price: UsdPrice = { symbol: pool.base_asset_symbol, usd: humanPrice(raw, pool) * quoteUsd, source: 'exchange', at: now };
         this.exchange.set(assetType, price);
         this.onRead(assetType, price);
       }

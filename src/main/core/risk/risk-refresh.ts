@@ -214,6 +214,13 @@ export class RiskRefresh {
     this.guarded = [];
   }
 
+  /** Another service: what was learnt of the old one (its list sizes, its ratios) is forgotten. */
+  resetService(): void {
+    this.source.reset();
+    this.anchors.clear();
+    this.forget();
+  }
+
   close(): void {
     this.closed = true;
     for (const t of [this.timer, this.soon]) if (t) clearTimeout(t);
