@@ -25,9 +25,10 @@ export const SERVE_USAGE = `tidewatch serve: the monitor without Electron, its U
   --port P          port of the UI and API (default 0: a free one)
   --data-dir DIR    where the store lives (default ${DEFAULT_DATA_DIR})
   --watch OWNER     add an owner address to the watch list (repeatable)
-  --plan NAME       the service's plan for this run (default: the one chosen in Settings, Free
-                    at first): its request rate and stream limit, and its monthly credits as the
-                    budget the reads are paced to (Free 250,000, Builder 5 M, Scale 20 M, Pro 50 M)
+  --plan NAME       choose the service's plan, as in Settings (kept; default: the one chosen
+                    there, Free at first): its request rate and stream limit, and its monthly
+                    credits as the budget the reads are paced to (Free 250,000, Builder 5 M,
+                    Scale 20 M, Pro 50 M)
   --history         on the very first start, fetch the margin stream's retained history (last-id=0);
                     the default on the Demo network. --no-history: only new events (last-id=$),
                     the default on the real service (streamed KB cost credits)

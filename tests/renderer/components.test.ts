@@ -443,7 +443,7 @@ describe("the pool page: what its stream costs, or why it does not stream", () =
     const { w, reads, line } = mountPool(snapshot([stream('margin', 'open'), stream('pool:SUI_USDC', 'waiting-budget')]), [{ pool: 'SUI_USDC', perHour: 41_234 }]);
     await settle();
     expect(line().text()).toBe(
-      'Not streaming: your plan allows 1 stream at once and the margin stream (the liquidation alarm) has it. The book and trades here are as read when the page opened and do not refresh; the page goes live by itself once a stream is free.',
+      'Not streaming: your plan allows 1 stream at once and the margin stream (the liquidation alarm) has it. The book and trades here are as read when the page opened and do not refresh; it stays so on this plan: one with more streams (Builder allows 3) shows this pool live (Settings).',
     );
     expect(reads()).toBe(0);
     useStatusStore().snapshot = snapshot([stream('margin', 'open'), stream('pool:DEEP_USDC', 'open'), stream('pool:SUI_USDC', 'waiting-budget')]);

@@ -4,7 +4,7 @@ import type { PositionSummary } from '../../src/shared/contract';
 import { allowedPerDay, paceFactor, pacedIntervalMs, readsPerDay, type PacedRead } from '../../src/main/core/credits/budget-pacer';
 import { forecast, MARGIN_STREAM_PRIOR_PER_DAY, recordsReadCredits } from '../../src/main/core/credits/cost-model';
 import { CADENCE_RULES, distanceToNextThreshold, readIntervalMs } from '../../src/main/core/risk/cadence';
-import { EVENT_SOON_MS, EventReads } from '../../src/main/core/risk/event-reads';
+import { EVENT_READ_MAX_GAP_MS, EVENT_SOON_MS, EventReads } from '../../src/main/core/risk/event-reads';
 import { planReads } from '../../src/main/core/risk/price-schedule';
 import { VolatilityBook, PRIOR_DAILY_VOL, SIGMA_FLOOR } from '../../src/main/core/risk/volatility';
 import { PLANS } from '../../src/shared/credit-prices';
@@ -189,9 +189,10 @@ describe("reads for watched managers' events", () => {
     for (let i = 0; i < 8; i++) e.noteEvent('0xa');
     e.noteEvent('0xb');
     // 8 events in 2 hours: one every 15 min; one read costs what creditsOf says.
+    // However short the budget, an owner's event is read within EVENT_READ_MAX_GAP_MS.
     expect(e.reads(() => 60)).toEqual([
-      { id: '0xa', intervalMs: 15 * 60_000, credits: 60 },
-      { id: '0xb', intervalMs: 2 * 3_600_000, credits: 60 },
+      { id: '0xa', intervalMs: 15 * 60_000, credits: 60, maxMs: EVENT_READ_MAX_GAP_MS },
+      { id: '0xb', intervalMs: 2 * 3_600_000, credits: 60, maxMs: EVENT_READ_MAX_GAP_MS },
     ]);
     // Unpaced: 300 ms after the event; paced: no sooner than the gap after the last read.
     expect(e.dueAt('0xa', 0)).toBe(now + EVENT_SOON_MS);
@@ -219,5 +220,36 @@ describe("reads for watched managers' events", () => {
     expect(gap).toBeGreaterThan(5 * 60_000);
     const perDay = 50 + (DAY_MS / free.recordsEveryMs!) * 100 + (DAY_MS / gap) * 60;
     expect(perDay).toBeLessThanOrEqual(250_000 / 31 + 1e-6);
+    // A budget almost spent: the gap stops at its cap (an event is still read within 3 hours), never a timer of years.
+    const spent = planReads([], rule, { ...budget(250_000), spentThisMonth: 249_990, events: [{ id: '0xa', intervalMs: 5 * 60_000, credits: 60, maxMs: EVENT_READ_MAX_GAP_MS }] }, at);
+    expect(spent.eventGaps.get('0xa')).toBe(EVENT_READ_MAX_GAP_MS);
+  });
+});
+
+describe('the read plan', () => {
+  it('reads an asset as its nearest position needs, and says why with that position', () => {
+    const pos = (id: string, distancePct: number) => ({
+      position: {
+        manager_id: id,
+        risk_ratio: 1.6,
+        price: { symbol: 'SUI', usd: 2, source: 'exchange', at: 0 },
+        collateral_usd: 2000,
+        debt_usd: 1200,
+        base_symbol: 'SUI',
+        quote_symbol: 'USDC',
+        base_amount: 1000,
+        quote_amount: 0,
+        debts: [{ margin_pool_id: 'm', symbol: 'USDC', amount: 1200, usd: 1200 }],
+        liquidation_ratio: 1.125,
+        distance_pct: distancePct,
+      } as unknown as PositionSummary,
+      thresholds: { warning: 1.5, critical: 1.25 },
+      baseAsset: 'SUI',
+      quoteAsset: 'USDC',
+    });
+    const at = { readable: (a: string) => a === 'SUI', quoteUsd: () => 1, sigma: () => sigma, now: 0 };
+    // Both within 10 % of liquidation: both ask for the 45 s floor; the reason is the nearer one's.
+    const plan = planReads([pos('a', -8.5), pos('b', 2.9)], CADENCE_RULES.guard, null, at);
+    expect(plan.assets).toEqual([{ asset: 'SUI', wantMs: 45_000, everyMs: 45_000, why: 'near liquidation (+2.9 %)' }]);
   });
 });

@@ -118,7 +118,11 @@ export class Monitor implements TidewatchApi {
     this.prices = new PriceBook(() => this.client, () => [...(this.assets.peek()?.poolsById.values() ?? [])], (asset, p) => this.volatility.note(asset, p.usd, p.at));
     this.connectionIdentity = serviceIdentity(this.serviceConfig());
     this.hub = new PushHub((topic, count) => {
-      if (topic.startsWith('pool:')) this.pools.onSubscribers(topic.slice(5), count);
+      if (topic.startsWith('pool:')) {
+        this.pools.onSubscribers(topic.slice(5), count);
+        // A pool stream's cost is measured afresh each time its page opens (closed time is not its rate).
+        if (count === 0) this.volumes.forget(topic);
+      }
     });
     this.alerts = new AlertEngine(this.store.risk, (a) => this.hub.publish('alerts', a), this.effective().alertCooldownSec * 1000, (err) => this.storeHealth.note(err, 'alerts'),
       { load: () => this.store.settings.get('risk.levels'), save: (s) => this.storeHealth.guard(() => this.store.settings.set('risk.levels', s)) });
@@ -303,8 +307,20 @@ export class Monitor implements TidewatchApi {
       if (changed) this.supervisor.resumeAll();
     }
     this.risk.restartTimer();
+    this.schedule.replan();
     void this.refreshRisk();
     this.scheduleStatus();
+  }
+
+  /**
+   * The service's plan chosen where the app starts (`serve --plan`): kept in Settings like a
+   * choice made there, with its limits applied before anything is read.
+   */
+  choosePlan(plan: Exclude<Settings['plan'], 'custom'>): this {
+    this.settings.update({ plan });
+    this.client.http.reconfigure(this.serviceConfig());
+    this.supervisor.setBudget(this.streamBudget());
+    return this;
   }
 
   // ---- the contract ------------------------------------------------------------------

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
-import { PLANS, type PlanName } from '../../shared/credit-prices';
+import type { PlanName } from '../../shared/credit-prices';
 import { startSim, type RunningSim } from '../../sim';
 import { encodeStreamKeys, type StreamKeys } from '../core/client/stream-keys';
 import { Monitor, type MonitorOptions } from '../core/monitor';
@@ -14,7 +14,7 @@ export interface ServeOptions {
   service?: { baseUrl: string; streamUrl: string; apiKey: string; streamKeys?: StreamKeys; naming: 'spec' | 'deepbook' };
   demo?: { speed?: number; seed?: number };
   watch?: string[];
-  /** The service's plan for this run (`serve --plan`): its request rate, stream limit and monthly credits. */
+  /** The service's plan (`serve --plan`): chosen in Settings as if there, before anything is read. */
   plan?: PlanName;
   marginFirstStart?: '$' | '0';
   rendererDir?: string;
@@ -52,14 +52,15 @@ export async function startServe(o: ServeOptions): Promise<Serving> {
     demo,
     secrets: new MemorySecretStore(o.service?.apiKey ?? null),
     streamSecrets: new MemorySecretStore(o.service?.streamKeys ? encodeStreamKeys(o.service.streamKeys) : null),
-    overrides: {
-      ...(o.service ? { network: 'custom', baseUrl: o.service.baseUrl, streamUrl: o.service.streamUrl, naming: o.service.naming } : { network: 'demo' }),
-      ...(o.plan ? { plan: o.plan, requestsPerSecond: PLANS[o.plan].requestsPerSecond, streamBudget: PLANS[o.plan].streams } : {}),
-    },
+    overrides: o.service
+      ? { network: 'custom', baseUrl: o.service.baseUrl, streamUrl: o.service.streamUrl, naming: o.service.naming }
+      : { network: 'demo' },
     watch: o.watch,
     marginFirstStart: o.marginFirstStart,
     log: o.log,
-  }).start();
+  });
+  if (o.plan) monitor.choosePlan(o.plan);
+  monitor.start();
   const web = await startWebShell({
     api: monitor,
     port: o.port,

@@ -85,7 +85,12 @@ export function poolWaitingText(holders: string[]): string {
   const names = holders.map(streamName);
   const who = n <= 2 ? names.join(' and ') : `${names.slice(0, -1).join(', ')} and ${names[n - 1]}`;
   const why = n === 0 ? "your plan's streams are all in use" : `your plan allows ${n} stream${n === 1 ? '' : 's'} at once and ${who} ${n === 1 ? 'has it' : 'have them'}`;
-  return `Not streaming: ${why}. The book and trades here are as read when the page opened and do not refresh; the page goes live by itself once a stream is free.`;
+  // The margin stream never gives its place up: with it alone holding the plan's one, only a plan with more streams helps.
+  const after =
+    n === 1 && holders[0] === 'margin'
+      ? 'it stays so on this plan: one with more streams (Builder allows 3) shows this pool live (Settings)'
+      : 'the page goes live by itself once a stream is free';
+  return `Not streaming: ${why}. The book and trades here are as read when the page opened and do not refresh; ${after}.`;
 }
 
 /** One price read as the guard schedules it: "SUI price read every 5 min: far from liquidation". */

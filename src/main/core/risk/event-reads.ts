@@ -2,6 +2,8 @@ import type { PacedRead } from '../credits/budget-pacer';
 
 /** Events come in bursts: an owner's records are read this long after the first of them. */
 export const EVENT_SOON_MS = 300;
+/** However short the budget, an owner's event is read within this long (as the records' own timer). */
+export const EVENT_READ_MAX_GAP_MS = 3 * 3_600_000;
 /** Event rates are measured over at least this long (a burst at start is not a day's rate). */
 const MIN_MEASURED_MS = 3_600_000;
 
@@ -43,7 +45,7 @@ export class EventReads {
   /** Each owner with events: the mean time between them as measured, and what one read costs. */
   reads(creditsOf: (owner: string) => number): PacedRead[] {
     const elapsed = Math.max(this.now() - this.startedAt, MIN_MEASURED_MS);
-    return [...this.owners].filter(([, e]) => e.events > 0).map(([owner, e]) => ({ id: owner, intervalMs: elapsed / e.events, credits: creditsOf(owner) }));
+    return [...this.owners].filter(([, e]) => e.events > 0).map(([owner, e]) => ({ id: owner, intervalMs: elapsed / e.events, credits: creditsOf(owner), maxMs: EVENT_READ_MAX_GAP_MS }));
   }
 
   forget(owner: string): void {

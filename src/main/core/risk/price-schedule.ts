@@ -56,6 +56,8 @@ interface AssetPlan {
 
 /** Price of the read that prices an asset (`trades?limit=1`). */
 export const PRICE_READ_CREDITS = priceOf('/dex/*/trades').credits;
+/** The plan is made again at least this often, reads due or not. */
+const REPLAN_MS = 5 * 60_000;
 /** Candles read once per asset and run to seed its volatility (volatility.ts). */
 const SEED_TIMEFRAME = '5m';
 const SEED_PERIOD_SEC = 300;
@@ -145,11 +147,15 @@ export class PriceSchedule {
   plan(): ReadPlan {
     const prices = [...this.plans.values()]
       .sort((a, b) => a.everyMs - b.everyMs)
-      .map((p) => ({ symbol: p.symbol, everyMs: p.everyMs === Infinity ? null : p.everyMs, slowed: p.everyMs > p.wantMs * 1.01, why: p.why, readAt: p.lastReadAt || null }));
+      .map((p) => ({ symbol: p.symbol, everyMs: p.everyMs === Infinity ? null : p.everyMs, slowed: p.everyMs > p.wantMs * 1.1, why: p.why, readAt: p.lastReadAt || null }));
     let budgetNote: string | null = null;
     const urgent = [...this.plans.values()].sort((a, b) => a.wantMs - b.wantMs)[0];
-    if (this.pace === Infinity) budgetNote = "This month's credits are spent: prices are no longer read; the margin stream still alerts liquidations.";
-    else if (urgent && this.pace > 1.01) budgetNote = `Reads slowed to stay within this month's credits: the most urgent price every ${everyText(urgent.everyMs)} instead of ${everyText(urgent.wantMs)}, the least urgent slowed most.`;
+    if (this.pace === Infinity) {
+      budgetNote =
+        "Prices are no longer read: what is left of this month's credit budget goes to the margin stream, which still alerts liquidations; warnings before a liquidation are off until the budget allows reads again (a larger budget or plan in Settings).";
+    } else if (urgent && urgent.everyMs > urgent.wantMs * 1.1) {
+      budgetNote = `Reads slowed to stay within this month's credits: the most urgent price every ${everyText(urgent.everyMs)} instead of ${everyText(urgent.wantMs)}.`;
+    }
     return { prices, recordsEveryMs: this.recordsEveryMs === Infinity ? null : this.recordsEveryMs, pace: this.pace === Infinity ? null : this.pace, budgetNote };
   }
 
@@ -169,7 +175,8 @@ export class PriceSchedule {
     let soonest = Infinity;
     for (const p of this.plans.values()) soonest = Math.min(soonest, p.lastReadAt + p.everyMs);
     if (soonest === Infinity || this.closed) return;
-    const wait = Math.max(0, Math.min(soonest - this.now(), 2 ** 31 - 1));
+    // Woken at least every REPLAN_MS: what is spent and the stream's measured cost move the budget's pace.
+    const wait = Math.max(0, Math.min(soonest - this.now(), REPLAN_MS));
     this.timer = setTimeout(() => void this.due(), wait);
     this.timer.unref?.();
   }
@@ -187,7 +194,7 @@ export class PriceSchedule {
     const now = this.now();
     // Reads due within a second are taken together: one round, one valuation.
     const due = [...this.plans.values()].filter((p) => p.lastReadAt + p.everyMs <= now + 1000).map((p) => p.asset);
-    if (due.length === 0) return this.arm();
+    if (due.length === 0) return this.replan();
     await this.readAll(due);
   }
 
@@ -240,15 +247,17 @@ export function planReads(
   budget: BudgetState | null,
   at: { readable: (asset: string) => boolean; quoteUsd: (asset: string) => number | null; sigma: (asset: string) => number; now: number },
 ): PlannedReads {
-  const want = new Map<string, { ms: number; why: string }>();
+  const want = new Map<string, { ms: number; near: number; why: string }>();
   for (const g of positions) {
     const quoteUsd = at.quoteUsd(g.quoteAsset);
     const distance = quoteUsd ? distanceToNextThreshold(g.position, g.thresholds, quoteUsd) : null;
     for (const asset of [g.baseAsset, g.quoteAsset]) {
       if (!at.readable(asset)) continue;
       const ms = readIntervalMs(rule, distance, g.position.distance_pct, at.sigma(asset));
+      const near = Math.abs(g.position.distance_pct ?? Infinity);
       const known = want.get(asset);
-      if (!known || ms < known.ms) want.set(asset, { ms, why: reasonOf(g.position, distance, rule) });
+      // The shortest interval; among equal ones (the 45 s floor) the reason of the position nearest its liquidation.
+      if (!known || ms < known.ms || (ms === known.ms && near < known.near)) want.set(asset, { ms, near, why: reasonOf(g.position, distance, rule) });
     }
   }
   const reads: PacedRead[] = [...want].map(([asset, w]) => ({ id: asset, intervalMs: w.ms, credits: PRICE_READ_CREDITS }));
@@ -257,7 +266,7 @@ export function planReads(
     const allowed = allowedPerDay(budget.monthly, budget.spentThisMonth, new Date(at.now));
     pace = paceFactor([...reads, budget.records, ...budget.events], budget.fixedPerDay, allowed, rule);
   }
-  const events = (budget?.events ?? []).map((e) => ({ ...e, intervalMs: pacedIntervalMs(e.intervalMs, pace, rule) }));
+  const events = (budget?.events ?? []).map((e) => ({ ...e, intervalMs: pacedIntervalMs(e.intervalMs, pace, rule, e.maxMs) }));
   return {
     assets: [...want].map(([asset, w]) => ({ asset, wantMs: w.ms, everyMs: pacedIntervalMs(w.ms, pace, rule), why: w.why })),
     pace,

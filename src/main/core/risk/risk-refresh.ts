@@ -4,6 +4,8 @@ import { describeForLog, ServiceError } from '../client/errors';
 
 /** After a quota error the loop waits this long before it asks the service again. */
 const QUOTA_PAUSE_MS = 15 * 60_000;
+/** setTimeout's longest wait; a longer one fires at once (and warns). */
+const MAX_TIMER_MS = 2 ** 31 - 1;
 import type { ServiceClient } from '../client/service-client';
 import type { ResponseCache } from '../store/cache-repo';
 import type { RiskAlertRepo } from '../store/risk-alert-repo';
@@ -132,7 +134,7 @@ export class RiskRefresh {
       for (const o of due) this.soonOwners.delete(o);
       if (due.size > 0) void (this.records ? this.refreshOwners(due) : this.refresh());
       this.armSoon();
-    }, Math.max(0, first - Date.now()));
+    }, Math.min(Math.max(0, first - Date.now()), MAX_TIMER_MS));
     this.soon.unref?.();
   }
 
