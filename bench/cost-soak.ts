@@ -77,6 +77,8 @@ interface Serve {
   url: string;
   call<T>(method: string, args?: object): Promise<T>;
   dir: string;
+  /** Lines the monitor wrote to its log (a quiet tray writes a handful). */
+  logLines: () => number;
 }
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -95,7 +97,11 @@ async function startServe(spec: RunSpec, simUrl: string, watch: string[]): Promi
   const args = [BIN, 'serve', '--port', '0', '--data-dir', dir, '--base-url', simUrl, '--plan', spec.plan, ...watch.flatMap((w) => ['--watch', w])];
   const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, TIDEWATCH_API_KEY: key, TIDEWATCH_CADENCE: spec.rule } });
   let err = '';
-  child.stderr!.on('data', (d) => (err = (err + d).slice(-4000)));
+  let logLines = 0;
+  child.stderr!.on('data', (d: Buffer) => {
+    err = (err + d).slice(-4000);
+    for (const b of d) if (b === 10) logLines++;
+  });
   const url = await new Promise<string>((resolve, reject) => {
     let out = '';
     child.stdout!.on('data', (d) => {
@@ -113,7 +119,7 @@ async function startServe(spec: RunSpec, simUrl: string, watch: string[]): Promi
     if (!res.ok) throw new Error(`${spec.name} ${method}: ${body.error?.message}`);
     return body.result;
   };
-  return { spec, key, child, url, call, dir };
+  return { spec, key, child, url, call, dir, logLines: () => logLines };
 }
 
 /** The five wallets with the most loans (seed 7): what a trader with several accounts watches. */
@@ -393,11 +399,11 @@ async function main(): Promise<void> {
     say();
     say('## Streams open at once (billed by the Demo network: the most a key had open)');
     say();
-    say('| run | plan limit | most open (Demo network) | most open (monitor status) |');
-    say('| --- | ---: | ---: | ---: |');
+    say('| run | plan limit | most open (Demo network) | most open (monitor status) | lines in its log |');
+    say('| --- | ---: | ---: | ---: | ---: |');
     for (const s of serves) {
       const b = await bill(s.spec.net === 'cost' ? costNet.url : guardNet.url, s.key);
-      say(`| ${s.spec.name} | ${PLANS[s.spec.plan].streams} | ${b.maxOpenStreams} | ${maxStreams.get(s.spec.name)} |`);
+      say(`| ${s.spec.name} | ${PLANS[s.spec.plan].streams} | ${b.maxOpenStreams} | ${maxStreams.get(s.spec.name)} | ${fmt(s.logLines())} |`);
     }
     say();
     say("## The app's meter against the Demo network's bill (the whole run)");

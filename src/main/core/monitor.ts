@@ -308,7 +308,9 @@ export class Monitor implements TidewatchApi {
     }
     this.risk.restartTimer();
     this.schedule.replan();
-    void this.refreshRisk();
+    // Another service: read everything again. Other settings (thresholds, plan, budget) need only
+    // a new valuation of what is kept: a save in Settings cost every wallet's lists and prices.
+    void (changed ? this.refreshRisk() : this.risk.revalue());
     this.scheduleStatus();
   }
 
