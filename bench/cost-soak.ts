@@ -158,7 +158,8 @@ function watchTruth(simUrl: string, owners: string[], liquidationOf: () => Map<s
         for (const m of lists.flat()) {
           const ratios = (m.active_loans ?? []).map((l) => l.risk_ratio).filter((r): r is number => r !== null);
           const sig = JSON.stringify([(m.active_loans ?? []).map((l) => [l.digest, l.remaining_shares]), m.deposit?.digest ?? null]);
-          const acted = signature.has(m.margin_manager_id) && signature.get(m.margin_manager_id) !== sig;
+          // A manager that is new (opened during the run) or whose loans or deposit changed: the trader acted.
+          const acted = primed && signature.get(m.margin_manager_id) !== sig;
           signature.set(m.margin_manager_id, sig);
           const ratio = ratios.length ? Math.min(...ratios) : null;
           const t = thresholdsOnPool(DEFAULT_THRESHOLDS, liq.get(m.margin_manager_id) ?? 1.125);
@@ -356,7 +357,7 @@ async function main(): Promise<void> {
       const groups: Array<{ name: string; near: boolean; of: typeof usable }> = [
         { name: 'market, within 10 % of liquidation', near: true, of: usable.filter((c) => c.cause === 'market' && (bandAt.get(`${c.manager}@${c.at}`) ?? false)) },
         { name: 'market, further', near: false, of: usable.filter((c) => c.cause === 'market' && !(bandAt.get(`${c.manager}@${c.at}`) ?? false)) },
-        { name: "the trader's own borrow or deposit", near: false, of: usable.filter((c) => c.cause === 'action') },
+        { name: "the trader's own opening, borrow or deposit", near: false, of: usable.filter((c) => c.cause === 'action') },
       ];
       for (const { name, near, of: band } of groups) {
         const delays: number[] = [];

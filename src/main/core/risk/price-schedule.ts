@@ -271,7 +271,9 @@ export function planReads(
     assets: [...want].map(([asset, w]) => ({ asset, wantMs: w.ms, everyMs: pacedIntervalMs(w.ms, pace, rule), why: w.why })),
     pace,
     recordsEveryMs: budget ? pacedIntervalMs(budget.records.intervalMs, pace, rule, budget.records.maxMs) : null,
-    eventGaps: new Map(pace > 1 ? events.map((e) => [e.id, e.intervalMs]) : []),
+    // Reads that wait a gap g after each read come at λ / (1 + λ g): to read at the paced rate
+    // λ / f^w the gap is the paced interval less the measured one (nothing at f = 1).
+    eventGaps: new Map(pace > 1 ? events.map((e, i) => [e.id, Math.max(0, e.intervalMs - budget!.events[i]!.intervalMs)]) : []),
     events,
   };
 }
