@@ -12,6 +12,23 @@ import { PLANS } from '../../src/shared/credit-prices';
 const DAY_MS = 86_400_000;
 const sigma = PRIOR_DAILY_VOL / Math.sqrt(86_400);
 
+/** Long 1,000 SUI at $2 with 1,200 USDC owed: own ratio 2000 / 1200 = 1.667; the service says 1.6. */
+function suiLong(patch: Partial<PositionSummary> = {}): PositionSummary {
+  return {
+    risk_ratio: 1.6,
+    price: { symbol: 'SUI', usd: 2, source: 'exchange', at: 0 },
+    collateral_usd: 2000,
+    debt_usd: 1200,
+    base_symbol: 'SUI',
+    quote_symbol: 'USDC',
+    base_amount: 1000,
+    quote_amount: 0,
+    debts: [{ margin_pool_id: 'm', symbol: 'USDC', amount: 1200, usd: 1200 }],
+    liquidation_ratio: 1.125,
+    ...patch,
+  } as unknown as PositionSummary;
+}
+
 describe('the read cadence (docs/credits.md "How often")', () => {
   const rule = CADENCE_RULES.guard;
 
@@ -52,19 +69,7 @@ describe('the read cadence (docs/credits.md "How often")', () => {
   });
 
   it('measures the move to the next threshold below the ratio, carried as the valuation carries it', () => {
-    // Long 1,000 SUI at $2 with 1,200 USDC owed: own ratio 2000 / 1200 = 1.667; the service says 1.6.
-    const p = {
-      risk_ratio: 1.6,
-      price: { symbol: 'SUI', usd: 2, source: 'exchange', at: 0 },
-      collateral_usd: 2000,
-      debt_usd: 1200,
-      base_symbol: 'SUI',
-      quote_symbol: 'USDC',
-      base_amount: 1000,
-      quote_amount: 0,
-      debts: [{ margin_pool_id: 'm', symbol: 'USDC', amount: 1200, usd: 1200 }],
-      liquidation_ratio: 1.125,
-    } as unknown as PositionSummary;
+    const p = suiLong();
     const t = { warning: 1.5, critical: 1.25 };
     // The ratio moves with the SUI price (no quote held): 1.5 is reached at 2 * 1.5 / 1.6 = 1.875, -6.25 %.
     expect(distanceToNextThreshold(p, t, 1)).toBeCloseTo(0.0625, 6);
@@ -230,20 +235,7 @@ describe("reads for watched managers' events", () => {
 describe('the read plan', () => {
   it('reads an asset as its nearest position needs, and says why with that position', () => {
     const pos = (id: string, distancePct: number) => ({
-      position: {
-        manager_id: id,
-        risk_ratio: 1.6,
-        price: { symbol: 'SUI', usd: 2, source: 'exchange', at: 0 },
-        collateral_usd: 2000,
-        debt_usd: 1200,
-        base_symbol: 'SUI',
-        quote_symbol: 'USDC',
-        base_amount: 1000,
-        quote_amount: 0,
-        debts: [{ margin_pool_id: 'm', symbol: 'USDC', amount: 1200, usd: 1200 }],
-        liquidation_ratio: 1.125,
-        distance_pct: distancePct,
-      } as unknown as PositionSummary,
+      position: suiLong({ manager_id: id, distance_pct: distancePct }),
       thresholds: { warning: 1.5, critical: 1.25 },
       baseAsset: 'SUI',
       quoteAsset: 'USDC',
