@@ -28,6 +28,7 @@ import { parseArgs } from 'node:util';
 import { createParser } from 'eventsource-parser';
 import { chromium, type Browser } from 'playwright-core';
 import { ThresholdTracker } from '../src/main/core/risk/thresholds';
+import { DEFAULT_SETTINGS } from '../src/main/core/settings';
 import { DAYS_PER_MONTH, PLANS, type PlanName } from '../src/shared/credit-prices';
 import { thresholdsOnPool, type PortfolioSummary } from '../src/shared/portfolio';
 import type { AlertRecord, CreditForecast, StatusSnapshot } from '../src/shared/contract';
@@ -44,7 +45,7 @@ const WARMUP_MS = Math.min(120_000, MINUTES * 60_000 * 0.1);
 const TAIL_MS = Math.min(5 * 60_000, MINUTES * 60_000 * 0.25);
 const TRUTH_KEY = 'soak-truth';
 /** The app's defaults (settings.ts): warning 1.5 and critical 1.25 at the protocol's 1.125, moved to each pool's. */
-const DEFAULT_THRESHOLDS = { warning: 1.5, critical: 1.25 };
+const DEFAULT_THRESHOLDS = { warning: DEFAULT_SETTINGS.warningRatio, critical: DEFAULT_SETTINGS.criticalRatio, near_pct: null };
 const COOLDOWN_MS = 900_000;
 
 interface RunSpec {
@@ -162,7 +163,7 @@ function watchTruth(simUrl: string, owners: string[], liquidationOf: () => Map<s
           const acted = primed && signature.get(m.margin_manager_id) !== sig;
           signature.set(m.margin_manager_id, sig);
           const ratio = ratios.length ? Math.min(...ratios) : null;
-          const t = thresholdsOnPool(DEFAULT_THRESHOLDS, liq.get(m.margin_manager_id) ?? 1.125);
+          const t = thresholdsOnPool(DEFAULT_THRESHOLDS as { warning: number; critical: number; near_pct: null }, liq.get(m.margin_manager_id) ?? 1.125);
           const level = tracker.observe(m.margin_manager_id, ratio, t, started);
           if ((level === 'warning' || level === 'critical') && primed) crossings.push({ manager: m.margin_manager_id, level, at: started, cause: acted ? 'action' : 'market' });
         }

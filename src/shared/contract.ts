@@ -9,7 +9,7 @@ import type { Settings } from './settings';
 import type { CreditForecast, StatusSnapshot } from './status';
 
 export { CANDLES_MAX_PERIODS, FIELDS_MAX_DEPTH, FIELDS_MAX_KEYS, TRADES_MAX_SPAN_SEC } from './arguments';
-export type { DemoOwnerHint, ManagerDetail, PortfolioSummary, PositionSummary, SupplySummary, UsdPrice, WalletSummary } from './portfolio';
+export type { DemoOwnerHint, ManagerDetail, PortfolioSummary, PositionInterest, PositionPnl, PositionSummary, RepairPlan, RiskParams, SupplySummary, UsdPrice, WalletSummary } from './portfolio';
 export { withoutKeyFacts, type KeyFacts, type Settings, type SettingsPatch } from './settings';
 export type { CreditForecast, CreditUsage, HistoryGap, ReadPlan, StatusSnapshot, StreamState, StreamStatus } from './status';
 
@@ -96,7 +96,7 @@ export type AlertLevel = 'info' | 'warning' | 'critical';
 
 export interface AlertRecord {
   id: number;
-  rule: 'risk-threshold' | 'liquidation' | 'large-liquidation' | 'stream-auth' | 'store-write' | 'history-gap' | 'credit-budget';
+  rule: 'risk-threshold' | 'liquidation' | 'large-liquidation' | 'stream-auth' | 'store-write' | 'history-gap' | 'credit-budget' | 'interest';
   level: AlertLevel;
   manager_id: string | null;
   owner: string | null;
@@ -117,6 +117,8 @@ export interface WatchEntry {
 export interface Thresholds {
   warning: number;
   critical: number;
+  /** Critical within this move (percent) of the liquidation price; absent: the user's setting, null: off. */
+  near_pct?: number | null;
 }
 
 export interface PoolPush {
@@ -216,6 +218,8 @@ export const CONTRACT_ARGS = {
     recordsRefreshSec: v.optional(v.pipe(v.number(), v.finite(), v.integer(), v.minValue(60), v.maxValue(86_400))),
     warningRatio: v.optional(Ratio),
     criticalRatio: v.optional(Ratio),
+    nearLiquidationPct: v.optional(v.nullable(v.pipe(v.number(), v.finite(), v.minValue(0.1), v.maxValue(50)))),
+    interestAlertDays: v.optional(v.nullable(v.pipe(v.number(), v.finite(), v.integer(), v.minValue(1), v.maxValue(365)))),
     alertCooldownSec: v.optional(v.pipe(v.number(), v.finite(), v.integer(), v.minValue(0), v.maxValue(86_400))),
     largeLiquidationUsd: v.optional(v.nullable(v.pipe(v.number(), v.finite(), v.minValue(0), v.maxValue(1e12)))),
     monthlyCreditBudget: v.optional(v.nullable(v.pipe(v.number(), v.finite(), v.integer(), v.minValue(1), v.maxValue(1e12)))),

@@ -2,18 +2,25 @@
  * The contract's answers in money: prices, positions, wallets, the Portfolio, one manager, and
  * the Demo network's owner hints (re-exported by contract.ts, which every caller imports).
  */
+import type { Holdings, LiquidationOutcome, ModelPosition, PositionLevel, RiskThresholds } from './risk-model';
 
 /**
- * An asset's price in USD and where it came from (docs/credits.md "Prices"): a stablecoin is $1;
- * any other asset takes the fresher of the oracle price recorded with a margin deposit and the
- * exchange's last trade in a stablecoin pool (SUI from SUI_USDC). `at` is when the price was
- * true (the deposit's time, or when the trade was read).
+ * An asset's price in USD and where it came from (docs/valuation.md "One valuation"): a
+ * stablecoin is $1; any other asset the protocol's oracle price, learnt from the service's risk
+ * ratios (or a record's oracle price) and moved with the exchange since; the exchange's own price
+ * only where no oracle price was ever learnt. `at` is when the price was true.
  */
 export interface UsdPrice {
   symbol: string;
   usd: number;
   source: 'stablecoin' | 'oracle' | 'exchange';
   at: number;
+  /** oracle: when it was last learnt from the service (it moves with the exchange since). */
+  oracle_at?: number;
+  /** oracle: learnt from the risk ratios, from a deposit's or liquidation's record, or (its level) from the exchange. */
+  learnt_from?: 'ratio' | 'record' | 'exchange';
+  /** The exchange's price now, where known (shown beside the oracle's where they differ by more than 1 %). */
+  exchange_usd?: number | null;
 }
 
 /** A margin manager's position in money: what it holds, what it owes, and the price that liquidates it. */
@@ -35,8 +42,10 @@ export interface PositionSummary {
   equity_usd: number | null;
   /** Assets / equity: 1 without debt; null when equity is not positive. */
   leverage: number | null;
-  /** The service's risk ratio (assets / debt) of the riskiest loan; null without debt. */
+  /** Assets / debt at the valuation's prices (the protocol's oracle): always collateral_usd / debt_usd; null without debt. */
   risk_ratio: number | null;
+  /** The service's own ratio when the records were read (it agrees with risk_ratio then, within its rounding). */
+  service_ratio: number | null;
   /** Below this ratio the position is liquidated (the pool's `risk_params.liquidation`). */
   liquidation_ratio: number;
   /** The pool's risk parameters, as published by the service or the protocol's defaults. */
@@ -44,12 +53,83 @@ export interface PositionSummary {
   /** The asset whose price moves the ratio (the pool's base asset), and its price now. */
   moving_symbol: string | null;
   price: UsdPrice | null;
-  /** The moving asset's USD price at which the ratio reaches `liquidation_ratio`. */
+  /** The quote asset's price in the same valuation. */
+  quote_price: UsdPrice | null;
+  /** The moving asset's USD price at which the ratio reaches `liquidation_ratio` (the quote's price held). */
   liquidation_price: number | null;
   /** The move from `price` to `liquidation_price`, in percent (negative: a fall liquidates). */
   distance_pct: number | null;
+  /** Long the base (debt in quote), short the base (debt in base); null without debt. */
+  side: 'long' | 'short' | null;
+  /** Exposure to the base in base units: held minus owed (negative: short). */
+  size: number;
+  /** Debt in each asset, human units, accrued to now. */
+  debt_base: number;
+  debt_quote: number;
+  base_decimals: number;
+  quote_decimals: number;
+  /** The level by the thresholds in force for this manager (the tray, the alerts and every view judge alike). */
+  thresholds: RiskThresholds;
+  level: PositionLevel;
+  /** What the exchange's prices would make of it, where they differ from the valuation's by more than 1 %. */
+  exchange_view: { base_usd: number; quote_usd: number; ratio: number | null; difference_pct: number } | null;
+  /** Profit since opening and the entry (break-even) price; null fields where not known (`note` says why). */
+  pnl: PositionPnl;
+  /** Borrow rate and interest. */
+  interest: PositionInterest;
+  /** The smallest deposit or repayment back to `target` (the warning threshold); null when above it. */
+  repair: RepairPlan | null;
+  /** What a liquidation at the liquidation price would take (the cost of doing nothing). */
+  liquidation_cost: LiquidationOutcome | null;
   /** When the position last changed on chain (ms). */
   updated_ms: number | null;
+}
+
+export interface PositionPnl {
+  /** Deposits less withdrawals, USD at their time. */
+  net_deposited_usd: number | null;
+  pnl_usd: number | null;
+  /** The base price at which the profit is zero, the quote's price held. */
+  entry_price: number | null;
+  /** Whether some deposit or withdrawal was valued at a price of another time (then `note` says which). */
+  estimated: boolean;
+  note: string | null;
+}
+
+export interface PositionInterest {
+  /** The debt's borrow APR (a fraction a year). */
+  apr: number | null;
+  /** `curve`: the pool's published curve at its utilization; `observed`: the loan's growth since opening. */
+  apr_source: 'curve' | 'observed' | null;
+  /** Interest accrued since the loan was opened, in the debt asset and USD: at most this (later borrows accrued less). */
+  accrued: number | null;
+  accrued_usd: number | null;
+  symbol: string | null;
+  /** When interest alone brings the ratio to the liquidation ratio at today's prices (ms from `at`); null: not within a year. */
+  liquidation_in_ms: number | null;
+}
+
+export interface RepairPlan {
+  target: number;
+  /** Deposits of each asset the position can take, any one of which restores `target`. */
+  deposits: Array<{ symbol: string; amount: number; usd: number }>;
+  /** The repayment (from the wallet, in the asset owed) that restores it. */
+  repay: { symbol: string; amount: number; usd: number } | null;
+  /** The liquidation price after the deposit of the quote asset. */
+  liquidation_price_after: number | null;
+}
+
+/** What the risk model needs of a position (shocks, repair, projections): the same numbers the row shows. */
+export function modelOf(p: PositionSummary): ModelPosition & { holdings: Holdings } {
+  return {
+    manager_id: p.manager_id,
+    base_symbol: p.base_symbol,
+    quote_symbol: p.quote_symbol,
+    holdings: { base: p.base_amount, quote: p.quote_amount, debtBase: p.debt_base, debtQuote: p.debt_quote },
+    prices: p.price && p.quote_price ? { base: p.price.usd, quote: p.quote_price.usd } : null,
+    params: p.risk_params,
+    thresholds: p.thresholds,
+  };
 }
 
 /**

@@ -18,8 +18,13 @@ export interface Settings {
   streamBudget: number;
   /** Margin records (loans, deposits, supplies) are read again this often, besides on events of watched managers. */
   recordsRefreshSec: number;
+  /** Ratio thresholds (assets / debt), set against the default liquidation ratio 1.125 and moved with a pool's own. */
   warningRatio: number;
   criticalRatio: number;
+  /** A position within this move (percent) of its liquidation price is critical whatever its ratio; null: no such rule. */
+  nearLiquidationPct: number | null;
+  /** Warn when interest alone would liquidate a position within this many days (at today's prices); null: off. */
+  interestAlertDays: number | null;
   alertCooldownSec: number;
   /** Protocol-wide large-liquidation alert above this USD amount; null: off. */
   largeLiquidationUsd: number | null;

@@ -171,7 +171,7 @@ describe('contract queries against the Demo network', () => {
 
   it('settings, status, watch list, thresholds and commands', async () => {
     const s = await call('settings', {});
-    expect(s).toMatchObject({ network: 'demo', warningRatio: 1.5, criticalRatio: 1.25, hasApiKey: false });
+    expect(s).toMatchObject({ network: 'demo', warningRatio: 1.2, criticalRatio: 1.15, nearLiquidationPct: 3, interestAlertDays: 30, hasApiKey: false });
     expect(JSON.stringify(s)).not.toContain('test-key');
     const status = await call('streamStatus', {});
     expect((await call('retryStreams', {})).streams.map((x: { id: string }) => x.id)).toContain('margin');
@@ -220,7 +220,7 @@ describe('contract queries against the Demo network', () => {
     expect((await call('removeWatch', { owner })).map((w: any) => w.owner)).not.toContain(owner);
     const th = await call('setThreshold', { managerId: '0xabc', warning: 2, critical: 1.5 });
     expect(th.perManager['0xabc']).toEqual({ warning: 2, critical: 1.5 });
-    expect((await call('thresholds', {})).defaults).toEqual({ warning: 1.5, critical: 1.25 });
+    expect((await call('thresholds', {})).defaults).toEqual({ warning: 1.2, critical: 1.15 });
     expect((await call('clearThreshold', { managerId: '0xabc' })).perManager['0xabc']).toBeUndefined();
     await expect(call('setThreshold', { managerId: '0xabc', warning: 1.2, critical: 1.5 })).rejects.toThrow(/warning ratio must be above/);
   });
@@ -273,6 +273,6 @@ describe('contract queries against the Demo network', () => {
     expect(perManager.size).toBeGreaterThan(0);
     expect([...perManager.values()].every((n) => n === 1), JSON.stringify(alerts.map((a) => [a.manager_id, a.level, a.created_at]))).toBe(true);
     expect(alerts.every((a) => a.level === 'critical' && a.owner === d.marginOwners[0])).toBe(true);
-    await m.invoke('updateSettings', { warningRatio: 1.5, criticalRatio: 1.25 });
+    await m.invoke('updateSettings', { warningRatio: 1.2, criticalRatio: 1.15 });
   });
 });

@@ -3,6 +3,9 @@ import { ServiceClient } from '../../src/main/core/client/service-client';
 import { AssetBookCache } from '../../src/main/core/risk/asset-book';
 import { readPortfolio } from '../../src/main/core/risk/portfolio';
 import { PriceBook } from '../../src/main/core/risk/prices';
+import { OracleBook } from '../../src/main/core/risk/oracle-book';
+import { thresholdsFrom } from '../../src/main/core/risk/thresholds';
+import { DEFAULT_SETTINGS } from '../../src/main/core/settings';
 import { startTestSim, TEST_KEY, type TestSim } from '../support/sim';
 
 /**
@@ -36,7 +39,8 @@ describe('a first Portfolio read against the Demo network', () => {
     const prices = new PriceBook(() => client, () => [...(assets.peek()?.poolsById.values() ?? [])]);
     const owner = t.sim.world.describe().owners.find((o) => o.loans > 0)!.owner;
 
-    const read = await readPortfolio(client, assets.load(), prices, [{ owner, label: null, added_at: 0 }], undefined);
+    const deps = { prices, oracle: new OracleBook(), thresholds: thresholdsFrom(DEFAULT_SETTINGS, {}), history: () => undefined };
+    const read = await readPortfolio(client, assets.load(), deps, [{ owner, label: null, added_at: 0 }], undefined);
 
     expect(read.portfolio.wallets[0]!.positions.some((p) => p.debt_usd !== null && p.debt_usd > 0)).toBe(true);
     // Before: pools, then the protocol's supplies (a second page round), margin pools and risk

@@ -184,7 +184,7 @@ describe('an alert that cannot be stored (a full disk) is shown all the same', (
     const alerts = new AlertEngine(store.risk, (a) => pushed.push(...a), 60_000, (err) => err !== undefined && failures.push(err));
     diskFullForAlerts(store);
     const reading: RiskReading = { manager_id: manager, owner: 'o', ts_ms: 1_800_000_000_000, risk_ratio: 1.12, debt_usd: 1000, assets_usd: 1120, distance_pct: -4.2 };
-    const fired = alerts.onReadings([reading], () => ({ warning: 1.5, critical: 1.2 }), 1_800_000_000_000);
+    const fired = alerts.onReadings([reading], () => ({ warning: 1.5, critical: 1.2, near_pct: null }), 1_800_000_000_000);
     expect(fired.map((a) => [a.id, a.rule, a.level])).toEqual([[0, 'risk-threshold', 'critical']]);
     expect(pushed).toEqual(fired);
     expect(failures).toHaveLength(1);

@@ -13,18 +13,25 @@ const DAY_MS = 86_400_000;
 const sigma = PRIOR_DAILY_VOL / Math.sqrt(86_400);
 
 /** Long 1,000 SUI at $2 with 1,200 USDC owed: own ratio 2000 / 1200 = 1.667; the service says 1.6. */
-function suiLong(patch: Partial<PositionSummary> = {}): PositionSummary {
+/** 1,000 SUI at $2 against USDC debt: ratio 1.6 by default (2,000 / 1,250). */
+function suiLong(patch: Partial<PositionSummary> = {}, ratio = 1.6): PositionSummary {
+  const debt = 2000 / ratio;
   return {
-    risk_ratio: 1.6,
-    price: { symbol: 'SUI', usd: 2, source: 'exchange', at: 0 },
+    risk_ratio: ratio,
+    price: { symbol: 'SUI', usd: 2, source: 'oracle', at: 0 },
+    quote_price: { symbol: 'USDC', usd: 1, source: 'stablecoin', at: 0 },
     collateral_usd: 2000,
-    debt_usd: 1200,
+    debt_usd: debt,
     base_symbol: 'SUI',
     quote_symbol: 'USDC',
     base_amount: 1000,
     quote_amount: 0,
-    debts: [{ margin_pool_id: 'm', symbol: 'USDC', amount: 1200, usd: 1200 }],
+    debt_base: 0,
+    debt_quote: debt,
+    debts: [{ margin_pool_id: 'm', symbol: 'USDC', amount: debt, usd: debt }],
     liquidation_ratio: 1.125,
+    liquidation_price: (1.125 * debt) / 1000,
+    risk_params: { liquidation: 1.125, target_liquidation: 1.25, user_reward: 0.01, pool_reward: 0.04 },
     ...patch,
   } as unknown as PositionSummary;
 }
@@ -69,14 +76,17 @@ describe('the read cadence (docs/credits.md "How often")', () => {
   });
 
   it('measures the move to the next threshold below the ratio, carried as the valuation carries it', () => {
-    const p = suiLong();
-    const t = { warning: 1.5, critical: 1.25 };
+    const t = { warning: 1.5, critical: 1.25, near_pct: null };
     // The ratio moves with the SUI price (no quote held): 1.5 is reached at 2 * 1.5 / 1.6 = 1.875, -6.25 %.
-    expect(distanceToNextThreshold(p, t, 1)).toBeCloseTo(0.0625, 6);
-    // Below warning, the next is critical: 2 * 1.25 / 1.6 = 1.5625, -21.9 %.
-    expect(distanceToNextThreshold({ ...p, risk_ratio: 1.45 } as PositionSummary, t, 1)).toBeCloseTo(1 - 1.25 / 1.45, 6);
+    expect(distanceToNextThreshold(suiLong(), t)).toBeCloseTo(0.0625, 6);
+    // Below warning, the next is critical: -13.8 % from 1.45.
+    expect(distanceToNextThreshold(suiLong({}, 1.45), t)).toBeCloseTo(1 - 1.25 / 1.45, 6);
+    // Within 3 % of the liquidation price counts as critical. From 1.2 the liquidation price is
+    // 6.25 % below (1.125 / 1.2); its 3 % edge comes after a 3.4 % fall, before critical (4.2 %).
+    const near = distanceToNextThreshold(suiLong({}, 1.2), { warning: 1.5, critical: 1.15, near_pct: 3 });
+    expect(near).toBeCloseTo(1 - 1.125 / 1.2 / 0.97, 6);
     // At or below liquidation: as often as allowed.
-    expect(distanceToNextThreshold({ ...p, risk_ratio: 1.1 } as PositionSummary, t, 1)).toBe(0);
+    expect(distanceToNextThreshold(suiLong({}, 1.1), t)).toBe(0);
   });
 });
 
@@ -236,7 +246,7 @@ describe('the read plan', () => {
   it('reads an asset as its nearest position needs, and says why with that position', () => {
     const pos = (id: string, distancePct: number) => ({
       position: suiLong({ manager_id: id, distance_pct: distancePct }),
-      thresholds: { warning: 1.5, critical: 1.25 },
+      thresholds: { warning: 1.5, critical: 1.25, near_pct: null },
       baseAsset: 'SUI',
       quoteAsset: 'USDC',
     });

@@ -1,8 +1,8 @@
 import { describe, expect, it, vi } from 'vitest';
 import { AssetBookCache } from '../../src/main/core/risk/asset-book';
 import type { ServiceClient } from '../../src/main/core/client/service-client';
-import fc from 'fast-check';
-import { distanceToLiquidationPct, LIQUIDATION_RATIO, liquidationBasePrice, riskRatioAt, type Holdings } from '../../src/main/core/risk/distance';
+import { movePct, priceAtRatio, sideOf, valueAt, type Holdings } from '../../src/shared/risk-model';
+import { DEFAULT_LIQUIDATION_RATIO } from '../../src/shared/portfolio';
 import { PriceBook, UNSCHEDULED_MAX_AGE_MS } from '../../src/main/core/risk/prices';
 import { ThresholdTracker, type TrackerState } from '../../src/main/core/risk/thresholds';
 import { AlertEngine } from '../../src/main/core/alerts/alert-engine';
@@ -10,50 +10,35 @@ import { Store } from '../../src/main/core/store/store';
 import type { RiskReading } from '../../src/shared/contract';
 
 describe('the price that liquidates (worked examples)', () => {
+  const L = DEFAULT_LIQUIDATION_RATIO;
   it('a long: 1,000 SUI at $3.00 against 2,400 USDC of debt', () => {
     // Ratio 3000 / 2400 = 1.25. Liquidation at 1.125 needs assets of 2700: SUI at $2.70, a 10% fall.
-    const h: Holdings = { base: 1000, quote: 0, quotePrice: 1, debtBase: 0, debtQuote: 2400 };
-    expect(riskRatioAt(h, 3)).toBeCloseTo(1.25, 12);
-    expect(liquidationBasePrice(h)).toBeCloseTo(2.7, 12);
-    expect(distanceToLiquidationPct(h, 3)).toBeCloseTo(-10, 10);
+    const h: Holdings = { base: 1000, quote: 0, debtBase: 0, debtQuote: 2400 };
+    expect(valueAt(h, { base: 3, quote: 1 }).ratio).toBeCloseTo(1.25, 12);
+    expect(priceAtRatio(h, 1, L)).toBeCloseTo(2.7, 12);
+    expect(movePct(3, priceAtRatio(h, 1, L))).toBeCloseTo(-10, 10);
+    expect(sideOf(h)).toBe('long');
   });
 
   it('a long with USDC collateral beside it needs a larger fall', () => {
     // 1000 SUI at $3 + 600 USDC = 3600 vs 3000 debt: ratio 1.2; at 1.125 assets are 3375: SUI at 2.775 (-7.5%).
-    const h: Holdings = { base: 1000, quote: 600, quotePrice: 1, debtBase: 0, debtQuote: 3000 };
-    expect(riskRatioAt(h, 3)).toBeCloseTo(1.2, 12);
-    expect(distanceToLiquidationPct(h, 3)).toBeCloseTo(-7.5, 10);
+    const h: Holdings = { base: 1000, quote: 600, debtBase: 0, debtQuote: 3000 };
+    expect(valueAt(h, { base: 3, quote: 1 }).ratio).toBeCloseTo(1.2, 12);
+    expect(movePct(3, priceAtRatio(h, 1, L))).toBeCloseTo(-7.5, 10);
   });
 
   it('a short: 3,750 USDC against 1,000 SUI of debt at $3.00', () => {
     // Ratio 3750 / 3000 = 1.25; at 1.125, 3750 = 1.125 * 1000 * P: P = 3.3333, a rise of 11.11%.
-    const h: Holdings = { base: 0, quote: 3750, quotePrice: 1, debtBase: 1000, debtQuote: 0 };
-    expect(riskRatioAt(h, 3)).toBeCloseTo(1.25, 12);
-    expect(liquidationBasePrice(h)).toBeCloseTo(3.333333, 5);
-    expect(distanceToLiquidationPct(h, 3)).toBeCloseTo(11.111111, 5);
-  });
-
-  it('the ratio at the liquidation price is the liquidation ratio, for any mix', () => {
-    fc.assert(
-      fc.property(
-        fc.double({ min: 0, max: 1e6, noNaN: true }),
-        fc.double({ min: 0, max: 1e6, noNaN: true }),
-        fc.double({ min: 0.01, max: 10, noNaN: true }),
-        fc.double({ min: 0, max: 1e6, noNaN: true }),
-        fc.double({ min: 0, max: 1e6, noNaN: true }),
-        (base, quote, quotePrice, debtBase, debtQuote) => {
-          const h = { base, quote, quotePrice, debtBase, debtQuote };
-          const p = liquidationBasePrice(h);
-          if (p === null || p < 1e-9 || p > 1e9) return;
-          expect(riskRatioAt(h, p)!).toBeCloseTo(LIQUIDATION_RATIO, 6);
-        },
-      ),
-    );
+    const h: Holdings = { base: 0, quote: 3750, debtBase: 1000, debtQuote: 0 };
+    expect(valueAt(h, { base: 3, quote: 1 }).ratio).toBeCloseTo(1.25, 12);
+    expect(priceAtRatio(h, 1, L)).toBeCloseTo(3.333333, 5);
+    expect(movePct(3, priceAtRatio(h, 1, L))).toBeCloseTo(11.111111, 5);
+    expect(sideOf(h)).toBe('short');
   });
 
   it('no debt or no exposure to the base price: no liquidation price', () => {
-    expect(liquidationBasePrice({ base: 10, quote: 0, quotePrice: 1, debtBase: 0, debtQuote: 0 })).toBeNull();
-    expect(liquidationBasePrice({ base: 0, quote: 100, quotePrice: 1, debtBase: 0, debtQuote: 50 })).toBeNull();
+    expect(priceAtRatio({ base: 10, quote: 0, debtBase: 0, debtQuote: 0 }, 1, L)).toBeNull();
+    expect(priceAtRatio({ base: 0, quote: 100, debtBase: 0, debtQuote: 50 }, 1, L)).toBeNull();
   });
 });
 
@@ -74,17 +59,13 @@ describe('the pricing rule', () => {
       },
     }) as never;
 
-  it('a stablecoin is $1; otherwise the fresher of the deposit oracle and the last exchange trade', async () => {
-    const fail = { now: false };
+  it('a stablecoin is $1; otherwise the last exchange trade, read again only when old', async () => {
     const asked: string[] = [];
-    const book = new PriceBook(() => client(fail, asked), () => [pool]);
+    const book = new PriceBook(() => client({ now: false }, asked), () => [pool]);
     expect(await book.quote('0x5::usdc::USDC', 1_000)).toMatchObject({ usd: 1, source: 'stablecoin' });
-    book.noteOracle('0x2::sui::SUI', 2.5, 500);
     expect(await book.quote('0x2::sui::SUI', 1_000)).toMatchObject({ usd: 3, source: 'exchange', at: 1_000 });
-    // A deposit newer than the trade read wins until the price is read again.
-    book.noteOracle('0x2::sui::SUI', 3.1, 2_000);
-    expect(await book.quote('0x2::sui::SUI', 3_000)).toMatchObject({ usd: 3.1, source: 'oracle', at: 2_000 });
     // Nobody schedules it: read again only once older than UNSCHEDULED_MAX_AGE_MS.
+    expect(await book.quote('0x2::sui::SUI', 2_000)).toMatchObject({ at: 1_000 });
     expect(asked).toEqual(['trades']);
     expect(await book.quote('0x2::sui::SUI', 1_000 + UNSCHEDULED_MAX_AGE_MS)).toMatchObject({ usd: 3, source: 'exchange', at: 1_000 + UNSCHEDULED_MAX_AGE_MS });
     expect(asked).toEqual(['trades', 'trades']);
@@ -110,7 +91,7 @@ describe('the pricing rule', () => {
 });
 
 describe('thresholds with hysteresis and cooldown', () => {
-  const t = { warning: 1.5, critical: 1.25 };
+  const t = { warning: 1.5, critical: 1.25, near_pct: null };
 
   it('alerts once per crossing while a ratio hovers at a threshold', () => {
     const tr = new ThresholdTracker(0.02, 60_000);

@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import type { AlertRecord, RiskReading, StatusSnapshot } from '../../src/shared/contract';
+import type { PositionLevel } from '../../src/shared/risk-model';
 import { trayStateOf } from '../../src/main/core/tray-state';
 import { tempDir } from '../support/monitor';
 
@@ -62,15 +63,18 @@ const { isTrustedSender } = await import('../../src/main/shell/sender-check');
 const { SafeStorageSecretStore, STREAM_KEYS_FILE } = await import('../../src/main/shell/secret-store');
 const { resolveAppPath } = await import('../../src/main/shell/app-protocol');
 
-const reading = (id: string, ratio: number | null): RiskReading => ({ manager_id: id, owner: '0xo', ts_ms: 1, risk_ratio: ratio, debt_usd: 1, assets_usd: 1, distance_pct: -5 });
+/** A reading with the level the valuation gave it (by the 1.5 / 1.25 thresholds unless said). */
+const reading = (id: string, ratio: number | null, level?: PositionLevel): RiskReading & { level: PositionLevel } => ({
+  manager_id: id, owner: '0xo', ts_ms: 1, risk_ratio: ratio, debt_usd: 1, assets_usd: 1, distance_pct: -5,
+  level: level ?? (ratio === null || ratio >= 1.5 ? 'ok' : ratio >= 1.25 ? 'warning' : 'critical'),
+});
 const status = (patch: Partial<StatusSnapshot> = {}): StatusSnapshot => ({ network: 'demo', online: true, offlineSince: null, streams: [], storeNotice: null, storeError: null, historyGaps: [], internalError: null, credits: null, reads: null, ...patch });
-const t = { warning: 1.5, critical: 1.25 };
 const alert = (patch: Partial<AlertRecord> = {}): AlertRecord => ({
   id: 1, rule: 'liquidation', level: 'critical', manager_id: '0xm', owner: '0xo', event_id: 'e', title: 'Liquidated', message: 'gone', created_at: 1, acknowledged_at: null, snoozed_until: null, ...patch,
 });
 
 describe('tray state (computed in core)', () => {
-  const base = { thresholdsOf: () => t, privacy: false, alertsPausedUntil: null, now: Date.UTC(2026, 10, 22, 12) };
+  const base = { privacy: false, alertsPausedUntil: null, now: Date.UTC(2026, 10, 22, 12) };
   it('goes ok -> warning -> critical with the worst watched loan, and says so in the tooltip', () => {
     expect(trayStateOf({ ...base, status: status(), readings: [] })).toMatchObject({ level: 'ok', watchedLoans: 0, tooltip: 'Tidewatch · 0 watched loans' });
     expect(trayStateOf({ ...base, status: status(), readings: [reading('a', 2), reading('b', 1.4)] })).toMatchObject({
@@ -91,9 +95,10 @@ describe('tray state (computed in core)', () => {
     expect(priv.tooltip).toContain('worst risk ratio •••');
     expect(priv.tooltip).not.toContain('1.3');
   });
-  it('uses per-manager thresholds and shows a pause', () => {
-    const s = trayStateOf({ ...base, thresholdsOf: (id) => (id === 'a' ? { warning: 3, critical: 2.5 } : t), status: status(), readings: [reading('a', 2)], alertsPausedUntil: base.now + 3_600_000 });
+  it('judges by the level the alerts use (a position near its liquidation price), not the lowest ratio, and shows a pause', () => {
+    const s = trayStateOf({ ...base, status: status(), readings: [reading('a', 2, 'critical'), reading('b', 1.4)], alertsPausedUntil: base.now + 3_600_000 });
     expect(s.level).toBe('critical');
+    expect(s.worstRatio).toBe(2);
     expect(s.tooltip).toMatch(/alerts paused until \d\d:\d\d$/);
   });
 });

@@ -164,7 +164,7 @@ const HANDLERS: Handlers = {
   manager: async (m, a, s) => {
     const known = m.watchedManagers.get(a.managerId) ?? m.store.margin.ownerOfManager(a.managerId);
     const watched = new Set(m.store.settings.watchList().map((w) => w.owner));
-    return cached(m, key('manager', a), async () => readManager(m.client, await m.assets.load(), m.prices, a.managerId, known, (o) => watched.has(o), s));
+    return cached(m, key('manager', a), async () => readManager(m.client, await m.assets.load(), m.risk.valuation(), a.managerId, known, (o) => watched.has(o), s));
   },
   alerts: (m, a) => ({ data: m.store.risk.alerts(a.includeAcknowledged ?? true, a.limit), source: 'cache', fetchedAt: Date.now(), stale: false }),
   settings: (m) => m.effective(),

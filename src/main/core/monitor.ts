@@ -21,10 +21,13 @@ import { serviceConfigOf, serviceIdentity, type DemoTarget } from './client/serv
 import { ServiceClient } from './client/service-client';
 import { dispatch } from './monitor-queries';
 import { PushHub } from './push-hub';
-import { thresholdsOnPool } from '../../shared/portfolio';
+import type { PositionLevel } from '../../shared/risk-model';
 import { AssetBookCache } from './risk/asset-book';
 import { EventUnits } from './risk/event-amounts';
 import { PriceBook } from './risk/prices';
+import { OracleBook } from './risk/oracle-book';
+import { managerHistory } from './risk/manager-history';
+import { thresholdsFrom } from './risk/thresholds';
 import { RiskRefresh } from './risk/risk-refresh';
 import { monthlyBudgetOf, planOf, SettingsService, type SecretStore } from './settings';
 import type { IncomingMarginEvent } from './store/margin-events';
@@ -79,6 +82,8 @@ export class Monitor implements TidewatchApi {
   /** Units for stream #22 events (Live events and the margin push). */
   readonly eventUnits: EventUnits;
   readonly prices: PriceBook;
+  /** The oracle's prices as learnt from the margin records: the one price set of every position. */
+  readonly oracle: OracleBook;
   /** Each watched asset's volatility, which the price schedule reads. */
   readonly volatility = new VolatilityBook();
   /** When each watched asset's price is read (risk/price-schedule.ts). */
@@ -92,7 +97,7 @@ export class Monitor implements TidewatchApi {
   private readonly startedAt = Date.now();
   readonly watchedManagers = new Map<string, string>(); // watched managers -> owner (margin-dispatch.ts learns them)
   /** The latest risk reading of each watched manager (the tray shows the worst). */
-  readonly latestReadings = new Map<string, RiskReading>();
+  readonly latestReadings = new Map<string, RiskReading & { level: PositionLevel }>();
   private pools!: PoolStreams;
   private statusTimer: NodeJS.Timeout | undefined;
   private offlineSince: number | null = null;
@@ -116,6 +121,7 @@ export class Monitor implements TidewatchApi {
     this.assets = new AssetBookCache(() => this.client, () => this.canConnect() && !this.closed);
     this.eventUnits = new EventUnits(this.store.margin, this.store.cache, () => this.assets.now());
     this.prices = new PriceBook(() => this.client, () => [...(this.assets.peek()?.poolsById.values() ?? [])], (asset, p) => this.volatility.note(asset, p.usd, p.at));
+    this.oracle = new OracleBook();
     this.connectionIdentity = serviceIdentity(this.serviceConfig());
     this.hub = new PushHub((topic, count) => {
       if (topic.startsWith('pool:')) {
@@ -131,15 +137,14 @@ export class Monitor implements TidewatchApi {
       client: () => this.client,
       assets: this.assets,
       prices: this.prices,
+      oracle: this.oracle,
       cache: this.store.cache,
       risk: this.store.risk,
       alerts: this.alerts,
       watchList: () => this.store.settings.watchList(),
-      thresholdsOf: () => {
-        const s = this.effective();
-        const per = this.store.settings.thresholds();
-        return (id, params) => per[id] ?? thresholdsOnPool({ warning: s.warningRatio, critical: s.criticalRatio }, params.liquidation);
-      },
+      thresholdsOf: () => thresholdsFrom(this.effective(), this.store.settings.thresholds()),
+      history: (id) => managerHistory(this.store.margin, id),
+      interestAlertDays: () => this.effective().interestAlertDays,
       cooldownMs: () => this.effective().alertCooldownSec * 1000,
       intervalMs: () => this.schedule.recordsIntervalMs() ?? this.effective().recordsRefreshSec * 1000,
       eventGapMs: (owner) => this.schedule.eventGapMs(owner),
@@ -152,7 +157,8 @@ export class Monitor implements TidewatchApi {
         }
       },
       onReadings: (readings, portfolio) => {
-        for (const r of readings) this.latestReadings.set(r.manager_id, r);
+        const levels = new Map(portfolio.wallets.flatMap((w) => w.positions.map((p) => [p.manager_id, p.level])));
+        for (const r of readings) this.latestReadings.set(r.manager_id, { ...r, level: levels.get(r.manager_id) ?? 'ok' });
         for (const id of [...this.latestReadings.keys()]) if (!this.watchedManagers.has(id)) this.latestReadings.delete(id);
         this.hub.publish('risk', { readings, portfolio });
       },

@@ -13,8 +13,11 @@ export const DEFAULT_SETTINGS: Omit<Settings, KeyFacts> = {
   concurrency: 4,
   streamBudget: PLANS.free.streams,
   recordsRefreshSec: 3 * 3600,
-  warningRatio: 1.5,
-  criticalRatio: 1.25,
+  // A healthy 3-5x position (ratio 1.25-1.5) is not in warning; 1.2 is ~6 % from liquidation for a long.
+  warningRatio: 1.2,
+  criticalRatio: 1.15,
+  nearLiquidationPct: 3,
+  interestAlertDays: 30,
   alertCooldownSec: 900,
   largeLiquidationUsd: null,
   monthlyCreditBudget: null,
@@ -151,10 +154,15 @@ export function monthlyBudgetOf(s: Pick<Settings, 'plan' | 'monthlyCreditBudget'
 /**
  * Settings saved before plans existed: their request rate and stream budget were the old
  * defaults (10 and 4), not a choice, so they give way to the Free plan's; `riskRefreshSec`
- * (every 30 s) gave way to `recordsRefreshSec`.
+ * (every 30 s) gave way to `recordsRefreshSec`. The old default thresholds (1.5 and 1.25, which
+ * held most 3-5x positions in warning) give way to the new ones.
  */
 function fromStored(saved: Partial<Settings> & { riskRefreshSec?: number }): Partial<Settings> {
   const { riskRefreshSec: _old, ...rest } = saved;
+  if (rest.warningRatio === 1.5 && rest.criticalRatio === 1.25) {
+    delete rest.warningRatio;
+    delete rest.criticalRatio;
+  }
   if (rest.plan !== undefined) return rest;
   if (rest.requestsPerSecond === 10) delete rest.requestsPerSecond;
   if (rest.streamBudget === 4) delete rest.streamBudget;

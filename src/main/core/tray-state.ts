@@ -1,4 +1,5 @@
-import type { RiskReading, StatusSnapshot, Thresholds } from '../../shared/contract';
+import type { RiskReading, StatusSnapshot } from '../../shared/contract';
+import { LEVEL_RANK, type PositionLevel } from '../../shared/risk-model';
 
 export type TrayLevel = 'ok' | 'warning' | 'critical' | 'offline';
 
@@ -13,9 +14,8 @@ export interface TrayState {
 
 export interface TrayInput {
   status: StatusSnapshot | undefined;
-  /** The latest reading of each watched manager. */
-  readings: readonly RiskReading[];
-  thresholdsOf: (managerId: string) => Thresholds;
+  /** The latest reading of each watched manager, with its level as the valuation judged it (the alerts judge alike). */
+  readings: ReadonlyArray<RiskReading & { level: PositionLevel }>;
   privacy: boolean;
   alertsPausedUntil: number | null;
   now: number;
@@ -25,16 +25,15 @@ const time = (ms: number): string => new Date(ms).toTimeString().slice(0, 5);
 
 export function trayStateOf(i: TrayInput): TrayState {
   const loans = i.readings.filter((r) => r.risk_ratio !== null);
-  let worst: RiskReading | undefined;
-  for (const r of loans) if (!worst || r.risk_ratio! < worst.risk_ratio!) worst = r;
+  // The worst level first (a position near its liquidation price is critical at any ratio), then the lowest ratio.
+  let worst: (RiskReading & { level: PositionLevel }) | undefined;
+  for (const r of loans) {
+    if (!worst || LEVEL_RANK[r.level] > LEVEL_RANK[worst.level] || (r.level === worst.level && r.risk_ratio! < worst.risk_ratio!)) worst = r;
+  }
   const authStopped = i.status?.streams.some((s) => s.state === 'stopped-auth') ?? false;
   let level: TrayLevel = 'ok';
   if (i.status && (!i.status.online || authStopped)) level = 'offline';
-  else if (worst) {
-    const t = i.thresholdsOf(worst.manager_id);
-    if (worst.risk_ratio! < t.critical) level = 'critical';
-    else if (worst.risk_ratio! < t.warning) level = 'warning';
-  }
+  else if (worst && worst.level !== 'ok') level = worst.level === 'warning' ? 'warning' : 'critical';
   const paused = i.alertsPausedUntil !== null && i.alertsPausedUntil > i.now ? i.alertsPausedUntil : null;
   const parts = ['Tidewatch'];
   if (level === 'offline') {

@@ -98,12 +98,10 @@ export async function startApplication(paths: ShellPaths): Promise<void> {
   });
   const renderTray = (): void => {
     const s = monitor.effective();
-    const per = monitor.store.settings.thresholds();
     tray.render(
       trayStateOf({
         status,
         readings: [...monitor.latestReadings.values()],
-        thresholdsOf: (id) => per[id] ?? { warning: s.warningRatio, critical: s.criticalRatio },
         privacy: s.privacyMode,
         alertsPausedUntil: notifier.pausedUntil,
         now: Date.now(),

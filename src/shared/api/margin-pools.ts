@@ -19,6 +19,14 @@ export const MarginPoolInfoSchema = v.looseObject({
   margin_pool_id: v.string(),
   asset_type: v.string(),
   dex_pool_ids: v.optional(v.array(v.string())),
+  /** The kinked interest curve (fractions a year; fixed point read as FixedRatio). */
+  base_rate: v.optional(FixedRatio),
+  base_slope: v.optional(FixedRatio),
+  optimal_utilization: v.optional(FixedRatio),
+  excess_slope: v.optional(FixedRatio),
+  /** What is supplied and borrowed now (raw units), where the service publishes it: the utilization. */
+  total_supply: v.optional(Num),
+  total_borrow: v.optional(Num),
 });
 
 export const RegisteredDexPoolSchema = v.looseObject({

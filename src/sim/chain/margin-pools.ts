@@ -3,8 +3,12 @@ import { checkpointAt, DAY_MS, HOUR_MS, isoAt } from '../clock';
 import { objectId, txDigest, type Rng } from '../rng';
 import { ASSETS } from './assets';
 import type { AssetValues } from './asset-values';
+import { borrowApr, type InterestCurve } from '../../shared/risk-model';
 
 const YEAR_SEC = 365 * 86_400;
+
+/** Every margin pool's interest curve (served by /dex-margin/pools; the client projects debts on it). */
+export const CURVE: InterestCurve = { base_rate: 0.02, base_slope: 0.15, optimal_utilization: 0.8, excess_slope: 2 };
 
 export interface MarginPool {
   id: string;
@@ -109,7 +113,7 @@ export class MarginPools {
       const borrowed = p.borrowShares * p.borrowIndex;
       if (supplied <= 0 || borrowed <= 0) continue;
       const util = Math.min(1, borrowed / supplied);
-      const apr = util < 0.8 ? 0.02 + util * 0.15 : 0.14 + (util - 0.8) * 2;
+      const apr = borrowApr(CURVE, util);
       const interest = borrowed * apr * (dtSec / YEAR_SEC);
       p.borrowIndex *= 1 + apr * (dtSec / YEAR_SEC);
       p.supplyIndex += (interest * 0.9) / p.supplyShares;

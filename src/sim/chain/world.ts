@@ -243,6 +243,17 @@ export class World {
   }
 
   /**
+   * Move the clock `ms` ahead with prices held and nobody trading: only interest accrues, in
+   * steps of `stepSec` as live time accrues it (tests check the client's projection against it).
+   * Live time resumes once the wall clock passes the new time.
+   */
+  accrueFor(ms: number, stepSec = 10): void {
+    const steps = Math.max(1, Math.ceil(ms / 1000 / stepSec));
+    for (let i = 0; i < steps; i++) this.margin.book.accrue(ms / 1000 / steps);
+    this.clockMs += ms;
+  }
+
+  /**
    * Move wall time forward to `ms`; market activity covers (ms - now) x speed of market time,
    * cut into steps of at most `maxStepSec`.
    */

@@ -3,6 +3,7 @@ import { ASSETS } from '../chain/assets';
 import { riskOf } from '../chain/margin';
 import { activeLoanToWire, managerToWire } from '../chain/margin-wire';
 import { digestOf } from '../chain/series';
+import { CURVE } from '../chain/margin-pools';
 import type { World } from '../chain/world';
 import { badParameter, notFound } from './errors';
 import { paginate, type Query } from './query';
@@ -107,10 +108,9 @@ export function marginRoutes(world: World, o: { riskParams: boolean } = { riskPa
       max_utilization_rate: 0.9,
       protocol_spread: 0.1,
       min_borrow: 10 ** ASSETS[p.symbol]!.decimals,
-      base_rate: 0.02,
-      base_slope: 0.15,
-      optimal_utilization: 0.8,
-      excess_slope: 2,
+      ...CURVE,
+      total_supply: Math.round(p.supplyShares * p.supplyIndex),
+      total_borrow: Math.round(p.borrowShares * p.borrowIndex),
       dex_pool_ids: marginMarkets.filter((x) => x.spec.base === p.symbol || x.spec.quote === p.symbol).map((x) => x.pool.pool_id),
       ...stamp,
     }));

@@ -1,6 +1,7 @@
 import { DEFAULT_LIQUIDATION_RATIO } from '../../../shared/portfolio';
 import { EVENT_TYPES } from '../../../shared/api';
-import type { AlertRecord, CreditUsage, RiskReading, Thresholds } from '../../../shared/contract';
+import type { AlertRecord, CreditUsage, RiskReading } from '../../../shared/contract';
+import type { RiskThresholds } from '../../../shared/risk-model';
 import { riskRatioFromStream } from '../../../shared/units';
 import type { IncomingMarginEvent } from '../store/margin-events';
 import type { NewAlert, RiskAlertRepo } from '../store/risk-alert-repo';
@@ -49,18 +50,20 @@ export class AlertEngine {
    */
   onReadings(
     readings: readonly RiskReading[],
-    thresholdsOf: (managerId: string) => Thresholds,
+    thresholdsOf: (managerId: string) => RiskThresholds,
     now = Date.now(),
     describe: (managerId: string) => { pool: string | null; text: string; liquidation?: number } | undefined = () => undefined,
   ): AlertRecord[] {
     const fired: AlertRecord[] = [];
     for (const r of readings) {
       const t = thresholdsOf(r.manager_id);
-      const level = this.tracker.observe(r.manager_id, r.risk_ratio, t, now);
+      const level = this.tracker.observe(r.manager_id, r.risk_ratio, t, now, r.distance_pct);
       if (!level) continue;
       const ratio = r.risk_ratio?.toFixed(3) ?? '?';
       const about = describe(r.manager_id);
       const distance = about ? ` ${about.text}` : r.distance_pct === null ? '' : ` A ${Math.abs(r.distance_pct).toFixed(1)}% ${r.distance_pct < 0 ? 'fall' : 'rise'} in the base price liquidates it.`;
+      const threshold = level === 'critical' ? t.critical : t.warning;
+      const why = r.risk_ratio !== null && r.risk_ratio < threshold ? `fell below the ${level} threshold (${threshold})` : `is within ${t.near_pct} % of its liquidation price`;
       this.raise({
         dedupe_key: `risk-threshold:${r.manager_id}:${level}:${r.ts_ms}`,
         rule: 'risk-threshold',
@@ -69,13 +72,31 @@ export class AlertEngine {
         owner: r.owner,
         event_id: null,
         title: `${level === 'critical' ? 'Critical' : 'Warning'}: ${about?.pool ? `${about.pool} ` : ''}risk ratio ${ratio}`,
-        message: `Margin manager ${short(r.manager_id)}${about?.pool ? ` (${about.pool})` : ''} fell below the ${level} threshold (${level === 'critical' ? t.critical : t.warning}).${distance} Add collateral or repay to stay clear of liquidation at ${about?.liquidation ?? DEFAULT_LIQUIDATION_RATIO}.`,
+        message: `Margin manager ${short(r.manager_id)}${about?.pool ? ` (${about.pool})` : ''} ${why}.${distance} It is liquidated below ${about?.liquidation ?? DEFAULT_LIQUIDATION_RATIO}.`,
         created_at: now,
       }, (record) => fired.push(record));
     }
     if (fired.length > 0) this.publish(fired);
     this.keepLevels(now);
     return fired;
+  }
+
+  /**
+   * Interest alone (today's prices, the debt accruing on its pool's curve) would bring a watched
+   * position to its liquidation ratio within the days set: a warning once per manager a day.
+   */
+  onInterestDrift(managerId: string, owner: string, pool: string | null, when: string, text: string, now = Date.now()): AlertRecord | undefined {
+    return this.raise({
+      dedupe_key: `interest:${managerId}:warning:${Math.floor(now / 86_400_000)}`,
+      rule: 'interest',
+      level: 'warning',
+      manager_id: managerId,
+      owner,
+      event_id: null,
+      title: `Interest alone liquidates ${pool ?? 'a position'} ${when}`,
+      message: `Margin manager ${short(managerId)}${pool ? ` (${pool})` : ''}: at today's prices its debt grows until it is liquidated ${when}. ${text}`,
+      created_at: now,
+    });
   }
 
   /** The tracker's state written when it changed (a failed write is the store health's to tell; the levels stay in memory). */

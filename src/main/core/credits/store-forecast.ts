@@ -1,6 +1,6 @@
 import type { Pool } from '../../../shared/api';
 import type { CreditForecast, PortfolioSummary } from '../../../shared/contract';
-import { thresholdsOnPool } from '../../../shared/portfolio';
+import { thresholdsFrom } from '../risk/thresholds';
 import { CADENCE_RULES } from '../risk/cadence';
 import { planReads, PRICE_READ_CREDITS, type GuardedPosition } from '../risk/price-schedule';
 import { isStable, pricingPoolOf } from '../risk/prices';
@@ -21,7 +21,7 @@ export function forecastFromStore(store: Store, pools: readonly Pool[], now = Da
   const settings = new SettingsService(store.settings, new MemorySecretStore()).get();
   const owners = store.settings.watchList().length;
   const portfolio = store.cache.load<PortfolioSummary>(PORTFOLIO_CACHE_KEY)?.data;
-  const perManager = store.settings.thresholds();
+  const thresholdsOf = thresholdsFrom(settings, store.settings.thresholds());
   const usd = new Map((portfolio?.prices ?? []).map((p) => [p.symbol, p.usd]));
   const byName = new Map(pools.map((p) => [p.pool_name, p]));
   const symbolOf = new Map(pools.flatMap((p) => [[p.base_asset_id, p.base_asset_symbol], [p.quote_asset_id, p.quote_asset_symbol]]));
@@ -30,7 +30,7 @@ export function forecastFromStore(store: Store, pools: readonly Pool[], now = Da
     for (const p of w.positions) {
       const pool = p.pool_name ? byName.get(p.pool_name) : undefined;
       if (!pool || !p.debt_usd) continue;
-      const thresholds = perManager[p.manager_id] ?? thresholdsOnPool({ warning: settings.warningRatio, critical: settings.criticalRatio }, p.liquidation_ratio);
+      const thresholds = thresholdsOf(p.manager_id, { liquidation: p.liquidation_ratio });
       guarded.push({ position: p, thresholds, baseAsset: pool.base_asset_id, quoteAsset: pool.quote_asset_id });
     }
   }

@@ -1,4 +1,5 @@
-import type { Pool } from '../../../shared/api';
+import type { MarginPoolInfo, Pool } from '../../../shared/api';
+import type { InterestCurve } from '../../../shared/risk-model';
 import { allItems, collect } from '../client/paging';
 import { ServiceError } from '../client/errors';
 import type { ServiceClient } from '../client/service-client';
@@ -12,6 +13,22 @@ export interface AssetBook {
   decimalsOf: Map<string, number>;
   /** Each exchange pool's risk parameters (risk-params.ts). */
   risk: RiskParamsBook;
+  /** margin_pool_id -> its interest curve and utilization, where the service publishes them. */
+  interest: Map<string, MarginPoolRates>;
+}
+
+export interface MarginPoolRates {
+  curve: InterestCurve;
+  /** Borrowed / supplied when the book was read; null when not published. */
+  utilization: number | null;
+}
+
+/** A margin pool's curve and utilization, when its row has them. */
+export function ratesOf(m: MarginPoolInfo): MarginPoolRates | undefined {
+  const { base_rate, base_slope, optimal_utilization, excess_slope } = m;
+  if (base_rate === undefined || base_slope === undefined || optimal_utilization === undefined || excess_slope === undefined) return undefined;
+  const utilization = m.total_supply !== undefined && m.total_borrow !== undefined && m.total_supply > 0 ? m.total_borrow / m.total_supply : null;
+  return { curve: { base_rate, base_slope, optimal_utilization, excess_slope }, utilization };
 }
 
 export async function loadAssetBook(client: ServiceClient): Promise<AssetBook> {
@@ -33,8 +50,13 @@ export async function loadAssetBook(client: ServiceClient): Promise<AssetBook> {
     decimalsOf.set(p.quote_asset_id, p.quote_asset_decimals);
   }
   const marginPoolAsset = new Map(supplies.map((s) => [s.margin_pool_id, s.asset_type]));
-  for (const m of marginPools) marginPoolAsset.set(m.margin_pool_id, m.asset_type);
-  return { poolsById, marginPoolAsset, decimalsOf, risk };
+  const interest = new Map<string, MarginPoolRates>();
+  for (const m of marginPools) {
+    marginPoolAsset.set(m.margin_pool_id, m.asset_type);
+    const rates = ratesOf(m);
+    if (rates) interest.set(m.margin_pool_id, rates);
+  }
+  return { poolsById, marginPoolAsset, decimalsOf, risk, interest };
 }
 
 

@@ -1,5 +1,6 @@
-import type { PositionSummary, Thresholds } from '../../../shared/contract';
-import { liquidationBasePrice } from './distance';
+import type { PositionSummary } from '../../../shared/contract';
+import { modelOf } from '../../../shared/portfolio';
+import { priceAtRatio, type RiskThresholds } from '../../../shared/risk-model';
 
 /**
  * How often an asset's price is read (docs/credits.md "How often"): as often as its nearest
@@ -59,21 +60,25 @@ export function readIntervalMs(rule: CadenceRule, distance: number | null, liqui
 }
 
 /**
- * The relative move of the position's moving asset (its base) that brings its ratio to its next
- * threshold below the ratio now: warning, critical, then the liquidation ratio. The ratio is
- * carried by the market as the valuation does (ratio x own ratio at the new price / own ratio
- * now), so the target of the own ratio is scaled alike. Null when no move of the base gets there.
+ * The relative move of the position's moving asset (its base) that brings it to its next level:
+ * its next ratio threshold below the ratio now (warning, critical, then the liquidation ratio), or
+ * the near-liquidation boundary (within `near_pct` of the liquidation price), whichever comes
+ * first; the quote's price held, as the valuation does. Null when no move of the base gets there.
  */
-export function distanceToNextThreshold(p: PositionSummary, thresholds: Thresholds, quoteUsd: number): number | null {
+export function distanceToNextThreshold(p: PositionSummary, thresholds: RiskThresholds): number | null {
+  const m = modelOf(p);
   const ratio = p.risk_ratio;
-  const basePrice = p.price?.usd;
-  if (ratio === null || !basePrice || p.collateral_usd === null || !p.debt_usd) return null;
-  const debtBase = p.debts.filter((d) => d.symbol === p.base_symbol).reduce((a, d) => a + d.amount, 0);
-  const debtQuote = p.debts.filter((d) => d.symbol === p.quote_symbol).reduce((a, d) => a + d.amount, 0);
-  const own = p.collateral_usd / p.debt_usd;
-  const levels = [thresholds.warning, thresholds.critical, p.liquidation_ratio].filter((t) => t < ratio).sort((a, b) => b - a);
-  const next = levels[0];
-  if (next === undefined) return 0; // at or below liquidation: read as often as allowed
-  const target = liquidationBasePrice({ base: p.base_amount, quote: p.quote_amount, quotePrice: quoteUsd, debtBase, debtQuote }, (own * next) / ratio);
-  return target === null ? null : Math.abs(target / basePrice - 1);
+  if (ratio === null || !m.prices) return null;
+  const { base, quote } = m.prices;
+  const levels = [thresholds.warning, thresholds.critical, p.liquidation_ratio].filter((t) => t < ratio);
+  if (levels.length === 0) return 0; // at or below liquidation: read as often as allowed
+  const moves = levels.map((t) => priceAtRatio(m.holdings, quote, t)).filter((x): x is number => x !== null).map((x) => Math.abs(x / base - 1));
+  const liq = p.liquidation_price;
+  if (thresholds.near_pct !== null && liq !== null) {
+    const n = thresholds.near_pct / 100;
+    const edge = liq < base ? liq / (1 - n) : liq / (1 + n);
+    if ((liq < base && edge < base) || (liq > base && edge > base)) moves.push(Math.abs(edge / base - 1));
+    else moves.push(0);
+  }
+  return moves.length === 0 ? null : Math.min(...moves);
 }

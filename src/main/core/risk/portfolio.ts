@@ -1,10 +1,12 @@
 import type { ActiveSupply, MarginManager } from '../../../shared/api';
-import type { ManagerDetail, PortfolioSummary, PositionSummary, RiskReading, SupplySummary, WalletSummary, WatchEntry } from '../../../shared/contract';
-import { marginAmount } from '../../../shared/units';
+import type { ManagerDetail, PortfolioSummary, PositionSummary, RiskParams, RiskReading, SupplySummary, WalletSummary, WatchEntry } from '../../../shared/contract';
+import type { RiskThresholds } from '../../../shared/risk-model';
+import { marginAmount, oraclePrice } from '../../../shared/units';
 import { ServiceError } from '../client/errors';
 import { allItems, collect } from '../client/paging';
 import type { ServiceClient } from '../client/service-client';
-import { byRisk, noteDepositPrices, positionOf, readingOf } from './positions';
+import { byRisk, positionOf, readingOf, type ManagerHistory, type ValuationContext } from './positions';
+import type { OracleBook } from './oracle-book';
 import type { PriceBook } from './prices';
 import type { AssetBook } from './asset-book';
 import type { RecordsSource } from './records-source';
@@ -26,21 +28,19 @@ function supplyRowsOf(client: ServiceClient, owner: string): Promise<ActiveSuppl
   return collect(allItems((page, perPage) => client.activeSupplies(owner, { page, perPage }), { maxPages: 10, prefetch: 0 }));
 }
 
-async function suppliesOf(rows: ActiveSupply[], book: AssetBook, prices: PriceBook, now: number): Promise<SupplySummary[]> {
-  const out: SupplySummary[] = [];
-  for (const s of rows) {
+function suppliesOf(rows: ActiveSupply[], book: AssetBook, ctx: ValuationContext): SupplySummary[] {
+  return rows.map((s) => {
     const decimals = book.decimalsOf.get(s.asset_type);
     const amount = decimals === undefined ? 0 : marginAmount(s.remaining_amount, decimals);
-    const price = decimals === undefined ? null : await prices.quote(s.asset_type, now);
-    out.push({
+    const price = decimals === undefined ? null : ctx.price(s.asset_type);
+    return {
       supplier_cap_id: s.supplier_cap_id,
       margin_pool_id: s.margin_pool_id,
       symbol: price?.symbol ?? s.asset_type.split('::').pop() ?? s.asset_type,
       amount,
       usd: price ? amount * price.usd : null,
-    });
-  }
-  return out;
+    };
+  });
 }
 
 function walletOf(entry: WatchEntry, positions: PositionSummary[], supplies: SupplySummary[]): WalletSummary {
@@ -75,6 +75,8 @@ export interface WalletRecords {
   err?: unknown;
   /** The supply rows; undefined when they could not be read. */
   supplyRows?: ActiveSupply[];
+  /** When they were read (debts accrue from then). */
+  readAt: number;
 }
 
 /**
@@ -82,7 +84,7 @@ export interface WalletRecords {
  * wallets asked together: one request per owner and list, or the protocol-wide managers list when
  * that takes fewer pages (RecordsSource; docs/credits.md "What is read").
  */
-export async function readRecords(client: ServiceClient, watch: readonly WatchEntry[], source?: RecordsSource): Promise<WalletRecords[]> {
+export async function readRecords(client: ServiceClient, watch: readonly WatchEntry[], source?: RecordsSource, readAt = Date.now()): Promise<WalletRecords[]> {
   let shared: Promise<Map<string, MarginManager[]>> | undefined;
   if (source?.protocolWide(watch.length)) {
     shared = source.read(client, new Set(watch.map((w) => w.owner)));
@@ -93,9 +95,9 @@ export async function readRecords(client: ServiceClient, watch: readonly WatchEn
       const supplyRows = supplyRowsOf(client, w.owner).catch(() => undefined);
       try {
         const managers = shared ? ((await shared).get(w.owner) ?? []) : await managersOf(client, w.owner);
-        return { w, managers, supplyRows: await supplyRows };
+        return { w, managers, supplyRows: await supplyRows, readAt };
       } catch (err) {
-        return { w, err, supplyRows: await supplyRows };
+        return { w, err, supplyRows: await supplyRows, readAt };
       }
     }),
   );
@@ -113,27 +115,60 @@ export function assetsOf(records: readonly WalletRecords[], book: AssetBook): Se
   return assets;
 }
 
-/**
- * Where each position's service ratio was when its records were read, against Tidewatch's own
- * valuation then (assets / debt at the prices read with them). Between record reads the ratio is
- * carried by the market: ratio now = service ratio x own ratio now / own ratio then, so a price
- * read moves the ratio (and the thresholds see it) without reading the records again.
- */
-export type RatioAnchors = Map<string, number>;
+/** What a valuation prices with beyond the records: the exchange, the oracle, the thresholds, the history. */
+export interface ValuationDeps {
+  prices: PriceBook;
+  oracle: OracleBook;
+  thresholds(managerId: string, params: RiskParams): RiskThresholds;
+  history(managerId: string): ManagerHistory | undefined;
+}
 
 /**
- * Every watched wallet in money: its managers' positions (collateral, debt, equity, leverage,
- * liquidation price) and its supplies, priced by one rule. A wallet the service could not answer
- * for keeps its last good summary with the reason; when none answered, the read fails.
- * `fresh`: whose records were just read (all, or these owners'): their ratios anchor the
- * market's carry (RatioAnchors); the others are carried from their anchors.
+ * Learn the oracle's prices from records read at `at` (oracle-book.ts): the deposits' recorded
+ * oracle prices, then the ratios (which are of the moment of the read).
+ */
+function learnFrom(managers: readonly MarginManager[], book: AssetBook, d: ValuationDeps, at: number): void {
+  const exchangeNear = (asset: string, when: number): number | null => {
+    const ex = d.prices.peek(asset);
+    return ex && Math.abs(ex.at - when) <= 15 * 60_000 ? ex.usd : null;
+  };
+  for (const m of managers) {
+    const pool = book.poolsById.get(m.dex_pool_id);
+    const dep = m.deposit;
+    const when = dep ? Date.parse(dep.timestamp) : NaN;
+    if (!pool || !dep || !Number.isFinite(when)) continue;
+    d.oracle.noteRecord(pool.base_asset_id, oraclePrice(dep.last_base_oracle_price, dep.last_base_oracle_decimals), when, exchangeNear(pool.base_asset_id, when));
+    d.oracle.noteRecord(pool.quote_asset_id, oraclePrice(dep.last_quote_oracle_price, dep.last_quote_oracle_decimals), when, exchangeNear(pool.quote_asset_id, when));
+  }
+  d.oracle.learn(managers, book, (a) => d.prices.peek(a)?.usd ?? null, at);
+}
+
+/** One price set for a valuation at `now` (records read at `readAt`). */
+function contextOf(book: AssetBook, d: ValuationDeps, readAt: number, now: number): ValuationContext {
+  const symbol = (a: string): string => d.prices.symbolOf(a);
+  return {
+    book,
+    price: (a) => d.oracle.price(a, symbol(a), d.prices.peek(a), now),
+    exchange: (a) => d.prices.peek(a),
+    pastPrice: (a, at) => d.oracle.near(a, at),
+    thresholds: d.thresholds,
+    history: d.history,
+    readAt,
+    now,
+  };
+}
+
+/**
+ * Every watched wallet in money: its managers' positions and its supplies, valued at one price
+ * set (the oracle's, learnt from the records just read; docs/valuation.md). A wallet the service
+ * could not answer for keeps its last good summary with the reason; when none answered, the read
+ * fails. `fresh`: whose records were just read (all, or these owners'): the oracle learns from them.
  */
 export async function valuePortfolio(
   records: readonly WalletRecords[],
   book: AssetBook,
-  prices: PriceBook,
+  d: ValuationDeps,
   previous: PortfolioSummary | undefined,
-  anchors: RatioAnchors,
   fresh: boolean | ReadonlySet<string>,
   now = Date.now(),
 ): Promise<PortfolioRead> {
@@ -142,9 +177,10 @@ export async function valuePortfolio(
   const wallets: WalletSummary[] = [];
   let failures = 0;
   let lastError: unknown;
-  // Oracle prices of every deposit first, so each position is priced with the freshest one known.
-  for (const f of records) for (const m of f.managers ?? []) noteDepositPrices(m, book, prices);
-  await Promise.all([...assetsOf(records, book)].map((a) => prices.quote(a, now)));
+  const supplied = records.flatMap((f) => (f.supplyRows ?? []).map((r) => r.asset_type));
+  await Promise.all([...new Set([...assetsOf(records, book), ...supplied])].map((a) => d.prices.quote(a, now)));
+  const isFresh = (owner: string): boolean => fresh === true || (fresh !== false && fresh.has(owner));
+  learnFrom(records.filter((f) => isFresh(f.w.owner)).flatMap((f) => f.managers ?? []), book, d, now);
   for (const f of records) {
     if (!f.managers) {
       failures++;
@@ -153,22 +189,21 @@ export async function valuePortfolio(
       wallets.push({ ...(old ?? walletOf(f.w, [], [])), label: f.w.label, error: plainReason(f.err) });
       continue;
     }
+    const ctx = contextOf(book, d, f.readAt, now);
     const positions: PositionSummary[] = [];
     for (const m of f.managers) {
-      const p = carried(await positionOf(m, book, prices, now), anchors, fresh === true || (fresh !== false && fresh.has(f.w.owner)));
+      const p = positionOf(m, ctx);
       const hasDebt = (m.active_loans?.length ?? 0) > 0;
       managers.push({ id: m.margin_manager_id, owner: f.w.owner, dexPoolId: m.dex_pool_id, poolName: p.pool_name, hasDebt });
       if (hasDebt || (p.collateral_usd ?? 0) > 0) positions.push(p);
       if (hasDebt) readings.push(readingOf(p, now));
     }
-    const supplies = f.supplyRows
-      ? await suppliesOf(f.supplyRows, book, prices, now)
-      : (previous?.wallets.find((x) => x.owner === f.w.owner)?.supplies ?? []);
+    const supplies = f.supplyRows ? suppliesOf(f.supplyRows, book, ctx) : (previous?.wallets.find((x) => x.owner === f.w.owner)?.supplies ?? []);
     wallets.push(walletOf(f.w, positions, supplies));
   }
   if (records.length > 0 && failures === records.length) throw lastError;
   const used = new Map<string, PortfolioSummary['prices'][number]>();
-  for (const w of wallets) for (const p of w.positions) if (p.price) used.set(p.price.symbol, p.price);
+  for (const w of wallets) for (const p of w.positions) for (const x of [p.price, p.quote_price]) if (x && x.source !== 'stablecoin') used.set(x.symbol, x);
   return {
     portfolio: { wallets: wallets.sort(walletsByRisk), prices: [...used.values()].sort((a, b) => a.symbol.localeCompare(b.symbol)), computed_at: now },
     readings,
@@ -176,30 +211,17 @@ export async function valuePortfolio(
   };
 }
 
-/** The position's ratio carried by the market since its records were read (RatioAnchors). */
-function carried(p: PositionSummary, anchors: RatioAnchors, fresh: boolean): PositionSummary {
-  const own = p.collateral_usd !== null && p.debt_usd ? p.collateral_usd / p.debt_usd : null;
-  if (fresh) {
-    if (own !== null) anchors.set(p.manager_id, own);
-    else anchors.delete(p.manager_id);
-    return p;
-  }
-  const then = anchors.get(p.manager_id);
-  if (own === null || then === undefined || p.risk_ratio === null) return p;
-  return { ...p, risk_ratio: Math.round(p.risk_ratio * (own / then) * 1e6) / 1e6 };
-}
-
-/** Records and valuation in one (a manager's page, tests): the records are fresh. */
+/** Records and valuation in one (tests): the records are fresh. */
 export async function readPortfolio(
   client: ServiceClient,
   bookLoad: AssetBook | Promise<AssetBook>,
-  prices: PriceBook,
+  d: ValuationDeps,
   watch: readonly WatchEntry[],
   previous: PortfolioSummary | undefined,
   now = Date.now(),
 ): Promise<PortfolioRead> {
-  const [book, records] = await Promise.all([bookLoad, readRecords(client, watch)]);
-  return valuePortfolio(records, book, prices, previous, new Map(), true, now);
+  const [book, records] = await Promise.all([bookLoad, readRecords(client, watch, undefined, now)]);
+  return valuePortfolio(records, book, d, previous, true, now);
 }
 
 /**
@@ -210,7 +232,7 @@ export async function readPortfolio(
 export async function readManager(
   client: ServiceClient,
   book: AssetBook,
-  prices: PriceBook,
+  d: ValuationDeps,
   managerId: string,
   knownOwner: string | undefined,
   isWatched: (owner: string) => boolean,
@@ -226,12 +248,15 @@ export async function readManager(
     owner = liq.items[0]?.margin_manager?.owner;
   }
   let manager: MarginManager | undefined;
+  const now = Date.now();
   if (owner) {
     const all = await managersOf(client, owner);
-    for (const m of all) noteDepositPrices(m, book, prices);
     manager = all.find((m) => m.margin_manager_id === managerId);
+    const pool = manager ? book.poolsById.get(manager.dex_pool_id) : undefined;
+    if (pool) await Promise.all([d.prices.quote(pool.base_asset_id, now), d.prices.quote(pool.quote_asset_id, now)]);
+    learnFrom(all, book, d, now);
   }
-  const position = manager ? await positionOf(manager, book, prices) : null;
+  const position = manager ? positionOf(manager, contextOf(book, d, now, now)) : null;
   return {
     manager_id: managerId,
     owner: owner ?? null,

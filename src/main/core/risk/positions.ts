@@ -1,10 +1,66 @@
 import type { MarginManager } from '../../../shared/api';
-import type { PositionSummary, RiskReading } from '../../../shared/contract';
+import type { PositionInterest, PositionPnl, PositionSummary, RepairPlan, RiskParams, RiskReading, UsdPrice } from '../../../shared/contract';
+import {
+  accrued,
+  afterDeposit,
+  aprFromIndex,
+  borrowApr,
+  depositFor,
+  entryOf,
+  isStable,
+  levelOf,
+  liquidationAt,
+  movePct,
+  priceAtRatio,
+  repayFor,
+  sideOf,
+  sizeOf,
+  timeToLiquidationByInterest,
+  valueAt,
+  type DebtRates,
+  type Holdings,
+  type PricePair,
+  type RiskThresholds,
+} from '../../../shared/risk-model';
 import { marginAmount, oraclePrice } from '../../../shared/units';
-import { liquidationBasePrice } from './distance';
-import { paramsOf } from './risk-params';
-import type { PriceBook } from './prices';
 import type { AssetBook } from './asset-book';
+import { holdingsOf } from './oracle-book';
+import { paramsOf } from './risk-params';
+
+/** A deposit or withdrawal of a manager, in raw units of the pool's assets (from the margin stream as stored). */
+export interface Flow {
+  at: number;
+  kind: 'deposit' | 'withdraw';
+  base: number;
+  quote: number;
+}
+
+/** A manager's flows since it was created; `complete` when its creation is among them. */
+export interface ManagerHistory {
+  flows: Flow[];
+  complete: boolean;
+}
+
+/** Beyond this gap from a known oracle price, a past flow's value is an estimate. */
+const EXACT_GAP_MS = 60 * 60_000;
+/** The exchange is shown beside the valuation where the two differ by more than this. */
+const EXCHANGE_BESIDE = 0.01;
+
+/** Everything one valuation prices positions with: one price set, the thresholds, the history. */
+export interface ValuationContext {
+  book: AssetBook;
+  /** The valuation's price of an asset now (the oracle's, oracle-book.ts). */
+  price(asset: string): UsdPrice | null;
+  /** The exchange's own price now (shown beside, never mixed in). */
+  exchange(asset: string): UsdPrice | null;
+  /** A learnt oracle price near a past time. */
+  pastPrice(asset: string, at: number): { usd: number; gapMs: number } | null;
+  thresholds(managerId: string, params: RiskParams): RiskThresholds;
+  history(managerId: string): ManagerHistory | undefined;
+  /** When the records were read: debts accrue from then. */
+  readAt: number;
+  now: number;
+}
 
 const symbolOf = (book: AssetBook, assetType: string): string => {
   for (const p of book.poolsById.values()) {
@@ -14,86 +70,203 @@ const symbolOf = (book: AssetBook, assetType: string): string => {
   return assetType.split('::').pop() ?? assetType;
 };
 
-/** Tell the price book the oracle prices a manager's last deposit recorded. */
-export function noteDepositPrices(m: MarginManager, book: AssetBook, prices: PriceBook): void {
-  const pool = book.poolsById.get(m.dex_pool_id);
-  const dep = m.deposit;
-  if (!pool || !dep) return;
-  const at = Date.parse(dep.timestamp);
-  if (!Number.isFinite(at)) return;
-  prices.noteOracle(pool.base_asset_id, oraclePrice(dep.last_base_oracle_price, dep.last_base_oracle_decimals), at);
-  prices.noteOracle(pool.quote_asset_id, oraclePrice(dep.last_quote_oracle_price, dep.last_quote_oracle_decimals), at);
+const round6 = (x: number): number => Math.round(x * 1e6) / 1e6;
+const round2 = (x: number): number => Math.round(x * 100) / 100;
+
+/** The service's ratio of the manager (its riskiest loan's). */
+function serviceRatioOf(m: MarginManager): number | null {
+  let ratio: number | null = null;
+  for (const l of m.active_loans ?? []) if (l.risk_ratio !== null) ratio = ratio === null ? l.risk_ratio : Math.min(ratio, l.risk_ratio);
+  return ratio;
 }
 
 /**
- * A manager's position in money, priced by the price book's one rule. The liquidation price is
- * the base asset's USD price at which assets / debt reaches the liquidation ratio with the quote
- * asset's price held; the distance is measured from the base asset's price now.
+ * Each debt's borrow APR: the pool's curve at its utilization where the service publishes both,
+ * else the loan's own growth since the manager was created (its borrow index then and now).
  */
-export async function positionOf(m: MarginManager, book: AssetBook, prices: PriceBook, now = Date.now()): Promise<PositionSummary> {
-  const pool = book.poolsById.get(m.dex_pool_id);
-  const dep = m.deposit;
-  const base = pool && dep ? marginAmount(dep.base_asset_amount, pool.base_asset_decimals) : 0;
-  const quote = pool && dep ? marginAmount(dep.quote_asset_amount, pool.quote_asset_decimals) : 0;
-  const basePrice = pool ? await prices.quote(pool.base_asset_id, now) : null;
-  const quotePrice = pool ? await prices.quote(pool.quote_asset_id, now) : null;
-  let debtBase = 0;
-  let debtQuote = 0;
-  let debtUsd: number | null = 0;
-  let unknownDebt = false;
-  const debts: PositionSummary['debts'] = [];
-  let ratio: number | null = null;
+function ratesOf(m: MarginManager, ctx: ValuationContext, baseAsset: string): { rates: DebtRates; apr: number | null; source: PositionInterest['apr_source'] } {
+  const rates: DebtRates = { base: null, quote: null };
+  let apr: number | null = null;
+  let source: PositionInterest['apr_source'] = null;
   for (const loan of m.active_loans ?? []) {
-    if (loan.risk_ratio !== null) ratio = ratio === null ? loan.risk_ratio : Math.min(ratio, loan.risk_ratio);
+    const published = ctx.book.interest.get(loan.margin_pool_id);
+    let r: number | null;
+    if (published && published.utilization !== null) {
+      r = borrowApr(published.curve, published.utilization);
+      source = 'curve';
+    } else {
+      const opened = Date.parse(m.created_at);
+      r = aprFromIndex(loan.loan_amount / loan.loan_shares, loan.remaining_amount / loan.remaining_shares, Number.isFinite(opened) ? ctx.readAt - opened : 0);
+      if (r !== null) source ??= 'observed';
+    }
+    if (r === null) continue;
+    if (ctx.book.marginPoolAsset.get(loan.margin_pool_id) === baseAsset) rates.base = r;
+    else rates.quote = r;
+    apr = r;
+  }
+  return { rates, apr, source };
+}
+
+/**
+ * Profit since opening from the manager's deposits and withdrawals, each valued at the oracle
+ * price of its time: the one its deposit record carries when it is that record's flow, else the
+ * learnt oracle price nearest it (an estimate beyond an hour away), else today's (an estimate).
+ */
+function pnlOf(
+  m: MarginManager,
+  h: Holdings,
+  p: PricePair,
+  ctx: ValuationContext,
+  assets: { base: string; quote: string; baseSymbol: string; quoteSymbol: string; baseDecimals: number; quoteDecimals: number },
+): PositionPnl {
+  const history = ctx.history(m.margin_manager_id);
+  if (!history || !history.complete) {
+    return { net_deposited_usd: null, pnl_usd: null, entry_price: null, estimated: false, note: 'Opened before the history Tidewatch keeps: its deposits are not known.' };
+  }
+  const dep = m.deposit;
+  const recordAt = dep ? Date.parse(dep.timestamp) : NaN;
+  const estimatedOf = new Set<string>();
+  const priceAt = (asset: string, symbol: string, at: number, current: number, recorded: number | null): number => {
+    if (isStable(symbol)) return 1;
+    if (recorded !== null && at === recordAt) return recorded;
+    const near = ctx.pastPrice(asset, at);
+    if (near && near.gapMs <= EXACT_GAP_MS) return near.usd;
+    estimatedOf.add(symbol);
+    return near?.usd ?? current;
+  };
+  const recBase = dep ? oraclePrice(dep.last_base_oracle_price, dep.last_base_oracle_decimals) : null;
+  const recQuote = dep ? oraclePrice(dep.last_quote_oracle_price, dep.last_quote_oracle_decimals) : null;
+  let net = 0;
+  for (const f of history.flows) {
+    const base = marginAmount(f.base, assets.baseDecimals);
+    const quote = marginAmount(f.quote, assets.quoteDecimals);
+    const usd =
+      (base !== 0 ? base * priceAt(assets.base, assets.baseSymbol, f.at, p.base, recBase) : 0) +
+      (quote !== 0 ? quote * priceAt(assets.quote, assets.quoteSymbol, f.at, p.quote, recQuote) : 0);
+    net += f.kind === 'deposit' ? usd : -usd;
+  }
+  const { pnl, entry } = entryOf(h, p, net);
+  const estimated = estimatedOf.size > 0;
+  return {
+    net_deposited_usd: round2(net),
+    pnl_usd: round2(pnl),
+    entry_price: entry,
+    estimated,
+    note: estimated ? `Some ${[...estimatedOf].join(' and ')} moves are valued at the nearest price Tidewatch knows, not their own time's.` : null,
+  };
+}
+
+/** The smallest deposit (of either asset) or repayment back to `target`, and the liquidation price after. */
+function repairOf(h: Holdings, p: PricePair, target: number, liquidation: number, s: { base: string; quote: string; baseDecimals: number; quoteDecimals: number }): RepairPlan | null {
+  const byQuote = depositFor(h, p, target, 'quote', s.quoteDecimals);
+  if (!byQuote) return null;
+  const byBase = depositFor(h, p, target, 'base', s.baseDecimals);
+  const repay = repayFor(h, p, target, h.debtBase > 0 && h.debtQuote <= 0 ? s.baseDecimals : s.quoteDecimals);
+  const debtSymbol = h.debtBase > 0 && h.debtQuote <= 0 ? s.base : s.quote;
+  return {
+    target,
+    deposits: [
+      { symbol: s.quote, amount: byQuote.amount, usd: byQuote.usd },
+      ...(byBase ? [{ symbol: s.base, amount: byBase.amount, usd: byBase.usd }] : []),
+    ],
+    repay: repay ? { symbol: debtSymbol, amount: repay.amount, usd: repay.usd } : null,
+    liquidation_price_after: priceAtRatio(afterDeposit(h, 'quote', byQuote.amount), p.quote, liquidation),
+  };
+}
+
+/**
+ * A manager's position at one price set (ValuationContext): its holdings and debts (accrued from
+ * the records' read to now), valued by the risk model, so every figure agrees with every other:
+ * risk_ratio = collateral_usd / debt_usd, the liquidation price is where that ratio meets the
+ * pool's liquidation ratio, the distance the move to it.
+ */
+export function positionOf(m: MarginManager, ctx: ValuationContext): PositionSummary {
+  const { book, now } = ctx;
+  const pool = book.poolsById.get(m.dex_pool_id);
+  const params = paramsOf(book.risk, m.dex_pool_id);
+  const thresholds = ctx.thresholds(m.margin_manager_id, params);
+  const read = holdingsOf(m, book);
+  const baseAsset = pool?.base_asset_id ?? '';
+  const { rates, apr, source } = ratesOf(m, ctx, baseAsset);
+  const h = read ? accrued(read, rates, Math.max(0, now - ctx.readAt)) : null;
+  const basePrice = pool ? ctx.price(pool.base_asset_id) : null;
+  const quotePrice = pool ? ctx.price(pool.quote_asset_id) : null;
+  const p: PricePair | null = basePrice && quotePrice ? { base: basePrice.usd, quote: quotePrice.usd } : null;
+  const v = h && p ? valueAt(h, p) : null;
+  const loans = m.active_loans ?? [];
+  const debtFactor = (assetIsBase: boolean): number => (read && h ? (assetIsBase ? (read.debtBase > 0 ? h.debtBase / read.debtBase : 1) : read.debtQuote > 0 ? h.debtQuote / read.debtQuote : 1) : 1);
+  const debts: PositionSummary['debts'] = loans.map((loan) => {
     const asset = book.marginPoolAsset.get(loan.margin_pool_id);
     const decimals = asset ? book.decimalsOf.get(asset) : undefined;
-    if (!asset || decimals === undefined) {
-      unknownDebt = true;
-      continue;
-    }
-    const amount = marginAmount(loan.remaining_amount, decimals);
-    const price = asset === pool?.base_asset_id ? basePrice : asset === pool?.quote_asset_id ? quotePrice : await prices.quote(asset, now);
-    const usd = price ? amount * price.usd : null;
-    debts.push({ margin_pool_id: loan.margin_pool_id, symbol: symbolOf(book, asset), amount, usd });
-    if (usd === null) unknownDebt = true;
-    else if (debtUsd !== null) debtUsd += usd;
-    if (asset === pool?.base_asset_id) debtBase += amount;
-    else if (asset === pool?.quote_asset_id) debtQuote += amount;
-    else unknownDebt = true;
+    const isBase = asset === pool?.base_asset_id;
+    const amount = decimals === undefined ? 0 : marginAmount(loan.remaining_amount, decimals) * debtFactor(isBase);
+    const price = p && asset === pool?.base_asset_id ? p.base : p && asset === pool?.quote_asset_id ? p.quote : null;
+    return { margin_pool_id: loan.margin_pool_id, symbol: asset ? symbolOf(book, asset) : '?', amount, usd: price === null ? null : amount * price };
+  });
+  const hasDebt = loans.length > 0;
+  const L = params.liquidation;
+  const liq = h && p && hasDebt ? priceAtRatio(h, p.quote, L) : null;
+  const distance = p ? movePct(p.base, liq) : null;
+  const ratio = v?.ratio ?? null;
+  const exB = pool ? ctx.exchange(pool.base_asset_id) : null;
+  const exQ = pool ? ctx.exchange(pool.quote_asset_id) : null;
+  let exchangeView: PositionSummary['exchange_view'] = null;
+  if (h && p && exB && exQ && (Math.abs(exB.usd / p.base - 1) > EXCHANGE_BESIDE || Math.abs(exQ.usd / p.quote - 1) > EXCHANGE_BESIDE)) {
+    exchangeView = { base_usd: exB.usd, quote_usd: exQ.usd, ratio: valueAt(h, { base: exB.usd, quote: exQ.usd }).ratio, difference_pct: round2((exB.usd / p.base - 1) * 100) };
   }
-  if (unknownDebt) debtUsd = null;
-  const collateralUsd = pool && basePrice && quotePrice ? base * basePrice.usd + quote * quotePrice.usd : null;
-  const equityUsd = collateralUsd !== null && debtUsd !== null ? collateralUsd - debtUsd : null;
-  const hasDebt = debts.length > 0 || unknownDebt;
-  const params = paramsOf(book.risk, m.dex_pool_id);
-  const liq = !unknownDebt && hasDebt && quotePrice ? liquidationBasePrice({ base, quote, quotePrice: quotePrice.usd, debtBase, debtQuote }, params.liquidation) : null;
-  const leverage = collateralUsd !== null && equityUsd !== null && equityUsd > 0 ? collateralUsd / equityUsd : null;
-  const updated = [m.checkpoint_timestamp_ms, ...(m.active_loans ?? []).map((l) => Date.parse(l.timestamp))].filter((x) => Number.isFinite(x));
+  const symbols = { base: pool?.base_asset_symbol ?? '?', quote: pool?.quote_asset_symbol ?? '?', baseDecimals: pool?.base_asset_decimals ?? 0, quoteDecimals: pool?.quote_asset_decimals ?? 0 };
+  const interest: PositionInterest = { apr, apr_source: source, accrued: null, accrued_usd: null, symbol: null, liquidation_in_ms: null };
+  const loan = loans[0];
+  if (loan && h && p) {
+    const grown = 1 - (loan.loan_amount / loan.loan_shares) / (loan.remaining_amount / loan.remaining_shares);
+    const d = debts[0]!;
+    interest.symbol = d.symbol;
+    if (Number.isFinite(grown) && grown >= 0) {
+      interest.accrued = d.amount * grown;
+      interest.accrued_usd = d.usd === null ? null : d.usd * grown;
+    }
+    interest.liquidation_in_ms = timeToLiquidationByInterest(h, p, rates, L);
+  }
+  const repair = h && p && hasDebt ? repairOf(h, p, thresholds.warning, L, symbols) : null;
+  const updated = [m.checkpoint_timestamp_ms, ...loans.map((l) => Date.parse(l.timestamp))].filter((x) => Number.isFinite(x));
   return {
     manager_id: m.margin_manager_id,
     owner: m.owner,
     pool_name: pool?.pool_name ?? null,
     base_symbol: pool?.base_asset_symbol ?? null,
     quote_symbol: pool?.quote_asset_symbol ?? null,
-    base_amount: base,
-    quote_amount: quote,
+    base_amount: h?.base ?? 0,
+    quote_amount: h?.quote ?? 0,
     debts,
-    collateral_usd: collateralUsd,
-    debt_usd: hasDebt ? debtUsd : 0,
-    equity_usd: equityUsd,
-    leverage,
-    risk_ratio: ratio,
-    liquidation_ratio: params.liquidation,
+    collateral_usd: v?.assets ?? null,
+    debt_usd: hasDebt ? (v?.debt ?? null) : 0,
+    equity_usd: v?.equity ?? null,
+    leverage: v?.leverage ?? null,
+    risk_ratio: ratio === null ? null : round6(ratio),
+    service_ratio: serviceRatioOf(m),
+    liquidation_ratio: L,
     risk_params: params,
     moving_symbol: pool?.base_asset_symbol ?? null,
     price: basePrice,
+    quote_price: quotePrice,
     liquidation_price: liq,
-    distance_pct: liq !== null && basePrice ? round2((liq / basePrice.usd - 1) * 100) : null,
+    distance_pct: distance === null ? null : round2(distance),
+    side: h ? sideOf(h) : null,
+    size: h ? sizeOf(h) : 0,
+    debt_base: h?.debtBase ?? 0,
+    debt_quote: h?.debtQuote ?? 0,
+    base_decimals: symbols.baseDecimals,
+    quote_decimals: symbols.quoteDecimals,
+    thresholds,
+    level: levelOf(ratio, distance, thresholds, L),
+    exchange_view: exchangeView,
+    pnl: h && p ? pnlOf(m, h, p, ctx, { base: pool!.base_asset_id, quote: pool!.quote_asset_id, baseSymbol: symbols.base, quoteSymbol: symbols.quote, baseDecimals: symbols.baseDecimals, quoteDecimals: symbols.quoteDecimals }) : { net_deposited_usd: null, pnl_usd: null, entry_price: null, estimated: false, note: 'Not priced.' },
+    interest,
+    repair,
+    liquidation_cost: h && p && liq !== null ? liquidationAt(h, { base: liq, quote: p.quote }, params) : null,
     updated_ms: updated.length > 0 ? Math.max(...updated) : null,
   };
 }
-
-const round2 = (x: number): number => Math.round(x * 100) / 100;
 
 /** Riskiest first: the nearest liquidation, then the lowest ratio; positions without debt last. */
 export function byRisk(a: PositionSummary, b: PositionSummary): number {
@@ -114,18 +287,4 @@ export function readingOf(p: PositionSummary, now: number): RiskReading {
     assets_usd: p.collateral_usd,
     distance_pct: p.distance_pct,
   };
-}
-
-
-const words = (n: number): string => n.toLocaleString('en-US', { maximumFractionDigits: n >= 100 ? 0 : n >= 1 ? 2 : 6 });
-
-/** A position in one sentence for alerts: "Debt 2,400 USDC ($2,400). SUI at $2.70 (-10.0 %) liquidates it." */
-export function describePosition(p: PositionSummary): { pool: string | null; text: string; liquidation: number } {
-  const debt = p.debts.map((d) => `${words(d.amount)} ${d.symbol}`).join(' + ');
-  const debtUsd = p.debt_usd === null ? '' : ` ($${words(p.debt_usd)})`;
-  const liq =
-    p.liquidation_price === null || p.distance_pct === null
-      ? ''
-      : ` ${p.moving_symbol} at $${words(p.liquidation_price)} (${p.distance_pct > 0 ? '+' : ''}${p.distance_pct.toFixed(1)} %) liquidates it.`;
-  return { pool: p.pool_name, text: `Debt ${debt || 'unknown'}${debtUsd}.${liq}`, liquidation: p.liquidation_ratio };
 }

@@ -1,4 +1,5 @@
-import type { PositionSummary, ReadPlan, Thresholds } from '../../../shared/contract';
+import type { PositionSummary, ReadPlan } from '../../../shared/contract';
+import type { RiskThresholds } from '../../../shared/risk-model';
 import { allowedPerDay, paceFactor, pacedIntervalMs, type PacedRead } from '../credits/budget-pacer';
 import { everyText } from '../credits/cost-model';
 import { priceOf } from '../../../shared/credit-prices';
@@ -11,7 +12,7 @@ import type { VolatilityBook } from './volatility';
 /** A watched position with debt, as the schedule sees it. */
 export interface GuardedPosition {
   position: PositionSummary;
-  thresholds: Thresholds;
+  thresholds: RiskThresholds;
   baseAsset: string;
   quoteAsset: string;
 }
@@ -249,8 +250,7 @@ export function planReads(
 ): PlannedReads {
   const want = new Map<string, { ms: number; near: number; why: string }>();
   for (const g of positions) {
-    const quoteUsd = at.quoteUsd(g.quoteAsset);
-    const distance = quoteUsd ? distanceToNextThreshold(g.position, g.thresholds, quoteUsd) : null;
+    const distance = distanceToNextThreshold(g.position, g.thresholds);
     for (const asset of [g.baseAsset, g.quoteAsset]) {
       if (!at.readable(asset)) continue;
       const ms = readIntervalMs(rule, distance, g.position.distance_pct, at.sigma(asset));

@@ -1,9 +1,9 @@
 import type { Pool } from '../../../shared/api';
 import type { UsdPrice } from '../../../shared/contract';
 import { humanPrice } from '../../../shared/units';
+import { isStable } from '../../../shared/risk-model';
 import type { ServiceClient } from '../client/service-client';
 
-const STABLE = new Set(['USDC', 'USDT', 'AUSD', 'USDY', 'FDUSD']);
 /**
  * A price nobody schedules (an unwatched manager's page, a protocol-wide liquidation) is read
  * again when it is older than this; watched assets are read on the guard's schedule
@@ -11,8 +11,7 @@ const STABLE = new Set(['USDC', 'USDT', 'AUSD', 'USDY', 'FDUSD']);
  */
 export const UNSCHEDULED_MAX_AGE_MS = 15 * 60_000;
 
-/** A stablecoin counts as $1. */
-export const isStable = (symbol: string): boolean => STABLE.has(symbol);
+export { isStable };
 
 /** The pool an asset is priced on (PriceBook.pricingPool), from a list of pools. */
 export function pricingPoolOf(pools: readonly Pool[], assetType: string): Pool | undefined {
@@ -23,16 +22,15 @@ export function pricingPoolOf(pools: readonly Pool[], assetType: string): Pool |
 }
 
 /**
- * The one pricing rule (docs/credits.md "Prices"): a stablecoin is $1; any other asset takes the
- * fresher of (a) the newest oracle price recorded with a margin deposit and (b) the exchange's
- * last trade in a pool that quotes it in a stablecoin (SUI from SUI_USDC), or else in a pool
- * that quotes it in an asset that has one (NS from NS_SUI times SUI's price). The last trade is the
+ * The exchange's prices (docs/credits.md "Prices"): a stablecoin is $1; any other asset the last
+ * trade in a pool that quotes it in a stablecoin (SUI from SUI_USDC), or else in a pool that
+ * quotes it in an asset that has one (NS from NS_SUI times SUI's price). The last trade is the
  * cheapest adequate source (`trades?limit=1`, 20 credits, against 30 for the book's depth); the
  * book is read only when the pool has no trade of the last day. One read per asset, never per
  * position or pool. When the exchange cannot be read, the last price stays in use with its age.
+ * The valuation prices positions at the oracle's prices (oracle-book.ts), which move with these.
  */
 export class PriceBook {
-  private readonly oracle = new Map<string, UsdPrice>();
   private readonly exchange = new Map<string, UsdPrice>();
   private readonly reading = new Map<string, Promise<UsdPrice | null>>();
 
@@ -43,25 +41,15 @@ export class PriceBook {
     private readonly onRead: (assetType: string, price: UsdPrice) => void = () => {},
   ) {}
 
-  /** An oracle price recorded with a deposit at `at` (ms); kept when newer than the one known. */
-  noteOracle(assetType: string, usd: number, at: number): void {
-    if (!(usd > 0) || !Number.isFinite(usd)) return;
-    const known = this.oracle.get(assetType);
-    if (!known || known.at < at) this.oracle.set(assetType, { symbol: this.symbolOf(assetType), usd, source: 'oracle', at });
-  }
-
   /**
-   * The price by the rule, or null when neither source knows the asset. The exchange is asked
+   * The exchange's price, or null when it was never read and cannot be. The exchange is asked
    * only when its price was never read or is older than UNSCHEDULED_MAX_AGE_MS.
    */
   async quote(assetType: string, now = Date.now()): Promise<UsdPrice | null> {
     const symbol = this.symbolOf(assetType);
     if (isStable(symbol)) return { symbol, usd: 1, source: 'stablecoin', at: now };
     const known = this.exchange.get(assetType);
-    const ex = known && now - known.at < UNSCHEDULED_MAX_AGE_MS ? known : await this.read(assetType, now);
-    const oracle = this.oracle.get(assetType) ?? null;
-    if (ex && oracle) return ex.at >= oracle.at ? ex : oracle;
-    return ex ?? oracle;
+    return known && now - known.at < UNSCHEDULED_MAX_AGE_MS ? known : await this.read(assetType, now);
   }
 
   /** The USD price alone. */
@@ -73,10 +61,7 @@ export class PriceBook {
   peek(assetType: string): UsdPrice | null {
     const symbol = this.symbolOf(assetType);
     if (isStable(symbol)) return { symbol, usd: 1, source: 'stablecoin', at: Date.now() };
-    const ex = this.exchange.get(assetType) ?? null;
-    const oracle = this.oracle.get(assetType) ?? null;
-    if (ex && oracle) return ex.at >= oracle.at ? ex : oracle;
-    return ex ?? oracle;
+    return this.exchange.get(assetType) ?? null;
   }
 
   /** Whether the exchange can price the asset (a stablecoin-quoted pool trades it); stablecoins need no read. */
@@ -108,7 +93,6 @@ export class PriceBook {
 
   /** Forget everything (the service changed). */
   reset(): void {
-    this.oracle.clear();
     this.exchange.clear();
   }
 
@@ -130,7 +114,7 @@ export class PriceBook {
         this.onRead(assetType, price);
       }
     } catch {
-      // offline: the last price (with its age) or the oracle answers
+      // offline: the last price (with its age) answers
     }
     return this.exchange.get(assetType) ?? null;
   }

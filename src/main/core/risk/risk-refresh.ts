@@ -1,4 +1,5 @@
-import type { PortfolioSummary, RiskReading, Thresholds, WatchEntry } from '../../../shared/contract';
+import type { PortfolioSummary, RiskReading, WatchEntry } from '../../../shared/contract';
+import type { RiskThresholds } from '../../../shared/risk-model';
 import type { AlertEngine } from '../alerts/alert-engine';
 import { describeForLog, ServiceError } from '../client/errors';
 
@@ -10,8 +11,10 @@ import type { ServiceClient } from '../client/service-client';
 import type { ResponseCache } from '../store/cache-repo';
 import type { RiskAlertRepo } from '../store/risk-alert-repo';
 import type { AssetBook, AssetBookCache } from './asset-book';
-import { assetsOf, valuePortfolio, readRecords, type PortfolioRead, type RatioAnchors, type WalletRecords } from './portfolio';
-import { describePosition } from './positions';
+import { assetsOf, valuePortfolio, readRecords, type PortfolioRead, type ValuationDeps, type WalletRecords } from './portfolio';
+import { describePosition, inWords } from '../alerts/position-text';
+import type { ManagerHistory } from './positions';
+import type { OracleBook } from './oracle-book';
 import type { PriceBook } from './prices';
 import { DEFAULT_RISK_PARAMS } from './risk-params';
 import type { RiskParams } from '../../../shared/portfolio';
@@ -25,12 +28,18 @@ export interface RiskRefreshDeps {
   client: () => ServiceClient;
   assets: AssetBookCache;
   prices: PriceBook;
+  /** The oracle's prices as learnt from the records (the valuation's one price set). */
+  oracle: OracleBook;
   cache: ResponseCache;
   risk: RiskAlertRepo;
   alerts: AlertEngine;
   watchList: () => WatchEntry[];
   /** A manager's thresholds: its own, else the defaults moved to its pool's liquidation ratio (risk-params.ts). */
-  thresholdsOf: () => (managerId: string, params: RiskParams) => Thresholds;
+  thresholdsOf: () => (managerId: string, params: RiskParams) => RiskThresholds;
+  /** A watched manager's deposits and withdrawals as stored (profit since opening). */
+  history: (managerId: string) => ManagerHistory | undefined;
+  /** Warn when interest alone liquidates within this many days; null: off. */
+  interestAlertDays: () => number | null;
   cooldownMs: () => number;
   /** How often the margin records are read again (besides events of watched managers). */
   intervalMs: () => number;
@@ -67,7 +76,6 @@ export class RiskRefresh {
   private revalueAgain = false;
   private latest: { portfolio: PortfolioSummary; at: number } | undefined;
   private records: WalletRecords[] | undefined;
-  private readonly anchors: RatioAnchors = new Map();
   private guarded: GuardedPosition[] = [];
   private closed = false;
   /** Owners whose records an event asks to read again, and when. */
@@ -147,13 +155,13 @@ export class RiskRefresh {
       if (watch.length === 0) return;
       try {
         const now = Date.now();
-        const [book, fresh] = await Promise.all([this.d.assets.load(), readRecords(this.d.client(), watch, this.source)]);
+        const [book, fresh] = await Promise.all([this.d.assets.load(), readRecords(this.d.client(), watch, this.source, now)]);
         await Promise.all([...assetsOf(fresh, book)].filter((a) => this.d.prices.readable(a)).map((a) => this.d.prices.read(a, now)));
         if (this.closed || this.records !== kept) return;
         const read = fresh.filter((r) => r.managers);
         const records = kept.map((r) => read.find((x) => x.w.owner === r.w.owner) ?? r);
         for (const r of read) if (!records.includes(r)) records.push(r);
-        const value = await valuePortfolio(records, book, this.d.prices, this.portfolio()?.portfolio, this.anchors, new Set(read.map((r) => r.w.owner)), now);
+        const value = await valuePortfolio(records, book, this.valuation(), this.portfolio()?.portfolio, new Set(read.map((r) => r.w.owner)), now);
         if (this.closed || this.records !== kept) return;
         this.records = records;
         for (const r of read) this.events.noteRead(r.w.owner, now);
@@ -219,7 +227,7 @@ export class RiskRefresh {
   /** Another service: what was learnt of the old one (its list sizes, its ratios) is forgotten. */
   resetService(): void {
     this.source.reset();
-    this.anchors.clear();
+    this.d.oracle.reset();
     this.forget();
   }
 
@@ -235,7 +243,7 @@ export class RiskRefresh {
     try {
       const now = Date.now();
       const book = await this.d.assets.load();
-      const read = await valuePortfolio(records, book, this.d.prices, this.portfolio()?.portfolio, this.anchors, false, now);
+      const read = await valuePortfolio(records, book, this.valuation(), this.portfolio()?.portfolio, false, now);
       if (this.closed || this.records !== records) return;
       this.take(read, book, now);
     } catch (err) {
@@ -256,11 +264,12 @@ export class RiskRefresh {
     this.d.alerts.tracker.setCooldown(this.d.cooldownMs());
     const byId = new Map(read.portfolio.wallets.flatMap((w) => w.positions.map((p) => [p.manager_id, p])));
     const thresholdsOf = this.d.thresholdsOf();
-    const thresholds = (id: string): Thresholds => thresholdsOf(id, byId.get(id)?.risk_params ?? DEFAULT_RISK_PARAMS);
+    const thresholds = (id: string): RiskThresholds => byId.get(id)?.thresholds ?? thresholdsOf(id, DEFAULT_RISK_PARAMS);
     this.d.alerts.onReadings(read.readings, thresholds, now, (id) => {
       const p = byId.get(id);
       return p ? describePosition(p) : undefined;
     });
+    this.alertInterest(read, now);
     const pools = [...book.poolsById.values()];
     this.guarded = [];
     for (const r of read.readings) {
@@ -270,6 +279,25 @@ export class RiskRefresh {
     }
     this.d.onReadings(read.readings, read.portfolio);
     this.d.onValued(this.guarded);
+  }
+
+  /** What a valuation prices with (portfolio.ts ValuationDeps). */
+  valuation(): ValuationDeps {
+    return { prices: this.d.prices, oracle: this.d.oracle, thresholds: this.d.thresholdsOf(), history: this.d.history };
+  }
+
+  /** Positions that interest alone liquidates within the days set (a warning a day each). */
+  private alertInterest(read: PortfolioRead, now: number): void {
+    const days = this.d.interestAlertDays();
+    if (days === null) return;
+    for (const w of read.portfolio.wallets) {
+      for (const p of w.positions) {
+        const ms = p.interest.liquidation_in_ms;
+        if (ms === null || ms > days * 86_400_000 || p.interest.apr === null) continue;
+        const about = describePosition(p);
+        this.d.alerts.onInterestDrift(p.manager_id, p.owner, p.pool_name, inWords(ms), `Borrow rate ${(p.interest.apr * 100).toFixed(1)} % a year. ${about.text}`, now);
+      }
+    }
   }
 
   private async once(): Promise<RiskReading[]> {
@@ -287,9 +315,9 @@ export class RiskRefresh {
       const now = Date.now();
       const client = this.d.client();
       const [book, records] = await Promise.all([this.d.assets.load(), readRecords(client, watch, this.source)]);
-      // The records' ratios are of the oracle now: price their assets now too (RatioAnchors).
+      // The records' ratios are of the oracle now: the exchange's prices now too (the oracle moves with them).
       await Promise.all([...assetsOf(records, book)].filter((a) => this.d.prices.readable(a)).map((a) => this.d.prices.read(a, now)));
-      const read = await valuePortfolio(records, book, this.d.prices, this.portfolio()?.portfolio, this.anchors, true, now);
+      const read = await valuePortfolio(records, book, this.valuation(), this.portfolio()?.portfolio, true, now);
       this.d.noteNetwork();
       this.lastError = undefined;
       if (this.closed) return [];

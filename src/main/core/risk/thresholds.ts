@@ -1,4 +1,6 @@
-import type { AlertLevel, Thresholds } from '../../../shared/contract';
+import type { AlertLevel, RiskParams, Settings, Thresholds } from '../../../shared/contract';
+import { thresholdsOnPool } from '../../../shared/portfolio';
+import type { RiskThresholds } from '../../../shared/risk-model';
 
 export type RiskLevel = 'ok' | 'warning' | 'critical';
 
@@ -12,7 +14,8 @@ export interface TrackerState {
 
 /**
  * Threshold crossings with hysteresis and a cooldown: a level is entered when the ratio falls
- * below its threshold and left only when the ratio climbs above threshold x (1 + hysteresis);
+ * below its threshold (critical also within `near_pct` of the liquidation price: levels.ts) and
+ * left only when the ratio climbs above threshold x (1 + hysteresis), the distance likewise;
  * an alert fires when the level gets worse, and not again for the same manager and level
  * within the cooldown. A ratio hovering at a threshold therefore alerts once.
  */
@@ -51,16 +54,19 @@ export class ThresholdTracker {
     return this.levels.get(managerId) ?? 'ok';
   }
 
-  /** Feed a reading; returns the level to alert on, if any. */
-  observe(managerId: string, ratio: number | null, t: Thresholds, now = Date.now()): AlertLevel | null {
+  /** Feed a reading (its ratio, and its distance to the liquidation price); returns the level to alert on, if any. */
+  observe(managerId: string, ratio: number | null, t: RiskThresholds, now = Date.now(), distancePct: number | null = null): AlertLevel | null {
     const prev = this.level(managerId);
+    const up = 1 + this.hysteresis;
+    const near = (factor: number): boolean => t.near_pct !== null && distancePct !== null && Math.abs(distancePct) <= t.near_pct * factor;
     let next: RiskLevel;
     if (ratio === null) next = 'ok';
     else {
-      const up = 1 + this.hysteresis;
-      if (ratio < t.critical) next = 'critical';
-      else if (ratio < t.warning) next = prev === 'critical' && ratio < t.critical * up ? 'critical' : 'warning';
-      else if (prev !== 'ok' && ratio < t.warning * up) next = prev === 'critical' && ratio < t.critical * up ? 'critical' : 'warning';
+      const critical = (factor: number): boolean => ratio < t.critical * factor || near(factor);
+      if (critical(1)) next = 'critical';
+      else if (ratio < t.warning) next = prev === 'critical' && critical(up) ? 'critical' : 'warning';
+      else if (prev !== 'ok' && ratio < t.warning * up) next = prev === 'critical' && critical(up) ? 'critical' : 'warning';
+      else if (prev === 'critical' && critical(up)) next = 'critical';
       else next = 'ok';
     }
     this.levels.set(managerId, next);
@@ -71,4 +77,20 @@ export class ThresholdTracker {
     this.lastAlertAt.set(key, now);
     return next;
   }
+}
+
+/**
+ * The thresholds in force for a manager on its pool: its own where set, else the user's defaults
+ * moved to the pool's liquidation ratio (portfolio.ts thresholdsOnPool); the near-liquidation
+ * rule is the user's (a manager's own where set).
+ */
+export function thresholdsFrom(
+  s: Pick<Settings, 'warningRatio' | 'criticalRatio' | 'nearLiquidationPct'>,
+  perManager: Readonly<Record<string, Thresholds>>,
+): (managerId: string, params: Pick<RiskParams, 'liquidation'>) => RiskThresholds {
+  return (id, params) => {
+    const own = perManager[id];
+    const t = own ?? thresholdsOnPool({ warning: s.warningRatio, critical: s.criticalRatio }, params.liquidation);
+    return { warning: t.warning, critical: t.critical, near_pct: own?.near_pct !== undefined ? own.near_pct : s.nearLiquidationPct };
+  };
 }

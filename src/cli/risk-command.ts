@@ -1,0 +1,144 @@
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import type { PortfolioSummary, PositionSummary } from '../shared/contract';
+import { modelOf } from '../shared/portfolio';
+import { ALL, shockPortfolio, type Shocks } from '../shared/risk-model';
+import { describeForLog } from '../main/core/client/errors';
+import { ServiceClient } from '../main/core/client/service-client';
+import { loadAssetBook } from '../main/core/risk/asset-book';
+import { managerHistory } from '../main/core/risk/manager-history';
+import { OracleBook } from '../main/core/risk/oracle-book';
+import { readPortfolio } from '../main/core/risk/portfolio';
+import { PriceBook } from '../main/core/risk/prices';
+import { PORTFOLIO_CACHE_KEY } from '../main/core/risk/risk-refresh';
+import { thresholdsFrom } from '../main/core/risk/thresholds';
+import { DEFAULT_SETTINGS, MemorySecretStore, SettingsService } from '../main/core/settings';
+import { Store, STORE_FILE } from '../main/core/store/store';
+import { parse, UsageError } from './args';
+import { DEFAULT_DATA_DIR, resolveService, SERVICE_OPTIONS } from './service-options';
+
+export const RISK_USAGE = `tidewatch risk: the watched positions under a price shock (the Portfolio's what-if)
+
+  tidewatch risk --shock SUI=-15% [--shock ALL=-10%]... [--watch OWNER]... [--json] [--data-dir DIR]
+                 [--base-url URL --api-key-file PATH ...]
+
+  --shock ASSET=MOVE   a move of one asset's price (-15%, +20%, or -0.15); ALL moves every
+                       non-stable asset; stablecoins never move. Repeat for several assets.
+  --watch OWNER        read these wallets now from the service (the Demo network without a key);
+                       without it, the last Portfolio the store keeps is shocked (offline too).
+  --json               one JSON document: each position now and shocked, and the totals.
+
+  The same model as the Portfolio's shock panel: each position's ratio, equity and level at the
+  shocked prices, and those pushed below their liquidation ratio liquidated by the protocol's rule.`;
+
+/** "SUI=-15%", "ALL=+20%", "DEEP=-0.1" into a Shocks object. */
+export function parseShocks(specs: readonly string[]): Shocks {
+  const out: Record<string, number> = {};
+  for (const spec of specs) {
+    const m = /^([A-Za-z0-9_*]+)=([+-]?\d+(?:\.\d+)?)(%?)$/.exec(spec.trim());
+    if (!m) throw new UsageError(`--shock takes ASSET=MOVE like SUI=-15% (got "${spec}")`);
+    const symbol = m[1]!.toUpperCase();
+    const value = Number(m[2]);
+    const move = m[3] === '%' || Math.abs(value) >= 1 ? value / 100 : value;
+    if (!(move > -1) || move > 10) throw new UsageError(`--shock ${symbol} must be above -100% and at most +1000% (got "${spec}")`);
+    out[symbol === 'ALL' || symbol === '*' ? ALL : symbol] = move;
+  }
+  return out;
+}
+
+const usd = (n: number | null): string => (n === null ? '-' : `${n < 0 ? '-' : ''}$${Math.abs(n).toLocaleString('en-US', { maximumFractionDigits: 0 })}`);
+const pct = (x: number): string => `${x > 0 ? '+' : ''}${(x * 100).toFixed(1).replace(/\.0$/, '')} %`;
+
+/** "SUI -15 %, ALL +5 %" */
+export function shocksText(s: Shocks): string {
+  return Object.entries(s).map(([k, v]) => `${k === ALL ? 'all non-stable' : k} ${pct(v)}`).join(', ') || 'no shock';
+}
+
+async function livePortfolio(owners: string[], o: Record<string, string | boolean | string[] | undefined>, store: Store | undefined): Promise<PortfolioSummary> {
+  const target = await resolveService(o as never);
+  try {
+    const client = new ServiceClient({ baseUrl: target.baseUrl, streamUrl: target.streamUrl, apiKey: target.apiKey, streamKeys: target.streamKeys, naming: target.naming, attempts: 2, timeoutMs: 15_000 });
+    const book = await loadAssetBook(client);
+    const prices = new PriceBook(() => client, () => [...book.poolsById.values()]);
+    const settings = store ? new SettingsService(store.settings, new MemorySecretStore()).get() : DEFAULT_SETTINGS;
+    const deps = {
+      prices,
+      oracle: new OracleBook(),
+      thresholds: thresholdsFrom(settings, store?.settings.thresholds() ?? {}),
+      history: (id: string) => (store ? managerHistory(store.margin, id) : undefined),
+    };
+    const read = await readPortfolio(client, book, deps, owners.map((owner) => ({ owner, label: null, added_at: 0 })), undefined);
+    return read.portfolio;
+  } finally {
+    await target.sim?.close();
+  }
+}
+
+export async function riskCommand(args: string[]): Promise<number> {
+  const o = parse(args, {
+    ...SERVICE_OPTIONS,
+    shock: { type: 'string', multiple: true },
+    watch: { type: 'string', multiple: true },
+    json: { type: 'boolean' },
+    'data-dir': { type: 'string' },
+    help: { type: 'boolean', short: 'h' },
+  });
+  if (o.help) {
+    console.log(RISK_USAGE);
+    return 0;
+  }
+  const shocks = parseShocks(o.shock ?? []);
+  const dir = o['data-dir'] ?? DEFAULT_DATA_DIR;
+  const store = existsSync(join(dir, STORE_FILE)) ? Store.open(dir) : undefined;
+  let portfolio: PortfolioSummary | undefined;
+  try {
+    if (o.watch && o.watch.length > 0) {
+      try {
+        portfolio = await livePortfolio(o.watch, o, store);
+      } catch (err) {
+        console.error(`tidewatch: the wallets could not be read: ${describeForLog(err)}. Check the service (tidewatch doctor), or leave out --watch to shock the last Portfolio kept.`);
+        return 1;
+      }
+    } else {
+      portfolio = store?.cache.load<PortfolioSummary>(PORTFOLIO_CACHE_KEY)?.data;
+      if (!portfolio) {
+        console.error(`tidewatch: no Portfolio is kept in ${dir} yet. Watch a wallet in the app (or serve), or give --watch OWNER to read one now.`);
+        return 1;
+      }
+    }
+  } finally {
+    store?.close();
+  }
+  const positions: PositionSummary[] = portfolio.wallets.flatMap((w) => w.positions).filter((p) => p.debts.length > 0);
+  const { rows, totals } = shockPortfolio(positions.map(modelOf), shocks);
+  if (o.json) {
+    console.log(JSON.stringify({
+      shocks,
+      computed_at: portfolio.computed_at,
+      totals,
+      positions: positions.map((p, i) => ({ manager_id: p.manager_id, owner: p.owner, pool: p.pool_name, side: p.side, ratio: p.risk_ratio, equity_usd: p.equity_usd, level: p.level, shocked: rows[i] })),
+    }, null, 2));
+    return 0;
+  }
+  console.log(`Tidewatch risk: ${shocksText(shocks)}, from the valuation of ${new Date(portfolio.computed_at).toLocaleString()}`);
+  console.log('');
+  const table = positions.map((p, i) => {
+    const r = rows[i]!;
+    return [
+      p.pool_name ?? '?',
+      `${p.manager_id.slice(0, 8)}…${p.manager_id.slice(-4)}`,
+      p.side ?? '-',
+      `${p.risk_ratio?.toFixed(3) ?? '-'} -> ${r.ratio?.toFixed(3) ?? '-'}`,
+      `${usd(p.equity_usd)} -> ${usd(r.equity)}`,
+      `${p.level} -> ${r.liquidated ? 'LIQUIDATED' : r.level}`,
+    ];
+  });
+  const head = ['pool', 'manager', 'side', 'ratio', 'equity', 'level'];
+  const widths = head.map((h, c) => Math.max(h.length, ...table.map((row) => row[c]!.length)));
+  for (const row of [head, ...table]) console.log(row.map((x, c) => x.padEnd(widths[c]!)).join('  '));
+  console.log('');
+  console.log(
+    `${shocksText(shocks)}: ${totals.liquidated} of ${totals.positions} positions liquidated, ${usd(totals.repaid_usd)} of debt repaid by liquidators, equity ${totals.equity_change_usd >= 0 ? '+' : '-'}${usd(Math.abs(totals.equity_change_usd))}.`,
+  );
+  return 0;
+}

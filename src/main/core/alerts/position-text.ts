@@ -1,0 +1,38 @@
+import type { PositionSummary } from '../../../shared/contract';
+
+const words = (n: number): string => n.toLocaleString('en-US', { maximumFractionDigits: n >= 100 ? 0 : n >= 1 ? 2 : 6 });
+const usd = (n: number): string => `$${words(n)}`;
+
+/** "deposit 1,240 USDC or repay 1,050 USDC to get back to 1.20" (the smallest of each), or ''. */
+export function repairWords(p: PositionSummary): string {
+  const r = p.repair;
+  if (!r) return '';
+  const first = r.deposits[0];
+  const options = [first ? `deposit ${words(first.amount)} ${first.symbol}` : null, r.repay ? `repay ${words(r.repay.amount)} ${r.repay.symbol}` : null].filter((x) => x !== null);
+  return options.length > 0 ? `${options.join(' or ')} to get back to ${r.target.toFixed(2)}` : '';
+}
+
+/**
+ * A position in the words of an alert, from the one valuation the row shows: "Debt 2,400 USDC
+ * ($2,400). SUI at $2.70 (-10.0 %) liquidates it. Deposit 1,240 USDC or repay 1,050 USDC to get
+ * back to 1.20."
+ */
+export function describePosition(p: PositionSummary): { pool: string | null; text: string; liquidation: number; ratio: number | null } {
+  const debt = p.debts.map((d) => `${words(d.amount)} ${d.symbol}`).join(' + ');
+  const debtUsd = p.debt_usd === null ? '' : ` (${usd(p.debt_usd)})`;
+  const liq =
+    p.liquidation_price === null || p.distance_pct === null
+      ? ''
+      : ` ${p.moving_symbol} at ${usd(p.liquidation_price)} (${p.distance_pct > 0 ? '+' : ''}${p.distance_pct.toFixed(1)} %) liquidates it.`;
+  const fix = repairWords(p);
+  const repair = fix ? ` ${fix[0]!.toUpperCase()}${fix.slice(1)}.` : '';
+  return { pool: p.pool_name, text: `Debt ${debt || 'unknown'}${debtUsd}.${liq}${repair}`, liquidation: p.liquidation_ratio, ratio: p.risk_ratio };
+}
+
+/** "in 23 days" / "in 5 hours". */
+export function inWords(ms: number): string {
+  const days = ms / 86_400_000;
+  if (days >= 2) return `in ${Math.round(days)} days`;
+  const hours = ms / 3_600_000;
+  return hours >= 2 ? `in ${Math.round(hours)} hours` : 'within 2 hours';
+}

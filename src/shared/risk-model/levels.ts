@@ -1,0 +1,23 @@
+/**
+ * A position's level, judged one way for the tray, the alerts and every view: below the
+ * liquidation ratio it is liquidatable; below the critical ratio, or within `near_pct` of its
+ * liquidation price, critical; below the warning ratio, warning.
+ */
+export type PositionLevel = 'ok' | 'warning' | 'critical' | 'liquidatable';
+
+export interface RiskThresholds {
+  warning: number;
+  critical: number;
+  /** Critical within this move (percent) of the liquidation price; null: no such rule. */
+  near_pct: number | null;
+}
+
+export function levelOf(ratio: number | null, distancePct: number | null, t: RiskThresholds, liquidation: number): PositionLevel {
+  if (ratio === null) return 'ok';
+  if (ratio < liquidation) return 'liquidatable';
+  if (ratio < t.critical || (t.near_pct !== null && distancePct !== null && Math.abs(distancePct) <= t.near_pct)) return 'critical';
+  if (ratio < t.warning) return 'warning';
+  return 'ok';
+}
+
+export const LEVEL_RANK: Record<PositionLevel, number> = { ok: 0, warning: 1, critical: 2, liquidatable: 3 };
