@@ -1,13 +1,16 @@
 import { describe, expect, it, vi } from 'vitest';
 import { AssetBookCache } from '../../src/main/core/risk/asset-book';
 import type { ServiceClient } from '../../src/main/core/client/service-client';
-import { movePct, priceAtRatio, sideOf, valueAt, type Holdings } from '../../src/shared/risk-model';
+import { levelOf, movePct, priceAtRatio, sideOf, valueAt, type Holdings } from '../../src/shared/risk-model';
 import { DEFAULT_LIQUIDATION_RATIO } from '../../src/shared/portfolio';
 import { PriceBook, UNSCHEDULED_MAX_AGE_MS } from '../../src/main/core/risk/prices';
 import { ThresholdTracker, type TrackerState } from '../../src/main/core/risk/thresholds';
 import { AlertEngine } from '../../src/main/core/alerts/alert-engine';
 import { Store } from '../../src/main/core/store/store';
-import type { RiskReading } from '../../src/shared/contract';
+import type { PositionSummary, RiskReading } from '../../src/shared/contract';
+import { DEFAULT_SETTINGS, MemorySecretStore, SettingsService } from '../../src/main/core/settings';
+import { thresholdsFrom } from '../../src/main/core/risk/thresholds';
+import { describePosition } from '../../src/main/core/alerts/position-text';
 
 describe('the price that liquidates (worked examples)', () => {
   const L = DEFAULT_LIQUIDATION_RATIO;
@@ -215,5 +218,42 @@ describe('pricing an asset without a stablecoin pool', () => {
     expect(book.pricingPool('0x7::ns::NS')).toBe(ns);
     expect((await book.quote('0x7::ns::NS', 1_000))!.usd).toBeCloseTo(0.15, 9);
     expect(asked).toEqual(['NS_SUI', 'SUI_USDC']);
+  });
+});
+
+describe('thresholds that mean something', () => {
+  it('settings saved with the old defaults (1.5 / 1.25) take the new ones; a choice of the user stays', () => {
+    const store = Store.openInMemory();
+    try {
+      const s = new SettingsService(store.settings, new MemorySecretStore());
+      store.settings.set('settings', { warningRatio: 1.5, criticalRatio: 1.25 });
+      expect(s.get()).toMatchObject({ warningRatio: DEFAULT_SETTINGS.warningRatio, criticalRatio: DEFAULT_SETTINGS.criticalRatio, nearLiquidationPct: 3 });
+      store.settings.set('settings', { warningRatio: 1.6, criticalRatio: 1.25 });
+      expect(s.get()).toMatchObject({ warningRatio: 1.6, criticalRatio: 1.25 });
+    } finally {
+      store.close();
+    }
+  });
+
+  it('a healthy 3-5x long (ratio 1.25-1.5) is ok by default; within 3 % of its liquidation price it is critical at any ratio', () => {
+    const t = thresholdsFrom(DEFAULT_SETTINGS, {})('m', { liquidation: 1.125 });
+    for (const ratio of [1.25, 1.33, 1.5]) expect(levelOf(ratio, (1.125 / ratio - 1) * 100, t, 1.125)).toBe('ok');
+    expect(levelOf(1.19, -5.5, t, 1.125)).toBe('warning');
+    expect(levelOf(1.3, -2.9, t, 1.125)).toBe('critical');
+    expect(levelOf(1.1, -1, t, 1.125)).toBe('liquidatable');
+    // A pool that liquidates at 1.2 moves the ratio thresholds alike; a manager's own stay as set.
+    expect(thresholdsFrom(DEFAULT_SETTINGS, {})('m', { liquidation: 1.2 })).toEqual({ warning: 1.275, critical: 1.225, near_pct: 3 });
+    expect(thresholdsFrom(DEFAULT_SETTINGS, { m: { warning: 2, critical: 1.5, near_pct: null } })('m', { liquidation: 1.2 })).toEqual({ warning: 2, critical: 1.5, near_pct: null });
+  });
+
+  it('an alert gives the valuation\'s own figures and what to do', () => {
+    const h = { base: 1000, quote: 0, debtBase: 0, debtQuote: 2600 };
+    const p = {
+      pool_name: 'SUI_USDC', moving_symbol: 'SUI', collateral_usd: 3000, debt_usd: 2600, risk_ratio: 3000 / 2600, liquidation_ratio: 1.125,
+      liquidation_price: priceAtRatio(h, 1, 1.125), distance_pct: movePct(3, priceAtRatio(h, 1, 1.125)),
+      debts: [{ margin_pool_id: 'm', symbol: 'USDC', amount: 2600, usd: 2600 }],
+      repair: { target: 1.2, deposits: [{ symbol: 'USDC', amount: 120, usd: 120 }], repay: { symbol: 'USDC', amount: 100, usd: 100 }, liquidation_price_after: null },
+    } as unknown as PositionSummary;
+    expect(describePosition(p).text).toBe('Assets $3,000, debt 2,600 USDC ($2,600): ratio 1.154. SUI at $2.93 (-2.5 %) liquidates it. Deposit 120 USDC or repay 100 USDC to get back to 1.20.');
   });
 });

@@ -13,20 +13,22 @@ export function repairWords(p: PositionSummary): string {
 }
 
 /**
- * A position in the words of an alert, from the one valuation the row shows: "Debt 2,400 USDC
- * ($2,400). SUI at $2.70 (-10.0 %) liquidates it. Deposit 1,240 USDC or repay 1,050 USDC to get
- * back to 1.20."
+ * A position in the words of an alert, from the one valuation the row shows: "Assets $3,000,
+ * debt 2,400 USDC ($2,400): ratio 1.250. SUI at $2.70 (-10.0 %) liquidates it. Deposit 600 USDC
+ * or repay 400 USDC to get back to 1.50."
  */
 export function describePosition(p: PositionSummary): { pool: string | null; text: string; liquidation: number; ratio: number | null } {
   const debt = p.debts.map((d) => `${words(d.amount)} ${d.symbol}`).join(' + ');
   const debtUsd = p.debt_usd === null ? '' : ` (${usd(p.debt_usd)})`;
+  const opening = p.collateral_usd === null ? 'Debt' : `Assets ${usd(p.collateral_usd)}, debt`;
+  const ratio = p.risk_ratio === null ? '' : `: ratio ${p.risk_ratio.toFixed(3)}`;
   const liq =
     p.liquidation_price === null || p.distance_pct === null
       ? ''
       : ` ${p.moving_symbol} at ${usd(p.liquidation_price)} (${p.distance_pct > 0 ? '+' : ''}${p.distance_pct.toFixed(1)} %) liquidates it.`;
   const fix = repairWords(p);
   const repair = fix ? ` ${fix[0]!.toUpperCase()}${fix.slice(1)}.` : '';
-  return { pool: p.pool_name, text: `Debt ${debt || 'unknown'}${debtUsd}.${liq}${repair}`, liquidation: p.liquidation_ratio, ratio: p.risk_ratio };
+  return { pool: p.pool_name, text: `${opening} ${debt || 'unknown'}${debtUsd}${ratio}.${liq}${repair}`, liquidation: p.liquidation_ratio, ratio: p.risk_ratio };
 }
 
 /** "in 23 days" / "in 5 hours". */
