@@ -117,8 +117,6 @@ export interface WatchEntry {
 export interface Thresholds {
   warning: number;
   critical: number;
-  /** Critical within this move (percent) of the liquidation price; absent: the user's setting, null: off. */
-  near_pct?: number | null;
 }
 
 export interface PoolPush {

@@ -243,7 +243,7 @@ describe('thresholds that mean something', () => {
     expect(levelOf(1.1, -1, t, 1.125)).toBe('liquidatable');
     // A pool that liquidates at 1.2 moves the ratio thresholds alike; a manager's own stay as set.
     expect(thresholdsFrom(DEFAULT_SETTINGS, {})('m', { liquidation: 1.2 })).toEqual({ warning: 1.275, critical: 1.225, near_pct: 3 });
-    expect(thresholdsFrom(DEFAULT_SETTINGS, { m: { warning: 2, critical: 1.5, near_pct: null } })('m', { liquidation: 1.2 })).toEqual({ warning: 2, critical: 1.5, near_pct: null });
+    expect(thresholdsFrom(DEFAULT_SETTINGS, { m: { warning: 2, critical: 1.5 } })('m', { liquidation: 1.2 })).toEqual({ warning: 2, critical: 1.5, near_pct: 3 });
   });
 
   it('an alert gives the valuation\'s own figures and what to do', () => {

@@ -80,17 +80,16 @@ export class ThresholdTracker {
 }
 
 /**
- * The thresholds in force for a manager on its pool: its own where set, else the user's defaults
- * moved to the pool's liquidation ratio (portfolio.ts thresholdsOnPool); the near-liquidation
- * rule is the user's (a manager's own where set).
+ * The thresholds in force for a manager on its pool: its own ratios where set, else the user's
+ * defaults moved to the pool's liquidation ratio (portfolio.ts thresholdsOnPool); the
+ * near-liquidation rule is the user's, for every position.
  */
 export function thresholdsFrom(
   s: Pick<Settings, 'warningRatio' | 'criticalRatio' | 'nearLiquidationPct'>,
   perManager: Readonly<Record<string, Thresholds>>,
 ): (managerId: string, params: Pick<RiskParams, 'liquidation'>) => RiskThresholds {
   return (id, params) => {
-    const own = perManager[id];
-    const t = own ?? thresholdsOnPool({ warning: s.warningRatio, critical: s.criticalRatio }, params.liquidation);
-    return { warning: t.warning, critical: t.critical, near_pct: own?.near_pct !== undefined ? own.near_pct : s.nearLiquidationPct };
+    const t = perManager[id] ?? thresholdsOnPool({ warning: s.warningRatio, critical: s.criticalRatio }, params.liquidation);
+    return { warning: t.warning, critical: t.critical, near_pct: s.nearLiquidationPct };
   };
 }
