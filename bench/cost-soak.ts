@@ -32,7 +32,7 @@ import { DEFAULT_SETTINGS } from '../src/main/core/settings';
 import { DAYS_PER_MONTH, PLANS, type PlanName } from '../src/shared/credit-prices';
 import { thresholdsOnPool, type PortfolioSummary } from '../src/shared/portfolio';
 import type { AlertRecord, CreditForecast, StatusSnapshot } from '../src/shared/contract';
-import { spawnSim } from './support';
+import { spawnServe, spawnSim } from './support';
 
 const BIN = fileURLToPath(new URL('../bin/tidewatch.js', import.meta.url));
 const { values } = parseArgs({ options: { minutes: { type: 'string' }, speed: { type: 'string' }, seed: { type: 'string' }, out: { type: 'string' } } });
@@ -95,32 +95,9 @@ async function bill(simUrl: string, key: string): Promise<Bill> {
 async function startServe(spec: RunSpec, simUrl: string, watch: string[]): Promise<Serve> {
   const key = `soak-${spec.name}`;
   const dir = mkdtempSync(join(tmpdir(), `tidewatch-cost-${spec.name}-`));
-  const args = [BIN, 'serve', '--port', '0', '--data-dir', dir, '--base-url', simUrl, '--plan', spec.plan, ...watch.flatMap((w) => ['--watch', w])];
-  const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, TIDEWATCH_API_KEY: key, TIDEWATCH_CADENCE: spec.rule } });
-  let err = '';
-  let logLines = 0;
-  child.stderr!.on('data', (d: Buffer) => {
-    err = (err + d).slice(-4000);
-    for (const b of d) if (b === 10) logLines++;
-  });
-  const url = await new Promise<string>((resolve, reject) => {
-    let out = '';
-    child.stdout!.on('data', (d) => {
-      out += d;
-      const m = /running at (\S+)/.exec(out);
-      if (m) resolve(m[1]!);
-    });
-    child.once('exit', (code) => reject(new Error(`serve ${spec.name} exited (${code}):\n${err}`)));
-  });
-  const u = new URL(url);
-  const token = u.searchParams.get('token')!;
-  const call = async <T>(method: string, a: object = {}): Promise<T> => {
-    const res = await fetch(`${u.origin}/api/invoke/${method}`, { method: 'POST', headers: { 'x-tidewatch-token': token, 'content-type': 'application/json' }, body: JSON.stringify(a) });
-    const body = (await res.json()) as { result: T; error?: { message: string } };
-    if (!res.ok) throw new Error(`${spec.name} ${method}: ${body.error?.message}`);
-    return body.result;
-  };
-  return { spec, key, child, url, call, dir, logLines: () => logLines };
+  const args = ['--data-dir', dir, '--base-url', simUrl, '--plan', spec.plan, ...watch.flatMap((w) => ['--watch', w])];
+  const serve = await spawnServe(spec.name, args, { TIDEWATCH_API_KEY: key, TIDEWATCH_CADENCE: spec.rule });
+  return { spec, key, dir, ...serve };
 }
 
 /** The five wallets with the most loans (seed 7): what a trader with several accounts watches. */

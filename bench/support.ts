@@ -32,6 +32,43 @@ export async function spawnSim(args: string[]): Promise<{ child: ChildProcess; u
   };
 }
 
+/** A `tidewatch serve` of its own: its URL, a caller of its HTTP API, and how many log lines it wrote. */
+export interface ServeProcess {
+  child: ChildProcess;
+  url: string;
+  call<T>(method: string, args?: object): Promise<T>;
+  logLines(): number;
+}
+
+/** Start `tidewatch serve` as the CLI starts it (`args` after `serve`), and wait for its URL. */
+export async function spawnServe(name: string, args: string[], env: NodeJS.ProcessEnv = {}): Promise<ServeProcess> {
+  const child = spawn(process.execPath, [BIN, 'serve', '--port', '0', ...args], { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...env } });
+  let err = '';
+  let lines = 0;
+  child.stderr!.on('data', (d: Buffer) => {
+    err = (err + d).slice(-4000);
+    for (const b of d) if (b === 10) lines++;
+  });
+  const url = await new Promise<string>((resolve, reject) => {
+    let out = '';
+    child.stdout!.on('data', (d) => {
+      out += d;
+      const m = /running at (\S+)/.exec(out);
+      if (m) resolve(m[1]!);
+    });
+    child.once('exit', (code) => reject(new Error(`serve ${name} exited (${code}):\n${err}`)));
+  });
+  const u = new URL(url);
+  const token = u.searchParams.get('token')!;
+  const call = async <T>(method: string, a: object = {}): Promise<T> => {
+    const res = await fetch(`${u.origin}/api/invoke/${method}`, { method: 'POST', headers: { 'x-tidewatch-token': token, 'content-type': 'application/json' }, body: JSON.stringify(a) });
+    const body = (await res.json()) as { result: T; error?: { message: string } };
+    if (!res.ok) throw new Error(`${name} ${method}: ${body.error?.message}`);
+    return body.result;
+  };
+  return { child, url, call, logLines: () => lines };
+}
+
 /** Keep-alive GET load from `connections` concurrent loops for `seconds`; requests per second. */
 export async function load(url: string, connections: number, seconds: number): Promise<{ rps: number; errors: number; statuses: Set<number> }> {
   const agent = new Agent({ keepAlive: true, maxSockets: connections });

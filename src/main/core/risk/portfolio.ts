@@ -18,6 +18,9 @@ export interface PortfolioRead {
   managers: Array<{ id: string; owner: string; dexPoolId: string; poolName: string | null; hasDebt: boolean }>;
 }
 
+/** An exchange price this recent counts as read with records read now (the oracle learnt from them moves with it). */
+const FRESH_EXCHANGE_MS = 60_000;
+
 /** What the user reads when a wallet could not be read: no request, no URL. */
 const plainReason = (err: unknown): string => (err instanceof ServiceError ? `${err.message}. ${err.advice}` : 'It could not be read; it will be tried again.');
 
@@ -253,7 +256,12 @@ export async function readManager(
     const all = await managersOf(client, owner);
     manager = all.find((m) => m.margin_manager_id === managerId);
     const pool = manager ? book.poolsById.get(manager.dex_pool_id) : undefined;
-    if (pool) await Promise.all([d.prices.quote(pool.base_asset_id, now), d.prices.quote(pool.quote_asset_id, now)]);
+    // The ratios are of the oracle now: the exchange's prices must be of now too (the oracle moves with them).
+    const fresh = (a: string): Promise<unknown> => {
+      const known = d.prices.peek(a);
+      return known && now - known.at < FRESH_EXCHANGE_MS ? Promise.resolve(known) : d.prices.readable(a) ? d.prices.read(a, now) : d.prices.quote(a, now);
+    };
+    if (pool) await Promise.all([fresh(pool.base_asset_id), fresh(pool.quote_asset_id)]);
     learnFrom(all, book, d, now);
   }
   const position = manager ? positionOf(manager, contextOf(book, d, now, now)) : null;
