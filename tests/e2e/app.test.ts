@@ -64,7 +64,7 @@ describe('the UI in Chromium against `tidewatch serve` on the Demo network', () 
     await page.goto(url);
     // The printed token is traded for a cookie: it is gone from the address bar.
     expect(page.url()).not.toContain('token');
-    await page.getByTestId('loan-row').first().waitFor({ timeout: 60_000 });
+    await page.getByTestId('position-row').first().waitFor({ timeout: 60_000 });
     const ms = Date.now() - startedAt;
     console.log(`serve start to portfolio rendered in Chromium: ${ms} ms`);
     expect(await page.getByTestId('wallet-card').count()).toBe(1 + busiest.length);

@@ -45,7 +45,7 @@ describe.skipIf(!binary)('the desktop app (Playwright _electron)', () => {
     expect(await win.evaluate('Object.keys(window.tidewatch).sort().join()')).toBe('invoke,subscribe');
     for (const owner of busiest) await win.evaluate(`window.tidewatch.invoke('addWatch', { owner: ${JSON.stringify(owner)} })`);
     await win.evaluate("window.location.hash = '#/settings'; window.location.hash = '#/portfolio'");
-    await win.getByTestId('loan-row').first().waitFor({ timeout: 60_000 });
+    await win.getByTestId('position-row').first().waitFor({ timeout: 60_000 });
     await win.screenshot({ path: `${SCREENSHOTS}/electron-portfolio.png` });
   });
 

@@ -27,7 +27,7 @@ afterAll(async () => {
 describe('with the Demo network stopped', () => {
   it('renders the views from the store, with stale badges and the offline banner', async () => {
     await page.goto(serving.url);
-    await page.getByTestId('loan-row').first().waitFor({ timeout: 60_000 });
+    await page.getByTestId('position-row').first().waitFor({ timeout: 60_000 });
     await go(page, '#/markets');
     await page.getByTestId('pool-row').first().waitFor();
     await go(page, '#/events');
@@ -36,7 +36,7 @@ describe('with the Demo network stopped', () => {
     await serving.sim!.close();
     await go(page, '#/portfolio');
     await page.getByTestId('offline-banner').waitFor({ timeout: 30_000 });
-    await page.getByTestId('loan-row').first().waitFor({ timeout: 30_000 });
+    await page.getByTestId('position-row').first().waitFor({ timeout: 30_000 });
     await expect.poll(() => page.getByTestId('freshness').first().textContent(), { timeout: 15_000 }).toMatch(/cached/);
     await page.screenshot({ path: `${SCREENSHOTS}/offline-portfolio.png` });
 

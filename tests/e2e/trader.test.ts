@@ -51,24 +51,24 @@ afterAll(async () => {
 
 describe('what a trader must see', () => {
   it('1. the Portfolio in money: totals, equity, leverage and the price that liquidates, riskiest first', { timeout: 90_000 }, async () => {
-    await page.getByTestId('loan-row').first().waitFor({ timeout: 60_000 });
+    await page.getByTestId('position-row').first().waitFor({ timeout: 60_000 });
     expect(await page.getByTestId('wallet-card').count()).toBe(busiest.length);
     expect(await text('wallet-totals')).toMatch(/Equity\s*\$[\d,.]+[KM]?\s*Assets\s*\$[\d,.]+[KM]?\s*Debt\s*\$/);
-    const rows = page.getByTestId('loan-row');
+    const rows = page.getByTestId('position-row');
     const first = (await rows.first().textContent()) ?? '';
     expect(first).toMatch(/\$[\d,.]+/);
     expect(first).toMatch(/\d\.\d\d×/);
-    // "SUI liq. $3.07 … -4.9%": the asset that moves, its liquidation price and the distance.
+    // "Long SUI … liq. $3.07 … -4.9%": the row names the asset that moves; its liquidation price and the distance.
     const distances = await textsIn(page.getByTestId('wallet-card').first(), '[data-testid=distance]');
-    expect(distances[0]).toMatch(/^\s*[A-Z]+ liq\. \$[\d,.]+\s*[-+]\d+\.\d%/);
+    expect(distances[0]).toMatch(/^\s*liq\. \$[\d,.]+\s*[-+]\d+\.\d%/);
     const abs = distances.map((d) => Math.abs(Number(/([-+]\d+\.\d)%/.exec(d)?.[1] ?? 'NaN'))).filter((x) => !Number.isNaN(x));
     expect(abs).toEqual([...abs].sort((a, b) => a - b));
     // The pricing rule is shown with each price's source and age.
-    expect(await text('prices')).toMatch(/(last exchange trade|oracle price of a deposit), (just now|\d+ s ago|\d+ min ago)/);
+    expect(await text('prices')).toMatch(/(oracle price|last exchange trade|stablecoin), (just now|\d+ s ago|\d+ min ago)/);
   });
 
   it('2. a manager page from every manager id: position, risk chart with its lines, events, and watch', { timeout: 90_000 }, async () => {
-    await page.getByTestId('loan-row').first().getByTestId('manager-link').click();
+    await page.getByTestId('position-row').first().getByTestId('manager-link').click();
     expect(await page.evaluate('window.location.hash')).toMatch(/^#\/manager\/0x[0-9a-f]{64}$/);
     await page.getByTestId('manager-position').waitFor();
     expect(await text('manager-position')).toMatch(/Equity\s*\$[\d,.]+/);
@@ -111,7 +111,7 @@ describe('what a trader must see', () => {
     await page.getByRole('button', { name: 'Hide amounts' }).click();
     await page.getByRole('button', { name: 'Show amounts' }).waitFor();
     await go(page, '#/portfolio');
-    await page.getByTestId('loan-row').first().waitFor();
+    await page.getByTestId('position-row').first().waitFor();
     await expect.poll(() => text('wallet-totals')).toContain('$•••••');
     // Market data stays: the liquidation price and the distance are prices, not the user's amounts.
     expect((await page.getByTestId('distance').first().textContent()) ?? '').toMatch(/liq\. \$[\d,.]+/);
@@ -222,9 +222,9 @@ describe('what a trader must see', () => {
 
   it('8. every view at 1280x800 and 1920x1080, light and dark', { timeout: 300_000 }, async () => {
     await go(page, '#/portfolio');
-    const managerHref = (await page.getByTestId('loan-row').first().getByTestId('manager-link').getAttribute('href'))!;
+    const managerHref = (await page.getByTestId('position-row').first().getByTestId('manager-link').getAttribute('href'))!;
     const views: Array<[string, string, string]> = [
-      ['portfolio', '#/portfolio', '[data-testid=loan-row]'],
+      ['portfolio', '#/portfolio', '[data-testid=position-row]'],
       ['manager', managerHref, '[data-testid=manager-position]'],
       ['wallet', `#/wallet/${world.describe().owners.find((o) => o.nfts > 0)!.owner}`, '[data-testid=nft-card]'],
       ['collection', `#/collection/${world.describe().collections.find((c) => c.includes('TidalPunk'))}`, '[data-testid=facet-count]'],

@@ -8,7 +8,7 @@ import { CanvasRenderer } from 'echarts/renderers';
 use([LineChart, BarChart, CandlestickChart, ScatterChart, GridComponent, TooltipComponent, DataZoomComponent, LegendComponent, MarkLineComponent, CanvasRenderer]);
 
 /** Colours the charts take from the theme's CSS variables. */
-export type ThemeColors = { fg: string; muted: string; border: string; ok: string; bad: string; warn: string; accent: string };
+export type ThemeColors = { fg: string; muted: string; border: string; ok: string; bad: string; warn: string; accent: string; surface: string };
 let colors: { version: number; colors: ThemeColors } | undefined;
 
 /**
@@ -20,6 +20,6 @@ export function themeColors(): ThemeColors {
   if (colors?.version === version) return colors.colors;
   const css = getComputedStyle(document.documentElement);
   const v = (name: string): string => css.getPropertyValue(name).trim() || '#888';
-  colors = { version, colors: { fg: v('--fg'), muted: v('--muted'), border: v('--border'), ok: v('--ok'), bad: v('--bad'), warn: v('--warn'), accent: v('--accent') } };
+  colors = { version, colors: { fg: v('--fg'), muted: v('--muted'), border: v('--border'), ok: v('--ok'), bad: v('--bad'), warn: v('--warn'), accent: v('--accent'), surface: v('--surface') } };
   return colors.colors;
 }

@@ -156,12 +156,59 @@ export function alertText(message: string, own: boolean): string {
   return own && privacy.value ? maskAmounts(message) : message;
 }
 
-/** Where an asset's USD price came from, in plain words (the Portfolio's prices, a manager's page). */
+/**
+ * Where an asset's USD price came from, in a word or two (beside a price); `priceSource` says it
+ * in full (its tooltip), so a price never changes its source silently.
+ */
 export const PRICE_SOURCE: Readonly<Record<UsdPrice['source'], string>> = {
   stablecoin: 'stablecoin',
-  oracle: 'oracle price of a deposit',
+  oracle: 'oracle price',
   exchange: 'last exchange trade',
 };
+
+/** A time of day today ("2:02 PM"), the full date and time otherwise. */
+function clockOrTime(ms: number, now = Date.now()): string {
+  return new Date(ms).toDateString() === new Date(now).toDateString() ? df({ hour: 'numeric', minute: '2-digit' }).format(ms) : time(ms);
+}
+
+/**
+ * Where a price came from, in full: "oracle price (learnt from the service's risk ratios at
+ * 2:02 PM, moved with the exchange since)".
+ */
+export function priceSource(p: UsdPrice, now = Date.now()): string {
+  if (p.source === 'stablecoin') return 'stablecoin, counted as $1';
+  if (p.source === 'exchange') return "the exchange's last trade (no oracle price learnt yet)";
+  const at = p.oracle_at ? ` at ${clockOrTime(p.oracle_at, now)}` : '';
+  const from =
+    p.learnt_from === 'record'
+      ? `read from a deposit's or liquidation's record${at}`
+      : p.learnt_from === 'exchange'
+        ? `set to the exchange's${at}, none learnt yet`
+        : `learnt from the service's risk ratios${at}`;
+  return `oracle price (${from}, moved with the exchange since)`;
+}
+
+/** The exchange's price beside an oracle price where they differ by more than 1 %: "exchange $3.41 (+1.8 %)"; null otherwise. */
+export function exchangeBeside(p: UsdPrice): string | null {
+  if (p.source !== 'oracle' || p.exchange_usd === null || p.exchange_usd === undefined || !(p.usd > 0)) return null;
+  const diff = (p.exchange_usd / p.usd - 1) * 100;
+  return Math.abs(diff) > 1 ? `exchange ${usdPrice(p.exchange_usd)} (${signedPct(diff, 1)})` : null;
+}
+
+/** A signed move in percent with a true minus sign and a space: "+1.8 %", "−15 %". */
+export function signedPct(value: number | null | undefined, digits = 0): string {
+  if (value === null || value === undefined || !Number.isFinite(value)) return '–';
+  const text = Math.abs(value).toFixed(digits);
+  const zero = Number(text) === 0;
+  return `${zero ? '' : value > 0 ? '+' : '\u2212'}${text} %`;
+}
+
+/** A signed amount of money: "+$1,234.00", "−$4,100" (masked like `usd`). */
+export function signedUsd(value: number | null | undefined, opts: { private?: boolean } = {}): string {
+  if (value === null || value === undefined || !Number.isFinite(value)) return '–';
+  const text = usd(Math.abs(value), opts);
+  return value > 0 ? `+${text}` : value < 0 ? `\u2212${text}` : text;
+}
 
 /** An interval in plain words: "45 s", "5 min", "1.5 h". */
 export function every(ms: number): string {

@@ -1,0 +1,119 @@
+import type { PositionSummary } from '../../../../shared/contract';
+import { modelOf } from '../../../../shared/portfolio';
+import { afterDeposit, DAY_MS, depositFor, priceAtRatio, projectRatio, repayFor, valueAt, type Amount, type DebtRates } from '../../../../shared/risk-model';
+import { usd, usdPrice } from '../../format';
+
+/**
+ * A manager's page figures the risk model computes in the renderer, from the position main
+ * sends (the same holdings and prices its row shows): the repair at a chosen target and the
+ * ratio's drift with interest alone.
+ */
+
+/** The debt's borrow rate on the asset owed (the position's APR applies to its one loan). */
+export function debtRates(p: PositionSummary): DebtRates {
+  return { base: p.debt_base > 0 ? p.interest.apr : null, quote: p.debt_quote > 0 ? p.interest.apr : null };
+}
+
+export interface RepairAt {
+  target: number;
+  /** The ratio now; at or above `target` there is nothing to do (`deposits` empty, `repay` null). */
+  ratio: number | null;
+  above: boolean;
+  /** Deposits of either asset, any one of which brings the ratio to `target`: quote first. */
+  deposits: Array<{ asset: 'base' | 'quote'; symbol: string; decimals: number; amount: Amount }>;
+  /** The repayment, brought from the wallet in the asset owed. */
+  repay: { symbol: string; decimals: number; amount: Amount } | null;
+  /** The liquidation price after the quote deposit (USD, the quote's price held). */
+  liquidationPriceAfter: number | null;
+}
+
+/** What brings the position back to `target`; null when it cannot be priced or has no debt. */
+export function repairAt(p: PositionSummary, target: number): RepairAt | null {
+  const m = modelOf(p);
+  if (!m.prices || !(target > 0)) return null;
+  const h = m.holdings;
+  const ratio = valueAt(h, m.prices).ratio;
+  if (ratio === null) return null;
+  const base = p.base_symbol ?? '?';
+  const quote = p.quote_symbol ?? '?';
+  const owesBase = h.debtBase > 0 && h.debtQuote <= 0;
+  const byQuote = depositFor(h, m.prices, target, 'quote', p.quote_decimals);
+  const byBase = depositFor(h, m.prices, target, 'base', p.base_decimals);
+  const repayDecimals = owesBase ? p.base_decimals : p.quote_decimals;
+  const repay = repayFor(h, m.prices, target, repayDecimals);
+  return {
+    target,
+    ratio,
+    above: byQuote === null,
+    deposits: [
+      ...(byQuote ? [{ asset: 'quote' as const, symbol: quote, decimals: p.quote_decimals, amount: byQuote }] : []),
+      ...(byBase ? [{ asset: 'base' as const, symbol: base, decimals: p.base_decimals, amount: byBase }] : []),
+    ],
+    repay: repay ? { symbol: owesBase ? base : quote, decimals: repayDecimals, amount: repay } : null,
+    liquidationPriceAfter: byQuote ? priceAtRatio(afterDeposit(h, 'quote', byQuote.amount), m.prices.quote, p.liquidation_ratio) : null,
+  };
+}
+
+/** The longest the chart looks ahead. */
+export const PROJECTION_DAYS = 90;
+
+/**
+ * The ratio ahead with interest alone at today's prices, from `startMs`: to 90 days, or to when
+ * interest liquidates the position if sooner. Empty without debt, prices or a known rate.
+ */
+export function interestProjection(p: PositionSummary, startMs: number, steps = 45): Array<{ ts_ms: number; ratio: number | null }> {
+  const m = modelOf(p);
+  if (!m.prices || p.interest.apr === null || (p.debt_base <= 0 && p.debt_quote <= 0)) return [];
+  const untilLiq = p.interest.liquidation_in_ms === null ? Infinity : p.interest.liquidation_in_ms / DAY_MS;
+  const horizon = Math.min(PROJECTION_DAYS, untilLiq);
+  if (!(horizon > 0)) return [];
+  const days = Array.from({ length: steps + 1 }, (_, i) => (horizon * i) / steps);
+  return projectRatio(m.holdings, m.prices, debtRates(p), startMs, days);
+}
+
+/** A wait in plain words: "5 hours", "1 day", "213 days" (rounded down: it comes no later). */
+export function duration(ms: number): string {
+  const hours = Math.floor(ms / 3_600_000);
+  if (ms < 2 * DAY_MS) return hours <= 1 ? 'less than 2 hours' : `${hours} hours`;
+  return `${Math.floor(ms / DAY_MS)} days`;
+}
+
+/** When interest alone liquidates the position at today's prices, in one sentence. */
+export function interestLiquidationText(p: PositionSummary): string | null {
+  if (p.debt_base <= 0 && p.debt_quote <= 0) return null;
+  if (p.interest.apr === null) return 'The borrow rate is not known: how interest moves the ratio cannot be told.';
+  const ms = p.interest.liquidation_in_ms;
+  if (ms === null) return "Interest alone does not liquidate it within a year at today's prices.";
+  if (ms <= 0) return 'At or below its liquidation ratio now.';
+  return `Liquidated by interest alone in ${duration(ms)} at today's prices.`;
+}
+
+/**
+ * An amount to bring, rounded up at the digits it is shown with ("1,240.51 USDC" for 1,240.5032):
+ * the figure read on screen is never short of the target.
+ */
+export function shownUp(x: number, decimals: number): number {
+  if (!(x > 0)) return x;
+  const digits = Math.min(decimals, x >= 1 ? 2 : Math.min(8, 4 - Math.floor(Math.log10(x))));
+  const unit = 10 ** digits;
+  return Math.ceil(x * unit - 1e-7) / unit;
+}
+
+/** A reward share as a percent: 0.01 -> "1 %", 0.025 -> "2.5 %". */
+export const share = (x: number): string => `${Number((x * 100).toFixed(2))} %`;
+
+/** The cost of doing nothing: what a liquidation at the liquidation price takes, in one sentence. */
+export function liquidationCostText(p: PositionSummary, own: boolean): string | null {
+  const c = p.liquidation_cost;
+  if (!c || p.liquidation_price === null) return null;
+  const o = { private: own };
+  const whose = own ? 'your' : 'its';
+  const at = `If nothing is done: at ${usdPrice(p.liquidation_price)} (the liquidation price)`;
+  const equity = `${whose} equity there, ${usd(c.equity_before_usd, o)}, falls to ${usd(c.equity_after_usd, o)}.`;
+  const rewards = `${share(p.risk_params.user_reward)} to the liquidator, ${share(p.risk_params.pool_reward)} to the pool`;
+  if (c.defaulted_usd > 0) {
+    return `${at} the assets do not cover the debt and its rewards: the liquidators take all ${usd(c.seized_usd, o)} of assets and repay ${usd(c.repaid_usd, o)} of debt, the pool absorbs the other ${usd(c.defaulted_usd, o)}; ${equity}`;
+  }
+  const fees = c.liquidator_reward_usd + c.pool_reward_usd;
+  return `${at} the liquidators repay ${usd(c.repaid_usd, o)} of debt and take ${usd(c.seized_usd, o)} of assets, of which ${usd(fees, o)} are rewards (${rewards}); ${equity}`;
+}

@@ -1,0 +1,65 @@
+import type { PositionSummary } from '../../../../shared/contract';
+import { DAY_MS } from '../../../../shared/risk-model';
+import { amount, ratio, usd } from '../../format';
+
+/**
+ * A position's facts in the words of its row: side, why its level, its borrow rate. Every figure
+ * is main's (the row judges nothing again); these only say them.
+ */
+
+/** "Long SUI", "Short SUI"; "–" without a side (no debt, or nothing held either way). */
+export function sideText(p: PositionSummary): string {
+  const base = p.base_symbol ?? '?';
+  return p.side === 'long' ? `Long ${base}` : p.side === 'short' ? `Short ${base}` : '–';
+}
+
+/** Why the position is at its level, by the thresholds it was judged with. */
+export function levelReason(p: PositionSummary): string {
+  const t = p.thresholds;
+  const near = t.near_pct === null ? '' : `, or within ${t.near_pct} % of its liquidation price`;
+  const rule = `Warning below ${ratio(t.warning)}; critical below ${ratio(t.critical)}${near}; liquidated below ${ratio(p.liquidation_ratio)}.`;
+  const r = ratio(p.risk_ratio);
+  switch (p.level) {
+    case 'liquidatable':
+      return `Ratio ${r} is below the liquidation ratio: liquidators can take it now. ${rule}`;
+    case 'critical':
+      return p.risk_ratio !== null && p.risk_ratio < t.critical
+        ? `Ratio ${r} is below the critical ratio. ${rule}`
+        : `Within ${t.near_pct} % of its liquidation price. ${rule}`;
+    case 'warning':
+      return `Ratio ${r} is below the warning ratio. ${rule}`;
+    default:
+      return `Ratio ${r}. ${rule}`;
+  }
+}
+
+/** The borrow rate in percent a year: "12.3 %". */
+export function aprText(apr: number | null): string {
+  return apr === null || !Number.isFinite(apr) ? '–' : `${(apr * 100).toFixed(1)} %`;
+}
+
+/** Days until interest alone liquidates, when it does within `alertDays` (the setting); null otherwise. */
+export function interestDays(p: PositionSummary, alertDays: number | null): number | null {
+  const ms = p.interest.liquidation_in_ms;
+  if (ms === null || alertDays === null || ms > alertDays * DAY_MS) return null;
+  return Math.max(0, Math.floor(ms / DAY_MS));
+}
+
+/** The APR cell's tooltip: where the rate comes from, what has accrued, when interest alone liquidates. */
+export function interestTitle(p: PositionSummary): string {
+  const i = p.interest;
+  const lines = [
+    i.apr === null ? 'Borrow rate not known' : `Borrow rate ${aprText(i.apr)} a year, ${i.apr_source === 'observed' ? "from the loan's growth since it was opened" : "by the pool's rate curve at its utilization"}`,
+  ];
+  if (i.accrued !== null) lines.push(`Interest accrued since opening: at most ${amount(i.accrued, i.symbol)} (${usd(i.accrued_usd)})`);
+  lines.push(i.liquidation_in_ms === null ? 'Interest alone does not liquidate it within a year at today\'s prices' : `Interest alone liquidates it in ${Math.floor(i.liquidation_in_ms / DAY_MS)} days at today's prices`);
+  return lines.join('\n');
+}
+
+/** The PnL cell's tooltip: how it was found, or why it is not known. */
+export function pnlTitle(p: PositionSummary): string {
+  const n = p.pnl;
+  if (n.pnl_usd === null) return n.note ?? 'Not known';
+  const base = `Equity now less deposits net of withdrawals (${usd(n.net_deposited_usd)}, valued at their time)`;
+  return n.estimated && n.note ? `Estimated: ${n.note}\n${base}` : base;
+}
