@@ -81,6 +81,8 @@ export interface PositionSummary {
   repair: RepairPlan | null;
   /** What a liquidation at the liquidation price would take (the cost of doing nothing). */
   liquidation_cost: LiquidationOutcome | null;
+  /** When this valuation was made (ms): `interest.liquidation_in_ms` counts from it. */
+  valued_at: number;
   /** When the position last changed on chain (ms). */
   updated_ms: number | null;
 }
@@ -105,7 +107,7 @@ export interface PositionInterest {
   accrued: number | null;
   accrued_usd: number | null;
   symbol: string | null;
-  /** When interest alone brings the ratio to the liquidation ratio at today's prices (ms from `at`); null: not within a year. */
+  /** When interest alone brings the ratio to the liquidation ratio at today's prices (ms from `valued_at`); null: not within a year. */
   liquidation_in_ms: number | null;
 }
 
@@ -149,6 +151,13 @@ export interface RiskParams {
 
 /** The protocol's default liquidation ratio, against which the user's thresholds are set. */
 export const DEFAULT_LIQUIDATION_RATIO = 1.125;
+
+/**
+ * The default thresholds on a pool that liquidates at 1.125 (docs/valuation.md "Levels"): a
+ * healthy 3-5x position (ratio 1.25-1.5) is not in warning; 1.2 is 6.25 % above the liquidation
+ * price of a long holding only the base.
+ */
+export const DEFAULT_THRESHOLDS = { warning: 1.2, critical: 1.15 } as const;
 
 /**
  * A manager's default thresholds on its pool: the user's warning and critical ratios are set

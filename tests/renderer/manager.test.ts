@@ -26,6 +26,7 @@ import { rawPrice } from '../../src/shared/units';
 import { setApi } from '../../src/renderer/src/api';
 import { num, priceSource, usd, usdPrice } from '../../src/renderer/src/format';
 import PositionFacts from '../../src/renderer/src/features/manager/PositionFacts.vue';
+import ManagerShock from '../../src/renderer/src/features/manager/ManagerShock.vue';
 import RepairPanel from '../../src/renderer/src/features/manager/RepairPanel.vue';
 import RiskHistoryChart from '../../src/renderer/src/features/manager/RiskHistoryChart.vue';
 import { interestProjection, shownUp } from '../../src/renderer/src/features/manager/position-model';
@@ -95,6 +96,7 @@ function position(o: { id?: string; h?: Holdings; p?: PricePair; apr?: number | 
     },
     repair: null,
     liquidation_cost: liq === null ? null : liquidationAt(h, { base: liq, quote: p.quote }, PARAMS),
+    valued_at: NOW,
     updated_ms: NOW,
   };
 }
@@ -169,6 +171,25 @@ describe('the repair plan on the manager page', () => {
     expect(p.liquidation_price).toBeCloseTo(1.9375, 12);
     expect(c.repaid_usd).toBeCloseTo(1187.5, 6);
     expect(c.seized_usd).toBeCloseTo(1246.875, 6);
+  });
+});
+
+describe('the shock panel on the manager page', () => {
+  it('moves the one position with the model, and says what a liquidation there would take', async () => {
+    const p = position();
+    const w = mount(ManagerShock, { props: { position: p, own: false } });
+    expect(w.find('[data-testid="manager-shocked"]').exists()).toBe(false);
+    const slider = w.find('[data-testid="shock-slider-SUI"]');
+    // -10 %: SUI $2.25, assets 2,450, ratio 1.289.
+    await slider.setValue('-10');
+    expect(w.find('[data-testid="manager-shocked"]').text()).toMatch(/^SUI −10 %: ratio 1\.289/);
+    // -25 %: SUI $1.875: assets 2,075 / 1,900 = 1.092, below 1.125: liquidated.
+    await slider.setValue('-25');
+    const text = w.find('[data-testid="manager-shocked"]').text();
+    const outcome = liquidationAt({ base: 1000, quote: 200, debtBase: 0, debtQuote: 1900 }, { base: 1.875, quote: 1 }, PARAMS)!;
+    expect(text).toContain('ratio 1.092');
+    expect(text).toContain(`repay ${usd(outcome.repaid_usd)} of debt`);
+    w.unmount();
   });
 });
 

@@ -56,7 +56,7 @@ function position(id: string, pool: [string, string], h: Holdings, base: UsdPric
     base_decimals: 9, quote_decimals: 6, thresholds: THRESHOLDS, level: levelOf(v.ratio, distance, THRESHOLDS, PARAMS.liquidation), exchange_view: null,
     pnl: { net_deposited_usd: v.equity - 100, pnl_usd: 100, entry_price: p.base - 100 / sizeOf(h), estimated: false, note: null },
     interest: { apr: 0.082, apr_source: 'curve', accrued: 12.5, accrued_usd: 12.5, symbol: pool[1], liquidation_in_ms: null },
-    repair: null, liquidation_cost: liq === null ? null : liquidationAt(h, { base: liq, quote: 1 }, PARAMS), updated_ms: NOW,
+    repair: null, liquidation_cost: liq === null ? null : liquidationAt(h, { base: liq, quote: 1 }, PARAMS), valued_at: NOW, updated_ms: NOW,
     ...patch,
   };
 }

@@ -8,7 +8,7 @@ const valid = quickCheck(MarginEventSchema);
 
 /** Every event of a Demo world's margin history (all four types), as the stream sends them. */
 function demoEvents(): unknown[] {
-  const world = new World({ seed: 7, nowMs: Date.UTC(2026, 10, 20), historyDays: 1 });
+  const world = new World({ seed: 7, nowMs: Date.UTC(2026, 10, 20), historyDays: 2 });
   return world.log.since('all').map((e) => JSON.parse(e.json) as unknown);
 }
 

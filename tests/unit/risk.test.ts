@@ -230,6 +230,10 @@ describe('thresholds that mean something', () => {
       expect(s.get()).toMatchObject({ warningRatio: DEFAULT_SETTINGS.warningRatio, criticalRatio: DEFAULT_SETTINGS.criticalRatio, nearLiquidationPct: 3 });
       store.settings.set('settings', { warningRatio: 1.6, criticalRatio: 1.25 });
       expect(s.get()).toMatchObject({ warningRatio: 1.6, criticalRatio: 1.25 });
+      // Chosen now, 1.5 / 1.25 stay: only settings saved before the change are moved.
+      s.update({ warningRatio: 1.5, criticalRatio: 1.25 });
+      expect(s.get()).toMatchObject({ warningRatio: 1.5, criticalRatio: 1.25 });
+      expect(s.get()).not.toHaveProperty('version');
     } finally {
       store.close();
     }

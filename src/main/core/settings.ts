@@ -1,5 +1,6 @@
 import { withoutKeyFacts, type KeyFacts, type Settings, type SettingsPatch } from '../../shared/contract';
 import { PLANS, type Plan, type PlanName } from '../../shared/credit-prices';
+import { DEFAULT_THRESHOLDS } from '../../shared/portfolio';
 import { decodeStreamKeys, encodeStreamKeys, withStreamKey, type StreamKeys } from './client/stream-keys';
 import type { SettingsRepo } from './store/settings-repo';
 
@@ -13,9 +14,8 @@ export const DEFAULT_SETTINGS: Omit<Settings, KeyFacts> = {
   concurrency: 4,
   streamBudget: PLANS.free.streams,
   recordsRefreshSec: 3 * 3600,
-  // A healthy 3-5x position (ratio 1.25-1.5) is not in warning; 1.2 is ~6 % from liquidation for a long.
-  warningRatio: 1.2,
-  criticalRatio: 1.15,
+  warningRatio: DEFAULT_THRESHOLDS.warning,
+  criticalRatio: DEFAULT_THRESHOLDS.critical,
   nearLiquidationPct: 3,
   interestAlertDays: 30,
   alertCooldownSec: 900,
@@ -51,6 +51,11 @@ export class MemorySecretStore implements SecretStore {
 }
 
 const KEY = 'settings';
+/**
+ * What the stored settings were written by: 2 from the oracle valuation's thresholds on. Settings
+ * without it were saved before, when 1.5 / 1.25 were the defaults written with everything else.
+ */
+const VERSION = 2;
 
 /** Settings persisted in the store, merged over the defaults; the keys are never among them. */
 export class SettingsService {
@@ -94,7 +99,7 @@ export class SettingsService {
       throw new RangeError('a custom network needs a base URL');
     }
     const before = this.get();
-    this.repo.set(KEY, withoutKeyFacts(next));
+    this.repo.set(KEY, { ...withoutKeyFacts(next), version: VERSION });
     // The keys were given for a service: pointing the app at another host must not send them there.
     if (movedHost(before, next)) {
       if (this.secrets.get() !== null) this.secrets.set(null);
@@ -157,9 +162,9 @@ export function monthlyBudgetOf(s: Pick<Settings, 'plan' | 'monthlyCreditBudget'
  * (every 30 s) gave way to `recordsRefreshSec`. The old default thresholds (1.5 and 1.25, which
  * held most 3-5x positions in warning) give way to the new ones.
  */
-function fromStored(saved: Partial<Settings> & { riskRefreshSec?: number }): Partial<Settings> {
-  const { riskRefreshSec: _old, ...rest } = saved;
-  if (rest.warningRatio === 1.5 && rest.criticalRatio === 1.25) {
+function fromStored(saved: Partial<Settings> & { riskRefreshSec?: number; version?: number }): Partial<Settings> {
+  const { riskRefreshSec: _old, version, ...rest } = saved;
+  if (version === undefined && rest.warningRatio === 1.5 && rest.criticalRatio === 1.25) {
     delete rest.warningRatio;
     delete rest.criticalRatio;
   }

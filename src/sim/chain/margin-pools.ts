@@ -7,6 +7,10 @@ import { borrowApr, type InterestCurve } from '../../shared/risk-model';
 
 const YEAR_SEC = 365 * 86_400;
 
+/** Suppliers follow the rate: a pool borrowed past HIGH of its supply is topped up to TARGET. */
+const HIGH_UTILIZATION = 0.85;
+const TARGET_UTILIZATION = 0.7;
+
 /** Every margin pool's interest curve (served by /dex-margin/pools; the client projects debts on it). */
 export const CURVE: InterestCurve = { base_rate: 0.02, base_slope: 0.15, optimal_utilization: 0.8, excess_slope: 2 };
 
@@ -42,11 +46,15 @@ export class MarginPools {
   readonly caps: SupplierCap[] = [];
   readonly referrals: SupplyReferral[] = [];
 
+  /** Draws of the top-ups alone (a clone's fork: the chain's other draws stay as they were). */
+  private readonly liquidity: Rng;
+
   constructor(
     private readonly rng: Rng,
     private readonly values: AssetValues,
     symbols: readonly string[],
   ) {
+    this.liquidity = rng.clone().fork('liquidity');
     for (const sym of symbols) {
       if (!this.pools.has(sym)) {
         this.pools.set(sym, { id: objectId(rng), symbol: sym, supplyShares: 0, supplyIndex: 1, borrowShares: 0, borrowIndex: 1 });
@@ -100,7 +108,22 @@ export class MarginPools {
   }
 
   addSupply(cap: SupplierCap, pool: MarginPool, usd: number, stamp: Stamp): void {
-    const amount = this.values.raw(pool.symbol, usd);
+    this.supplyRaw(cap, pool, this.values.raw(pool.symbol, usd), stamp);
+  }
+
+  /**
+   * After a borrow: the protocol stops borrows at its maximum utilization and suppliers chase a
+   * high rate, so a pool borrowed past 85 % of its supply gets a supply that brings it to 70 %.
+   */
+  keepLiquid(pool: MarginPool, ms: number): void {
+    const supplied = pool.supplyShares * pool.supplyIndex;
+    const borrowed = pool.borrowShares * pool.borrowIndex;
+    if (borrowed <= HIGH_UTILIZATION * supplied || this.caps.length === 0) return;
+    const cap = this.caps[this.liquidity.int(0, this.caps.length - 1)]!;
+    this.supplyRaw(cap, pool, Math.ceil(borrowed / TARGET_UTILIZATION - supplied), { ms, digest: txDigest(this.liquidity) });
+  }
+
+  private supplyRaw(cap: SupplierCap, pool: MarginPool, amount: number, stamp: Stamp): void {
     const shares = Math.round(amount / pool.supplyIndex);
     pool.supplyShares += shares;
     this.supplies.push({ cap, pool, shares, original: amount, stamp });

@@ -233,6 +233,7 @@ export class MarginEngine {
     const amount = this.raw(debtSym, addUsd);
     const shares = amount / pool.borrowIndex;
     pool.borrowShares += shares;
+    this.book.keepLiquid(pool, ms);
     if (m.debt) {
       m.debt.shares += shares;
       m.debt.stamp = s;

@@ -264,6 +264,7 @@ export function positionOf(m: MarginManager, ctx: ValuationContext): PositionSum
     interest,
     repair,
     liquidation_cost: h && p && liq !== null ? liquidationAt(h, { base: liq, quote: p.quote }, params) : null,
+    valued_at: now,
     updated_ms: updated.length > 0 ? Math.max(...updated) : null,
   };
 }

@@ -293,7 +293,8 @@ export class RiskRefresh {
     for (const w of read.portfolio.wallets) {
       for (const p of w.positions) {
         const ms = p.interest.liquidation_in_ms;
-        if (ms === null || ms > days * 86_400_000 || p.interest.apr === null) continue;
+        // A position already critical is alerted by its thresholds: interest drift is the slow danger of the others.
+        if (ms === null || ms > days * 86_400_000 || p.interest.apr === null || p.level === 'critical' || p.level === 'liquidatable') continue;
         const about = describePosition(p);
         this.d.alerts.onInterestDrift(p.manager_id, p.owner, p.pool_name, inWords(ms), `Borrow rate ${(p.interest.apr * 100).toFixed(1)} % a year. ${about.text}`, now);
       }

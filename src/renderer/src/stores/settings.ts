@@ -5,7 +5,7 @@ import { useApi } from '../api';
 import { privacy } from '../format';
 
 /** The default thresholds main starts with (assets / debt), shown until the settings are read. */
-export const DEFAULT_THRESHOLDS = { warning: 1.2, critical: 1.15 } as const;
+export { DEFAULT_THRESHOLDS } from '../../../shared/portfolio';
 
 export const useSettingsStore = defineStore('settings', () => {
   const settings = ref<Settings>();
