@@ -213,4 +213,30 @@ describe('the valuation learns the oracle from the service\'s ratios', () => {
       { numRuns: 200 },
     );
   });
+
+  it('profit counts what a liquidation took; the entry leaves it out', () => {
+    const oracle = new OracleBook();
+    const m = {
+      margin_manager_id: 'm', owner: 'o', dex_pool_id: 'p', created_at: new Date(0).toISOString(), checkpoint_timestamp_ms: 0,
+      deposit: { base_asset_amount: 1000e9, quote_asset_amount: 0, last_base_oracle_price: 25, last_base_oracle_decimals: 1, last_quote_oracle_price: 1, last_quote_oracle_decimals: 0, timestamp: new Date(0).toISOString() },
+      active_loans: [{ margin_pool_id: 'mp-usdc', loan_amount: 1, loan_shares: 1, remaining_amount: 1900e6, remaining_shares: 1, risk_ratio: 2500 / 1900, timestamp: new Date(0).toISOString() }],
+    } as unknown as MarginManager;
+    oracle.learn([m], book, () => 2.5, 1_000);
+    const history = { complete: true, flows: [{ at: 0, kind: 'deposit' as const, base: 0, quote: 600e6 }, { at: 500, kind: 'liquidation' as const, repaid: 1000e6, marginPoolId: 'mp-usdc' }] };
+    const p = positionOf(m, {
+      book,
+      price: (a) => oracle.price(a, a === SUI ? 'SUI' : 'USDC', null, 1_000),
+      exchange: () => null,
+      pastPrice: () => null,
+      thresholds: () => thresholds,
+      history: () => history,
+      readAt: 1_000,
+      now: 1_000,
+    });
+    // Equity 2,500 - 1,900 = 600 = what was put in: no profit; the liquidation's 5 % of 1,000 USDC
+    // is a loss of the position, so the entry is 2.5 - 50 / 1,000 = 2.45.
+    expect(p.pnl.pnl_usd).toBeCloseTo(0, 6);
+    expect(p.pnl.entry_price).toBeCloseTo(2.45, 9);
+    expect(p.pnl.note).toContain('$50 lost to a liquidation');
+  });
 });

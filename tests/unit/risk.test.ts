@@ -116,6 +116,15 @@ describe('thresholds with hysteresis and cooldown', () => {
     expect(tr.observe('m', 1.45, t, 20_000)).toBe('warning');
   });
 
+  it('after a liquidation the position starts again: a second approach within the cooldown is alerted', () => {
+    const tr = new ThresholdTracker(0.02, 15 * 60_000);
+    expect(tr.observe('m', 1.2, t, 0)).toBe('critical');
+    expect(tr.observe('m', 1.2, t, 60_000)).toBeNull();
+    tr.forget('m');
+    expect(tr.level('m')).toBe('ok');
+    expect(tr.observe('m', 1.2, t, 120_000)).toBe('critical');
+  });
+
   it('keeps managers apart', () => {
     const tr = new ThresholdTracker();
     expect(tr.observe('a', 1.4, t)).toBe('warning');

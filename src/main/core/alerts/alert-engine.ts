@@ -147,6 +147,8 @@ export class AlertEngine {
     const risk = typeof data === 'object' && data !== null ? (data as { risk_ratio?: unknown }).risk_ratio : undefined;
     const ratio = typeof risk === 'number' ? ` at a risk ratio of ${riskRatioFromStream(risk).toFixed(3)}` : '';
     const amounts = wordsOrNone(words);
+    // What remains is a new position: its thresholds alert afresh (a second approach within the cooldown too).
+    this.tracker.forget(e.margin_manager_id);
     return this.raise({
       dedupe_key: liquidationKey(e),
       rule: 'liquidation',

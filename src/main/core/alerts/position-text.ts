@@ -9,7 +9,7 @@ export function repairWords(p: PositionSummary): string {
   if (!r) return '';
   const first = r.deposits[0];
   const options = [first ? `deposit ${words(first.amount)} ${first.symbol}` : null, r.repay ? `repay ${words(r.repay.amount)} ${r.repay.symbol}` : null].filter((x) => x !== null);
-  return options.length > 0 ? `${options.join(' or ')} to get back to ${r.target.toFixed(2)}` : '';
+  return options.length > 0 ? `${options.join(' or ')} to get back to ${r.target.toFixed(3).replace(/0$/, "")}` : '';
 }
 
 /**

@@ -27,13 +27,13 @@ import type { AssetBook } from './asset-book';
 import { holdingsOf } from './oracle-book';
 import { paramsOf } from './risk-params';
 
-/** A deposit or withdrawal of a manager, in raw units of the pool's assets (from the margin stream as stored). */
-export interface Flow {
-  at: number;
-  kind: 'deposit' | 'withdraw';
-  base: number;
-  quote: number;
-}
+/**
+ * What the margin stream told of a manager, as stored: a deposit or withdrawal (raw units of the
+ * pool's assets), or a liquidation (the debt repaid, raw units of its margin pool's asset).
+ */
+export type Flow =
+  | { at: number; kind: 'deposit' | 'withdraw'; base: number; quote: number }
+  | { at: number; kind: 'liquidation'; repaid: number; marginPoolId: string };
 
 /** A manager's flows since it was created; `complete` when its creation is among them. */
 export interface ManagerHistory {
@@ -118,6 +118,7 @@ function pnlOf(
   p: PricePair,
   ctx: ValuationContext,
   assets: { base: string; quote: string; baseSymbol: string; quoteSymbol: string; baseDecimals: number; quoteDecimals: number },
+  params: RiskParams,
 ): PositionPnl {
   const history = ctx.history(m.margin_manager_id);
   if (!history || !history.complete) {
@@ -137,7 +138,18 @@ function pnlOf(
   const recBase = dep ? oraclePrice(dep.last_base_oracle_price, dep.last_base_oracle_decimals) : null;
   const recQuote = dep ? oraclePrice(dep.last_quote_oracle_price, dep.last_quote_oracle_decimals) : null;
   let net = 0;
+  // What liquidations took beyond the debt they repaid (the liquidator's and the pool's rewards).
+  let lost = 0;
+  let liquidations = 0;
   for (const f of history.flows) {
+    if (f.kind === 'liquidation') {
+      const isBase = ctx.book.marginPoolAsset.get(f.marginPoolId) === assets.base;
+      const repaid = marginAmount(f.repaid, isBase ? assets.baseDecimals : assets.quoteDecimals);
+      const price = isBase ? priceAt(assets.base, assets.baseSymbol, f.at, p.base, null) : priceAt(assets.quote, assets.quoteSymbol, f.at, p.quote, null);
+      lost += repaid * (params.user_reward + params.pool_reward) * price;
+      liquidations++;
+      continue;
+    }
     const base = marginAmount(f.base, assets.baseDecimals);
     const quote = marginAmount(f.quote, assets.quoteDecimals);
     const usd =
@@ -145,16 +157,25 @@ function pnlOf(
       (quote !== 0 ? quote * priceAt(assets.quote, assets.quoteSymbol, f.at, p.quote, recQuote) : 0);
     net += f.kind === 'deposit' ? usd : -usd;
   }
-  const { pnl, entry } = entryOf(h, p, net);
+  const { pnl } = entryOf(h, p, net);
+  // The entry is the break-even price of the trade itself: what liquidations took is a loss of the
+  // position's, not a worse price paid, so it is left out (else every liquidation moves the entry).
+  const { entry } = entryOf(h, p, net - lost);
   const estimated = estimatedOf.size > 0;
+  const notes = [
+    estimated ? `Some ${[...estimatedOf].join(' and ')} moves are valued at the nearest price Tidewatch knows, not their own time's.` : null,
+    liquidations > 0 ? `The profit counts ${usdWords(lost)} lost to ${liquidations === 1 ? 'a liquidation' : `${liquidations} liquidations`} (their rewards); the entry leaves it out.` : null,
+  ].filter((x) => x !== null);
   return {
     net_deposited_usd: round2(net),
     pnl_usd: round2(pnl),
     entry_price: entry,
     estimated,
-    note: estimated ? `Some ${[...estimatedOf].join(' and ')} moves are valued at the nearest price Tidewatch knows, not their own time's.` : null,
+    note: notes.length > 0 ? notes.join(' ') : null,
   };
 }
+
+const usdWords = (n: number): string => `$${n.toLocaleString('en-US', { maximumFractionDigits: n >= 100 ? 0 : 2 })}`;
 
 /** The smallest deposit (of either asset) or repayment back to `target`, and the liquidation price after. */
 function repairOf(h: Holdings, p: PricePair, target: number, liquidation: number, s: { base: string; quote: string; baseDecimals: number; quoteDecimals: number }): RepairPlan | null {
@@ -260,7 +281,7 @@ export function positionOf(m: MarginManager, ctx: ValuationContext): PositionSum
     thresholds,
     level: levelOf(ratio, distance, thresholds, L),
     exchange_view: exchangeView,
-    pnl: h && p ? pnlOf(m, h, p, ctx, { base: pool!.base_asset_id, quote: pool!.quote_asset_id, baseSymbol: symbols.base, quoteSymbol: symbols.quote, baseDecimals: symbols.baseDecimals, quoteDecimals: symbols.quoteDecimals }) : { net_deposited_usd: null, pnl_usd: null, entry_price: null, estimated: false, note: 'Not priced.' },
+    pnl: h && p ? pnlOf(m, h, p, ctx, { base: pool!.base_asset_id, quote: pool!.quote_asset_id, baseSymbol: symbols.base, quoteSymbol: symbols.quote, baseDecimals: symbols.baseDecimals, quoteDecimals: symbols.quoteDecimals }, params) : { net_deposited_usd: null, pnl_usd: null, entry_price: null, estimated: false, note: 'Not priced.' },
     interest,
     repair,
     liquidation_cost: h && p && liq !== null ? liquidationAt(h, { base: liq, quote: p.quote }, params) : null,

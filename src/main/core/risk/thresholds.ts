@@ -50,6 +50,15 @@ export class ThresholdTracker {
     for (const [key, at] of Object.entries(s.lastAlertAt ?? {})) if (typeof at === 'number') this.lastAlertAt.set(key, at);
   }
 
+  /**
+   * The manager was liquidated: what is left is a new position (the liquidation restored its
+   * ratio), so its level and cooldowns start again and a second approach is alerted as the first.
+   */
+  forget(managerId: string): void {
+    this.levels.delete(managerId);
+    for (const key of [...this.lastAlertAt.keys()]) if (key.startsWith(`${managerId}:`)) this.lastAlertAt.delete(key);
+  }
+
   level(managerId: string): RiskLevel {
     return this.levels.get(managerId) ?? 'ok';
   }

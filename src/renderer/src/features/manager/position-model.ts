@@ -58,14 +58,15 @@ export function repairAt(p: PositionSummary, target: number): RepairAt | null {
 export const PROJECTION_DAYS = 90;
 
 /**
- * The ratio ahead with interest alone at today's prices, from `startMs`: to 90 days, or to when
- * interest liquidates the position if sooner. Empty without debt, prices or a known rate.
+ * The ratio ahead with interest alone at today's prices, from `startMs`: `maxDays` ahead (at most
+ * 90), or to when interest liquidates the position if sooner. Empty without debt, prices or a
+ * known rate.
  */
-export function interestProjection(p: PositionSummary, startMs: number, steps = 45): Array<{ ts_ms: number; ratio: number | null }> {
+export function interestProjection(p: PositionSummary, startMs: number, steps = 45, maxDays = PROJECTION_DAYS): Array<{ ts_ms: number; ratio: number | null }> {
   const m = modelOf(p);
   if (!m.prices || p.interest.apr === null || (p.debt_base <= 0 && p.debt_quote <= 0)) return [];
   const untilLiq = p.interest.liquidation_in_ms === null ? Infinity : p.interest.liquidation_in_ms / DAY_MS;
-  const horizon = Math.min(PROJECTION_DAYS, untilLiq);
+  const horizon = Math.min(PROJECTION_DAYS, maxDays, untilLiq);
   if (!(horizon > 0)) return [];
   const days = Array.from({ length: steps + 1 }, (_, i) => (horizon * i) / steps);
   return projectRatio(m.holdings, m.prices, debtRates(p), startMs, days);
