@@ -5,7 +5,7 @@ import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { defineComponent, h, nextTick, watch } from 'vue';
 import { CHART_EVERY_MS, LIVE_EVERY_MS, TAPE_SIZE, useLivePool } from '../../src/renderer/src/features/markets/live-pool';
 import type { Pool } from '../../src/shared/api';
-import type { AlertRecord, CreditForecast, PayloadOf, Settings, StatusSnapshot, StreamStatus, TidewatchApi, Topic } from '../../src/shared/contract';
+import type { AlertRecord, CreditForecast, Settings, StatusSnapshot, StreamStatus } from '../../src/shared/contract';
 import { ApiError, setApi } from '../../src/renderer/src/api';
 import FreshnessBadge from '../../src/renderer/src/components/FreshnessBadge.vue';
 import QueryState from '../../src/renderer/src/components/QueryState.vue';
@@ -16,25 +16,8 @@ import PoolView from '../../src/renderer/src/features/markets/PoolView.vue';
 import SettingsView from '../../src/renderer/src/features/settings/SettingsView.vue';
 import { useAlertsStore } from '../../src/renderer/src/stores/alerts';
 import { useStatusStore } from '../../src/renderer/src/stores/status';
+import { fakeApi } from '../support/fake-api';
 
-/** A TidewatchApi double that answers from a table and lets the test push. */
-function fakeApi(answers: Record<string, (args: any) => unknown>) {
-  const listeners = new Map<string, Array<(p: unknown) => void>>();
-  const calls: Array<[string, unknown]> = [];
-  const api: TidewatchApi = {
-    async invoke(method, args) {
-      calls.push([method, args]);
-      const f = answers[method];
-      if (!f) throw new Error(`unexpected ${method}`);
-      return f(args) as never;
-    },
-    subscribe<T extends Topic>(topic: T, l: (p: PayloadOf<T>) => void) {
-      listeners.set(topic, [...(listeners.get(topic) ?? []), l as (p: unknown) => void]);
-      return () => {};
-    },
-  };
-  return { api, calls, push: (topic: string, payload: unknown) => listeners.get(topic)?.forEach((l) => l(payload)) };
-}
 
 const alert = (id: number, patch: Partial<AlertRecord> = {}): AlertRecord => ({
   id, rule: 'liquidation', level: 'critical', manager_id: '0xm', owner: '0xo', event_id: 'e', title: 'Liquidated', message: 'm', created_at: id, acknowledged_at: null, snoozed_until: null, ...patch,

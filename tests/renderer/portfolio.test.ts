@@ -9,24 +9,10 @@ import { POSITION_COLUMNS, positionsToCsv } from '../../src/renderer/src/feature
 import PortfolioView from '../../src/renderer/src/features/portfolio/PortfolioView.vue';
 import SettingsView from '../../src/renderer/src/features/settings/SettingsView.vue';
 import { priceSource } from '../../src/renderer/src/format';
-import type { PayloadOf, PortfolioSummary, PositionSummary, Settings, TidewatchApi, Topic, UsdPrice, WalletSummary } from '../../src/shared/contract';
+import type { PortfolioSummary, PositionSummary, Settings, UsdPrice, WalletSummary } from '../../src/shared/contract';
 import { DAY_MS, levelOf, liquidationAt, movePct, priceAtRatio, sideOf, sizeOf, valueAt, type Holdings, type RiskThresholds } from '../../src/shared/risk-model';
+import { fakeApi } from '../support/fake-api';
 
-function fakeApi(answers: Record<string, (args: any) => unknown>) {
-  const calls: Array<[string, unknown]> = [];
-  const api: TidewatchApi = {
-    async invoke(method, args) {
-      calls.push([method, args]);
-      const f = answers[method];
-      if (!f) throw new Error(`unexpected ${method}`);
-      return f(args) as never;
-    },
-    subscribe<T extends Topic>(_topic: T, _l: (p: PayloadOf<T>) => void) {
-      return () => {};
-    },
-  };
-  return { api, calls };
-}
 
 beforeEach(() => setActivePinia(createPinia()));
 
