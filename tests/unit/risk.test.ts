@@ -267,6 +267,6 @@ describe('thresholds that mean something', () => {
       debts: [{ margin_pool_id: 'm', symbol: 'USDC', amount: 2600, usd: 2600 }],
       repair: { target: 1.2, deposits: [{ symbol: 'USDC', amount: 120, usd: 120 }], repay: { symbol: 'USDC', amount: 100, usd: 100 }, liquidation_price_after: null },
     } as unknown as PositionSummary;
-    expect(describePosition(p).text).toBe('Assets $3,000, debt 2,600 USDC ($2,600): ratio 1.154. SUI at $2.93 (-2.5 %) liquidates it. Deposit 120 USDC or repay 100 USDC to get back to 1.20.');
+    expect(describePosition(p).text).toBe('Assets $3,000, debt 2,600 USDC ($2,600): ratio 1.154. SUI at $2.925 (-2.5 %) liquidates it. Deposit 120 USDC or repay 100 USDC to get back to 1.20.');
   });
 });

@@ -2,6 +2,8 @@ import type { PositionSummary } from '../../../shared/contract';
 
 const words = (n: number): string => n.toLocaleString('en-US', { maximumFractionDigits: n >= 100 ? 0 : n >= 1 ? 2 : 6 });
 const usd = (n: number): string => `$${words(n)}`;
+/** A price with the decimals the rows give it: $97,250.00, $3.8017, $0.113786. */
+const price = (n: number): string => `$${n.toLocaleString('en-US', { minimumFractionDigits: 2, maximumFractionDigits: n >= 1000 ? 2 : n >= 1 ? 4 : Math.min(8, 3 - Math.floor(Math.log10(n))) })}`;
 
 /** "deposit 1,240 USDC or repay 1,050 USDC to get back to 1.20" (the smallest of each), or ''. */
 export function repairWords(p: PositionSummary): string {
@@ -25,7 +27,7 @@ export function describePosition(p: PositionSummary): { pool: string | null; tex
   const liq =
     p.liquidation_price === null || p.distance_pct === null
       ? ''
-      : ` ${p.moving_symbol} at ${usd(p.liquidation_price)} (${p.distance_pct > 0 ? '+' : ''}${p.distance_pct.toFixed(1)} %) liquidates it.`;
+      : ` ${p.moving_symbol} at ${price(p.liquidation_price)} (${p.distance_pct > 0 ? '+' : ''}${p.distance_pct.toFixed(1)} %) liquidates it.`;
   const fix = repairWords(p);
   const repair = fix ? ` ${fix[0]!.toUpperCase()}${fix.slice(1)}.` : '';
   return { pool: p.pool_name, text: `${opening} ${debt || 'unknown'}${debtUsd}${ratio}.${liq}${repair}`, liquidation: p.liquidation_ratio, ratio: p.risk_ratio };
