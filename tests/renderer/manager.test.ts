@@ -24,7 +24,7 @@ import {
 } from '../../src/shared/risk-model';
 import { rawPrice } from '../../src/shared/units';
 import { setApi } from '../../src/renderer/src/api';
-import { num, priceSource, usd, usdPrice } from '../../src/renderer/src/format';
+import { num, priceSource, signedPct, usd, usdPrice } from '../../src/renderer/src/format';
 import PositionFacts from '../../src/renderer/src/features/manager/PositionFacts.vue';
 import ManagerShock from '../../src/renderer/src/features/manager/ManagerShock.vue';
 import RepairPanel from '../../src/renderer/src/features/manager/RepairPanel.vue';
@@ -314,12 +314,13 @@ describe('the pool page: watched positions on the price chart', () => {
 
     const rows = w.findAll('[data-testid="pool-position-line"]');
     const priceOf = (kind: string) => rows.map((r) => r.find(`[data-kind="${kind}"]`)).map((x) => (x.exists() ? Number(x.attributes('data-price')) : null));
-    // Liquidations from the last price (2.2): 2.025 (-8.0 %), 1.9375 (-11.9 %), 3.137 (+42.6 %, off the chart, as its entry at +17.6 %).
+    // Liquidations at 2.025, 1.9375 and 3.137 (off the chart around the last price 2.2, as its
+    // entry), each with its distance as the Portfolio gives it (from the valuation's price).
     expect(priceOf('liquidation')).toEqual([near, long, short].map((x) => inUsdc(x.liquidation_price)));
     expect(priceOf('entry')).toEqual([near, long, short].map((x) => inUsdc(x.pnl.entry_price)));
     expect(priceOf('liquidation').map((x) => x!.toFixed(4))).toEqual(['2.0250', '1.9375', '3.1373']);
-    expect(rows[1]!.text()).toBe(`Long 0x7c36…de Liq 1.9375 \u221211.9 % Entry ${inUsdc(long.pnl.entry_price).toFixed(4)}`);
-    expect(rows[2]!.text()).toMatch(/^Short 0xab12…ef Liq 3\.1373 \+42\.6 %, off the chart Entry 2\.\d{4} off the chart$/);
+    expect(rows[1]!.text()).toBe(`Long 0x7c36…de Liq 1.9375 ${signedPct(long.distance_pct, 1)} Entry ${inUsdc(long.pnl.entry_price).toFixed(4)}`);
+    expect(rows[2]!.text()).toMatch(new RegExp(`^Short 0xab12…ef Liq 3\\.1373 \\${signedPct(short.distance_pct, 1)}, off the chart Entry 2\\.\\d{4} off the chart$`));
     expect(w.get('[data-testid="pool-position-lines"]').text()).toContain('prices in USDC');
 
     // On the chart: a labelled line at each price within reach of the last price, beside the last price's.

@@ -11,6 +11,8 @@ export interface PositionLine {
   /** In quote units of the pool. */
   price: number;
   side: PositionSummary['side'];
+  /** The position's distance to its liquidation price, as the Portfolio shows it (from the valuation's price). */
+  distance: number | null;
 }
 
 /** A manager's short tag on a chart: "0x7c36…de". */
@@ -21,8 +23,8 @@ export function positionLines(positions: Iterable<PositionSummary>, poolName: st
   for (const p of positions) {
     const quoteUsd = p.quote_price?.usd;
     if (p.pool_name !== poolName || !quoteUsd || !(quoteUsd > 0)) continue;
-    if (p.liquidation_price !== null) lines.push({ manager_id: p.manager_id, kind: 'liquidation', price: p.liquidation_price / quoteUsd, side: p.side });
-    if (p.pnl.entry_price !== null && p.debts.length > 0) lines.push({ manager_id: p.manager_id, kind: 'entry', price: p.pnl.entry_price / quoteUsd, side: p.side });
+    if (p.liquidation_price !== null) lines.push({ manager_id: p.manager_id, kind: 'liquidation', price: p.liquidation_price / quoteUsd, side: p.side, distance: p.distance_pct });
+    if (p.pnl.entry_price !== null && p.debts.length > 0) lines.push({ manager_id: p.manager_id, kind: 'entry', price: p.pnl.entry_price / quoteUsd, side: p.side, distance: null });
   }
   return lines;
 }
