@@ -1,0 +1,128 @@
+import { Webhook } from 'standardwebhooks';
+import type { AlertLevel, AlertRecord } from '../../../shared/contract';
+import type { ChannelConfig } from './config';
+
+/**
+ * One message for one channel: the alert's words and, for receivers that take data, the alert as
+ * one JSON object. `id` stays the same across retries and restarts, so a receiver can drop a
+ * message it already has (Standard Webhooks' `webhook-id`).
+ */
+export interface Delivery {
+  id: string;
+  level: AlertLevel;
+  title: string;
+  message: string;
+  /** The manager page, when a link base is configured. */
+  click: string | null;
+  payload: WebhookPayload;
+}
+
+/** The generic webhook's body: one alert. */
+export interface WebhookPayload {
+  id: string;
+  rule: AlertRecord['rule'];
+  level: AlertLevel;
+  title: string;
+  message: string;
+  manager_id: string | null;
+  owner: string | null;
+  created_at: string;
+}
+
+/** A message for an alert (its id the alert's, stable across retries and restarts). */
+export function deliveryOf(a: AlertRecord, linkBase: string | null): Delivery {
+  const id = `tidewatch-alert-${a.id}`;
+  const click = linkBase && a.manager_id ? `${linkBase.replace(/\/+$/, '')}/#/manager/${a.manager_id}` : null;
+  return {
+    id,
+    level: a.level,
+    title: a.title,
+    message: a.message,
+    click,
+    payload: { id, rule: a.rule, level: a.level, title: a.title, message: a.message, manager_id: a.manager_id, owner: a.owner, created_at: new Date(a.created_at).toISOString() },
+  };
+}
+
+/**
+ * A delivery that failed, in words for the Alerts page and `notify-test` (never a URL or a
+ * secret): `retryAfterMs` when the receiver said when to come back (429), `permanent` when trying
+ * again cannot help until the config changes (a refused token, a missing topic or chat).
+ */
+export class DeliveryError extends Error {
+  constructor(
+    message: string,
+    readonly retryAfterMs: number | null = null,
+    readonly permanent = false,
+  ) {
+    super(message);
+  }
+}
+
+type Fetch = typeof fetch;
+
+/** Seconds or an HTTP date, as Retry-After gives it. */
+function retryAfterOf(res: Response): number | null {
+  const h = res.headers.get('retry-after');
+  if (!h) return null;
+  const s = Number(h);
+  if (Number.isFinite(s)) return Math.max(0, s * 1000);
+  const at = Date.parse(h);
+  return Number.isFinite(at) ? Math.max(0, at - Date.now()) : null;
+}
+
+/** What an answer other than 2xx means, in words naming the receiver. */
+function refused(res: Response, who: string): DeliveryError {
+  if (res.status === 429) return new DeliveryError(`${who} asked to slow down (429); it is sent again when it allows.`, retryAfterOf(res) ?? 60_000);
+  if (res.status === 401 || res.status === 403) return new DeliveryError(`${who} refused the credentials (${res.status}): check the channel's token or secret.`, null, true);
+  if (res.status === 404) return new DeliveryError(`${who} does not know the address (404): check the channel's URL or topic.`, null, true);
+  if (res.status >= 500) return new DeliveryError(`${who} failed (${res.status}); it is tried again.`);
+  return new DeliveryError(`${who} would not take the message (${res.status}): check the channel's settings.`, null, true);
+}
+
+/** A request that never got an answer, in words (the host, a timeout), never with its URL. */
+async function post(fetchFn: Fetch, url: string, init: RequestInit, who: string, timeoutMs: number): Promise<Response> {
+  try {
+    return await fetchFn(url, { ...init, method: 'POST', signal: AbortSignal.timeout(timeoutMs) });
+  } catch (err) {
+    const e = err as Error;
+    if (e.name === 'TimeoutError') throw new DeliveryError(`${who} did not answer within ${Math.round(timeoutMs / 1000)} s; it is tried again.`);
+    throw new DeliveryError(`${who} could not be reached (the host is down, unknown or unreachable); it is tried again.`);
+  }
+}
+
+/** ntfy's priorities: 5 urgent, 4 high, 3 default. */
+const NTFY_PRIORITY: Record<AlertLevel, string> = { critical: '5', warning: '4', info: '3' };
+const NTFY_TAG: Record<AlertLevel, string> = { critical: 'rotating_light', warning: 'warning', info: 'information_source' };
+
+/**
+ * ntfy's publish API (docs.ntfy.sh/publish): the message as the body, the title, priority, tags
+ * and click URL as headers, an access token as a bearer token when the topic needs one.
+ */
+export async function sendNtfy(c: Extract<ChannelConfig, { type: 'ntfy' }>, d: Delivery, fetchFn: Fetch = fetch, timeoutMs = 15_000): Promise<void> {
+  const headers: Record<string, string> = {
+    'content-type': 'text/plain; charset=utf-8',
+    // Header values are Latin-1: ntfy takes RFC 2047 words for anything else.
+    title: `=?UTF-8?B?${Buffer.from(d.title, 'utf8').toString('base64')}?=`,
+    priority: NTFY_PRIORITY[d.level],
+    tags: [NTFY_TAG[d.level], ...(c.tags ?? [])].join(','),
+    'x-message-id': d.id,
+  };
+  if (d.click) headers['click'] = d.click;
+  if (c.token) headers['authorization'] = `Bearer ${c.token}`;
+  const res = await post(fetchFn, c.url, { headers, body: d.message }, `ntfy (${c.name})`, timeoutMs);
+  if (!res.ok) throw refused(res, `ntfy (${c.name})`);
+}
+
+/**
+ * A generic webhook: one JSON object per alert, signed per Standard Webhooks (its library) when a
+ * secret is set: `webhook-id` (the alert's, the same on a retry), `webhook-timestamp`,
+ * `webhook-signature` (v1, HMAC-SHA256 of id.timestamp.body), so a receiver can verify it and
+ * drop a repeat.
+ */
+export async function sendWebhook(c: Extract<ChannelConfig, { type: 'webhook' }>, d: Delivery, fetchFn: Fetch = fetch, now = new Date(), timeoutMs = 15_000): Promise<void> {
+  const body = JSON.stringify(d.payload);
+  const headers: Record<string, string> = { 'content-type': 'application/json', 'webhook-id': d.id, 'webhook-timestamp': String(Math.floor(now.getTime() / 1000)) };
+  if (c.secret) headers['webhook-signature'] = new Webhook(c.secret).sign(d.id, now, body);
+  const res = await post(fetchFn, c.url, { headers, body }, `the webhook (${c.name})`, timeoutMs);
+  if (!res.ok) throw refused(res, `the webhook (${c.name})`);
+}
