@@ -4,7 +4,7 @@ import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AlertRecord } from '../../src/shared/contract';
 import { parseNotifyConfig, type ChannelConfig } from '../../src/main/core/notify/config';
-import { DeliveryError, deliveryOf, sendNtfy, sendWebhook } from '../../src/main/core/notify/senders';
+import { DeliveryError, deliveryOf, sendChatWebhook, sendNtfy, sendTelegram, sendWebhook } from '../../src/main/core/notify/senders';
 
 /** A real HTTP server on 127.0.0.1 that keeps what it is sent and answers as told. */
 interface Received {
@@ -93,5 +93,51 @@ describe('the senders, against a real HTTP server', () => {
     expect(await failure()).toMatchObject({ permanent: false, retryAfterMs: null });
     const gone = channel<'webhook'>('{"type":"webhook","url":"http://127.0.0.1:1/hook"}');
     await expect(sendWebhook(gone, deliveryOf(alert, null))).rejects.toThrow('the webhook (webhook) could not be reached (the host is down, unknown or unreachable); it is tried again.');
+  });
+});
+
+describe('chat senders, against a real HTTP server speaking their APIs', () => {
+  it('sends to Telegram\'s Bot API under the configured root, and tells "chat not found" and a 429\'s retry_after apart', async () => {
+    received.length = 0;
+    answer = { status: 200 };
+    const c = channel<'telegram'>(`{"type":"telegram","botToken":"123:tok","chatId":"-1001","apiRoot":"${base}/tg"}`);
+    await sendTelegram(c, deliveryOf(alert, 'http://127.0.0.1:8080'));
+    expect(received[0]!.path).toBe('/tg/bot123:tok/sendMessage');
+    const sent = JSON.parse(received[0]!.body) as { chat_id: string; text: string; parse_mode: string };
+    expect(sent).toMatchObject({ chat_id: '-1001', parse_mode: 'HTML' });
+    expect(sent.text).toBe(`<b>${alert.title}</b>\n${alert.message}\n<a href="http://127.0.0.1:8080/#/manager/0x28f3aa">Open the position</a>`);
+    const notFound = createServer((_req, res) => res.writeHead(400, { 'content-type': 'application/json' }).end('{"ok":false,"error_code":400,"description":"Bad Request: chat not found"}'));
+    const slow = createServer((_req, res) => res.writeHead(429, { 'content-type': 'application/json' }).end('{"ok":false,"error_code":429,"description":"Too Many Requests: retry after 3","parameters":{"retry_after":3}}'));
+    for (const s of [notFound, slow]) await new Promise<void>((r) => s.listen(0, '127.0.0.1', r));
+    const at = (s: Server): string => `http://127.0.0.1:${(s.address() as AddressInfo).port}`;
+    try {
+      const err = await sendTelegram({ ...c, apiRoot: at(notFound) }, deliveryOf(alert, null)).catch((e: unknown) => e as DeliveryError);
+      expect(err).toMatchObject({ permanent: true });
+      expect((err as Error).message).toBe('Telegram (telegram) refused the message: Bad Request: chat not found (400). Check the bot token and the chat id, and that the bot may write to the chat.');
+      expect((err as Error).message).not.toContain('123:tok');
+      expect(await sendTelegram({ ...c, apiRoot: at(slow) }, deliveryOf(alert, null)).catch((e: unknown) => e)).toMatchObject({ retryAfterMs: 3_000, permanent: false });
+    } finally {
+      for (const s of [notFound, slow]) await new Promise<void>((r) => s.close(() => r()));
+    }
+  });
+
+  it('posts to Discord and Slack incoming webhooks, honouring Discord\'s retry_after and Slack\'s Retry-After', async () => {
+    received.length = 0;
+    answer = { status: 200 };
+    const discord = channel<'discord'>(`{"type":"discord","url":"${base}/discord"}`);
+    const slack = channel<'slack'>(`{"type":"slack","url":"${base}/slack"}`);
+    await sendChatWebhook(discord, deliveryOf(alert, null));
+    await sendChatWebhook(slack, deliveryOf(alert, null));
+    expect(JSON.parse(received[0]!.body)).toEqual({ content: `**${alert.title}**\n${alert.message}`, allowed_mentions: { parse: [] } });
+    expect(JSON.parse(received[1]!.body)).toEqual({ text: `*${alert.title}*\n${alert.message}` });
+    const limited = createServer((_req, res) => res.writeHead(429, { 'content-type': 'application/json', 'retry-after': '2' }).end('{"message":"You are being rate limited.","retry_after":1.5,"global":false}'));
+    await new Promise<void>((r) => limited.listen(0, '127.0.0.1', r));
+    const url = `http://127.0.0.1:${(limited.address() as AddressInfo).port}/x`;
+    try {
+      expect(await sendChatWebhook({ ...discord, url }, deliveryOf(alert, null)).catch((e: unknown) => e)).toMatchObject({ retryAfterMs: 1_500 });
+      expect(await sendChatWebhook({ ...slack, url }, deliveryOf(alert, null)).catch((e: unknown) => e)).toMatchObject({ retryAfterMs: 2_000 });
+    } finally {
+      await new Promise<void>((r) => limited.close(() => r()));
+    }
   });
 });

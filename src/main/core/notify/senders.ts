@@ -126,3 +126,64 @@ export async function sendWebhook(c: Extract<ChannelConfig, { type: 'webhook' }>
   const res = await post(fetchFn, c.url, { headers, body }, `the webhook (${c.name})`, timeoutMs);
   if (!res.ok) throw refused(res, `the webhook (${c.name})`);
 }
+
+/** A JSON answer's body, or null when it is not JSON. */
+async function jsonOf(res: Response): Promise<Record<string, unknown> | null> {
+  try {
+    const x = (await res.json()) as unknown;
+    return x !== null && typeof x === 'object' ? (x as Record<string, unknown>) : null;
+  } catch {
+    return null;
+  }
+}
+
+/** Telegram's words for "it will never work": the Bot API's `description` says which. */
+const TELEGRAM_PERMANENT = [400, 401, 403, 404];
+
+/**
+ * Telegram's Bot API (`sendMessage` under the configured root, as for a self-hosted Bot API
+ * server): the title in bold and the message as HTML, a link when one is configured. A 429
+ * carries `parameters.retry_after` (seconds); "chat not found", "Unauthorized" and "bot was
+ * blocked" cannot be helped by retrying.
+ */
+export async function sendTelegram(c: Extract<ChannelConfig, { type: 'telegram' }>, d: Delivery, fetchFn: Fetch = fetch, timeoutMs = 15_000): Promise<void> {
+  const escape = (s: string): string => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+  const text = `<b>${escape(d.title)}</b>\n${escape(d.message)}${d.click ? `\n<a href="${escape(d.click)}">Open the position</a>` : ''}`;
+  const who = `Telegram (${c.name})`;
+  const res = await post(
+    fetchFn,
+    `${c.apiRoot.replace(/\/+$/, '')}/bot${c.botToken}/sendMessage`,
+    { headers: { 'content-type': 'application/json' }, body: JSON.stringify({ chat_id: c.chatId, text, parse_mode: 'HTML', disable_web_page_preview: true }) },
+    who,
+    timeoutMs,
+  );
+  if (res.ok) return;
+  const body = await jsonOf(res);
+  const description = typeof body?.['description'] === 'string' ? (body['description'] as string).replace(c.botToken, '•••') : null;
+  if (res.status === 429) {
+    const after = (body?.['parameters'] as { retry_after?: unknown } | undefined)?.retry_after;
+    throw new DeliveryError(`${who} asked to slow down (429); it is sent again when it allows.`, typeof after === 'number' ? after * 1000 : (retryAfterOf(res) ?? 60_000));
+  }
+  if (description && TELEGRAM_PERMANENT.includes(res.status)) {
+    throw new DeliveryError(`${who} refused the message: ${description} (${res.status}). Check the bot token and the chat id, and that the bot may write to the chat.`, null, true);
+  }
+  throw refused(res, who);
+}
+
+/**
+ * Discord's and Slack's incoming webhooks: the title and the message as one text (Discord
+ * `content`, Slack `text`). Both answer 429 when posted to too fast: Discord with `retry_after`
+ * (seconds) in its body, Slack with Retry-After.
+ */
+export async function sendChatWebhook(c: Extract<ChannelConfig, { type: 'discord' | 'slack' }>, d: Delivery, fetchFn: Fetch = fetch, timeoutMs = 15_000): Promise<void> {
+  const who = `${c.type === 'discord' ? 'Discord' : 'Slack'} (${c.name})`;
+  const text = `**${d.title}**\n${d.message}${d.click ? `\n${d.click}` : ''}`;
+  const body = c.type === 'discord' ? { content: text.slice(0, 2000), allowed_mentions: { parse: [] } } : { text: text.replace(/\*\*/g, '*') };
+  const res = await post(fetchFn, c.url, { headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) }, who, timeoutMs);
+  if (res.ok) return;
+  if (res.status === 429 && c.type === 'discord') {
+    const after = (await jsonOf(res))?.['retry_after'];
+    if (typeof after === 'number') throw new DeliveryError(`${who} asked to slow down (429); it is sent again when it allows.`, after * 1000);
+  }
+  throw refused(res, who);
+}
