@@ -1,3 +1,5 @@
+import { createTransport, type Transporter } from 'nodemailer';
+import type SMTPTransport from 'nodemailer/lib/smtp-transport';
 import { Webhook } from 'standardwebhooks';
 import type { AlertLevel, AlertRecord } from '../../../shared/contract';
 import type { ChannelConfig } from './config';
@@ -186,4 +188,49 @@ export async function sendChatWebhook(c: Extract<ChannelConfig, { type: 'discord
     if (typeof after === 'number') throw new DeliveryError(`${who} asked to slow down (429); it is sent again when it allows.`, after * 1000);
   }
   throw refused(res, who);
+}
+
+/** What nodemailer's transport needs of us (a test may hand its own). */
+export type MailTransportFactory = (options: SMTPTransport.Options) => Pick<Transporter, 'sendMail' | 'close'>;
+
+/**
+ * E-mail over SMTP with nodemailer: the title as the subject, the message (and the link) as the
+ * text; STARTTLS on 587 unless `security` says otherwise, TLS on 465, `none` for a local relay.
+ * The message id is the alert's, so a mail client can tell a repeat. A refused login or
+ * recipient cannot be helped by retrying; a busy or unreachable server can.
+ */
+export async function sendEmail(c: Extract<ChannelConfig, { type: 'email' }>, d: Delivery, transportOf: MailTransportFactory = createTransport, timeoutMs = 15_000): Promise<void> {
+  const who = `e-mail (${c.name})`;
+  const security = c.smtp.security ?? (c.smtp.port === 465 ? 'tls' : 'starttls');
+  const transport = transportOf({
+    host: c.smtp.host,
+    port: c.smtp.port,
+    secure: security === 'tls',
+    requireTLS: security === 'starttls',
+    ignoreTLS: security === 'none',
+    ...(c.smtp.user ? { auth: { user: c.smtp.user, pass: c.smtp.password ?? '' } } : {}),
+    connectionTimeout: timeoutMs,
+    greetingTimeout: timeoutMs,
+    socketTimeout: timeoutMs,
+  });
+  try {
+    await transport.sendMail({
+      from: c.from,
+      to: c.to,
+      subject: d.title,
+      text: `${d.message}${d.click ? `\n\nOpen the position: ${d.click}` : ''}\n`,
+      messageId: `<${d.id}@tidewatch.local>`,
+      headers: { 'X-Tidewatch-Alert': d.id, 'X-Priority': d.level === 'critical' ? '1' : '3' },
+    });
+  } catch (err) {
+    const e = err as { code?: string; responseCode?: number };
+    if (e.code === 'EAUTH') throw new DeliveryError(`${who}: the SMTP server refused the login${e.responseCode ? ` (${e.responseCode})` : ''}: check the user and password.`, null, true);
+    if (e.code === 'EENVELOPE') throw new DeliveryError(`${who}: the SMTP server refused the sender or a recipient${e.responseCode ? ` (${e.responseCode})` : ''}: check from and to.`, null, true);
+    if (e.code === 'ETLS') throw new DeliveryError(`${who}: the SMTP server's TLS failed: check the port and security (starttls on 587, tls on 465).`, null, true);
+    if (e.responseCode !== undefined && e.responseCode >= 500) throw new DeliveryError(`${who}: the SMTP server refused the message (${e.responseCode}).`, null, true);
+    if (e.responseCode !== undefined) throw new DeliveryError(`${who}: the SMTP server is busy (${e.responseCode}); it is tried again.`);
+    throw new DeliveryError(`${who}: the SMTP server could not be reached (the host is down, unknown or unreachable, or did not answer); it is tried again.`);
+  } finally {
+    transport.close();
+  }
 }
