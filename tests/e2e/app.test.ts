@@ -5,16 +5,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { World } from '../../src/sim';
 import { go, launchChromium, rendererBuilt, SCREENSHOTS } from '../support/browser';
 import { tempDir } from '../support/monitor';
+import { busiestOwners } from '../support/sim';
 
 const BIN = fileURLToPath(new URL('../../bin/tidewatch.js', import.meta.url));
 const dir = tempDir();
 const world = new World({ seed: 20_251_122 });
 const described = world.describe();
 /** The five owners with the most managers: their liquidations come every few seconds at --speed 600. */
-const busiest = [...world.margin.managers.reduce((m, x) => m.set(x.owner, (m.get(x.owner) ?? 0) + 1), new Map<string, number>())]
-  .sort((a, b) => b[1] - a[1])
-  .slice(0, 5)
-  .map(([owner]) => owner);
+const busiest = busiestOwners(world, 5);
 let serve: ChildProcess;
 let browser: Browser;
 let page: Page;

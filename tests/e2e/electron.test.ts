@@ -4,6 +4,7 @@ import { World } from '../../src/sim';
 import { rendererBuilt, SCREENSHOTS } from '../support/browser';
 import { electronBinary } from '../support/electron';
 import { tempDir } from '../support/monitor';
+import { busiestOwners } from '../support/sim';
 
 const binary = electronBinary();
 if (!binary) {
@@ -17,10 +18,7 @@ describe.skipIf(!binary)('the desktop app (Playwright _electron)', () => {
   let app: ElectronApplication;
   let win: Page;
   const world = new World({ seed: 20_251_122 });
-  const busiest = [...world.margin.managers.reduce((m, x) => m.set(x.owner, (m.get(x.owner) ?? 0) + 1), new Map<string, number>())]
-    .sort((a, b) => b[1] - a[1])
-    .slice(0, 5)
-    .map(([o]) => o);
+  const busiest = busiestOwners(world, 5);
 
   beforeAll(async () => {
     if (!rendererBuilt()) throw new Error('run `npm run build` first (npm test does)');

@@ -5,6 +5,7 @@ import { World } from '../../src/sim';
 import { startServe, type Serving } from '../../src/main/web/serve';
 import { go, launchChromium, rendererBuilt, SCREENSHOTS, textsIn } from '../support/browser';
 import { tempDir } from '../support/monitor';
+import { busiestOwners } from '../support/sim';
 
 /**
  * What a trader must see (issue 10), in Chromium with a non-UTC time zone, against the same
@@ -17,10 +18,7 @@ const ZONE = 'America/New_York';
 const dir = tempDir();
 const world = new World({ seed: SEED });
 /** The owners with the most managers: at --speed 600 their positions move every few seconds. */
-const busiest = [...world.margin.managers.reduce((m, x) => m.set(x.owner, (m.get(x.owner) ?? 0) + 1), new Map<string, number>())]
-  .sort((a, b) => b[1] - a[1])
-  .slice(0, 3)
-  .map(([owner]) => owner);
+const busiest = busiestOwners(world, 3);
 const MATRIX = `${SCREENSHOTS}/matrix`;
 let serving: Serving;
 let browser: Browser;

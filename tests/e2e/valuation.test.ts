@@ -5,6 +5,7 @@ import { World } from '../../src/sim';
 import { startServe, type Serving } from '../../src/main/web/serve';
 import { go, launchChromium, rendererBuilt, SCREENSHOTS } from '../support/browser';
 import { tempDir } from '../support/monitor';
+import { busiestOwners } from '../support/sim';
 
 /**
  * One valuation, read off the page (issue 26): for MINUTES (10 by default) at speed 300, every
@@ -19,10 +20,7 @@ const SHOTS = `${SCREENSHOTS}/valuation`;
 const dir = tempDir();
 const world = new World({ seed: SEED });
 /** The two owners with the most managers: at speed 300 their positions move every few seconds. */
-const watched = [...world.margin.managers.reduce((m, x) => m.set(x.owner, (m.get(x.owner) ?? 0) + 1), new Map<string, number>())]
-  .sort((a, b) => b[1] - a[1])
-  .slice(0, 2)
-  .map(([owner]) => owner);
+const watched = busiestOwners(world, 2);
 let serving: Serving;
 let browser: Browser;
 let page: Page;

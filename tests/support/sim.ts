@@ -55,3 +55,10 @@ export async function startTestSim(opts: Partial<SimOptions> = {}): Promise<Test
     close: () => sim.close(),
   };
 }
+
+/** The `n` owners with the most margin managers: at a high speed their positions move every few seconds. */
+export function busiestOwners(world: { margin: { managers: ReadonlyArray<{ owner: string }> } }, n: number): string[] {
+  const counts = new Map<string, number>();
+  for (const m of world.margin.managers) counts.set(m.owner, (counts.get(m.owner) ?? 0) + 1);
+  return [...counts].sort((a, b) => b[1] - a[1]).slice(0, n).map(([owner]) => owner);
+}
