@@ -26,19 +26,32 @@ let browser: Browser;
 let page: Page;
 const pageErrors: string[] = [];
 
-/** "$3,055.29", "-$12.5", "1.266", "−11.1 %": the first number in a text. */
-const num = (text: string): number => {
-  const m = /[-−]?\$?[\d,]*\.?\d+/.exec(text.replace(/\s/g, ''));
-  return m ? Number(m[0].replace(/[$,]/g, '').replace('−', '-')) : NaN;
-};
+/** "$3,055.29", "-$12.5", "1.266", "−11.1 %", "$1.43M": the first number in a text. */
+const num = (text: string): number => shown(text).value;
+
+/** A number as shown and the step its last digit stands for ("$1.43M": 1,430,000 and 10,000). */
+function shown(text: string): { value: number; step: number } {
+  const m = /([-−]?)\$?([\d,]*\.?(\d+))([kMB])?/.exec(text.replace(/\s/g, ''));
+  if (!m) return { value: NaN, step: 0 };
+  const scale = m[4] === 'k' ? 1e3 : m[4] === 'M' ? 1e6 : m[4] === 'B' ? 1e9 : 1;
+  const digits = m[2]!.includes('.') ? m[3]!.length : 0;
+  const value = Number(m[2]!.replace(/,/g, '')) * scale * (m[1] ? -1 : 1);
+  return { value, step: scale * 10 ** -digits };
+}
 
 /**
  * Whether assets / debt agrees with the ratio as shown: within 0.1 %, plus what the display's
- * rounding can add (the ratio to 3 decimals, money to `cents` of a dollar).
+ * rounding can add (the ratio to 3 decimals, each money figure to the step of its last digit).
  */
-function agrees(assets: number, debt: number, ratio: number, cents = 0.01): boolean {
-  const slack = 0.001 * ratio + 0.0005 + (cents / 2) * (1 / debt + ratio / debt);
+function agrees(assets: number, debt: number, ratio: number, assetsStep = 0.01, debtStep = assetsStep): boolean {
+  const slack = 0.001 * ratio + 0.0005 + assetsStep / 2 / debt + ((debtStep / 2) * ratio) / debt;
   return Math.abs(assets / debt - ratio) <= slack;
+}
+
+/** `agrees` for two money figures as the page shows them. */
+function agreesShown(assets: string, debt: string, ratio: number): boolean {
+  const [a, d] = [shown(assets), shown(debt)];
+  return agrees(a.value, d.value, ratio, Math.max(a.step, 0.01), Math.max(d.step, 0.01));
 }
 
 beforeAll(async () => {
@@ -77,7 +90,7 @@ describe('one valuation on every row, page and alert', () => {
       const withDebt = rows.filter((r) => num(r.debt) > 0);
       for (const r of withDebt) {
         rowsChecked++;
-        if (!agrees(num(r.assets), num(r.debt), num(r.ratio))) bad.push(`row ${r.id}: ${r.assets} / ${r.debt} vs ${r.ratio}`);
+        if (!agreesShown(r.assets, r.debt, num(r.ratio))) bad.push(`row ${r.id}: ${r.assets} / ${r.debt} vs ${r.ratio}`);
       }
       if (round % 3 === 0 && withDebt.length > 0) {
         // A manager page, one after another.
@@ -90,7 +103,7 @@ describe('one valuation on every row, page and alert', () => {
         const ratioText = (await page.getByTestId('manager-position').locator('.fact', { hasText: 'Risk ratio' }).first().textContent()) ?? '';
         const ratio = num(ratioText.replace(/^\s*Risk ratio/, ''));
         pagesChecked++;
-        if (!agrees(num(facts['Assets'] ?? ''), num(facts['Debt now'] ?? ''), ratio)) bad.push(`page ${r.id}: ${facts['Assets']} / ${facts['Debt now']} vs ${ratio}`);
+        if (!agreesShown(facts['Assets'] ?? '', facts['Debt now'] ?? '', ratio)) bad.push(`page ${r.id}: ${facts['Assets']} / ${facts['Debt now']} vs ${ratio}`);
       }
       round++;
       await page.waitForTimeout(10_000);
