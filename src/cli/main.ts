@@ -1,6 +1,7 @@
 import { UsageError } from './args';
 import { DOCTOR_USAGE, doctorCommand } from './doctor-command';
 import { EXPORT_USAGE, exportCommand } from './export-command';
+import { NOTIFY_TEST_USAGE, notifyTestCommand } from './notify-command';
 import { RISK_USAGE, riskCommand } from './risk-command';
 import { SERVE_USAGE, serveCommand } from './serve-command';
 import { SIM_USAGE, simCommand } from './sim-command';
@@ -11,6 +12,7 @@ const USAGE = `tidewatch: a desktop monitor for wallets, NFTs, markets and margi
   tidewatch export ...   print what the store holds: margin-events, liquidations, trades, alerts, risk
   tidewatch doctor ...   check the key, every endpoint family, both streams and the store
   tidewatch risk ...     the watched positions under a price shock (risk --shock SUI=-15%)
+  tidewatch notify-test  send a test message on the alert channels (--notify-config FILE)
   tidewatch sim ...      run the Demo network (the reference data service); see tidewatch sim --help
 
 Run the desktop app with \`npm start\`.`;
@@ -29,6 +31,8 @@ async function main(argv: string[]): Promise<number> {
         return await doctorCommand(rest);
       case 'risk':
         return await riskCommand(rest);
+      case 'notify-test':
+        return await notifyTestCommand(rest);
       case undefined:
       case 'help':
       case '--help':
@@ -41,7 +45,7 @@ async function main(argv: string[]): Promise<number> {
   } catch (err) {
     if (err instanceof UsageError) {
       console.error(`tidewatch: ${err.message}\n`);
-      const usage: Record<string, string> = { sim: SIM_USAGE, serve: SERVE_USAGE, export: EXPORT_USAGE, doctor: DOCTOR_USAGE, risk: RISK_USAGE };
+      const usage: Record<string, string> = { sim: SIM_USAGE, serve: SERVE_USAGE, export: EXPORT_USAGE, doctor: DOCTOR_USAGE, risk: RISK_USAGE, 'notify-test': NOTIFY_TEST_USAGE };
       console.error(usage[command ?? ''] ?? USAGE);
       return 2;
     }

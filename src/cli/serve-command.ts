@@ -5,6 +5,7 @@ import { installSafetyNet } from '../main/core/safety-net';
 import { startServe } from '../main/web/serve';
 import { PLAN_NAMES, type PlanName } from '../shared/credit-prices';
 import { intOption, parse, untilSignal, UsageError } from './args';
+import { notifyFileOption } from './notify-command';
 import { DEFAULT_DATA_DIR, resolveService, SERVICE_OPTIONS } from './service-options';
 
 export const SERVE_USAGE = `tidewatch serve: the monitor without Electron, its UI and API on 127.0.0.1
@@ -13,6 +14,7 @@ export const SERVE_USAGE = `tidewatch serve: the monitor without Electron, its U
                   [--base-url URL [--stream-url URL] [--api-key-file PATH] [--stream-key-file PATH]
                    [--naming spec|deepbook]]
                   [--plan free|builder|scale|pro] [--speed N] [--seed N] [--history | --no-history]
+                  [--notify-config FILE]
 
   Without --base-url it starts the Demo network in this process and uses it. The real
   service's key comes from TIDEWATCH_API_KEY, --api-key-file PATH (chmod 600), or a prompt
@@ -32,6 +34,10 @@ export const SERVE_USAGE = `tidewatch serve: the monitor without Electron, its U
   --history         on the very first start, fetch the margin stream's retained history (last-id=0);
                     the default on the Demo network. --no-history: only new events (last-id=$),
                     the default on the real service (streamed KB cost credits)
+  --notify-config FILE  where alerts go besides the page: ntfy, Telegram, Discord, Slack, e-mail,
+                    a signed webhook (JSON or YAML; a secret may be written env:NAME); also
+                    the escalation, the blind alarm and the heartbeat. Default:
+                    $TIDEWATCH_NOTIFY_CONFIG. Check it with \`tidewatch notify-test\`
   --speed N, --seed N   Demo network only: activity multiplier and seed`;
 
 export async function serveCommand(args: string[]): Promise<number> {
@@ -43,6 +49,7 @@ export async function serveCommand(args: string[]): Promise<number> {
     plan: { type: 'string' },
     history: { type: 'boolean' },
     'no-history': { type: 'boolean' },
+    'notify-config': { type: 'string' },
     help: { type: 'boolean', short: 'h' },
   });
   if (o.help) {
@@ -58,6 +65,7 @@ export async function serveCommand(args: string[]): Promise<number> {
   const port = intOption('port', o.port, 0, 65_535) ?? 0;
   const dataDir = o['data-dir'] ?? DEFAULT_DATA_DIR;
   if (o.plan !== undefined && !PLAN_NAMES.includes(o.plan as PlanName)) throw new UsageError(`--plan must be one of ${PLAN_NAMES.join(', ')} (got "${o.plan}")`);
+  const notifyFile = notifyFileOption(o['notify-config']);
   const target = await resolveService(o, { startDemo: false });
   ensureUiBuilt();
   const serving = await startServe({
@@ -68,10 +76,15 @@ export async function serveCommand(args: string[]): Promise<number> {
     watch: o.watch,
     plan: o.plan as PlanName | undefined,
     marginFirstStart: o.history ? '0' : o['no-history'] ? '$' : undefined,
+    notifyFile,
     log: (line) => console.error(`tidewatch: ${line}`),
   });
   installSafetyNet({ log: (line) => console.error(`tidewatch: ${serving.monitor.redact(line)}`), onError: (err) => serving.monitor.noteInternalError(err) });
   console.log(`Tidewatch is running at ${serving.url}`);
+  if (notifyFile) {
+    const names = notifyFile.config.channels.map((c) => `${c.name} (${c.type})`);
+    console.error(`tidewatch: alerts go to ${names.length > 0 ? names.join(', ') : 'no channel'}${notifyFile.config.heartbeatUrl ? '; heartbeat on' : ''} (${notifyFile.path})`);
+  }
   console.error(
     serving.sim
       ? `tidewatch: Demo network at ${serving.sim.url}; store in ${dataDir}`

@@ -96,7 +96,7 @@ export type AlertLevel = 'info' | 'warning' | 'critical';
 
 export interface AlertRecord {
   id: number;
-  rule: 'risk-threshold' | 'liquidation' | 'large-liquidation' | 'stream-auth' | 'store-write' | 'history-gap' | 'credit-budget' | 'interest';
+  rule: 'risk-threshold' | 'liquidation' | 'large-liquidation' | 'stream-auth' | 'store-write' | 'history-gap' | 'credit-budget' | 'interest' | 'blind';
   level: AlertLevel;
   manager_id: string | null;
   owner: string | null;
@@ -106,6 +106,59 @@ export interface AlertRecord {
   created_at: number;
   acknowledged_at: number | null;
   snoozed_until: number | null;
+  /** Where it was sent away from the desk, oldest first (the `alerts` query; absent in pushes). */
+  deliveries?: DeliveryEntry[];
+}
+
+/** A channel alerts are sent on, as Settings shows it: secrets only as set or not. */
+export interface NotifyChannelView {
+  name: string;
+  type: 'ntfy' | 'telegram' | 'discord' | 'slack' | 'email' | 'webhook' | 'desktop';
+  /** `file`: from `serve --notify-config` (read only here); `settings`: saved in Settings. */
+  source: 'file' | 'settings';
+  minLevel: AlertLevel;
+  rules: Array<AlertRecord['rule']> | null;
+  quietHours: { from: string; to: string } | null;
+  hideAmounts: boolean;
+  minIntervalSec: number | null;
+  /** The fields that are not secrets, by path ("chatId", "smtp.host", "to"). */
+  fields: Record<string, string | number | boolean | string[] | null>;
+  /** Each secret field ("url", "botToken", "smtp.password"): whether it is set. Never the value. */
+  secrets: Record<string, boolean>;
+}
+
+export interface NotifyView {
+  channels: NotifyChannelView[];
+  escalateEveryMin: number;
+  blindAfterMin: number;
+  /** Whether a heartbeat URL is set (it is a secret: whoever has it can fake the heartbeat). */
+  heartbeatSet: boolean;
+  heartbeatEveryMin: number;
+  linkBase: string | null;
+  /** The notify config file's name when one was given on the command line. */
+  file: string | null;
+  /** Messages waiting to be sent (retries, quiet hours). */
+  pending: number;
+}
+
+export interface NotifyTestResult {
+  channel: string;
+  type: NotifyChannelView['type'];
+  ok: boolean;
+  /** What happened, in plain words (never a URL or a secret). */
+  message: string;
+  ms: number;
+}
+
+/** One attempt to send an alert on a channel (issue 27): the Alerts page's delivery log. */
+export interface DeliveryEntry {
+  channel: string;
+  /** 0: the alert; 1…: the escalation's repeats. */
+  repeat: number;
+  at: number;
+  result: 'sent' | 'failed' | 'held' | 'dropped';
+  /** Why it failed or waits, in plain words (never a URL or a secret). */
+  detail: string | null;
 }
 
 export interface WatchEntry {
@@ -223,6 +276,7 @@ export const CONTRACT_ARGS = {
     monthlyCreditBudget: v.optional(v.nullable(v.pipe(v.number(), v.finite(), v.integer(), v.minValue(1), v.maxValue(1e12)))),
     ipfsGateway: v.optional(HttpUrl('ipfsGateway')),
     privacyMode: v.optional(v.boolean()),
+    alertSound: v.optional(v.boolean()),
     startAtLogin: v.optional(v.boolean()),
   }),
   setApiKey: v.object({ apiKey: v.nullable(v.pipe(v.string(), v.trim(), v.minLength(1), v.maxLength(512))) }),
@@ -241,6 +295,20 @@ export const CONTRACT_ARGS = {
   acknowledgeAlert: v.object({ id: v.pipe(v.number(), v.finite(), v.integer(), v.minValue(1)) }),
   snoozeAlert: v.object({ id: v.pipe(v.number(), v.finite(), v.integer(), v.minValue(1)), untilMs: UnixMs }),
   acknowledgeAllAlerts: v.object({}),
+  /** The channels alerts are sent on (issue 27), secrets only as set or not. */
+  notifyChannels: v.object({}),
+  /** Add or change a channel saved in Settings (the notify config's shape); a secret left out keeps its saved value. */
+  saveNotifyChannel: v.object({ channel: v.record(v.string(), v.unknown()), replaces: v.optional(v.pipe(v.string(), v.minLength(1), v.maxLength(60))) }),
+  removeNotifyChannel: v.object({ name: v.pipe(v.string(), v.minLength(1), v.maxLength(60)) }),
+  updateNotifyOptions: v.object({
+    escalateEveryMin: v.optional(v.pipe(v.number(), v.finite(), v.minValue(0), v.maxValue(1440))),
+    blindAfterMin: v.optional(v.pipe(v.number(), v.finite(), v.minValue(0.5), v.maxValue(1440))),
+    heartbeatUrl: v.optional(v.nullable(HttpUrl('heartbeatUrl'))),
+    heartbeatEveryMin: v.optional(v.pipe(v.number(), v.finite(), v.minValue(0.5), v.maxValue(1440))),
+    linkBase: v.optional(v.nullable(HttpUrl('linkBase'))),
+  }),
+  /** Send a test message on every channel, or on one; each result in plain words. */
+  notifyTest: v.object({ channel: v.optional(v.pipe(v.string(), v.minLength(1), v.maxLength(60))) }),
   /** Reconnect every stream now: after a rejected key, or to skip a backoff wait. */
   retryStreams: v.object({}),
   /** Owners to try on the Demo network (empty elsewhere: a real service has no such list). */
@@ -289,6 +357,11 @@ export interface ContractResults {
   acknowledgeAlert: AlertRecord;
   snoozeAlert: AlertRecord;
   acknowledgeAllAlerts: { acknowledged: number };
+  notifyChannels: NotifyView;
+  saveNotifyChannel: NotifyView;
+  removeNotifyChannel: NotifyView;
+  updateNotifyOptions: NotifyView;
+  notifyTest: { results: NotifyTestResult[] };
   retryStreams: StatusSnapshot;
   demoHints: { owners: DemoOwnerHint[] };
 }

@@ -35,6 +35,8 @@ export interface Settings {
   monthlyCreditBudget: number | null;
   ipfsGateway: string;
   privacyMode: boolean;
+  /** The page served by `serve` plays a short sound with a critical alert. */
+  alertSound: boolean;
   startAtLogin: boolean;
   /** Read only: whether an API key is stored. The key itself never leaves main. */
   readonly hasApiKey: boolean;

@@ -10,6 +10,14 @@ const KEY = 'K3Y-very-secret-0123456789';
 // Streams take keys of their own (the real service's), here one for all and one for a pool.
 const STREAM_KEY = 'STR3AM-very-secret-9876543210';
 const POOL_KEY = 'P00L-very-secret-5555555555';
+// The alert channels' secrets (issue 27): a bot token, a webhook URL, a signing secret, an SMTP password, the heartbeat URL.
+const TG_TOKEN = '123456:TG-very-secret-token-abcdef';
+const DISCORD_URL = 'http://127.0.0.1:9/api/webhooks/1/DISCORD-very-secret';
+const HOOK_SECRET = 'whsec_SGVsbG8tdmVyeS1zZWNyZXQtaG9vaw==';
+const SMTP_PASSWORD = 'SMTP-very-secret-password';
+const HEARTBEAT = 'http://127.0.0.1:9/ping/HEARTBEAT-very-secret';
+const CHANNEL_SECRETS = [TG_TOKEN, DISCORD_URL, HOOK_SECRET, SMTP_PASSWORD, HEARTBEAT];
+const logLines: string[] = [];
 let t: TestSim;
 let m: Monitor;
 const dir = tempDir();
@@ -22,6 +30,16 @@ beforeAll(async () => {
     dataDir: dir.dir,
     secrets: new MemorySecretStore(KEY),
     streamSecrets: new MemorySecretStore(JSON.stringify({ all: STREAM_KEY, pools: { SUI_USDC: POOL_KEY } })),
+    notifySecrets: new MemorySecretStore(
+      JSON.stringify({
+        channels: [
+          { type: 'discord', url: DISCORD_URL },
+          { type: 'webhook', url: 'http://127.0.0.1:9/hook', secret: HOOK_SECRET },
+          { type: 'email', smtp: { host: '127.0.0.1', port: 9, user: 'me', password: SMTP_PASSWORD }, from: 'tw@example.org', to: 'me@example.org' },
+        ],
+      }),
+    ),
+    log: (line) => logLines.push(line),
     overrides: { network: 'custom', baseUrl: t.sim.url, streamUrl: t.sim.url },
     watch: [d.marginOwners[0]!],
   }).start();
@@ -78,6 +96,11 @@ describe('the API key never crosses to the renderer', () => {
       retryStreams: {},
       demoHints: {},
       creditForecast: {},
+      notifyChannels: {},
+      saveNotifyChannel: { channel: { type: 'telegram', name: 'tg', botToken: TG_TOKEN, chatId: '42', apiRoot: 'http://127.0.0.1:9' } },
+      removeNotifyChannel: { name: 'nope' }, // the error path
+      updateNotifyOptions: { heartbeatUrl: HEARTBEAT },
+      notifyTest: {}, // every channel fails (nothing listens on port 9): the words of each failure
     };
     const answers: string[] = [];
     for (const method of CONTRACT_METHODS) {
@@ -86,7 +109,16 @@ describe('the API key never crosses to the renderer', () => {
     }
     expect(answers.length).toBe(CONTRACT_METHODS.length);
     expect(answers.some((a) => a.includes('"ok":false'))).toBe(true); // error paths were exercised
-    for (const a of answers) for (const k of [KEY, STREAM_KEY, POOL_KEY]) expect(a).not.toContain(k);
+    for (const a of answers) for (const k of [KEY, STREAM_KEY, POOL_KEY, ...CHANNEL_SECRETS]) expect(a).not.toContain(k);
+    for (const line of logLines) for (const k of [KEY, STREAM_KEY, POOL_KEY, ...CHANNEL_SECRETS]) expect(line).not.toContain(k);
+    // The test reached every channel and said why each failed, in words.
+    const tested = JSON.parse(answers[CONTRACT_METHODS.indexOf('notifyTest')]!) as { ok: boolean; result: { results: Array<{ channel: string; ok: boolean; message: string }> } };
+    expect(tested.result.results.map((r) => r.channel).sort()).toEqual(['discord', 'email', 'tg', 'webhook']);
+    expect(tested.result.results.every((r) => !r.ok && /could not be reached|did not answer/.test(r.message))).toBe(true);
+    const view = JSON.parse(answers[CONTRACT_METHODS.indexOf('updateNotifyOptions')]!) as { result: { heartbeatSet: boolean; channels: Array<{ name: string; secrets: Record<string, boolean> }> } };
+    expect(view.result.heartbeatSet).toBe(true);
+    expect(view.result.channels.find((c) => c.name === 'tg')?.secrets).toEqual({ botToken: true });
+    expect(view.result.channels.find((c) => c.name === 'email')?.secrets).toEqual({ 'smtp.password': true });
     expect(answers.find((a) => a.includes('hasApiKey'))).toContain('"hasApiKey":true');
     expect(answers.find((a) => a.includes('hasStreamKey'))).toContain('"hasStreamKey":true,"streamKeyPools":["SUI_USDC"]');
   });

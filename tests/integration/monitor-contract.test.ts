@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CONTRACT_METHODS, withoutKeyFacts, type ContractMethod } from '../../src/shared/contract';
 import type { Monitor } from '../../src/main/core/monitor';
 import { monitorOn, tempDir, until } from '../support/monitor';
+import { Receivers, TELEGRAM_CHAT, TELEGRAM_TOKEN } from '../support/receivers';
 import { startTestSim, type TestSim } from '../support/sim';
 
 let t: TestSim;
@@ -239,6 +240,32 @@ describe('contract queries against the Demo network', () => {
     expect(open).toBeGreaterThanOrEqual(2);
     expect((await call('acknowledgeAllAlerts', {})).acknowledged).toBe(open);
     expect((await call('alerts', { includeAcknowledged: false })).data).toEqual([]);
+  });
+
+  it('keeps alert channels in Settings with their secrets as facts only, and tests them in words', async () => {
+    const rx = await Receivers.start();
+    try {
+      const saved = await call('saveNotifyChannel', { channel: { type: 'telegram', name: 'phone', botToken: TELEGRAM_TOKEN, chatId: TELEGRAM_CHAT, apiRoot: rx.url, minLevel: 'critical' } });
+      expect(saved.channels).toEqual([expect.objectContaining({ name: 'phone', type: 'telegram', source: 'settings', minLevel: 'critical', secrets: { botToken: true }, fields: { chatId: TELEGRAM_CHAT, apiRoot: rx.url } })]);
+      expect(JSON.stringify(saved)).not.toContain(TELEGRAM_TOKEN);
+      // Changed without the token: the saved one is kept, and the test message goes through.
+      await call('saveNotifyChannel', { channel: { type: 'telegram', name: 'phone', chatId: TELEGRAM_CHAT, apiRoot: rx.url, minLevel: 'warning' }, replaces: 'phone' });
+      const ok = await call('notifyTest', { channel: 'phone' });
+      expect(ok.results).toEqual([expect.objectContaining({ channel: 'phone', ok: true })]);
+      expect(rx.of('telegram')[0]!.title).toBe('Tidewatch test message');
+      // A wrong chat: the Bot API's own words, and what to check.
+      await call('saveNotifyChannel', { channel: { type: 'telegram', name: 'phone', chatId: '1', apiRoot: rx.url }, replaces: 'phone' });
+      const bad = (await call('notifyTest', {})).results[0];
+      expect(bad.ok).toBe(false);
+      expect(bad.message).toMatch(/chat not found.*Check the bot token and the chat id/);
+      await expect(call('saveNotifyChannel', { channel: { type: 'ntfy', name: 'x', url: 'ftp://nope' } })).rejects.toThrow(/url: must be an http\(s\) URL/);
+      expect((await call('updateNotifyOptions', { escalateEveryMin: 10, blindAfterMin: 5 })).escalateEveryMin).toBe(10);
+      expect((await call('notifyChannels', {})).blindAfterMin).toBe(5);
+      expect((await call('removeNotifyChannel', { name: 'phone' })).channels).toEqual([]);
+      await expect(call('removeNotifyChannel', { name: 'phone' })).rejects.toThrow(/no channel named "phone"/);
+    } finally {
+      await rx.close();
+    }
   });
 
   it('rejects bad arguments with the field at fault', async () => {

@@ -195,7 +195,7 @@ describe('a busy pool (issue 12: renderer)', () => {
 const SETTINGS: Settings = {
   network: 'custom', baseUrl: 'https://api.example', streamUrl: '', naming: 'spec', plan: 'free', requestsPerSecond: 10, concurrency: 4, streamBudget: 1,
   recordsRefreshSec: 10_800, warningRatio: 1.2, criticalRatio: 1.15, nearLiquidationPct: 3, interestAlertDays: 30, alertCooldownSec: 900, largeLiquidationUsd: null, monthlyCreditBudget: null,
-  ipfsGateway: 'https://ipfs.io', privacyMode: false, startAtLogin: false, hasApiKey: true, keyProtection: 'os-keyring', hasStreamKey: false, streamKeyPools: [],
+  ipfsGateway: 'https://ipfs.io', privacyMode: false, alertSound: true, startAtLogin: false, hasApiKey: true, keyProtection: 'os-keyring', hasStreamKey: false, streamKeyPools: [],
 };
 
 const FORECAST: CreditForecast = {

@@ -69,7 +69,7 @@ const SUMMARY: PortfolioSummary = { wallets: [WALLET], prices: [SUI, DEEP, usdc]
 const SETTINGS: Settings = {
   network: 'demo', baseUrl: '', streamUrl: '', naming: 'spec', plan: 'free', requestsPerSecond: 10, concurrency: 4, streamBudget: 1,
   recordsRefreshSec: 10_800, warningRatio: 1.2, criticalRatio: 1.15, nearLiquidationPct: 3, interestAlertDays: 30, alertCooldownSec: 900, largeLiquidationUsd: null, monthlyCreditBudget: null,
-  ipfsGateway: 'https://ipfs.io', privacyMode: false, startAtLogin: false, hasApiKey: false, keyProtection: 'os-keyring', hasStreamKey: false, streamKeyPools: [],
+  ipfsGateway: 'https://ipfs.io', privacyMode: false, alertSound: true, startAtLogin: false, hasApiKey: false, keyProtection: 'os-keyring', hasStreamKey: false, streamKeyPools: [],
 };
 
 const settle = async (): Promise<void> => {

@@ -115,13 +115,14 @@ describe('TrayManager', () => {
     const tray = electron.trays[0]!;
     expect(tray.image).toBe(join('/icons', 'critical.png'));
     expect(tray.tooltip).toBe('Tidewatch · critical');
-    expect(tray.menu!.map((i) => i.label ?? i.type)).toEqual(['Open Tidewatch', 'separator', 'Pause alerts', 'Start at login', 'separator', 'Quit Tidewatch']);
+    expect(tray.menu!.map((i) => i.label ?? i.type)).toEqual(['Open Tidewatch', 'separator', 'Pause desktop alerts', 'Start at login', 'separator', 'Quit Tidewatch']);
     const pause = tray.menu![2].submenu as any[];
     pause[0].click();
     pause[1].click();
     expect(actions.pause).toHaveBeenNthCalledWith(1, 3_600_000);
     expect(actions.pause).toHaveBeenNthCalledWith(2, 'tomorrow');
     expect(pause[2].enabled).toBe(false);
+    expect(pause[4]).toMatchObject({ label: 'Phone, chat and e-mail channels keep sending', enabled: false });
     tray.menu![5].click();
     expect(actions.quit).toHaveBeenCalled();
   });
@@ -133,7 +134,7 @@ describe('TrayManager', () => {
     expect(tray.image).toBe(join('/icons', 'warningTemplate.png'));
     expect(tray.title).toBe('warning');
     expect(tray.tooltip).toBeUndefined();
-    expect(tray.menu![2].label).toMatch(/^Alerts paused until/);
+    expect(tray.menu![2].label).toMatch(/^Desktop alerts paused until/);
     expect((tray.menu![2].submenu as any[])[2].enabled).toBe(true);
   });
 

@@ -183,7 +183,7 @@ describe('migration 4', () => {
     for (let i = 2; i < 1002; i++) insert.run(`${i}-0`, i, 0, 'dex_margin_manager_updates_deposit', i, `h${i}`, i % 2 ? '0xa' : '0xb', '{}', 0);
     insert.run('rest-x-0xa', 7, 2 ** 31, 'dex_margin_manager_updates_liquidation', 7, 'x', '0xa', '{}', 1);
     insert.run('rest-y-0xa', 7, 2 ** 31, 'dex_margin_manager_updates_liquidation', 7, 'y', '0xa', '{}', 1);
-    expect(migrate(db)).toEqual([4, 5]);
+    expect(migrate(db)).toEqual([4, 5, 6]);
     expect((db.prepare('SELECT count(*) AS n FROM margin_events').get() as { n: number }).n).toBe(1003);
     const wid = db.prepare("SELECT wid FROM owners WHERE owner = '0xo'").pluck().get();
     expect((db.prepare('SELECT count(*) AS n FROM margin_events WHERE wid = ?').get(wid) as { n: number }).n).toBe(1 + 500 + 2);

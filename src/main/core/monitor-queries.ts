@@ -1,3 +1,4 @@
+import { NotifyConfigError } from './notify/config';
 import type { Candle } from '../../shared/api';
 import { candleTimeMs } from '../../shared/units';
 import type { ArgsOf, ContractMethod, ContractResults, QueryResult } from '../../shared/contract';
@@ -166,7 +167,11 @@ const HANDLERS: Handlers = {
     const watched = new Set(m.store.settings.watchList().map((w) => w.owner));
     return cached(m, key('manager', a), async () => readManager(m.client, await m.assets.load(), m.risk.valuation(), a.managerId, known, (o) => watched.has(o), s));
   },
-  alerts: (m, a) => ({ data: m.store.risk.alerts(a.includeAcknowledged ?? true, a.limit), source: 'cache', fetchedAt: Date.now(), stale: false }),
+  alerts: (m, a) => {
+    const list = m.store.risk.alerts(a.includeAcknowledged ?? true, a.limit);
+    const log = m.store.risk.outbox.log(list.map((x) => x.id));
+    return { data: list.map((x) => ({ ...x, deliveries: log.get(x.id) ?? [] })), source: 'cache', fetchedAt: Date.now(), stale: false };
+  },
   settings: (m) => m.effective(),
   streamStatus: (m) => m.status(),
   creditForecast: (m) => m.creditForecast(),
@@ -231,12 +236,28 @@ const HANDLERS: Handlers = {
     return r;
   },
   acknowledgeAllAlerts: (m) => ({ acknowledged: m.store.risk.acknowledgeAll() }),
+  notifyChannels: (m) => m.notify.view(),
+  saveNotifyChannel: (m, a) => notifyChange('saveNotifyChannel', () => m.notify.saveChannel(a.channel, a.replaces)),
+  removeNotifyChannel: (m, a) => notifyChange('removeNotifyChannel', () => m.notify.removeChannel(a.name)),
+  updateNotifyOptions: (m, a) => notifyChange('updateNotifyOptions', () => m.notify.updateOptions(a)),
+  notifyTest: async (m, a) => ({ results: await notifyChange('notifyTest', () => m.notify.test(a.channel)) }),
   demoHints: (m) => ({ owners: m.demoHints().slice(0, 12) }),
   retryStreams: (m) => {
     m.retryStreamsNow();
     return m.status();
   },
 };
+
+/** A channel setting that cannot be used answers as a bad argument, in the config's words. */
+function notifyChange<T>(method: string, change: () => T): T {
+  const asArgument = (err: unknown): unknown => (err instanceof RangeError || err instanceof NotifyConfigError ? new ContractArgumentError(`${method}: ${err.message}`) : err);
+  try {
+    const r = change();
+    return (r instanceof Promise ? r.catch((err: unknown) => Promise.reject(asArgument(err))) : r) as T;
+  } catch (err) {
+    throw asArgument(err);
+  }
+}
 
 export async function dispatch<M extends ContractMethod>(m: Monitor, method: M, args: ArgsOf<M>, signal?: AbortSignal): Promise<ContractResults[M]> {
   const handler = HANDLERS[method] as (m: Monitor, a: ArgsOf<M>, s?: AbortSignal) => Promise<ContractResults[M]> | ContractResults[M];

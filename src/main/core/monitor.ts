@@ -21,6 +21,9 @@ import { serviceConfigOf, serviceIdentity, type DemoTarget } from './client/serv
 import { ServiceClient } from './client/service-client';
 import { dispatch } from './monitor-queries';
 import { PushHub } from './push-hub';
+import { Notifier } from './notify/notifier';
+import type { NotifyConfig } from './notify/config';
+import { SightWatch, type SightState } from './notify/sight';
 import type { PositionLevel } from '../../shared/risk-model';
 import { AssetBookCache } from './risk/asset-book';
 import { EventUnits } from './risk/event-amounts';
@@ -29,7 +32,7 @@ import { OracleBook } from './risk/oracle-book';
 import { managerHistory } from './risk/manager-history';
 import { thresholdsFrom } from './risk/thresholds';
 import { RiskRefresh } from './risk/risk-refresh';
-import { monthlyBudgetOf, planOf, SettingsService, type SecretStore } from './settings';
+import { MemorySecretStore, monthlyBudgetOf, planOf, SettingsService, type SecretStore } from './settings';
 import type { IncomingMarginEvent } from './store/margin-events';
 import { StoreHealth } from './store/store-health';
 import { Store } from './store/store';
@@ -54,6 +57,12 @@ export interface MonitorOptions {
   secrets: SecretStore;
   /** The stream keys (client/stream-keys.ts); none: streams use the API key. */
   streamSecrets?: SecretStore;
+  /** The alert channels saved in Settings (one config document with its secrets), kept like the api-key. */
+  notifySecrets?: SecretStore;
+  /** `serve --notify-config FILE`, parsed: its channels for this run. */
+  notifyFile?: { path: string; config: NotifyConfig; secrets: string[] } | null;
+  /** The address links in messages point to when the config names none (serve's), or none. */
+  publicUrl?: () => string | null;
   /** Settings forced by the command line for this run (not persisted). */
   overrides?: Partial<Omit<Settings, KeyFacts>>;
   /** Owners added to the watch list at start. */
@@ -77,6 +86,10 @@ export class Monitor implements TidewatchApi {
   readonly supervisor: StreamSupervisor;
   readonly hub: PushHub;
   readonly alerts: AlertEngine;
+  /** Alerts away from the desk: channels, outbox, escalation (notify/notifier.ts). */
+  readonly notify: Notifier;
+  /** The monitor watching itself: the blind alarm and the heartbeat (notify/sight.ts). */
+  readonly sight: SightWatch;
   private readonly margin: ReturnType<typeof marginStream>;
   readonly assets: AssetBookCache;
   /** Units for stream #22 events (Live events and the margin push). */
@@ -132,6 +145,26 @@ export class Monitor implements TidewatchApi {
     });
     this.alerts = new AlertEngine(this.store.risk, (a) => this.hub.publish('alerts', a), this.effective().alertCooldownSec * 1000, (err) => this.storeHealth.note(err, 'alerts'),
       { load: () => this.store.settings.get('risk.levels'), save: (s) => this.storeHealth.guard(() => this.store.settings.set('risk.levels', s)) });
+    this.notify = new Notifier({
+      repo: this.store.risk,
+      stored: opts.notifySecrets ?? new MemorySecretStore(),
+      file: opts.notifyFile ?? null,
+      privacy: () => this.effective().privacyMode,
+      publicUrl: () => opts.publicUrl?.() ?? null,
+      onAlertsChanged: (changed) => this.hub.publish('alerts', changed),
+      fetch: opts.fetch,
+      log: (line) => this.log(line),
+      redact: (text) => this.redact(text),
+    });
+    this.sight = new SightWatch({
+      state: () => this.sightState(),
+      config: () => this.notify.config(),
+      // The store refusing writes is one way to go blind: then the alarm goes out without the outbox.
+      blind: (since, reasons, now) => this.notify.deliverUnstored(this.alerts.onBlind(since, reasons, now)),
+      back: (since, now) => this.notify.deliverUnstored(this.alerts.onSight(since, now)),
+      fetch: opts.fetch,
+      log: (line) => this.log(line),
+    });
     this.marginDeps = { watchedSince: (owner) => this.store.settings.watchedSince(owner), watchedManagers: this.watchedManagers, eventUnits: this.eventUnits, alerts: this.alerts };
     this.risk = new RiskRefresh({
       client: () => this.client,
@@ -225,7 +258,10 @@ export class Monitor implements TidewatchApi {
         this.onMarginCommitted(events);
       },
       onReceived: (e, data) => alertOnReceipt(e, data, this.marginDeps),
-      onOpen: () => this.recovery.onOpen(),
+      onOpen: () => {
+        this.sight.noteStreamOpen();
+        this.recovery.onOpen();
+      },
       onStoreState: (reason, err) => {
         if (reason !== null) {
           this.log(`store: ${reason} (${(err as Error | undefined)?.message ?? ''}); the margin stream stops until writes work again`);
@@ -266,7 +302,33 @@ export class Monitor implements TidewatchApi {
     // A first start's history replay waits for the first Portfolio read (marginStream's connectAfter).
     this.margin.connectAfter(this.refreshRisk(), () => this.canConnect() && this.supervisor.add(this.margin.spec));
     this.risk.restartTimer();
+    this.notify.start();
+    this.sight.start();
     return this;
+  }
+
+  /**
+   * The computer woke from sleep (Electron's powerMonitor): reconnect every stream now, so the
+   * time asleep is read from the stream's cursor at once rather than after the watchdog; until
+   * the margin stream opens, Tidewatch counts itself blind.
+   */
+  resume(): void {
+    this.log('the computer woke from sleep: reconnecting the streams to read the time asleep');
+    this.sight.noteResume();
+    if (this.canConnect()) this.supervisor.resumeAll();
+  }
+
+  /** What the blind alarm judges (notify/sight.ts). */
+  private sightState(): SightState {
+    const s = this.effective();
+    const budget = planOf(s)?.monthlyCredits ?? null;
+    return {
+      expected: this.canConnect() && !this.closed,
+      marginOpen: this.supervisor.statuses().some((x) => x.id === 'margin' && x.state === 'open'),
+      offline: this.offline,
+      storeError: this.storeHealth.current(),
+      creditsSpent: this.client.http.metered && budget !== null && this.credits.usage().thisMonth >= budget,
+    };
   }
 
   /** Settings with this run's overrides on top. */
@@ -349,7 +411,9 @@ export class Monitor implements TidewatchApi {
 
   /** The one redaction with this run's secrets (`client/errors.ts` redact). */
   redact(text: string): string {
-    return this.client ? this.client.http.redact(text) : redact(text);
+    const once = this.client ? this.client.http.redact(text) : redact(text);
+    // The alert channels' secrets (tokens, passwords, webhook URLs) too.
+    return this.notify ? redact(once, ...this.notify.secrets()) : once;
   }
 
   subscribe<T extends Topic>(topic: T, listener: (payload: PayloadOf<T>) => void): () => void {
@@ -490,6 +554,8 @@ export class Monitor implements TidewatchApi {
     this.closed = true;
     if (this.statusTimer) clearTimeout(this.statusTimer);
     this.risk.close();
+    this.notify.close();
+    this.sight.close();
     this.schedule.close();
     this.supervisor.stopAll();
     this.recovery.close();

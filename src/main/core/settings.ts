@@ -23,6 +23,7 @@ export const DEFAULT_SETTINGS: Omit<Settings, KeyFacts> = {
   monthlyCreditBudget: null,
   ipfsGateway: 'https://ipfs.io/ipfs/',
   privacyMode: false,
+  alertSound: true,
   startAtLogin: false,
 };
 

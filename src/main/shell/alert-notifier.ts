@@ -13,8 +13,10 @@ export function tomorrowAt0(now: number): number {
 
 /**
  * Native notifications from the core's alerts: liquidations of watched managers, threshold
- * crossings, a stream stopped because the key was rejected. A click opens the window on the
- * alert; while alerts are paused nothing is shown (the alerts are still stored and listed).
+ * crossings, a stream stopped because the key was rejected, the blind alarm: the desktop channel
+ * (its level, rules and quiet hours as configured). A click opens the window on the alert; while
+ * paused from the tray nothing is shown here (the alerts are still stored and listed, and the
+ * other channels, the phone's, keep sending).
  */
 export class AlertNotifier {
   pausedUntil: number | null = null;
@@ -24,6 +26,8 @@ export class AlertNotifier {
     private readonly now: () => number = Date.now,
     /** Privacy mode: the amounts of the user's own positions are masked on screen, and here too. */
     private readonly privacy: () => boolean = () => false,
+    /** Whether the desktop channel carries an alert (its level, rules, quiet hours: notify/notifier.ts). */
+    private readonly carries: (alert: AlertRecord) => boolean = (a) => SHOWN_RULES.has(a.rule) && a.level !== 'info',
   ) {}
 
   pause(forMs: number | 'tomorrow' | null): void {
@@ -39,7 +43,7 @@ export class AlertNotifier {
     if (this.paused || !Notification.isSupported()) return [];
     const shown: Notification[] = [];
     for (const a of alerts) {
-      if (!SHOWN_RULES.has(a.rule) || a.level === 'info') continue;
+      if (!this.carries(a) || a.acknowledged_at !== null) continue;
       if (a.snoozed_until !== null && a.snoozed_until > this.now()) continue;
       const n = new Notification({
         title: a.title,

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
-import { app, ipcMain, net, protocol, safeStorage, session } from 'electron';
+import { app, ipcMain, net, powerMonitor, protocol, safeStorage, session } from 'electron';
 import type { StatusSnapshot } from '../../shared/contract';
 import { startSim, type RunningSim } from '../../sim';
 import { Monitor } from '../core/monitor';
@@ -10,7 +10,7 @@ import { AlertNotifier } from './alert-notifier';
 import { CSP } from '../../shared/csp';
 import { APP_ORIGIN, serveRenderer } from './app-protocol';
 import { IpcBridge } from './ipc-bridge';
-import { SafeStorageSecretStore, STREAM_KEYS_FILE } from './secret-store';
+import { NOTIFY_CHANNELS_FILE, SafeStorageSecretStore, STREAM_KEYS_FILE } from './secret-store';
 import { TrayManager } from './tray-manager';
 import { lockDownSession, WindowManager } from './window-manager';
 
@@ -33,6 +33,7 @@ export async function startApplication(paths: ShellPaths): Promise<void> {
   // 1. Secrets: the key is decrypted here, in main, and never leaves it.
   const secrets = await SafeStorageSecretStore.open(safeStorage, userData, process.platform, log);
   const streamSecrets = await SafeStorageSecretStore.open(safeStorage, userData, process.platform, log, { name: STREAM_KEYS_FILE, what: 'stream keys' });
+  const notifySecrets = await SafeStorageSecretStore.open(safeStorage, userData, process.platform, log, { name: NOTIFY_CHANNELS_FILE, what: 'alert channels' });
 
   // 2. The Demo network (the default network), in this process on a random loopback port.
   const demoKey = randomBytes(12).toString('hex');
@@ -43,7 +44,7 @@ export async function startApplication(paths: ShellPaths): Promise<void> {
   const sim: RunningSim = await startSim({ apiKeys: [demoKey], port: 0, host: '127.0.0.1', speed, gradual: true });
 
   // 3. The monitor: store, streams, risk, alerts.
-  const monitor = new Monitor({ dataDir: join(userData, 'data'), demo: { baseUrl: sim.url, apiKey: demoKey, hints: () => (sim.world.built ? sim.world.owners() : []) }, secrets, streamSecrets, log }).start();
+  const monitor = new Monitor({ dataDir: join(userData, 'data'), demo: { baseUrl: sim.url, apiKey: demoKey, hints: () => (sim.world.built ? sim.world.owners() : []) }, secrets, streamSecrets, notifySecrets, log }).start();
   // The last resort: an error nobody handled is logged and shown in the status; the app lives on.
   installSafetyNet({ log: (line) => log(monitor.redact(line)), onError: (err) => monitor.noteInternalError(err) });
 
@@ -81,6 +82,7 @@ export async function startApplication(paths: ShellPaths): Promise<void> {
     (alert) => windows.show(alert.rule === 'stream-auth' ? '#/settings' : `#/alerts/${alert.id}`),
     Date.now,
     () => monitor.effective().privacyMode,
+    (alert) => monitor.notify.desktopCarries(alert),
   );
   let status: StatusSnapshot | undefined = monitor.status();
   const tray = new TrayManager(join(resources, 'tray'), {
@@ -116,6 +118,8 @@ export async function startApplication(paths: ShellPaths): Promise<void> {
   monitor.subscribe('alerts', (alerts) => notifier.notify(alerts));
   renderTray();
   setInterval(renderTray, 60_000).unref();
+  // Back from sleep: read the time asleep now, not after the stream's watchdog.
+  powerMonitor.on('resume', () => monitor.resume());
 
   // 6. Lifecycle: a second launch focuses the window; closing hides; only Quit quits.
   app.on('second-instance', () => windows.show());
@@ -134,6 +138,7 @@ export async function startApplication(paths: ShellPaths): Promise<void> {
       await monitor.close();
       await sim.close();
       await secrets.flushed();
+      await notifySecrets.flushed();
       app.exit(0);
     })();
   });

@@ -6,6 +6,8 @@ import type { KeyProtection, SecretStore } from '../core/settings';
 /** The API key's file; the stream keys (client/stream-keys.ts, as JSON) have their own. */
 export const API_KEY_FILE = 'api-key.bin';
 export const STREAM_KEYS_FILE = 'stream-keys.bin';
+/** The alert channels saved in Settings (bot tokens, passwords, webhook URLs), one JSON document. */
+export const NOTIFY_CHANNELS_FILE = 'alert-channels.bin';
 
 /**
  * A secret (the API key, or the stream keys) encrypted with Electron's safeStorage (the async API Electron 45 recommends), in

@@ -49,11 +49,14 @@ export class TrayManager {
       { label: 'Open Tidewatch', click: () => this.actions.open() },
       { type: 'separator' },
       {
-        label: paused ? `Alerts paused until ${new Date(state.alertsPausedUntil!).toLocaleTimeString()}` : 'Pause alerts',
+        label: paused ? `Desktop alerts paused until ${new Date(state.alertsPausedUntil!).toLocaleTimeString()}` : 'Pause desktop alerts',
         submenu: [
           { label: 'For 1 hour', click: () => this.actions.pause(3_600_000) },
           { label: 'Until tomorrow', click: () => this.actions.pause('tomorrow') },
-          { label: 'Resume alerts', enabled: paused, click: () => this.actions.pause(null) },
+          { label: 'Resume desktop alerts', enabled: paused, click: () => this.actions.pause(null) },
+          { type: 'separator' },
+          // What the pause covers: this machine's notifications; the phone, chat and e-mail channels keep sending.
+          { label: 'Phone, chat and e-mail channels keep sending', enabled: false },
         ],
       },
       { label: 'Start at login', type: 'checkbox', checked: this.actions.startAtLogin(), click: (item) => this.actions.setStartAtLogin(item.checked) },

@@ -17,6 +17,8 @@ export interface ServeOptions {
   /** The service's plan (`serve --plan`): chosen in Settings as if there, before anything is read. */
   plan?: PlanName;
   marginFirstStart?: '$' | '0';
+  /** `serve --notify-config FILE`, parsed: where alerts go besides the page. */
+  notifyFile?: MonitorOptions['notifyFile'];
   rendererDir?: string;
   log?: (line: string) => void;
 }
@@ -47,6 +49,8 @@ export async function startServe(o: ServeOptions): Promise<Serving> {
     const running = sim;
     demo = { baseUrl: sim.url, apiKey, hints: () => (running.world.built ? running.world.owners() : []) };
   }
+  /** This shell's own address, once it listens. */
+  let origin: string | null = null;
   const monitor = new Monitor({
     dataDir: o.dataDir,
     demo,
@@ -57,6 +61,9 @@ export async function startServe(o: ServeOptions): Promise<Serving> {
       : { network: 'demo' },
     watch: o.watch,
     marginFirstStart: o.marginFirstStart,
+    notifyFile: o.notifyFile,
+    // Links in messages point here unless the config names another address (a reverse proxy).
+    publicUrl: () => origin,
     log: o.log,
   });
   if (o.plan) monitor.choosePlan(o.plan);
@@ -67,7 +74,9 @@ export async function startServe(o: ServeOptions): Promise<Serving> {
     rendererDir: o.rendererDir ?? DEFAULT_RENDERER,
     initial: (topic) => (topic === 'status' ? monitor.status() : undefined),
     log: (line) => (o.log ?? ((l: string) => console.error(`tidewatch: ${l}`)))(monitor.redact(line)),
+    ack: { peek: (token) => monitor.notify.alertOfToken(token), spend: (token) => monitor.notify.acknowledgeByToken(token) },
   });
+  origin = `http://127.0.0.1:${web.port}`;
   return {
     url: web.url,
     monitor,

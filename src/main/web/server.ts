@@ -5,6 +5,7 @@ import { ContractArgumentError, isContractMethod, isTopic, type TidewatchApi, ty
 import { CSP } from '../../shared/csp';
 import { ServiceError } from '../core/client/errors';
 import { NOT_BUILT_PAGE, staticFile } from './static-files';
+import { ACK_PATH, answerAck, type AckLinks } from './ack-page';
 
 export interface WebShellOptions {
   api: TidewatchApi;
@@ -16,6 +17,8 @@ export interface WebShellOptions {
   initial?: (topic: Topic) => unknown;
   /** Where internal errors are logged (one line, redacted by the caller); default: stderr. */
   log?: (line: string) => void;
+  /** The acknowledge links of messages sent away from the desk (`/ack/<token>`). */
+  ack?: AckLinks;
 }
 
 export interface WebShell {
@@ -115,6 +118,12 @@ export async function startWebShell(opts: WebShellOptions): Promise<WebShell> {
   // milliseconds. Long-lived subscriptions are answers, which these limits do not touch.
   const server = createServer({ connectionsCheckingInterval: 1_000, headersTimeout: 5_000, requestTimeout: 10_000, keepAliveTimeout: 5_000, maxHeaderSize: 16 * 1024 }, async (req, res) => {
     try {
+      // An acknowledge link carries its own one-time authority (web/ack-page.ts): any Host, no session.
+      const ack = opts.ack ? ACK_PATH.exec(new URL(req.url ?? '/', 'http://x').pathname) : null;
+      if (ack && opts.ack) {
+        await answerAck(req, res, ack[1]!, opts.ack);
+        return;
+      }
       const hosts = [`127.0.0.1:${port}`, `localhost:${port}`];
       if (!hosts.includes(req.headers.host ?? '')) {
         send(res, 403, { error: { kind: 'forbidden', message: 'this server answers only http://127.0.0.1 on its own port' } });

@@ -7,6 +7,8 @@ import type { IncomingMarginEvent } from '../store/margin-events';
 import type { NewAlert, RiskAlertRepo } from '../store/risk-alert-repo';
 import { ThresholdTracker, type TrackerState } from '../risk/thresholds';
 
+/** "14:02" in the machine's local time. */
+const clock = (ms: number): string => new Date(ms).toTimeString().slice(0, 5);
 const short = (id: string | null): string => (id ? `${id.slice(0, 8)}…${id.slice(-4)}` : '?');
 const liquidationKey = (e: IncomingMarginEvent): string => `liquidation:${e.margin_manager_id}:critical:${e.id}`;
 
@@ -215,6 +217,49 @@ export class AlertEngine {
       event_id: null,
       title: 'Some stream history could not be replayed',
       message,
+      created_at: now,
+    });
+  }
+
+  /** Tidewatch cannot see (notify/sight.ts): once per blind spell, on every channel. */
+  onBlind(since: number, reasons: readonly string[], now = Date.now()): AlertRecord | undefined {
+    const mins = Math.max(1, Math.round((now - since) / 60_000));
+    return this.raise({
+      dedupe_key: `blind:-:critical:${since}`,
+      rule: 'blind',
+      level: 'critical',
+      manager_id: null,
+      owner: null,
+      event_id: null,
+      title: 'Tidewatch cannot see',
+      message:
+        `Since ${clock(since)} (${mins} min): ${reasons.join('; ')}. Liquidations and threshold crossings are not seen until it sees again; ` +
+        'what happened meanwhile is read then and summarised. Check the network, the service and the machine Tidewatch runs on.',
+      created_at: now,
+    });
+  }
+
+  /** Sight is back after a blind spell: the all-clear, with what the catch-up found meanwhile. */
+  onSight(since: number, now = Date.now()): AlertRecord | undefined {
+    const found = this.repo.alerts(true, 1000).filter((a) => a.created_at >= since && a.rule !== 'blind');
+    const count = (rule: AlertRecord['rule']): number => found.filter((a) => a.rule === rule).length;
+    const parts = [
+      [count('liquidation'), 'liquidation of a watched manager', 'liquidations of watched managers'],
+      [count('risk-threshold'), 'threshold crossing', 'threshold crossings'],
+      [found.length - count('liquidation') - count('risk-threshold'), 'other alert', 'other alerts'],
+    ]
+      .filter(([n]) => (n as number) > 0)
+      .map(([n, one, many]) => `${n as number} ${n === 1 ? (one as string) : (many as string)}`);
+    const mins = Math.max(1, Math.round((now - since) / 60_000));
+    return this.raise({
+      dedupe_key: `blind:-:info:${since}`,
+      rule: 'blind',
+      level: 'info',
+      manager_id: null,
+      owner: null,
+      event_id: null,
+      title: 'Tidewatch sees again',
+      message: `Blind for ${mins} min (${clock(since)} to ${clock(now)}). While you were away: ${parts.length > 0 ? parts.join(', ') : 'nothing happened to the watched positions'}.`,
       created_at: now,
     });
   }

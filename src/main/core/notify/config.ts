@@ -14,7 +14,7 @@ export const CHANNEL_TYPES = ['ntfy', 'telegram', 'discord', 'slack', 'email', '
 export type ChannelType = (typeof CHANNEL_TYPES)[number];
 
 const LEVELS = ['info', 'warning', 'critical'] as const satisfies readonly AlertLevel[];
-const RULES = ['risk-threshold', 'liquidation', 'large-liquidation', 'stream-auth', 'store-write', 'history-gap', 'credit-budget', 'interest'] as const satisfies ReadonlyArray<AlertRecord['rule']>;
+const RULES = ['risk-threshold', 'liquidation', 'large-liquidation', 'stream-auth', 'store-write', 'history-gap', 'credit-budget', 'interest', 'blind'] as const satisfies ReadonlyArray<AlertRecord['rule']>;
 
 const Url = v.pipe(v.string(), v.url('must be a URL'), v.check((u) => /^https?:\/\//i.test(u), 'must be an http(s) URL'));
 const Clock = v.pipe(v.string(), v.regex(/^([01]\d|2[0-3]):[0-5]\d$/, 'must be a time like 22:00'));
@@ -29,6 +29,8 @@ const common = {
   quietHours: v.optional(v.object({ from: Clock, to: Clock })),
   /** Mask amounts in this channel's messages (privacy mode masks them everywhere). */
   hideAmounts: v.optional(v.boolean(), false),
+  /** The least time between two messages (seconds): a burst meanwhile goes as one (default 5, e-mail 30, webhook 0). */
+  minIntervalSec: v.optional(v.pipe(v.number(), v.minValue(0), v.maxValue(3600))),
 };
 
 const ChannelSchema = v.variant('type', [
@@ -83,6 +85,11 @@ const SECRET_FIELDS: Record<ChannelType, readonly string[]> = {
   webhook: ['url', 'secret'],
   desktop: [],
 };
+
+/** The secret fields of a kind of channel ("smtp.password"): Settings shows only whether each is set. */
+export function secretFieldsOf(type: string): readonly string[] {
+  return (SECRET_FIELDS as Record<string, readonly string[] | undefined>)[type] ?? [];
+}
 
 const ENV = /^env:([A-Za-z_][A-Za-z0-9_]*)$/;
 

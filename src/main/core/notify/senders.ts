@@ -234,3 +234,22 @@ export async function sendEmail(c: Extract<ChannelConfig, { type: 'email' }>, d:
     transport.close();
   }
 }
+
+/** Send on a channel of any kind (the desktop's is the shell's: nothing to do here). */
+export function sendOn(c: ChannelConfig, d: Delivery, fetchFn: Fetch = fetch): Promise<void> {
+  switch (c.type) {
+    case 'ntfy':
+      return sendNtfy(c, d, fetchFn);
+    case 'telegram':
+      return sendTelegram(c, d, fetchFn);
+    case 'discord':
+    case 'slack':
+      return sendChatWebhook(c, d, fetchFn);
+    case 'email':
+      return sendEmail(c, d);
+    case 'webhook':
+      return sendWebhook(c, d, fetchFn);
+    case 'desktop':
+      return Promise.resolve();
+  }
+}

@@ -166,6 +166,41 @@ export const MIGRATIONS: ReadonlyArray<(db: Database.Database) => void> = [
       );
     `);
   },
+  // 6: the outbox of alerts to send away from the desk (issue 27): one row per alert and channel,
+  // written in the alert's own transaction; `group_id` is set before a send (the message's id, the
+  // same when it goes again after a crash); a log of every attempt; one-time acknowledge tokens.
+  (db) => {
+    db.exec(`
+      CREATE TABLE deliveries (
+        alert_id INTEGER NOT NULL,
+        channel TEXT NOT NULL,
+        repeat INTEGER NOT NULL DEFAULT 0,
+        state TEXT NOT NULL,
+        group_id TEXT,
+        attempts INTEGER NOT NULL DEFAULT 0,
+        due_at INTEGER NOT NULL,
+        sent_at INTEGER,
+        last_error TEXT,
+        PRIMARY KEY (alert_id, channel, repeat)
+      );
+      CREATE INDEX deliveries_due ON deliveries (state, channel, due_at);
+      CREATE TABLE delivery_log (
+        id INTEGER PRIMARY KEY AUTOINCREMENT,
+        alert_id INTEGER NOT NULL,
+        channel TEXT NOT NULL,
+        repeat INTEGER NOT NULL,
+        at INTEGER NOT NULL,
+        result TEXT NOT NULL,
+        detail TEXT
+      );
+      CREATE INDEX delivery_log_alert ON delivery_log (alert_id, at);
+      CREATE TABLE ack_tokens (
+        token TEXT PRIMARY KEY,
+        alert_id INTEGER NOT NULL,
+        created_at INTEGER NOT NULL
+      );
+    `);
+  },
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

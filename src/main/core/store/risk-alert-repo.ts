@@ -1,6 +1,7 @@
 import type Database from 'better-sqlite3';
 import type { AlertRecord, RiskReading } from '../../../shared/contract';
 import { splitId } from './margin-events';
+import { OutboxRepo, type Enqueue } from './outbox-repo';
 
 export type NewAlert = Omit<AlertRecord, 'id' | 'acknowledged_at' | 'snoozed_until'> & { dedupe_key: string };
 
@@ -32,8 +33,17 @@ class NewestKeyId {
   }
 }
 
-/** Risk readings over time and alerts (deduplicated by rule, manager, level and event). */
+/** Where a new alert goes besides the screen: the channels that carry it (notify/router.ts). */
+export type AlertRouter = (a: AlertRecord) => Enqueue[];
+
+/**
+ * Risk readings over time and alerts (deduplicated by rule, manager, level and event). An alert is
+ * queued in the outbox, for the channels that carry it, in the transaction that stores it.
+ */
 export class RiskAlertRepo {
+  readonly outbox: OutboxRepo;
+  private router: AlertRouter = () => [];
+  private onQueued: () => void = () => {};
   private alertById: Database.Statement | undefined;
   private shownFirst: ShowFirst | undefined;
   private readonly insertReading: Database.Statement;
@@ -46,6 +56,20 @@ export class RiskAlertRepo {
     this.insertAlert = db.prepare(`INSERT OR IGNORE INTO alerts
       (dedupe_key, rule, level, manager_id, owner, event_id, title, message, created_at)
       VALUES (@dedupe_key, @rule, @level, @manager_id, @owner, @event_id, @title, @message, @created_at)`);
+    this.outbox = new OutboxRepo(db);
+  }
+
+  /** Route every new alert (`onQueued` after its commit, when it was queued somewhere). */
+  routeTo(router: AlertRouter, onQueued: () => void): void {
+    this.router = router;
+    this.onQueued = onQueued;
+  }
+
+  /** Queue a stored alert for its channels (inside its transaction); whether any took it. */
+  private enqueue(record: AlertRecord): boolean {
+    const to = this.router(record);
+    this.outbox.enqueue(record.id, to, 0, record.created_at);
+    return to.length > 0;
   }
 
   addReadings(readings: readonly RiskReading[]): void {
@@ -73,11 +97,18 @@ export class RiskAlertRepo {
    */
   addAlert(a: NewAlert, showFirst?: (record: AlertRecord) => void): AlertRecord | undefined {
     if (showFirst) return this.addShowingFirst(a, showFirst);
-    const info = this.insertAlert.run(a);
-    if (info.changes === 0) return undefined;
-    const id = Number(info.lastInsertRowid);
-    this.noteInserted(a.dedupe_key, id);
-    return this.alert(id);
+    let queued = false;
+    const record = this.db.transaction(() => {
+      const info = this.insertAlert.run(a);
+      if (info.changes === 0) return undefined;
+      const stored = this.alert(Number(info.lastInsertRowid))!;
+      queued = this.enqueue(stored);
+      return stored;
+    })();
+    if (!record) return undefined;
+    this.noteInserted(a.dedupe_key, record.id);
+    if (queued) this.onQueued();
+    return record;
   }
 
   /**
@@ -125,8 +156,13 @@ export class RiskAlertRepo {
     const { rule, level, manager_id, owner, event_id, title, message, created_at } = a;
     const record: AlertRecord = { id, rule, level, manager_id, owner, event_id, title, message, created_at, acknowledged_at: null, snoozed_until: null };
     show(record);
-    q.insert.run({ ...a, id });
+    let queued = false;
+    this.db.transaction(() => {
+      q.insert.run({ ...a, id });
+      queued = this.enqueue(record);
+    })();
     this.noteInserted(a.dedupe_key, id);
+    if (queued) this.onQueued();
     return record;
   }
 

@@ -1,0 +1,47 @@
+import type { AlertRecord, NotifyTestResult } from '../../../shared/contract';
+import { compose } from './compose';
+import type { ChannelConfig } from './config';
+import type { Delivery } from './senders';
+
+/**
+ * A test message on each channel (Settings' "Send a test", `tidewatch notify-test`): sent now,
+ * outside the outbox (nothing stored), each result in plain words (the sender's, never a URL or
+ * a secret: `redact` passes them all the same).
+ */
+export async function testChannels(
+  channels: readonly ChannelConfig[],
+  send: (c: ChannelConfig, d: Delivery) => Promise<void>,
+  redact: (text: string) => string = (t) => t,
+  now: () => number = Date.now,
+): Promise<NotifyTestResult[]> {
+  const at = now();
+  return Promise.all(
+    channels
+      .filter((c) => c.type !== 'desktop')
+      .map(async (c): Promise<NotifyTestResult> => {
+        const alert: AlertRecord = {
+          id: 0,
+          rule: 'risk-threshold',
+          level: c.minLevel,
+          manager_id: null,
+          owner: null,
+          event_id: null,
+          title: 'Tidewatch test message',
+          message: `This channel (${c.name}) works: Tidewatch's alerts will arrive here (${c.minLevel} and above${c.quietHours ? `; warnings wait out quiet hours ${c.quietHours.from}-${c.quietHours.to}` : ''}).`,
+          created_at: at,
+          acknowledged_at: null,
+          snoozed_until: null,
+        };
+        const d = compose([{ alert, repeat: 0, ackUrl: null }], { linkBase: null, hideAmounts: false });
+        d.id = `tidewatch-test-${at}-${c.name}`;
+        d.payload.id = d.id;
+        const started = now();
+        try {
+          await send(c, d);
+          return { channel: c.name, type: c.type, ok: true, message: 'Sent: check that it arrived.', ms: now() - started };
+        } catch (err) {
+          return { channel: c.name, type: c.type, ok: false, message: redact((err as Error).message), ms: now() - started };
+        }
+      }),
+  );
+}

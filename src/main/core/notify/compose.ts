@@ -1,0 +1,80 @@
+import type { AlertLevel, AlertRecord } from '../../../shared/contract';
+import { maskAmounts } from '../../../shared/privacy';
+import { deliveryOf, type Delivery } from './senders';
+
+/** One alert as it goes out: the record, which repeat it is, and its acknowledge link if any. */
+export interface Outgoing {
+  alert: AlertRecord;
+  repeat: number;
+  ackUrl: string | null;
+}
+
+export interface ComposeOptions {
+  /** The manager page's address for links ("http://host:port"), or null. */
+  linkBase: string | null;
+  /** Amounts masked (privacy mode, or the channel's own `hideAmounts`). */
+  hideAmounts: boolean;
+}
+
+const LEVEL_ORDER: AlertLevel[] = ['critical', 'warning', 'info'];
+const plural = (n: number, one: string, many = `${one}s`): string => `${n} ${n === 1 ? one : many}`;
+
+/** The pool an alert names in its title ("Critical: SUI_USDC risk ratio 1.250"), or null. */
+function poolOf(a: AlertRecord): string | null {
+  return /\b([A-Z][A-Z0-9]*_[A-Z][A-Z0-9]*)\b/.exec(`${a.title} ${a.message}`)?.[1] ?? null;
+}
+
+/** The message id: the alert's for one (with its repeat), the group's first and count for several. */
+export function messageId(items: readonly Pick<Outgoing, 'alert' | 'repeat'>[]): string {
+  const first = items[0]!;
+  const one = `tidewatch-alert-${first.alert.id}${first.repeat > 0 ? `-r${first.repeat}` : ''}`;
+  return items.length === 1 ? one : `${one}-and-${items.length - 1}`;
+}
+
+function oneAlert(o: Outgoing, opts: ComposeOptions): { title: string; message: string } {
+  const mask = (t: string): string => (opts.hideAmounts ? maskAmounts(t) : t);
+  const repeatNote = o.repeat > 0 ? `Repeat ${o.repeat}, not acknowledged yet: ` : '';
+  const ack = o.ackUrl ? `\nAcknowledge (stops the repeats): ${o.ackUrl}` : '';
+  const privacy = opts.hideAmounts ? '\n(Amounts hidden on this channel.)' : '';
+  return { title: mask(`${repeatNote}${o.alert.title}`), message: `${mask(o.alert.message)}${ack}${privacy}` };
+}
+
+/**
+ * The message for one alert, or for a burst of them on one channel: "3 positions crossed
+ * warning on SUI_USDC" with a line per alert, its level the highest of them, its link the one
+ * manager's page when all are of one manager.
+ */
+export function compose(items: readonly Outgoing[], opts: ComposeOptions): Delivery {
+  const first = items[0]!;
+  const base = deliveryOf(first.alert, opts.linkBase);
+  const id = messageId(items);
+  // The alerts' numbers, as the Alerts page and `export` show them: a reference for support and for counting what arrived.
+  const reference = first.alert.id > 0 ? `\nTidewatch alert${items.length > 1 ? 's' : ''} ${items.map((i) => `${i.alert.id}${i.repeat > 0 ? ` (repeat ${i.repeat})` : ''}`).join(', ')}` : '';
+  if (items.length === 1) {
+    const one = oneAlert(first, opts);
+    const message = `${one.message}${reference}`;
+    return { ...base, id, title: one.title, message, payload: { ...base.payload, id, title: one.title, message: one.message } };
+  }
+  const level = LEVEL_ORDER.find((l) => items.some((i) => i.alert.level === l)) ?? 'info';
+  const rules = new Set(items.map((i) => i.alert.rule));
+  const pools = new Set(items.map((i) => poolOf(i.alert)));
+  const levels = new Set(items.map((i) => i.alert.level));
+  const managers = new Set(items.map((i) => i.alert.manager_id));
+  const pool = pools.size === 1 ? [...pools][0] : null;
+  let title: string;
+  if (rules.size === 1 && rules.has('risk-threshold') && levels.size === 1) {
+    title = `${plural(managers.size, 'position')} crossed ${level}${pool ? ` on ${pool}` : ''}`;
+  } else if (rules.size === 1 && rules.has('liquidation')) {
+    title = `${plural(managers.size, 'position')} liquidated${pool ? ` on ${pool}` : ''}`;
+  } else {
+    const counts = LEVEL_ORDER.map((l) => [l, items.filter((i) => i.alert.level === l).length] as const).filter(([, n]) => n > 0);
+    title = `${plural(items.length, 'alert')}: ${counts.map(([l, n]) => `${n} ${l}`).join(', ')}`;
+  }
+  const lines = items.map((i) => {
+    const one = oneAlert(i, opts);
+    return `• ${one.title}\n  ${one.message.replace(/\n\(Amounts hidden on this channel\.\)$/, '').replace(/\n/g, '\n  ')}`;
+  });
+  const message = `${lines.join('\n')}${opts.hideAmounts ? '\n(Amounts hidden on this channel.)' : ''}${reference}`;
+  const click = managers.size === 1 ? base.click : opts.linkBase ? `${opts.linkBase.replace(/\/+$/, '')}/#/alerts` : null;
+  return { ...base, id, level, title, message, click, payload: { ...base.payload, id, level, title, message } };
+}

@@ -1,0 +1,339 @@
+import { randomBytes } from 'node:crypto';
+import type { AlertRecord, NotifyChannelView, NotifyTestResult, NotifyView } from '../../../shared/contract';
+import type { SecretStore } from '../settings';
+import type { RiskAlertRepo } from '../store/risk-alert-repo';
+import type { Enqueue } from '../store/outbox-repo';
+import { carries, parseNotifyConfig, secretFieldsOf, type ChannelConfig, type NotifyConfig } from './config';
+import { OutboxWorker } from './outbox-worker';
+import { quietUntil } from './quiet-hours';
+import { sendOn, type Delivery } from './senders';
+import { testChannels } from './channel-test';
+import { compose } from './compose';
+
+export interface NotifierDeps {
+  repo: RiskAlertRepo;
+  /** The channels set in Settings, as one config document with their secrets (kept like the api-key). */
+  stored: SecretStore;
+  /** `serve --notify-config FILE`: its channels and options, for this run (never written). */
+  file?: { path: string; config: NotifyConfig; secrets: string[] } | null;
+  /** Privacy mode: amounts masked on every channel. */
+  privacy: () => boolean;
+  /** Where a link in a message points when the config names none (serve's own address), or null. */
+  publicUrl: () => string | null;
+  /** An alert changed (acknowledged by a link, a delivery logged): the Alerts page reads again. */
+  onAlertsChanged: (changed: AlertRecord[]) => void;
+  fetch?: typeof fetch;
+  log: (line: string) => void;
+  redact: (text: string) => string;
+  now?: () => number;
+}
+
+/** Rules whose critical alerts repeat until acknowledged. */
+const ESCALATED = new Set<AlertRecord['rule']>(['liquidation', 'risk-threshold']);
+
+const EMPTY: NotifyConfig = { channels: [], escalateEveryMin: 5, blindAfterMin: 3, heartbeatUrl: null, heartbeatEveryMin: 1, linkBase: null };
+
+/**
+ * Alerts away from the desk (issue 27): which channels carry an alert (level, rules, quiet hours),
+ * the outbox worker that sends them, the escalation that repeats a critical alert until it is
+ * acknowledged (in the app, on the page, or by the one-time link in the message), and the
+ * channels' configuration from the command line's file and from Settings.
+ */
+export class Notifier {
+  readonly worker: OutboxWorker;
+  private storedDoc: { config: NotifyConfig; secrets: string[] };
+  private escalation: NodeJS.Timeout | undefined;
+  private closed = false;
+  private readonly now: () => number;
+
+  constructor(private readonly deps: NotifierDeps) {
+    this.now = deps.now ?? Date.now;
+    this.storedDoc = this.readStored();
+    this.worker = new OutboxWorker({
+      outbox: deps.repo.outbox,
+      channels: () => this.channels(),
+      alert: (id) => deps.repo.alert(id),
+      send: (c, d) => this.send(c, d),
+      composeOptions: (c) => ({ linkBase: this.linkBase(), hideAmounts: c.hideAmounts || deps.privacy() }),
+      ackUrl: (a) => this.ackUrl(a),
+      onLogged: () => deps.onAlertsChanged([]),
+      redact: (t) => deps.redact(t),
+      log: (line) => deps.log(line),
+      now: this.now,
+    });
+    deps.repo.routeTo((a) => this.route(a), () => this.worker.kick());
+  }
+
+  start(): this {
+    this.worker.kick();
+    this.scheduleEscalation();
+    return this;
+  }
+
+  close(): void {
+    this.closed = true;
+    this.worker.close();
+    if (this.escalation) clearTimeout(this.escalation);
+  }
+
+  /** The escalation looks every 15 s, or twice per interval when that is shorter. */
+  private scheduleEscalation(): void {
+    if (this.closed) return;
+    const every = this.config().escalateEveryMin * 60_000;
+    this.escalation = setTimeout(() => {
+      this.escalate();
+      this.scheduleEscalation();
+    }, every > 0 ? Math.min(15_000, every / 2) : 15_000);
+    this.escalation.unref?.();
+  }
+
+  private readStored(): { config: NotifyConfig; secrets: string[] } {
+    const text = this.deps.stored.get();
+    if (!text) return { config: EMPTY, secrets: [] };
+    try {
+      return parseNotifyConfig(text, {}, 'the channels saved in Settings');
+    } catch (err) {
+      this.deps.log(`alert channels: ${(err as Error).message}; they are left out until saved again`);
+      return { config: EMPTY, secrets: [] };
+    }
+  }
+
+  /** The options in force: the file's when one was given, else those saved in Settings. */
+  config(): NotifyConfig {
+    const file = this.deps.file?.config;
+    const base = file ?? this.storedDoc.config;
+    return { ...base, channels: [...(file?.channels ?? []), ...this.storedDoc.config.channels] };
+  }
+
+  channels(): ChannelConfig[] {
+    return this.config().channels;
+  }
+
+  /** Every secret of every channel, for the one redaction. */
+  secrets(): string[] {
+    return [...(this.deps.file?.secrets ?? []), ...this.storedDoc.secrets];
+  }
+
+  private linkBase(): string | null {
+    return this.config().linkBase ?? this.deps.publicUrl();
+  }
+
+  /** The desktop notification's channel: the configured one, else warnings and above of the rules it always showed. */
+  desktopCarries(a: AlertRecord, now = this.now()): boolean {
+    const desktop = this.channels().filter((c) => c.type === 'desktop');
+    if (desktop.length === 0) return a.level !== 'info' && a.rule !== 'blind' ? ['liquidation', 'risk-threshold', 'stream-auth', 'large-liquidation'].includes(a.rule) : a.rule === 'blind';
+    return desktop.some((c) => (a.rule === 'blind' || carries(c, a)) && (a.level === 'critical' || quietUntil(c.quietHours, now) === null));
+  }
+
+  /**
+   * The channels a new alert goes to, and when: the blind alarm and its all-clear to every
+   * channel; others by level and rule; a warning in a channel's quiet hours waits for their end.
+   */
+  route(a: AlertRecord): Enqueue[] {
+    const out: Enqueue[] = [];
+    for (const c of this.channels()) {
+      if (c.type === 'desktop') continue;
+      if (a.rule !== 'blind' && !carries(c, a)) continue;
+      const until = a.level === 'critical' || a.rule === 'blind' ? null : quietUntil(c.quietHours, a.created_at);
+      out.push(until === null ? { channel: c.name, dueAt: a.created_at } : { channel: c.name, dueAt: until, held: `quiet hours until ${new Date(until).toTimeString().slice(0, 5)}` });
+    }
+    return out;
+  }
+
+  private send(c: ChannelConfig, d: Delivery): Promise<void> {
+    return sendOn(c, d, this.deps.fetch ?? fetch);
+  }
+
+  /**
+   * An alert that could not be stored (id 0: the store refuses writes, which is itself a way to go
+   * blind) goes straight to its channels, once, without the outbox; a stored one is the outbox's.
+   */
+  deliverUnstored(a: AlertRecord | undefined): void {
+    if (!a || a.id !== 0) return;
+    for (const e of this.route(a)) {
+      const c = this.channels().find((x) => x.name === e.channel);
+      if (!c) continue;
+      const d = compose([{ alert: a, repeat: 0, ackUrl: null }], { linkBase: this.linkBase(), hideAmounts: c.hideAmounts || this.deps.privacy() });
+      d.id = `tidewatch-unstored-${a.rule}-${a.level}-${a.created_at}`;
+      d.payload.id = d.id;
+      this.send(c, d).catch((err: unknown) => this.deps.log(`alert delivery: ${this.deps.redact((err as Error).message)} (an alert the store could not keep: not retried)`));
+    }
+  }
+
+  /** A one-time link that acknowledges the alert, when messages can link anywhere. */
+  private ackUrl(a: AlertRecord): string | null {
+    const base = this.linkBase();
+    if (!base || !ESCALATED.has(a.rule)) return null;
+    const token = randomBytes(18).toString('base64url');
+    this.deps.repo.outbox.addAckToken(token, a.id, this.now());
+    return `${base.replace(/\/+$/, '')}/ack/${token}`;
+  }
+
+  /** The alert a link's token names, without spending it (the page that asks to confirm). */
+  alertOfToken(token: string): AlertRecord | undefined {
+    if (!/^[A-Za-z0-9_-]{10,64}$/.test(token)) return undefined;
+    const id = this.deps.repo.outbox.peekAckToken(token);
+    return id === undefined ? undefined : this.deps.repo.alert(id);
+  }
+
+  /** The link's token was used: the alert is acknowledged (once); undefined when the token is unknown or spent. */
+  acknowledgeByToken(token: string): AlertRecord | undefined {
+    if (!/^[A-Za-z0-9_-]{10,64}$/.test(token)) return undefined;
+    const id = this.deps.repo.outbox.spendAckToken(token);
+    if (id === undefined) return undefined;
+    const a = this.deps.repo.acknowledge(id, this.now());
+    if (a) this.deps.onAlertsChanged([a]);
+    return a;
+  }
+
+  /**
+   * Critical alerts not acknowledged (nor snoozed) go again every `escalateEveryMin` on the
+   * channels that carry them, once the last send went out; only the newest of a manager repeats
+   * (a liquidation supersedes the critical crossing before it).
+   */
+  escalate(now = this.now()): number {
+    const every = this.config().escalateEveryMin * 60_000;
+    if (every <= 0) return 0;
+    try {
+      const open = this.deps.repo
+        .alerts(false, 500)
+        .filter((a) => a.level === 'critical' && ESCALATED.has(a.rule) && (a.snoozed_until === null || a.snoozed_until <= now) && now - a.created_at < 7 * 86_400_000);
+      const newest = new Map<string, AlertRecord>();
+      for (const a of open) if (!newest.has(a.manager_id ?? `#${a.id}`)) newest.set(a.manager_id ?? `#${a.id}`, a);
+      const repeats: Array<{ alertId: number; repeat: number; to: Enqueue[] }> = [];
+      for (const a of newest.values()) {
+        const rows = this.deps.repo.outbox.rowsOf(a.id);
+        if (rows.length === 0 || rows.some((r) => r.state === 'pending')) continue;
+        const last = Math.max(...rows.map((r) => r.repeat));
+        const lastAt = Math.max(...rows.filter((r) => r.repeat === last).map((r) => r.sent_at ?? r.due_at));
+        if (now - lastAt < every) continue;
+        const to = this.route(a).map((e) => ({ channel: e.channel, dueAt: now }));
+        if (to.length > 0) repeats.push({ alertId: a.id, repeat: last + 1, to });
+      }
+      if (repeats.length > 0) {
+        this.deps.repo.outbox.enqueueRepeats(repeats, now);
+        this.worker.kick();
+      }
+      return repeats.length;
+    } catch (err) {
+      this.deps.log(`alert escalation: the store cannot be read (${this.deps.redact((err as Error).message)}); trying again`);
+      return 0;
+    }
+  }
+
+  // ---- Settings ----------------------------------------------------------------------
+
+  view(): NotifyView {
+    const c = this.config();
+    const fileNames = new Set(this.deps.file?.config.channels.map((x) => x.name) ?? []);
+    return {
+      channels: c.channels.map((ch) => channelView(ch, fileNames.has(ch.name) ? 'file' : 'settings')),
+      escalateEveryMin: c.escalateEveryMin,
+      blindAfterMin: c.blindAfterMin,
+      heartbeatSet: c.heartbeatUrl !== null,
+      heartbeatEveryMin: c.heartbeatEveryMin,
+      linkBase: c.linkBase,
+      file: this.deps.file ? this.deps.file.path.split(/[\\/]/).pop()! : null,
+      pending: this.deps.repo.outbox.pendingCount(),
+    };
+  }
+
+  /** Save a channel in Settings (a secret left out keeps its saved value); returns the view. */
+  saveChannel(input: Record<string, unknown>, replaces?: string): NotifyView {
+    const stored = this.storedRaw();
+    const name = typeof input['name'] === 'string' && input['name'] ? input['name'] : undefined;
+    const previous = stored.channels.find((x) => x['name'] === (replaces ?? name));
+    if (name && this.deps.file?.config.channels.some((x) => x.name === name)) throw new RangeError(`a channel named "${name}" comes from the notify config file; choose another name`);
+    const merged: Record<string, unknown> = { ...input };
+    if (previous && previous['type'] === input['type']) {
+      for (const field of secretFieldsOf(String(input['type']))) {
+        if (get(merged, field) === undefined || get(merged, field) === '') set(merged, field, get(previous, field));
+      }
+    }
+    const channels = stored.channels.filter((x) => x !== previous);
+    channels.push(merged);
+    this.saveStored({ ...stored, channels });
+    this.worker.reset(replaces ?? name);
+    return this.view();
+  }
+
+  removeChannel(name: string): NotifyView {
+    const stored = this.storedRaw();
+    if (!stored.channels.some((x) => x['name'] === name)) throw new RangeError(`no channel named "${name}" is saved in Settings`);
+    this.saveStored({ ...stored, channels: stored.channels.filter((x) => x['name'] !== name) });
+    this.deps.repo.outbox.dropChannelsExcept(this.channels().map((c) => c.name), this.now());
+    return this.view();
+  }
+
+  updateOptions(patch: Partial<Pick<NotifyConfig, 'escalateEveryMin' | 'blindAfterMin' | 'heartbeatUrl' | 'heartbeatEveryMin' | 'linkBase'>>): NotifyView {
+    const stored = this.storedRaw();
+    this.saveStored({ ...stored, ...patch });
+    return this.view();
+  }
+
+  /** What is saved, with names filled in (so a secret can be kept by name). */
+  private storedRaw(): Record<string, unknown> & { channels: Array<Record<string, unknown>> } {
+    const text = this.deps.stored.get();
+    const raw = text ? (JSON.parse(text) as Record<string, unknown>) : {};
+    const named = this.storedDoc.config.channels;
+    const channels = (Array.isArray(raw['channels']) ? (raw['channels'] as Array<Record<string, unknown>>) : []).map((c, i) => ({ ...c, name: c['name'] ?? named[i]?.name }));
+    return { ...raw, channels };
+  }
+
+  /** Validate the whole document, then keep it (a bad one throws and nothing changes). */
+  private saveStored(doc: Record<string, unknown>): void {
+    const text = JSON.stringify(doc);
+    const parsed = parseNotifyConfig(text, {}, 'the channel');
+    const names = new Set(this.deps.file?.config.channels.map((c) => c.name) ?? []);
+    const clash = parsed.config.channels.find((c) => names.has(c.name));
+    if (clash) throw new RangeError(`a channel named "${clash.name}" comes from the notify config file; choose another name`);
+    this.deps.stored.set(text);
+    this.storedDoc = parsed;
+  }
+
+  /** A test message on every channel, or on one by name (notify/channel-test.ts). */
+  async test(name?: string): Promise<NotifyTestResult[]> {
+    const targets = this.channels().filter((c) => c.type !== 'desktop' && (name === undefined || c.name === name));
+    if (name !== undefined && targets.length === 0) throw new RangeError(`no channel is named "${name}"`);
+    return testChannels(targets, (c, d) => this.send(c, d), (t) => this.deps.redact(t), this.now);
+  }
+}
+
+const get = (o: Record<string, unknown>, path: string): unknown => path.split('.').reduce<unknown>((x, k) => (x !== null && typeof x === 'object' ? (x as Record<string, unknown>)[k] : undefined), o);
+
+function set(o: Record<string, unknown>, path: string, value: unknown): void {
+  const keys = path.split('.');
+  let x = o;
+  for (const k of keys.slice(0, -1)) {
+    x[k] = { ...((x[k] as Record<string, unknown> | undefined) ?? {}) };
+    x = x[k] as Record<string, unknown>;
+  }
+  if (value !== undefined) x[keys.at(-1)!] = value;
+}
+
+/** A channel as Settings shows it: its fields, and of each secret only whether it is set. */
+function channelView(c: ChannelConfig, source: 'file' | 'settings'): NotifyChannelView {
+  const secretFields = secretFieldsOf(c.type);
+  const fields: Record<string, string | number | boolean | string[] | null> = {};
+  const walk = (o: Record<string, unknown>, prefix: string): void => {
+    for (const [k, v] of Object.entries(o)) {
+      const path = `${prefix}${k}`;
+      if (['type', 'name', 'minLevel', 'rules', 'quietHours', 'hideAmounts', 'minIntervalSec'].includes(path) || secretFields.includes(path)) continue;
+      if (v !== null && typeof v === 'object' && !Array.isArray(v)) walk(v as Record<string, unknown>, `${path}.`);
+      else fields[path] = v as string | number | boolean | string[] | null;
+    }
+  };
+  walk(c as unknown as Record<string, unknown>, '');
+  return {
+    name: c.name,
+    type: c.type,
+    source,
+    minLevel: c.minLevel,
+    rules: c.rules ?? null,
+    quietHours: c.quietHours ?? null,
+    hideAmounts: c.hideAmounts,
+    minIntervalSec: c.minIntervalSec ?? null,
+    fields,
+    secrets: Object.fromEntries(secretFields.map((f) => [f, typeof get(c as unknown as Record<string, unknown>, f) === 'string'])),
+  };
+}

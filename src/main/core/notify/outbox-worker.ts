@@ -1,0 +1,170 @@
+import type { AlertRecord } from '../../../shared/contract';
+import type { OutboxRepo, OutboxRow } from '../store/outbox-repo';
+import { compose, messageId, type ComposeOptions, type Outgoing } from './compose';
+import type { ChannelConfig } from './config';
+import { DeliveryError, type Delivery } from './senders';
+
+export interface OutboxWorkerDeps {
+  outbox: OutboxRepo;
+  /** The channels the worker sends on (the desktop's is the shell's). */
+  channels: () => ChannelConfig[];
+  alert: (id: number) => AlertRecord | undefined;
+  send: (c: ChannelConfig, d: Delivery) => Promise<void>;
+  composeOptions: (c: ChannelConfig) => ComposeOptions;
+  /** A one-time acknowledge link for a critical alert's message, or null. */
+  ackUrl: (alert: AlertRecord) => string | null;
+  /** Something was sent or failed: the Alerts page's log changed. */
+  onLogged: () => void;
+  /** Texts that go into the store or the log pass it (a receiver's words may echo a secret). */
+  redact: (text: string) => string;
+  log: (line: string) => void;
+  now?: () => number;
+}
+
+/** The least time between two messages on a channel, unless it sets its own: a burst meanwhile becomes one message. */
+export const MIN_INTERVAL_MS: Record<ChannelConfig['type'], number> = { ntfy: 5_000, telegram: 5_000, discord: 5_000, slack: 5_000, email: 30_000, webhook: 0, desktop: 0 };
+/** Backoff after a failure: 5 s doubling to 10 minutes (±20 %); after a refusal that retrying cannot help, 15 minutes. */
+const BACKOFF_BASE_MS = 5_000;
+const BACKOFF_CAP_MS = 600_000;
+const PERMANENT_MS = 900_000;
+/** The most alerts one message carries (the rest go in the next). */
+const GROUP_MAX = 20;
+
+/**
+ * Sends the outbox, one message at a time per channel: a message formed earlier and not sent
+ * (failed, or in flight when the process died) first and as it was, else every alert due on the
+ * channel as one message (a webhook gets one per alert). Each channel keeps its own pace: a
+ * minimum interval after a send, the receiver's Retry-After after a 429, a doubling backoff after
+ * a failure. Nothing is dropped: a row leaves `pending` only when its message was taken.
+ */
+export class OutboxWorker {
+  private readonly busy = new Set<string>();
+  /** Per channel: not before this time (interval, rate limit, backoff). */
+  private readonly notBefore = new Map<string, number>();
+  private readonly failures = new Map<string, number>();
+  private timer: NodeJS.Timeout | undefined;
+  private wakeAt = Infinity;
+  private closed = false;
+  private readonly now: () => number;
+
+  constructor(private readonly deps: OutboxWorkerDeps) {
+    this.now = deps.now ?? Date.now;
+  }
+
+  /** Look for work now (an alert was queued, a channel changed). */
+  kick(): void {
+    this.wake(0);
+  }
+
+  /** A channel's pace starts afresh (its config changed): a backoff for a wrong token ends with the fix. */
+  reset(channel?: string): void {
+    if (channel === undefined) {
+      this.notBefore.clear();
+      this.failures.clear();
+    } else {
+      this.notBefore.delete(channel);
+      this.failures.delete(channel);
+    }
+    this.kick();
+  }
+
+  /** Whether every channel is idle (tests; shutdown). */
+  get idle(): boolean {
+    return this.busy.size === 0;
+  }
+
+  close(): void {
+    this.closed = true;
+    if (this.timer) clearTimeout(this.timer);
+  }
+
+  private wake(inMs: number): void {
+    if (this.closed) return;
+    const at = this.now() + Math.max(0, inMs);
+    if (this.timer && at >= this.wakeAt) return;
+    if (this.timer) clearTimeout(this.timer);
+    this.wakeAt = at;
+    this.timer = setTimeout(() => {
+      this.timer = undefined;
+      this.wakeAt = Infinity;
+      this.run();
+    }, Math.min(Math.max(0, inMs), 2_147_000_000));
+  }
+
+  private run(): void {
+    if (this.closed) return;
+    const now = this.now();
+    let next = Infinity;
+    try {
+      for (const c of this.deps.channels()) {
+        if (c.type === 'desktop' || this.busy.has(c.name)) continue;
+        const free = this.notBefore.get(c.name) ?? 0;
+        if (free > now) {
+          next = Math.min(next, free);
+          continue;
+        }
+        const rows = this.take(c, now);
+        if (rows.length > 0) void this.deliver(c, rows);
+      }
+      const due = this.deps.outbox.nextDue();
+      if (due !== null) next = Math.min(next, Math.max(due, now + 250));
+    } catch (err) {
+      // The store cannot be read (a full or locked disk): nothing is lost, the outbox is read again.
+      this.deps.log(`alert delivery: the outbox cannot be read (${this.deps.redact((err as Error).message)}); trying again in 30 s`);
+      next = now + 30_000;
+    }
+    if (next < Infinity) this.wake(next - now);
+  }
+
+  /** The message a channel sends next: a bound group first, else what is due (bound now, committed before the send). */
+  private take(c: ChannelConfig, now: number): OutboxRow[] {
+    const open = this.deps.outbox.openGroup(c.name, now);
+    if (open.length > 0) return open;
+    const rows = this.deps.outbox.ungrouped(c.name, now, c.type === 'webhook' ? 1 : GROUP_MAX);
+    if (rows.length === 0) return [];
+    const items = rows.map((r) => ({ alert: { id: r.alert_id } as AlertRecord, repeat: r.repeat }));
+    this.deps.outbox.bind(rows, messageId(items));
+    return rows.map((r) => ({ ...r, group_id: messageId(items) }));
+  }
+
+  private async deliver(c: ChannelConfig, rows: OutboxRow[]): Promise<void> {
+    this.busy.add(c.name);
+    const started = this.now();
+    try {
+      const items: Outgoing[] = [];
+      for (const r of rows) {
+        const alert = this.deps.alert(r.alert_id);
+        if (alert) items.push({ alert, repeat: r.repeat, ackUrl: alert.level === 'critical' && alert.acknowledged_at === null ? this.deps.ackUrl(alert) : null });
+      }
+      if (items.length > 0) {
+        const d = compose(items, this.deps.composeOptions(c));
+        d.id = rows[0]!.group_id ?? d.id;
+        d.payload.id = d.id;
+        await this.deps.send(c, d);
+      }
+      const now = this.now();
+      this.deps.outbox.sent(rows, now, `${now - started} ms`);
+      this.failures.delete(c.name);
+      this.notBefore.set(c.name, now + (c.minIntervalSec !== undefined ? c.minIntervalSec * 1000 : MIN_INTERVAL_MS[c.type]));
+    } catch (err) {
+      const now = this.now();
+      const n = (this.failures.get(c.name) ?? 0) + 1;
+      this.failures.set(c.name, n);
+      const e = err instanceof DeliveryError ? err : new DeliveryError(`${c.name}: ${(err as Error).message}`);
+      const backoff = Math.min(BACKOFF_CAP_MS, BACKOFF_BASE_MS * 2 ** (n - 1)) * (0.8 + Math.random() * 0.4);
+      const delay = e.retryAfterMs !== null ? Math.max(1_000, e.retryAfterMs) : e.permanent ? PERMANENT_MS : backoff;
+      const message = this.deps.redact(e.message);
+      this.notBefore.set(c.name, now + delay);
+      try {
+        this.deps.outbox.failed(rows, now, message, now + delay);
+      } catch (storeErr) {
+        this.deps.log(`alert delivery: a failure could not be noted (${this.deps.redact((storeErr as Error).message)})`);
+      }
+      this.deps.log(`alert delivery: ${message} (attempt ${n}; next in ${Math.round(delay / 1000)} s)`);
+    } finally {
+      this.busy.delete(c.name);
+      this.deps.onLogged();
+      this.kick();
+    }
+  }
+}

@@ -1,0 +1,171 @@
+import type Database from 'better-sqlite3';
+import type { DeliveryEntry } from '../../../shared/contract';
+
+/**
+ * The outbox (issue 27): one row per alert, channel and repeat (0 the alert itself, 1… the
+ * escalation's repeats). A row is `pending` until sent; `group_id` is set before a send and kept
+ * until it is sent, so a message that failed, or was in flight at a crash, goes again with the
+ * same id and the same alerts (a receiver drops a repeat by that id). `dropped`: the channel was
+ * removed. Every attempt is logged for the Alerts page.
+ */
+export interface OutboxRow {
+  alert_id: number;
+  channel: string;
+  repeat: number;
+  state: 'pending' | 'sent' | 'dropped';
+  group_id: string | null;
+  attempts: number;
+  due_at: number;
+  sent_at: number | null;
+  last_error: string | null;
+}
+
+export interface Enqueue {
+  channel: string;
+  dueAt: number;
+  /** Why it waits (quiet hours), logged as `held`. */
+  held?: string;
+}
+
+export class OutboxRepo {
+  private readonly insert: Database.Statement;
+  private readonly insertLog: Database.Statement;
+
+  constructor(private readonly db: Database.Database) {
+    this.insert = db.prepare(`INSERT OR IGNORE INTO deliveries (alert_id, channel, repeat, state, due_at) VALUES (?, ?, ?, 'pending', ?)`);
+    this.insertLog = db.prepare('INSERT INTO delivery_log (alert_id, channel, repeat, at, result, detail) VALUES (?, ?, ?, ?, ?, ?)');
+  }
+
+  /** Queue an alert (or one of its repeats) for channels; call inside the alert's transaction. */
+  enqueue(alertId: number, to: readonly Enqueue[], repeat = 0, now = Date.now()): void {
+    for (const e of to) {
+      if (this.insert.run(alertId, e.channel, repeat, e.dueAt).changes > 0 && e.held) this.insertLog.run(alertId, e.channel, repeat, now, 'held', e.held);
+    }
+  }
+
+  /** A repeat of alerts, queued in one transaction. */
+  enqueueRepeats(items: ReadonlyArray<{ alertId: number; repeat: number; to: readonly Enqueue[] }>, now = Date.now()): void {
+    this.db.transaction(() => {
+      for (const i of items) this.enqueue(i.alertId, i.to, i.repeat, now);
+    })();
+  }
+
+  /** A message formed earlier and not yet sent on this channel (failed, or in flight at a crash): it goes first, as it was. */
+  openGroup(channel: string, now: number): OutboxRow[] {
+    const first = this.db
+      .prepare(`SELECT group_id FROM deliveries WHERE channel = ? AND state = 'pending' AND group_id IS NOT NULL AND due_at <= ? ORDER BY due_at LIMIT 1`)
+      .pluck()
+      .get(channel, now) as string | undefined;
+    if (first === undefined) return [];
+    return this.db.prepare(`SELECT * FROM deliveries WHERE channel = ? AND group_id = ? AND state = 'pending' ORDER BY alert_id, repeat`).all(channel, first) as OutboxRow[];
+  }
+
+  /** Rows due on a channel that belong to no message yet, oldest first. */
+  ungrouped(channel: string, now: number, limit: number): OutboxRow[] {
+    return this.db
+      .prepare(`SELECT * FROM deliveries WHERE channel = ? AND state = 'pending' AND group_id IS NULL AND due_at <= ? ORDER BY due_at, alert_id, repeat LIMIT ?`)
+      .all(channel, now, limit) as OutboxRow[];
+  }
+
+  /** Bind rows into one message before it is sent (committed first: a crash mid-send resends the same). */
+  bind(rows: readonly OutboxRow[], groupId: string): void {
+    const stmt = this.db.prepare('UPDATE deliveries SET group_id = ? WHERE alert_id = ? AND channel = ? AND repeat = ?');
+    this.db.transaction(() => {
+      for (const r of rows) stmt.run(groupId, r.alert_id, r.channel, r.repeat);
+    })();
+  }
+
+  sent(rows: readonly OutboxRow[], now: number, detail: string | null = null): void {
+    const stmt = this.db.prepare(`UPDATE deliveries SET state = 'sent', sent_at = ?, attempts = attempts + 1, last_error = NULL WHERE alert_id = ? AND channel = ? AND repeat = ?`);
+    this.db.transaction(() => {
+      for (const r of rows) {
+        stmt.run(now, r.alert_id, r.channel, r.repeat);
+        this.insertLog.run(r.alert_id, r.channel, r.repeat, now, 'sent', detail);
+      }
+    })();
+  }
+
+  failed(rows: readonly OutboxRow[], now: number, error: string, dueAt: number): void {
+    const stmt = this.db.prepare('UPDATE deliveries SET attempts = attempts + 1, last_error = ?, due_at = ? WHERE alert_id = ? AND channel = ? AND repeat = ?');
+    this.db.transaction(() => {
+      for (const r of rows) {
+        stmt.run(error, dueAt, r.alert_id, r.channel, r.repeat);
+        this.insertLog.run(r.alert_id, r.channel, r.repeat, now, 'failed', error);
+      }
+    })();
+  }
+
+  /** A channel that is no longer configured: its rows are not sent (and said so). */
+  dropChannelsExcept(channels: readonly string[], now = Date.now()): number {
+    const keep = new Set(channels);
+    const gone = (this.db.prepare(`SELECT DISTINCT channel FROM deliveries WHERE state = 'pending'`).pluck().all() as string[]).filter((c) => !keep.has(c));
+    let n = 0;
+    this.db.transaction(() => {
+      for (const c of gone) {
+        const rows = this.db.prepare(`SELECT alert_id, repeat FROM deliveries WHERE channel = ? AND state = 'pending'`).all(c) as Array<{ alert_id: number; repeat: number }>;
+        for (const r of rows) this.insertLog.run(r.alert_id, c, r.repeat, now, 'dropped', 'the channel was removed');
+        n += this.db.prepare(`UPDATE deliveries SET state = 'dropped' WHERE channel = ? AND state = 'pending'`).run(c).changes;
+      }
+    })();
+    return n;
+  }
+
+  /** The earliest time a pending row falls due, or null. */
+  nextDue(): number | null {
+    return (this.db.prepare(`SELECT min(due_at) FROM deliveries WHERE state = 'pending'`).pluck().get() as number | null) ?? null;
+  }
+
+  /** Channels with rows due now. */
+  dueChannels(now: number): string[] {
+    return this.db.prepare(`SELECT DISTINCT channel FROM deliveries WHERE state = 'pending' AND due_at <= ?`).pluck().all(now) as string[];
+  }
+
+  pendingCount(): number {
+    return this.db.prepare(`SELECT count(*) FROM deliveries WHERE state = 'pending'`).pluck().get() as number;
+  }
+
+  /** The highest repeat queued for an alert (0: only the alert itself). */
+  lastRepeat(alertId: number): { repeat: number; at: number } | null {
+    const r = this.db.prepare('SELECT repeat, coalesce(sent_at, due_at) AS at FROM deliveries WHERE alert_id = ? ORDER BY repeat DESC, at DESC LIMIT 1').get(alertId) as { repeat: number; at: number } | undefined;
+    return r ?? null;
+  }
+
+  /** Every row of an alert (tests, `export`). */
+  rowsOf(alertId: number): OutboxRow[] {
+    return this.db.prepare('SELECT * FROM deliveries WHERE alert_id = ? ORDER BY channel, repeat').all(alertId) as OutboxRow[];
+  }
+
+  /** The delivery log of these alerts, oldest first: what the Alerts page shows under each. */
+  log(alertIds: readonly number[]): Map<number, DeliveryEntry[]> {
+    const out = new Map<number, DeliveryEntry[]>();
+    if (alertIds.length === 0) return out;
+    const rows = this.db
+      .prepare(`SELECT alert_id, channel, repeat, at, result, detail FROM delivery_log WHERE alert_id IN (SELECT value FROM json_each(?)) ORDER BY at, id`)
+      .all(JSON.stringify(alertIds)) as Array<DeliveryEntry & { alert_id: number }>;
+    for (const { alert_id, ...e } of rows) {
+      const list = out.get(alert_id) ?? [];
+      list.push(e);
+      out.set(alert_id, list);
+    }
+    return out;
+  }
+
+  /** A one-time token that acknowledges an alert from a link. */
+  addAckToken(token: string, alertId: number, now = Date.now()): void {
+    this.db.prepare('INSERT OR IGNORE INTO ack_tokens (token, alert_id, created_at) VALUES (?, ?, ?)').run(token, alertId, now);
+  }
+
+  /** The alert a token would acknowledge (not spent), or undefined. */
+  peekAckToken(token: string): number | undefined {
+    return this.db.prepare('SELECT alert_id FROM ack_tokens WHERE token = ?').pluck().get(token) as number | undefined;
+  }
+
+  /** The alert a token acknowledges, its tokens spent; undefined when unknown or spent. */
+  spendAckToken(token: string): number | undefined {
+    return this.db.transaction(() => {
+      const id = this.db.prepare('SELECT alert_id FROM ack_tokens WHERE token = ?').pluck().get(token) as number | undefined;
+      if (id !== undefined) this.db.prepare('DELETE FROM ack_tokens WHERE alert_id = ?').run(id);
+      return id;
+    })();
+  }
+}
