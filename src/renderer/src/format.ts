@@ -171,6 +171,14 @@ function clockOrTime(ms: number, now = Date.now()): string {
   return new Date(ms).toDateString() === new Date(now).toDateString() ? df({ hour: 'numeric', minute: '2-digit' }).format(ms) : time(ms);
 }
 
+/** A short time in the user's zone: "2:02 PM" today, "Nov 23, 2:02 PM" another day (a delivery chip). */
+export function shortTime(ms: number, now = Date.now()): string {
+  const d = new Date(ms);
+  return d.toDateString() === new Date(now).toDateString()
+    ? df({ hour: 'numeric', minute: '2-digit' }).format(d)
+    : df({ month: 'short', day: 'numeric', hour: 'numeric', minute: '2-digit' }).format(d);
+}
+
 /**
  * Where a price came from, in full: "oracle price (learnt from the service's risk ratios at
  * 2:02 PM, moved with the exchange since)".

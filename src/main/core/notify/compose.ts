@@ -14,6 +14,16 @@ export interface ComposeOptions {
   linkBase: string | null;
   /** Amounts masked (privacy mode, or the channel's own `hideAmounts`). */
   hideAmounts: boolean;
+  /** The most characters the receiver shows of title, message and link together (Discord 2,000, Telegram 4,096), or none. */
+  limit?: number | null;
+}
+
+/** What each kind of channel takes in one message (ntfy turns a longer one into an attachment). */
+export const MESSAGE_LIMIT: Record<string, number | null> = { discord: 2_000, telegram: 4_096, ntfy: 4_000, slack: 3_000, email: null, webhook: null, desktop: null };
+
+/** Whether a message fits its receiver. */
+export function fits(d: Pick<Delivery, 'title' | 'message' | 'click'>, limit: number | null | undefined): boolean {
+  return !limit || d.title.length + d.message.length + (d.click?.length ?? 0) + 16 <= limit;
 }
 
 const LEVEL_ORDER: AlertLevel[] = ['critical', 'warning', 'info'];
@@ -70,11 +80,20 @@ export function compose(items: readonly Outgoing[], opts: ComposeOptions): Deliv
     const counts = LEVEL_ORDER.map((l) => [l, items.filter((i) => i.alert.level === l).length] as const).filter(([, n]) => n > 0);
     title = `${plural(items.length, 'alert')}: ${counts.map(([l, n]) => `${n} ${l}`).join(', ')}`;
   }
-  const lines = items.map((i) => {
+  const privacy = opts.hideAmounts ? '\n(Amounts hidden on this channel.)' : '';
+  const full = items.map((i) => {
     const one = oneAlert(i, opts);
     return `• ${one.title}\n  ${one.message.replace(/\n\(Amounts hidden on this channel\.\)$/, '').replace(/\n/g, '\n  ')}`;
   });
-  const message = `${lines.join('\n')}${opts.hideAmounts ? '\n(Amounts hidden on this channel.)' : ''}${reference}`;
+  // Too long for the receiver: a line per alert, its title and first sentence (the app has the rest).
+  const compact = (): string[] =>
+    items.map((i) => {
+      const one = oneAlert(i, opts);
+      const first = /^[^.]*(?:\.\d[^.]*)*\./.exec(one.message)?.[0] ?? one.message;
+      return `• ${one.title}: ${first.length > 140 ? `${first.slice(0, 139)}…` : first}`;
+    });
+  let message = `${full.join('\n')}${privacy}${reference}`;
+  if (!fits({ title: '', message, click: null }, opts.limit)) message = `${compact().join('\n')}${privacy}${reference}`;
   const click = managers.size === 1 ? base.click : opts.linkBase ? `${opts.linkBase.replace(/\/+$/, '')}/#/alerts` : null;
   return { ...base, id, level, title, message, click, payload: { ...base.payload, id, level, title, message } };
 }

@@ -1,4 +1,5 @@
 import * as v from 'valibot';
+import { Webhook } from 'standardwebhooks';
 import { parse as parseYaml } from 'yaml';
 import type { AlertLevel, AlertRecord } from '../../../shared/contract';
 
@@ -18,6 +19,16 @@ const RULES = ['risk-threshold', 'liquidation', 'large-liquidation', 'stream-aut
 
 const Url = v.pipe(v.string(), v.url('must be a URL'), v.check((u) => /^https?:\/\//i.test(u), 'must be an http(s) URL'));
 const Clock = v.pipe(v.string(), v.regex(/^([01]\d|2[0-3]):[0-5]\d$/, 'must be a time like 22:00'));
+
+/** Whether the Standard Webhooks library can sign with this secret (base64, optionally after `whsec_`). */
+function signingSecret(secret: string): boolean {
+  try {
+    new Webhook(secret);
+    return secret.replace(/^whsec_/, '').length >= 8;
+  } catch {
+    return false;
+  }
+}
 
 /** What every channel may say of itself. */
 const common = {
@@ -52,7 +63,7 @@ const ChannelSchema = v.variant('type', [
     to: v.union([v.pipe(v.string(), v.email('must be an e-mail address or a list of them')), v.array(v.pipe(v.string(), v.email('each must be an e-mail address')))], 'must be an e-mail address or a list of them'),
     ...common,
   }),
-  v.object({ type: v.literal('webhook'), url: Url, secret: v.optional(v.pipe(v.string(), v.minLength(1))), ...common }),
+  v.object({ type: v.literal('webhook'), url: Url, secret: v.optional(v.pipe(v.string(), v.check(signingSecret, 'must be a Standard Webhooks secret: whsec_ followed by base64 (e.g. from `openssl rand -base64 32`)'))), ...common }),
   v.object({ type: v.literal('desktop'), ...common }),
 ]);
 

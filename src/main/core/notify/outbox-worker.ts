@@ -1,6 +1,6 @@
 import type { AlertRecord } from '../../../shared/contract';
 import type { OutboxRepo, OutboxRow } from '../store/outbox-repo';
-import { compose, messageId, type ComposeOptions, type Outgoing } from './compose';
+import { compose, fits, MESSAGE_LIMIT, messageId, type ComposeOptions, type Outgoing } from './compose';
 import type { ChannelConfig } from './config';
 import { DeliveryError, type Delivery } from './senders';
 
@@ -23,8 +23,8 @@ export interface OutboxWorkerDeps {
 
 /** The least time between two messages on a channel, unless it sets its own: a burst meanwhile becomes one message. */
 export const MIN_INTERVAL_MS: Record<ChannelConfig['type'], number> = { ntfy: 5_000, telegram: 5_000, discord: 5_000, slack: 5_000, email: 30_000, webhook: 0, desktop: 0 };
-/** Backoff after a failure: 5 s doubling to 10 minutes (±20 %); after a refusal that retrying cannot help, 15 minutes. */
-const BACKOFF_BASE_MS = 5_000;
+/** Backoff after a failure: 1 s doubling to 10 minutes (±20 %); after a refusal that retrying cannot help, 15 minutes. */
+const BACKOFF_BASE_MS = 1_000;
 const BACKOFF_CAP_MS = 600_000;
 const PERMANENT_MS = 900_000;
 /** The most alerts one message carries (the rest go in the next). */
@@ -120,11 +120,21 @@ export class OutboxWorker {
   private take(c: ChannelConfig, now: number): OutboxRow[] {
     const open = this.deps.outbox.openGroup(c.name, now);
     if (open.length > 0) return open;
-    const rows = this.deps.outbox.ungrouped(c.name, now, c.type === 'webhook' ? 1 : GROUP_MAX);
+    let rows = this.deps.outbox.ungrouped(c.name, now, c.type === 'webhook' ? 1 : GROUP_MAX);
     if (rows.length === 0) return [];
-    const items = rows.map((r) => ({ alert: { id: r.alert_id } as AlertRecord, repeat: r.repeat }));
-    this.deps.outbox.bind(rows, messageId(items));
-    return rows.map((r) => ({ ...r, group_id: messageId(items) }));
+    // As many as the receiver shows in one message (Discord's 2,000 characters): the rest go next.
+    const opts = { ...this.deps.composeOptions(c), limit: MESSAGE_LIMIT[c.type] ?? null };
+    const items = rows.map((r) => {
+      const alert = this.deps.alert(r.alert_id) ?? ({ id: r.alert_id, level: 'info', title: '', message: '' } as AlertRecord);
+      // A critical alert carries its acknowledge link when sent: room for one is kept.
+      return { alert, repeat: r.repeat, ackUrl: alert.level === 'critical' ? 'x'.repeat(100) : null };
+    });
+    let n = rows.length;
+    while (n > 1 && !fits(compose(items.slice(0, n), opts), opts.limit)) n--;
+    rows = rows.slice(0, n);
+    const id = messageId(items.slice(0, n));
+    this.deps.outbox.bind(rows, id);
+    return rows.map((r) => ({ ...r, group_id: id }));
   }
 
   private async deliver(c: ChannelConfig, rows: OutboxRow[]): Promise<void> {
@@ -137,7 +147,7 @@ export class OutboxWorker {
         if (alert) items.push({ alert, repeat: r.repeat, ackUrl: alert.level === 'critical' && alert.acknowledged_at === null ? this.deps.ackUrl(alert) : null });
       }
       if (items.length > 0) {
-        const d = compose(items, this.deps.composeOptions(c));
+        const d = compose(items, { ...this.deps.composeOptions(c), limit: MESSAGE_LIMIT[c.type] ?? null });
         d.id = rows[0]!.group_id ?? d.id;
         d.payload.id = d.id;
         await this.deps.send(c, d);
