@@ -3,14 +3,19 @@ import { defineConfig } from 'vitest/config';
 import { BaseSequencer, type TestSpecification } from 'vitest/node';
 
 /**
- * The longest file first: the 10-minute valuation run (tests/e2e/valuation.test.ts) starts at once
- * on one worker while the other takes the rest, so the whole run is not 10 minutes longer.
+ * The longest files first: the 10-minute valuation run (tests/e2e/valuation.test.ts) starts at
+ * once on one worker, the 6-minute blind alarm (mostly waiting out a killed Demo network) and the
+ * 2-minute crash of serve on the other, and both then share the rest.
  */
+const LONGEST = [/e2e[\\/]valuation\.test\.ts$/, /notify-blind\.test\.ts$/, /notify-crash\.test\.ts$/];
 class LongestFirst extends BaseSequencer {
   override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
     const sorted = await super.sort(files);
-    const first = (f: TestSpecification): boolean => /e2e[\\/]valuation\.test\.ts$/.test(f.moduleId);
-    return [...sorted.filter(first), ...sorted.filter((f) => !first(f))];
+    const rank = (f: TestSpecification): number => {
+      const i = LONGEST.findIndex((re) => re.test(f.moduleId));
+      return i < 0 ? LONGEST.length : i;
+    };
+    return [...sorted].sort((a, b) => rank(a) - rank(b));
   }
 }
 

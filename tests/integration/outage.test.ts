@@ -1,14 +1,14 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { World } from '../../src/sim';
 import { tempDir, until } from '../support/monitor';
-import { freePort, serveApi, startCli, type CliProcess } from '../support/processes';
+import { Processes, serveApi, simProcess } from '../support/processes';
 
 const KEY = 'outage-key';
 const SEED = 7;
-const processes: CliProcess[] = [];
+const processes = new Processes();
 const dir = tempDir();
 afterAll(() => {
-  for (const p of processes) if (!p.exited()) p.child.kill('SIGKILL');
+  processes.killAll();
   dir.remove();
 });
 
@@ -21,15 +21,11 @@ afterAll(() => {
  */
 describe('an outage of the service under a watching serve', () => {
   it('rides out 2 minutes without the service and recovers by itself', async () => {
-    const port = await freePort();
-    const anchor = Date.now();
-    const simArgs = ['sim', '--port', String(port), '--api-key', KEY, '--seed', String(SEED), '--anchor-ms', String(anchor), '--speed', '60'];
-    let sim = startCli(simArgs);
-    processes.push(sim);
-    const base = await sim.waitFor(/listening on (\S+)/);
+    const demo = await simProcess(processes, { key: KEY, seed: SEED, speed: 60 });
+    const sim = processes.all[0]!;
+    const { base, anchor } = demo;
     const owners = new World({ seed: SEED, nowMs: anchor }).describe().marginOwners.slice(0, 3);
-    const serve = startCli(['serve', '--port', '0', '--data-dir', dir.dir, '--base-url', base, '--stream-url', base, '--api-key', KEY, '--history', ...owners.flatMap((o) => ['--watch', o])]);
-    processes.push(serve);
+    const serve = processes.start(['serve', '--port', '0', '--data-dir', dir.dir, '--base-url', base, '--stream-url', base, '--api-key', KEY, '--history', ...owners.flatMap((o) => ['--watch', o])]);
     const api = serveApi(await serve.waitFor(/running at (\S+)/));
     const margin = async () => ((await api.invoke('streamStatus')).body.result.streams as Array<{ id: string; state: string }>).find((s) => s.id === 'margin')?.state;
     await until(async () => (await margin()) === 'open', 30_000, 'margin stream open');
@@ -76,9 +72,7 @@ describe('an outage of the service under a watching serve', () => {
     expect(await margin()).not.toBe('open');
 
     // The service is back, same port, same chain.
-    sim = startCli(simArgs);
-    processes.push(sim);
-    await sim.waitFor(/listening on (\S+)/);
+    await demo.start();
     const backAt = Date.now();
     await until(async () => (await margin()) === 'open', 45_000, 'margin stream reopened');
     const streamBackMs = Date.now() - backAt;

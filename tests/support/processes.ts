@@ -70,3 +70,40 @@ export function serveApi(pageUrl: string): { invoke(method: string, args?: unkno
     },
   };
 }
+
+/** Processes a test started: SIGKILLed at its end, whatever state they are in. */
+export class Processes {
+  readonly all: CliProcess[] = [];
+
+  start(args: string[], env: Record<string, string> = {}): CliProcess {
+    const p = startCli(args, env);
+    this.all.push(p);
+    return p;
+  }
+
+  /** What every one of them printed, stdout and stderr (to look for a secret). */
+  output(): string {
+    return this.all.map((p) => p.err() + p.out()).join('');
+  }
+
+  killAll(): void {
+    for (const p of this.all) if (!p.exited()) p.child.kill('SIGKILL');
+  }
+}
+
+/**
+ * The Demo network as a process of its own on a fixed port and anchor, so that one killed and
+ * started again serves the same chain and event ids on the same address (outage tests).
+ */
+export async function simProcess(processes: Processes, o: { key: string; seed: number; speed: number }): Promise<{ base: string; anchor: number; start(): Promise<CliProcess> }> {
+  const port = await freePort();
+  const anchor = Date.now();
+  const args = ['sim', '--port', String(port), '--api-key', o.key, '--seed', String(o.seed), '--anchor-ms', String(anchor), '--speed', String(o.speed)];
+  const start = async (): Promise<CliProcess> => {
+    const sim = processes.start(args);
+    await sim.waitFor(/listening on (\S+)/);
+    return sim;
+  };
+  const first = await start();
+  return { base: await first.waitFor(/listening on (\S+)/), anchor, start };
+}

@@ -54,7 +54,9 @@ function oneAlert(o: Outgoing, opts: ComposeOptions): { title: string; message: 
  * warning on SUI_USDC" with a line per alert, its level the highest of them, its link the one
  * manager's page when all are of one manager.
  */
-export function compose(items: readonly Outgoing[], opts: ComposeOptions): Delivery {
+export function compose(given: readonly Outgoing[], opts: ComposeOptions): Delivery {
+  // The most severe first (then oldest): a phone shows the first lines.
+  const items = given.length > 1 ? [...given].sort((a, b) => LEVEL_ORDER.indexOf(a.alert.level) - LEVEL_ORDER.indexOf(b.alert.level)) : given;
   const first = items[0]!;
   const base = deliveryOf(first.alert, opts.linkBase);
   const id = messageId(items);
@@ -77,8 +79,9 @@ export function compose(items: readonly Outgoing[], opts: ComposeOptions): Deliv
   } else if (rules.size === 1 && rules.has('liquidation')) {
     title = `${plural(managers.size, 'position')} liquidated${pool ? ` on ${pool}` : ''}`;
   } else {
-    const counts = LEVEL_ORDER.map((l) => [l, items.filter((i) => i.alert.level === l).length] as const).filter(([, n]) => n > 0);
-    title = `${plural(items.length, 'alert')}: ${counts.map(([l, n]) => `${n} ${l}`).join(', ')}`;
+    // The most severe alert's own title, and what else came with it.
+    const rest = LEVEL_ORDER.map((l) => [l, items.slice(1).filter((i) => i.alert.level === l).length] as const).filter(([, n]) => n > 0);
+    title = `${oneAlert(first, opts).title} (+ ${rest.map(([l, n]) => `${n} ${l}`).join(', ')})`;
   }
   const privacy = opts.hideAmounts ? '\n(Amounts hidden on this channel.)' : '';
   const full = items.map((i) => {
