@@ -156,7 +156,8 @@ export interface DeliveryEntry {
   /** 0: the alert; 1…: the escalation's repeats. */
   repeat: number;
   at: number;
-  result: 'sent' | 'failed' | 'held' | 'dropped';
+  /** `queued`: waiting for its channel (its minimum interval, a backoff), not tried yet; `at` is when it is due. */
+  result: 'sent' | 'failed' | 'held' | 'dropped' | 'queued';
   /** Why it failed or waits, in plain words (never a URL or a secret). */
   detail: string | null;
 }

@@ -147,6 +147,16 @@ export class OutboxRepo {
       list.push(e);
       out.set(alert_id, list);
     }
+    // What waits for its channel and was never tried: said as queued, so no channel is missing from the log.
+    const waiting = this.db
+      .prepare(`SELECT d.alert_id, d.channel, d.repeat, d.due_at FROM deliveries d WHERE d.state = 'pending' AND d.attempts = 0 AND d.alert_id IN (SELECT value FROM json_each(?))
+        AND NOT EXISTS (SELECT 1 FROM delivery_log l WHERE l.alert_id = d.alert_id AND l.channel = d.channel AND l.repeat = d.repeat)`)
+      .all(JSON.stringify(alertIds)) as Array<{ alert_id: number; channel: string; repeat: number; due_at: number }>;
+    for (const w of waiting) {
+      const list = out.get(w.alert_id) ?? [];
+      list.push({ channel: w.channel, repeat: w.repeat, at: w.due_at, result: 'queued', detail: null });
+      out.set(w.alert_id, list);
+    }
     return out;
   }
 
