@@ -103,6 +103,25 @@ describe('the outbox, against real receivers', () => {
     expect(calls).toBe(15);
   });
 
+  it('gathers warnings for the minimum interval, but does not hold a critical alert to it', async () => {
+    rx.arrivals.length = 0;
+    rx.opts = {};
+    const m = monitorWith({ channels: [{ type: 'ntfy', url: `${rx.url}/ntfy/pace`, minIntervalSec: 30 }] });
+    const first = alert(m);
+    await until(() => delivered('ntfy', [first.id]), 10_000, 'the first warning');
+    const sentAt = rx.of('ntfy')[0]!.at;
+    const warning = alert(m);
+    const critical = alert(m, { level: 'critical', rule: 'liquidation', title: 'Liquidated', message: 'Margin manager 0x1 of 0x2 was liquidated.' });
+    await until(() => delivered('ntfy', [critical.id]), 10_000, 'the critical alert');
+    // It went about a second after the previous message (the floor), not 30 s; the warning due went with it.
+    expect(rx.of('ntfy')[1]!.at - sentAt).toBeLessThan(3_000);
+    expect(rx.of('ntfy')[1]!.alerts.sort()).toEqual([warning.id, critical.id].sort());
+    const later = alert(m);
+    await new Promise((r) => setTimeout(r, 3_000));
+    expect(delivered('ntfy', [later.id])).toBe(false);
+    expect(m.store.risk.outbox.log([later.id]).get(later.id)).toEqual([expect.objectContaining({ channel: 'ntfy', result: 'queued' })]);
+  });
+
   it('holds a warning in quiet hours and lets a critical alert through', async () => {
     rx.arrivals.length = 0;
     rx.opts = {};

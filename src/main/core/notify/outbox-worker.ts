@@ -27,6 +27,8 @@ export const MIN_INTERVAL_MS: Record<ChannelConfig['type'], number> = { ntfy: 5_
 const BACKOFF_BASE_MS = 1_000;
 const BACKOFF_CAP_MS = 600_000;
 const PERMANENT_MS = 900_000;
+/** The least time between two messages when a critical alert is due. */
+const CRITICAL_GAP_MS = 1_000;
 /** The most alerts one message carries (the rest go in the next). */
 const GROUP_MAX = 20;
 
@@ -41,6 +43,8 @@ export class OutboxWorker {
   private readonly busy = new Set<string>();
   /** Per channel: not before this time (interval, rate limit, backoff). */
   private readonly notBefore = new Map<string, number>();
+  /** Per channel: the time a critical alert may go despite the minimum interval (a rate limit or a backoff holds it too). */
+  private readonly criticalAfter = new Map<string, number>();
   private readonly failures = new Map<string, number>();
   private timer: NodeJS.Timeout | undefined;
   private wakeAt = Infinity;
@@ -61,9 +65,11 @@ export class OutboxWorker {
     if (channel === undefined) {
       this.notBefore.clear();
       this.failures.clear();
+      this.criticalAfter.clear();
     } else {
       this.notBefore.delete(channel);
       this.failures.delete(channel);
+      this.criticalAfter.delete(channel);
     }
     this.kick();
   }
@@ -99,8 +105,10 @@ export class OutboxWorker {
       for (const c of this.deps.channels()) {
         if (c.type === 'desktop' || this.busy.has(c.name)) continue;
         const free = this.notBefore.get(c.name) ?? 0;
-        if (free > now) {
-          next = Math.min(next, free);
+        // The minimum interval gathers a burst; a critical alert does not wait it out (1 s apart at most: Telegram's pace per chat).
+        const urgent = free > now && (this.criticalAfter.get(c.name) ?? Infinity) <= now && this.deps.outbox.hasDueCritical(c.name, now);
+        if (free > now && !urgent) {
+          next = Math.min(next, free, Math.max(now + 250, this.criticalAfter.get(c.name) ?? Infinity));
           continue;
         }
         const rows = this.take(c, now);
@@ -155,7 +163,9 @@ export class OutboxWorker {
       const now = this.now();
       this.deps.outbox.sent(rows, now, `${now - started} ms`);
       this.failures.delete(c.name);
-      this.notBefore.set(c.name, now + (c.minIntervalSec !== undefined ? c.minIntervalSec * 1000 : MIN_INTERVAL_MS[c.type]));
+      const interval = c.minIntervalSec !== undefined ? c.minIntervalSec * 1000 : MIN_INTERVAL_MS[c.type];
+      this.notBefore.set(c.name, now + interval);
+      this.criticalAfter.set(c.name, now + Math.min(interval, CRITICAL_GAP_MS));
     } catch (err) {
       const now = this.now();
       const n = (this.failures.get(c.name) ?? 0) + 1;
@@ -165,6 +175,7 @@ export class OutboxWorker {
       const delay = e.retryAfterMs !== null ? Math.max(1_000, e.retryAfterMs) : e.permanent ? PERMANENT_MS : backoff;
       const message = this.deps.redact(e.message);
       this.notBefore.set(c.name, now + delay);
+      this.criticalAfter.delete(c.name);
       try {
         this.deps.outbox.failed(rows, now, message, now + delay);
       } catch (storeErr) {

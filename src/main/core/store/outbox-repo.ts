@@ -110,6 +110,15 @@ export class OutboxRepo {
     return n;
   }
 
+  /** Whether a critical alert (or its repeat) waits on a channel, due now. */
+  hasDueCritical(channel: string, now: number): boolean {
+    return (
+      this.db
+        .prepare(`SELECT 1 FROM deliveries d JOIN alerts a ON a.id = d.alert_id WHERE d.channel = ? AND d.state = 'pending' AND d.due_at <= ? AND a.level = 'critical' LIMIT 1`)
+        .get(channel, now) !== undefined
+    );
+  }
+
   /** The earliest time a pending row falls due, or null. */
   nextDue(): number | null {
     return (this.db.prepare(`SELECT min(due_at) FROM deliveries WHERE state = 'pending'`).pluck().get() as number | null) ?? null;
