@@ -60,10 +60,13 @@ export class OutboxRepo {
     return this.db.prepare(`SELECT * FROM deliveries WHERE channel = ? AND group_id = ? AND state = 'pending' ORDER BY alert_id, repeat`).all(channel, first) as OutboxRow[];
   }
 
-  /** Rows due on a channel that belong to no message yet, oldest first. */
+  /** Rows due on a channel that belong to no message yet: critical alerts first (a liquidation does not queue behind a burst of warnings), then the oldest. */
   ungrouped(channel: string, now: number, limit: number): OutboxRow[] {
     return this.db
-      .prepare(`SELECT * FROM deliveries WHERE channel = ? AND state = 'pending' AND group_id IS NULL AND due_at <= ? ORDER BY due_at, alert_id, repeat LIMIT ?`)
+      .prepare(
+        `SELECT d.* FROM deliveries d JOIN alerts a ON a.id = d.alert_id WHERE d.channel = ? AND d.state = 'pending' AND d.group_id IS NULL AND d.due_at <= ?
+         ORDER BY a.level = 'critical' DESC, d.due_at, d.alert_id, d.repeat LIMIT ?`,
+      )
       .all(channel, now, limit) as OutboxRow[];
   }
 
