@@ -145,6 +145,7 @@ export class Monitor implements TidewatchApi {
     });
     this.alerts = new AlertEngine(this.store.risk, (a) => this.hub.publish('alerts', a), this.effective().alertCooldownSec * 1000, (err) => this.storeHealth.note(err, 'alerts'),
       { load: () => this.store.settings.get('risk.levels'), save: (s) => this.storeHealth.guard(() => this.store.settings.set('risk.levels', s)) });
+    this.alerts.poolOf = (id) => this.eventUnits.poolNameOf(id);
     this.notify = new Notifier({
       repo: this.store.risk,
       stored: opts.notifySecrets ?? new MemorySecretStore(),

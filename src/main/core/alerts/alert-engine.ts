@@ -28,6 +28,8 @@ function parsed(text: string): unknown {
  */
 export class AlertEngine {
   readonly tracker: ThresholdTracker;
+  /** The pool of a manager by name, when known: a liquidation's alert names it ("Liquidated: SUI_USDC"). */
+  poolOf: (managerId: string) => string | undefined = () => undefined;
   /** The tracker's state as last written (`keepLevels` writes only a change). */
   private savedLevels: string;
 
@@ -149,6 +151,7 @@ export class AlertEngine {
     const risk = typeof data === 'object' && data !== null ? (data as { risk_ratio?: unknown }).risk_ratio : undefined;
     const ratio = typeof risk === 'number' ? ` at a risk ratio of ${riskRatioFromStream(risk).toFixed(3)}` : '';
     const amounts = wordsOrNone(words);
+    const pool = wordsOrNone(() => this.poolOf(e.margin_manager_id!));
     // What remains is a new position: its thresholds alert afresh (a second approach within the cooldown too).
     this.tracker.forget(e.margin_manager_id);
     return this.raise({
@@ -158,8 +161,8 @@ export class AlertEngine {
       manager_id: e.margin_manager_id,
       owner,
       event_id: e.id,
-      title: 'Liquidated',
-      message: `Margin manager ${short(e.margin_manager_id)} of ${short(owner)} was liquidated${ratio}${amounts ? `: ${amounts}` : ''}. Open the position to see what remains.`,
+      title: pool ? `Liquidated: ${pool}` : 'Liquidated',
+      message: `Margin manager ${short(e.margin_manager_id)}${pool ? ` (${pool})` : ''} of ${short(owner)} was liquidated${ratio}${amounts ? `: ${amounts}` : ''}. Open the position to see what remains.`,
       created_at: now,
     }, undefined, true);
   }

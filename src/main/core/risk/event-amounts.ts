@@ -93,6 +93,12 @@ export class EventUnits {
   }
 
   /** One event's amounts from its data as parsed (a liquidation's alert on receipt: no copy of the event). */
+  /** The name of a manager's pool ("SUI_USDC") when it is known (a liquidation's alert names it), from what the amounts use. */
+  poolNameOf(managerId: string): string | undefined {
+    const pool = this.managerPools.get(managerId);
+    return pool ? (this.book()?.poolsById ?? this.cachedPools()).get(pool)?.pool_name : undefined;
+  }
+
   amountsOfOne(e: Pick<StoredMarginEvent, 'valid' | 'type' | 'margin_manager_id'>, data: unknown): EventAmount[] | undefined {
     return amountsOf(e, data, this.context([e], () => data));
   }
