@@ -1,5 +1,6 @@
 import { spawnSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, readdirSync, statSync } from 'node:fs';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { installSafetyNet } from '../main/core/safety-net';
 import { startServe } from '../main/web/serve';
@@ -96,13 +97,28 @@ export async function serveCommand(args: string[]): Promise<number> {
   return 0;
 }
 
-/** On a fresh clone the UI is not built yet: build it once (a few seconds) rather than serve a stub page. */
+/** The newest modification time of the files under `dir` (0 when it does not exist). */
+function newestIn(dir: string): number {
+  if (!existsSync(dir)) return 0;
+  let newest = 0;
+  for (const e of readdirSync(dir, { withFileTypes: true, recursive: true })) {
+    if (e.isFile()) newest = Math.max(newest, statSync(join(e.parentPath, e.name)).mtimeMs);
+  }
+  return newest;
+}
+
+/**
+ * On a fresh clone the UI is not built yet, and after a pull (or an edit) the build is older than
+ * its sources: build it (a few seconds) rather than serve a stub page or yesterday's page.
+ */
 function ensureUiBuilt(): void {
   const root = fileURLToPath(new URL('../../', import.meta.url));
-  if (existsSync(`${root}out/renderer/index.html`)) return;
+  const index = `${root}out/renderer/index.html`;
+  const built = existsSync(index) ? statSync(index).mtimeMs : 0;
+  if (built > 0 && built >= Math.max(newestIn(`${root}src/renderer`), newestIn(`${root}src/shared`))) return;
   const bin = `${root}node_modules/electron-vite/bin/electron-vite.js`;
   if (!existsSync(bin)) return;
-  console.error('tidewatch: building the user interface once (out/renderer)…');
+  console.error(built > 0 ? 'tidewatch: the user interface changed since it was built: building it again (out/renderer)…' : 'tidewatch: building the user interface once (out/renderer)…');
   const r = spawnSync(process.execPath, [bin, 'build'], { cwd: root, stdio: ['ignore', 'ignore', 'inherit'] });
   if (r.status !== 0) console.error('tidewatch: the UI build failed; the API still answers. Run `npm run build` to see why.');
 }

@@ -125,6 +125,16 @@ export interface NotifyChannelView {
   fields: Record<string, string | number | boolean | string[] | null>;
   /** Each secret field ("url", "botToken", "smtp.password"): whether it is set. Never the value. */
   secrets: Record<string, boolean>;
+  /** How sending goes: messages waiting, the last one taken, and the failure since then if any. */
+  status: ChannelStatus;
+}
+
+export interface ChannelStatus {
+  /** Alerts (and repeats) waiting to be sent on it. */
+  pending: number;
+  lastSentAt: number | null;
+  /** Its latest attempt failed (after `lastSentAt`): when, and why in plain words. */
+  failing: { at: number; detail: string } | null;
 }
 
 export interface NotifyView {

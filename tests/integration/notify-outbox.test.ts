@@ -152,7 +152,8 @@ describe('escalation', () => {
   it('repeats a critical alert until the link in the message acknowledges it, then stops', { timeout: 120_000 }, async () => {
     rx.arrivals.length = 0;
     rx.opts = {};
-    const doc = { channels: [{ type: 'ntfy', url: `${rx.url}/ntfy/escalate` }], escalateEveryMin: 0.1 };
+    // A webhook nobody answers fails beside it: it must hold back only its own repeats.
+    const doc = { channels: [{ type: 'ntfy', url: `${rx.url}/ntfy/escalate` }, { type: 'webhook', url: 'http://127.0.0.1:9/hook' }], escalateEveryMin: 0.1 };
     serving = await startServe({ port: 0, dataDir: dir.dir, demo: { speed: 1 }, notifyFile: { path: 'escalate.json', ...parseNotifyConfig(JSON.stringify(doc), {}) } });
     const a = alert(serving.monitor, { level: 'critical', rule: 'liquidation', title: 'Liquidated', message: 'Margin manager 0x28f3…fbf6 of 0x2…b was liquidated.' });
     await until(() => rx.of('ntfy').length >= 3, 60_000, 'two repeats');
@@ -162,6 +163,8 @@ describe('escalation', () => {
     expect(new Set(msgs.map((x) => x.id)).size).toBe(3);
     // The link: a GET shows the alert and asks (a chat app's preview acknowledges nothing), a POST acknowledges.
     const link = /Acknowledge \(stops the repeats\): (\S+)/.exec(msgs.at(-1)!.text)![1]!;
+    // ntfy shows it as a button on the notification too.
+    expect(msgs.at(-1)!.headers['actions']).toBe(`http, Acknowledge, ${link}, method=POST, clear=true`);
     expect(link).toMatch(new RegExp(`^http://127\\.0\\.0\\.1:${serving.web.port}/ack/[A-Za-z0-9_-]{20,}$`));
     expect(link).not.toContain(serving.web.token);
     const page = await fetch(link);

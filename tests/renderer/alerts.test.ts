@@ -379,10 +379,11 @@ describe('the browser page alerts (serve)', () => {
 describe('Settings → Alert channels', () => {
   const phone: NotifyChannelView = {
     name: 'phone', type: 'telegram', source: 'settings', minLevel: 'warning', rules: null, quietHours: { from: '22:00', to: '07:00' }, hideAmounts: false, minIntervalSec: null,
-    fields: { chatId: '12345', apiRoot: 'https://api.telegram.org' }, secrets: { botToken: true },
+    fields: { chatId: '12345', apiRoot: 'https://api.telegram.org' }, secrets: { botToken: true }, status: { pending: 0, lastSentAt: null, failing: null },
   };
   const ops: NotifyChannelView = {
     name: 'ops', type: 'webhook', source: 'file', minLevel: 'critical', rules: ['liquidation'], quietHours: null, hideAmounts: true, minIntervalSec: 0, fields: {}, secrets: { url: true, secret: false },
+    status: { pending: 3, lastSentAt: null, failing: { at: Date.UTC(2026, 10, 25, 15, 20), detail: 'the webhook (ops) could not be reached (the host is down, unknown or unreachable); it is tried again.' } },
   };
   const VIEW: NotifyView = { channels: [ops, phone], escalateEveryMin: 5, blindAfterMin: 3, heartbeatSet: true, heartbeatEveryMin: 1, linkBase: null, file: 'notify.yaml', pending: 0 };
   const mountChannels = (answers: Record<string, (args: any) => unknown> = {}) => {
@@ -403,6 +404,9 @@ describe('Settings → Alert channels', () => {
     expect(rows[0]!.find('[data-testid="notify-remove"]').exists()).toBe(false);
     expect(rows[1]!.text()).toContain('22:00–07:00');
     expect(rows[1]!.text()).toContain('chat 12345');
+    // A channel that fails says so, and what waits behind it.
+    expect(rows[0]!.get('[data-testid="notify-failing"]').text()).toMatch(/^✗ failing since .*: the webhook \(ops\) could not be reached/);
+    expect(rows[0]!.text()).toContain('3 waiting');
     expect(w.get('[data-testid="notify-file"]').text()).toContain('tidewatch serve --notify-config notify.yaml');
     // The heartbeat URL is a secret too: "set", never its value.
     expect(w.get('[data-testid="notify-options"]').text()).toContain('set');
@@ -479,7 +483,7 @@ describe('Settings → Alert channels', () => {
     const mail: NotifyChannelView = {
       name: 'mail', type: 'email', source: 'settings', minLevel: 'critical', rules: ['liquidation', 'risk-threshold'], quietHours: null, hideAmounts: true, minIntervalSec: 30,
       fields: { 'smtp.host': 'smtp.example.com', 'smtp.port': 587, 'smtp.security': 'starttls', 'smtp.user': 'me', from: 'tw@example.com', to: ['a@example.com', 'b@example.com'] },
-      secrets: { 'smtp.password': true },
+      secrets: { 'smtp.password': true }, status: { pending: 0, lastSentAt: null, failing: null },
     };
     const form = formOf(mail);
     expect(form.values['to']).toBe('a@example.com, b@example.com');

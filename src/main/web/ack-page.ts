@@ -56,12 +56,13 @@ export async function answerAck(req: IncomingMessage, res: ServerResponse, token
     page(res, 410, 'Link used', '<h1>This link was already used</h1><p>The alert was acknowledged before, or the link is not one Tidewatch sent. Open Tidewatch to see its alerts.</p>');
     return;
   }
-  const when = new Date(a.created_at).toISOString().replace('T', ' ').slice(0, 16);
+  // The time as the machine Tidewatch runs on tells it, with its zone (the phone's may differ).
+  const when = new Date(a.created_at).toLocaleString('en-US', { year: 'numeric', month: 'short', day: 'numeric', hour: 'numeric', minute: '2-digit', timeZoneName: 'short' });
   page(
     res,
     200,
     'Acknowledge the alert',
-    `<h1>Acknowledge this alert?</h1><p><strong>${escape(a.title)}</strong><br><small>${when} UTC</small></p><p>${escape(a.message)}</p>
+    `<h1>Acknowledge this alert?</h1><p><strong>${escape(a.title)}</strong><br><small>${escape(when)}</small></p><p>${escape(a.message)}</p>
 <form method="post"><button type="submit">Acknowledge: stop the repeats</button></form>`,
   );
 }

@@ -12,8 +12,8 @@ import { maskAmounts } from '../../shared/privacy';
 export const BANNER_DISMISSED_KEY = 'tidewatch.notifyBannerDismissed';
 
 /**
- * The alerts of a push that deserve a notification: new ones (a known id is a change, such as an
- * acknowledgement through a phone's link), warning or critical, not acknowledged, not snoozed.
+ * The alerts of a push that deserve a notification: not notified before (`known`), warning or
+ * critical, not acknowledged (a push of an acknowledgement through a phone's link), not snoozed.
  */
 export function notifiable(pushed: readonly AlertRecord[], known: ReadonlySet<number>, now = Date.now()): AlertRecord[] {
   return pushed.filter(

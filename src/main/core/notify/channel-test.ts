@@ -27,7 +27,7 @@ export async function testChannels(
           owner: null,
           event_id: null,
           title: 'Tidewatch test message',
-          message: `This channel (${c.name}) works: Tidewatch's alerts will arrive here (${c.minLevel} and above${c.quietHours ? `; warnings wait out quiet hours ${c.quietHours.from}-${c.quietHours.to}` : ''}).`,
+          message: `This channel (${c.name}) works: Tidewatch's alerts will arrive here (${c.minLevel === 'critical' ? 'critical only' : `${c.minLevel} and above`}${c.quietHours ? `; warnings wait out quiet hours ${c.quietHours.from}-${c.quietHours.to}` : ''}).`,
           created_at: at,
           acknowledged_at: null,
           snoozed_until: null,

@@ -65,7 +65,7 @@ export function compose(given: readonly Outgoing[], opts: ComposeOptions): Deliv
   if (items.length === 1) {
     const one = oneAlert(first, opts);
     const message = `${one.message}${reference}`;
-    return { ...base, id, title: one.title, message, payload: { ...base.payload, id, title: one.title, message: one.message } };
+    return { ...base, id, title: one.title, message, ackUrl: first.ackUrl, payload: { ...base.payload, id, title: one.title, message: one.message } };
   }
   const level = LEVEL_ORDER.find((l) => items.some((i) => i.alert.level === l)) ?? 'info';
   const rules = new Set(items.map((i) => i.alert.rule));
@@ -81,7 +81,7 @@ export function compose(given: readonly Outgoing[], opts: ComposeOptions): Deliv
   } else {
     // The most severe alert's own title, and what else came with it.
     const rest = LEVEL_ORDER.map((l) => [l, items.slice(1).filter((i) => i.alert.level === l).length] as const).filter(([, n]) => n > 0);
-    title = `${oneAlert(first, opts).title} (+ ${rest.map(([l, n]) => `${n} ${l}`).join(', ')})`;
+    title = `${oneAlert(first, opts).title} (+ ${rest.map(([l, n]) => `${n} ${l === 'warning' && n > 1 ? 'warnings' : l}`).join(', ')})`;
   }
   const privacy = opts.hideAmounts ? '\n(Amounts hidden on this channel.)' : '';
   const full = items.map((i) => {

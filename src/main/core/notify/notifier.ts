@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import type { AlertRecord, NotifyChannelView, NotifyTestResult, NotifyView } from '../../../shared/contract';
+import type { AlertRecord, ChannelStatus, NotifyChannelView, NotifyTestResult, NotifyView } from '../../../shared/contract';
 import type { SecretStore } from '../settings';
 import type { RiskAlertRepo } from '../store/risk-alert-repo';
 import type { Enqueue } from '../store/outbox-repo';
@@ -187,9 +187,10 @@ export class Notifier {
   }
 
   /**
-   * Critical alerts not acknowledged (nor snoozed) go again every `escalateEveryMin` on the
-   * channels that carry them, once the last send went out; only the newest of a manager repeats
-   * (a liquidation supersedes the critical crossing before it).
+   * Critical alerts not acknowledged (nor snoozed) go again every `escalateEveryMin` on each
+   * channel that carries them, once that channel's last send went out (a channel that fails holds
+   * its own repeats only, never the others'); only the newest of a manager repeats (a liquidation
+   * supersedes the critical crossing before it).
    */
   escalate(now = this.now()): number {
     const every = this.config().escalateEveryMin * 60_000;
@@ -203,12 +204,13 @@ export class Notifier {
       const repeats: Array<{ alertId: number; repeat: number; to: Enqueue[] }> = [];
       for (const a of newest.values()) {
         const rows = this.deps.repo.outbox.rowsOf(a.id);
-        if (rows.length === 0 || rows.some((r) => r.state === 'pending')) continue;
-        const last = Math.max(...rows.map((r) => r.repeat));
-        const lastAt = Math.max(...rows.filter((r) => r.repeat === last).map((r) => r.sent_at ?? r.due_at));
-        if (now - lastAt < every) continue;
-        const to = this.route(a).map((e) => ({ channel: e.channel, dueAt: now }));
-        if (to.length > 0) repeats.push({ alertId: a.id, repeat: last + 1, to });
+        for (const e of this.route(a)) {
+          const mine = rows.filter((r) => r.channel === e.channel);
+          if (mine.length === 0 || mine.some((r) => r.state === 'pending')) continue;
+          const last = mine.reduce((x, r) => (r.repeat > x.repeat ? r : x));
+          if (last.state !== 'sent' || now - (last.sent_at ?? now) < every) continue;
+          repeats.push({ alertId: a.id, repeat: last.repeat + 1, to: [{ channel: e.channel, dueAt: now }] });
+        }
       }
       if (repeats.length > 0) {
         this.deps.repo.outbox.enqueueRepeats(repeats, now);
@@ -227,7 +229,7 @@ export class Notifier {
     const c = this.config();
     const fileNames = new Set(this.deps.file?.config.channels.map((x) => x.name) ?? []);
     return {
-      channels: c.channels.map((ch) => channelView(ch, fileNames.has(ch.name) ? 'file' : 'settings')),
+      channels: c.channels.map((ch) => channelView(ch, fileNames.has(ch.name) ? 'file' : 'settings', this.deps.repo.outbox.channelStatus(ch.name))),
       escalateEveryMin: c.escalateEveryMin,
       blindAfterMin: c.blindAfterMin,
       heartbeatSet: c.heartbeatUrl !== null,
@@ -312,7 +314,7 @@ function set(o: Record<string, unknown>, path: string, value: unknown): void {
 }
 
 /** A channel as Settings shows it: its fields, and of each secret only whether it is set. */
-function channelView(c: ChannelConfig, source: 'file' | 'settings'): NotifyChannelView {
+function channelView(c: ChannelConfig, source: 'file' | 'settings', status: ChannelStatus): NotifyChannelView {
   const secretFields = secretFieldsOf(c.type);
   const fields: Record<string, string | number | boolean | string[] | null> = {};
   const walk = (o: Record<string, unknown>, prefix: string): void => {
@@ -335,5 +337,6 @@ function channelView(c: ChannelConfig, source: 'file' | 'settings'): NotifyChann
     minIntervalSec: c.minIntervalSec ?? null,
     fields,
     secrets: Object.fromEntries(secretFields.map((f) => [f, typeof get(c as unknown as Record<string, unknown>, f) === 'string'])),
+    status,
   };
 }

@@ -16,6 +16,8 @@ export interface Delivery {
   message: string;
   /** The manager page, when a link base is configured. */
   click: string | null;
+  /** The one-time acknowledge link of a single critical alert (ntfy shows it as a button). */
+  ackUrl?: string | null;
   payload: WebhookPayload;
 }
 
@@ -110,6 +112,8 @@ export async function sendNtfy(c: Extract<ChannelConfig, { type: 'ntfy' }>, d: D
     'x-message-id': d.id,
   };
   if (d.click) headers['click'] = d.click;
+  // A button on the notification that acknowledges without opening anything (ntfy's http action).
+  if (d.ackUrl) headers['actions'] = `http, Acknowledge, ${d.ackUrl}, method=POST, clear=true`;
   if (c.token) headers['authorization'] = `Bearer ${c.token}`;
   const res = await post(fetchFn, c.url, { headers, body: d.message }, `ntfy (${c.name})`, timeoutMs);
   if (!res.ok) throw refused(res, `ntfy (${c.name})`);
@@ -150,7 +154,8 @@ const TELEGRAM_PERMANENT = [400, 401, 403, 404];
  */
 export async function sendTelegram(c: Extract<ChannelConfig, { type: 'telegram' }>, d: Delivery, fetchFn: Fetch = fetch, timeoutMs = 15_000): Promise<void> {
   const escape = (s: string): string => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
-  const text = `<b>${escape(d.title)}</b>\n${escape(d.message)}${d.click ? `\n<a href="${escape(d.click)}">Open the position</a>` : ''}`;
+  const open = d.click?.includes('#/manager/') ? 'Open the position' : 'Open the alerts';
+  const text = `<b>${escape(d.title)}</b>\n${escape(d.message)}${d.click ? `\n<a href="${escape(d.click)}">${open}</a>` : ''}`;
   const who = `Telegram (${c.name})`;
   const res = await post(
     fetchFn,

@@ -1,5 +1,5 @@
 import type Database from 'better-sqlite3';
-import type { DeliveryEntry } from '../../../shared/contract';
+import type { ChannelStatus, DeliveryEntry } from '../../../shared/contract';
 
 /**
  * The outbox (issue 27): one row per alert, channel and repeat (0 the alert itself, 1… the
@@ -164,12 +164,26 @@ export class OutboxRepo {
       .prepare(`SELECT d.alert_id, d.channel, d.repeat, d.due_at FROM deliveries d WHERE d.state = 'pending' AND d.attempts = 0 AND d.alert_id IN (SELECT value FROM json_each(?))
         AND NOT EXISTS (SELECT 1 FROM delivery_log l WHERE l.alert_id = d.alert_id AND l.channel = d.channel AND l.repeat = d.repeat)`)
       .all(JSON.stringify(alertIds)) as Array<{ alert_id: number; channel: string; repeat: number; due_at: number }>;
+    const status = new Map<string, ChannelStatus>();
     for (const w of waiting) {
       const list = out.get(w.alert_id) ?? [];
-      list.push({ channel: w.channel, repeat: w.repeat, at: w.due_at, result: 'queued', detail: null });
+      if (!status.has(w.channel)) status.set(w.channel, this.channelStatus(w.channel));
+      const failing = status.get(w.channel)!.failing;
+      list.push({ channel: w.channel, repeat: w.repeat, at: w.due_at, result: 'queued', detail: failing ? `the channel is failing: ${failing.detail}` : null });
       out.set(w.alert_id, list);
     }
     return out;
+  }
+
+  /** How sending goes on a channel: what waits, the last message taken, a failure since. */
+  channelStatus(channel: string): ChannelStatus {
+    const pending = this.db.prepare(`SELECT count(*) FROM deliveries WHERE channel = ? AND state = 'pending'`).pluck().get(channel) as number;
+    const lastSentAt = (this.db.prepare(`SELECT max(at) FROM delivery_log WHERE channel = ? AND result = 'sent'`).pluck().get(channel) as number | null) ?? null;
+    const failed = this.db.prepare(`SELECT at, detail FROM delivery_log WHERE channel = ? AND result = 'failed' ORDER BY at DESC, id DESC LIMIT 1`).get(channel) as
+      | { at: number; detail: string | null }
+      | undefined;
+    const failing = failed && (lastSentAt === null || failed.at > lastSentAt) ? { at: failed.at, detail: failed.detail ?? 'it failed' } : null;
+    return { pending, lastSentAt, failing };
   }
 
   /** A one-time token that acknowledges an alert from a link. */

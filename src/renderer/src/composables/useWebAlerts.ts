@@ -33,9 +33,15 @@ export function useWebAlerts(): WebAlerts {
     },
     { immediate: true },
   );
-  const stopListening = alerts.listen((pushed, known) => {
-    const fresh = notifiable(pushed, known);
-    for (const a of fresh) showNotice(noticeOf(a, privacy.value));
+  // Each alert notifies once, by its push: not "unless the list knew it", since a reload of the list
+  // (after a delivery was logged) can answer before the push of an alert it already holds.
+  const notified = new Set<number>();
+  const stopListening = alerts.listen((pushed) => {
+    const fresh = notifiable(pushed, notified);
+    for (const a of fresh) {
+      if (a.id !== 0) notified.add(a.id);
+      showNotice(noticeOf(a, privacy.value));
+    }
     if (fresh.some((a) => a.level === 'critical') && settings.settings?.alertSound !== false) playAlertSound();
   });
   // Browsers let a page play sound only after a gesture: the first click or key readies it.
