@@ -330,6 +330,22 @@ describe('the browser page alerts (serve)', () => {
     w.unmount();
   });
 
+  it('notifies an alert whose push comes after a reload of the list already brought it', async () => {
+    const list = [alert(1)];
+    const { f, store, w } = mountHost(list);
+    await settle();
+    // A delivery was logged: the list is read again, and its answer holds alert 9 before alert 9's own push arrives.
+    list.unshift(alert(9, { level: 'critical' }));
+    await store.load();
+    expect(store.alerts.map((a) => a.id)).toContain(9);
+    f.push('alerts', [alert(9, { level: 'critical' })]);
+    expect(FakeNotification.shown.map((n) => n.options.tag)).toEqual(['tidewatch-alert-9']);
+    // Once: the same alert pushed again (a change) does not notify again.
+    f.push('alerts', [alert(9, { level: 'critical' })]);
+    expect(FakeNotification.shown).toHaveLength(1);
+    w.unmount();
+  });
+
   it('keeps the count of alerts to act on in the tab title', async () => {
     const { f, store, w } = mountHost([alert(1), alert(2), alert(3, { acknowledged_at: T0 })]);
     await settle();
