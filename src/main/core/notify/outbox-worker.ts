@@ -108,14 +108,20 @@ export class OutboxWorker {
         // The minimum interval gathers a burst; a critical alert does not wait it out (1 s apart at most: Telegram's pace per chat).
         const urgent = free > now && (this.criticalAfter.get(c.name) ?? Infinity) <= now && this.deps.outbox.hasDueCritical(c.name, now);
         if (free > now && !urgent) {
-          next = Math.min(next, free, Math.max(now + 250, this.criticalAfter.get(c.name) ?? Infinity));
+          // A critical alert queued later kicks the worker itself: the wake at criticalAfter is for one already due.
+          const critical = this.criticalAfter.get(c.name) ?? Infinity;
+          next = Math.min(next, free, critical > now ? critical : Infinity);
           continue;
         }
         const rows = this.take(c, now);
-        if (rows.length > 0) void this.deliver(c, rows);
+        if (rows.length > 0) {
+          void this.deliver(c, rows);
+          continue;
+        }
+        // Only a channel free to send waits for its own next row: one held by a backoff wakes when that ends, not before.
+        const due = this.deps.outbox.nextDueOn(c.name);
+        if (due !== null) next = Math.min(next, Math.max(due, now + 250));
       }
-      const due = this.deps.outbox.nextDue();
-      if (due !== null) next = Math.min(next, Math.max(due, now + 250));
     } catch (err) {
       // The store cannot be read (a full or locked disk): nothing is lost, the outbox is read again.
       this.deps.log(`alert delivery: the outbox cannot be read (${this.deps.redact((err as Error).message)}); trying again in 30 s`);

@@ -122,9 +122,9 @@ export class OutboxRepo {
     );
   }
 
-  /** The earliest time a pending row falls due, or null. */
-  nextDue(): number | null {
-    return (this.db.prepare(`SELECT min(due_at) FROM deliveries WHERE state = 'pending'`).pluck().get() as number | null) ?? null;
+  /** The earliest time a pending row of a channel falls due, or null. */
+  nextDueOn(channel: string): number | null {
+    return (this.db.prepare(`SELECT min(due_at) FROM deliveries WHERE channel = ? AND state = 'pending'`).pluck().get(channel) as number | null) ?? null;
   }
 
   /** Channels with rows due now. */
