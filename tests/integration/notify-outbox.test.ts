@@ -77,7 +77,8 @@ describe('the outbox, against real receivers', () => {
       expect(rx.of(kind)[0]!.alerts).toEqual(ids);
     }
     expect(rx.of('webhook').map((a) => a.id)).toEqual(ids.map((id) => `tidewatch-alert-${id}`));
-    // The delivery log the Alerts page shows: one "sent" per channel.
+    // The delivery log the Alerts page shows: one "sent" per channel (logged once the answer is in).
+    await until(() => (m.store.risk.outbox.log(ids).get(ids[0]!) ?? []).length === 5, 10_000, 'the delivery log');
     const log = m.store.risk.outbox.log(ids).get(ids[0]!)!;
     expect(log.map((e) => `${e.channel}:${e.result}`).sort()).toEqual(['discord:sent', 'ntfy:sent', 'slack:sent', 'telegram:sent', 'webhook:sent']);
   });
@@ -95,8 +96,12 @@ describe('the outbox, against real receivers', () => {
     // 1 s backoff (±20 %) after the 500, then the receivers' 2 s after the 429.
     expect(Date.now() - started).toBeGreaterThanOrEqual(2_800);
     expect(rx.arrivals.filter((x) => x.kind !== 'heartbeat')).toHaveLength(5);
+    // A receiver has the message before the worker has its answer and logs "sent": wait for the log.
+    const channels = ['ntfy', 'telegram', 'discord', 'slack', 'webhook'];
+    const sentOn = (): number => (m.store.risk.outbox.log([a.id]).get(a.id) ?? []).filter((e) => e.result === 'sent').length;
+    await until(() => sentOn() === channels.length, 10_000, 'a "sent" entry per channel');
     const log = m.store.risk.outbox.log([a.id]).get(a.id)!;
-    for (const ch of ['ntfy', 'telegram', 'discord', 'slack', 'webhook']) {
+    for (const ch of channels) {
       expect(log.filter((e) => e.channel === ch).map((e) => e.result)).toEqual(['failed', 'failed', 'sent']);
     }
     expect(log.find((e) => e.channel === 'telegram' && e.result === 'failed' && /slow down/.test(e.detail ?? ''))).toBeDefined();
