@@ -18,7 +18,18 @@ module.exports = {
       comment: 'main/core is plain Node: never electron, never the shells, the renderer or the sim.',
       severity: 'error',
       from: { path: '^src/main/core/' },
-      to: { path: ['^node_modules/electron/', '^src/main/shell/', '^src/main/web/', '^src/main/index\\.ts$', '^src/renderer/', '^src/sim/', '^src/preload/', '^src/cli/'] },
+      to: {
+        path: [
+          '^node_modules/electron/',
+          '^src/main/shell/',
+          '^src/main/web/',
+          '^src/main/index\\.ts$',
+          '^src/renderer/',
+          '^src/sim/',
+          '^src/preload/',
+          '^src/cli/',
+        ],
+      },
     },
     {
       name: 'no-electron-outside-shell-and-preload',
@@ -74,11 +85,20 @@ module.exports = {
       comment: 'The command line may start anything headless, never the renderer or electron.',
       severity: 'error',
       from: { path: '^src/cli/' },
-      to: { path: ['^src/renderer/', '^src/main/shell/', '^src/main/index\\.ts$', '^src/preload/', '^node_modules/electron/'] },
+      to: {
+        path: [
+          '^src/renderer/',
+          '^src/main/shell/',
+          '^src/main/index\\.ts$',
+          '^src/preload/',
+          '^node_modules/electron/',
+        ],
+      },
     },
     {
       name: 'headless-runs-on-dependencies',
-      comment: 'What `tidewatch` runs (cli, core, web shell, sim, shared) must work after `npm install --omit=dev`: no devDependency at run time (type-only imports vanish).',
+      comment:
+        'What `tidewatch` runs (cli, core, web shell, sim, shared) must work after `npm install --omit=dev`: no devDependency at run time (type-only imports vanish).',
       severity: 'error',
       from: { path: '^(src/(cli|main/core|main/web|sim|shared)/|bin/)' },
       to: { dependencyTypes: ['npm-dev'], dependencyTypesNot: ['type-only'] },
@@ -102,6 +122,10 @@ module.exports = {
     exclude: { path: ['^out/', '^dist/'] },
     tsPreCompilationDeps: true,
     tsConfig: { fileName: 'tsconfig.node.json' },
-    enhancedResolveOptions: { exportsFields: ['exports'], conditionNames: ['import', 'require', 'node', 'default', 'types'], extensions: ['.ts', '.js', '.vue', '.json'] },
+    enhancedResolveOptions: {
+      exportsFields: ['exports'],
+      conditionNames: ['import', 'require', 'node', 'default', 'types'],
+      extensions: ['.ts', '.js', '.vue', '.json'],
+    },
   },
 };

@@ -7,7 +7,10 @@ export default defineConfig({
     build: {
       rollupOptions: {
         // The margin writer's thread is an entry of its own, built beside index.js (store/margin-writer.ts finds it there).
-        input: { index: resolve('src/main/index.ts'), 'margin-writer-thread': resolve('src/main/core/store/margin-writer-thread.ts') },
+        input: {
+          index: resolve('src/main/index.ts'),
+          'margin-writer-thread': resolve('src/main/core/store/margin-writer-thread.ts'),
+        },
         // better-sqlite3 loads its Node-API prebuild at run time: never bundle it.
         external: ['better-sqlite3'],
       },

@@ -25,7 +25,12 @@ process.env['TZ'] = 'UTC';
 export default defineConfig({
   plugins: [vue()],
   test: {
-    include: ['tests/unit/**/*.test.ts', 'tests/renderer/**/*.test.ts', 'tests/integration/**/*.test.ts', 'tests/e2e/**/*.test.ts'],
+    include: [
+      'tests/unit/**/*.test.ts',
+      'tests/renderer/**/*.test.ts',
+      'tests/integration/**/*.test.ts',
+      'tests/e2e/**/*.test.ts',
+    ],
     environment: 'node',
     setupFiles: ['./tests/support/fail-on-unhandled.ts'],
     // The default already fails the run on unhandled errors; say so, it is a rule here.

@@ -40,10 +40,14 @@ interface Producer {
 }
 
 async function producer(): Promise<Producer> {
-  const child = fork(fileURLToPath(new URL('./latency-server.ts', import.meta.url)), [String(PER_SECOND), String(LIQUIDATION_EVERY_MS), OWNER, MANAGER], {
-    execArgv: ['--import', 'tsx'],
-    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
-  });
+  const child = fork(
+    fileURLToPath(new URL('./latency-server.ts', import.meta.url)),
+    [String(PER_SECOND), String(LIQUIDATION_EVERY_MS), OWNER, MANAGER],
+    {
+      execArgv: ['--import', 'tsx'],
+      stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+    },
+  );
   const sent = new Map<string, number>();
   const port = await new Promise<number>((resolve) => {
     child.on('message', (m: { port?: number; id?: string; at?: number }) => {
@@ -60,7 +64,12 @@ const pct = (xs: number[], p: number): number => {
 };
 
 /** Latencies (ms) of every liquidation sent in one slice of `seconds` after `warmUpMs`, by id, from `received`. */
-async function measure(p: Producer, run: (received: Map<string, number>) => Promise<() => Promise<void>>, warmUpMs: number, seconds: number): Promise<number[]> {
+async function measure(
+  p: Producer,
+  run: (received: Map<string, number>) => Promise<() => Promise<void>>,
+  warmUpMs: number,
+  seconds: number,
+): Promise<number[]> {
   const received = new Map<string, number>();
   const stop = await run(received);
   await new Promise((r) => setTimeout(r, warmUpMs));
@@ -83,7 +92,8 @@ function relay(p: Producer) {
     const parser = createParser({
       onEvent(e) {
         const body = JSON.parse(e.data) as { type: string; data: { margin_manager_id?: string } };
-        if (body.type === EVENT_TYPES.liquidation && body.data.margin_manager_id === MANAGER && e.id) received.set(e.id, now());
+        if (body.type === EVENT_TYPES.liquidation && body.data.margin_manager_id === MANAGER && e.id)
+          received.set(e.id, now());
       },
     });
     const req = request(`${p.url}/dex-margin/manager-updates?api-key=bench&last-id=$`, (res) => {
@@ -117,7 +127,9 @@ function monitor(p: Producer, dataDir: string) {
 }
 
 export async function alertLatencyBench(): Promise<Array<[string, boolean]>> {
-  console.log(`\nAlert latency, liquidation bytes on the socket -> alert pushed, ${PER_SECOND} events/s background, ${SECONDS} s each in ${ROUNDS} turns taken in alternation (producer in its own process)`);
+  console.log(
+    `\nAlert latency, liquidation bytes on the socket -> alert pushed, ${PER_SECOND} events/s background, ${SECONDS} s each in ${ROUNDS} turns taken in alternation (producer in its own process)`,
+  );
   const p = await producer();
   const dir = mkdtempSync(join(tmpdir(), 'tw-bench-latency-'));
   try {
@@ -136,7 +148,9 @@ export async function alertLatencyBench(): Promise<Array<[string, boolean]>> {
       perRound.push(`${(pct(o, 50) / pct(b, 50)).toFixed(2)}x`);
     }
     const row = (name: string, xs: number[], ratio: string): void =>
-      console.log(`${name.padEnd(44)} n ${String(xs.length).padStart(5)}  p50 ${pct(xs, 50).toFixed(2).padStart(6)} ms  p99 ${pct(xs, 99).toFixed(2).padStart(6)} ms  ${ratio}`);
+      console.log(
+        `${name.padEnd(44)} n ${String(xs.length).padStart(5)}  p50 ${pct(xs, 50).toFixed(2).padStart(6)} ms  p99 ${pct(xs, 99).toFixed(2).padStart(6)} ms  ${ratio}`,
+      );
     row('baseline: minimal relay (parse + match)', base, '');
     const r50 = pct(ours, 50) / pct(base, 50);
     const r99 = pct(ours, 99) / pct(base, 99);

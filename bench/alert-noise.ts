@@ -21,7 +21,14 @@ import type { AlertRecord, PortfolioSummary } from '../src/shared/contract';
 import { spawnServe, spawnSim, type ServeProcess } from './support';
 
 const BIN = fileURLToPath(new URL('../bin/tidewatch.js', import.meta.url));
-const { values } = parseArgs({ options: { minutes: { type: 'string' }, speed: { type: 'string' }, seed: { type: 'string' }, out: { type: 'string' } } });
+const { values } = parseArgs({
+  options: {
+    minutes: { type: 'string' },
+    speed: { type: 'string' },
+    seed: { type: 'string' },
+    out: { type: 'string' },
+  },
+});
 const MINUTES = Number(values.minutes ?? 15);
 const SPEED = Number(values.speed ?? 300);
 const SEED = Number(values.seed ?? 7);
@@ -30,7 +37,10 @@ const OUT = values.out ?? fileURLToPath(new URL('../docs/alert-noise.md', import
 const BURST_MS = 60_000;
 
 const RUNS = [
-  { name: 'before (1.5 / 1.25)', settings: { warningRatio: 1.5, criticalRatio: 1.25, nearLiquidationPct: null, interestAlertDays: null } },
+  {
+    name: 'before (1.5 / 1.25)',
+    settings: { warningRatio: 1.5, criticalRatio: 1.25, nearLiquidationPct: null, interestAlertDays: null },
+  },
   { name: 'now (1.2 / 1.15, 3 %, interest)', settings: {} },
 ] as const;
 
@@ -38,7 +48,9 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** The wallet with the most loans: what one trader watches. */
 async function wallet(): Promise<string> {
-  const child = spawn(process.execPath, [BIN, 'sim', '--describe', '--seed', String(SEED)], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, [BIN, 'sim', '--describe', '--seed', String(SEED)], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   let out = '';
   child.stdout!.on('data', (d) => (out += d));
   await new Promise((r) => child.once('exit', r));
@@ -56,7 +68,11 @@ async function main(): Promise<void> {
     for (const run of RUNS) {
       const dir = mkdtempSync(join(tmpdir(), 'tidewatch-alerts-'));
       dirs.push(dir);
-      const serve = await spawnServe(run.name, ['--data-dir', dir, '--base-url', net.url, '--plan', 'builder', '--watch', owner], { TIDEWATCH_API_KEY: key });
+      const serve = await spawnServe(
+        run.name,
+        ['--data-dir', dir, '--base-url', net.url, '--plan', 'builder', '--watch', owner],
+        { TIDEWATCH_API_KEY: key },
+      );
       if (Object.keys(run.settings).length > 0) await serve.call('updateSettings', run.settings);
       serves.push({ name: run.name, serve });
     }
@@ -73,17 +89,22 @@ async function main(): Promise<void> {
         await sleep(500);
       }
     }
-    console.log(`watching ${owner.slice(0, 10)}… for ${MINUTES} min at speed ${SPEED} (${((MINUTES * SPEED) / 60).toFixed(0)} h of market time)`);
+    console.log(
+      `watching ${owner.slice(0, 10)}… for ${MINUTES} min at speed ${SPEED} (${((MINUTES * SPEED) / 60).toFixed(0)} h of market time)`,
+    );
     await sleep(Math.max(0, started + MINUTES * 60_000 - Date.now()));
     const rows: string[][] = [];
     for (const s of serves) {
-      const alerts = (await s.serve.call<{ data: AlertRecord[] }>('alerts', { includeAcknowledged: true, limit: 1000 })).data;
+      const alerts = (await s.serve.call<{ data: AlertRecord[] }>('alerts', { includeAcknowledged: true, limit: 1000 }))
+        .data;
       const portfolio = (await s.serve.call<{ data: PortfolioSummary | null }>('portfolio', {})).data;
       const positions = portfolio?.wallets.flatMap((w) => w.positions).filter((p) => p.debts.length > 0) ?? [];
       const t0 = first.get(s.name) ?? started;
       const risk = alerts.filter((a) => a.rule === 'risk-threshold' || a.rule === 'interest');
       const liquidations = alerts.filter((a) => a.rule === 'liquidation');
-      const warnedFirst = liquidations.filter((l) => risk.some((a) => a.manager_id === l.manager_id && a.created_at < l.created_at)).length;
+      const warnedFirst = liquidations.filter((l) =>
+        risk.some((a) => a.manager_id === l.manager_id && a.created_at < l.created_at),
+      ).length;
       const levels = (level: string): number => positions.filter((p) => p.level === level).length;
       rows.push([
         s.name,

@@ -35,7 +35,14 @@ import type { AlertRecord, CreditForecast, StatusSnapshot } from '../src/shared/
 import { spawnServe, spawnSim } from './support';
 
 const BIN = fileURLToPath(new URL('../bin/tidewatch.js', import.meta.url));
-const { values } = parseArgs({ options: { minutes: { type: 'string' }, speed: { type: 'string' }, seed: { type: 'string' }, out: { type: 'string' } } });
+const { values } = parseArgs({
+  options: {
+    minutes: { type: 'string' },
+    speed: { type: 'string' },
+    seed: { type: 'string' },
+    out: { type: 'string' },
+  },
+});
 const MINUTES = Number(values.minutes ?? 30);
 const FAST = Number(values.speed ?? 20);
 const SEED = Number(values.seed ?? 7);
@@ -45,7 +52,11 @@ const WARMUP_MS = Math.min(120_000, MINUTES * 60_000 * 0.1);
 const TAIL_MS = Math.min(5 * 60_000, MINUTES * 60_000 * 0.25);
 const TRUTH_KEY = 'soak-truth';
 /** The app's defaults (settings.ts): warning 1.5 and critical 1.25 at the protocol's 1.125, moved to each pool's. */
-const DEFAULT_THRESHOLDS = { warning: DEFAULT_SETTINGS.warningRatio, critical: DEFAULT_SETTINGS.criticalRatio, near_pct: null };
+const DEFAULT_THRESHOLDS = {
+  warning: DEFAULT_SETTINGS.warningRatio,
+  critical: DEFAULT_SETTINGS.criticalRatio,
+  near_pct: null,
+};
 const COOLDOWN_MS = 900_000;
 
 interface RunSpec {
@@ -84,7 +95,8 @@ interface Serve {
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const fmt = (n: number) => Math.round(n).toLocaleString('en-US');
-const pct = (xs: number[], q: number) => (xs.length === 0 ? NaN : [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(q * xs.length))]!);
+const pct = (xs: number[], q: number) =>
+  xs.length === 0 ? NaN : [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(q * xs.length))]!;
 const secs = (ms: number) => (Number.isNaN(ms) ? '-' : `${(ms / 1000).toFixed(0)} s`);
 
 async function bill(simUrl: string, key: string): Promise<Bill> {
@@ -102,7 +114,9 @@ async function startServe(spec: RunSpec, simUrl: string, watch: string[]): Promi
 
 /** The five wallets with the most loans (seed 7): what a trader with several accounts watches. */
 async function wallets(): Promise<string[]> {
-  const child = spawn(process.execPath, [BIN, 'sim', '--describe', '--seed', String(SEED)], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, [BIN, 'sim', '--describe', '--seed', String(SEED)], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   let out = '';
   child.stdout!.on('data', (d) => (out += d));
   await new Promise((r) => child.once('exit', r));
@@ -117,7 +131,8 @@ async function wallets(): Promise<string[]> {
 /** Each watched position's ratio as the protocol has it, every 2 s, turned into crossings. */
 function watchTruth(simUrl: string, owners: string[], liquidationOf: () => Map<string, number>) {
   const tracker = new ThresholdTracker(0.02, COOLDOWN_MS);
-  const crossings: Array<{ manager: string; level: 'warning' | 'critical'; at: number; cause: 'market' | 'action' }> = [];
+  const crossings: Array<{ manager: string; level: 'warning' | 'critical'; at: number; cause: 'market' | 'action' }> =
+    [];
   /** Each manager's loans and deposit as last polled: a change is the trader's own action (a borrow, a deposit). */
   const signature = new Map<string, string>();
   let primed = false;
@@ -129,20 +144,35 @@ function watchTruth(simUrl: string, owners: string[], liquidationOf: () => Map<s
         const lists = await Promise.all(
           owners.map(async (o) => {
             const res = await fetch(`${simUrl}/dex-margin/margin-managers/${o}?api-key=${TRUTH_KEY}&perPage=50`);
-            return ((await res.json()) as { items: Array<{ margin_manager_id: string; active_loans?: Array<{ risk_ratio: number | null; remaining_shares: number; digest: string }>; deposit?: { digest: string } | null }> }).items;
+            return (
+              (await res.json()) as {
+                items: Array<{
+                  margin_manager_id: string;
+                  active_loans?: Array<{ risk_ratio: number | null; remaining_shares: number; digest: string }>;
+                  deposit?: { digest: string } | null;
+                }>;
+              }
+            ).items;
           }),
         );
         const liq = liquidationOf();
         for (const m of lists.flat()) {
           const ratios = (m.active_loans ?? []).map((l) => l.risk_ratio).filter((r): r is number => r !== null);
-          const sig = JSON.stringify([(m.active_loans ?? []).map((l) => [l.digest, l.remaining_shares]), m.deposit?.digest ?? null]);
+          const sig = JSON.stringify([
+            (m.active_loans ?? []).map((l) => [l.digest, l.remaining_shares]),
+            m.deposit?.digest ?? null,
+          ]);
           // A manager that is new (opened during the run) or whose loans or deposit changed: the trader acted.
           const acted = primed && signature.get(m.margin_manager_id) !== sig;
           signature.set(m.margin_manager_id, sig);
           const ratio = ratios.length ? Math.min(...ratios) : null;
-          const t = thresholdsOnPool(DEFAULT_THRESHOLDS as { warning: number; critical: number; near_pct: null }, liq.get(m.margin_manager_id) ?? 1.125);
+          const t = thresholdsOnPool(
+            DEFAULT_THRESHOLDS as { warning: number; critical: number; near_pct: null },
+            liq.get(m.margin_manager_id) ?? 1.125,
+          );
           const level = tracker.observe(m.margin_manager_id, ratio, t, started);
-          if ((level === 'warning' || level === 'critical') && primed) crossings.push({ manager: m.margin_manager_id, level, at: started, cause: acted ? 'action' : 'market' });
+          if ((level === 'warning' || level === 'critical') && primed)
+            crossings.push({ manager: m.margin_manager_id, level, at: started, cause: acted ? 'action' : 'market' });
         }
         primed = true;
       } catch {
@@ -166,7 +196,9 @@ function watchLiquidations(simUrl: string, managers: () => Set<string>) {
   const seen: Array<{ manager: string; at: number }> = [];
   const ctl = new AbortController();
   void (async () => {
-    const res = await fetch(`${simUrl}/dex-margin/manager-updates?api-key=${TRUTH_KEY}&last-id=$`, { signal: ctl.signal });
+    const res = await fetch(`${simUrl}/dex-margin/manager-updates?api-key=${TRUTH_KEY}&last-id=$`, {
+      signal: ctl.signal,
+    });
     const parser = createParser({
       onEvent: (e) => {
         try {
@@ -188,13 +220,16 @@ async function main(): Promise<void> {
   const owners = await wallets();
   const keys = RUNS.map((r) => `soak-${r.name}`);
   const keyArgs = [...keys, TRUTH_KEY].flatMap((k) => ['--api-key', k]);
-  console.log(`cost soak: ${MINUTES} min, seed ${SEED}, ${owners.length} wallets; cost network at speed 1, guard network at speed ${FAST}`);
+  console.log(
+    `cost soak: ${MINUTES} min, seed ${SEED}, ${owners.length} wallets; cost network at speed 1, guard network at speed ${FAST}`,
+  );
   const costNet = await spawnSim(['--seed', String(SEED), '--speed', '1', ...keyArgs]);
   const guardNet = await spawnSim(['--seed', String(SEED), '--speed', String(FAST), ...keyArgs]);
   const serves: Serve[] = [];
   let browser: Browser | undefined;
   try {
-    for (const spec of RUNS) serves.push(await startServe(spec, spec.net === 'cost' ? costNet.url : guardNet.url, owners));
+    for (const spec of RUNS)
+      serves.push(await startServe(spec, spec.net === 'cost' ? costNet.url : guardNet.url, owners));
     const started = Date.now();
     const byName = (n: string) => serves.find((s) => s.spec.name === n)!;
 
@@ -210,22 +245,27 @@ async function main(): Promise<void> {
       while (polling) {
         for (const s of serves) {
           try {
-            for (const a of (await s.call<{ data: AlertRecord[] }>('alerts', { includeAcknowledged: true, limit: 1000 })).data) alerts.get(s.spec.name)!.set(a.id, a);
+            for (const a of (
+              await s.call<{ data: AlertRecord[] }>('alerts', { includeAcknowledged: true, limit: 1000 })
+            ).data)
+              alerts.get(s.spec.name)!.set(a.id, a);
             const st = await s.call<StatusSnapshot>('streamStatus');
             const open = st.streams.filter((x) => x.state === 'open').length;
             maxStreams.set(s.spec.name, Math.max(maxStreams.get(s.spec.name)!, open));
-            if (Date.now() - started > WARMUP_MS) forecasts.get(s.spec.name)!.push((await s.call<CreditForecast>('creditForecast')).perDay);
+            if (Date.now() - started > WARMUP_MS)
+              forecasts.get(s.spec.name)!.push((await s.call<CreditForecast>('creditForecast')).perDay);
           } catch {
             // a busy moment: the next round asks again
           }
         }
         try {
           const p = await byName('builder-guard').call<{ data: PortfolioSummary }>('portfolio');
-          for (const w of p.data.wallets) for (const pos of w.positions) {
-            liquidation.set(pos.manager_id, pos.liquidation_ratio);
-            pools.set(pos.manager_id, pos.pool_name ?? '?');
-            distance.set(pos.manager_id, pos.distance_pct);
-          }
+          for (const w of p.data.wallets)
+            for (const pos of w.positions) {
+              liquidation.set(pos.manager_id, pos.liquidation_ratio);
+              pools.set(pos.manager_id, pos.pool_name ?? '?');
+              distance.set(pos.manager_id, pos.distance_pct);
+            }
         } catch {
           // idem
         }
@@ -236,12 +276,21 @@ async function main(): Promise<void> {
     const liqs = watchLiquidations(guardNet.url, () => new Set(liquidation.keys()));
     const bandAt = new Map<string, boolean>();
     const bandTimer = setInterval(() => {
-      for (const c of truth.crossings) if (!bandAt.has(`${c.manager}@${c.at}`)) bandAt.set(`${c.manager}@${c.at}`, Math.abs(distance.get(c.manager) ?? Infinity) <= 10);
+      for (const c of truth.crossings)
+        if (!bandAt.has(`${c.manager}@${c.at}`))
+          bandAt.set(`${c.manager}@${c.at}`, Math.abs(distance.get(c.manager) ?? Infinity) <= 10);
     }, 1000);
 
     // The Builder run at speed 1: tray, then the Portfolio open in Chromium, then a pool page, then tray again.
     const total = MINUTES * 60_000;
-    const phases: Array<{ name: string; from: number; to: number; startBill?: Bill; endBill?: Bill; forecastPool?: number | null }> = [
+    const phases: Array<{
+      name: string;
+      from: number;
+      to: number;
+      startBill?: Bill;
+      endBill?: Bill;
+      forecastPool?: number | null;
+    }> = [
       { name: 'tray', from: WARMUP_MS, to: total * 0.4 },
       { name: 'Portfolio open', from: total * 0.4, to: total * 0.65 },
       { name: 'pool page open (SUI_USDC)', from: total * 0.65, to: total * 0.85 },
@@ -256,15 +305,25 @@ async function main(): Promise<void> {
       if (ph === phases[0]) {
         freeCostStart.at = Date.now();
         freeCostStart.bill = await bill(costNet.url, byName('free-tray').key);
-        for (const s of serves.filter((x) => x.spec.net === 'guard')) guardStart.set(s.spec.name, await bill(guardNet.url, s.key));
+        for (const s of serves.filter((x) => x.spec.net === 'guard'))
+          guardStart.set(s.spec.name, await bill(guardNet.url, s.key));
       }
       if (ph.name === 'Portfolio open' || ph.name.startsWith('pool page')) {
-        browser ??= await chromium.launch({ executablePath: process.env['CHROMIUM_PATH'] ?? '/usr/bin/chromium', headless: true, args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--no-first-run'] });
+        browser ??= await chromium.launch({
+          executablePath: process.env['CHROMIUM_PATH'] ?? '/usr/bin/chromium',
+          headless: true,
+          args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--no-first-run'],
+        });
         const page = await browser.newPage();
         await page.goto(ui.url);
-        await page.goto(`${new URL(ui.url).origin}/${ph.name.startsWith('pool page') ? '#/markets/SUI_USDC' : '#/portfolio'}`);
+        await page.goto(
+          `${new URL(ui.url).origin}/${ph.name.startsWith('pool page') ? '#/markets/SUI_USDC' : '#/portfolio'}`,
+        );
         await sleep(Math.max(0, started + ph.to - Date.now() - 20_000));
-        if (ph.name.startsWith('pool page')) ph.forecastPool = (await ui.call<CreditForecast>('creditForecast')).poolStreams.find((p) => p.pool === 'SUI_USDC')?.perHour ?? null;
+        if (ph.name.startsWith('pool page'))
+          ph.forecastPool =
+            (await ui.call<CreditForecast>('creditForecast')).poolStreams.find((p) => p.pool === 'SUI_USDC')?.perHour ??
+            null;
         await sleep(Math.max(0, started + ph.to - Date.now()));
         ph.endBill = await bill(costNet.url, ui.key);
         await page.close();
@@ -289,31 +348,44 @@ async function main(): Promise<void> {
     };
     say(`# Cost soak`);
     say();
-    say(`Written by \`npm run soak:cost\` (bench/cost-soak.ts) on ${new Date().toISOString().slice(0, 16)} UTC: ${MINUTES} minutes, seed ${SEED}, the ${owners.length} wallets with the most loans; each monitor is \`tidewatch serve\` with its own key against a Demo network in its own process, billed per key by the Demo network (published prices; margin lists at the app's estimate of 10).`);
+    say(
+      `Written by \`npm run soak:cost\` (bench/cost-soak.ts) on ${new Date().toISOString().slice(0, 16)} UTC: ${MINUTES} minutes, seed ${SEED}, the ${owners.length} wallets with the most loans; each monitor is \`tidewatch serve\` with its own key against a Demo network in its own process, billed per key by the Demo network (published prices; margin lists at the app's estimate of 10).`,
+    );
     say();
     say('## Credits a day, billed against forecast (speed 1)');
     say();
-    say('| run | plan | billed / day | forecast / day (median) | billed / forecast | plan day | inside it | most streams open (plan) |');
+    say(
+      '| run | plan | billed / day | forecast / day (median) | billed / forecast | plan day | inside it | most streams open (plan) |',
+    );
     say('| --- | --- | ---: | ---: | ---: | ---: | --- | ---: |');
     const dayOf = (b0: Bill, b1: Bill, ms: number) => ((b1.total - b0.total) / ms) * 86_400_000;
     for (const s of serves.filter((x) => x.spec.net === 'cost')) {
       const b1 = await bill(costNet.url, s.key);
       const b0 = s.spec.name === 'free-tray' ? freeCostStart.bill! : phases[0]!.startBill!;
       const to = s.spec.name === 'free-tray' ? ended : started + phases[0]!.to;
-      const perDay = s.spec.name === 'free-tray' ? dayOf(b0, b1, ended - freeCostStart.at) : dayOf(b0, phases[0]!.endBill!, to - (started + phases[0]!.from));
+      const perDay =
+        s.spec.name === 'free-tray'
+          ? dayOf(b0, b1, ended - freeCostStart.at)
+          : dayOf(b0, phases[0]!.endBill!, to - (started + phases[0]!.from));
       const planDay = PLANS[s.spec.plan].monthlyCredits / DAYS_PER_MONTH;
       const f = pct(forecasts.get(s.spec.name)!, 0.5);
-      say(`| ${s.spec.name === 'free-tray' ? 'tray' : 'tray (Builder)'} | ${PLANS[s.spec.plan].label} | ${fmt(perDay)} | ${fmt(f)} | ${(perDay / f).toFixed(2)} | ${fmt(planDay)} | ${perDay <= planDay ? 'yes' : 'no'} | ${Math.max(b1.maxOpenStreams, maxStreams.get(s.spec.name)!)} (${PLANS[s.spec.plan].streams}) |`);
+      say(
+        `| ${s.spec.name === 'free-tray' ? 'tray' : 'tray (Builder)'} | ${PLANS[s.spec.plan].label} | ${fmt(perDay)} | ${fmt(f)} | ${(perDay / f).toFixed(2)} | ${fmt(planDay)} | ${perDay <= planDay ? 'yes' : 'no'} | ${Math.max(b1.maxOpenStreams, maxStreams.get(s.spec.name)!)} (${PLANS[s.spec.plan].streams}) |`,
+      );
     }
     say();
     say('## The Builder run by what is on screen (speed 1)');
     say();
-    say('| phase | minutes | billed / day at that rate | billed / hour | forecast for the pool stream / hour | inside Builder\'s day (166,667) |');
+    say(
+      "| phase | minutes | billed / day at that rate | billed / hour | forecast for the pool stream / hour | inside Builder's day (166,667) |",
+    );
     say('| --- | ---: | ---: | ---: | ---: | --- |');
     for (const ph of phases) {
       const ms = ph.to - ph.from;
       const perDay = dayOf(ph.startBill!, ph.endBill!, ms);
-      say(`| ${ph.name} | ${(ms / 60_000).toFixed(1)} | ${fmt(perDay)} | ${fmt(perDay / 24)} | ${ph.forecastPool === undefined ? '' : ph.forecastPool === null ? 'measuring' : fmt(ph.forecastPool)} | ${perDay <= 5_000_000 / 30 ? 'yes' : 'no'} |`);
+      say(
+        `| ${ph.name} | ${(ms / 60_000).toFixed(1)} | ${fmt(perDay)} | ${fmt(perDay / 24)} | ${ph.forecastPool === undefined ? '' : ph.forecastPool === null ? 'measuring' : fmt(ph.forecastPool)} | ${perDay <= 5_000_000 / 30 ? 'yes' : 'no'} |`,
+      );
     }
     say();
     say(`After the pool page was left, the Builder run's streams: ${uiStreamsAfter.join(', ')}.`);
@@ -321,9 +393,13 @@ async function main(): Promise<void> {
     say(`## Detection of threshold crossings (speed ${FAST})`);
     say();
     const usable = truth.crossings.filter((c) => c.at >= started + WARMUP_MS && c.at <= ended - TAIL_MS);
-    say(`${truth.crossings.length} crossings of a warning or critical threshold by the Demo network's own ratios (${usable.length} after the warm-up and at least ${TAIL_MS / 60_000} minutes before the end, compared below). Delay: from the first 2 s poll that saw the crossing to the monitor's first alert at that level or worse for that manager (or its liquidation's alert).`);
+    say(
+      `${truth.crossings.length} crossings of a warning or critical threshold by the Demo network's own ratios (${usable.length} after the warm-up and at least ${TAIL_MS / 60_000} minutes before the end, compared below). Delay: from the first 2 s poll that saw the crossing to the monitor's first alert at that level or worse for that manager (or its liquidation's alert).`,
+    );
     say();
-    say('| run | plan | cadence | credits / day | crossings by | crossings | alerted | p50 | p99 | max | missed | within budget (60 s near / 5 min rest) |');
+    say(
+      '| run | plan | cadence | credits / day | crossings by | crossings | alerted | p50 | p99 | max | missed | within budget (60 s near / 5 min rest) |',
+    );
     say('| --- | --- | --- | ---: | --- | ---: | ---: | ---: | ---: | ---: | ---: | --- |');
     const RANK = { warning: 1, critical: 2 } as const;
     const missedDetail: string[] = [];
@@ -331,11 +407,25 @@ async function main(): Promise<void> {
       const b1 = await bill(guardNet.url, s.key);
       const perDay = dayOf(guardStart.get(s.spec.name)!, b1, ended - (started + WARMUP_MS));
       // A threshold alert at that level or worse, or the position's liquidation alert (a crossing straight into liquidation).
-      const mine = [...alerts.get(s.spec.name)!.values()].filter((a) => a.rule === 'risk-threshold' || a.rule === 'liquidation');
+      const mine = [...alerts.get(s.spec.name)!.values()].filter(
+        (a) => a.rule === 'risk-threshold' || a.rule === 'liquidation',
+      );
       const groups: Array<{ name: string; near: boolean; of: typeof usable }> = [
-        { name: 'market, within 10 % of liquidation', near: true, of: usable.filter((c) => c.cause === 'market' && (bandAt.get(`${c.manager}@${c.at}`) ?? false)) },
-        { name: 'market, further', near: false, of: usable.filter((c) => c.cause === 'market' && !(bandAt.get(`${c.manager}@${c.at}`) ?? false)) },
-        { name: "the trader's own opening, borrow or deposit", near: false, of: usable.filter((c) => c.cause === 'action') },
+        {
+          name: 'market, within 10 % of liquidation',
+          near: true,
+          of: usable.filter((c) => c.cause === 'market' && (bandAt.get(`${c.manager}@${c.at}`) ?? false)),
+        },
+        {
+          name: 'market, further',
+          near: false,
+          of: usable.filter((c) => c.cause === 'market' && !(bandAt.get(`${c.manager}@${c.at}`) ?? false)),
+        },
+        {
+          name: "the trader's own opening, borrow or deposit",
+          near: false,
+          of: usable.filter((c) => c.cause === 'action'),
+        },
       ];
       for (const { name, near, of: band } of groups) {
         const delays: number[] = [];
@@ -343,22 +433,35 @@ async function main(): Promise<void> {
         const limit = near ? 60_000 : 300_000;
         for (const c of band) {
           const hit = mine
-            .filter((a) => a.manager_id === c.manager && RANK[a.level as 'warning' | 'critical'] >= RANK[c.level] && a.created_at >= c.at - 120_000)
+            .filter(
+              (a) =>
+                a.manager_id === c.manager &&
+                RANK[a.level as 'warning' | 'critical'] >= RANK[c.level] &&
+                a.created_at >= c.at - 120_000,
+            )
             .sort((a, b) => a.created_at - b.created_at)[0];
           const delay = hit && hit.created_at - c.at <= 15 * 60_000 ? Math.max(0, hit.created_at - c.at) : null;
           if (delay !== null) delays.push(delay);
           else missed++;
           if (s.spec.name === 'builder-guard' && c.cause === 'market' && (delay === null || delay > limit)) {
-            const seen = mine.filter((a) => a.manager_id === c.manager).map((a) => `${a.rule} ${a.level} at ${((a.created_at - c.at) / 1000).toFixed(0)} s`);
-            missedDetail.push(`${c.manager.slice(0, 10)} ${pools.get(c.manager) ?? '?'} ${c.level} at +${((c.at - started) / 1000).toFixed(0)} s: ${seen.join(', ') || 'no alert'}`);
+            const seen = mine
+              .filter((a) => a.manager_id === c.manager)
+              .map((a) => `${a.rule} ${a.level} at ${((a.created_at - c.at) / 1000).toFixed(0)} s`);
+            missedDetail.push(
+              `${c.manager.slice(0, 10)} ${pools.get(c.manager) ?? '?'} ${c.level} at +${((c.at - started) / 1000).toFixed(0)} s: ${seen.join(', ') || 'no alert'}`,
+            );
           }
         }
         const max = delays.length ? Math.max(...delays) : NaN;
-        say(`| ${s.spec.name} | ${PLANS[s.spec.plan].label} | ${s.spec.rule} | ${fmt(perDay)} | ${name} | ${band.length} | ${delays.length} | ${secs(pct(delays, 0.5))} | ${secs(pct(delays, 0.99))} | ${secs(max)} | ${missed} | ${band.length === 0 ? '-' : missed === 0 && max <= limit ? 'yes' : 'no'} |`);
+        say(
+          `| ${s.spec.name} | ${PLANS[s.spec.plan].label} | ${s.spec.rule} | ${fmt(perDay)} | ${name} | ${band.length} | ${delays.length} | ${secs(pct(delays, 0.5))} | ${secs(pct(delays, 0.99))} | ${secs(max)} | ${missed} | ${band.length === 0 ? '-' : missed === 0 && max <= limit ? 'yes' : 'no'} |`,
+        );
       }
     }
     say();
-    say(`The builder-guard run's market crossings alerted late or not at all, with every alert it raised for that manager (seconds from the crossing): ${missedDetail.length === 0 ? 'none' : ''}`);
+    say(
+      `The builder-guard run's market crossings alerted late or not at all, with every alert it raised for that manager (seconds from the crossing): ${missedDetail.length === 0 ? 'none' : ''}`,
+    );
     say();
     for (const l of missedDetail) say(`- ${l}`);
     say();
@@ -373,7 +476,9 @@ async function main(): Promise<void> {
         const hit = mine.find((a) => a.manager_id === l.manager && Math.abs(a.created_at - l.at) < 60_000);
         if (hit) delays.push(Math.max(0, hit.created_at - l.at));
       }
-      say(`| ${s.spec.name} | ${liqs.seen.length} | ${delays.length} | ${secs(pct(delays, 0.5))} | ${secs(delays.length ? Math.max(...delays) : NaN)} |`);
+      say(
+        `| ${s.spec.name} | ${liqs.seen.length} | ${delays.length} | ${secs(pct(delays, 0.5))} | ${secs(delays.length ? Math.max(...delays) : NaN)} |`,
+      );
     }
     say();
     say('## Streams open at once (billed by the Demo network: the most a key had open)');
@@ -382,7 +487,9 @@ async function main(): Promise<void> {
     say('| --- | ---: | ---: | ---: | ---: |');
     for (const s of serves) {
       const b = await bill(s.spec.net === 'cost' ? costNet.url : guardNet.url, s.key);
-      say(`| ${s.spec.name} | ${PLANS[s.spec.plan].streams} | ${b.maxOpenStreams} | ${maxStreams.get(s.spec.name)} | ${fmt(s.logLines())} |`);
+      say(
+        `| ${s.spec.name} | ${PLANS[s.spec.plan].streams} | ${b.maxOpenStreams} | ${maxStreams.get(s.spec.name)} | ${fmt(s.logLines())} |`,
+      );
     }
     say();
     say("## The app's meter against the Demo network's bill (the whole run)");

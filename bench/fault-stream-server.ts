@@ -104,7 +104,12 @@ export class FaultStreamServer {
         timestamp_ms: ms,
         checkpoint_id: 300_000_000 + n,
         tx_hash: `soak-tx-${n}`,
-        data: { margin_manager_id: `0x${(n % 97).toString(16).padStart(64, '0')}`, base_asset_amount: n, quote_asset_amount: 0, timestamp: ms },
+        data: {
+          margin_manager_id: `0x${(n % 97).toString(16).padStart(64, '0')}`,
+          base_asset_amount: n,
+          quote_asset_amount: 0,
+          timestamp: ms,
+        },
       });
     }
     this.produced.push({ id, ms, seq: this.seq, text: `id: ${id}\ndata: ${data}\n\n` });

@@ -22,13 +22,18 @@ try {
   const cases: Array<[string, string]> = [
     ['baseline: 404 for an unknown path', `${sim.url}/no-such-path?api-key=bench`],
     ['GET /dex/get_pools', `${sim.url}/dex/get_pools?api-key=bench`],
-    ['GET /nfts/collection/{type} page 3, perPage 50', `${sim.url}/nfts/collection/${type}?api-key=bench&page=3&perPage=50`],
+    [
+      'GET /nfts/collection/{type} page 3, perPage 50',
+      `${sim.url}/nfts/collection/${type}?api-key=bench&page=3&perPage=50`,
+    ],
     ['GET /dex/SUI_USDC/order-book-depth', `${sim.url}/dex/SUI_USDC/order-book-depth?api-key=bench`],
     ['GET /dex/SUI_USDC/trades (100)', `${sim.url}/dex/SUI_USDC/trades?api-key=bench`],
     ['GET /dex/SUI_USDC/ohlcv/1m (100)', `${sim.url}/dex/SUI_USDC/ohlcv/1m?api-key=bench`],
     ['GET /dex-margin/active-loans perPage 50', `${sim.url}/dex-margin/active-loans?api-key=bench&perPage=50`],
   ];
-  console.log(`Demo network under loopback load: ${CONNECTIONS} keep-alive connections, ${SECONDS} s per case, server in its own process`);
+  console.log(
+    `Demo network under loopback load: ${CONNECTIONS} keep-alive connections, ${SECONDS} s per case, server in its own process`,
+  );
   let baseline = 0;
   for (const [name, url] of cases) {
     await load(url, CONNECTIONS, 1); // warm-up
@@ -58,4 +63,6 @@ const budgets = [
   ...(await settled(rendererBench)),
 ];
 const missed = budgets.filter(([, ok]) => !ok);
-console.log(`\n${budgets.length - missed.length} of ${budgets.length} budgets met${missed.length ? `; missed: ${missed.map(([w]) => w).join('; ')}` : ''}`);
+console.log(
+  `\n${budgets.length - missed.length} of ${budgets.length} budgets met${missed.length ? `; missed: ${missed.map(([w]) => w).join('; ')}` : ''}`,
+);

@@ -26,7 +26,12 @@ function event(i: number): { id: string; json: string } {
     timestamp_ms: ms,
     checkpoint_id: 100_000_000 + i,
     tx_hash: `tx${i}`,
-    data: { margin_manager_id: `0x${(i % 500).toString(16).padStart(64, '0')}`, base_asset_amount: 0, quote_asset_amount: 1_000_000 + i, timestamp: ms },
+    data: {
+      margin_manager_id: `0x${(i % 500).toString(16).padStart(64, '0')}`,
+      base_asset_amount: 0,
+      quote_asset_amount: 1_000_000 + i,
+      timestamp: ms,
+    },
   });
   return { id, json };
 }
@@ -34,7 +39,17 @@ function event(i: number): { id: string; json: string } {
 function incoming(i: number): IncomingMarginEvent {
   const e = event(i);
   const env = JSON.parse(e.json);
-  return { id: e.id, type: env.type, timestamp_ms: env.timestamp_ms, checkpoint_id: env.checkpoint_id, tx_hash: env.tx_hash, margin_manager_id: env.data.margin_manager_id, data: JSON.stringify(env.data), valid: true, problem: null };
+  return {
+    id: e.id,
+    type: env.type,
+    timestamp_ms: env.timestamp_ms,
+    checkpoint_id: env.checkpoint_id,
+    tx_hash: env.tx_hash,
+    margin_manager_id: env.data.margin_manager_id,
+    data: JSON.stringify(env.data),
+    valid: true,
+    problem: null,
+  };
 }
 
 /** Raw INSERTs into the store's own schema (its indexes included), `batch` rows per transaction. */
@@ -72,10 +87,12 @@ function writtenBytes(pid: number | 'self' = 'self'): number {
 
 let cachedPayload: Buffer | undefined;
 function streamPayload(): Buffer {
-  cachedPayload ??= Buffer.from(Array.from({ length: N }, (_, i) => {
-    const e = event(i);
-    return `id: ${e.id}\ndata: ${e.json}\n\n`;
-  }).join(''));
+  cachedPayload ??= Buffer.from(
+    Array.from({ length: N }, (_, i) => {
+      const e = event(i);
+      return `id: ${e.id}\ndata: ${e.json}\n\n`;
+    }).join(''),
+  );
   return cachedPayload;
 }
 
@@ -114,7 +131,9 @@ async function streamBench(persist: boolean, transport: SseTransport = 'parser')
     // The same stream read and parsed, nothing stored: what the client costs before the store.
     const sup = new StreamSupervisor({ budget: 1, redact: (s) => s, transport });
     let seen = 0;
-    await new Promise<void>((resolve) => sup.add({ id: 'margin', priority: 0, url: () => url, onEvent: () => void (++seen >= N && resolve()) }));
+    await new Promise<void>((resolve) =>
+      sup.add({ id: 'margin', priority: 0, url: () => url, onEvent: () => void (++seen >= N && resolve()) }),
+    );
     sup.stopAll();
   }
   const rate = N / ((performance.now() - start) / 1000);
@@ -157,14 +176,29 @@ export async function ingestBench(): Promise<Array<[string, boolean]>> {
   const one = median(ones);
   const raw = median(raws);
   const persisted = median(ends);
-  const row = (name: string, rate: number, ratio: string): void => console.log(`${name.padEnd(52)} ${rate.toFixed(0).padStart(8)} events/s  ${ratio}`);
+  const row = (name: string, rate: number, ratio: string): void =>
+    console.log(`${name.padEnd(52)} ${rate.toFixed(0).padStart(8)} events/s  ${ratio}`);
   row('one INSERT per event (own transaction)', one, 'baseline');
   row('raw INSERT, 1,000 per transaction', raw, `${(raw / one).toFixed(2)}x one-per-event`);
   row('SSE read + parse, not stored', parseOnly, 'baseline for the stream');
-  row('end to end: SSE + parse + validate + commit + cursor', persisted, `${(persisted / one).toFixed(2)}x one-per-event, ${(persisted / raw).toFixed(2)}x raw batched, ${(persisted / parseOnly).toFixed(2)}x not stored`);
-  row('SSE read + parse, not stored, via the eventsource package', esParseOnly, `${(esParseOnly / parseOnly).toFixed(2)}x eventsource-parser`);
-  row('end to end via the eventsource package', esPersisted, `${(esPersisted / persisted).toFixed(2)}x eventsource-parser`);
-  console.log(`bytes written per event (store + WAL + checkpoint): ${Number.isNaN(bytesPerEvent) ? 'unknown (no /proc/self/io)' : bytesPerEvent.toFixed(0)}; ${commits} commits, ${(N / commits).toFixed(0)} events each`);
+  row(
+    'end to end: SSE + parse + validate + commit + cursor',
+    persisted,
+    `${(persisted / one).toFixed(2)}x one-per-event, ${(persisted / raw).toFixed(2)}x raw batched, ${(persisted / parseOnly).toFixed(2)}x not stored`,
+  );
+  row(
+    'SSE read + parse, not stored, via the eventsource package',
+    esParseOnly,
+    `${(esParseOnly / parseOnly).toFixed(2)}x eventsource-parser`,
+  );
+  row(
+    'end to end via the eventsource package',
+    esPersisted,
+    `${(esPersisted / persisted).toFixed(2)}x eventsource-parser`,
+  );
+  console.log(
+    `bytes written per event (store + WAL + checkpoint): ${Number.isNaN(bytesPerEvent) ? 'unknown (no /proc/self/io)' : bytesPerEvent.toFixed(0)}; ${commits} commits, ${(N / commits).toFixed(0)} events each`,
+  );
   const results: Array<[string, boolean]> = [
     [`end to end >= 5x one INSERT per event (${(persisted / one).toFixed(2)}x)`, persisted / one >= 5],
     [`end to end >= 0.7x raw batched INSERT (${(persisted / raw).toFixed(2)}x)`, persisted / raw >= 0.7],

@@ -10,7 +10,12 @@ import { createServer, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { EVENT_TYPES } from '../src/shared/api';
 
-const [perSecond, liquidationEveryMs, owner, manager] = [Number(process.argv[2]), Number(process.argv[3]), process.argv[4]!, process.argv[5]!];
+const [perSecond, liquidationEveryMs, owner, manager] = [
+  Number(process.argv[2]),
+  Number(process.argv[3]),
+  process.argv[4]!,
+  process.argv[5]!,
+];
 const now = (): number => Number(process.hrtime.bigint()) / 1e6;
 const open = new Set<ServerResponse>();
 let seq = 0;
@@ -21,15 +26,28 @@ function frame(type: string, data: Record<string, unknown>): { id: string; text:
   seq = ms === lastMs ? seq + 1 : 0;
   lastMs = ms;
   const id = `${ms}-${seq}`;
-  const body = { type, timestamp_ms: ms, checkpoint_id: 200_000_000 + ms, tx_hash: `bench${id}`, data: { ...data, timestamp: ms } };
+  const body = {
+    type,
+    timestamp_ms: ms,
+    checkpoint_id: 200_000_000 + ms,
+    tx_hash: `bench${id}`,
+    data: { ...data, timestamp: ms },
+  };
   return { id, text: `id: ${id}\ndata: ${JSON.stringify(body)}\n\n` };
 }
 
-const created = frame(EVENT_TYPES.managerCreated, { margin_manager_id: manager, balance_manager_id: manager, dex_pool_id: '0x1', owner });
+const created = frame(EVENT_TYPES.managerCreated, {
+  margin_manager_id: manager,
+  balance_manager_id: manager,
+  dex_pool_id: '0x1',
+  owner,
+});
 
 const server = createServer((req, res) => {
   if (!req.url?.startsWith('/dex-margin/manager-updates')) {
-    res.writeHead(404, { 'content-type': 'application/json' }).end('{"error":{"code":"not_found","message":"not in this bench"}}');
+    res
+      .writeHead(404, { 'content-type': 'application/json' })
+      .end('{"error":{"code":"not_found","message":"not in this bench"}}');
     return;
   }
   res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
@@ -54,12 +72,25 @@ const tick = (): void => {
     sent++;
     if (t >= nextLiquidation && liquidations.length === 0) {
       nextLiquidation += liquidationEveryMs;
-      const f = frame(EVENT_TYPES.liquidation, { margin_manager_id: manager, margin_pool_id: '0x2', liquidation_amount: 1_000_000, pool_reward: 40_000, pool_default: 0, risk_ratio: 1_100_000, remaining_base_asset: 10, remaining_quote_asset: 10 });
+      const f = frame(EVENT_TYPES.liquidation, {
+        margin_manager_id: manager,
+        margin_pool_id: '0x2',
+        liquidation_amount: 1_000_000,
+        pool_reward: 40_000,
+        pool_default: 0,
+        risk_ratio: 1_100_000,
+        remaining_base_asset: 10,
+        remaining_quote_asset: 10,
+      });
       liquidations.push(f.id);
       text += f.text;
     } else {
       const m = `0x${(n++ % 5_000).toString(16).padStart(64, '0')}`;
-      text += frame(EVENT_TYPES.deposit, { margin_manager_id: m, base_asset_amount: 0, quote_asset_amount: 1_000_000 + n }).text;
+      text += frame(EVENT_TYPES.deposit, {
+        margin_manager_id: m,
+        base_asset_amount: 0,
+        quote_asset_amount: 1_000_000 + n,
+      }).text;
     }
   }
   if (text && open.size > 0) {

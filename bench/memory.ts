@@ -77,11 +77,20 @@ export async function memoryBench(): Promise<Array<[string, boolean]>> {
   child.kill();
   const heapGrowth = (heapEnd - heapStart) / MB;
   const rssGrowth = (rssPeak - rssStart) / MB;
-  console.log(`\nMemory over ${EVENTS.toLocaleString('en-US')} events end to end (${(EVENTS / seconds).toFixed(0)} events/s, ${stored.toLocaleString('en-US')} stored)`);
-  console.log(`heap after a full GC: ${(heapStart / MB).toFixed(1)} MB before, ${(heapEnd / MB).toFixed(1)} MB after (${heapGrowth >= 0 ? '+' : ''}${heapGrowth.toFixed(1)} MB)`);
-  console.log(`RSS: ${(rssStart / MB).toFixed(0)} MB before, peak ${(rssPeak / MB).toFixed(0)} MB (+${rssGrowth.toFixed(0)} MB); peak JS heap reserved ${(heapPeak / MB).toFixed(0)} MB, buffers ${(externalPeak / MB).toFixed(0)} MB`);
+  console.log(
+    `\nMemory over ${EVENTS.toLocaleString('en-US')} events end to end (${(EVENTS / seconds).toFixed(0)} events/s, ${stored.toLocaleString('en-US')} stored)`,
+  );
+  console.log(
+    `heap after a full GC: ${(heapStart / MB).toFixed(1)} MB before, ${(heapEnd / MB).toFixed(1)} MB after (${heapGrowth >= 0 ? '+' : ''}${heapGrowth.toFixed(1)} MB)`,
+  );
+  console.log(
+    `RSS: ${(rssStart / MB).toFixed(0)} MB before, peak ${(rssPeak / MB).toFixed(0)} MB (+${rssGrowth.toFixed(0)} MB); peak JS heap reserved ${(heapPeak / MB).toFixed(0)} MB, buffers ${(externalPeak / MB).toFixed(0)} MB`,
+  );
   const results: Array<[string, boolean]> = [
-    [`heap after 1M events <= start + 50 MB (${heapGrowth >= 0 ? '+' : ''}${heapGrowth.toFixed(1)} MB)`, heapGrowth <= 50],
+    [
+      `heap after 1M events <= start + 50 MB (${heapGrowth >= 0 ? '+' : ''}${heapGrowth.toFixed(1)} MB)`,
+      heapGrowth <= 50,
+    ],
     [`peak RSS during the ingest <= start + 100 MB (+${rssGrowth.toFixed(0)} MB)`, rssGrowth <= 100],
   ];
   for (const [what, ok] of results) console.log(`  budget ${(ok ? 'met' : 'MISSED').padEnd(6)} ${what}`);

@@ -34,7 +34,13 @@ import { busiestOwners } from '../tests/support/sim';
 import { spawnServe, spawnSim, type ServeProcess } from './support';
 
 const { values } = parseArgs({
-  options: { minutes: { type: 'string' }, speed: { type: 'string' }, seed: { type: 'string' }, owners: { type: 'string' }, out: { type: 'string' } },
+  options: {
+    minutes: { type: 'string' },
+    speed: { type: 'string' },
+    seed: { type: 'string' },
+    owners: { type: 'string' },
+    out: { type: 'string' },
+  },
 });
 const MINUTES = Number(values.minutes ?? process.env['TIDEWATCH_NOTIFY_MINUTES'] ?? 5);
 const SPEED = Number(values.speed ?? 300);
@@ -52,10 +58,14 @@ const SEND_SLACK_MS = 500;
 
 /** The commit serve runs (it runs from the sources), and the files of the sources changed since. */
 function codeMeasured(): string {
-  const git = (...args: string[]): string => execFileSync('git', args, { cwd: fileURLToPath(new URL('..', import.meta.url)), encoding: 'utf8' }).trim();
+  const git = (...args: string[]): string =>
+    execFileSync('git', args, { cwd: fileURLToPath(new URL('..', import.meta.url)), encoding: 'utf8' }).trim();
   try {
     const head = git('log', '-1', '--format=%h (%s)');
-    const dirty = git('status', '--porcelain', '--', 'src', 'bin').split('\n').filter(Boolean).map((l) => l.slice(3));
+    const dirty = git('status', '--porcelain', '--', 'src', 'bin')
+      .split('\n')
+      .filter(Boolean)
+      .map((l) => l.slice(3));
     return `commit ${head}${dirty.length > 0 ? `, with uncommitted changes to ${dirty.join(', ')}` : ''}`;
   } catch {
     return 'a tree git cannot describe';
@@ -79,11 +89,17 @@ interface StreamLiquidation {
  * This process's own subscription to stream #22 (`last-id=$`: new events only, as serve's):
  * every liquidation with its arrival, and the owners of managers created meanwhile.
  */
-async function readStream(base: string, managerOwner: Map<string, string>): Promise<{ liquidations: StreamLiquidation[]; openedAt: number; ended: () => string | null; stop(): void }> {
+async function readStream(
+  base: string,
+  managerOwner: Map<string, string>,
+): Promise<{ liquidations: StreamLiquidation[]; openedAt: number; ended: () => string | null; stop(): void }> {
   const liquidations: StreamLiquidation[] = [];
   const ctl = new AbortController();
   let ended: string | null = null;
-  const res = await fetch(`${base}/dex-margin/manager-updates?api-key=${KEY}&last-id=$`, { signal: ctl.signal, headers: { accept: 'text/event-stream' } });
+  const res = await fetch(`${base}/dex-margin/manager-updates?api-key=${KEY}&last-id=$`, {
+    signal: ctl.signal,
+    headers: { accept: 'text/event-stream' },
+  });
   if (!res.ok || !res.body) throw new Error(`the margin stream answered ${res.status}`);
   const openedAt = Date.now();
   const parser = createParser({
@@ -131,7 +147,10 @@ async function main(): Promise<void> {
   const rx = await Receivers.start();
   const config = join(dir, 'notify.json');
   // The two channels pointed here, at production defaults (level warning and up, every rule, the 5 s interval).
-  writeFileSync(config, JSON.stringify({ channels: rx.channels().filter((c) => c.type === 'ntfy' || c.type === 'telegram') }, null, 2));
+  writeFileSync(
+    config,
+    JSON.stringify({ channels: rx.channels().filter((c) => c.type === 'ntfy' || c.type === 'telegram') }, null, 2),
+  );
 
   const anchor = Date.now();
   const world = new World({ seed: SEED, nowMs: anchor });
@@ -161,23 +180,39 @@ async function main(): Promise<void> {
   process.once('SIGTERM', onSignal);
 
   try {
-    net = await spawnSim(['--seed', String(SEED), '--speed', String(SPEED), '--api-key', KEY, '--anchor-ms', String(anchor)]);
+    net = await spawnSim([
+      '--seed',
+      String(SEED),
+      '--speed',
+      String(SPEED),
+      '--api-key',
+      KEY,
+      '--anchor-ms',
+      String(anchor),
+    ]);
     // Ours first: the Demo network writes each event to its subscribers in the order they came.
     stream = await readStream(net.url, managerOwner);
     const code = codeMeasured();
     serve = await spawnServe('serve', [
-      '--data-dir', dir,
-      '--base-url', net.url,
-      '--stream-url', net.url,
-      '--api-key', KEY,
-      '--plan', 'builder',
+      '--data-dir',
+      dir,
+      '--base-url',
+      net.url,
+      '--stream-url',
+      net.url,
+      '--api-key',
+      KEY,
+      '--plan',
+      'builder',
       '--no-history',
-      '--notify-config', config,
+      '--notify-config',
+      config,
       ...owners.flatMap((o) => ['--watch', o]),
     ]);
     const s = serve;
-    const marginState = async () => (await s.call<StatusSnapshot>('streamStatus')).streams.find((x) => x.id === 'margin')?.state;
-    await until('serve\'s margin stream', 60_000, async () => (await marginState()) === 'open');
+    const marginState = async () =>
+      (await s.call<StatusSnapshot>('streamStatus')).streams.find((x) => x.id === 'margin')?.state;
+    await until("serve's margin stream", 60_000, async () => (await marginState()) === 'open');
     // Every watched wallet valued once: serve knows their managers (a liquidation is alerted on receipt).
     await until('the first valuation of every watched wallet', 180_000, async () => {
       const p = (await s.call<{ data: PortfolioSummary | null }>('portfolio', {})).data;
@@ -185,13 +220,16 @@ async function main(): Promise<void> {
     });
     const t0 = Date.now();
     const t1 = t0 + MINUTES * 60_000;
-    say(`watching ${owners.length} owners (${watchedManagers} managers) on seed ${SEED} at speed ${SPEED} for ${MINUTES} min (${((MINUTES * SPEED) / 60).toFixed(0)} h of market time); ready ${((t0 - anchor) / 1000).toFixed(0)} s after start`);
+    say(
+      `watching ${owners.length} owners (${watchedManagers} managers) on seed ${SEED} at speed ${SPEED} for ${MINUTES} min (${((MINUTES * SPEED) / 60).toFixed(0)} h of market time); ready ${((t0 - anchor) / 1000).toFixed(0)} s after start`,
+    );
 
     // serve's alerts, read as the run goes (the alerts query returns the newest 1,000).
     const all = new Map<number, AlertRecord>();
     const alerts = new Map<number, AlertRecord>();
     const readAlerts = async (): Promise<void> => {
-      for (const a of (await s.call<{ data: AlertRecord[] }>('alerts', { includeAcknowledged: true, limit: 1000 })).data) {
+      for (const a of (await s.call<{ data: AlertRecord[] }>('alerts', { includeAcknowledged: true, limit: 1000 }))
+        .data) {
         all.set(a.id, a);
         if (a.rule === 'liquidation') alerts.set(a.id, a);
       }
@@ -211,7 +249,9 @@ async function main(): Promise<void> {
       if (serve.child.exitCode !== null) throw new Error(`serve exited (${serve.child.exitCode})`);
       if (Date.now() - lastSay >= 60_000) {
         lastSay = Date.now();
-        say(`${((Date.now() - t0) / 60_000).toFixed(0)} min: ${ofWatched().length} liquidations of watched managers, ${alerts.size} liquidation alerts, ${rx.of('telegram').length} Telegram and ${rx.of('ntfy').length} ntfy messages`);
+        say(
+          `${((Date.now() - t0) / 60_000).toFixed(0)} min: ${ofWatched().length} liquidations of watched managers, ${alerts.size} liquidation alerts, ${rx.of('telegram').length} Telegram and ${rx.of('ntfy').length} ntfy messages`,
+        );
       }
     }
     // The last liquidations' messages: wait until each has arrived on both channels (or the drain ends).
@@ -229,8 +269,18 @@ async function main(): Promise<void> {
     const ev = byEvent();
     const raised = liqs.flatMap((l) => (ev.has(l.id) ? [ev.get(l.id)!.created_at - l.at] : [])).sort((a, b) => a - b);
     const notAlerted = liqs.filter((l) => !ev.has(l.id));
-    const extraAlerts = [...alerts.values()].filter((a) => a.created_at >= t0 && a.created_at <= t1 && !stream!.liquidations.some((l) => l.id === a.event_id));
-    const row = (name: string, xs: number[], of: number, lost: number | string, grouped: string, held: string, deferred: string): string[] => [
+    const extraAlerts = [...alerts.values()].filter(
+      (a) => a.created_at >= t0 && a.created_at <= t1 && !stream!.liquidations.some((l) => l.id === a.event_id),
+    );
+    const row = (
+      name: string,
+      xs: number[],
+      of: number,
+      lost: number | string,
+      grouped: string,
+      held: string,
+      deferred: string,
+    ): string[] => [
       name,
       `${xs.length} of ${of}`,
       String(lost),
@@ -241,7 +291,9 @@ async function main(): Promise<void> {
       held,
       deferred,
     ];
-    const rows: string[][] = [row('alert raised in serve (its created_at)', raised, liqs.length, notAlerted.length, '-', '-', '-')];
+    const rows: string[][] = [
+      row('alert raised in serve (its created_at)', raised, liqs.length, notAlerted.length, '-', '-', '-'),
+    ];
     const missing: Record<string, number> = {};
     const worst: string[] = [];
     for (const kind of CHANNELS) {
@@ -281,7 +333,17 @@ async function main(): Promise<void> {
       }
       xs.sort((x, y) => x - y);
       missing[kind] = lost;
-      rows.push(row(kind === 'telegram' ? 'Telegram (Bot API sendMessage)' : 'ntfy (publish)', xs, liqs.length - notAlerted.length, lost, String(grouped), String(held), String(deferred)));
+      rows.push(
+        row(
+          kind === 'telegram' ? 'Telegram (Bot API sendMessage)' : 'ntfy (publish)',
+          xs,
+          liqs.length - notAlerted.length,
+          lost,
+          String(grouped),
+          String(held),
+          String(deferred),
+        ),
+      );
     }
     const messages = (kind: Arrival['kind']) => rx.of(kind).filter((m) => m.at >= t0).length;
     const cpu = cpus();
@@ -308,11 +370,32 @@ async function main(): Promise<void> {
       `Connection timing: the bench subscribed to the margin stream before serve started, and the Demo network writes each event to every subscriber in the same tick, in the order they subscribed, so the bench's copy is written first; what is measured from there includes the time serve took to read and parse its own copy. The bench's process does nothing but read the stream and answer the receivers, while serve also stores every event of the stream; the two SSE clients are different code (eventsource-parser over fetch here, serve's own supervisor there). serve's alert was raised ${raised.length ? `a median ${pct(raised, 50)} ms (at most ${raised.at(-1)} ms)` : '-'} after the bench read the event (the first row; serve's \`created_at\` is the same machine's wall clock read in another process), so the two copies were read within milliseconds of each other and the rest of each latency is the way from the alert to the receiver.`,
     ];
     if (notAlerted.length > 0 || extraAlerts.length > 0 || Object.values(missing).some((n) => n > 0)) {
-      lines.push('', `Odd: ${notAlerted.length} liquidations of watched managers without an alert (${notAlerted.slice(0, 5).map((l) => l.id).join(', ')}); ${extraAlerts.length} liquidation alerts in the run for events the bench did not see on its stream; never arrived: ${CHANNELS.map((k) => `${k} ${missing[k]}`).join(', ')}.`);
+      lines.push(
+        '',
+        `Odd: ${notAlerted.length} liquidations of watched managers without an alert (${notAlerted
+          .slice(0, 5)
+          .map((l) => l.id)
+          .join(
+            ', ',
+          )}); ${extraAlerts.length} liquidation alerts in the run for events the bench did not see on its stream; never arrived: ${CHANNELS.map((k) => `${k} ${missing[k]}`).join(', ')}.`,
+      );
     }
     const dump = process.env['TIDEWATCH_NOTIFY_DUMP'];
     if (dump) {
-      writeFileSync(dump, JSON.stringify({ t0, t1, liquidations: liqs, alerts: [...all.values()], arrivals: rx.arrivals.map(({ headers: _headers, ...a }) => a) }, null, 1));
+      writeFileSync(
+        dump,
+        JSON.stringify(
+          {
+            t0,
+            t1,
+            liquidations: liqs,
+            alerts: [...all.values()],
+            arrivals: rx.arrivals.map(({ headers: _headers, ...a }) => a),
+          },
+          null,
+          1,
+        ),
+      );
     }
     console.log(lines.join('\n'));
     writeFileSync(OUT, `${lines.join('\n')}\n`);

@@ -16,9 +16,14 @@ const EVENTS = Number(process.env['BENCH_QUERY_EVENTS'] ?? 1_000_000);
  * Of 1,000 runs it is the tenth slowest.
  */
 const RUNS = 1_000;
-const TYPES = ['dex_margin_manager_updates_deposit', 'dex_margin_manager_updates_withdraw', 'dex_margin_manager_updates_liquidation', 'dex_margin_manager_updates_manager_created'];
+const TYPES = [
+  'dex_margin_manager_updates_deposit',
+  'dex_margin_manager_updates_withdraw',
+  'dex_margin_manager_updates_liquidation',
+  'dex_margin_manager_updates_manager_created',
+];
 const manager = (i: number): string => `0x${(i % 5000).toString(16).padStart(64, '0')}`;
-const owner = (m: number): string => `0x${(1_000_000 + (m % 5000) % 500).toString(16).padStart(64, '0')}`;
+const owner = (m: number): string => `0x${(1_000_000 + ((m % 5000) % 500)).toString(16).padStart(64, '0')}`;
 
 function quantiles(samples: number[]): { p50: number; p99: number } {
   const s = [...samples].sort((a, b) => a - b);
@@ -38,11 +43,23 @@ export function queriesBench(): Array<[string, boolean]> {
       // Liquidations are rare (1 in 40), as on the real stream.
       const type = i % 40 === 0 ? TYPES[2]! : TYPES[i % 2]!;
       const m = manager(i * 7919);
-      batch.push({ id: `${ms}-${i % 2}`, type, timestamp_ms: ms, checkpoint_id: i, tx_hash: `tx${i}`, margin_manager_id: m, data: `{"margin_manager_id":"${m}","quote_asset_amount":${i}}`, valid: true, problem: null });
+      batch.push({
+        id: `${ms}-${i % 2}`,
+        type,
+        timestamp_ms: ms,
+        checkpoint_id: i,
+        tx_hash: `tx${i}`,
+        margin_manager_id: m,
+        data: `{"margin_manager_id":"${m}","quote_asset_amount":${i}}`,
+        valid: true,
+        problem: null,
+      });
     }
     store.margin.commit(batch);
   }
-  console.log(`\nLive events queries over ${EVENTS.toLocaleString('en-US')} stored events (built in ${((performance.now() - t0) / 1000).toFixed(1)} s), ${RUNS} runs each`);
+  console.log(
+    `\nLive events queries over ${EVENTS.toLocaleString('en-US')} stored events (built in ${((performance.now() - t0) / 1000).toFixed(1)} s), ${RUNS} runs each`,
+  );
   // The id `fraction` of the way back from the newest (ids are computed, not loaded: a million strings would be GC noise).
   const at = (fraction: number): string => {
     const i = Math.floor((EVENTS - 1) * (1 - fraction));
@@ -55,7 +72,10 @@ export function queriesBench(): Array<[string, boolean]> {
     ['by owner', () => ({ owner: owner(Math.floor(Math.random() * 500)) })],
     ['paging back, 80-98 % deep', () => ({ beforeId: at(0.8 + Math.random() * 0.18) })],
     ['by type, paging back 80-98 %', () => ({ type: TYPES[2], beforeId: at(0.8 + Math.random() * 0.18) })],
-    ['by owner, paging back 80-98 %', () => ({ owner: owner(Math.floor(Math.random() * 500)), beforeId: at(0.8 + Math.random() * 0.18) })],
+    [
+      'by owner, paging back 80-98 %',
+      () => ({ owner: owner(Math.floor(Math.random() * 500)), beforeId: at(0.8 + Math.random() * 0.18) }),
+    ],
   ];
   const byId = store.db.prepare('SELECT * FROM margin_events WHERE id = ?');
   const base: number[] = [];
@@ -65,7 +85,9 @@ export function queriesBench(): Array<[string, boolean]> {
     base.push(performance.now() - s);
   }
   const b = quantiles(base);
-  console.log(`${'baseline: one row by primary key'.padEnd(36)} p50 ${b.p50.toFixed(3).padStart(7)} ms  p99 ${b.p99.toFixed(3).padStart(7)} ms`);
+  console.log(
+    `${'baseline: one row by primary key'.padEnd(36)} p50 ${b.p50.toFixed(3).padStart(7)} ms  p99 ${b.p99.toFixed(3).padStart(7)} ms`,
+  );
   const results: Array<[string, boolean]> = [];
   for (const [name, filter] of shapes) {
     for (let w = 0; w < 20; w++) store.margin.list({ ...filter(), limit: 200 }); // prepared and warm
@@ -78,8 +100,13 @@ export function queriesBench(): Array<[string, boolean]> {
       samples.push(performance.now() - s);
     }
     const q = quantiles(samples);
-    console.log(`${name.padEnd(36)} p50 ${q.p50.toFixed(3).padStart(7)} ms  p99 ${q.p99.toFixed(3).padStart(7)} ms  (${(q.p50 / b.p50).toFixed(1)}x the baseline, ${Math.round(rows / RUNS)} rows)`);
-    results.push([`${name}: p50 <= 3 ms (${q.p50.toFixed(2)}), p99 <= 10 ms (${q.p99.toFixed(2)})`, q.p50 <= 3 && q.p99 <= 10]);
+    console.log(
+      `${name.padEnd(36)} p50 ${q.p50.toFixed(3).padStart(7)} ms  p99 ${q.p99.toFixed(3).padStart(7)} ms  (${(q.p50 / b.p50).toFixed(1)}x the baseline, ${Math.round(rows / RUNS)} rows)`,
+    );
+    results.push([
+      `${name}: p50 <= 3 ms (${q.p50.toFixed(2)}), p99 <= 10 ms (${q.p99.toFixed(2)})`,
+      q.p50 <= 3 && q.p99 <= 10,
+    ]);
   }
   for (const [what, ok] of results) console.log(`  budget ${(ok ? 'met' : 'MISSED').padEnd(6)} ${what}`);
   store.close();

@@ -35,7 +35,9 @@ interface Window {
 }
 
 async function metrics(cdp: CDPSession): Promise<Map<string, number>> {
-  const { metrics: all } = (await cdp.send('Performance.getMetrics')) as { metrics: Array<{ name: string; value: number }> };
+  const { metrics: all } = (await cdp.send('Performance.getMetrics')) as {
+    metrics: Array<{ name: string; value: number }>;
+  };
   return new Map(all.map((m) => [m.name, m.value]));
 }
 
@@ -101,11 +103,29 @@ async function measure(page: Page, cdp: CDPSession, seconds: number): Promise<Wi
     const { profile: p } = (await cdp.send('Profiler.stop')) as { profile: unknown };
     writeFileSync(profile, JSON.stringify(p));
   }
-  const c = (await page.evaluate('window.__bench')) as { longMs: number; frames: number; renders: number; maxInFrame: number };
+  const c = (await page.evaluate('window.__bench')) as {
+    longMs: number;
+    frames: number;
+    renders: number;
+    maxInFrame: number;
+  };
   const heapEndMb = await heapMb(cdp);
   if (process.env['BENCH_RENDERER_TRACE']) await traceSummary(page);
-  const parts = PARTS.map((k) => `${k.replace('Duration', '')} ${(((after.get(k)! - before.get(k)!) / wall) * 100).toFixed(1)} %`).join(', ');
-  return { parts, seconds: wall, busyShare: (task1 - task0) / wall, longTaskShare: c.longMs / 1000 / wall, frames: c.frames, renders: c.renders, maxRendersPerFrame: c.maxInFrame, heapStartMb, heapEndMb, heapEveryMinute };
+  const parts = PARTS.map(
+    (k) => `${k.replace('Duration', '')} ${(((after.get(k)! - before.get(k)!) / wall) * 100).toFixed(1)} %`,
+  ).join(', ');
+  return {
+    parts,
+    seconds: wall,
+    busyShare: (task1 - task0) / wall,
+    longTaskShare: c.longMs / 1000 / wall,
+    frames: c.frames,
+    renders: c.renders,
+    maxRendersPerFrame: c.maxInFrame,
+    heapStartMb,
+    heapEndMb,
+    heapEveryMinute,
+  };
 }
 
 /** Diagnostics: 3 s of Chromium's timeline, the main thread's time by event name. */
@@ -113,19 +133,41 @@ async function traceSummary(page: Page): Promise<void> {
   const browser = page.context().browser()!;
   await browser.startTracing(page, { categories: ['devtools.timeline', 'disabled-by-default-devtools.timeline'] });
   await new Promise((r) => setTimeout(r, 3_000));
-  const events = (JSON.parse((await browser.stopTracing()).toString()) as { traceEvents: Array<{ name: string; ph: string; dur?: number; tid: number }> }).traceEvents;
-  const main = events.find((e) => e.name === 'thread_name' && (e as unknown as { args: { name: string } }).args.name === 'CrRendererMain')?.tid;
+  const events = (
+    JSON.parse((await browser.stopTracing()).toString()) as {
+      traceEvents: Array<{ name: string; ph: string; dur?: number; tid: number }>;
+    }
+  ).traceEvents;
+  const main = events.find(
+    (e) => e.name === 'thread_name' && (e as unknown as { args: { name: string } }).args.name === 'CrRendererMain',
+  )?.tid;
   const by = new Map<string, number>();
-  for (const e of events) if (e.tid === main && e.ph === 'X' && e.dur) by.set(e.name, (by.get(e.name) ?? 0) + e.dur / 1000);
-  console.log([...by].sort((a, b) => b[1] - a[1]).slice(0, 25).map(([k, v]) => `${k} ${v.toFixed(0)} ms`).join('\n'));
+  for (const e of events)
+    if (e.tid === main && e.ph === 'X' && e.dur) by.set(e.name, (by.get(e.name) ?? 0) + e.dur / 1000);
+  console.log(
+    [...by]
+      .sort((a, b) => b[1] - a[1])
+      .slice(0, 25)
+      .map(([k, v]) => `${k} ${v.toFixed(0)} ms`)
+      .join('\n'),
+  );
 }
 
 async function run(flood: PoolFlood | undefined, seconds: number, warmUpSeconds: number): Promise<Window> {
   const apiKey = randomBytes(12).toString('hex');
   const sim = await startSim({ apiKeys: [apiKey], port: 0, host: '127.0.0.1', flood });
   const dir = mkdtempSync(join(tmpdir(), 'tw-bench-renderer-'));
-  const serving = await startServe({ port: 0, dataDir: dir, service: { baseUrl: sim.url, streamUrl: sim.url, apiKey, naming: 'spec' }, log: () => {} });
-  const browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: ['--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking'] });
+  const serving = await startServe({
+    port: 0,
+    dataDir: dir,
+    service: { baseUrl: sim.url, streamUrl: sim.url, apiKey, naming: 'spec' },
+    log: () => {},
+  });
+  const browser = await chromium.launch({
+    executablePath: CHROMIUM,
+    headless: true,
+    args: ['--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking'],
+  });
   try {
     const page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
     await page.goto(serving.url);
@@ -151,11 +193,15 @@ async function run(flood: PoolFlood | undefined, seconds: number, warmUpSeconds:
 
 export async function rendererBench(): Promise<Array<[string, boolean]>> {
   if (!existsSync(CHROMIUM) || !existsSync('out/renderer/index.html')) {
-    console.log(`\nRenderer under a busy pool: skipped (${existsSync(CHROMIUM) ? 'run `npm run build` first' : `no Chromium at ${CHROMIUM}`})`);
+    console.log(
+      `\nRenderer under a busy pool: skipped (${existsSync(CHROMIUM) ? 'run `npm run build` first' : `no Chromium at ${CHROMIUM}`})`,
+    );
     return [['renderer under a busy pool (not measured: no Chromium or no build)', false]];
   }
   const flood: PoolFlood = { pool: POOL, depthPerSecond: 200, tradesPerSecond: 500 };
-  console.log(`\nRenderer under a busy pool: ${POOL} page in Chromium, ${flood.depthPerSecond} depth + ${flood.tradesPerSecond} trades/s, ${SECONDS} s (quiet pool first, 60 s after a minute's warm-up; the busy pool after ${WARM_UP_SECONDS} s)`);
+  console.log(
+    `\nRenderer under a busy pool: ${POOL} page in Chromium, ${flood.depthPerSecond} depth + ${flood.tradesPerSecond} trades/s, ${SECONDS} s (quiet pool first, 60 s after a minute's warm-up; the busy pool after ${WARM_UP_SECONDS} s)`,
+  );
   const quiet = await run(undefined, Math.min(60, SECONDS), 60);
   const busy = await run(flood, SECONDS, WARM_UP_SECONDS);
   const row = (name: string, w: Window): void =>
@@ -165,14 +211,22 @@ export async function rendererBench(): Promise<Array<[string, boolean]>> {
     );
   row('baseline: quiet pool', quiet);
   row('busy pool', busy);
-  console.log(`${''.padEnd(30)} busy pool's heap each minute: ${[busy.heapStartMb, ...busy.heapEveryMinute, busy.heapEndMb].map((x) => x.toFixed(1)).join(' -> ')} MB`);
+  console.log(
+    `${''.padEnd(30)} busy pool's heap each minute: ${[busy.heapStartMb, ...busy.heapEveryMinute, busy.heapEndMb].map((x) => x.toFixed(1)).join(' -> ')} MB`,
+  );
   console.log(`${''.padEnd(30)} quiet: ${quiet.parts}\n${''.padEnd(30)} busy:  ${busy.parts}`);
   const heapChange = (busy.heapEndMb - busy.heapStartMb) / busy.heapStartMb;
   const results: Array<[string, boolean]> = [
     [`busy pool: long tasks < 2 % of the time (${(busy.longTaskShare * 100).toFixed(2)} %)`, busy.longTaskShare < 0.02],
-    [`busy pool: main thread busy < 25 % (${(busy.busyShare * 100).toFixed(1)} %; quiet ${(quiet.busyShare * 100).toFixed(1)} %)`, busy.busyShare < 0.25],
+    [
+      `busy pool: main thread busy < 25 % (${(busy.busyShare * 100).toFixed(1)} %; quiet ${(quiet.busyShare * 100).toFixed(1)} %)`,
+      busy.busyShare < 0.25,
+    ],
     [`busy pool: at most one render per frame (max ${busy.maxRendersPerFrame})`, busy.maxRendersPerFrame <= 1],
-    [`busy pool: heap within ±10 % over ${Math.round(busy.seconds)} s (${(heapChange * 100).toFixed(1)} %)`, Math.abs(heapChange) <= 0.1],
+    [
+      `busy pool: heap within ±10 % over ${Math.round(busy.seconds)} s (${(heapChange * 100).toFixed(1)} %)`,
+      Math.abs(heapChange) <= 0.1,
+    ],
   ];
   for (const [what, ok] of results) console.log(`  budget ${(ok ? 'met' : 'MISSED').padEnd(6)} ${what}`);
   return results;

@@ -42,7 +42,17 @@ function filledStore(n: number): string {
     for (let i = from; i < Math.min(n, from + 5_000); i++) {
       const ms = 1_700_000_000_000 + i;
       const m = `0x${(i % 2000).toString(16).padStart(64, '0')}`;
-      batch.push({ id: `${ms}-0`, type: 'dex_margin_manager_updates_deposit', timestamp_ms: ms, checkpoint_id: i, tx_hash: `t${i}`, margin_manager_id: m, data: `{"margin_manager_id":"${m}"}`, valid: true, problem: null });
+      batch.push({
+        id: `${ms}-0`,
+        type: 'dex_margin_manager_updates_deposit',
+        timestamp_ms: ms,
+        checkpoint_id: i,
+        tx_hash: `t${i}`,
+        margin_manager_id: m,
+        data: `{"margin_manager_id":"${m}"}`,
+        valid: true,
+        problem: null,
+      });
     }
     store.margin.commit(batch);
   }
@@ -65,7 +75,11 @@ async function serveTo(dataDir: string, owner: string, browser?: Browser): Promi
     await new Promise((res) => setTimeout(res, 1_000)); // the new page's own start settles first
   }
   const start = performance.now();
-  const child = spawn(process.execPath, [BIN, 'serve', '--port', '0', '--data-dir', dataDir, '--seed', String(SEED), '--watch', owner], { stdio: ['ignore', 'pipe', 'ignore'] });
+  const child = spawn(
+    process.execPath,
+    [BIN, 'serve', '--port', '0', '--data-dir', dataDir, '--seed', String(SEED), '--watch', owner],
+    { stdio: ['ignore', 'pipe', 'ignore'] },
+  );
   try {
     const url = await new Promise<URL>((resolve, reject) => {
       let out = '';
@@ -84,7 +98,11 @@ async function serveTo(dataDir: string, owner: string, browser?: Browser): Promi
       return paintedAt - (performance.timeOrigin + start);
     }
     for (;;) {
-      const r = await fetch(`${url.origin}/api/invoke/portfolio`, { method: 'POST', body: '{}', headers: { 'x-tidewatch-token': url.searchParams.get('token')! } }).catch(() => undefined);
+      const r = await fetch(`${url.origin}/api/invoke/portfolio`, {
+        method: 'POST',
+        body: '{}',
+        headers: { 'x-tidewatch-token': url.searchParams.get('token')! },
+      }).catch(() => undefined);
       if (r?.ok) {
         const body = (await r.json()) as { result: { data: { wallets: unknown[] } } };
         if (body.result.data.wallets.length > 0) return performance.now() - start;
@@ -107,7 +125,13 @@ export async function startBench(): Promise<Array<[string, boolean]>> {
     return performance.now() - s;
   };
   const canBrowse = existsSync(CHROMIUM) && existsSync('out/renderer/index.html');
-  const browser = canBrowse ? await chromium.launch({ executablePath: CHROMIUM, headless: true, args: ['--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking'] }) : undefined;
+  const browser = canBrowse
+    ? await chromium.launch({
+        executablePath: CHROMIUM,
+        headless: true,
+        args: ['--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking'],
+      })
+    : undefined;
   // A restart meets what the last run kept (the Portfolio among it): one unmeasured run first.
   const kept = filledStore(200_000);
   await serveTo(kept, owner);
@@ -134,15 +158,23 @@ export async function startBench(): Promise<Array<[string, boolean]>> {
     rmSync(kept, { recursive: true, force: true });
   }
   const base = median(helpRuns);
-  console.log(`\n\`serve\` start to the first Portfolio answer and to loan rows in Chromium (medians of ${ROUNDS} interleaved rounds)`);
+  console.log(
+    `\n\`serve\` start to the first Portfolio answer and to loan rows in Chromium (medians of ${ROUNDS} interleaved rounds)`,
+  );
   console.log(`${'baseline: tidewatch --help'.padEnd(58)} ${base.toFixed(0).padStart(6)} ms`);
   const results: Array<[string, boolean]> = [];
   for (const [i, c] of cases.entries()) {
     const ms = median(runs[i]!);
-    console.log(`${c.name.padEnd(58)} ${ms.toFixed(0).padStart(6)} ms  ${(ms / base).toFixed(2)}x --help  (runs ${runs[i]!.map((x) => x.toFixed(0)).join(', ')})`);
+    console.log(
+      `${c.name.padEnd(58)} ${ms.toFixed(0).padStart(6)} ms  ${(ms / base).toFixed(2)}x --help  (runs ${runs[i]!.map((x) => x.toFixed(0)).join(', ')})`,
+    );
     results.push([`${c.name} <= ${c.budget}x --help (${(ms / base).toFixed(2)}x)`, ms / base <= c.budget]);
   }
-  if (!browser) results.push([`loan rows in Chromium (not measured: ${existsSync(CHROMIUM) ? 'run `npm run build` first' : `no Chromium at ${CHROMIUM}`})`, false]);
+  if (!browser)
+    results.push([
+      `loan rows in Chromium (not measured: ${existsSync(CHROMIUM) ? 'run `npm run build` first' : `no Chromium at ${CHROMIUM}`})`,
+      false,
+    ]);
   for (const [what, ok] of results) console.log(`  budget ${(ok ? 'met' : 'MISSED').padEnd(6)} ${what}`);
   return results;
 }

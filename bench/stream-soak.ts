@@ -20,7 +20,12 @@ import { DEFAULT_PLAN, FaultStreamServer } from './fault-stream-server';
 
 const BIN = fileURLToPath(new URL('../bin/tidewatch.js', import.meta.url));
 const { values } = parseArgs({
-  options: { events: { type: 'string' }, kills: { type: 'string' }, drops: { type: 'string' }, rate: { type: 'string' } },
+  options: {
+    events: { type: 'string' },
+    kills: { type: 'string' },
+    drops: { type: 'string' },
+    rate: { type: 'string' },
+  },
 });
 const plan = {
   ...DEFAULT_PLAN,
@@ -38,9 +43,27 @@ const dir = mkdtempSync(join(tmpdir(), 'tidewatch-soak-'));
 /** `serve` as a user runs it: its defaults, the stream history from the start. */
 function startServe(): Promise<{ child: ChildProcess; startedMs: number }> {
   const started = Date.now();
-  const child = spawn(process.execPath, [BIN, 'serve', '--port', '0', '--data-dir', dir, '--base-url', url, '--stream-url', url, '--api-key', KEY, '--history'], {
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  const child = spawn(
+    process.execPath,
+    [
+      BIN,
+      'serve',
+      '--port',
+      '0',
+      '--data-dir',
+      dir,
+      '--base-url',
+      url,
+      '--stream-url',
+      url,
+      '--api-key',
+      KEY,
+      '--history',
+    ],
+    {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
   let err = '';
   child.stderr!.on('data', (d) => (err = (err + d).slice(-4000)));
   return new Promise((resolve, reject) => {
@@ -84,7 +107,10 @@ for (let kill = 0; kill < KILLS; kill++) {
   await sleep(300 + Math.random() * 2200);
   s.child.kill('SIGKILL');
   await new Promise((r) => s.child.once('exit', r));
-  if ((kill + 1) % 10 === 0) console.log(`  ${kill + 1} kills, ${storedCount().toLocaleString('en-US')} stored, ${server.produced.length.toLocaleString('en-US')} produced`);
+  if ((kill + 1) % 10 === 0)
+    console.log(
+      `  ${kill + 1} kills, ${storedCount().toLocaleString('en-US')} stored, ${server.produced.length.toLocaleString('en-US')} produced`,
+    );
 }
 
 // The last serve runs until it holds everything.
@@ -102,7 +128,10 @@ await sleep(500);
 last.child.kill('SIGTERM');
 await new Promise((r) => last.child.once('exit', r));
 
-const exported = spawnSync(process.execPath, [BIN, 'export', 'margin-events', '--data-dir', dir, '--format', 'jsonl'], { encoding: 'utf8', maxBuffer: 1024 * 1024 * 1024 });
+const exported = spawnSync(process.execPath, [BIN, 'export', 'margin-events', '--data-dir', dir, '--format', 'jsonl'], {
+  encoding: 'utf8',
+  maxBuffer: 1024 * 1024 * 1024,
+});
 if (exported.status !== 0) throw new Error(`export failed: ${exported.stderr}`);
 const rows = exported.stdout
   .split('\n')
@@ -125,7 +154,10 @@ const table: Array<[string, string]> = [
   ['refused: 503 / 429', `${server.stats.refused503} / ${server.stats.refused429}`],
   ['replays that began past the retention', String(server.stats.replayedFromOldest)],
   ['serve SIGKILLs', String(KILLS)],
-  ['serve start to listening (median, max)', `${sorted[Math.floor(sorted.length / 2)]} ms, ${sorted[sorted.length - 1]} ms`],
+  [
+    'serve start to listening (median, max)',
+    `${sorted[Math.floor(sorted.length / 2)]} ms, ${sorted[sorted.length - 1]} ms`,
+  ],
   ['rows exported', rows.length.toLocaleString('en-US')],
   ['lost', String(lost)],
   ['duplicated', String(duplicated)],

@@ -42,7 +42,10 @@ export interface ServeProcess {
 
 /** Start `tidewatch serve` as the CLI starts it (`args` after `serve`), and wait for its URL. */
 export async function spawnServe(name: string, args: string[], env: NodeJS.ProcessEnv = {}): Promise<ServeProcess> {
-  const child = spawn(process.execPath, [BIN, 'serve', '--port', '0', ...args], { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...env } });
+  const child = spawn(process.execPath, [BIN, 'serve', '--port', '0', ...args], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: { ...process.env, ...env },
+  });
   let err = '';
   let lines = 0;
   child.stderr!.on('data', (d: Buffer) => {
@@ -61,7 +64,11 @@ export async function spawnServe(name: string, args: string[], env: NodeJS.Proce
   const u = new URL(url);
   const token = u.searchParams.get('token')!;
   const call = async <T>(method: string, a: object = {}): Promise<T> => {
-    const res = await fetch(`${u.origin}/api/invoke/${method}`, { method: 'POST', headers: { 'x-tidewatch-token': token, 'content-type': 'application/json' }, body: JSON.stringify(a) });
+    const res = await fetch(`${u.origin}/api/invoke/${method}`, {
+      method: 'POST',
+      headers: { 'x-tidewatch-token': token, 'content-type': 'application/json' },
+      body: JSON.stringify(a),
+    });
     const body = (await res.json()) as { result: T; error?: { message: string } };
     if (!res.ok) throw new Error(`${name} ${method}: ${body.error?.message}`);
     return body.result;
@@ -70,7 +77,11 @@ export async function spawnServe(name: string, args: string[], env: NodeJS.Proce
 }
 
 /** Keep-alive GET load from `connections` concurrent loops for `seconds`; requests per second. */
-export async function load(url: string, connections: number, seconds: number): Promise<{ rps: number; errors: number; statuses: Set<number> }> {
+export async function load(
+  url: string,
+  connections: number,
+  seconds: number,
+): Promise<{ rps: number; errors: number; statuses: Set<number> }> {
   const agent = new Agent({ keepAlive: true, maxSockets: connections });
   const deadline = Date.now() + seconds * 1000;
   let done = 0;
@@ -105,7 +116,7 @@ export async function load(url: string, connections: number, seconds: number): P
 export function rssOf(pid: number): number {
   // VmRSS in kB from /proc (Linux); 0 elsewhere.
   try {
-    const status = readFileSync(`/proc/${pid}/status`, 'utf8')
+    const status = readFileSync(`/proc/${pid}/status`, 'utf8');
     const m = /VmRSS:\s+(\d+) kB/.exec(status);
     return m ? Number(m[1]) * 1024 : 0;
   } catch {
@@ -117,7 +128,13 @@ export function rssOf(pid: number): number {
  * Stream #22 from `url` into `store` through the monitor's own ingest (SSE, parse, validate,
  * group commit with the cursor) until `count` events are committed; `onBatch` sees each commit.
  */
-export async function ingestInto(url: string, store: Store, count: number, onBatch: (size: number) => void = () => {}, transport?: SseTransport): Promise<void> {
+export async function ingestInto(
+  url: string,
+  store: Store,
+  count: number,
+  onBatch: (size: number) => void = () => {},
+  transport?: SseTransport,
+): Promise<void> {
   const sup = new StreamSupervisor({ budget: 1, redact: (s) => s, transport });
   let seen = 0;
   await new Promise<void>((resolve) => {
@@ -155,14 +172,19 @@ export function reportBudgets(results: Array<[string, boolean]>): void {
  * printed, its budgets (`reportBudgets`) come back.
  */
 export async function partInOwnProcess(name: string): Promise<Array<[string, boolean]>> {
-  const child = spawn(process.execPath, ['--expose-gc', '--import', 'tsx', fileURLToPath(new URL('./part-process.ts', import.meta.url)), name], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(
+    process.execPath,
+    ['--expose-gc', '--import', 'tsx', fileURLToPath(new URL('./part-process.ts', import.meta.url)), name],
+    { stdio: ['ignore', 'pipe', 'inherit'] },
+  );
   let budgets: Array<[string, boolean]> | undefined;
   let line = '';
   child.stdout!.setEncoding('utf8').on('data', (text: string) => {
     const lines = (line + text).split('\n');
     line = lines.pop()!;
     for (const l of lines) {
-      if (l.startsWith(BUDGETS_MARKER)) budgets = JSON.parse(l.slice(BUDGETS_MARKER.length)) as Array<[string, boolean]>;
+      if (l.startsWith(BUDGETS_MARKER))
+        budgets = JSON.parse(l.slice(BUDGETS_MARKER.length)) as Array<[string, boolean]>;
       else process.stdout.write(`${l}\n`);
     }
   });

@@ -9,7 +9,9 @@ if (major < 22) {
   // better-sqlite3's prebuild needs a current Node: use the project's pinned Node 24 (devDependency `node`).
   const pinned = fileURLToPath(new URL('../node_modules/.bin/node', import.meta.url));
   if (!existsSync(pinned)) {
-    console.error(`tidewatch: Node ${process.versions.node} is too old (22 or later is needed). Run \`npm install\`, then \`npm run -s cli -- ...\`.`);
+    console.error(
+      `tidewatch: Node ${process.versions.node} is too old (22 or later is needed). Run \`npm install\`, then \`npm run -s cli -- ...\`.`,
+    );
     process.exit(1);
   }
   // The keys never go on the child's command line (where `ps` shows them): they travel in the environment.

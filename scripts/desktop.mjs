@@ -60,7 +60,10 @@ async function ensureElectron() {
   const installer = join(dir, 'install.js');
   if (!existsSync(installer)) fail(`this electron package has no installer (${installer})`);
   console.error('Tidewatch: downloading the Electron runtime (once; about 100 MB)…');
-  const child = spawn(process.execPath, ['--require', join(root, 'scripts', 'fetch-cause.cjs'), installer], { cwd: dir, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, ['--require', join(root, 'scripts', 'fetch-cause.cjs'), installer], {
+    cwd: dir,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let output = '';
   child.stdout.on('data', (d) => (output += d));
   child.stderr.on('data', (d) => (output += d));

@@ -41,7 +41,12 @@ function png(size: number, pixel: (x: number, y: number) => [number, number, num
   ihdr.writeUInt32BE(size, 4);
   ihdr[8] = 8;
   ihdr[9] = 6;
-  return Buffer.concat([Buffer.from([137, 80, 78, 71, 13, 10, 26, 10]), chunk('IHDR', ihdr), chunk('IDAT', deflateSync(raw)), chunk('IEND', Buffer.alloc(0))]);
+  return Buffer.concat([
+    Buffer.from([137, 80, 78, 71, 13, 10, 26, 10]),
+    chunk('IHDR', ihdr),
+    chunk('IDAT', deflateSync(raw)),
+    chunk('IEND', Buffer.alloc(0)),
+  ]);
 }
 
 type Rgb = [number, number, number];
@@ -74,7 +79,12 @@ function mark(size: number, color: Rgb, opts: { template?: boolean } = {}): Buff
   });
 }
 
-const STATES: Record<string, Rgb> = { ok: [26, 127, 75], warning: [215, 153, 34], critical: [198, 40, 40], offline: [120, 128, 140] };
+const STATES: Record<string, Rgb> = {
+  ok: [26, 127, 75],
+  warning: [215, 153, 34],
+  critical: [198, 40, 40],
+  offline: [120, 128, 140],
+};
 mkdirSync('resources/tray', { recursive: true });
 mkdirSync('build', { recursive: true });
 for (const [state, color] of Object.entries(STATES)) {

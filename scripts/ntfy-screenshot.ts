@@ -23,13 +23,28 @@ const escape = (s: string): string => s.replace(/[&<>"]/g, (c) => `&#${c.charCod
 
 const dir = mkdtempSync(join(tmpdir(), 'tidewatch-shot-'));
 const rx = await Receivers.start();
-const doc = { channels: [{ type: 'ntfy', url: `${rx.url}/ntfy/tidewatch-kq3vbx9fhw2mzt8pl4ra`, minLevel: 'warning' }], linkBase: 'https://tidewatch.example.net' };
-const serving = await startServe({ port: 0, dataDir: dir, demo: { speed: 1, seed: SEED }, watch: busiestOwners(new World({ seed: SEED }), 1), notifyFile: { path: 'ntfy.json', ...parseNotifyConfig(JSON.stringify(doc), {}) } });
+const doc = {
+  channels: [{ type: 'ntfy', url: `${rx.url}/ntfy/tidewatch-kq3vbx9fhw2mzt8pl4ra`, minLevel: 'warning' }],
+  linkBase: 'https://tidewatch.example.net',
+};
+const serving = await startServe({
+  port: 0,
+  dataDir: dir,
+  demo: { speed: 1, seed: SEED },
+  watch: busiestOwners(new World({ seed: SEED }), 1),
+  notifyFile: { path: 'ntfy.json', ...parseNotifyConfig(JSON.stringify(doc), {}) },
+});
 try {
   await until(() => serving.monitor.latestReadings.size > 0, 120_000, 'the watched positions');
   // The riskiest position is called critical: a real alert, in the words every channel gets.
-  const worst = [...serving.monitor.latestReadings.values()].filter((r) => r.risk_ratio !== null).sort((a, b) => a.risk_ratio! - b.risk_ratio!)[0]!;
-  await serving.monitor.invoke('setThreshold', { managerId: worst.manager_id, warning: worst.risk_ratio! + 0.06, critical: worst.risk_ratio! + 0.02 });
+  const worst = [...serving.monitor.latestReadings.values()]
+    .filter((r) => r.risk_ratio !== null)
+    .sort((a, b) => a.risk_ratio! - b.risk_ratio!)[0]!;
+  await serving.monitor.invoke('setThreshold', {
+    managerId: worst.manager_id,
+    warning: worst.risk_ratio! + 0.06,
+    critical: worst.risk_ratio! + 0.02,
+  });
   await serving.monitor.refreshRisk();
   await until(() => rx.of('ntfy').length > 0, 60_000, 'the message at ntfy');
   const m = rx.of('ntfy')[0]!;

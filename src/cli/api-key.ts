@@ -26,7 +26,13 @@ export const ARGV_WARNING = argvWarning('--api-key', API_KEY_ENV);
  */
 export async function readApiKey(
   o: { 'api-key'?: string; 'api-key-file'?: string },
-  io: { env?: NodeJS.ProcessEnv; warn?: (line: string) => void; prompt?: boolean; stdin?: NodeJS.ReadableStream & { isTTY?: boolean }; stderr?: NodeJS.WritableStream } = {},
+  io: {
+    env?: NodeJS.ProcessEnv;
+    warn?: (line: string) => void;
+    prompt?: boolean;
+    stdin?: NodeJS.ReadableStream & { isTTY?: boolean };
+    stderr?: NodeJS.WritableStream;
+  } = {},
 ): Promise<string | undefined> {
   const env = io.env ?? process.env;
   const warn = io.warn ?? ((line: string) => console.error(line));
@@ -87,12 +93,16 @@ function fromFile(path: string, warn: (line: string) => void, option: string): s
     if (st.size > 4096) throw new UsageError(`${option} ${path} is larger than 4 KB: it should hold the key alone`);
     // Group or others can read it: say so (a key file is like an SSH key).
     if (process.platform !== 'win32' && (st.mode & 0o077) !== 0) {
-      warn(`tidewatch: warning: ${path} can be read by other users (mode ${(st.mode & 0o777).toString(8)}); run \`chmod 600 ${path}\``);
+      warn(
+        `tidewatch: warning: ${path} can be read by other users (mode ${(st.mode & 0o777).toString(8)}); run \`chmod 600 ${path}\``,
+      );
     }
     text = readFileSync(path, 'utf8');
   } catch (err) {
     if (err instanceof UsageError) throw err;
-    throw new UsageError(`cannot read ${option} ${path}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
+    throw new UsageError(
+      `cannot read ${option} ${path}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`,
+    );
   }
   return nonEmpty(text.split(/\r?\n/)[0] ?? '', `${option} ${path}`);
 }

@@ -22,7 +22,8 @@ export function intOption(name: string, value: string | undefined, min: number, 
 export function numberOption(name: string, value: string | undefined, min: number): number | undefined {
   if (value === undefined) return undefined;
   const n = Number(value);
-  if (!Number.isFinite(n) || n < min) throw new UsageError(`--${name} must be a number of at least ${min} (got "${value}")`);
+  if (!Number.isFinite(n) || n < min)
+    throw new UsageError(`--${name} must be a number of at least ${min} (got "${value}")`);
   return n;
 }
 

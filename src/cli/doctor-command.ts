@@ -39,13 +39,19 @@ async function check(name: string, run: () => Promise<string>): Promise<Check> {
     return { name, ok: true, detail: `${detail} (${Date.now() - started} ms)` };
   } catch (err) {
     const e = err as Error;
-    const advice = err instanceof ServiceError && err.kind !== 'network' && err.kind !== 'timeout' ? ` ${err.advice}` : '';
+    const advice =
+      err instanceof ServiceError && err.kind !== 'network' && err.kind !== 'timeout' ? ` ${err.advice}` : '';
     const unreachable = err instanceof ServiceError && (err.kind === 'network' || err.kind === 'timeout');
     return { name, ok: false, detail: `${e.message}${advice}`, unreachable };
   }
 }
 
-function streamCheck(client: ServiceClient, path: string, query: Record<string, string>, pool?: string): Promise<string> {
+function streamCheck(
+  client: ServiceClient,
+  path: string,
+  query: Record<string, string>,
+  pool?: string,
+): Promise<string> {
   const url = client.http.url(path, query, 'stream', pool);
   const keyName = client.http.streamKeyName(pool === undefined ? 'margin' : `pool:${pool}`);
   return new Promise((resolve, reject) => {
@@ -79,15 +85,21 @@ async function storeCheck(dir: string): Promise<string> {
   try {
     store = Store.openReadOnly(dir);
   } catch (err) {
-    throw new Error(`${file} cannot be opened (${(err as Error).message}). Nothing was changed; Tidewatch moves it aside and starts a new store at its next start.`, { cause: err });
+    throw new Error(
+      `${file} cannot be opened (${(err as Error).message}). Nothing was changed; Tidewatch moves it aside and starts a new store at its next start.`,
+      { cause: err },
+    );
   }
   try {
     const verdict = String(store.db.pragma('quick_check', { simple: true }));
     if (verdict !== 'ok') {
-      throw new Error(`${file} is damaged (quick_check: ${verdict.slice(0, 200)}). Nothing was changed; Tidewatch moves it aside and starts a new store at its next start.`);
+      throw new Error(
+        `${file} is damaged (quick_check: ${verdict.slice(0, 200)}). Nothing was changed; Tidewatch moves it aside and starts a new store at its next start.`,
+      );
     }
     const version = store.db.pragma('user_version', { simple: true }) as number;
-    if (version > SCHEMA_VERSION) throw new Error(`${file} is from a newer Tidewatch (schema ${version}; this one knows ${SCHEMA_VERSION}).`);
+    if (version > SCHEMA_VERSION)
+      throw new Error(`${file} is from a newer Tidewatch (schema ${version}; this one knows ${SCHEMA_VERSION}).`);
     accessSync(dir, constants.W_OK);
     return `${dir}: ${store.margin.count()} margin events, ${store.market.count()} trades, schema ${version}${version < SCHEMA_VERSION ? ` (migrated to ${SCHEMA_VERSION} at the next start)` : ''}`;
   } finally {
@@ -100,7 +112,8 @@ async function storeCheck(dir: string): Promise<string> {
  * one line for the report and one per read below it.
  */
 async function creditsForecast(dir: string, pools: Pool[], demo: boolean): Promise<string> {
-  if (!existsSync(join(dir, STORE_FILE))) return `no store yet, nothing watched: about ${MARGIN_STREAM_PRIOR_PER_DAY} credits a day (the margin stream)`;
+  if (!existsSync(join(dir, STORE_FILE)))
+    return `no store yet, nothing watched: about ${MARGIN_STREAM_PRIOR_PER_DAY} credits a day (the margin stream)`;
   let store: Store;
   try {
     store = Store.openReadOnly(dir);
@@ -109,8 +122,11 @@ async function creditsForecast(dir: string, pools: Pool[], demo: boolean): Promi
   }
   try {
     const f = forecastFromStore(store, pools);
-    const share = f.shareOfPlanDay === null ? '' : `: ${Math.round(f.shareOfPlanDay * 100)} % of the ${f.planLabel} plan's day`;
-    const lines = f.lines.map((l) => `\n        ${l.what}: ${l.perDay.toLocaleString('en-US')} a day (${l.detail})`).join('');
+    const share =
+      f.shareOfPlanDay === null ? '' : `: ${Math.round(f.shareOfPlanDay * 100)} % of the ${f.planLabel} plan's day`;
+    const lines = f.lines
+      .map((l) => `\n        ${l.what}: ${l.perDay.toLocaleString('en-US')} a day (${l.detail})`)
+      .join('');
     return `about ${f.perDay.toLocaleString('en-US')} credits a day at these settings${share}${demo ? ' (the Demo network itself is free)' : ''}${lines}\n       `;
   } finally {
     store.close();
@@ -124,7 +140,15 @@ export async function doctorCommand(args: string[]): Promise<number> {
     return 0;
   }
   const target = await resolveService(o);
-  const client = new ServiceClient({ baseUrl: target.baseUrl, streamUrl: target.streamUrl, apiKey: target.apiKey, streamKeys: target.streamKeys, naming: target.naming, attempts: 2, timeoutMs: 10_000 });
+  const client = new ServiceClient({
+    baseUrl: target.baseUrl,
+    streamUrl: target.streamUrl,
+    apiKey: target.apiKey,
+    streamKeys: target.streamKeys,
+    naming: target.naming,
+    attempts: 2,
+    timeoutMs: 10_000,
+  });
   const checks: Check[] = [];
   let pools: Pool[] = [];
   try {
@@ -138,11 +162,20 @@ export async function doctorCommand(args: string[]): Promise<number> {
     );
     if (checks[0]!.unreachable) {
       // Nothing answers: one verdict, not the same failure once per endpoint family.
-      checks[0] = { name: 'service', ok: false, detail: `${checks[0]!.detail} Nothing else of the service was checked: check the base URL and your network, then run doctor again.` };
+      checks[0] = {
+        name: 'service',
+        ok: false,
+        detail: `${checks[0]!.detail} Nothing else of the service was checked: check the base URL and your network, then run doctor again.`,
+      };
       checks.push(await check('store', async () => storeCheck(o['data-dir'] ?? DEFAULT_DATA_DIR)));
       return report(checks, target, client);
     }
-    checks.push(await check('nft', async () => `address NFTs answered (${(await client.addressNfts(`0x${'0'.repeat(64)}`)).items.length} items)`));
+    checks.push(
+      await check(
+        'nft',
+        async () => `address NFTs answered (${(await client.addressNfts(`0x${'0'.repeat(64)}`)).items.length} items)`,
+      ),
+    );
     checks.push(
       await check('exchange', async () => {
         const depth = await client.depth(pool, 5);
@@ -164,13 +197,23 @@ export async function doctorCommand(args: string[]): Promise<number> {
         return `6 lists answered (${counts.map((c) => c.items.length).join('/')} items on page 0)`;
       }),
     );
-    checks.push(await check('stream #22 (margin)', () => streamCheck(client, '/dex-margin/manager-updates', { 'last-id': '$' })));
+    checks.push(
+      await check('stream #22 (margin)', () => streamCheck(client, '/dex-margin/manager-updates', { 'last-id': '$' })),
+    );
     checks.push(await check(`stream #21 (${pool})`, () => streamCheck(client, `/dex/${pool}/live-trades`, {}, pool)));
     for (const own of Object.keys(target.streamKeys.pools ?? {}).filter((p) => p !== pool)) {
-      checks.push(await check(`stream #21 (${own})`, () => streamCheck(client, `/dex/${encodeURIComponent(own)}/live-trades`, {}, own)));
+      checks.push(
+        await check(`stream #21 (${own})`, () =>
+          streamCheck(client, `/dex/${encodeURIComponent(own)}/live-trades`, {}, own),
+        ),
+      );
     }
     checks.push(await check('store', async () => storeCheck(o['data-dir'] ?? DEFAULT_DATA_DIR)));
-    checks.push(await check('credits', async () => creditsForecast(o['data-dir'] ?? DEFAULT_DATA_DIR, pools, target.network === 'demo')));
+    checks.push(
+      await check('credits', async () =>
+        creditsForecast(o['data-dir'] ?? DEFAULT_DATA_DIR, pools, target.network === 'demo'),
+      ),
+    );
   } finally {
     await target.sim?.close();
   }

@@ -18,7 +18,6 @@ export const EXPORT_USAGE = `tidewatch export: print what the store holds (works
 
 type Row = Record<string, unknown>;
 
-
 /** Writes rows as JSON lines or CSV (header from the first row's keys). */
 class RowWriter {
   private header: string[] | undefined;
@@ -101,7 +100,8 @@ export function exportCommand(args: string[]): number {
         break;
       case 'trades': {
         if (!o.pool) throw new UsageError('export trades needs --pool NAME');
-        for (const t of store.market.trades(o.pool, 0, Number.MAX_SAFE_INTEGER, Number.MAX_SAFE_INTEGER)) out.write(t as unknown as Row);
+        for (const t of store.market.trades(o.pool, 0, Number.MAX_SAFE_INTEGER, Number.MAX_SAFE_INTEGER))
+          out.write(t as unknown as Row);
         break;
       }
       case 'alerts':

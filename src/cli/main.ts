@@ -45,7 +45,14 @@ async function main(argv: string[]): Promise<number> {
   } catch (err) {
     if (err instanceof UsageError) {
       console.error(`tidewatch: ${err.message}\n`);
-      const usage: Record<string, string> = { sim: SIM_USAGE, serve: SERVE_USAGE, export: EXPORT_USAGE, doctor: DOCTOR_USAGE, risk: RISK_USAGE, 'notify-test': NOTIFY_TEST_USAGE };
+      const usage: Record<string, string> = {
+        sim: SIM_USAGE,
+        serve: SERVE_USAGE,
+        export: EXPORT_USAGE,
+        doctor: DOCTOR_USAGE,
+        risk: RISK_USAGE,
+        'notify-test': NOTIFY_TEST_USAGE,
+      };
       console.error(usage[command ?? ''] ?? USAGE);
       return 2;
     }

@@ -19,7 +19,10 @@ export const NOTIFY_TEST_USAGE = `tidewatch notify-test: send a test message on 
   --channel NAME         only this channel (its name, or its type when it has no name)`;
 
 /** The notify config file named on the command line (or by TIDEWATCH_NOTIFY_CONFIG), parsed; null when none is named. */
-export function notifyFileOption(path: string | undefined, env: NodeJS.ProcessEnv = process.env): { path: string; config: NotifyConfig; secrets: string[] } | null {
+export function notifyFileOption(
+  path: string | undefined,
+  env: NodeJS.ProcessEnv = process.env,
+): { path: string; config: NotifyConfig; secrets: string[] } | null {
   const file = path ?? env['TIDEWATCH_NOTIFY_CONFIG'];
   if (file === undefined || file === '') return null;
   let text: string;
@@ -27,7 +30,9 @@ export function notifyFileOption(path: string | undefined, env: NodeJS.ProcessEn
     text = readFileSync(file, 'utf8');
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
-    throw new UsageError(`the notify config ${file} cannot be read (${code === 'ENOENT' ? 'no such file' : (code ?? 'unreadable')})`);
+    throw new UsageError(
+      `the notify config ${file} cannot be read (${code === 'ENOENT' ? 'no such file' : (code ?? 'unreadable')})`,
+    );
   }
   try {
     return { path: file, ...parseNotifyConfig(text, env, file) };
@@ -38,20 +43,38 @@ export function notifyFileOption(path: string | undefined, env: NodeJS.ProcessEn
 }
 
 export async function notifyTestCommand(args: string[]): Promise<number> {
-  const o = parse(args, { 'notify-config': { type: 'string' }, channel: { type: 'string' }, help: { type: 'boolean', short: 'h' } });
+  const o = parse(args, {
+    'notify-config': { type: 'string' },
+    channel: { type: 'string' },
+    help: { type: 'boolean', short: 'h' },
+  });
   if (o.help) {
     console.log(NOTIFY_TEST_USAGE);
     return 0;
   }
   const file = notifyFileOption(o['notify-config']);
   if (!file) throw new UsageError('name the channels: --notify-config FILE (or TIDEWATCH_NOTIFY_CONFIG)');
-  const channels = file.config.channels.filter((c) => c.type !== 'desktop' && (o.channel === undefined || c.name === o.channel));
+  const channels = file.config.channels.filter(
+    (c) => c.type !== 'desktop' && (o.channel === undefined || c.name === o.channel),
+  );
   if (channels.length === 0) {
-    throw new UsageError(o.channel === undefined ? `${file.path} names no channel to test` : `${file.path} has no channel named "${o.channel}" (it has: ${file.config.channels.map((c) => c.name).join(', ')})`);
+    throw new UsageError(
+      o.channel === undefined
+        ? `${file.path} names no channel to test`
+        : `${file.path} has no channel named "${o.channel}" (it has: ${file.config.channels.map((c) => c.name).join(', ')})`,
+    );
   }
-  const results = await testChannels(channels, (c, d) => sendOn(c, d), (t) => redact(t, ...file.secrets));
+  const results = await testChannels(
+    channels,
+    (c, d) => sendOn(c, d),
+    (t) => redact(t, ...file.secrets),
+  );
   for (const r of results) console.log(`${r.ok ? 'ok  ' : 'FAIL'} ${r.channel} (${r.type}, ${r.ms} ms): ${r.message}`);
   const failed = results.filter((r) => !r.ok).length;
-  console.log(failed === 0 ? `All ${results.length} channel${results.length === 1 ? '' : 's'} took the test message.` : `${failed} of ${results.length} failed.`);
+  console.log(
+    failed === 0
+      ? `All ${results.length} channel${results.length === 1 ? '' : 's'} took the test message.`
+      : `${failed} of ${results.length} failed.`,
+  );
   return failed === 0 ? 0 : 1;
 }

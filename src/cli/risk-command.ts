@@ -40,26 +40,47 @@ export function parseShocks(specs: readonly string[]): Shocks {
     const symbol = m[1]!.toUpperCase();
     const value = Number(m[2]);
     const move = m[3] === '%' || Math.abs(value) >= 1 ? value / 100 : value;
-    if (!(move > -1) || move > 10) throw new UsageError(`--shock ${symbol} must be above -100% and at most +1000% (got "${spec}")`);
+    if (!(move > -1) || move > 10)
+      throw new UsageError(`--shock ${symbol} must be above -100% and at most +1000% (got "${spec}")`);
     out[symbol === 'ALL' || symbol === '*' ? ALL : symbol] = move;
   }
   return out;
 }
 
-const usd = (n: number | null): string => (n === null ? '-' : `${n < 0 ? '-' : ''}$${Math.abs(n).toLocaleString('en-US', { maximumFractionDigits: 0 })}`);
+const usd = (n: number | null): string =>
+  n === null ? '-' : `${n < 0 ? '-' : ''}$${Math.abs(n).toLocaleString('en-US', { maximumFractionDigits: 0 })}`;
 const pct = (x: number): string => `${x > 0 ? '+' : ''}${(x * 100).toFixed(1).replace(/\.0$/, '')} %`;
 
 /** "SUI -15 %, ALL +5 %" */
 export function shocksText(s: Shocks): string {
-  return Object.entries(s).map(([k, v]) => `${k === ALL ? 'all non-stable' : k} ${pct(v)}`).join(', ') || 'no shock';
+  return (
+    Object.entries(s)
+      .map(([k, v]) => `${k === ALL ? 'all non-stable' : k} ${pct(v)}`)
+      .join(', ') || 'no shock'
+  );
 }
 
-async function livePortfolio(owners: string[], o: Record<string, string | boolean | string[] | undefined>, store: Store | undefined): Promise<PortfolioSummary> {
+async function livePortfolio(
+  owners: string[],
+  o: Record<string, string | boolean | string[] | undefined>,
+  store: Store | undefined,
+): Promise<PortfolioSummary> {
   const target = await resolveService(o as never);
   try {
-    const client = new ServiceClient({ baseUrl: target.baseUrl, streamUrl: target.streamUrl, apiKey: target.apiKey, streamKeys: target.streamKeys, naming: target.naming, attempts: 2, timeoutMs: 15_000 });
+    const client = new ServiceClient({
+      baseUrl: target.baseUrl,
+      streamUrl: target.streamUrl,
+      apiKey: target.apiKey,
+      streamKeys: target.streamKeys,
+      naming: target.naming,
+      attempts: 2,
+      timeoutMs: 15_000,
+    });
     const book = await loadAssetBook(client);
-    const prices = new PriceBook(() => client, () => [...book.poolsById.values()]);
+    const prices = new PriceBook(
+      () => client,
+      () => [...book.poolsById.values()],
+    );
     const settings = store ? new SettingsService(store.settings, new MemorySecretStore()).get() : DEFAULT_SETTINGS;
     const deps = {
       prices,
@@ -67,7 +88,13 @@ async function livePortfolio(owners: string[], o: Record<string, string | boolea
       thresholds: thresholdsFrom(settings, store?.settings.thresholds() ?? {}),
       history: (id: string) => (store ? managerHistory(store.margin, id) : undefined),
     };
-    const read = await readPortfolio(client, book, deps, owners.map((owner) => ({ owner, label: null, added_at: 0 })), undefined);
+    const read = await readPortfolio(
+      client,
+      book,
+      deps,
+      owners.map((owner) => ({ owner, label: null, added_at: 0 })),
+      undefined,
+    );
     return read.portfolio;
   } finally {
     await target.sim?.close();
@@ -96,13 +123,17 @@ export async function riskCommand(args: string[]): Promise<number> {
       try {
         portfolio = await livePortfolio(o.watch, o, store);
       } catch (err) {
-        console.error(`tidewatch: the wallets could not be read: ${describeForLog(err)}. Check the service (tidewatch doctor), or leave out --watch to shock the last Portfolio kept.`);
+        console.error(
+          `tidewatch: the wallets could not be read: ${describeForLog(err)}. Check the service (tidewatch doctor), or leave out --watch to shock the last Portfolio kept.`,
+        );
         return 1;
       }
     } else {
       portfolio = store?.cache.load<PortfolioSummary>(PORTFOLIO_CACHE_KEY)?.data;
       if (!portfolio) {
-        console.error(`tidewatch: no Portfolio is kept in ${dir} yet. Watch a wallet in the app (or serve), or give --watch OWNER to read one now.`);
+        console.error(
+          `tidewatch: no Portfolio is kept in ${dir} yet. Watch a wallet in the app (or serve), or give --watch OWNER to read one now.`,
+        );
         return 1;
       }
     }
@@ -112,15 +143,32 @@ export async function riskCommand(args: string[]): Promise<number> {
   const positions: PositionSummary[] = portfolio.wallets.flatMap((w) => w.positions).filter((p) => p.debts.length > 0);
   const { rows, totals } = shockPortfolio(positions.map(modelOf), shocks);
   if (o.json) {
-    console.log(JSON.stringify({
-      shocks,
-      computed_at: portfolio.computed_at,
-      totals,
-      positions: positions.map((p, i) => ({ manager_id: p.manager_id, owner: p.owner, pool: p.pool_name, side: p.side, ratio: p.risk_ratio, equity_usd: p.equity_usd, level: p.level, shocked: rows[i] })),
-    }, null, 2));
+    console.log(
+      JSON.stringify(
+        {
+          shocks,
+          computed_at: portfolio.computed_at,
+          totals,
+          positions: positions.map((p, i) => ({
+            manager_id: p.manager_id,
+            owner: p.owner,
+            pool: p.pool_name,
+            side: p.side,
+            ratio: p.risk_ratio,
+            equity_usd: p.equity_usd,
+            level: p.level,
+            shocked: rows[i],
+          })),
+        },
+        null,
+        2,
+      ),
+    );
     return 0;
   }
-  console.log(`Tidewatch risk: ${shocksText(shocks)}, from the valuation of ${new Date(portfolio.computed_at).toLocaleString()}`);
+  console.log(
+    `Tidewatch risk: ${shocksText(shocks)}, from the valuation of ${new Date(portfolio.computed_at).toLocaleString()}`,
+  );
   console.log('');
   const table = positions.map((p, i) => {
     const r = rows[i]!;

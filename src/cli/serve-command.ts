@@ -65,7 +65,8 @@ export async function serveCommand(args: string[]): Promise<number> {
   for (const stream of [process.stdout, process.stderr]) stream.on('error', () => {});
   const port = intOption('port', o.port, 0, 65_535) ?? 0;
   const dataDir = o['data-dir'] ?? DEFAULT_DATA_DIR;
-  if (o.plan !== undefined && !PLAN_NAMES.includes(o.plan as PlanName)) throw new UsageError(`--plan must be one of ${PLAN_NAMES.join(', ')} (got "${o.plan}")`);
+  if (o.plan !== undefined && !PLAN_NAMES.includes(o.plan as PlanName))
+    throw new UsageError(`--plan must be one of ${PLAN_NAMES.join(', ')} (got "${o.plan}")`);
   const notifyFile = notifyFileOption(o['notify-config']);
   const target = await resolveService(o, { startDemo: false });
   ensureUiBuilt();
@@ -80,11 +81,16 @@ export async function serveCommand(args: string[]): Promise<number> {
     notifyFile,
     log: (line) => console.error(`tidewatch: ${line}`),
   });
-  installSafetyNet({ log: (line) => console.error(`tidewatch: ${serving.monitor.redact(line)}`), onError: (err) => serving.monitor.noteInternalError(err) });
+  installSafetyNet({
+    log: (line) => console.error(`tidewatch: ${serving.monitor.redact(line)}`),
+    onError: (err) => serving.monitor.noteInternalError(err),
+  });
   console.log(`Tidewatch is running at ${serving.url}`);
   if (notifyFile) {
     const names = notifyFile.config.channels.map((c) => `${c.name} (${c.type})`);
-    console.error(`tidewatch: alerts go to ${names.length > 0 ? names.join(', ') : 'no channel'}${notifyFile.config.heartbeatUrl ? '; heartbeat on' : ''} (${notifyFile.path})`);
+    console.error(
+      `tidewatch: alerts go to ${names.length > 0 ? names.join(', ') : 'no channel'}${notifyFile.config.heartbeatUrl ? '; heartbeat on' : ''} (${notifyFile.path})`,
+    );
   }
   console.error(
     serving.sim
@@ -118,7 +124,12 @@ function ensureUiBuilt(): void {
   if (built > 0 && built >= Math.max(newestIn(`${root}src/renderer`), newestIn(`${root}src/shared`))) return;
   const bin = `${root}node_modules/electron-vite/bin/electron-vite.js`;
   if (!existsSync(bin)) return;
-  console.error(built > 0 ? 'tidewatch: the user interface changed since it was built: building it again (out/renderer)…' : 'tidewatch: building the user interface once (out/renderer)…');
+  console.error(
+    built > 0
+      ? 'tidewatch: the user interface changed since it was built: building it again (out/renderer)…'
+      : 'tidewatch: building the user interface once (out/renderer)…',
+  );
   const r = spawnSync(process.execPath, [bin, 'build'], { cwd: root, stdio: ['ignore', 'ignore', 'inherit'] });
-  if (r.status !== 0) console.error('tidewatch: the UI build failed; the API still answers. Run `npm run build` to see why.');
+  if (r.status !== 0)
+    console.error('tidewatch: the UI build failed; the API still answers. Run `npm run build` to see why.');
 }

@@ -65,15 +65,20 @@ export async function resolveService(
   opts: { startDemo?: boolean } = {},
 ): Promise<ServiceTarget> {
   const naming = (o.naming ?? 'spec') as 'spec' | 'deepbook';
-  if (naming !== 'spec' && naming !== 'deepbook') throw new UsageError(`--naming must be spec or deepbook (got "${o.naming}")`);
+  if (naming !== 'spec' && naming !== 'deepbook')
+    throw new UsageError(`--naming must be spec or deepbook (got "${o.naming}")`);
   const keyGiven = o['api-key'] !== undefined || o['api-key-file'] !== undefined || process.env[KEY_MOVED_ENV] === '1';
-  const streamKeyGiven = o['stream-key'] !== undefined || o['stream-key-file'] !== undefined || process.env[STREAM_KEY_MOVED_ENV] === '1';
+  const streamKeyGiven =
+    o['stream-key'] !== undefined || o['stream-key-file'] !== undefined || process.env[STREAM_KEY_MOVED_ENV] === '1';
   if (o['base-url'] || o['stream-url'] || keyGiven || streamKeyGiven) {
-    if (!o['base-url']) throw new UsageError('the real service needs --base-url (and --stream-url if streams live elsewhere)');
+    if (!o['base-url'])
+      throw new UsageError('the real service needs --base-url (and --stream-url if streams live elsewhere)');
     const baseUrl = checkUrl('base-url', o['base-url']);
     const apiKey = await readApiKey(o, { prompt: true });
     if (apiKey === undefined) {
-      throw new UsageError(`the real service needs a key: set ${API_KEY_ENV}, or give --api-key-file PATH (or run in a terminal to be asked)`);
+      throw new UsageError(
+        `the real service needs a key: set ${API_KEY_ENV}, or give --api-key-file PATH (or run in a terminal to be asked)`,
+      );
     }
     return {
       network: 'custom',
@@ -87,9 +92,21 @@ export async function resolveService(
   const speed = o.speed === undefined ? 1 : Number(o.speed);
   if (!(speed > 0)) throw new UsageError(`--speed must be a positive number (got "${o.speed}")`);
   const seed = o.seed === undefined ? undefined : Number(o.seed);
-  if (seed !== undefined && !Number.isInteger(seed)) throw new UsageError(`--seed must be an integer (got "${o.seed}")`);
-  if (opts.startDemo === false) return { network: 'demo', baseUrl: '', streamUrl: '', apiKey: '', streamKeys: {}, naming: 'spec', speed, seed };
+  if (seed !== undefined && !Number.isInteger(seed))
+    throw new UsageError(`--seed must be an integer (got "${o.seed}")`);
+  if (opts.startDemo === false)
+    return { network: 'demo', baseUrl: '', streamUrl: '', apiKey: '', streamKeys: {}, naming: 'spec', speed, seed };
   const apiKey = randomBytes(12).toString('hex');
   const sim = await startSim({ apiKeys: [apiKey], port: 0, host: '127.0.0.1', speed, seed });
-  return { network: 'demo', baseUrl: sim.url, streamUrl: sim.url, apiKey, streamKeys: {}, naming: 'spec', sim, speed, seed };
+  return {
+    network: 'demo',
+    baseUrl: sim.url,
+    streamUrl: sim.url,
+    apiKey,
+    streamKeys: {},
+    naming: 'spec',
+    sim,
+    speed,
+    seed,
+  };
 }

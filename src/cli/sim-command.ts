@@ -1,4 +1,14 @@
-import { DEFAULT_HEARTBEAT_MS, DEFAULT_SEED, PLAN_NAMES, PLANS, billLine, startSim, World, type Bill, type PlanName } from '../sim';
+import {
+  DEFAULT_HEARTBEAT_MS,
+  DEFAULT_SEED,
+  PLAN_NAMES,
+  PLANS,
+  billLine,
+  startSim,
+  World,
+  type Bill,
+  type PlanName,
+} from '../sim';
 import { intOption, numberOption, parse, untilSignal, UsageError } from './args';
 
 /** How often `--bill-log` (or `--plan`) prints the keys' bills. */
@@ -76,7 +86,8 @@ export async function simCommand(args: string[]): Promise<number> {
     console.log(JSON.stringify(new World({ seed }).describe()));
     return 0;
   }
-  if (o.plan !== undefined && !(PLAN_NAMES as string[]).includes(o.plan)) throw new UsageError(`--plan must be one of ${PLAN_NAMES.join(', ')} (got "${o.plan}")`);
+  if (o.plan !== undefined && !(PLAN_NAMES as string[]).includes(o.plan))
+    throw new UsageError(`--plan must be one of ${PLAN_NAMES.join(', ')} (got "${o.plan}")`);
   const stopped = untilSignal();
   const apiKeys = o['api-key'] ?? ['demo'];
   if (apiKeys.some((k) => k.length === 0)) throw new UsageError('--api-key must not be empty');
@@ -106,7 +117,8 @@ export async function simCommand(args: string[]): Promise<number> {
   });
   console.log(`Tidewatch demo network listening on ${sim.url}`);
   // Quiet unless asked: a plan is about what the usage costs, so it logs the bills too.
-  const billLog = o['bill-log'] === true || o.plan !== undefined ? setInterval(() => logBills(sim.bills()), BILL_LOG_MS) : undefined;
+  const billLog =
+    o['bill-log'] === true || o.plan !== undefined ? setInterval(() => logBills(sim.bills()), BILL_LOG_MS) : undefined;
   const signal = await stopped;
   clearInterval(billLog);
   console.error(`tidewatch sim: ${signal}, stopping`);

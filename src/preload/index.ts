@@ -1,8 +1,22 @@
 import { contextBridge, ipcRenderer } from 'electron';
-import type { ContractInput, ContractMethod, ContractResults, InvokeOptions, PayloadOf, TidewatchApi, Topic } from '../shared/contract';
+import type {
+  ContractInput,
+  ContractMethod,
+  ContractResults,
+  InvokeOptions,
+  PayloadOf,
+  TidewatchApi,
+  Topic,
+} from '../shared/contract';
 
 /** Channel names; the same strings as src/main/shell/ipc-bridge.ts (the preload bundles alone). */
-const IPC = { invoke: 'tidewatch:invoke', cancel: 'tidewatch:cancel', subscribe: 'tidewatch:subscribe', unsubscribe: 'tidewatch:unsubscribe', push: 'tidewatch:push' } as const;
+const IPC = {
+  invoke: 'tidewatch:invoke',
+  cancel: 'tidewatch:cancel',
+  subscribe: 'tidewatch:subscribe',
+  unsubscribe: 'tidewatch:unsubscribe',
+  push: 'tidewatch:push',
+} as const;
 
 type Answer = { ok: true; result: unknown } | { ok: false; error: { kind: string; message: string; advice?: string } };
 
@@ -17,7 +31,11 @@ ipcRenderer.on(IPC.push, (_e, topic: string, payload: unknown) => {
  * subscriptions return a disposer.
  */
 const api = {
-  async invoke<M extends ContractMethod>(method: M, args: ContractInput<M>, options?: InvokeOptions): Promise<ContractResults[M]> {
+  async invoke<M extends ContractMethod>(
+    method: M,
+    args: ContractInput<M>,
+    options?: InvokeOptions,
+  ): Promise<ContractResults[M]> {
     // The signal arrives as a plain object whose functions contextBridge proxies (an AbortSignal
     // itself cannot cross): an abort sends the call's id on the cancel channel.
     const callId = ++lastCallId;
@@ -30,7 +48,9 @@ const api = {
       options?.signal?.removeEventListener('abort', onAbort);
     }
     if (!answer.ok) {
-      const err = new Error(answer.error.advice ? `${answer.error.message} ${answer.error.advice}` : answer.error.message);
+      const err = new Error(
+        answer.error.advice ? `${answer.error.message} ${answer.error.advice}` : answer.error.message,
+      );
       err.name = answer.error.kind;
       throw err;
     }

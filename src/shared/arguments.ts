@@ -18,9 +18,27 @@ export const PerPageArg = v.optional(v.pipe(v.number(), v.finite(), v.integer(),
 export const Name = v.pipe(v.string(), v.trim(), v.minLength(1), v.maxLength(200));
 export const OptId = v.optional(Name);
 /** UNIX seconds up to the year 2286: far beyond any real time, far below 2^53. */
-export const UnixSeconds = v.pipe(v.number(), v.finite(), v.integer(), v.minValue(0), v.maxValue(9_999_999_999, 'expected UNIX seconds (a time before the year 2286)'));
-export const UnixMs = v.pipe(v.number(), v.finite(), v.integer(), v.minValue(0), v.maxValue(9_999_999_999_999, 'expected UNIX milliseconds (a time before the year 2286)'));
-export const Checkpoint = v.pipe(v.number(), v.finite(), v.integer(), v.minValue(0), v.maxValue(Number.MAX_SAFE_INTEGER));
+export const UnixSeconds = v.pipe(
+  v.number(),
+  v.finite(),
+  v.integer(),
+  v.minValue(0),
+  v.maxValue(9_999_999_999, 'expected UNIX seconds (a time before the year 2286)'),
+);
+export const UnixMs = v.pipe(
+  v.number(),
+  v.finite(),
+  v.integer(),
+  v.minValue(0),
+  v.maxValue(9_999_999_999_999, 'expected UNIX milliseconds (a time before the year 2286)'),
+);
+export const Checkpoint = v.pipe(
+  v.number(),
+  v.finite(),
+  v.integer(),
+  v.minValue(0),
+  v.maxValue(Number.MAX_SAFE_INTEGER),
+);
 
 /** Longest span one `trades` call covers (7 days: at most a few dozen requests of 100 trades on a busy pool). */
 export const TRADES_MAX_SPAN_SEC = 7 * 86_400;
@@ -87,7 +105,8 @@ export function malformed(args: unknown): { path: string; problem: string } | un
     if (d >= ARGS_MAX_DEPTH) return { path, problem: 'is nested too deeply' };
     for (const [k, child] of Object.entries(x)) {
       const at = path ? `${path}.${k}` : k;
-      if (LONE_SURROGATE.test(k)) return { path: at, problem: 'has a key with a broken character (a lone UTF-16 surrogate)' };
+      if (LONE_SURROGATE.test(k))
+        return { path: at, problem: 'has a key with a broken character (a lone UTF-16 surrogate)' };
       stack.push([child, at, d + 1]);
     }
   }

@@ -1,17 +1,65 @@
 import * as v from 'valibot';
-import type { ActiveLoan, ActiveSupply, Candle, Depth, Holder, KioskNftsPage, Liquidation, MarginManager, NftObject, Page, Pool, SupplierCap, SupplyReferral, Trade } from './api';
+import type {
+  ActiveLoan,
+  ActiveSupply,
+  Candle,
+  Depth,
+  Holder,
+  KioskNftsPage,
+  Liquidation,
+  MarginManager,
+  NftObject,
+  Page,
+  Pool,
+  SupplierCap,
+  SupplyReferral,
+  Trade,
+} from './api';
 import { TIMEFRAME_SECONDS, TIMEFRAMES } from './api';
 // Argument building blocks and the checks before them (bounds, addresses, URLs, fields, nesting).
-import { Address, CANDLES_MAX_PERIODS, Checkpoint, Fields, HttpUrl, malformed, Name, NOT_FUTURE, notFuture, OptId, ORDERED, ordered } from './arguments';
+import {
+  Address,
+  CANDLES_MAX_PERIODS,
+  Checkpoint,
+  Fields,
+  HttpUrl,
+  malformed,
+  Name,
+  NOT_FUTURE,
+  notFuture,
+  OptId,
+  ORDERED,
+  ordered,
+} from './arguments';
 import { PageArg, PerPageArg, Ratio, TOO_LONG, TRADES_MAX_SPAN_SEC, UnixMs, UnixSeconds } from './arguments';
 import type { DemoOwnerHint, ManagerDetail, PortfolioSummary } from './portfolio';
 import type { Settings } from './settings';
 import type { CreditForecast, StatusSnapshot } from './status';
 
 export { CANDLES_MAX_PERIODS, FIELDS_MAX_DEPTH, FIELDS_MAX_KEYS, TRADES_MAX_SPAN_SEC } from './arguments';
-export type { DemoOwnerHint, ManagerDetail, PortfolioSummary, PositionInterest, PositionPnl, PositionSummary, RepairPlan, RiskParams, SupplySummary, UsdPrice, WalletSummary } from './portfolio';
+export type {
+  DemoOwnerHint,
+  ManagerDetail,
+  PortfolioSummary,
+  PositionInterest,
+  PositionPnl,
+  PositionSummary,
+  RepairPlan,
+  RiskParams,
+  SupplySummary,
+  UsdPrice,
+  WalletSummary,
+} from './portfolio';
 export { withoutKeyFacts, type KeyFacts, type Settings, type SettingsPatch } from './settings';
-export type { CreditForecast, CreditUsage, HistoryGap, ReadPlan, StatusSnapshot, StreamState, StreamStatus } from './status';
+export type {
+  CreditForecast,
+  CreditUsage,
+  HistoryGap,
+  ReadPlan,
+  StatusSnapshot,
+  StreamState,
+  StreamStatus,
+} from './status';
 
 /**
  * TidewatchApi: the one interface between the renderer and main, served over Electron IPC by
@@ -96,7 +144,16 @@ export type AlertLevel = 'info' | 'warning' | 'critical';
 
 export interface AlertRecord {
   id: number;
-  rule: 'risk-threshold' | 'liquidation' | 'large-liquidation' | 'stream-auth' | 'store-write' | 'history-gap' | 'credit-budget' | 'interest' | 'blind';
+  rule:
+    | 'risk-threshold'
+    | 'liquidation'
+    | 'large-liquidation'
+    | 'stream-auth'
+    | 'store-write'
+    | 'history-gap'
+    | 'credit-budget'
+    | 'interest'
+    | 'blind';
   level: AlertLevel;
   manager_id: string | null;
   owner: string | null;
@@ -205,7 +262,11 @@ export interface TopicPayload {
   pool: PoolPush;
 }
 
-export type PayloadOf<T extends Topic> = T extends `pool:${string}` ? TopicPayload['pool'] : T extends keyof TopicPayload ? TopicPayload[T] : never;
+export type PayloadOf<T extends Topic> = T extends `pool:${string}`
+  ? TopicPayload['pool']
+  : T extends keyof TopicPayload
+    ? TopicPayload[T]
+    : never;
 
 // ---- arguments, validated where they enter main -------------------------------------------
 
@@ -215,7 +276,10 @@ export const CONTRACT_ARGS = {
   collection: v.object({ type: Name, page: PageArg, perPage: PerPageArg, fields: v.optional(Fields) }),
   holders: v.object({ type: Name, page: PageArg, perPage: PerPageArg }),
   pools: v.object({}),
-  depth: v.object({ pool: Name, limit: v.optional(v.pipe(v.number(), v.finite(), v.integer(), v.minValue(1), v.maxValue(20))) }),
+  depth: v.object({
+    pool: Name,
+    limit: v.optional(v.pipe(v.number(), v.finite(), v.integer(), v.minValue(1), v.maxValue(20))),
+  }),
   trades: v.pipe(
     v.object({ pool: Name, from: UnixSeconds, to: UnixSeconds }),
     v.check((a) => ordered(a), ORDERED),
@@ -233,7 +297,13 @@ export const CONTRACT_ARGS = {
   supplierCap: v.object({ id: Address }),
   nft: v.object({ objectId: Address }),
   supplierCaps: v.object({ owner: v.optional(Address), page: PageArg, perPage: PerPageArg }),
-  marginManagers: v.object({ owner: v.optional(Address), balanceManagerId: OptId, dexPoolId: OptId, page: PageArg, perPage: PerPageArg }),
+  marginManagers: v.object({
+    owner: v.optional(Address),
+    balanceManagerId: OptId,
+    dexPoolId: OptId,
+    page: PageArg,
+    perPage: PerPageArg,
+  }),
   liquidations: v.object({
     owner: v.optional(Address),
     marginManagerId: OptId,
@@ -244,8 +314,22 @@ export const CONTRACT_ARGS = {
     page: PageArg,
     perPage: PerPageArg,
   }),
-  activeSupplies: v.object({ owner: v.optional(Address), marginPoolId: OptId, supplierCapId: OptId, assetType: OptId, page: PageArg, perPage: PerPageArg }),
-  activeLoans: v.object({ owner: v.optional(Address), marginManagerId: OptId, marginPoolId: OptId, balanceManagerId: OptId, page: PageArg, perPage: PerPageArg }),
+  activeSupplies: v.object({
+    owner: v.optional(Address),
+    marginPoolId: OptId,
+    supplierCapId: OptId,
+    assetType: OptId,
+    page: PageArg,
+    perPage: PerPageArg,
+  }),
+  activeLoans: v.object({
+    owner: v.optional(Address),
+    marginManagerId: OptId,
+    marginPoolId: OptId,
+    balanceManagerId: OptId,
+    page: PageArg,
+    perPage: PerPageArg,
+  }),
   marginEvents: v.object({
     type: v.optional(Name),
     managerId: OptId,
@@ -260,7 +344,10 @@ export const CONTRACT_ARGS = {
   /** Every watched wallet in money, riskiest first: one call for what the Portfolio shows first. */
   portfolio: v.object({}),
   manager: v.object({ managerId: Address }),
-  alerts: v.object({ includeAcknowledged: v.optional(v.boolean()), limit: v.optional(v.pipe(v.number(), v.finite(), v.integer(), v.minValue(1), v.maxValue(1000))) }),
+  alerts: v.object({
+    includeAcknowledged: v.optional(v.boolean()),
+    limit: v.optional(v.pipe(v.number(), v.finite(), v.integer(), v.minValue(1), v.maxValue(1000))),
+  }),
   settings: v.object({}),
   streamStatus: v.object({}),
   /** Credits a day at the current settings, and where they go. */
@@ -281,10 +368,14 @@ export const CONTRACT_ARGS = {
     warningRatio: v.optional(Ratio),
     criticalRatio: v.optional(Ratio),
     nearLiquidationPct: v.optional(v.nullable(v.pipe(v.number(), v.finite(), v.minValue(0.1), v.maxValue(50)))),
-    interestAlertDays: v.optional(v.nullable(v.pipe(v.number(), v.finite(), v.integer(), v.minValue(1), v.maxValue(365)))),
+    interestAlertDays: v.optional(
+      v.nullable(v.pipe(v.number(), v.finite(), v.integer(), v.minValue(1), v.maxValue(365))),
+    ),
     alertCooldownSec: v.optional(v.pipe(v.number(), v.finite(), v.integer(), v.minValue(0), v.maxValue(86_400))),
     largeLiquidationUsd: v.optional(v.nullable(v.pipe(v.number(), v.finite(), v.minValue(0), v.maxValue(1e12)))),
-    monthlyCreditBudget: v.optional(v.nullable(v.pipe(v.number(), v.finite(), v.integer(), v.minValue(1), v.maxValue(1e12)))),
+    monthlyCreditBudget: v.optional(
+      v.nullable(v.pipe(v.number(), v.finite(), v.integer(), v.minValue(1), v.maxValue(1e12))),
+    ),
     ipfsGateway: v.optional(HttpUrl('ipfsGateway')),
     privacyMode: v.optional(v.boolean()),
     alertSound: v.optional(v.boolean()),
@@ -294,7 +385,9 @@ export const CONTRACT_ARGS = {
   /** The stream key (`pool` null) or one pool's own; `streamKey` null removes it. */
   setStreamKey: v.object({
     pool: v.nullable(v.pipe(v.string(), v.regex(/^[A-Za-z0-9_]{1,64}$/, 'a pool name like SUI_USDC'))),
-    streamKey: v.nullable(v.pipe(v.string(), v.trim(), v.minLength(1), v.maxLength(512), v.regex(/^\S+$/, 'the key alone, without spaces'))),
+    streamKey: v.nullable(
+      v.pipe(v.string(), v.trim(), v.minLength(1), v.maxLength(512), v.regex(/^\S+$/, 'the key alone, without spaces')),
+    ),
   }),
   addWatch: v.object({ owner: Address, label: v.optional(v.pipe(v.string(), v.maxLength(100))) }),
   removeWatch: v.object({ owner: Address }),
@@ -309,7 +402,10 @@ export const CONTRACT_ARGS = {
   /** The channels alerts are sent on (issue 27), secrets only as set or not. */
   notifyChannels: v.object({}),
   /** Add or change a channel saved in Settings (the notify config's shape); a secret left out keeps its saved value. */
-  saveNotifyChannel: v.object({ channel: v.record(v.string(), v.unknown()), replaces: v.optional(v.pipe(v.string(), v.minLength(1), v.maxLength(60))) }),
+  saveNotifyChannel: v.object({
+    channel: v.record(v.string(), v.unknown()),
+    replaces: v.optional(v.pipe(v.string(), v.minLength(1), v.maxLength(60))),
+  }),
   removeNotifyChannel: v.object({ name: v.pipe(v.string(), v.minLength(1), v.maxLength(60)) }),
   updateNotifyOptions: v.object({
     escalateEveryMin: v.optional(v.pipe(v.number(), v.finite(), v.minValue(0), v.maxValue(1440))),
@@ -381,7 +477,11 @@ export type ContractInput<M extends ContractMethod> = v.InferInput<(typeof CONTR
 
 /** The contract as both shells and the renderer see it: one invoke, one subscribe. */
 export interface TidewatchApi {
-  invoke<M extends ContractMethod>(method: M, args: ContractInput<M>, options?: InvokeOptions): Promise<ContractResults[M]>;
+  invoke<M extends ContractMethod>(
+    method: M,
+    args: ContractInput<M>,
+    options?: InvokeOptions,
+  ): Promise<ContractResults[M]>;
   subscribe<T extends Topic>(topic: T, listener: (payload: PayloadOf<T>) => void): () => void;
 }
 
@@ -410,5 +510,11 @@ export function parseArgs<M extends ContractMethod>(method: M, args: unknown): A
 }
 
 export function isTopic(name: string): name is Topic {
-  return name === 'status' || name === 'margin' || name === 'alerts' || name === 'risk' || /^pool:[A-Za-z0-9_]{1,64}$/.test(name);
+  return (
+    name === 'status' ||
+    name === 'margin' ||
+    name === 'alerts' ||
+    name === 'risk' ||
+    /^pool:[A-Za-z0-9_]{1,64}$/.test(name)
+  );
 }

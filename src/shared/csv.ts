@@ -9,4 +9,14 @@ export function csvRow(values: readonly unknown[]): string {
 }
 
 /** The columns of an exported margin event, the same in `tidewatch export` and the Live events view. */
-export const MARGIN_EVENT_COLUMNS = ['id', 'type', 'timestamp_ms', 'checkpoint_id', 'tx_hash', 'margin_manager_id', 'data', 'valid', 'received_at'] as const;
+export const MARGIN_EVENT_COLUMNS = [
+  'id',
+  'type',
+  'timestamp_ms',
+  'checkpoint_id',
+  'tx_hash',
+  'margin_manager_id',
+  'data',
+  'valid',
+  'received_at',
+] as const;

@@ -168,7 +168,9 @@ export const DEFAULT_THRESHOLDS = { warning: 1.2, critical: 1.15 } as const;
 export function thresholdsOnPool<T extends { warning: number; critical: number }>(defaults: T, liquidation: number): T {
   const shift = liquidation - DEFAULT_LIQUIDATION_RATIO;
   const round = (x: number): number => Math.round(x * 1000) / 1000;
-  return shift === 0 ? defaults : { ...defaults, warning: round(defaults.warning + shift), critical: round(defaults.critical + shift) };
+  return shift === 0
+    ? defaults
+    : { ...defaults, warning: round(defaults.warning + shift), critical: round(defaults.critical + shift) };
 }
 
 export interface SupplySummary {

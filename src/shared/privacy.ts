@@ -7,5 +7,7 @@ export const MASK = '•••••';
  * thresholds and percentages stay.
  */
 export function maskAmounts(text: string): string {
-  return text.replace(/\$\d[\d,]*(?:\.\d+)?[KMB]?/g, `$${MASK}`).replace(/(?<![\w.])\d[\d,]*(?:\.\d+)?(?= [A-Z][A-Z0-9]{1,9}\b)/g, MASK);
+  return text
+    .replace(/\$\d[\d,]*(?:\.\d+)?[KMB]?/g, `$${MASK}`)
+    .replace(/(?<![\w.])\d[\d,]*(?:\.\d+)?(?= [A-Z][A-Z0-9]{1,9}\b)/g, MASK);
 }

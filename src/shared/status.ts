@@ -5,7 +5,16 @@
  * `stopped-quota`: the plan's credits or quota are used up (retried every 15 minutes, and at once on "Retry now");
  * `stopped-store`: the store refused a write (disk full): reconnects once it accepts writes again.
  */
-export type StreamState = 'idle' | 'connecting' | 'open' | 'backoff' | 'stopped-auth' | 'stopped-quota' | 'stopped-store' | 'waiting-budget' | 'stopped';
+export type StreamState =
+  | 'idle'
+  | 'connecting'
+  | 'open'
+  | 'backoff'
+  | 'stopped-auth'
+  | 'stopped-quota'
+  | 'stopped-store'
+  | 'waiting-budget'
+  | 'stopped';
 
 export interface StreamStatus {
   /** `margin` or `pool:<name>`. */

@@ -101,7 +101,11 @@ function needs(req: IncomingMessage): Level {
   if (/^\/dex\/get_pools(\?|$)/.test(url) || url.startsWith('/nfts/') || url.startsWith('/kiosks/')) return Level.none;
   if (url.startsWith('/dex-margin/')) return Level.margin;
   if (/^\/dex\/[^/?]+\/(trades|ohlcv\/)/.test(url)) return Level.history;
-  if (/^\/dex\/[^/?]+\/live-trades/.test(url) && (/[?&]last-id=/.test(url) || req.headers['last-event-id'] !== undefined)) return Level.history;
+  if (
+    /^\/dex\/[^/?]+\/live-trades/.test(url) &&
+    (/[?&]last-id=/.test(url) || req.headers['last-event-id'] !== undefined)
+  )
+    return Level.history;
   return Level.books;
 }
 export const DEFAULT_HEARTBEAT_MS = 15_000;
@@ -136,7 +140,12 @@ export async function startSim(opts: SimOptions): Promise<RunningSim> {
     flood: opts.flood,
     poolResume: opts.poolResume === true,
   };
-  const routes: Route[] = [...nftRoutes(world), ...dexRoutes(world), ...marginRoutes(world, { riskParams: opts.riskParams !== false }), ...streamRoutes(world, hub)];
+  const routes: Route[] = [
+    ...nftRoutes(world),
+    ...dexRoutes(world),
+    ...marginRoutes(world, { riskParams: opts.riskParams !== false }),
+    ...streamRoutes(world, hub),
+  ];
 
   // A request that arrives while the history is still being generated waits for what it needs
   // (`needs`): pools and NFTs exist at once, margin answers once its history reaches now, books
@@ -146,7 +155,7 @@ export async function startSim(opts: SimOptions): Promise<RunningSim> {
   const waiters: Array<{ level: Level; go: () => void }> = [];
   const release = (): void => {
     const level = levelOf(world);
-    for (let i = 0; i < waiters.length; ) {
+    for (let i = 0; i < waiters.length;) {
       if (stopped || waiters[i]!.level <= level) waiters.splice(i, 1)[0]!.go();
       else i++;
     }
@@ -191,7 +200,10 @@ export async function startSim(opts: SimOptions): Promise<RunningSim> {
   };
   // A key the sim accepts (for REST or a stream), or one with a bill (since revoked).
   const known = (key: string): boolean =>
-    keys.has(key) || streamKeys?.has(key) === true || [...poolStreamKeys.values()].some((ks) => ks.has(key)) || billing.has(key);
+    keys.has(key) ||
+    streamKeys?.has(key) === true ||
+    [...poolStreamKeys.values()].some((ks) => ks.has(key)) ||
+    billing.has(key);
   const answerCredits = (res: ServerResponse, key: string | null): void => {
     if (key === null || key === '' || !known(key)) throw new HttpError(401, 'unauthorized', 'the api-key is not valid');
     sendJson(res, 200, billing.bill(key));
@@ -200,7 +212,9 @@ export async function startSim(opts: SimOptions): Promise<RunningSim> {
   const handle = (req: IncomingMessage, res: ServerResponse): void => {
     try {
       if (req.method !== 'GET' && req.method !== 'HEAD') {
-        throw new HttpError(405, 'method_not_allowed', `only GET is served (got ${req.method})`, { allow: 'GET, HEAD' });
+        throw new HttpError(405, 'method_not_allowed', `only GET is served (got ${req.method})`, {
+          allow: 'GET, HEAD',
+        });
       }
       const url = new URL(req.url ?? '/', 'http://sim.invalid');
       if (url.pathname === CREDITS_PATH) return answerCredits(res, url.searchParams.get('api-key'));
@@ -217,16 +231,36 @@ export async function startSim(opts: SimOptions): Promise<RunningSim> {
         throw new HttpError(401, 'unauthorized', 'the api-key query parameter is required');
       }
       const pool = found.params['pool'];
-      const own = found.route.stream ? ((pool !== undefined ? poolStreamKeys.get(pool) : undefined) ?? streamKeys) : undefined;
+      const own = found.route.stream
+        ? ((pool !== undefined ? poolStreamKeys.get(pool) : undefined) ?? streamKeys)
+        : undefined;
       if (own && !own.has(apiKey)) {
-        throw new HttpError(401, 'unauthorized', keys.has(apiKey) ? 'this stream takes a stream key, not the api-key' : 'the stream key is not valid for this stream');
+        throw new HttpError(
+          401,
+          'unauthorized',
+          keys.has(apiKey)
+            ? 'this stream takes a stream key, not the api-key'
+            : 'the stream key is not valid for this stream',
+        );
       }
       if (!own && !keys.has(apiKey)) throw new HttpError(401, 'unauthorized', 'the api-key is not valid');
       const wait = limiter?.take(apiKey);
       if (wait !== undefined) {
-        throw new HttpError(429, 'rate_limited', `too many requests for this api-key; retry in ${wait} s`, retryAfter ? { 'retry-after': String(wait) } : {});
+        throw new HttpError(
+          429,
+          'rate_limited',
+          `too many requests for this api-key; retry in ${wait} s`,
+          retryAfter ? { 'retry-after': String(wait) } : {},
+        );
       }
-      const body = found.route.handler({ world, query: new Query(url.searchParams), params: found.params, req, res, apiKey });
+      const body = found.route.handler({
+        world,
+        query: new Query(url.searchParams),
+        params: found.params,
+        req,
+        res,
+        apiKey,
+      });
       if (body !== undefined) {
         sendJson(res, 200, body);
         // The raw path: the price table's segments are the path's before decoding, as the router's are.

@@ -22,7 +22,8 @@ const pageErrors: string[] = [];
 
 async function view(hash: string, ready: string | string[], name: string): Promise<void> {
   await go(page, hash);
-  for (const selector of Array.isArray(ready) ? ready : [ready]) await page.locator(selector).first().waitFor({ timeout: 30_000 });
+  for (const selector of Array.isArray(ready) ? ready : [ready])
+    await page.locator(selector).first().waitFor({ timeout: 30_000 });
   await page.waitForTimeout(400);
   await page.screenshot({ path: `${SCREENSHOTS}/${name}.png` });
 }
@@ -32,7 +33,19 @@ beforeAll(async () => {
   startedAt = Date.now();
   serve = spawn(
     process.execPath,
-    [BIN, 'serve', '--port', '0', '--data-dir', dir.dir, '--speed', '600', '--watch', described.wallets[0]!, ...busiest.flatMap((o) => ['--watch', o])],
+    [
+      BIN,
+      'serve',
+      '--port',
+      '0',
+      '--data-dir',
+      dir.dir,
+      '--speed',
+      '600',
+      '--watch',
+      described.wallets[0]!,
+      ...busiest.flatMap((o) => ['--watch', o]),
+    ],
     { stdio: ['ignore', 'pipe', 'pipe'] },
   );
   serve.stderr!.resume();
@@ -88,8 +101,14 @@ describe('the UI in Chromium against `tidewatch serve` on the Demo network', () 
 
     await view('#/markets', '[data-testid=pool-row]', 'markets');
     expect(await page.getByTestId('pool-row').count()).toBeGreaterThanOrEqual(4);
-    await view('#/markets/SUI_USDC', ['[data-testid=depth-ladder]', '[data-testid=trade-tape] tbody tr', '[data-testid=candle-chart] canvas'], 'pool');
-    await expect.poll(() => page.getByTestId('status-bar').getAttribute('title'), { timeout: 15_000 }).toContain('SUI_USDC: live');
+    await view(
+      '#/markets/SUI_USDC',
+      ['[data-testid=depth-ladder]', '[data-testid=trade-tape] tbody tr', '[data-testid=candle-chart] canvas'],
+      'pool',
+    );
+    await expect
+      .poll(() => page.getByTestId('status-bar').getAttribute('title'), { timeout: 15_000 })
+      .toContain('SUI_USDC: live');
     expect(Number((await page.getByTestId('mid-price').textContent())!.replace(/,/g, ''))).toBeGreaterThan(0);
 
     await view('#/margin', '[data-testid=liquidations-table] tbody tr', 'margin');
@@ -112,11 +131,17 @@ describe('the UI in Chromium against `tidewatch serve` on the Demo network', () 
     await page.locator('[data-testid=alert-item]', { hasText: 'Liquidated' }).first().waitFor({ timeout: 120_000 });
     await page.screenshot({ path: `${SCREENSHOTS}/alerts.png` });
     // A notification's click lands on #/alerts/<id>: that alert is marked.
-    const domId = (await page.locator('[data-testid=alert-item]', { hasText: 'Liquidated' }).first().getAttribute('id'))!;
+    const domId = (await page
+      .locator('[data-testid=alert-item]', { hasText: 'Liquidated' })
+      .first()
+      .getAttribute('id'))!;
     await go(page, `#/alerts/${domId.replace('alert-', '')}`);
     await expect.poll(() => page.locator(`#${domId}`).getAttribute('class')).toContain('focused');
     await go(page, '#/events');
-    await page.locator('[data-testid=events-table] tbody tr', { hasText: 'Liquidation' }).first().waitFor({ timeout: 30_000 });
+    await page
+      .locator('[data-testid=events-table] tbody tr', { hasText: 'Liquidation' })
+      .first()
+      .waitFor({ timeout: 30_000 });
     expect(Number(await page.getByTestId('open-alerts').textContent())).toBeGreaterThan(0);
   });
 });

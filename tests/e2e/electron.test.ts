@@ -41,7 +41,8 @@ describe.skipIf(!binary)('the desktop app (Playwright _electron)', () => {
     expect(await win.evaluate('typeof process')).toBe('undefined');
     expect(await win.evaluate('typeof window.require')).toBe('undefined');
     expect(await win.evaluate('Object.keys(window.tidewatch).sort().join()')).toBe('invoke,subscribe');
-    for (const owner of busiest) await win.evaluate(`window.tidewatch.invoke('addWatch', { owner: ${JSON.stringify(owner)} })`);
+    for (const owner of busiest)
+      await win.evaluate(`window.tidewatch.invoke('addWatch', { owner: ${JSON.stringify(owner)} })`);
     await win.evaluate("window.location.hash = '#/settings'; window.location.hash = '#/portfolio'");
     await win.getByTestId('position-row').first().waitFor({ timeout: 60_000 });
     await win.screenshot({ path: `${SCREENSHOTS}/electron-portfolio.png` });
@@ -49,7 +50,9 @@ describe.skipIf(!binary)('the desktop app (Playwright _electron)', () => {
 
   it('holds the security settings at run time: CSP, navigation, new windows, permissions', async () => {
     // contextIsolation/sandbox/no nodeIntegration show in the page: no process, no require (the first spec).
-    const csp = await win.evaluate("fetch('app://tidewatch/index.html').then((r) => r.headers.get('content-security-policy'))");
+    const csp = await win.evaluate(
+      "fetch('app://tidewatch/index.html').then((r) => r.headers.get('content-security-policy'))",
+    );
     expect(csp).toContain("style-src 'self';");
     expect(csp).not.toContain('unsafe-inline');
     // Navigation elsewhere is stopped (the prefix trick too); window.open is denied.
@@ -61,7 +64,9 @@ describe.skipIf(!binary)('the desktop app (Playwright _electron)', () => {
     expect(await win.evaluate("window.open('https://evil.example/') === null")).toBe(true);
     expect(app.windows()).toHaveLength(1);
     // Permissions: none but clipboard writes.
-    expect(await win.evaluate("navigator.permissions.query({ name: 'geolocation' }).then((p) => p.state)")).toBe('denied');
+    expect(await win.evaluate("navigator.permissions.query({ name: 'geolocation' }).then((p) => p.state)")).toBe(
+      'denied',
+    );
   });
 
   it('raises a native notification for a Demo-network liquidation at --speed', async () => {
@@ -75,7 +80,10 @@ describe.skipIf(!binary)('the desktop app (Playwright _electron)', () => {
       };
     });
     await expect
-      .poll(() => app.evaluate(() => (globalThis as unknown as { shown: string[] }).shown), { timeout: 120_000, interval: 1000 })
+      .poll(() => app.evaluate(() => (globalThis as unknown as { shown: string[] }).shown), {
+        timeout: 120_000,
+        interval: 1000,
+      })
       .toContain('Liquidated');
   });
 });

@@ -48,57 +48,73 @@ afterAll(async () => {
 });
 
 describe('what a trader must see', () => {
-  it('1. the Portfolio in money: totals, equity, leverage and the price that liquidates, riskiest first', { timeout: 90_000 }, async () => {
-    await page.getByTestId('position-row').first().waitFor({ timeout: 60_000 });
-    expect(await page.getByTestId('wallet-card').count()).toBe(busiest.length);
-    expect(await text('wallet-totals')).toMatch(/Equity\s*\$[\d,.]+[KM]?\s*Assets\s*\$[\d,.]+[KM]?\s*Debt\s*\$/);
-    const rows = page.getByTestId('position-row');
-    const first = (await rows.first().textContent()) ?? '';
-    expect(first).toMatch(/\$[\d,.]+/);
-    expect(first).toMatch(/\d\.\d\d×/);
-    // "Long SUI … liq. $3.07 … -4.9%": the row names the asset that moves; its liquidation price and the distance.
-    const distances = await textsIn(page.getByTestId('wallet-card').first(), '[data-testid=distance]');
-    expect(distances[0]).toMatch(/^\s*liq\. \$[\d,.]+\s*[-+]\d+\.\d%/);
-    const abs = distances.map((d) => Math.abs(Number(/([-+]\d+\.\d)%/.exec(d)?.[1] ?? 'NaN'))).filter((x) => !Number.isNaN(x));
-    expect(abs).toEqual([...abs].sort((a, b) => a - b));
-    // The pricing rule is shown with each price's source and age.
-    expect(await text('prices')).toMatch(/(oracle price|last exchange trade|stablecoin), (just now|\d+ s ago|\d+ min ago)/);
-  });
+  it(
+    '1. the Portfolio in money: totals, equity, leverage and the price that liquidates, riskiest first',
+    { timeout: 90_000 },
+    async () => {
+      await page.getByTestId('position-row').first().waitFor({ timeout: 60_000 });
+      expect(await page.getByTestId('wallet-card').count()).toBe(busiest.length);
+      expect(await text('wallet-totals')).toMatch(/Equity\s*\$[\d,.]+[KM]?\s*Assets\s*\$[\d,.]+[KM]?\s*Debt\s*\$/);
+      const rows = page.getByTestId('position-row');
+      const first = (await rows.first().textContent()) ?? '';
+      expect(first).toMatch(/\$[\d,.]+/);
+      expect(first).toMatch(/\d\.\d\d×/);
+      // "Long SUI … liq. $3.07 … -4.9%": the row names the asset that moves; its liquidation price and the distance.
+      const distances = await textsIn(page.getByTestId('wallet-card').first(), '[data-testid=distance]');
+      expect(distances[0]).toMatch(/^\s*liq\. \$[\d,.]+\s*[-+]\d+\.\d%/);
+      const abs = distances
+        .map((d) => Math.abs(Number(/([-+]\d+\.\d)%/.exec(d)?.[1] ?? 'NaN')))
+        .filter((x) => !Number.isNaN(x));
+      expect(abs).toEqual([...abs].sort((a, b) => a - b));
+      // The pricing rule is shown with each price's source and age.
+      expect(await text('prices')).toMatch(
+        /(oracle price|last exchange trade|stablecoin), (just now|\d+ s ago|\d+ min ago)/,
+      );
+    },
+  );
 
-  it('2. a manager page from every manager id: position, risk chart with its lines, events, and watch', { timeout: 90_000 }, async () => {
-    await page.getByTestId('position-row').first().getByTestId('manager-link').click();
-    expect(await page.evaluate('window.location.hash')).toMatch(/^#\/manager\/0x[0-9a-f]{64}$/);
-    await page.getByTestId('manager-position').waitFor();
-    expect(await text('manager-position')).toMatch(/Equity\s*\$[\d,.]+/);
-    expect(await text('manager-position')).toMatch(/liq\. \$[\d,.]+/);
-    await page.getByTestId('watched').waitFor();
-    await page.getByTestId('risk-chart').locator('canvas').first().waitFor({ timeout: 30_000 });
+  it(
+    '2. a manager page from every manager id: position, risk chart with its lines, events, and watch',
+    { timeout: 90_000 },
+    async () => {
+      await page.getByTestId('position-row').first().getByTestId('manager-link').click();
+      expect(await page.evaluate('window.location.hash')).toMatch(/^#\/manager\/0x[0-9a-f]{64}$/);
+      await page.getByTestId('manager-position').waitFor();
+      expect(await text('manager-position')).toMatch(/Equity\s*\$[\d,.]+/);
+      expect(await text('manager-position')).toMatch(/liq\. \$[\d,.]+/);
+      await page.getByTestId('watched').waitFor();
+      await page.getByTestId('risk-chart').locator('canvas').first().waitFor({ timeout: 30_000 });
 
-    // An unwatched manager from the liquidations list: no history yet, and a watch action.
-    await go(page, '#/margin');
-    await page.locator('[data-testid=liquidations-table] tbody tr').first().waitFor({ timeout: 30_000 });
-    const rows = page.locator('[data-testid=liquidations-table] tbody tr');
-    let opened = false;
-    for (let i = 0; i < Math.min(25, await rows.count()) && !opened; i++) {
-      const owner = await rows.nth(i).getByTestId('wallet-link').getAttribute('href');
-      if (owner && busiest.some((o) => owner.endsWith(o))) continue;
-      await rows.nth(i).getByTestId('manager-link').click();
-      opened = true;
-    }
-    expect(opened).toBe(true);
-    await page.getByTestId('view-manager').waitFor();
-    await page.getByTestId('watch-owner').waitFor({ timeout: 30_000 });
-    expect(await text('risk-empty')).toContain('Watch this owner');
-    await page.getByTestId('watch-owner').click();
-    await page.getByTestId('watched').waitFor({ timeout: 30_000 });
-    expect(pageErrors).toEqual([]);
-  });
+      // An unwatched manager from the liquidations list: no history yet, and a watch action.
+      await go(page, '#/margin');
+      await page.locator('[data-testid=liquidations-table] tbody tr').first().waitFor({ timeout: 30_000 });
+      const rows = page.locator('[data-testid=liquidations-table] tbody tr');
+      let opened = false;
+      for (let i = 0; i < Math.min(25, await rows.count()) && !opened; i++) {
+        const owner = await rows.nth(i).getByTestId('wallet-link').getAttribute('href');
+        if (owner && busiest.some((o) => owner.endsWith(o))) continue;
+        await rows.nth(i).getByTestId('manager-link').click();
+        opened = true;
+      }
+      expect(opened).toBe(true);
+      await page.getByTestId('view-manager').waitFor();
+      await page.getByTestId('watch-owner').waitFor({ timeout: 30_000 });
+      expect(await text('risk-empty')).toContain('Watch this owner');
+      await page.getByTestId('watch-owner').click();
+      await page.getByTestId('watched').waitFor({ timeout: 30_000 });
+      expect(pageErrors).toEqual([]);
+    },
+  );
 
-  it('3. units everywhere, and privacy masks only the user\'s own amounts', { timeout: 90_000 }, async () => {
+  it("3. units everywhere, and privacy masks only the user's own amounts", { timeout: 90_000 }, async () => {
     await go(page, '#/events');
     await page.locator('[data-testid=events-table] tbody tr').first().waitFor({ timeout: 30_000 });
-    expect(await page.locator('[data-testid=events-table] thead').textContent()).toMatch(/Time.*Type.*Manager.*Details/);
-    expect(await page.locator('[data-testid=events-table] tbody').getByTestId('manager-link').count()).toBeGreaterThan(0);
+    expect(await page.locator('[data-testid=events-table] thead').textContent()).toMatch(
+      /Time.*Type.*Manager.*Details/,
+    );
+    expect(await page.locator('[data-testid=events-table] tbody').getByTestId('manager-link').count()).toBeGreaterThan(
+      0,
+    );
     const details = await page.locator('[data-testid=events-table] td.details').allTextContents();
     const withAmounts = details.filter((d) => /\d/.test(d) && !d.startsWith('owner'));
     expect(withAmounts.length).toBeGreaterThan(0);
@@ -136,7 +152,8 @@ describe('what a trader must see', () => {
     expect(title).toMatch(/^\d{1,2}\/\d{1,2}\/\d{2}, \d{1,2}:\d{2}:\d{2}\s[AP]M$/);
     // The hour on screen is New York's, not UTC's.
     const hour = Number(/, (\d{1,2}):/.exec(title)![1]) % 12;
-    const ny = Number(new Date().toLocaleString('en-US', { timeZone: ZONE, hour: 'numeric', hour12: true }).split(' ')[0]) % 12;
+    const ny =
+      Number(new Date().toLocaleString('en-US', { timeZone: ZONE, hour: 'numeric', hour12: true }).split(' ')[0]) % 12;
     expect(Math.abs(hour - ny) % 11).toBeLessThanOrEqual(1);
   });
 
@@ -153,27 +170,40 @@ describe('what a trader must see', () => {
     await go(page, '#/markets/XBTC_USDC');
     await page.getByTestId('spread-row').waitFor({ timeout: 30_000 });
     // XBTC_USDC has a 0.1 USDC tick: prices with one decimal, not six.
-    const prices = await page.locator('[data-testid=depth-ladder] tbody tr:not(.spread) td:first-child').allTextContents();
+    const prices = await page
+      .locator('[data-testid=depth-ladder] tbody tr:not(.spread) td:first-child')
+      .allTextContents();
     expect(prices.length).toBeGreaterThan(0);
     for (const p of prices) expect(p.trim()).toMatch(/^\d{1,3}(,\d{3})*\.\d$/);
     expect(await text('spread-row')).toMatch(/mid · spread [\d,.]+ \(\d+\.\d{3} %\)/);
     await page.locator('[data-testid=trade-tape] tbody tr').first().waitFor({ timeout: 30_000 });
-    expect(await page.locator('[data-testid=trade-tape] tbody td:nth-child(2)').first().textContent()).toMatch(/Buy|Sell/);
+    expect(await page.locator('[data-testid=trade-tape] tbody td:nth-child(2)').first().textContent()).toMatch(
+      /Buy|Sell/,
+    );
     await page.getByTestId('zoom-in').waitFor();
     await page.getByTestId('last-price').waitFor({ timeout: 30_000 });
 
     await go(page, '#/markets');
     await page.getByTestId('pool-row').first().waitFor();
-    await expect.poll(async () => (await page.getByTestId('change').allTextContents()).filter((t) => /%/.test(t)).length, { timeout: 30_000 }).toBeGreaterThanOrEqual(4);
+    await expect
+      .poll(async () => (await page.getByTestId('change').allTextContents()).filter((t) => /%/.test(t)).length, {
+        timeout: 30_000,
+      })
+      .toBeGreaterThanOrEqual(4);
     await page.getByTestId('sort-change').click();
-    const changes = async (): Promise<number[]> => (await textsIn(page.locator('body'), '[data-testid=change]')).map((t) => Number(t.replace('%', '').trim())).filter((x) => !Number.isNaN(x));
+    const changes = async (): Promise<number[]> =>
+      (await textsIn(page.locator('body'), '[data-testid=change]'))
+        .map((t) => Number(t.replace('%', '').trim()))
+        .filter((x) => !Number.isNaN(x));
     const a = await changes();
     const sorted = [...a].sort((x, y) => y - x);
     expect(a.join() === sorted.join() || a.join() === [...sorted].reverse().join()).toBe(true);
 
     await go(page, '#/margin');
     await page.locator('[data-testid=liquidations-table] tbody tr').first().waitFor({ timeout: 30_000 });
-    expect(await page.locator('[data-testid=liquidations-table] thead').textContent()).toMatch(/Market.*Manager.*Owner.*USD/);
+    expect(await page.locator('[data-testid=liquidations-table] thead').textContent()).toMatch(
+      /Market.*Manager.*Owner.*USD/,
+    );
     expect(await page.locator('[data-testid=liquidations-table] tbody tr').first().textContent()).toMatch(/\$[\d,.]+/);
     await page.getByTestId('timeline-window').selectOption({ label: '1 hour' });
     await expect.poll(() => text('timeline-summary')).toMatch(/\d+\+? liquidations, \$[\d,.]+[KM]? repaid/);
@@ -183,7 +213,9 @@ describe('what a trader must see', () => {
     await go(page, '#/portfolio');
     await page.getByLabel('Wallet address to watch').fill('0x12g');
     await page.getByRole('button', { name: 'Watch', exact: true }).click();
-    await expect.poll(() => page.getByRole('alert').first().textContent()).toMatch(/is not a wallet address: a wallet address is 0x followed by up to 64 hexadecimal digits/);
+    await expect
+      .poll(() => page.getByRole('alert').first().textContent())
+      .toMatch(/is not a wallet address: a wallet address is 0x followed by up to 64 hexadecimal digits/);
     expect((await page.getByRole('alert').first().textContent()) ?? '').not.toMatch(/addWatch|expected 0x/);
 
     await go(page, '#/wallet/0xabc');
@@ -201,7 +233,9 @@ describe('what a trader must see', () => {
     await expect.poll(() => text('match-count')).toMatch(/^\d[\d,]*$/);
     const before = await page.getByTestId('facet-count').allTextContents();
     await page.locator('[data-testid=filter-builder] input[type=checkbox]').first().check();
-    await expect.poll(async () => (await page.getByTestId('facet-count').allTextContents()).join()).not.toBe(before.join());
+    await expect
+      .poll(async () => (await page.getByTestId('facet-count').allTextContents()).join())
+      .not.toBe(before.join());
     await page.getByTestId('tab-holders').click();
     const shares = await page.getByTestId('holder-share').allTextContents();
     expect(shares.length).toBe(await page.getByTestId('holder-row').count());
@@ -220,12 +254,20 @@ describe('what a trader must see', () => {
 
   it('8. every view at 1280x800 and 1920x1080, light and dark', { timeout: 300_000 }, async () => {
     await go(page, '#/portfolio');
-    const managerHref = (await page.getByTestId('position-row').first().getByTestId('manager-link').getAttribute('href'))!;
+    const managerHref = (await page
+      .getByTestId('position-row')
+      .first()
+      .getByTestId('manager-link')
+      .getAttribute('href'))!;
     const views: Array<[string, string, string]> = [
       ['portfolio', '#/portfolio', '[data-testid=position-row]'],
       ['manager', managerHref, '[data-testid=manager-position]'],
       ['wallet', `#/wallet/${world.describe().owners.find((o) => o.nfts > 0)!.owner}`, '[data-testid=nft-card]'],
-      ['collection', `#/collection/${world.describe().collections.find((c) => c.includes('TidalPunk'))}`, '[data-testid=facet-count]'],
+      [
+        'collection',
+        `#/collection/${world.describe().collections.find((c) => c.includes('TidalPunk'))}`,
+        '[data-testid=facet-count]',
+      ],
       ['markets', '#/markets', '[data-testid=pool-row]'],
       ['pool', '#/markets/SUI_USDC', '[data-testid=spread-row]'],
       ['margin', '#/margin', '[data-testid=liquidations-table] tbody tr'],

@@ -71,59 +71,76 @@ afterAll(async () => {
 });
 
 describe('one valuation on every row, page and alert', () => {
-  it(`holds assets / debt = ratio for ${MINUTES} minutes at speed 300`, { timeout: (MINUTES + 3) * 60_000 }, async () => {
-    const deadline = Date.now() + MINUTES * 60_000;
-    let rowsChecked = 0;
-    let pagesChecked = 0;
-    const bad: string[] = [];
-    let round = 0;
-    while (Date.now() < deadline) {
-      await go(page, '#/portfolio');
-      await page.getByTestId('position-row').first().waitFor({ timeout: 60_000 });
-      // One task of the page: the rows re-sort live.
-      const rows = (await page.evaluate(`Array.from(document.querySelectorAll('[data-testid="position-row"]'), (r) => ({
+  it(
+    `holds assets / debt = ratio for ${MINUTES} minutes at speed 300`,
+    { timeout: (MINUTES + 3) * 60_000 },
+    async () => {
+      const deadline = Date.now() + MINUTES * 60_000;
+      let rowsChecked = 0;
+      let pagesChecked = 0;
+      const bad: string[] = [];
+      let round = 0;
+      while (Date.now() < deadline) {
+        await go(page, '#/portfolio');
+        await page.getByTestId('position-row').first().waitFor({ timeout: 60_000 });
+        // One task of the page: the rows re-sort live.
+        const rows =
+          (await page.evaluate(`Array.from(document.querySelectorAll('[data-testid="position-row"]'), (r) => ({
         id: r.getAttribute('data-manager'),
         ratio: r.querySelector('[data-testid="row-ratio"]')?.textContent ?? '',
         assets: r.querySelector('[data-testid="row-assets"]')?.textContent ?? '',
         debt: r.querySelector('[data-testid="row-debt"]')?.textContent ?? '',
       }))`)) as Array<{ id: string; ratio: string; assets: string; debt: string }>;
-      const withDebt = rows.filter((r) => num(r.debt) > 0);
-      for (const r of withDebt) {
-        rowsChecked++;
-        if (!agreesShown(r.assets, r.debt, num(r.ratio))) bad.push(`row ${r.id}: ${r.assets} / ${r.debt} vs ${r.ratio}`);
-      }
-      if (round % 3 === 0 && withDebt.length > 0) {
-        // A manager page, one after another.
-        const r = withDebt[Math.floor(round / 3) % withDebt.length]!;
-        await go(page, `#/manager/${r.id}`);
-        await page.getByTestId('manager-position').waitFor({ timeout: 60_000 });
-        const facts = (await page.evaluate(`Object.fromEntries(Array.from(document.querySelectorAll('[data-testid="manager-position"] .fact'), (f) => [
+        const withDebt = rows.filter((r) => num(r.debt) > 0);
+        for (const r of withDebt) {
+          rowsChecked++;
+          if (!agreesShown(r.assets, r.debt, num(r.ratio)))
+            bad.push(`row ${r.id}: ${r.assets} / ${r.debt} vs ${r.ratio}`);
+        }
+        if (round % 3 === 0 && withDebt.length > 0) {
+          // A manager page, one after another.
+          const r = withDebt[Math.floor(round / 3) % withDebt.length]!;
+          await go(page, `#/manager/${r.id}`);
+          await page.getByTestId('manager-position').waitFor({ timeout: 60_000 });
+          const facts =
+            (await page.evaluate(`Object.fromEntries(Array.from(document.querySelectorAll('[data-testid="manager-position"] .fact'), (f) => [
           f.querySelector('.label')?.textContent?.trim() ?? '', f.querySelector('strong, [data-testid="risk-gauge"]')?.textContent ?? f.textContent ?? ''
         ]))`)) as Record<string, string>;
-        const ratioText = (await page.getByTestId('manager-position').locator('.fact', { hasText: 'Risk ratio' }).first().textContent()) ?? '';
-        const ratio = num(ratioText.replace(/^\s*Risk ratio/, ''));
-        pagesChecked++;
-        if (!agreesShown(facts['Assets'] ?? '', facts['Debt now'] ?? '', ratio)) bad.push(`page ${r.id}: ${facts['Assets']} / ${facts['Debt now']} vs ${ratio}`);
+          const ratioText =
+            (await page
+              .getByTestId('manager-position')
+              .locator('.fact', { hasText: 'Risk ratio' })
+              .first()
+              .textContent()) ?? '';
+          const ratio = num(ratioText.replace(/^\s*Risk ratio/, ''));
+          pagesChecked++;
+          if (!agreesShown(facts['Assets'] ?? '', facts['Debt now'] ?? '', ratio))
+            bad.push(`page ${r.id}: ${facts['Assets']} / ${facts['Debt now']} vs ${ratio}`);
+        }
+        round++;
+        await page.waitForTimeout(10_000);
       }
-      round++;
-      await page.waitForTimeout(10_000);
-    }
-    // Every threshold alert raised in the run, as the Alerts view shows it.
-    await go(page, '#/alerts');
-    await page.waitForTimeout(1_000);
-    const messages = (await page.evaluate(`Array.from(document.querySelectorAll('body *'), (e) => e.childElementCount === 0 ? e.textContent ?? '' : '').filter((t) => /Assets \\$[\\d,.]+, debt .*\\(\\$[\\d,.]+\\): ratio \\d/.test(t))`)) as string[];
-    for (const m of new Set(messages)) {
-      const x = /Assets \$([\d,.]+), debt .*?\(\$([\d,.]+)\): ratio (\d+\.\d+)/.exec(m)!;
-      const [assets, debt, ratio] = [num(x[1]!), num(x[2]!), Number(x[3])];
-      // Alerts give dollars whole from $100 (cents below).
-      if (!agrees(assets, debt, ratio, debt >= 100 ? 1 : 0.01)) bad.push(`alert: ${m.slice(0, 160)}`);
-    }
-    console.log(`valuation e2e: ${rowsChecked} rows, ${pagesChecked} manager pages, ${new Set(messages).size} alerts checked over ${MINUTES} min`);
-    expect(bad).toEqual([]);
-    expect(rowsChecked).toBeGreaterThan(10);
-    expect(pagesChecked).toBeGreaterThan(0);
-    expect(pageErrors).toEqual([]);
-  });
+      // Every threshold alert raised in the run, as the Alerts view shows it.
+      await go(page, '#/alerts');
+      await page.waitForTimeout(1_000);
+      const messages = (await page.evaluate(
+        `Array.from(document.querySelectorAll('body *'), (e) => e.childElementCount === 0 ? e.textContent ?? '' : '').filter((t) => /Assets \\$[\\d,.]+, debt .*\\(\\$[\\d,.]+\\): ratio \\d/.test(t))`,
+      )) as string[];
+      for (const m of new Set(messages)) {
+        const x = /Assets \$([\d,.]+), debt .*?\(\$([\d,.]+)\): ratio (\d+\.\d+)/.exec(m)!;
+        const [assets, debt, ratio] = [num(x[1]!), num(x[2]!), Number(x[3])];
+        // Alerts give dollars whole from $100 (cents below).
+        if (!agrees(assets, debt, ratio, debt >= 100 ? 1 : 0.01)) bad.push(`alert: ${m.slice(0, 160)}`);
+      }
+      console.log(
+        `valuation e2e: ${rowsChecked} rows, ${pagesChecked} manager pages, ${new Set(messages).size} alerts checked over ${MINUTES} min`,
+      );
+      expect(bad).toEqual([]);
+      expect(rowsChecked).toBeGreaterThan(10);
+      expect(pagesChecked).toBeGreaterThan(0);
+      expect(pageErrors).toEqual([]);
+    },
+  );
 
   it('moves every row with the shock within a frame, with no service call', { timeout: 120_000 }, async () => {
     await go(page, '#/portfolio');
@@ -153,39 +170,54 @@ describe('one valuation on every row, page and alert', () => {
     await page.screenshot({ path: `${SHOTS}/portfolio-shocked-1280x800.png`, fullPage: true });
   });
 
-  it('repairs a position to its target with the numbers it shows, and draws the watched positions on the pool chart', { timeout: 180_000 }, async () => {
-    await go(page, '#/portfolio');
-    await page.getByTestId('position-row').first().waitFor();
-    // A long on SUI_USDC (the repair's USDC deposit is read against the page's own assets and debt).
-    const id = (await page.evaluate(`Array.from(document.querySelectorAll('[data-testid="position-row"]')).map((r) => [r.getAttribute('data-manager'), r.querySelector('[data-testid="row-pool"]')?.textContent, r.querySelector('[data-testid="row-side"]')?.textContent]).find((x) => x[1] === 'SUI_USDC' && /Long/.test(x[2] ?? ''))?.[0] ?? null`)) as string | null;
-    expect(id).not.toBeNull();
-    await go(page, `#/manager/${id}`);
-    await page.getByTestId('repair').waitFor();
-    // A target of 3 is above any position's ratio the Demo network keeps: always a plan.
-    await page.getByTestId('repair-target').selectOption('custom');
-    await page.getByTestId('repair-custom').fill('3');
-    const text = (await page.getByTestId('repair-text').textContent()) ?? '';
-    const target = Number(/get back to (\d+(?:\.\d+)?)/.exec(text)?.[1]);
-    const deposit = Number(await page.getByTestId('repair-deposit-USDC').getAttribute('data-amount'));
-    const facts = (await page.evaluate(`Object.fromEntries(Array.from(document.querySelectorAll('[data-testid="manager-position"] .fact'), (f) => [f.querySelector('.label')?.textContent?.trim() ?? '', f.querySelector('strong')?.textContent ?? '']))`)) as Record<string, string>;
-    const [assets, debt] = [num(facts['Assets'] ?? ''), num(facts['Debt now'] ?? '')];
-    // (assets + deposit) / debt reaches the target, within the page's cents.
-    expect(Math.abs((assets + deposit) / debt - target)).toBeLessThan(0.001 + 0.01 / debt);
-    await go(page, '#/markets/SUI_USDC');
-    await page.getByTestId('pool-position-lines').waitFor({ timeout: 60_000 });
-    expect(await page.getByTestId('pool-position-lines').textContent()).toMatch(/Liq [\d.]+/);
-    for (const theme of ['light', 'dark'] as const) {
-      await page.evaluate(`localStorage.setItem('tidewatch.theme', '${theme}')`);
-      for (const [w, h] of [[1280, 800], [1920, 1080]] as const) {
-        await page.setViewportSize({ width: w, height: h });
-        for (const [name, hash, ready] of [['portfolio', '#/portfolio', 'shock-panel'], ['manager', `#/manager/${id}`, 'repair'], ['pool', '#/markets/SUI_USDC', 'pool-position-lines']] as const) {
-          await page.reload();
-          await go(page, hash);
-          await page.getByTestId(ready).waitFor({ timeout: 60_000 });
-          await page.screenshot({ path: `${SHOTS}/${name}-${w}x${h}-${theme}.png`, fullPage: true });
+  it(
+    'repairs a position to its target with the numbers it shows, and draws the watched positions on the pool chart',
+    { timeout: 180_000 },
+    async () => {
+      await go(page, '#/portfolio');
+      await page.getByTestId('position-row').first().waitFor();
+      // A long on SUI_USDC (the repair's USDC deposit is read against the page's own assets and debt).
+      const id = (await page.evaluate(
+        `Array.from(document.querySelectorAll('[data-testid="position-row"]')).map((r) => [r.getAttribute('data-manager'), r.querySelector('[data-testid="row-pool"]')?.textContent, r.querySelector('[data-testid="row-side"]')?.textContent]).find((x) => x[1] === 'SUI_USDC' && /Long/.test(x[2] ?? ''))?.[0] ?? null`,
+      )) as string | null;
+      expect(id).not.toBeNull();
+      await go(page, `#/manager/${id}`);
+      await page.getByTestId('repair').waitFor();
+      // A target of 3 is above any position's ratio the Demo network keeps: always a plan.
+      await page.getByTestId('repair-target').selectOption('custom');
+      await page.getByTestId('repair-custom').fill('3');
+      const text = (await page.getByTestId('repair-text').textContent()) ?? '';
+      const target = Number(/get back to (\d+(?:\.\d+)?)/.exec(text)?.[1]);
+      const deposit = Number(await page.getByTestId('repair-deposit-USDC').getAttribute('data-amount'));
+      const facts = (await page.evaluate(
+        `Object.fromEntries(Array.from(document.querySelectorAll('[data-testid="manager-position"] .fact'), (f) => [f.querySelector('.label')?.textContent?.trim() ?? '', f.querySelector('strong')?.textContent ?? '']))`,
+      )) as Record<string, string>;
+      const [assets, debt] = [num(facts['Assets'] ?? ''), num(facts['Debt now'] ?? '')];
+      // (assets + deposit) / debt reaches the target, within the page's cents.
+      expect(Math.abs((assets + deposit) / debt - target)).toBeLessThan(0.001 + 0.01 / debt);
+      await go(page, '#/markets/SUI_USDC');
+      await page.getByTestId('pool-position-lines').waitFor({ timeout: 60_000 });
+      expect(await page.getByTestId('pool-position-lines').textContent()).toMatch(/Liq [\d.]+/);
+      for (const theme of ['light', 'dark'] as const) {
+        await page.evaluate(`localStorage.setItem('tidewatch.theme', '${theme}')`);
+        for (const [w, h] of [
+          [1280, 800],
+          [1920, 1080],
+        ] as const) {
+          await page.setViewportSize({ width: w, height: h });
+          for (const [name, hash, ready] of [
+            ['portfolio', '#/portfolio', 'shock-panel'],
+            ['manager', `#/manager/${id}`, 'repair'],
+            ['pool', '#/markets/SUI_USDC', 'pool-position-lines'],
+          ] as const) {
+            await page.reload();
+            await go(page, hash);
+            await page.getByTestId(ready).waitFor({ timeout: 60_000 });
+            await page.screenshot({ path: `${SHOTS}/${name}-${w}x${h}-${theme}.png`, fullPage: true });
+          }
         }
       }
-    }
-    expect(pageErrors).toEqual([]);
-  });
+      expect(pageErrors).toEqual([]);
+    },
+  );
 });

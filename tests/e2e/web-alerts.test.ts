@@ -45,7 +45,8 @@ function raise(a: Partial<NewAlert> & Pick<NewAlert, 'rule' | 'level' | 'title' 
 }
 
 /** Constructed notifications, as the wrapper in the page recorded them. */
-const shown = (): Promise<Array<{ title: string; body: string; tag: string; requireInteraction: boolean }>> => page.evaluate('window.__notifications') as never;
+const shown = (): Promise<Array<{ title: string; body: string; tag: string; requireInteraction: boolean }>> =>
+  page.evaluate('window.__notifications') as never;
 /** A time of day on the core's clock (quiet hours are the server's local time). */
 const hhmm = (ms: number): string => new Date(ms).toTimeString().slice(0, 5);
 
@@ -64,7 +65,11 @@ beforeAll(async () => {
   serving = await startServe({ port: 0, dataDir: dir.dir, demo: { speed: 60 }, log: () => {} });
   browser = await launchChromium();
   // A zone away from UTC (and half an hour off it): every time on the page must be local.
-  context = await browser.newContext({ viewport: { width: 1280, height: 800 }, timezoneId: 'Asia/Kolkata', locale: 'en-US' });
+  context = await browser.newContext({
+    viewport: { width: 1280, height: 800 },
+    timezoneId: 'Asia/Kolkata',
+    locale: 'en-US',
+  });
   await context.grantPermissions(['notifications'], { origin: new URL(serving.url).origin });
   await context.addInitScript(`(() => {
     const Original = window.Notification;
@@ -97,8 +102,17 @@ describe('the browser page alerts (issue 27)', () => {
     expect(await page.getByTestId('notify-permission-banner').count()).toBe(0);
     await expect.poll(() => page.title()).toBe('Tidewatch');
 
-    const a = raise({ rule: 'liquidation', level: 'critical', manager_id: MANAGER_A, owner: OWNER, title: 'Liquidated', message: 'Margin manager 0xa1a1a1…a1a1 of 0x0d0d0d…0d0d was liquidated: repaid 1,234.5 USDC.' });
-    await expect.poll(shown, { timeout: 15_000 }).toEqual([{ title: 'Liquidated', body: a.message, tag: `tidewatch-alert-${a.id}`, requireInteraction: true }]);
+    const a = raise({
+      rule: 'liquidation',
+      level: 'critical',
+      manager_id: MANAGER_A,
+      owner: OWNER,
+      title: 'Liquidated',
+      message: 'Margin manager 0xa1a1a1…a1a1 of 0x0d0d0d…0d0d was liquidated: repaid 1,234.5 USDC.',
+    });
+    await expect
+      .poll(shown, { timeout: 15_000 })
+      .toEqual([{ title: 'Liquidated', body: a.message, tag: `tidewatch-alert-${a.id}`, requireInteraction: true }]);
     await expect.poll(() => page.title()).toBe('(1) Tidewatch');
 
     const row = page.locator(`#alert-${a.id} [data-testid=alert-row]`);
@@ -109,111 +123,219 @@ describe('the browser page alerts (issue 27)', () => {
     expect(pageErrors).toEqual([]);
   });
 
-  it('sets up channels in Settings, tests them, and shows what each alert was sent on', { timeout: 120_000 }, async () => {
-    await go(page, '#/settings');
-    const card = page.getByTestId('notify-channels');
-    await card.waitFor({ timeout: 30_000 });
-    const add = async (type: string, name: string, fields: Record<string, string>, extra: { minLevel?: string; quiet?: [string, string] } = {}): Promise<void> => {
+  it(
+    'sets up channels in Settings, tests them, and shows what each alert was sent on',
+    { timeout: 120_000 },
+    async () => {
+      await go(page, '#/settings');
+      const card = page.getByTestId('notify-channels');
+      await card.waitFor({ timeout: 30_000 });
+      const add = async (
+        type: string,
+        name: string,
+        fields: Record<string, string>,
+        extra: { minLevel?: string; quiet?: [string, string] } = {},
+      ): Promise<void> => {
+        await card.getByTestId('notify-add').click();
+        await card.getByTestId('notify-type').selectOption(type);
+        await card.getByTestId('notify-name').fill(name);
+        for (const [path, value] of Object.entries(fields)) await card.getByTestId(`notify-field-${path}`).fill(value);
+        if (extra.minLevel) await card.getByTestId('notify-min-level').selectOption(extra.minLevel);
+        if (extra.quiet) {
+          await card.getByTestId('notify-quiet-from').fill(extra.quiet[0]);
+          await card.getByTestId('notify-quiet-to').fill(extra.quiet[1]);
+        }
+        await card.getByTestId('notify-save').click();
+        await card.locator(`[data-testid=notify-channel][data-channel="${name}"]`).waitFor();
+      };
+      // A URL that is not one is refused next to the form, in the form's words.
       await card.getByTestId('notify-add').click();
-      await card.getByTestId('notify-type').selectOption(type);
-      await card.getByTestId('notify-name').fill(name);
-      for (const [path, value] of Object.entries(fields)) await card.getByTestId(`notify-field-${path}`).fill(value);
-      if (extra.minLevel) await card.getByTestId('notify-min-level').selectOption(extra.minLevel);
-      if (extra.quiet) {
-        await card.getByTestId('notify-quiet-from').fill(extra.quiet[0]);
-        await card.getByTestId('notify-quiet-to').fill(extra.quiet[1]);
-      }
+      await card.getByTestId('notify-name').fill('phone');
+      await card.getByTestId('notify-field-url').fill('ntfy.sh/no-scheme');
       await card.getByTestId('notify-save').click();
-      await card.locator(`[data-testid=notify-channel][data-channel="${name}"]`).waitFor();
-    };
-    // A URL that is not one is refused next to the form, in the form's words.
-    await card.getByTestId('notify-add').click();
-    await card.getByTestId('notify-name').fill('phone');
-    await card.getByTestId('notify-field-url').fill('ntfy.sh/no-scheme');
-    await card.getByTestId('notify-save').click();
-    await expect.poll(() => card.getByTestId('notify-form-error').textContent()).toMatch(/^The topic URL must be/);
-    await card.getByRole('button', { name: 'Cancel' }).click();
+      await expect.poll(() => card.getByTestId('notify-form-error').textContent()).toMatch(/^The topic URL must be/);
+      await card.getByRole('button', { name: 'Cancel' }).click();
 
-    await add('ntfy', 'phone', { url: `${receiverUrl}/tidewatch-topic` });
-    // Quiet hours around now (the core's clock): its warnings are held.
-    const now = Date.now();
-    await add('telegram', 'desk', { botToken: '123456:secret-bot-token', chatId: '4242', apiRoot: receiverUrl }, { quiet: [hhmm(now - 3_600_000), hhmm(now + 3_600_000)] });
-    // Nothing listens on port 9: each try fails.
-    await add('webhook', 'ops', { url: 'http://127.0.0.1:9/hook', secret: `whsec_${Buffer.from('an e2e signing secret, 32 bytes!').toString('base64')}` }, { minLevel: 'critical' });
-    expect(await page.content()).not.toContain('secret-bot-token');
+      await add('ntfy', 'phone', { url: `${receiverUrl}/tidewatch-topic` });
+      // Quiet hours around now (the core's clock): its warnings are held.
+      const now = Date.now();
+      await add(
+        'telegram',
+        'desk',
+        { botToken: '123456:secret-bot-token', chatId: '4242', apiRoot: receiverUrl },
+        { quiet: [hhmm(now - 3_600_000), hhmm(now + 3_600_000)] },
+      );
+      // Nothing listens on port 9: each try fails.
+      await add(
+        'webhook',
+        'ops',
+        {
+          url: 'http://127.0.0.1:9/hook',
+          secret: `whsec_${Buffer.from('an e2e signing secret, 32 bytes!').toString('base64')}`,
+        },
+        { minLevel: 'critical' },
+      );
+      expect(await page.content()).not.toContain('secret-bot-token');
 
-    // Editing keeps the secret: its input is empty and says so.
-    await card.locator('[data-testid=notify-channel][data-channel="desk"]').getByTestId('notify-edit').click();
-    expect(await card.getByTestId('notify-field-botToken').inputValue()).toBe('');
-    expect(await card.getByTestId('notify-field-botToken').getAttribute('placeholder')).toBe('set — leave empty to keep');
-    await card.getByTestId('notify-form').screenshot({ path: `${SCREENSHOTS}/web-alert-channel-form-light.png` });
-    await card.getByRole('button', { name: 'Cancel' }).click();
+      // Editing keeps the secret: its input is empty and says so.
+      await card.locator('[data-testid=notify-channel][data-channel="desk"]').getByTestId('notify-edit').click();
+      expect(await card.getByTestId('notify-field-botToken').inputValue()).toBe('');
+      expect(await card.getByTestId('notify-field-botToken').getAttribute('placeholder')).toBe(
+        'set — leave empty to keep',
+      );
+      await card.getByTestId('notify-form').screenshot({ path: `${SCREENSHOTS}/web-alert-channel-form-light.png` });
+      await card.getByRole('button', { name: 'Cancel' }).click();
 
-    await card.getByTestId('notify-test-all').click();
-    const results = card.getByTestId('notify-test-result');
-    await expect.poll(() => results.count(), { timeout: 30_000 }).toBe(3);
-    const byChannel = async (name: string): Promise<[string, string | null]> => {
-      const r = card.locator(`[data-testid=notify-channel][data-channel="${name}"] + tr [data-testid=notify-test-result]`);
-      return [(await r.textContent())!.trim(), await r.getAttribute('data-ok')];
-    };
-    expect(await byChannel('phone')).toEqual(['✓ Sent: check that it arrived.', 'true']);
-    expect((await byChannel('ops'))[1]).toBe('false');
-    expect(received.some((r) => r.startsWith('/tidewatch-topic'))).toBe(true);
-    expect(received.some((r) => r.startsWith('/bot123456:secret-bot-token/sendMessage'))).toBe(true);
-    await page.waitForTimeout(200);
-    await card.screenshot({ path: `${SCREENSHOTS}/web-alert-channels-light.png` });
-    await page.getByRole('button', { name: 'Dark theme' }).click();
-    await page.waitForTimeout(200);
-    await card.screenshot({ path: `${SCREENSHOTS}/web-alert-channels-dark.png` });
-    // The card among the rest of Settings, as the page shows it.
-    await card.getByTestId('notify-options').scrollIntoViewIfNeeded();
-    await page.screenshot({ path: `${SCREENSHOTS}/web-settings-channels-dark.png` });
-    await page.getByRole('button', { name: 'Light theme' }).click();
+      await card.getByTestId('notify-test-all').click();
+      const results = card.getByTestId('notify-test-result');
+      await expect.poll(() => results.count(), { timeout: 30_000 }).toBe(3);
+      const byChannel = async (name: string): Promise<[string, string | null]> => {
+        const r = card.locator(
+          `[data-testid=notify-channel][data-channel="${name}"] + tr [data-testid=notify-test-result]`,
+        );
+        return [(await r.textContent())!.trim(), await r.getAttribute('data-ok')];
+      };
+      expect(await byChannel('phone')).toEqual(['✓ Sent: check that it arrived.', 'true']);
+      expect((await byChannel('ops'))[1]).toBe('false');
+      expect(received.some((r) => r.startsWith('/tidewatch-topic'))).toBe(true);
+      expect(received.some((r) => r.startsWith('/bot123456:secret-bot-token/sendMessage'))).toBe(true);
+      await page.waitForTimeout(200);
+      await card.screenshot({ path: `${SCREENSHOTS}/web-alert-channels-light.png` });
+      await page.getByRole('button', { name: 'Dark theme' }).click();
+      await page.waitForTimeout(200);
+      await card.screenshot({ path: `${SCREENSHOTS}/web-alert-channels-dark.png` });
+      // The card among the rest of Settings, as the page shows it.
+      await card.getByTestId('notify-options').scrollIntoViewIfNeeded();
+      await page.screenshot({ path: `${SCREENSHOTS}/web-settings-channels-dark.png` });
+      await page.getByRole('button', { name: 'Light theme' }).click();
 
-    // The burst the Alerts page groups: position A warned, went critical and was liquidated;
-    // position B repeated its warning; Tidewatch went blind and saw again; another trader's large liquidation.
-    const m = 60_000;
-    raise({ rule: 'risk-threshold', level: 'warning', manager_id: MANAGER_A, owner: OWNER, title: 'Warning: SUI_USDC risk ratio 1.196', message: 'Margin manager 0xa1a1a1…a1a1 (SUI_USDC) fell below the warning threshold (1.2). Assets $12,400, debt 10,368 USDC ($10,368): ratio 1.196.' }, 14 * m);
-    raise({ rule: 'risk-threshold', level: 'critical', manager_id: MANAGER_A, owner: OWNER, title: 'Critical: SUI_USDC risk ratio 1.142', message: 'Margin manager 0xa1a1a1…a1a1 (SUI_USDC) fell below the critical threshold (1.15). Assets $11,840, debt 10,368 USDC ($10,368): ratio 1.142.' }, 9 * m);
-    for (const [i, ratio] of ['1.198', '1.191', '1.187', '1.183', '1.179'].entries()) {
-      raise({ rule: 'risk-threshold', level: 'warning', manager_id: MANAGER_B, owner: OWNER, title: `Warning: DEEP_USDC risk ratio ${ratio}`, message: `Margin manager 0xb2b2b2…b2b2 (DEEP_USDC) fell below the warning threshold (1.2). Ratio ${ratio}.` }, (12 - 2 * i) * m);
-    }
-    raise({ rule: 'blind', level: 'critical', title: 'Tidewatch cannot see', message: 'The margin stream has been down for 3 min: liquidations are not seen until it is back.' }, 6 * m);
-    raise({ rule: 'blind', level: 'info', title: 'Tidewatch sees again', message: 'The margin stream is back after 4 min.' }, 2 * m);
-    raise({ rule: 'large-liquidation', level: 'warning', manager_id: OTHER, title: 'Large liquidation: $182,000', message: 'Margin manager 0xc3c3c3…c3c3 was liquidated for 52,000 SUI (about $182,000). Large liquidations move the book: check your positions on that pool.' }, 3 * m);
-    const liquidated = raise({ rule: 'liquidation', level: 'critical', manager_id: MANAGER_A, owner: OWNER, title: 'Liquidated', message: 'Margin manager 0xa1a1a1…a1a1 of 0x0d0d0d…0d0d was liquidated at a risk ratio of 1.118: repaid 4,100 USDC; left 1,020 SUI.' }, 1 * m);
+      // The burst the Alerts page groups: position A warned, went critical and was liquidated;
+      // position B repeated its warning; Tidewatch went blind and saw again; another trader's large liquidation.
+      const m = 60_000;
+      raise(
+        {
+          rule: 'risk-threshold',
+          level: 'warning',
+          manager_id: MANAGER_A,
+          owner: OWNER,
+          title: 'Warning: SUI_USDC risk ratio 1.196',
+          message:
+            'Margin manager 0xa1a1a1…a1a1 (SUI_USDC) fell below the warning threshold (1.2). Assets $12,400, debt 10,368 USDC ($10,368): ratio 1.196.',
+        },
+        14 * m,
+      );
+      raise(
+        {
+          rule: 'risk-threshold',
+          level: 'critical',
+          manager_id: MANAGER_A,
+          owner: OWNER,
+          title: 'Critical: SUI_USDC risk ratio 1.142',
+          message:
+            'Margin manager 0xa1a1a1…a1a1 (SUI_USDC) fell below the critical threshold (1.15). Assets $11,840, debt 10,368 USDC ($10,368): ratio 1.142.',
+        },
+        9 * m,
+      );
+      for (const [i, ratio] of ['1.198', '1.191', '1.187', '1.183', '1.179'].entries()) {
+        raise(
+          {
+            rule: 'risk-threshold',
+            level: 'warning',
+            manager_id: MANAGER_B,
+            owner: OWNER,
+            title: `Warning: DEEP_USDC risk ratio ${ratio}`,
+            message: `Margin manager 0xb2b2b2…b2b2 (DEEP_USDC) fell below the warning threshold (1.2). Ratio ${ratio}.`,
+          },
+          (12 - 2 * i) * m,
+        );
+      }
+      raise(
+        {
+          rule: 'blind',
+          level: 'critical',
+          title: 'Tidewatch cannot see',
+          message: 'The margin stream has been down for 3 min: liquidations are not seen until it is back.',
+        },
+        6 * m,
+      );
+      raise(
+        {
+          rule: 'blind',
+          level: 'info',
+          title: 'Tidewatch sees again',
+          message: 'The margin stream is back after 4 min.',
+        },
+        2 * m,
+      );
+      raise(
+        {
+          rule: 'large-liquidation',
+          level: 'warning',
+          manager_id: OTHER,
+          title: 'Large liquidation: $182,000',
+          message:
+            'Margin manager 0xc3c3c3…c3c3 was liquidated for 52,000 SUI (about $182,000). Large liquidations move the book: check your positions on that pool.',
+        },
+        3 * m,
+      );
+      const liquidated = raise(
+        {
+          rule: 'liquidation',
+          level: 'critical',
+          manager_id: MANAGER_A,
+          owner: OWNER,
+          title: 'Liquidated',
+          message:
+            'Margin manager 0xa1a1a1…a1a1 of 0x0d0d0d…0d0d was liquidated at a risk ratio of 1.118: repaid 4,100 USDC; left 1,020 SUI.',
+        },
+        1 * m,
+      );
 
-    await go(page, '#/alerts');
-    await page.getByTestId('alert-thread').first().waitFor();
-    await expect.poll(() => page.title()).toMatch(/^\(\d+\) Tidewatch$/);
-    // The deliveries are logged, pushed as an empty change, and read again by the page.
-    const chips = page.locator(`#alert-${liquidated.id} [data-testid=alert-delivery]`);
-    await expect.poll(() => chips.allTextContents(), { timeout: 30_000 }).toEqual(expect.arrayContaining([expect.stringMatching(/^phone ✓ \d{1,2}:\d{2} [AP]M$/)]));
-    const thread = page.locator(`[data-thread="m:${MANAGER_A}"]`);
-    expect(await thread.getByTestId('alert-row').count()).toBe(1);
-    expect((await thread.getByTestId('alert-fold').textContent())!.trim()).toBe('+2 earlier');
-    // The telegram channel holds B's warnings for its quiet hours.
-    await expect.poll(() => page.locator(`[data-thread="m:${MANAGER_B}"] [data-testid=alert-delivery]`, { hasText: 'desk' }).first().textContent(), { timeout: 30_000 }).toMatch(/desk · quiet hours until \d\d:\d\d/);
+      await go(page, '#/alerts');
+      await page.getByTestId('alert-thread').first().waitFor();
+      await expect.poll(() => page.title()).toMatch(/^\(\d+\) Tidewatch$/);
+      // The deliveries are logged, pushed as an empty change, and read again by the page.
+      const chips = page.locator(`#alert-${liquidated.id} [data-testid=alert-delivery]`);
+      await expect
+        .poll(() => chips.allTextContents(), { timeout: 30_000 })
+        .toEqual(expect.arrayContaining([expect.stringMatching(/^phone ✓ \d{1,2}:\d{2} [AP]M$/)]));
+      const thread = page.locator(`[data-thread="m:${MANAGER_A}"]`);
+      expect(await thread.getByTestId('alert-row').count()).toBe(1);
+      expect((await thread.getByTestId('alert-fold').textContent())!.trim()).toBe('+2 earlier');
+      // The telegram channel holds B's warnings for its quiet hours.
+      await expect
+        .poll(
+          () =>
+            page
+              .locator(`[data-thread="m:${MANAGER_B}"] [data-testid=alert-delivery]`, { hasText: 'desk' })
+              .first()
+              .textContent(),
+          { timeout: 30_000 },
+        )
+        .toMatch(/desk · quiet hours until \d\d:\d\d/);
 
-    // A unfolded: the first critical alert's try on the dead webhook failed, its detail in words in the log.
-    await thread.getByTestId('alert-fold').click();
-    expect(await thread.getByTestId('alert-row').count()).toBe(3);
-    const failed = page.locator('[data-testid=alert-delivery]', { hasText: 'ops ✗ failed' }).first();
-    await failed.waitFor({ timeout: 30_000 });
-    expect(await failed.getAttribute('title')).toMatch(/^ops: Failed .+: .+/);
-    await failed.click();
-    await expect.poll(() => page.locator('[data-testid=alert-delivery-log] tr', { hasText: 'ops' }).first().textContent()).toMatch(/ops.*the alert.*failed.+/);
-    await page.waitForTimeout(300);
-    await page.screenshot({ path: `${SCREENSHOTS}/web-alerts-light.png`, fullPage: true });
-    await page.getByRole('button', { name: 'Dark theme' }).click();
-    await page.waitForTimeout(300);
-    await page.screenshot({ path: `${SCREENSHOTS}/web-alerts-dark.png`, fullPage: true });
+      // A unfolded: the first critical alert's try on the dead webhook failed, its detail in words in the log.
+      await thread.getByTestId('alert-fold').click();
+      expect(await thread.getByTestId('alert-row').count()).toBe(3);
+      const failed = page.locator('[data-testid=alert-delivery]', { hasText: 'ops ✗ failed' }).first();
+      await failed.waitFor({ timeout: 30_000 });
+      expect(await failed.getAttribute('title')).toMatch(/^ops: Failed .+: .+/);
+      await failed.click();
+      await expect
+        .poll(() => page.locator('[data-testid=alert-delivery-log] tr', { hasText: 'ops' }).first().textContent())
+        .toMatch(/ops.*the alert.*failed.+/);
+      await page.waitForTimeout(300);
+      await page.screenshot({ path: `${SCREENSHOTS}/web-alerts-light.png`, fullPage: true });
+      await page.getByRole('button', { name: 'Dark theme' }).click();
+      await page.waitForTimeout(300);
+      await page.screenshot({ path: `${SCREENSHOTS}/web-alerts-dark.png`, fullPage: true });
 
-    // Filters: the critical ones only.
-    await page.getByTestId('alert-filter-level').selectOption('critical');
-    await expect.poll(() => page.getByTestId('alert-thread').count()).toBe(2);
-    expect(pageErrors).toEqual([]);
-  });
+      // Filters: the critical ones only.
+      await page.getByTestId('alert-filter-level').selectOption('critical');
+      await expect.poll(() => page.getByTestId('alert-thread').count()).toBe(2);
+      expect(pageErrors).toEqual([]);
+    },
+  );
 
   it('asks once for the permission where it is not granted, and remembers a dismissal', async () => {
     const other = await browser.newContext({ viewport: { width: 1280, height: 800 } });
@@ -222,7 +344,9 @@ describe('the browser page alerts (issue 27)', () => {
       await p.goto(serving.url);
       const banner = p.getByTestId('notify-permission-banner');
       await banner.waitFor({ timeout: 30_000 });
-      expect(await banner.textContent()).toContain('Allow notifications so Tidewatch can alert you while this tab is in the background');
+      expect(await banner.textContent()).toContain(
+        'Allow notifications so Tidewatch can alert you while this tab is in the background',
+      );
       await banner.getByRole('button', { name: 'Not now' }).click();
       await banner.waitFor({ state: 'detached' });
       await p.reload();

@@ -27,7 +27,17 @@ function processesNaming(dir: string): number[] {
 function deposit(n: number, pad: string): IncomingMarginEvent {
   const ms = 1_800_000_000_000 + n;
   const manager = `0x${(n % 50).toString(16).padStart(64, '0')}`;
-  return { id: `${ms}-0`, type: EVENT_TYPES.deposit, timestamp_ms: ms, checkpoint_id: 1, tx_hash: `tx-${n}`, margin_manager_id: manager, data: JSON.stringify({ pad, n }), valid: true, problem: null };
+  return {
+    id: `${ms}-0`,
+    type: EVENT_TYPES.deposit,
+    timestamp_ms: ms,
+    checkpoint_id: 1,
+    tx_hash: `tx-${n}`,
+    margin_manager_id: manager,
+    data: JSON.stringify({ pad, n }),
+    valid: true,
+    problem: null,
+  };
 }
 
 describe('WAL checkpoints off the writer (issue 12: ingest and alerts without writer stalls)', () => {
@@ -92,7 +102,8 @@ describe('WAL checkpoints off the writer (issue 12: ingest and alerts without wr
     expect(store.db.pragma('wal_autocheckpoint', { simple: true })).toBe(FALLBACK_AUTOCHECKPOINT_PAGES);
     process.kill(store.checkpointerPid!, 'SIGKILL');
     const until = Date.now() + 5_000;
-    while (store.db.pragma('wal_autocheckpoint', { simple: true }) !== WAL_AUTOCHECKPOINT_PAGES && Date.now() < until) await sleep(50);
+    while (store.db.pragma('wal_autocheckpoint', { simple: true }) !== WAL_AUTOCHECKPOINT_PAGES && Date.now() < until)
+      await sleep(50);
     expect(store.db.pragma('wal_autocheckpoint', { simple: true })).toBe(WAL_AUTOCHECKPOINT_PAGES);
     expect(lines.join('\n')).toMatch(/the checkpointer stopped .*the writer checkpoints itself/);
     store.margin.commit([deposit(1, 'still writes')]);
@@ -103,7 +114,9 @@ describe('WAL checkpoints off the writer (issue 12: ingest and alerts without wr
     const dir = tempDir();
     cleanups.push(() => dir.remove());
     const program = `import { Store } from ${JSON.stringify(new URL('../../src/main/core/store/store.ts', import.meta.url).pathname)}; Store.open(process.argv.at(-1)); console.log('open'); setInterval(() => {}, 1000);`;
-    const app = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', program, dir.dir], { stdio: ['ignore', 'pipe', 'inherit'] });
+    const app = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', program, dir.dir], {
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
     cleanups.push(() => app.kill('SIGKILL'));
     await new Promise<void>((resolve) => app.stdout!.once('data', () => resolve()));
     await sleep(300);

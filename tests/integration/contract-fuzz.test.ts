@@ -44,7 +44,10 @@ async function post(method: string, body: string): Promise<{ status: number; tex
 
 /** The argument names a method's schema knows (objects, or objects inside a pipe). */
 function keysOf(method: ContractMethod): string[] {
-  const schema = CONTRACT_ARGS[method] as unknown as { entries?: Record<string, unknown>; pipe?: Array<{ entries?: Record<string, unknown> }> };
+  const schema = CONTRACT_ARGS[method] as unknown as {
+    entries?: Record<string, unknown>;
+    pipe?: Array<{ entries?: Record<string, unknown> }>;
+  };
   return Object.keys(schema.entries ?? schema.pipe?.[0]?.entries ?? {});
 }
 
@@ -81,14 +84,29 @@ const render = (args: unknown): string => JSON.stringify(args).replace(/"1e400"/
 
 /** Put back what a command changed, so the next call meets the same monitor (the Demo network, no key). */
 async function reset(): Promise<void> {
-  await m.invoke('updateSettings', { network: 'demo', baseUrl: '', streamUrl: '', ipfsGateway: 'https://ipfs.io/ipfs/', warningRatio: 1.5, criticalRatio: 1.25, largeLiquidationUsd: null, privacyMode: false });
+  await m.invoke('updateSettings', {
+    network: 'demo',
+    baseUrl: '',
+    streamUrl: '',
+    ipfsGateway: 'https://ipfs.io/ipfs/',
+    warningRatio: 1.5,
+    criticalRatio: 1.25,
+    largeLiquidationUsd: null,
+    privacyMode: false,
+  });
 }
 
 describe('a fuzz of every contract method over HTTP', () => {
   it('answers 2xx or 4xx, never 5xx', { timeout: 240_000 }, async () => {
     for (const method of CONTRACT_METHODS) {
       const keys = keysOf(method);
-      const args = keys.length > 0 ? fc.oneof(fc.dictionary(fc.constantFrom(...keys), value, { maxKeys: keys.length }), fc.jsonValue({ maxDepth: 2 })) : fc.jsonValue({ maxDepth: 2 });
+      const args =
+        keys.length > 0
+          ? fc.oneof(
+              fc.dictionary(fc.constantFrom(...keys), value, { maxKeys: keys.length }),
+              fc.jsonValue({ maxDepth: 2 }),
+            )
+          : fc.jsonValue({ maxDepth: 2 });
       await fc.assert(
         fc.asyncProperty(args, async (a) => {
           const r = await post(method, render(a));
@@ -109,7 +127,11 @@ describe('a fuzz of every contract method over HTTP', () => {
     expect((await post('collection', `{"type":"x","fields":${deep}}`)).status).toBe(400);
     const deepArray = `${'['.repeat(200_000)}${']'.repeat(200_000)}`;
     expect((await post('pools', deepArray)).status).toBe(400);
-    const big = await fetch(`http://127.0.0.1:${web.port}/api/invoke/pools`, { method: 'POST', headers: { 'x-tidewatch-token': web.token }, body: 'x'.repeat(2 * 1024 * 1024) }).catch(() => undefined);
+    const big = await fetch(`http://127.0.0.1:${web.port}/api/invoke/pools`, {
+      method: 'POST',
+      headers: { 'x-tidewatch-token': web.token },
+      body: 'x'.repeat(2 * 1024 * 1024),
+    }).catch(() => undefined);
     expect(big === undefined || big.status === 400 || big.status === 413).toBe(true);
     expect((await post('streamStatus', '{}')).status).toBe(200);
   });

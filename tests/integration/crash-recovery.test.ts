@@ -70,12 +70,19 @@ describe('a monitor killed with SIGKILL during ingest', () => {
     const [code, signal] = await once(last.child, 'exit');
     expect({ code, signal, stderr: last.stderr().slice(-2000) }).toMatchObject({ code: 0, signal: null });
 
-    const exported = spawnSync(process.execPath, [BIN, 'export', 'margin-events', '--data-dir', dir.dir, '--format', 'jsonl'], {
-      encoding: 'utf8',
-      maxBuffer: 64 * 1024 * 1024,
-    });
+    const exported = spawnSync(
+      process.execPath,
+      [BIN, 'export', 'margin-events', '--data-dir', dir.dir, '--format', 'jsonl'],
+      {
+        encoding: 'utf8',
+        maxBuffer: 64 * 1024 * 1024,
+      },
+    );
     expect(exported.status).toBe(0);
-    const rows = exported.stdout.trim().split('\n').map((l) => JSON.parse(l));
+    const rows = exported.stdout
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
     for (const r of rows.slice(0, 5)) {
       expect(Object.keys(r)).toEqual(expect.arrayContaining(['id', 'type', 'timestamp_ms', 'checkpoint_id', 'data']));
     }

@@ -42,7 +42,10 @@ describe('the credit meter (issue 13)', () => {
   it('counts every answer at its published price and every streamed KB, keeps the count across a restart, and warns at 80 % and 100 % of the budget', async () => {
     const t = await startTestSim({ historyDays: 0.2, speed: 120 });
     const dir = tempDir();
-    cleanups.push(() => dir.remove(), () => t.close());
+    cleanups.push(
+      () => dir.remove(),
+      () => t.close(),
+    );
     const a = metered(t, dir.dir);
     const off = a.m.subscribe('pool:SUI_USDC', () => {});
     await a.m.invoke('pools', {});
@@ -61,7 +64,9 @@ describe('the credit meter (issue 13)', () => {
     expect(usage.streamedKb).toBe(usage.thisMonth - expectedRest);
     expect(usage.today).toBe(usage.thisMonth);
     expect(a.asked).toContain('/dex/SUI_USDC/order-book-depth');
-    console.log(`credits: ${a.asked.length} answers = ${expectedRest} credits, ${a.streamed()} bytes streamed = ${usage.streamedKb} credits`);
+    console.log(
+      `credits: ${a.asked.length} answers = ${expectedRest} credits, ${a.streamed()} bytes streamed = ${usage.streamedKb} credits`,
+    );
     // The Demo network bills the key as the service would: the meter agrees with its bill (the
     // meter counts whole KB per stream, so it may be up to a KB per stream below).
     const bill = t.sim.credits(TEST_KEY);
@@ -75,14 +80,22 @@ describe('the credit meter (issue 13)', () => {
     expect(b.m.credits.usage().thisMonth).toBe(usage.thisMonth);
     const budget = Math.ceil(usage.thisMonth / 0.79);
     await b.m.invoke('updateSettings', { monthlyCreditBudget: budget });
-    const titles = async () => (await b.m.invoke('alerts', {})).data.filter((x) => x.rule === 'credit-budget').map((x) => x.title);
+    const titles = async () =>
+      (await b.m.invoke('alerts', {})).data.filter((x) => x.rule === 'credit-budget').map((x) => x.title);
     const offB = b.m.subscribe('pool:SUI_USDC', () => {});
     cleanups.push(offB);
     await until(async () => (await titles()).length >= 1, 60_000, 'the 80 % warning');
     expect(await titles()).toEqual(['80 % of the monthly credit budget used']);
     for (let i = 0; i < 200 && (await titles()).length < 2; i++) await b.m.invoke('depth', { pool: 'DEEP_USDC' });
-    expect((await titles()).sort()).toEqual(['80 % of the monthly credit budget used', 'Monthly credit budget used up']);
-    await until(() => b.m.status().credits !== null && b.m.status().credits!.thisMonth >= budget, 5_000, 'status credits');
+    expect((await titles()).sort()).toEqual([
+      '80 % of the monthly credit budget used',
+      'Monthly credit budget used up',
+    ]);
+    await until(
+      () => b.m.status().credits !== null && b.m.status().credits!.thisMonth >= budget,
+      5_000,
+      'status credits',
+    );
     expect(b.m.status().credits).toMatchObject({ budget });
   }, 120_000);
 
@@ -90,7 +103,11 @@ describe('the credit meter (issue 13)', () => {
     const t = await startTestSim({ historyDays: 0.1 });
     const dir = tempDir();
     const m = monitorOn(t, dir.dir).start();
-    cleanups.push(() => dir.remove(), () => t.close(), () => m.close());
+    cleanups.push(
+      () => dir.remove(),
+      () => t.close(),
+      () => m.close(),
+    );
     await m.invoke('depth', { pool: 'SUI_USDC' });
     expect(m.status().credits).toBeNull();
     expect(m.credits.usage().thisMonth).toBe(0);

@@ -20,7 +20,11 @@ describe('a store that cannot be written', () => {
     const t = await startTestSim({ speed: 3000, historyDays: 0.3 });
     const dir = tempDir();
     const m = monitorOn(t, dir.dir, { marginFirstStart: '0' }).start();
-    cleanups.push(() => dir.remove(), () => t.close(), () => m.close());
+    cleanups.push(
+      () => dir.remove(),
+      () => t.close(),
+      () => m.close(),
+    );
     const alerts: AlertRecord[] = [];
     cleanups.push(m.subscribe('alerts', (a) => alerts.push(...a)));
     const margin = () => m.supervisor.statuses().find((s) => s.id === 'margin')!;
@@ -34,7 +38,9 @@ describe('a store that cannot be written', () => {
     expect(m.status().storeError).toBe('cannot write to the store: disk full');
     await until(() => margin().state === 'stopped-store', 10_000, 'the stream stopped');
     expect(margin().lastError).toBe('cannot write to the store: disk full');
-    expect(alerts.some((a) => a.rule === 'store-write' && a.level === 'critical' && /disk full/.test(a.message))).toBe(true);
+    expect(alerts.some((a) => a.rule === 'store-write' && a.level === 'critical' && /disk full/.test(a.message))).toBe(
+      true,
+    );
     // Nothing moves while the disk is full.
     const cursor = m.store.margin.cursor();
     const count = m.store.margin.count();
@@ -58,18 +64,23 @@ describe('a store that cannot be written', () => {
     expect(stored).toEqual(sent.slice(0, stored.length));
   }, 120_000);
 
-  it('stops a pool page\'s stream too, says so once, and once space is freed has every trade the service sent meanwhile', async () => {
+  it("stops a pool page's stream too, says so once, and once space is freed has every trade the service sent meanwhile", async () => {
     const POOL = 'SUI_USDC';
     const t = await startTestSim({ speed: 120, historyDays: 0.1 });
     const dir = tempDir();
     const logs: string[] = [];
     const m = monitorOn(t, dir.dir, { log: (line) => logs.push(line) }).start();
-    cleanups.push(() => dir.remove(), () => t.close(), () => m.close());
+    cleanups.push(
+      () => dir.remove(),
+      () => t.close(),
+      () => m.close(),
+    );
     const pushes: number[] = [];
     cleanups.push(m.subscribe(`pool:${POOL}`, (p) => pushes.push(p.trades.length)));
     const pool = () => m.supervisor.statuses().find((s) => s.id === `pool:${POOL}`)!;
     await until(() => m.store.market.lastTradeStreamId(POOL) !== undefined, 30_000, 'a trade from stream #21');
-    const digests = (): Set<string> => new Set((m.store.db.prepare('SELECT event_digest FROM trades WHERE pool = ?').pluck().all(POOL) as string[]));
+    const digests = (): Set<string> =>
+      new Set(m.store.db.prepare('SELECT event_digest FROM trades WHERE pool = ?').pluck().all(POOL) as string[]);
 
     const pages = m.store.db.pragma('page_count', { simple: true }) as number;
     m.store.db.pragma(`max_page_count = ${pages}`);
@@ -99,7 +110,9 @@ describe('a store that cannot be written', () => {
       sent.push(...trades.filter((x) => x.checkpoint_timestamp_ms > lastMs).map((x) => x.event_digest));
     }
     expect(sent.length).toBeGreaterThan(0);
-    await until(() => sent.every((d) => digests().has(d)), 20_000, 'every trade sent while the disk was full').catch(() => {});
+    await until(() => sent.every((d) => digests().has(d)), 20_000, 'every trade sent while the disk was full').catch(
+      () => {},
+    );
     expect(sent.filter((d) => !digests().has(d))).toEqual([]);
     await until(() => m.status().storeError === null, 10_000, 'the store error cleared');
   }, 150_000);

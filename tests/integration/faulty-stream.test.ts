@@ -28,9 +28,13 @@ function storedIds(): string[] {
 }
 
 function serve(url: string): { child: ChildProcess; ready: Promise<void> } {
-  const child = spawn(process.execPath, [BIN, 'serve', '--port', '0', '--data-dir', dir.dir, '--base-url', url, '--stream-url', url, '--api-key', 'k'], {
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  const child = spawn(
+    process.execPath,
+    [BIN, 'serve', '--port', '0', '--data-dir', dir.dir, '--base-url', url, '--stream-url', url, '--api-key', 'k'],
+    {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
   let out = '';
   child.stderr!.resume();
   const ready = new Promise<void>((resolve) => {
@@ -70,17 +74,28 @@ describe('serve against a faulty stream server, killed during ingest', () => {
     last.child.kill('SIGTERM');
     expect((await once(last.child, 'exit'))[0]).toBe(0);
 
-    const out = spawnSync(process.execPath, [BIN, 'export', 'margin-events', '--data-dir', dir.dir, '--format', 'jsonl'], { encoding: 'utf8', maxBuffer: 64 << 20 });
+    const out = spawnSync(
+      process.execPath,
+      [BIN, 'export', 'margin-events', '--data-dir', dir.dir, '--format', 'jsonl'],
+      { encoding: 'utf8', maxBuffer: 64 << 20 },
+    );
     expect(out.status).toBe(0);
-    const rows = out.stdout.trim().split('\n').map((l) => JSON.parse(l));
+    const rows = out.stdout
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
     const ids = rows.map((r) => r.id);
     expect(new Set(ids).size).toBe(ids.length);
     expect(ids).toEqual(fromFirst);
     // Messages that were not JSON are kept, marked invalid, with the reason.
     const broken = rows.filter((r) => !r.valid);
     expect(broken.length).toBeGreaterThan(0);
-    expect(broken.every((r) => faulty.log.findIndex((e) => e.id === r.id) % 50 === 7 && /not JSON/.test(r.problem))).toBe(true);
+    expect(
+      broken.every((r) => faulty.log.findIndex((e) => e.id === r.id) % 50 === 7 && /not JSON/.test(r.problem)),
+    ).toBe(true);
     expect(faulty.refused + faulty.cut).toBeGreaterThanOrEqual(8);
-    console.log(`faulty server: ${faulty.connections} connections, ${faulty.refused} refused (503/429), ${faulty.cut} cut mid-message; ${ids.length} events stored, all sent, none twice`);
+    console.log(
+      `faulty server: ${faulty.connections} connections, ${faulty.refused} refused (503/429), ${faulty.cut} cut mid-message; ${ids.length} events stored, all sent, none twice`,
+    );
   });
 });

@@ -81,7 +81,9 @@ describe('the Demo network built in slices (issue 12: start)', () => {
         expect((await trades).body.length).toBeGreaterThan(10);
       })(),
     );
-    console.log(`gradual Demo network: ready after ${(performance.now() - started).toFixed(0)} ms, longest event-loop stall ${stall.toFixed(0)} ms`);
+    console.log(
+      `gradual Demo network: ready after ${(performance.now() - started).toFixed(0)} ms, longest event-loop stall ${stall.toFixed(0)} ms`,
+    );
     // Slices are at most 8 ms of CPU; a loaded CI machine may stretch one, never to the ~0.8 s of the whole build.
     expect(stall).toBeLessThan(250);
   });

@@ -21,7 +21,10 @@ describe('a gap beyond the stream retention', () => {
     const dir = tempDir();
     const owners = t.sim.world.describe().marginOwners.slice(0, 5);
     let m = monitorOn(t, dir.dir, { marginFirstStart: '0', watch: owners }).start();
-    cleanups.push(() => dir.remove(), () => t.close());
+    cleanups.push(
+      () => dir.remove(),
+      () => t.close(),
+    );
     await until(() => m.store.margin.count() >= 30, 20_000, 'the retained history');
     const checkpoint = m.store.margin.lastCheckpoint();
     await m.close();
@@ -43,13 +46,18 @@ describe('a gap beyond the stream retention', () => {
     expect(new Set(keys).size).toBe(keys.length);
     for (const l of rest) expect(keys).toContain(`${l.digest}|${l.margin_manager_id}`);
     const recovered = stored.filter((e) => e.recovered);
-    console.log(`gap of ${Math.round((gap.toMs - gap.fromMs) / 1000)} s: ${rest.length} liquidations on the service since the checkpoint, ${recovered.length} recovered over REST, ${stored.length - recovered.length} from the stream`);
+    console.log(
+      `gap of ${Math.round((gap.toMs - gap.fromMs) / 1000)} s: ${rest.length} liquidations on the service since the checkpoint, ${recovered.length} recovered over REST, ${stored.length - recovered.length} from the stream`,
+    );
     // The alert says so, and watched managers' recovered liquidations are alerted.
     const alerts = m.store.risk.alerts();
     expect(alerts.some((a) => a.rule === 'history-gap')).toBe(true);
     // Liquidations from before the owners were watched (the first run may stop while still replaying history) are stored, never alerted.
     const watchedSince = Math.min(...m.store.settings.watchList().map((w) => w.added_at));
-    const watchedRecovered = recovered.filter((e) => e.margin_manager_id && m.watchedManagers.has(e.margin_manager_id) && (e.timestamp_ms ?? 0) >= watchedSince);
-    for (const e of watchedRecovered) expect(alerts.some((a) => a.rule === 'liquidation' && a.event_id === e.id)).toBe(true);
+    const watchedRecovered = recovered.filter(
+      (e) => e.margin_manager_id && m.watchedManagers.has(e.margin_manager_id) && (e.timestamp_ms ?? 0) >= watchedSince,
+    );
+    for (const e of watchedRecovered)
+      expect(alerts.some((a) => a.rule === 'liquidation' && a.event_id === e.id)).toBe(true);
   }, 150_000);
 });

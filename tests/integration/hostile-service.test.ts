@@ -20,7 +20,11 @@ beforeAll(async () => {
   hostile = new HostileServer();
   const url = await hostile.listen();
   hostile.modes.set('/manager-updates', 'ok');
-  m = new Monitor({ dataDir: dir.dir, secrets: new MemorySecretStore('hostile-key'), overrides: { network: 'custom', baseUrl: url, streamUrl: url } }).start();
+  m = new Monitor({
+    dataDir: dir.dir,
+    secrets: new MemorySecretStore('hostile-key'),
+    overrides: { network: 'custom', baseUrl: url, streamUrl: url },
+  }).start();
 });
 
 afterAll(async () => {
@@ -32,7 +36,10 @@ afterAll(async () => {
 });
 
 /** Run `fn`, return its duration and the growth of peak RSS above the RSS before it (MB). */
-async function measured<T>(what: string, fn: () => Promise<T>): Promise<{ value: T | Error; ms: number; rssMb: number }> {
+async function measured<T>(
+  what: string,
+  fn: () => Promise<T>,
+): Promise<{ value: T | Error; ms: number; rssMb: number }> {
   global.gc?.();
   const before = process.memoryUsage().rss;
   peakRss = before;
@@ -118,7 +125,9 @@ describe('a hostile service', () => {
   it('100 trades in one second: the range ends in a bounded number of requests, marked truncated', async () => {
     hostile.modes.set('/trades', 'dense-trades');
     const to = hostile.denseSecond + 3600;
-    const { value, ms } = await measured('dense second, 1 h of trades', () => m.invoke('trades', { pool: 'SUI_USDC', from: hostile.denseSecond - 3600, to }));
+    const { value, ms } = await measured('dense second, 1 h of trades', () =>
+      m.invoke('trades', { pool: 'SUI_USDC', from: hostile.denseSecond - 3600, to }),
+    );
     expect(value).toMatchObject({ stale: false, truncated: true });
     expect((value as { data: unknown[] }).data.length).toBe(100);
     expect(hostile.count('/dex/SUI_USDC/trades')).toBeLessThan(40);
@@ -127,8 +136,12 @@ describe('a hostile service', () => {
 
   it('candles from 0 at 1m, and a time of 2^53: a clear bad-argument, no request made', async () => {
     const now = Math.floor(Date.now() / 1000);
-    await expect(m.invoke('candles', { pool: 'SUI_USDC', timeframe: '1m', from: 0, to: now })).rejects.toThrow(/too long/);
-    await expect(m.invoke('candles', { pool: 'SUI_USDC', timeframe: '1m', from: 0, to: 2 ** 53 })).rejects.toThrow(/UNIX seconds/);
+    await expect(m.invoke('candles', { pool: 'SUI_USDC', timeframe: '1m', from: 0, to: now })).rejects.toThrow(
+      /too long/,
+    );
+    await expect(m.invoke('candles', { pool: 'SUI_USDC', timeframe: '1m', from: 0, to: 2 ** 53 })).rejects.toThrow(
+      /UNIX seconds/,
+    );
     expect(hostile.count('/dex/SUI_USDC/ohlcv/1m')).toBe(0);
   });
 

@@ -31,14 +31,21 @@ function commandLines(pid: number): string[] {
     } catch {
       return;
     }
-    const kids = spawnSync('pgrep', ['-P', String(p)], { encoding: 'utf8' }).stdout.split('\n').filter(Boolean).map(Number);
+    const kids = spawnSync('pgrep', ['-P', String(p)], { encoding: 'utf8' })
+      .stdout.split('\n')
+      .filter(Boolean)
+      .map(Number);
     for (const k of kids) walk(k);
   };
   walk(pid);
   return out;
 }
 
-async function serve(node: string, args: string[], env: Record<string, string>): Promise<{ child: ChildProcess; err: () => string }> {
+async function serve(
+  node: string,
+  args: string[],
+  env: Record<string, string>,
+): Promise<{ child: ChildProcess; err: () => string }> {
   const child = spawn(node, [BIN, 'serve', '--port', '0', '--data-dir', dir.dir, '--base-url', t!.sim.url, ...args], {
     stdio: ['ignore', 'pipe', 'pipe'],
     env: { ...process.env, TIDEWATCH_STRICT: '1', ...env },
@@ -64,7 +71,10 @@ describe('the key and the command line', () => {
     s.child.kill('SIGTERM');
   });
 
-  it.runIf(process.platform === 'linux' && spawnSync('/usr/bin/node', ['--version'], { encoding: 'utf8' }).stdout.startsWith('v20'))(
+  it.runIf(
+    process.platform === 'linux' &&
+      spawnSync('/usr/bin/node', ['--version'], { encoding: 'utf8' }).stdout.startsWith('v20'),
+  )(
     '--api-key and --stream-key warn, and the re-exec onto the pinned Node carries them in the environment only',
     async () => {
       const s = await serve('/usr/bin/node', ['--api-key', CANARY, `--stream-key=${STREAM_CANARY}`], {});

@@ -22,7 +22,8 @@ const logs: string[] = [];
 const pushes: string[] = [];
 
 /** Every form of the key that must not appear anywhere. */
-const leaks = (text: string): string[] => [KEY, ...secretForms(KEY), encodeURIComponent(KEY).toLowerCase()].filter((f) => text.includes(f));
+const leaks = (text: string): string[] =>
+  [KEY, ...secretForms(KEY), encodeURIComponent(KEY).toLowerCase()].filter((f) => text.includes(f));
 
 beforeAll(async () => {
   hostile = new HostileServer();
@@ -37,7 +38,8 @@ beforeAll(async () => {
     log: (line) => logs.push(line),
     watch: [`0x${'b'.repeat(64)}`],
   }).start();
-  for (const topic of ['status', 'alerts', 'margin'] as const) m.subscribe(topic, (p) => pushes.push(JSON.stringify(p)));
+  for (const topic of ['status', 'alerts', 'margin'] as const)
+    m.subscribe(topic, (p) => pushes.push(JSON.stringify(p)));
   web = await startWebShell({ api: m, port: 0, rendererDir: '/nonexistent' });
 });
 
@@ -59,7 +61,11 @@ describe('a service that echoes the key in every encoding', () => {
     expect(loans.body.error.message).toContain('The service answered 401');
 
     // The margin stream is refused with the key in its error: stopped, an alert raised.
-    await until(() => m.status().streams.some((s) => s.state === 'stopped-auth'), 20_000, 'the stream stopped on the key');
+    await until(
+      () => m.status().streams.some((s) => s.state === 'stopped-auth'),
+      20_000,
+      'the stream stopped on the key',
+    );
     await until(() => m.store.risk.alerts().some((a) => a.rule === 'stream-auth'), 10_000, 'the key alert');
     const status = await api.invoke('streamStatus');
     expect(status.body.result.streams[0].lastError).toContain('***');

@@ -24,7 +24,12 @@ const dir = tempDir();
 let d: ReturnType<TestSim['sim']['world']['describe']>;
 
 beforeAll(async () => {
-  t = await startTestSim({ apiKeys: [KEY], streamKeys: [STREAM_KEY], poolStreamKeys: { SUI_USDC: [POOL_KEY] }, historyDays: 0.3 });
+  t = await startTestSim({
+    apiKeys: [KEY],
+    streamKeys: [STREAM_KEY],
+    poolStreamKeys: { SUI_USDC: [POOL_KEY] },
+    historyDays: 0.3,
+  });
   d = t.sim.world.describe();
   m = new Monitor({
     dataDir: dir.dir,
@@ -35,7 +40,12 @@ beforeAll(async () => {
         channels: [
           { type: 'discord', url: DISCORD_URL },
           { type: 'webhook', url: 'http://127.0.0.1:9/hook', secret: HOOK_SECRET },
-          { type: 'email', smtp: { host: '127.0.0.1', port: 9, user: 'me', password: SMTP_PASSWORD }, from: 'tw@example.org', to: 'me@example.org' },
+          {
+            type: 'email',
+            smtp: { host: '127.0.0.1', port: 9, user: 'me', password: SMTP_PASSWORD },
+            from: 'tw@example.org',
+            to: 'me@example.org',
+          },
         ],
       }),
     ),
@@ -52,7 +62,11 @@ afterAll(async () => {
 
 describe('the API key never crosses to the renderer', () => {
   it('appears in no contract answer or error, over the IPC bridge', async () => {
-    await until(() => m.store.margin.count() > 0 || m.supervisor.statuses().some((s) => s.state === 'open'), 15_000, 'stream');
+    await until(
+      () => m.store.margin.count() > 0 || m.supervisor.statuses().some((s) => s.state === 'open'),
+      15_000,
+      'stream',
+    );
     const bridge = new IpcBridge(m, () => ['app://tidewatch']);
     const frame = { url: 'app://tidewatch/index.html', parent: null };
     const now = Math.floor(Date.now() / 1000);
@@ -97,7 +111,9 @@ describe('the API key never crosses to the renderer', () => {
       demoHints: {},
       creditForecast: {},
       notifyChannels: {},
-      saveNotifyChannel: { channel: { type: 'telegram', name: 'tg', botToken: TG_TOKEN, chatId: '42', apiRoot: 'http://127.0.0.1:9' } },
+      saveNotifyChannel: {
+        channel: { type: 'telegram', name: 'tg', botToken: TG_TOKEN, chatId: '42', apiRoot: 'http://127.0.0.1:9' },
+      },
       removeNotifyChannel: { name: 'nope' }, // the error path
       updateNotifyOptions: { heartbeatUrl: HEARTBEAT },
       notifyTest: {}, // every channel fails (nothing listens on port 9): the words of each failure
@@ -109,17 +125,28 @@ describe('the API key never crosses to the renderer', () => {
     }
     expect(answers.length).toBe(CONTRACT_METHODS.length);
     expect(answers.some((a) => a.includes('"ok":false'))).toBe(true); // error paths were exercised
-    for (const a of answers) for (const k of [KEY, STREAM_KEY, POOL_KEY, ...CHANNEL_SECRETS]) expect(a).not.toContain(k);
-    for (const line of logLines) for (const k of [KEY, STREAM_KEY, POOL_KEY, ...CHANNEL_SECRETS]) expect(line).not.toContain(k);
+    for (const a of answers)
+      for (const k of [KEY, STREAM_KEY, POOL_KEY, ...CHANNEL_SECRETS]) expect(a).not.toContain(k);
+    for (const line of logLines)
+      for (const k of [KEY, STREAM_KEY, POOL_KEY, ...CHANNEL_SECRETS]) expect(line).not.toContain(k);
     // The test reached every channel and said why each failed, in words.
-    const tested = JSON.parse(answers[CONTRACT_METHODS.indexOf('notifyTest')]!) as { ok: boolean; result: { results: Array<{ channel: string; ok: boolean; message: string }> } };
+    const tested = JSON.parse(answers[CONTRACT_METHODS.indexOf('notifyTest')]!) as {
+      ok: boolean;
+      result: { results: Array<{ channel: string; ok: boolean; message: string }> };
+    };
     expect(tested.result.results.map((r) => r.channel).sort()).toEqual(['discord', 'email', 'tg', 'webhook']);
-    expect(tested.result.results.every((r) => !r.ok && /could not be reached|did not answer/.test(r.message))).toBe(true);
-    const view = JSON.parse(answers[CONTRACT_METHODS.indexOf('updateNotifyOptions')]!) as { result: { heartbeatSet: boolean; channels: Array<{ name: string; secrets: Record<string, boolean> }> } };
+    expect(tested.result.results.every((r) => !r.ok && /could not be reached|did not answer/.test(r.message))).toBe(
+      true,
+    );
+    const view = JSON.parse(answers[CONTRACT_METHODS.indexOf('updateNotifyOptions')]!) as {
+      result: { heartbeatSet: boolean; channels: Array<{ name: string; secrets: Record<string, boolean> }> };
+    };
     expect(view.result.heartbeatSet).toBe(true);
     expect(view.result.channels.find((c) => c.name === 'tg')?.secrets).toEqual({ botToken: true });
     expect(view.result.channels.find((c) => c.name === 'email')?.secrets).toEqual({ 'smtp.password': true });
     expect(answers.find((a) => a.includes('hasApiKey'))).toContain('"hasApiKey":true');
-    expect(answers.find((a) => a.includes('hasStreamKey'))).toContain('"hasStreamKey":true,"streamKeyPools":["SUI_USDC"]');
+    expect(answers.find((a) => a.includes('hasStreamKey'))).toContain(
+      '"hasStreamKey":true,"streamKeyPools":["SUI_USDC"]',
+    );
   });
 });

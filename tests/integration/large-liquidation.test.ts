@@ -14,10 +14,20 @@ describe('the optional large-liquidation alert', () => {
     t = await startTestSim({ speed: 3000, historyDays: 0.5 });
     const m = monitorOn(t, dir.dir, { marginFirstStart: '0' }).start();
     try {
-      await until(() => m.store.margin.list({ type: 'dex_margin_manager_updates_liquidation', fromMs: Date.now() - 60_000 }).length > 0, 30_000, 'a live liquidation');
+      await until(
+        () =>
+          m.store.margin.list({ type: 'dex_margin_manager_updates_liquidation', fromMs: Date.now() - 60_000 }).length >
+          0,
+        30_000,
+        'a live liquidation',
+      );
       expect(m.store.risk.alerts().filter((a) => a.rule === 'large-liquidation')).toEqual([]);
       await m.invoke('updateSettings', { largeLiquidationUsd: 1 });
-      await until(() => m.store.risk.alerts().some((a) => a.rule === 'large-liquidation'), 30_000, 'a large-liquidation alert');
+      await until(
+        () => m.store.risk.alerts().some((a) => a.rule === 'large-liquidation'),
+        30_000,
+        'a large-liquidation alert',
+      );
       const a = m.store.risk.alerts().find((x) => x.rule === 'large-liquidation')!;
       expect(a.level).toBe('warning');
       expect(a.title).toMatch(/^Large liquidation: \$[\d,]+$/);

@@ -41,7 +41,11 @@ describe('contract queries against the Demo network', () => {
     expect(typeof k.data.kiosk.checkpoint_id).toBe('string');
     const all = await call('collection', { type: d.collections[0], perPage: 50 });
     const value = all.data.items[0].decoded_fields.attributes.contents[0].value;
-    const f = await call('collection', { type: d.collections[0], perPage: 50, fields: { 'attributes.contents.0.value': value } });
+    const f = await call('collection', {
+      type: d.collections[0],
+      perPage: 50,
+      fields: { 'attributes.contents.0.value': value },
+    });
     expect(f.data.items.every((n: any) => n.decoded_fields.attributes.contents[0].value === value)).toBe(true);
     const h = await call('holders', { type: d.collections[0] });
     expect(h.data.items[0].count).toBeGreaterThan(0);
@@ -65,10 +69,21 @@ describe('contract queries against the Demo network', () => {
     const expected = market.trades.filter((x) => x.ms >= from * 1000 && x.ms < (to + 1) * 1000).length;
     expect(trades.data.length).toBe(expected);
     expect(new Set(trades.data.map((x: any) => x.event_digest)).size).toBe(expected);
-    expect(trades.data.every((x: any, i: number) => i === 0 || x.checkpoint_timestamp_ms >= trades.data[i - 1].checkpoint_timestamp_ms)).toBe(true);
-    const candles = await call('candles', { pool: 'SUI_USDC', timeframe: '5m', from: nowSec() - 3 * 86_400, to: nowSec() });
+    expect(
+      trades.data.every(
+        (x: any, i: number) => i === 0 || x.checkpoint_timestamp_ms >= trades.data[i - 1].checkpoint_timestamp_ms,
+      ),
+    ).toBe(true);
+    const candles = await call('candles', {
+      pool: 'SUI_USDC',
+      timeframe: '5m',
+      from: nowSec() - 3 * 86_400,
+      to: nowSec(),
+    });
     expect(candles.data.length).toBeGreaterThan(300);
-    expect(candles.data.every((c: any, i: number) => i === 0 || c.timestamp > candles.data[i - 1].timestamp)).toBe(true);
+    expect(candles.data.every((c: any, i: number) => i === 0 || c.timestamp > candles.data[i - 1].timestamp)).toBe(
+      true,
+    );
   });
 
   it('margin lists with filters, single referral and supplier cap', async () => {
@@ -76,7 +91,9 @@ describe('contract queries against the Demo network', () => {
     const ref = refs.data.items[0];
     expect((await call('supplyReferral', { id: ref.supply_referral_id })).data).toEqual(ref);
     const caps = await call('supplierCaps', { owner: undefined });
-    expect((await call('supplierCap', { id: caps.data.items[0].supplier_cap_id })).data.owner).toBe(caps.data.items[0].owner);
+    expect((await call('supplierCap', { id: caps.data.items[0].supplier_cap_id })).data.owner).toBe(
+      caps.data.items[0].owner,
+    );
     const managers = await call('marginManagers', { owner: d.marginOwners[0] });
     expect(managers.data.items.every((x: any) => x.owner === d.marginOwners[0])).toBe(true);
     const liq = await call('liquidations', { perPage: 5 });
@@ -98,8 +115,16 @@ describe('contract queries against the Demo network', () => {
     expect(liqs.data.length).toBeGreaterThan(0);
     expect(liqs.data.every((e: any) => e.type === 'dex_margin_manager_updates_liquidation')).toBe(true);
     // Amounts come with their units: the pool list loads in the background, then every liquidation has its repaid asset.
-    await until(async () => (await call('marginEvents', { type: 'dex_margin_manager_updates_liquidation', limit: 50 })).data.every((e: any) => e.amounts?.some((a: any) => a.label === 'repaid')), 10_000, 'units on liquidations');
-    const withUnits = (await call('marginEvents', { type: 'dex_margin_manager_updates_liquidation', limit: 50 })).data[0];
+    await until(
+      async () =>
+        (await call('marginEvents', { type: 'dex_margin_manager_updates_liquidation', limit: 50 })).data.every(
+          (e: any) => e.amounts?.some((a: any) => a.label === 'repaid'),
+        ),
+      10_000,
+      'units on liquidations',
+    );
+    const withUnits = (await call('marginEvents', { type: 'dex_margin_manager_updates_liquidation', limit: 50 }))
+      .data[0];
     const repaid = withUnits.amounts.find((a: any) => a.label === 'repaid');
     expect(repaid.symbol).toMatch(/^[A-Z]{2,6}$/);
     expect(repaid.raw).toBe(String(withUnits.data.liquidation_amount));
@@ -142,7 +167,10 @@ describe('contract queries against the Demo network', () => {
       expect(p.price.source === 'exchange' || p.price.source === 'oracle').toBe(true);
       if (p.liquidation_price !== null && p.quote_symbol === 'USDC') {
         // At the liquidation price the ratio is the liquidation ratio.
-        const debtAt = p.debts.reduce((a: number, x: any) => a + (x.symbol === p.moving_symbol ? x.amount * p.liquidation_price : x.amount), 0);
+        const debtAt = p.debts.reduce(
+          (a: number, x: any) => a + (x.symbol === p.moving_symbol ? x.amount * p.liquidation_price : x.amount),
+          0,
+        );
         expect((p.base_amount * p.liquidation_price + p.quote_amount) / debtAt).toBeCloseTo(p.liquidation_ratio, 6);
         expect(p.distance_pct).toBeCloseTo((p.liquidation_price / p.price.usd - 1) * 100, 1);
       }
@@ -162,7 +190,11 @@ describe('contract queries against the Demo network', () => {
     const loans = await call('activeLoans', { perPage: 50 });
     const other = loans.data.items.find((l: any) => l.margin_manager?.owner !== d.marginOwners[0]);
     const r = await call('manager', { managerId: other.margin_manager_id });
-    expect(r.data).toMatchObject({ manager_id: other.margin_manager_id, owner: other.margin_manager.owner, watched: false });
+    expect(r.data).toMatchObject({
+      manager_id: other.margin_manager_id,
+      owner: other.margin_manager.owner,
+      watched: false,
+    });
     expect(r.data.position.debt_usd).toBeGreaterThan(0);
     expect(r.data.position.liquidation_price === null || r.data.position.liquidation_price > 0).toBe(true);
     const mine = (await call('portfolio', {})).data.wallets[0].positions[0];
@@ -172,7 +204,14 @@ describe('contract queries against the Demo network', () => {
 
   it('settings, status, watch list, thresholds and commands', async () => {
     const s = await call('settings', {});
-    expect(s).toMatchObject({ network: 'demo', warningRatio: 1.2, criticalRatio: 1.15, nearLiquidationPct: 3, interestAlertDays: 30, hasApiKey: false });
+    expect(s).toMatchObject({
+      network: 'demo',
+      warningRatio: 1.2,
+      criticalRatio: 1.15,
+      nearLiquidationPct: 3,
+      interestAlertDays: 30,
+      hasApiKey: false,
+    });
     expect(JSON.stringify(s)).not.toContain('test-key');
     const status = await call('streamStatus', {});
     expect((await call('retryStreams', {})).streams.map((x: { id: string }) => x.id)).toContain('margin');
@@ -180,13 +219,27 @@ describe('contract queries against the Demo network', () => {
     // The Settings form sends every field, empty URLs included.
     expect((await call('updateSettings', withoutKeyFacts(s))).baseUrl).toBe('');
     await expect(call('updateSettings', { baseUrl: 'not a url' })).rejects.toThrow(/baseUrl must be an http\(s\) URL/);
-    await expect(call('updateSettings', { network: 'custom', baseUrl: '' })).rejects.toThrow(/custom network needs a base URL/);
+    await expect(call('updateSettings', { network: 'custom', baseUrl: '' })).rejects.toThrow(
+      /custom network needs a base URL/,
+    );
     const updated = await call('updateSettings', { recordsRefreshSec: 600, privacyMode: true });
     expect(updated).toMatchObject({ recordsRefreshSec: 600, privacyMode: true });
     // A plan sets its limits; another value than the plan's makes it custom.
-    expect(await call('updateSettings', { plan: 'builder' })).toMatchObject({ plan: 'builder', requestsPerSecond: 25, streamBudget: 3 });
-    expect(await call('updateSettings', { streamBudget: 2 })).toMatchObject({ plan: 'custom', streamBudget: 2, requestsPerSecond: 25 });
-    expect(await call('updateSettings', { plan: 'free' })).toMatchObject({ plan: 'free', requestsPerSecond: 10, streamBudget: 1 });
+    expect(await call('updateSettings', { plan: 'builder' })).toMatchObject({
+      plan: 'builder',
+      requestsPerSecond: 25,
+      streamBudget: 3,
+    });
+    expect(await call('updateSettings', { streamBudget: 2 })).toMatchObject({
+      plan: 'custom',
+      streamBudget: 2,
+      requestsPerSecond: 25,
+    });
+    expect(await call('updateSettings', { plan: 'free' })).toMatchObject({
+      plan: 'free',
+      requestsPerSecond: 10,
+      streamBudget: 1,
+    });
     // What these settings cost a day, against the Free plan (the Demo network itself is free).
     const forecast = await call('creditForecast', {});
     expect(forecast).toMatchObject({ plan: 'free', planLabel: 'Free', planMonthlyCredits: 250_000, budget: 250_000 });
@@ -223,18 +276,38 @@ describe('contract queries against the Demo network', () => {
     expect(th.perManager['0xabc']).toEqual({ warning: 2, critical: 1.5 });
     expect((await call('thresholds', {})).defaults).toEqual({ warning: 1.2, critical: 1.15 });
     expect((await call('clearThreshold', { managerId: '0xabc' })).perManager['0xabc']).toBeUndefined();
-    await expect(call('setThreshold', { managerId: '0xabc', warning: 1.2, critical: 1.5 })).rejects.toThrow(/warning ratio must be above/);
+    await expect(call('setThreshold', { managerId: '0xabc', warning: 1.2, critical: 1.5 })).rejects.toThrow(
+      /warning ratio must be above/,
+    );
   });
 
   it('acknowledges and snoozes alerts', async () => {
     const a = m.store.risk.addAlert({
-      dedupe_key: 'test:1', rule: 'liquidation', level: 'critical', manager_id: '0x1', owner: '0x2', event_id: 'e', title: 't', message: 'm', created_at: Date.now(),
+      dedupe_key: 'test:1',
+      rule: 'liquidation',
+      level: 'critical',
+      manager_id: '0x1',
+      owner: '0x2',
+      event_id: 'e',
+      title: 't',
+      message: 'm',
+      created_at: Date.now(),
     })!;
     expect((await call('acknowledgeAlert', { id: a.id })).acknowledged_at).toBeGreaterThan(0);
     expect((await call('snoozeAlert', { id: a.id, untilMs: 4_000_000_000_000 })).snoozed_until).toBe(4_000_000_000_000);
     await expect(call('acknowledgeAlert', { id: 999_999 })).rejects.toThrow(/no alert/);
     for (const k of [2, 3]) {
-      m.store.risk.addAlert({ dedupe_key: `test:${k}`, rule: 'liquidation', level: 'critical', manager_id: '0x1', owner: '0x2', event_id: `e${k}`, title: 't', message: 'm', created_at: Date.now() });
+      m.store.risk.addAlert({
+        dedupe_key: `test:${k}`,
+        rule: 'liquidation',
+        level: 'critical',
+        manager_id: '0x1',
+        owner: '0x2',
+        event_id: `e${k}`,
+        title: 't',
+        message: 'm',
+        created_at: Date.now(),
+      });
     }
     const open = (await call('alerts', { includeAcknowledged: false })).data.length;
     expect(open).toBeGreaterThanOrEqual(2);
@@ -245,20 +318,46 @@ describe('contract queries against the Demo network', () => {
   it('keeps alert channels in Settings with their secrets as facts only, and tests them in words', async () => {
     const rx = await Receivers.start();
     try {
-      const saved = await call('saveNotifyChannel', { channel: { type: 'telegram', name: 'phone', botToken: TELEGRAM_TOKEN, chatId: TELEGRAM_CHAT, apiRoot: rx.url, minLevel: 'critical' } });
-      expect(saved.channels).toEqual([expect.objectContaining({ name: 'phone', type: 'telegram', source: 'settings', minLevel: 'critical', secrets: { botToken: true }, fields: { chatId: TELEGRAM_CHAT, apiRoot: rx.url } })]);
+      const saved = await call('saveNotifyChannel', {
+        channel: {
+          type: 'telegram',
+          name: 'phone',
+          botToken: TELEGRAM_TOKEN,
+          chatId: TELEGRAM_CHAT,
+          apiRoot: rx.url,
+          minLevel: 'critical',
+        },
+      });
+      expect(saved.channels).toEqual([
+        expect.objectContaining({
+          name: 'phone',
+          type: 'telegram',
+          source: 'settings',
+          minLevel: 'critical',
+          secrets: { botToken: true },
+          fields: { chatId: TELEGRAM_CHAT, apiRoot: rx.url },
+        }),
+      ]);
       expect(JSON.stringify(saved)).not.toContain(TELEGRAM_TOKEN);
       // Changed without the token: the saved one is kept, and the test message goes through.
-      await call('saveNotifyChannel', { channel: { type: 'telegram', name: 'phone', chatId: TELEGRAM_CHAT, apiRoot: rx.url, minLevel: 'warning' }, replaces: 'phone' });
+      await call('saveNotifyChannel', {
+        channel: { type: 'telegram', name: 'phone', chatId: TELEGRAM_CHAT, apiRoot: rx.url, minLevel: 'warning' },
+        replaces: 'phone',
+      });
       const ok = await call('notifyTest', { channel: 'phone' });
       expect(ok.results).toEqual([expect.objectContaining({ channel: 'phone', ok: true })]);
       expect(rx.of('telegram')[0]!.title).toBe('Tidewatch test message');
       // A wrong chat: the Bot API's own words, and what to check.
-      await call('saveNotifyChannel', { channel: { type: 'telegram', name: 'phone', chatId: '1', apiRoot: rx.url }, replaces: 'phone' });
+      await call('saveNotifyChannel', {
+        channel: { type: 'telegram', name: 'phone', chatId: '1', apiRoot: rx.url },
+        replaces: 'phone',
+      });
       const bad = (await call('notifyTest', {})).results[0];
       expect(bad.ok).toBe(false);
       expect(bad.message).toMatch(/chat not found.*Check the bot token and the chat id/);
-      await expect(call('saveNotifyChannel', { channel: { type: 'ntfy', name: 'x', url: 'ftp://nope' } })).rejects.toThrow(/url: must be an http\(s\) URL/);
+      await expect(
+        call('saveNotifyChannel', { channel: { type: 'ntfy', name: 'x', url: 'ftp://nope' } }),
+      ).rejects.toThrow(/url: must be an http\(s\) URL/);
       expect((await call('updateNotifyOptions', { escalateEveryMin: 10, blindAfterMin: 5 })).escalateEveryMin).toBe(10);
       expect((await call('notifyChannels', {})).blindAfterMin).toBe(5);
       expect((await call('removeNotifyChannel', { name: 'phone' })).channels).toEqual([]);
@@ -270,9 +369,13 @@ describe('contract queries against the Demo network', () => {
 
   it('rejects bad arguments with the field at fault', async () => {
     await expect(m.invoke('walletNfts', { owner: 'not-an-address' } as never)).rejects.toThrow(/owner/);
-    await expect(m.invoke('trades', { pool: 'SUI_USDC', from: 10, to: 5 } as never)).rejects.toThrow(/from must not be after to/);
+    await expect(m.invoke('trades', { pool: 'SUI_USDC', from: 10, to: 5 } as never)).rejects.toThrow(
+      /from must not be after to/,
+    );
     await expect(m.invoke('depth', { pool: 'SUI_USDC', limit: 50 } as never)).rejects.toThrow(/limit/);
-    await expect(m.invoke('candles', { pool: 'SUI_USDC', timeframe: '2m', from: 1, to: 2 } as never)).rejects.toThrow(/timeframe/);
+    await expect(m.invoke('candles', { pool: 'SUI_USDC', timeframe: '2m', from: 1, to: 2 } as never)).rejects.toThrow(
+      /timeframe/,
+    );
   });
 
   it('pushes pool trades and depth to a subscriber, and margin events', async () => {
@@ -298,7 +401,10 @@ describe('contract queries against the Demo network', () => {
     const perManager = new Map<string, number>();
     for (const a of alerts) perManager.set(a.manager_id!, (perManager.get(a.manager_id!) ?? 0) + 1);
     expect(perManager.size).toBeGreaterThan(0);
-    expect([...perManager.values()].every((n) => n === 1), JSON.stringify(alerts.map((a) => [a.manager_id, a.level, a.created_at]))).toBe(true);
+    expect(
+      [...perManager.values()].every((n) => n === 1),
+      JSON.stringify(alerts.map((a) => [a.manager_id, a.level, a.created_at])),
+    ).toBe(true);
     expect(alerts.every((a) => a.level === 'critical' && a.owner === d.marginOwners[0])).toBe(true);
     await m.invoke('updateSettings', { warningRatio: 1.2, criticalRatio: 1.15 });
   });

@@ -34,11 +34,23 @@ beforeAll(async () => {
 afterAll(() => new Promise<void>((r) => server.close(() => r())));
 
 const alert: AlertRecord = {
-  id: 7, rule: 'liquidation', level: 'critical', manager_id: '0x28f3aa', owner: '0xowner', event_id: 'e1',
-  title: 'Liquidated', message: 'Margin manager 0x28f3…fbf6 of 0xowne…wner was liquidated at a risk ratio of 1.121.', created_at: Date.UTC(2026, 10, 25), acknowledged_at: null, snoozed_until: null,
+  id: 7,
+  rule: 'liquidation',
+  level: 'critical',
+  manager_id: '0x28f3aa',
+  owner: '0xowner',
+  event_id: 'e1',
+  title: 'Liquidated',
+  message: 'Margin manager 0x28f3…fbf6 of 0xowne…wner was liquidated at a risk ratio of 1.121.',
+  created_at: Date.UTC(2026, 10, 25),
+  acknowledged_at: null,
+  snoozed_until: null,
 };
 const email = (password: string): Extract<ChannelConfig, { type: 'email' }> =>
-  parseNotifyConfig(`{"channels":[{"type":"email","smtp":{"host":"127.0.0.1","port":${port},"security":"none","user":"me","password":"env:PW"},"from":"tidewatch@example.org","to":"me@example.org"}]}`, { PW: password }).config.channels[0] as Extract<ChannelConfig, { type: 'email' }>;
+  parseNotifyConfig(
+    `{"channels":[{"type":"email","smtp":{"host":"127.0.0.1","port":${port},"security":"none","user":"me","password":"env:PW"},"from":"tidewatch@example.org","to":"me@example.org"}]}`,
+    { PW: password },
+  ).config.channels[0] as Extract<ChannelConfig, { type: 'email' }>;
 
 describe('e-mail over SMTP (nodemailer), against a real SMTP server', () => {
   it('logs in and sends the alert: subject, text with the link, the alert id as message id', async () => {
@@ -54,8 +66,13 @@ describe('e-mail over SMTP (nodemailer), against a real SMTP server', () => {
   it('says a refused login in plain words and that retrying cannot help; an unreachable server is tried again', async () => {
     const err = await sendEmail(email('wrong'), deliveryOf(alert, null)).catch((e: unknown) => e as DeliveryError);
     expect(err).toBeInstanceOf(DeliveryError);
-    expect(err).toMatchObject({ message: 'e-mail (email): the SMTP server refused the login (535): check the user and password.', permanent: true });
+    expect(err).toMatchObject({
+      message: 'e-mail (email): the SMTP server refused the login (535): check the user and password.',
+      permanent: true,
+    });
     const gone = { ...email('p4ss'), smtp: { ...email('p4ss').smtp, port: 1 } };
-    expect(await sendEmail(gone, deliveryOf(alert, null), undefined, 3_000).catch((e: unknown) => e)).toMatchObject({ permanent: false });
+    expect(await sendEmail(gone, deliveryOf(alert, null), undefined, 3_000).catch((e: unknown) => e)).toMatchObject({
+      permanent: false,
+    });
   });
 });

@@ -25,9 +25,26 @@ describe('an outage of the service under a watching serve', () => {
     const sim = processes.all[0]!;
     const { base, anchor } = demo;
     const owners = new World({ seed: SEED, nowMs: anchor }).describe().marginOwners.slice(0, 3);
-    const serve = processes.start(['serve', '--port', '0', '--data-dir', dir.dir, '--base-url', base, '--stream-url', base, '--api-key', KEY, '--history', ...owners.flatMap((o) => ['--watch', o])]);
+    const serve = processes.start([
+      'serve',
+      '--port',
+      '0',
+      '--data-dir',
+      dir.dir,
+      '--base-url',
+      base,
+      '--stream-url',
+      base,
+      '--api-key',
+      KEY,
+      '--history',
+      ...owners.flatMap((o) => ['--watch', o]),
+    ]);
     const api = serveApi(await serve.waitFor(/running at (\S+)/));
-    const margin = async () => ((await api.invoke('streamStatus')).body.result.streams as Array<{ id: string; state: string }>).find((s) => s.id === 'margin')?.state;
+    const margin = async () =>
+      ((await api.invoke('streamStatus')).body.result.streams as Array<{ id: string; state: string }>).find(
+        (s) => s.id === 'margin',
+      )?.state;
     await until(async () => (await margin()) === 'open', 30_000, 'margin stream open');
     // What the views ask for, cached while the service is there.
     const queries: Array<[string, unknown]> = [
@@ -39,10 +56,13 @@ describe('an outage of the service under a watching serve', () => {
       ]),
     ];
     for (const [method, args] of queries) expect((await api.invoke(method, args)).body.result.stale).toBe(false);
-    const managers = (await api.invoke('activeLoans', { owner: owners[0], perPage: 50 })).body.result.data.items.map((l: { margin_manager_id: string }) => l.margin_manager_id);
+    const managers = (await api.invoke('activeLoans', { owner: owners[0], perPage: 50 })).body.result.data.items.map(
+      (l: { margin_manager_id: string }) => l.margin_manager_id,
+    );
     const readings = async (after: number) => {
       let n = 0;
-      for (const managerId of managers) n += (await api.invoke('riskHistory', { managerId, fromMs: after })).body.result.data.length;
+      for (const managerId of managers)
+        n += (await api.invoke('riskHistory', { managerId, fromMs: after })).body.result.data.length;
       return n;
     };
     await until(async () => (await readings(0)) > 0, 60_000, 'first risk readings');

@@ -12,7 +12,11 @@ afterAll(async () => {
 });
 
 function storedDigests(m: Monitor): Set<string> {
-  return new Set((m.store.db.prepare('SELECT event_digest FROM trades WHERE pool = ?').all(POOL) as Array<{ event_digest: string }>).map((r) => r.event_digest));
+  return new Set(
+    (
+      m.store.db.prepare('SELECT event_digest FROM trades WHERE pool = ?').all(POOL) as Array<{ event_digest: string }>
+    ).map((r) => r.event_digest),
+  );
 }
 
 /**
@@ -20,7 +24,9 @@ function storedDigests(m: Monitor): Set<string> {
  * back: returns the REST backfills it made for the gap and whether every trade of the gap (as the
  * service's REST answers them) was stored. Production timings throughout.
  */
-async function offlineAndBack(t: TestSim): Promise<{ backfills: string[]; missing: number; gapTrades: number; cursorMoved: boolean }> {
+async function offlineAndBack(
+  t: TestSim,
+): Promise<{ backfills: string[]; missing: number; gapTrades: number; cursorMoved: boolean }> {
   const dir = tempDir();
   cleanups.push(() => dir.remove());
   const calls: string[] = [];
@@ -54,7 +60,9 @@ async function offlineAndBack(t: TestSim): Promise<{ backfills: string[]; missin
     expect(trades.length).toBeLessThan(100);
     gapDigests.push(...trades.filter((x) => x.checkpoint_timestamp_ms > lastMs).map((x) => x.event_digest));
   }
-  await until(() => gapDigests.every((d) => storedDigests(m).has(d)), 20_000, 'every trade of the gap stored').catch(() => {});
+  await until(() => gapDigests.every((d) => storedDigests(m).has(d)), 20_000, 'every trade of the gap stored').catch(
+    () => {},
+  );
   await sleep(3_000); // past the wait for a replay's first trade
   const stored = storedDigests(m);
   return {
@@ -69,10 +77,15 @@ describe('resume on stream #21 (issue 13)', () => {
   it('skips the REST backfill when the service replays the gap, and backfills when it does not; nothing lost either way', async () => {
     const replaying = await startTestSim({ speed: 120, historyDays: 0.1, poolResume: true });
     const plain = await startTestSim({ speed: 120, historyDays: 0.1 });
-    cleanups.push(() => replaying.close(), () => plain.close());
+    cleanups.push(
+      () => replaying.close(),
+      () => plain.close(),
+    );
     // Both at once: each needs more than half a minute away.
     const [withReplay, without] = await Promise.all([offlineAndBack(replaying), offlineAndBack(plain)]);
-    console.log(`#21 resume: replaying service ${withReplay.gapTrades} trades in the gap, ${withReplay.backfills.length} REST backfills; plain service ${without.gapTrades} trades, ${without.backfills.length} backfills`);
+    console.log(
+      `#21 resume: replaying service ${withReplay.gapTrades} trades in the gap, ${withReplay.backfills.length} REST backfills; plain service ${without.gapTrades} trades, ${without.backfills.length} backfills`,
+    );
     expect(withReplay.gapTrades).toBeGreaterThan(0);
     expect(withReplay.missing).toBe(0);
     expect(withReplay.backfills).toEqual([]);

@@ -34,12 +34,29 @@ describe('a first Portfolio read against the Demo network', () => {
       return new Response(body, { status: res.status, statusText: res.statusText, headers: res.headers });
     }) as typeof fetch;
     // No pacing here: only what waits for an answer makes a request deeper, not the limiter's queue.
-    const client = new ServiceClient({ baseUrl: t.sim.url, apiKey: TEST_KEY, fetch: fetchCounting, concurrency: 64, requestsPerSecond: 1_000 });
-    const assets = new AssetBookCache(() => client, () => true);
-    const prices = new PriceBook(() => client, () => [...(assets.peek()?.poolsById.values() ?? [])]);
+    const client = new ServiceClient({
+      baseUrl: t.sim.url,
+      apiKey: TEST_KEY,
+      fetch: fetchCounting,
+      concurrency: 64,
+      requestsPerSecond: 1_000,
+    });
+    const assets = new AssetBookCache(
+      () => client,
+      () => true,
+    );
+    const prices = new PriceBook(
+      () => client,
+      () => [...(assets.peek()?.poolsById.values() ?? [])],
+    );
     const owner = t.sim.world.describe().owners.find((o) => o.loans > 0)!.owner;
 
-    const deps = { prices, oracle: new OracleBook(), thresholds: thresholdsFrom(DEFAULT_SETTINGS, {}), history: () => undefined };
+    const deps = {
+      prices,
+      oracle: new OracleBook(),
+      thresholds: thresholdsFrom(DEFAULT_SETTINGS, {}),
+      history: () => undefined,
+    };
     const read = await readPortfolio(client, assets.load(), deps, [{ owner, label: null, added_at: 0 }], undefined);
 
     expect(read.portfolio.wallets[0]!.positions.some((p) => p.debt_usd !== null && p.debt_usd > 0)).toBe(true);

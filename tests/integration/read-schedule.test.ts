@@ -18,14 +18,17 @@ describe('the guard reads where the risk is', () => {
   it('a tray watching a wallet: the margin stream only, one last-trade read per asset, records once; a pool page streams only while shown', async () => {
     const t = await startTestSim({ historyDays: 0.2 });
     const dir = tempDir();
-    const owners = (t.sim.world.owners() as Array<{ owner: string; loans: number }>).filter((o) => o.loans > 0).sort((a, b) => b.loans - a.loans);
+    const owners = (t.sim.world.owners() as Array<{ owner: string; loans: number }>)
+      .filter((o) => o.loans > 0)
+      .sort((a, b) => b.loans - a.loans);
     const owner = owners[0]!.owner;
     const other = owners[1]!.owner;
     const asked: string[] = [];
     const counting: typeof fetch = async (input, init) => {
       const url = new URL(String(input instanceof Request ? input.url : input));
       const res = await fetch(input, init);
-      if (res.ok && !(res.headers.get('content-type') ?? '').includes('event-stream')) asked.push(`${url.pathname}${url.searchParams.get('limit') ? `?limit=${url.searchParams.get('limit')}` : ''}`);
+      if (res.ok && !(res.headers.get('content-type') ?? '').includes('event-stream'))
+        asked.push(`${url.pathname}${url.searchParams.get('limit') ? `?limit=${url.searchParams.get('limit')}` : ''}`);
       return res;
     };
     const m = new Monitor({
@@ -35,9 +38,17 @@ describe('the guard reads where the risk is', () => {
       watch: [owner, other],
       fetch: counting,
     }).start();
-    cleanups.push(() => dir.remove(), () => t.close(), () => m.close());
+    cleanups.push(
+      () => dir.remove(),
+      () => t.close(),
+      () => m.close(),
+    );
     await until(() => (m.status().reads?.prices.length ?? 0) > 0, 20_000, 'the read plan');
-    await until(() => m.supervisor.statuses().some((s) => s.id === 'margin' && s.state === 'open'), 10_000, 'margin open');
+    await until(
+      () => m.supervisor.statuses().some((s) => s.id === 'margin' && s.state === 'open'),
+      10_000,
+      'margin open',
+    );
     // Nothing streams for the tray: the margin stream alone.
     expect(m.supervisor.statuses().map((s) => s.id)).toEqual(['margin']);
     // Prices: each asset once, from its last trade; never the book, never per position or pool.
@@ -68,14 +79,26 @@ describe('the guard reads where the risk is', () => {
     const positionsBefore = (await m.invoke('portfolio', {})).data.wallets.map((w) => [w.owner, w.positions.length]);
     asked.length = 0;
     m.risk.refreshSoon(new Set([owner]));
-    await until(() => asked.some((p) => p === `/dex-margin/margin-managers/${owner}`) && asked.some((p) => p.endsWith('trades?limit=1')), 10_000, "the owner's records");
+    await until(
+      () =>
+        asked.some((p) => p === `/dex-margin/margin-managers/${owner}`) &&
+        asked.some((p) => p.endsWith('trades?limit=1')),
+      10_000,
+      "the owner's records",
+    );
     await new Promise((r) => setTimeout(r, 500));
     expect(asked.filter((p) => p.includes(other))).toEqual([]);
-    expect((await m.invoke('portfolio', {})).data.wallets.map((w) => [w.owner, w.positions.length])).toEqual(positionsBefore);
+    expect((await m.invoke('portfolio', {})).data.wallets.map((w) => [w.owner, w.positions.length])).toEqual(
+      positionsBefore,
+    );
 
     // A pool page: its stream opens while shown (the plan allows one more), and closes when left.
     const off = m.subscribe('pool:SUI_USDC', () => {});
-    await until(() => m.supervisor.statuses().some((s) => s.id === 'pool:SUI_USDC' && s.state === 'open'), 10_000, 'pool open');
+    await until(
+      () => m.supervisor.statuses().some((s) => s.id === 'pool:SUI_USDC' && s.state === 'open'),
+      10_000,
+      'pool open',
+    );
     expect((await m.invoke('creditForecast', {})).poolStreams.map((p) => p.pool)).toEqual(['SUI_USDC']);
     off();
     await until(() => !m.supervisor.statuses().some((s) => s.id === 'pool:SUI_USDC'), 10_000, 'pool closed');
@@ -90,11 +113,23 @@ describe('the guard reads where the risk is', () => {
       secrets: new MemorySecretStore(TEST_KEY),
       overrides: { network: 'custom', baseUrl: t.sim.url, streamUrl: t.sim.url },
     }).start();
-    cleanups.push(() => dir.remove(), () => t.close(), () => m.close());
-    await until(() => m.supervisor.statuses().some((s) => s.id === 'margin' && s.state === 'open'), 10_000, 'margin open');
+    cleanups.push(
+      () => dir.remove(),
+      () => t.close(),
+      () => m.close(),
+    );
+    await until(
+      () => m.supervisor.statuses().some((s) => s.id === 'margin' && s.state === 'open'),
+      10_000,
+      'margin open',
+    );
     const off = m.subscribe('pool:SUI_USDC', () => {});
     cleanups.push(off);
-    await until(() => m.supervisor.statuses().find((s) => s.id === 'pool:SUI_USDC')?.state === 'waiting-budget', 10_000, 'pool waiting');
+    await until(
+      () => m.supervisor.statuses().find((s) => s.id === 'pool:SUI_USDC')?.state === 'waiting-budget',
+      10_000,
+      'pool waiting',
+    );
     expect(m.supervisor.statuses().find((s) => s.id === 'margin')?.state).toBe('open');
   });
 });

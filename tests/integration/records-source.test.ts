@@ -18,8 +18,16 @@ describe('margin records for many watched wallets (docs/credits.md "What is read
       asked.push(new URL(String(input instanceof Request ? input.url : input)).pathname);
       return fetch(input, init);
     };
-    const client = new ServiceClient({ baseUrl: t.sim.url, apiKey: TEST_KEY, fetch: counting, requestsPerSecond: 1_000, concurrency: 16 });
-    const owners = (t.sim.world.owners() as Array<{ owner: string; managers: number }>).filter((o) => o.managers > 0).slice(0, TRY_PROTOCOL_WIDE_AT);
+    const client = new ServiceClient({
+      baseUrl: t.sim.url,
+      apiKey: TEST_KEY,
+      fetch: counting,
+      requestsPerSecond: 1_000,
+      concurrency: 16,
+    });
+    const owners = (t.sim.world.owners() as Array<{ owner: string; managers: number }>)
+      .filter((o) => o.managers > 0)
+      .slice(0, TRY_PROTOCOL_WIDE_AT);
     expect(owners).toHaveLength(TRY_PROTOCOL_WIDE_AT);
     const watch = owners.map((o) => ({ owner: o.owner, label: null, added_at: 0 }));
 
@@ -33,7 +41,8 @@ describe('margin records for many watched wallets (docs/credits.md "What is read
     expect(asked.filter((p) => p.startsWith('/dex-margin/margin-managers/'))).toEqual([]);
     const pages = asked.filter((p) => p === '/dex-margin/margin-managers').length;
     expect(pages).toBeGreaterThan(0);
-    const ids = (r: typeof perOwner) => r.map((x) => [x.w.owner, (x.managers ?? []).map((m) => m.margin_manager_id).sort()]);
+    const ids = (r: typeof perOwner) =>
+      r.map((x) => [x.w.owner, (x.managers ?? []).map((m) => m.margin_manager_id).sort()]);
     expect(ids(shared)).toEqual(ids(perOwner));
     // From now on the cheaper way, and the forecast counts its pages.
     expect(source.protocolWide(watch.length)).toBe(pages < perOwnerPages);

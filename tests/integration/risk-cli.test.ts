@@ -32,20 +32,53 @@ describe('tidewatch risk --shock (command line)', () => {
     dir.remove();
   });
 
-  it('shocks every watched position as the service\'s own ratios say it would move', async () => {
+  it("shocks every watched position as the service's own ratios say it would move", async () => {
     const owner = t.sim.world.describe().owners.find((o) => o.loans >= 8)!.owner;
-    const r = await cli(['risk', '--base-url', t.sim.url, '--api-key-file', join(dir.dir, 'key'), '--watch', owner, '--shock', 'SUI=-15%', '--shock', 'ALL=+2%', '--json', '--data-dir', dir.dir]);
+    const r = await cli([
+      'risk',
+      '--base-url',
+      t.sim.url,
+      '--api-key-file',
+      join(dir.dir, 'key'),
+      '--watch',
+      owner,
+      '--shock',
+      'SUI=-15%',
+      '--shock',
+      'ALL=+2%',
+      '--json',
+      '--data-dir',
+      dir.dir,
+    ]);
     expect(r.code, r.err).toBe(0);
-    const answer = JSON.parse(r.out) as { totals: { positions: number; liquidated: number }; positions: Array<{ manager_id: string; ratio: number; shocked: { ratio: number; liquidated: boolean } }> };
+    const answer = JSON.parse(r.out) as {
+      totals: { positions: number; liquidated: number };
+      positions: Array<{ manager_id: string; ratio: number; shocked: { ratio: number; liquidated: boolean } }>;
+    };
     // Our own computation: the service's ratio R = (b P + q) / (db P + dq) at the oracle's price P
     // (quote in USDC); solve P from R, move it by the shock, recompute.
     const pools = new Map((await t.get('/dex/get_pools')).body.map((p: { pool_id: string }) => [p.pool_id, p]));
-    const assetOf = new Map((await t.get('/dex-margin/pools')).body.map((m: { margin_pool_id: string; asset_type: string }) => [m.margin_pool_id, m.asset_type]));
-    const liquidationOf = new Map((await t.get('/dex-margin/registered-dex-pools')).body.map((p: { pool_id: string; liquidation_risk_ratio: number }) => [p.pool_id, p.liquidation_risk_ratio]));
+    const assetOf = new Map(
+      (await t.get('/dex-margin/pools')).body.map((m: { margin_pool_id: string; asset_type: string }) => [
+        m.margin_pool_id,
+        m.asset_type,
+      ]),
+    );
+    const liquidationOf = new Map(
+      (await t.get('/dex-margin/registered-dex-pools')).body.map(
+        (p: { pool_id: string; liquidation_risk_ratio: number }) => [p.pool_id, p.liquidation_risk_ratio],
+      ),
+    );
     let checked = 0;
     for (const m of await t.allPages(`/dex-margin/margin-managers/${owner}`)) {
       const loan = m.active_loans?.[0];
-      const pool = pools.get(m.dex_pool_id) as { base_asset_id: string; base_asset_symbol: string; quote_asset_symbol: string; base_asset_decimals: number; quote_asset_decimals: number };
+      const pool = pools.get(m.dex_pool_id) as {
+        base_asset_id: string;
+        base_asset_symbol: string;
+        quote_asset_symbol: string;
+        base_asset_decimals: number;
+        quote_asset_decimals: number;
+      };
       if (!loan || pool.quote_asset_symbol !== 'USDC') continue;
       const b = m.deposit.base_asset_amount / 10 ** pool.base_asset_decimals;
       const q = m.deposit.quote_asset_amount / 10 ** pool.quote_asset_decimals;

@@ -17,7 +17,10 @@ async function portfolioOn(t: TestSim) {
   const dir = tempDir();
   closers.push(() => dir.remove());
   // Every owner with a loan: positions on every margin pool.
-  const owners = t.sim.world.owners().filter((o) => o.loans > 0).map((o) => o.owner);
+  const owners = t.sim.world
+    .owners()
+    .filter((o) => o.loans > 0)
+    .map((o) => o.owner);
   const m = monitorOn(t, dir.dir, { watch: owners }).start();
   closers.push(() => m.close());
   const p = await m.invoke('portfolio', {});
@@ -39,11 +42,13 @@ describe('risk parameters per pool (issue 13)', () => {
     expect(pools.status).toBe(200);
     expect(pools.body.length).toBeGreaterThanOrEqual(4);
     // Filter by a margin pool id: the exchange pools that borrow from it.
-    const sui = (await t.get('/dex-margin/registered-dex-pools', { marginPoolId: byName.get('SUI_USDC')!.base_margin_pool_id! })).body as Array<{ pool_name: string }>;
+    const sui = (
+      await t.get('/dex-margin/registered-dex-pools', { marginPoolId: byName.get('SUI_USDC')!.base_margin_pool_id! })
+    ).body as Array<{ pool_name: string }>;
     expect(sui.map((p) => p.pool_name).sort()).toEqual(['SUI_USDC']);
   });
 
-  it('positions carry their pool\'s liquidation ratio; the liquidation price and thresholds follow it', async () => {
+  it("positions carry their pool's liquidation ratio; the liquidation price and thresholds follow it", async () => {
     const t = await startTestSim();
     closers.push(() => t.close());
     const positions = (await portfolioOn(t)).filter((p) => p.debts.length > 0);
@@ -76,15 +81,44 @@ describe('risk parameters per pool (issue 13)', () => {
 
 describe('risk parameters as the real service may send them', () => {
   it('reads 9-decimal fixed point and plain ratios alike, under the real naming', () => {
-    expect(NAMING_PROFILES.deepbook.path('/dex-margin/registered-dex-pools')).toBe('/deepbook-margin/registered-deepbook-pools');
+    expect(NAMING_PROFILES.deepbook.path('/dex-margin/registered-dex-pools')).toBe(
+      '/deepbook-margin/registered-deepbook-pools',
+    );
     expect(NAMING_PROFILES.deepbook.path('/dex-margin/pools')).toBe('/deepbook-margin/pools');
     const raw = [
-      { pool_id: '0xa', min_withdraw_risk_ratio: 2_000_000_000, min_borrow_risk_ratio: 1_250_000_000, liquidation_risk_ratio: 1_150_000_000, target_liquidation_risk_ratio: 1_250_000_000, user_liquidation_reward: 10_000_000, pool_liquidation_reward: 40_000_000, enabled: true },
-      { pool_id: '0xb', min_withdraw_risk_ratio: '2', min_borrow_risk_ratio: 1.3, liquidation_risk_ratio: 1.2, target_liquidation_risk_ratio: 1.3 },
-      { pool_id: '0xc', min_withdraw_risk_ratio: 2, min_borrow_risk_ratio: 1.25, liquidation_risk_ratio: 0, target_liquidation_risk_ratio: 1.25 },
+      {
+        pool_id: '0xa',
+        min_withdraw_risk_ratio: 2_000_000_000,
+        min_borrow_risk_ratio: 1_250_000_000,
+        liquidation_risk_ratio: 1_150_000_000,
+        target_liquidation_risk_ratio: 1_250_000_000,
+        user_liquidation_reward: 10_000_000,
+        pool_liquidation_reward: 40_000_000,
+        enabled: true,
+      },
+      {
+        pool_id: '0xb',
+        min_withdraw_risk_ratio: '2',
+        min_borrow_risk_ratio: 1.3,
+        liquidation_risk_ratio: 1.2,
+        target_liquidation_risk_ratio: 1.3,
+      },
+      {
+        pool_id: '0xc',
+        min_withdraw_risk_ratio: 2,
+        min_borrow_risk_ratio: 1.25,
+        liquidation_risk_ratio: 0,
+        target_liquidation_risk_ratio: 1.25,
+      },
     ];
     const book = riskParamsOf(v.parse(RegisteredDexPoolListSchema, raw));
-    expect(book.get('0xa')).toMatchObject({ liquidation: 1.15, min_withdraw: 2, user_reward: 0.01, pool_reward: 0.04, source: 'service' });
+    expect(book.get('0xa')).toMatchObject({
+      liquidation: 1.15,
+      min_withdraw: 2,
+      user_reward: 0.01,
+      pool_reward: 0.04,
+      source: 'service',
+    });
     expect(book.get('0xb')).toMatchObject({ liquidation: 1.2, min_withdraw: 2, user_reward: 0.01, enabled: true });
     // A ratio that cannot be a liquidation threshold: that pool keeps the defaults.
     expect(book.has('0xc')).toBe(false);

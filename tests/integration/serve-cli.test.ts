@@ -13,7 +13,9 @@ afterAll(() => dir.remove());
 
 describe('tidewatch serve / export / doctor on the Demo network', () => {
   it('serves, refuses requests without the token, commits on SIGTERM, and exports', async () => {
-    const child = spawn(process.execPath, [BIN, 'serve', '--port', '0', '--data-dir', dir.dir, '--speed', '600'], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [BIN, 'serve', '--port', '0', '--data-dir', dir.dir, '--speed', '600'], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let out = '';
     child.stdout!.on('data', (d) => (out += d));
     child.stderr!.resume();
@@ -22,24 +24,41 @@ describe('tidewatch serve / export / doctor on the Demo network', () => {
     expect(m, out).not.toBeNull();
     const [, base, , token] = m!;
     expect((await fetch(`${base}/api/invoke/pools`, { method: 'POST', body: '{}' })).status).toBe(401);
-    const ok = await fetch(`${base}/api/invoke/marginEvents`, { method: 'POST', body: '{"limit":5}', headers: { 'x-tidewatch-token': token! } });
+    const ok = await fetch(`${base}/api/invoke/marginEvents`, {
+      method: 'POST',
+      body: '{"limit":5}',
+      headers: { 'x-tidewatch-token': token! },
+    });
     expect(ok.status).toBe(200);
-    await until(async () => {
-      const r = await fetch(`${base}/api/invoke/streamStatus`, { method: 'POST', body: '{}', headers: { 'x-tidewatch-token': token! } });
-      const s = ((await r.json()) as any).result.streams.find((x: any) => x.id === 'margin');
-      return s?.events > 100;
-    }, 20_000, 'margin history');
+    await until(
+      async () => {
+        const r = await fetch(`${base}/api/invoke/streamStatus`, {
+          method: 'POST',
+          body: '{}',
+          headers: { 'x-tidewatch-token': token! },
+        });
+        const s = ((await r.json()) as any).result.streams.find((x: any) => x.id === 'margin');
+        return s?.events > 100;
+      },
+      20_000,
+      'margin history',
+    );
     child.kill('SIGTERM');
     const [code] = await once(child, 'exit');
     expect(code).toBe(0);
-    const jsonl = spawnSync(process.execPath, [BIN, 'export', 'margin-events', '--data-dir', dir.dir], { encoding: 'utf8', maxBuffer: 64 << 20 });
+    const jsonl = spawnSync(process.execPath, [BIN, 'export', 'margin-events', '--data-dir', dir.dir], {
+      encoding: 'utf8',
+      maxBuffer: 64 << 20,
+    });
     expect(jsonl.status).toBe(0);
     const lines = jsonl.stdout.trim().split('\n');
     expect(lines.length).toBeGreaterThan(100);
     const first = JSON.parse(lines[0]!);
     expect(first.id).toMatch(/^\d+-\d+$/);
     expect(typeof first.type).toBe('string');
-    const csv = spawnSync(process.execPath, [BIN, 'export', 'liquidations', '--data-dir', dir.dir, '--format', 'csv'], { encoding: 'utf8' });
+    const csv = spawnSync(process.execPath, [BIN, 'export', 'liquidations', '--data-dir', dir.dir, '--format', 'csv'], {
+      encoding: 'utf8',
+    });
     expect(csv.status).toBe(0);
     expect(csv.stdout.split('\n')[0]).toBe(
       'id,timestamp_ms,checkpoint_id,tx_hash,margin_manager_id,margin_pool_id,liquidation_amount,pool_reward,pool_default,risk_ratio,remaining_base_asset,remaining_quote_asset',
@@ -50,7 +69,11 @@ describe('tidewatch serve / export / doctor on the Demo network', () => {
   });
 
   it('keeps running when whoever read its output goes, and still stops on SIGTERM', async () => {
-    const child = spawn(process.execPath, [BIN, 'serve', '--port', '0', '--data-dir', join(dir.dir, 'gone-output'), '--speed', '600'], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(
+      process.execPath,
+      [BIN, 'serve', '--port', '0', '--data-dir', join(dir.dir, 'gone-output'), '--speed', '600'],
+      { stdio: ['ignore', 'pipe', 'pipe'] },
+    );
     let out = '';
     child.stdout!.on('data', (d) => (out += d));
     child.stderr!.resume();
@@ -60,7 +83,11 @@ describe('tidewatch serve / export / doctor on the Demo network', () => {
     child.stdout!.destroy();
     child.stderr!.destroy();
     await new Promise((r) => setTimeout(r, 2_000)); // at --speed 600 it logs meanwhile
-    const r = await fetch(`${base}/api/invoke/streamStatus`, { method: 'POST', body: '{}', headers: { 'x-tidewatch-token': token! } });
+    const r = await fetch(`${base}/api/invoke/streamStatus`, {
+      method: 'POST',
+      body: '{}',
+      headers: { 'x-tidewatch-token': token! },
+    });
     expect(r.status).toBe(200);
     const started = performance.now();
     child.kill('SIGTERM');
@@ -75,12 +102,18 @@ describe('tidewatch serve / export / doctor on the Demo network', () => {
     expect(demo.stdout).toMatch(/PASS\s+api key/);
     expect(demo.stdout).toMatch(/PASS\s+stream #22/);
     expect(demo.stdout).toContain('all checks passed');
-    const sim = spawn(process.execPath, [BIN, 'sim', '--port', '0', '--api-key', 'right'], { stdio: ['ignore', 'pipe', 'ignore'] });
+    const sim = spawn(process.execPath, [BIN, 'sim', '--port', '0', '--api-key', 'right'], {
+      stdio: ['ignore', 'pipe', 'ignore'],
+    });
     let out = '';
     sim.stdout!.on('data', (d) => (out += d));
     await until(() => out.includes('listening on'), 30_000, 'sim');
     const url = /listening on (\S+)/.exec(out)![1]!;
-    const wrong = spawn(process.execPath, [BIN, 'doctor', '--base-url', url, '--api-key', 'wrong-key-xyz', '--data-dir', dir.dir], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const wrong = spawn(
+      process.execPath,
+      [BIN, 'doctor', '--base-url', url, '--api-key', 'wrong-key-xyz', '--data-dir', dir.dir],
+      { stdio: ['ignore', 'pipe', 'pipe'] },
+    );
     let text = '';
     wrong.stdout!.on('data', (d) => (text += d));
     const [code] = await once(wrong, 'exit');
@@ -93,9 +126,15 @@ describe('tidewatch serve / export / doctor on the Demo network', () => {
 
   it('doctor gives one verdict when nothing answers', async () => {
     const port = await freePort();
-    const r = spawnSync(process.execPath, [BIN, 'doctor', '--base-url', `http://127.0.0.1:${port}`, '--api-key', 'k-123456', '--data-dir', dir.dir], { encoding: 'utf8' });
+    const r = spawnSync(
+      process.execPath,
+      [BIN, 'doctor', '--base-url', `http://127.0.0.1:${port}`, '--api-key', 'k-123456', '--data-dir', dir.dir],
+      { encoding: 'utf8' },
+    );
     expect(r.status).toBe(1);
-    expect(r.stdout).toMatch(/FAIL\s+service\s+The service cannot be reached \(ECONNREFUSED\)\. Nothing else of the service was checked/);
+    expect(r.stdout).toMatch(
+      /FAIL\s+service\s+The service cannot be reached \(ECONNREFUSED\)\. Nothing else of the service was checked/,
+    );
     expect(r.stdout.match(/FAIL/g)).toHaveLength(1);
     expect(r.stdout).not.toMatch(/GET |api-key|k-123456/);
   });

@@ -14,7 +14,12 @@ async function start(opts: Parameters<typeof startTestSim>[0] = {}): Promise<Tes
   return t;
 }
 
-async function stream(t: TestSim, path: string, params: Record<string, string> = {}, key = TEST_KEY): Promise<SseReader> {
+async function stream(
+  t: TestSim,
+  path: string,
+  params: Record<string, string> = {},
+  key = TEST_KEY,
+): Promise<SseReader> {
   const r = await openSse(t.url(path, params, key));
   closers.push(() => r.close());
   expect(r.status).toBe(200);
@@ -34,7 +39,12 @@ const pings = (r: SseReader): number => r.comments.filter((c) => c === 'ping').l
 describe('the Demo network bills each key as the real service would (issue 13)', () => {
   it('answered requests at their published price, the margin lists at the estimate; GET /__sim/credits is free', async () => {
     const t = await start();
-    for (const path of ['/dex/get_pools', '/dex/SUI_USDC/trades', '/dex/SUI_USDC/order-book-depth', '/dex-margin/margin-managers']) {
+    for (const path of [
+      '/dex/get_pools',
+      '/dex/SUI_USDC/trades',
+      '/dex/SUI_USDC/order-book-depth',
+      '/dex-margin/margin-managers',
+    ]) {
       expect((await t.get(path)).status, path).toBe(200);
     }
     const bill = (await t.get('/__sim/credits')).body as Bill;
@@ -79,7 +89,11 @@ describe('the Demo network bills each key as the real service would (issue 13)',
     expect((await t.get('/dex/get_pools', {}, null)).status).toBe(401);
     expect((await t.get('/dex/NO_SUCH_POOL/trades')).status).toBe(404);
     expect((await t.get('/dex/SUI_USDC/trades', { limit: 0 })).status).toBe(400);
-    expect(t.sim.credits(TEST_KEY)).toMatchObject({ requests: answered, requestCredits: 5 * answered, total: 5 * answered });
+    expect(t.sim.credits(TEST_KEY)).toMatchObject({
+      requests: answered,
+      requestCredits: 5 * answered,
+      total: 5 * answered,
+    });
     expect(t.sim.bills().map((b) => b.key)).toEqual(['test…']);
     expect((await t.get('/__sim/credits', {}, 'wrong-key')).status).toBe(401);
     expect((await t.get('/__sim/credits', {}, null)).status).toBe(401);
@@ -93,16 +107,31 @@ describe('the Demo network bills each key as the real service would (issue 13)',
     expect((await t.get('/dex/get_pools', {}, 'other-key')).status).toBe(200);
     await until(() => pings(margin) >= 20 && pings(pool) >= 20, '20 pings on each stream');
     // A ping may be on its way when the bill is read: the bill and the client agree once it arrived.
-    await until(() => t.sim.credits(TEST_KEY).streamedBytes === margin.bytes, `margin bill = ${margin.bytes} bytes read`);
+    await until(
+      () => t.sim.credits(TEST_KEY).streamedBytes === margin.bytes,
+      `margin bill = ${margin.bytes} bytes read`,
+    );
     await until(() => t.sim.credits('other-key').streamedBytes === pool.bytes, `pool bill = ${pool.bytes} bytes read`);
 
     const mine = t.sim.credits(TEST_KEY);
     expect(mine.streamedBytes).toBeGreaterThanOrEqual(': connected\n\n'.length + 20 * ': ping\n\n'.length);
-    expect(mine).toMatchObject({ requests: 0, requestCredits: 0, streamCredits: mine.streamedBytes / 1024, total: mine.streamedBytes / 1024, openStreams: 1, maxOpenStreams: 1 });
+    expect(mine).toMatchObject({
+      requests: 0,
+      requestCredits: 0,
+      streamCredits: mine.streamedBytes / 1024,
+      total: mine.streamedBytes / 1024,
+      openStreams: 1,
+      maxOpenStreams: 1,
+    });
     const other = (await t.get('/__sim/credits', {}, 'other-key')).body as Bill;
     // The pool stream's first book snapshot alone is larger than the margin stream's pings.
     expect(other.streamedBytes).toBeGreaterThan(1024);
-    expect(other).toMatchObject({ key: 'othe…', requests: 1, requestCredits: 5, byPath: { '/dex/get_pools': { requests: 1, credits: 5 } } });
+    expect(other).toMatchObject({
+      key: 'othe…',
+      requests: 1,
+      requestCredits: 5,
+      byPath: { '/dex/get_pools': { requests: 1, credits: 5 } },
+    });
     expect(other.streamCredits).toBe(other.streamedBytes / 1024);
     expect(other.total).toBe(5 + other.streamedBytes / 1024);
 
@@ -119,8 +148,15 @@ describe('the Demo network bills each key as the real service would (issue 13)',
     const t = await start({ streamKeys: ['stream-key-1'], heartbeatMs: 100, speed: 0.001 });
     const margin = await stream(t, '/dex-margin/manager-updates', {}, 'stream-key-1');
     await until(() => pings(margin) >= 3, '3 pings');
-    await until(() => t.sim.credits('stream-key-1').streamedBytes === margin.bytes, `bill = ${margin.bytes} bytes read`);
-    expect((await t.get('/__sim/credits', {}, 'stream-key-1')).body).toMatchObject({ key: 'stre…', requests: 0, openStreams: 1 });
+    await until(
+      () => t.sim.credits('stream-key-1').streamedBytes === margin.bytes,
+      `bill = ${margin.bytes} bytes read`,
+    );
+    expect((await t.get('/__sim/credits', {}, 'stream-key-1')).body).toMatchObject({
+      key: 'stre…',
+      requests: 0,
+      openStreams: 1,
+    });
     expect(t.sim.credits(TEST_KEY).streamedBytes).toBe(0);
   });
 

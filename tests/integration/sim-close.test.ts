@@ -26,7 +26,9 @@ describe('closing the Demo network during its gradual start', () => {
       await sim.close();
       console.log('closed');
     `;
-    const child = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', program], { stdio: ['ignore', 'pipe', 'inherit'] });
+    const child = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', program], {
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
     let out = '';
     child.stdout!.on('data', (d) => (out += d));
     const code = await new Promise<number | null | 'timeout'>((resolve) => {

@@ -19,7 +19,12 @@ describe('GET /dex/get_pools (5)', () => {
     const pools = v.parse(PoolListSchema, r.body);
     expect(pools.length).toBeGreaterThanOrEqual(4);
     const sui = pools.find((p) => p.pool_name === 'SUI_USDC')!;
-    expect(sui).toMatchObject({ base_asset_symbol: 'SUI', base_asset_decimals: 9, quote_asset_symbol: 'USDC', quote_asset_decimals: 6 });
+    expect(sui).toMatchObject({
+      base_asset_symbol: 'SUI',
+      base_asset_decimals: 9,
+      quote_asset_symbol: 'USDC',
+      quote_asset_decimals: 6,
+    });
     for (const p of pools) {
       expect(p.pool_id).toMatch(/^0x[0-9a-f]{64}$/);
       expect(p.base_asset_id).toMatch(/^0x[0-9a-f]{64}::\w+::\w+$/);

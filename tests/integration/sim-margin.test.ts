@@ -19,7 +19,8 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-const allPages = (path: string, params: Record<string, string | number | string[]> = {}): Promise<any[]> => t.allPages(path, params);
+const allPages = (path: string, params: Record<string, string | number | string[]> = {}): Promise<any[]> =>
+  t.allPages(path, params);
 
 describe('supply referrals (9, 10) and supplier caps (11, 12)', () => {
   it('lists referrals, filters by owner and margin pool, and fetches one by id', async () => {
@@ -82,7 +83,10 @@ describe('liquidations (15, 16)', () => {
     const oldest = Math.min(...all.map((l) => l.onchain_timestamp));
     expect(Date.now() - oldest).toBeGreaterThan(2 * 86_400_000);
     // Each below its own pool's liquidation ratio (1.125 by default; WAL_USDC 1.2, XBTC_USDC 1.1).
-    const registered = (await t.get('/dex-margin/registered-dex-pools')).body as Array<{ pool_id: string; liquidation_risk_ratio: number }>;
+    const registered = (await t.get('/dex-margin/registered-dex-pools')).body as Array<{
+      pool_id: string;
+      liquidation_risk_ratio: number;
+    }>;
     const liquidationOf = new Map(registered.map((p) => [p.pool_id, p.liquidation_risk_ratio]));
     for (const l of all.slice(0, 20)) {
       expect(l.risk_ratio).toBeLessThan(liquidationOf.get(l.margin_manager.dex_pool_id)!);

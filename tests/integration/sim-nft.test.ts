@@ -12,7 +12,8 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-const allPages = (path: string, params: Record<string, string | number | string[]> = {}): Promise<any[]> => t.allPages(path, params);
+const allPages = (path: string, params: Record<string, string | number | string[]> = {}): Promise<any[]> =>
+  t.allPages(path, params);
 
 function newestFirst(items: Array<{ updated_at: string; object_id: string }>): boolean {
   return items.every((n, i) => {
@@ -143,7 +144,9 @@ describe('GET /nfts/collection/{type} (3) and holders (4)', () => {
   it('accepts the type with :: as given and URL-encoded', async () => {
     const type = d.collections[0]!;
     const plain: any = await fetch(`${t.sim.url}/nfts/collection/${type}?api-key=test-key`).then((r) => r.json());
-    const encoded = await fetch(`${t.sim.url}/nfts/collection/${encodeURIComponent(type)}?api-key=test-key`).then((r) => r.json());
+    const encoded = await fetch(`${t.sim.url}/nfts/collection/${encodeURIComponent(type)}?api-key=test-key`).then((r) =>
+      r.json(),
+    );
     expect(plain.items.length).toBe(10);
     expect(encoded).toEqual(plain);
     expect(plain.items.every((n: any) => n.object_type === type)).toBe(true);
@@ -153,11 +156,15 @@ describe('GET /nfts/collection/{type} (3) and holders (4)', () => {
     const type = d.collections[0]!;
     const all = await allPages(`/nfts/collection/${type}`);
     const bg = all[0].decoded_fields.attributes.contents[0];
-    const eq = await allPages(`/nfts/collection/${type}`, { fields: JSON.stringify({ 'attributes.contents.0.value': bg.value }) });
+    const eq = await allPages(`/nfts/collection/${type}`, {
+      fields: JSON.stringify({ 'attributes.contents.0.value': bg.value }),
+    });
     expect(eq.length).toBe(all.filter((n) => n.decoded_fields.attributes.contents[0].value === bg.value).length);
     expect(eq.length).toBeGreaterThan(0);
     const values = [...new Set(all.map((n) => n.decoded_fields.attributes.contents[0].value))].slice(0, 2);
-    const or = await allPages(`/nfts/collection/${type}`, { fields: JSON.stringify({ 'attributes.contents.0.value': values }) });
+    const or = await allPages(`/nfts/collection/${type}`, {
+      fields: JSON.stringify({ 'attributes.contents.0.value': values }),
+    });
     expect(or.length).toBe(all.filter((n) => values.includes(n.decoded_fields.attributes.contents[0].value)).length);
     const second = all[0].decoded_fields.attributes.contents[1];
     const and = await allPages(`/nfts/collection/${type}`, {
@@ -165,9 +172,15 @@ describe('GET /nfts/collection/{type} (3) and holders (4)', () => {
     });
     expect(and.length).toBeGreaterThan(0);
     expect(
-      and.every((n) => values.includes(n.decoded_fields.attributes.contents[0].value) && n.decoded_fields.attributes.contents[1].value === second.value),
+      and.every(
+        (n) =>
+          values.includes(n.decoded_fields.attributes.contents[0].value) &&
+          n.decoded_fields.attributes.contents[1].value === second.value,
+      ),
     ).toBe(true);
-    const byName = await allPages(`/nfts/collection/${type}`, { fields: JSON.stringify({ name: all[3].decoded_fields.name }) });
+    const byName = await allPages(`/nfts/collection/${type}`, {
+      fields: JSON.stringify({ name: all[3].decoded_fields.name }),
+    });
     expect(byName.map((n) => n.object_id)).toEqual([all[3].object_id]);
     const none = await allPages(`/nfts/collection/${type}`, { fields: JSON.stringify({ name: 'no such name' }) });
     expect(none).toEqual([]);

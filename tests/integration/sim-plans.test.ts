@@ -10,14 +10,26 @@ afterEach(async () => {
 });
 
 /** A stream refused for the plan's stream limit: its status, headers and error message. */
-async function refusedStream(t: TestSim, path: string): Promise<{ status: number; limit: string | null; retryAfter: string | null; message: string; code: string }> {
+async function refusedStream(
+  t: TestSim,
+  path: string,
+): Promise<{ status: number; limit: string | null; retryAfter: string | null; message: string; code: string }> {
   const res = await fetch(t.url(path));
   const body = (await res.json()) as { error: { code: string; message: string }; message: string };
   expect(body.message).toBe(body.error.message);
-  return { status: res.status, limit: res.headers.get('x-stream-limit'), retryAfter: res.headers.get('retry-after'), message: body.message, code: body.error.code };
+  return {
+    status: res.status,
+    limit: res.headers.get('x-stream-limit'),
+    retryAfter: res.headers.get('retry-after'),
+    message: body.message,
+    code: body.error.code,
+  };
 }
 
-async function burst(t: TestSim, n: number): Promise<Array<{ status: number; retryAfter: string | null; message: unknown }>> {
+async function burst(
+  t: TestSim,
+  n: number,
+): Promise<Array<{ status: number; retryAfter: string | null; message: unknown }>> {
   return Promise.all(
     Array.from({ length: n }, async () => {
       const r = await t.get('/dex/get_pools');
@@ -47,7 +59,9 @@ describe('the Demo network enforces a plan of the real service (issue 13)', () =
     // loaded CI machine took over 100 ms for the 30 once).
     const refilled = Math.floor(((performance.now() - started) / 1000) * PLANS.free.requestsPerSecond);
     const refused = answers.filter((a) => a.status === 429);
-    expect(answers.filter((a) => a.status === 200).length).toBeLessThanOrEqual(PLANS.free.requestsPerSecond + 1 + refilled);
+    expect(answers.filter((a) => a.status === 200).length).toBeLessThanOrEqual(
+      PLANS.free.requestsPerSecond + 1 + refilled,
+    );
     expect(refused.length).toBeGreaterThanOrEqual(30 - PLANS.free.requestsPerSecond - 1 - refilled);
     expect(refused.length).toBeGreaterThan(0);
     for (const a of refused) {

@@ -8,7 +8,12 @@ import { openSse, type SseReader } from '../support/sse';
 let t: TestSim;
 const open: SseReader[] = [];
 
-async function sse(path: string, params: Record<string, string> = {}, key?: string | null, headers: Record<string, string> = {}): Promise<SseReader> {
+async function sse(
+  path: string,
+  params: Record<string, string> = {},
+  key?: string | null,
+  headers: Record<string, string> = {},
+): Promise<SseReader> {
   const r = await openSse(t.url(path, params, key), headers);
   open.push(r);
   return r;
@@ -72,7 +77,9 @@ describe('stream #22 /dex-margin/manager-updates', () => {
     const byHeader = await sse('/dex-margin/manager-updates', {}, undefined, { 'last-event-id': pivot });
     await byHeader.until((x) => x.messages.length >= 49);
     expect(byHeader.messages.slice(0, 49).map((m) => m.id)).toEqual(all.messages.slice(151, 200).map((m) => m.id));
-    const both = await sse('/dex-margin/manager-updates', { 'last-id': all.messages[180]!.id! }, undefined, { 'last-event-id': pivot });
+    const both = await sse('/dex-margin/manager-updates', { 'last-id': all.messages[180]!.id! }, undefined, {
+      'last-event-id': pivot,
+    });
     await both.until((x) => x.messages.length >= 19);
     expect(both.messages[0]!.id).toBe(all.messages[181]!.id);
   });
@@ -121,7 +128,10 @@ describe('stream #21 /dex/{pool}/live-trades', () => {
     const pool = t.sim.world.marketsByName.get('SUI_USDC')!.pool;
     const r = await sse('/dex/SUI_USDC/live-trades');
     expect(r.status).toBe(200);
-    await r.until((x) => x.messages.filter((m) => JSON.parse(m.data).type === EVENT_TYPES.liveTrade).length >= 3, 15_000);
+    await r.until(
+      (x) => x.messages.filter((m) => JSON.parse(m.data).type === EVENT_TYPES.liveTrade).length >= 3,
+      15_000,
+    );
     const events = r.messages.map((m) => v.parse(PoolStreamEventSchema, JSON.parse(m.data)));
     expect(events[0]!.type).toBe(EVENT_TYPES.depth);
     for (const e of events) {
@@ -162,7 +172,11 @@ describe('stream #21 /dex/{pool}/live-trades', () => {
       open.push(byQuery, byHeader);
       for (const r of [byQuery, byHeader]) {
         await r.until((x) => trades(x).length >= 4, 15_000);
-        expect(trades(r).slice(0, 4).map((m) => ({ id: m.id!, digest: JSON.parse(m.data).data.event_digest as string }))).toEqual(sent.slice(2, 6));
+        expect(
+          trades(r)
+            .slice(0, 4)
+            .map((m) => ({ id: m.id!, digest: JSON.parse(m.data).data.event_digest as string })),
+        ).toEqual(sent.slice(2, 6));
       }
       const bad = await fetch(on.url('/dex/SUI_USDC/live-trades', { 'last-id': 'yesterday' }));
       expect(bad.status).toBe(400);

@@ -23,7 +23,11 @@ describe.each<SseTransport>(['parser', 'eventsource'])('stream #22 over the %s t
     const url = await faulty.listen();
     const store = Store.openInMemory();
     const sup = new StreamSupervisor({ budget: 1, redact: (s) => s, transport });
-    cleanups.push(() => faulty.close(), () => store.close(), () => sup.stopAll());
+    cleanups.push(
+      () => faulty.close(),
+      () => store.close(),
+      () => sup.stopAll(),
+    );
     const ingest = marginStream({
       repo: store.margin,
       naming: () => NAMING_PROFILES.spec,
@@ -44,6 +48,8 @@ describe.each<SseTransport>(['parser', 'eventsource'])('stream #22 over the %s t
     const broken = stored.filter((e) => !e.valid);
     expect(broken.length).toBeGreaterThan(0);
     expect(broken.every((e) => /not JSON/.test(e.problem ?? ''))).toBe(true);
-    console.log(`${transport}: ${faulty.connections} connections, ${faulty.refused} refused, ${faulty.cut} cut; ${stored.length} stored = sent`);
+    console.log(
+      `${transport}: ${faulty.connections} connections, ${faulty.refused} refused, ${faulty.cut} cut; ${stored.length} stored = sent`,
+    );
   }, 90_000);
 });

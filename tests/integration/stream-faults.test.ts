@@ -28,7 +28,11 @@ describe('stream #22 under faults', () => {
     const t = await startTestSim({ speed: 3000, heartbeatMs: 500 });
     const dir = tempDir();
     const m = monitorOn(t, dir.dir, { marginFirstStart: '0' }).start();
-    cleanups.push(() => dir.remove(), () => t.close(), () => m.close());
+    cleanups.push(
+      () => dir.remove(),
+      () => t.close(),
+      () => m.close(),
+    );
     await until(() => m.store.margin.count() >= t.sim.world.log.size - 1, 20_000, 'history');
     const resumeTimes: number[] = [];
     for (let i = 0; i < 6; i++) {
@@ -47,7 +51,9 @@ describe('stream #22 under faults', () => {
     expect(new Set(stored).size).toBe(stored.length);
     expect(stored).toEqual(sent.slice(0, stored.length));
     expect(sent.length - stored.length).toBeLessThan(50);
-    console.log(`resume after drop: ${resumeTimes.join(', ')} ms (median ${[...resumeTimes].sort((a, b) => a - b)[3]} ms)`);
+    console.log(
+      `resume after drop: ${resumeTimes.join(', ')} ms (median ${[...resumeTimes].sort((a, b) => a - b)[3]} ms)`,
+    );
   });
 
   it('stops on 401 with an auth status and an alert, and resumes when the key changes', async () => {
@@ -59,8 +65,16 @@ describe('stream #22 under faults', () => {
       secrets,
       overrides: { network: 'custom', baseUrl: t.sim.url, streamUrl: t.sim.url },
     }).start();
-    cleanups.push(() => dir.remove(), () => t.close(), () => m.close());
-    await until(() => m.supervisor.statuses().find((s) => s.id === 'margin')?.state === 'stopped-auth', 10_000, 'stopped-auth');
+    cleanups.push(
+      () => dir.remove(),
+      () => t.close(),
+      () => m.close(),
+    );
+    await until(
+      () => m.supervisor.statuses().find((s) => s.id === 'margin')?.state === 'stopped-auth',
+      10_000,
+      'stopped-auth',
+    );
     const status = m.status().streams.find((s) => s.id === 'margin')!;
     expect(status.lastError).toMatch(/401/);
     expect(status.lastError).not.toContain('wrong-key');
@@ -71,14 +85,22 @@ describe('stream #22 under faults', () => {
     await new Promise((r) => setTimeout(r, 500));
     expect(m.status().streams.find((s) => s.id === 'margin')!.reconnects).toBe(reconnects);
     await m.invoke('setApiKey', { apiKey: TEST_KEY });
-    await until(() => m.supervisor.statuses().find((s) => s.id === 'margin')?.state === 'open', 10_000, 'open after new key');
+    await until(
+      () => m.supervisor.statuses().find((s) => s.id === 'margin')?.state === 'open',
+      10_000,
+      'open after new key',
+    );
   });
 
   it('resumes after a 401 that clears when the user asks (retryStreams)', async () => {
     const t = await startTestSim({ historyDays: 0.2 });
     const dir = tempDir();
     const m = monitorOn(t, dir.dir).start();
-    cleanups.push(() => dir.remove(), () => t.close(), () => m.close());
+    cleanups.push(
+      () => dir.remove(),
+      () => t.close(),
+      () => m.close(),
+    );
     const margin = await revokeThenAccept(t, m);
     await m.invoke('retryStreams', {});
     await until(() => margin() === 'open', 10_000, 'open after retryStreams');
@@ -87,8 +109,16 @@ describe('stream #22 under faults', () => {
   it('a custom network whose key is rejected and then accepted resumes on setApiKey with the same key', async () => {
     const t = await startTestSim({ historyDays: 0.2 });
     const dir = tempDir();
-    const m = new Monitor({ dataDir: dir.dir, secrets: new MemorySecretStore(TEST_KEY), overrides: { network: 'custom', baseUrl: t.sim.url, streamUrl: t.sim.url } }).start();
-    cleanups.push(() => dir.remove(), () => t.close(), () => m.close());
+    const m = new Monitor({
+      dataDir: dir.dir,
+      secrets: new MemorySecretStore(TEST_KEY),
+      overrides: { network: 'custom', baseUrl: t.sim.url, streamUrl: t.sim.url },
+    }).start();
+    cleanups.push(
+      () => dir.remove(),
+      () => t.close(),
+      () => m.close(),
+    );
     const margin = await revokeThenAccept(t, m);
     await new Promise((r) => setTimeout(r, 300));
     expect(margin()).toBe('stopped-auth');
@@ -101,12 +131,20 @@ describe('stream #22 under faults', () => {
     const dir = tempDir();
     const lines: string[] = [];
     const m = monitorOn(t, dir.dir, { log: (l) => lines.push(l) }).start();
-    cleanups.push(() => dir.remove(), () => t.close(), () => m.close());
+    cleanups.push(
+      () => dir.remove(),
+      () => t.close(),
+      () => m.close(),
+    );
     await m.invoke('updateSettings', { streamBudget: 2 });
     await until(() => m.supervisor.statuses().find((s) => s.id === 'margin')?.state === 'open', 10_000, 'margin open');
     const off = m.subscribe('pool:SUI_USDC', () => {});
     cleanups.push(off);
-    await until(() => m.supervisor.statuses().find((s) => s.id === 'pool:SUI_USDC')?.state === 'waiting-budget', 10_000, 'pool waiting for the budget');
+    await until(
+      () => m.supervisor.statuses().find((s) => s.id === 'pool:SUI_USDC')?.state === 'waiting-budget',
+      10_000,
+      'pool waiting for the budget',
+    );
     expect(m.supervisor.limit()).toBe(1);
     expect(lines.some((l) => /allows 1 stream at once/.test(l))).toBe(true);
     expect(m.supervisor.statuses().find((s) => s.id === 'margin')?.state).toBe('open');
@@ -119,15 +157,27 @@ describe('stream #22 under faults', () => {
     const t = await startTestSim({ historyDays: 0.2 });
     const dir = tempDir();
     const m = monitorOn(t, dir.dir).start();
-    cleanups.push(() => dir.remove(), () => t.close(), () => m.close());
+    cleanups.push(
+      () => dir.remove(),
+      () => t.close(),
+      () => m.close(),
+    );
     await m.invoke('updateSettings', { plan: 'custom', streamBudget: 1 });
     const off = m.subscribe('pool:DEEP_USDC', () => {});
     cleanups.push(off);
-    await until(() => m.supervisor.statuses().find((s) => s.id === 'pool:DEEP_USDC')?.state === 'waiting-budget', 10_000, 'waiting');
+    await until(
+      () => m.supervisor.statuses().find((s) => s.id === 'pool:DEEP_USDC')?.state === 'waiting-budget',
+      10_000,
+      'waiting',
+    );
     await until(() => m.supervisor.statuses().find((s) => s.id === 'margin')?.state === 'open', 10_000, 'margin open');
     expect(m.supervisor.statuses().find((s) => s.id === 'pool:DEEP_USDC')?.state).toBe('waiting-budget');
     await m.invoke('updateSettings', { streamBudget: 2 });
-    await until(() => m.supervisor.statuses().find((s) => s.id === 'pool:DEEP_USDC')?.state === 'open', 10_000, 'pool open');
+    await until(
+      () => m.supervisor.statuses().find((s) => s.id === 'pool:DEEP_USDC')?.state === 'open',
+      10_000,
+      'pool open',
+    );
   });
 
   it('reconnects when no byte arrives for the watchdog interval (heartbeats count), at the production 45 s', async () => {
@@ -144,7 +194,13 @@ describe('stream #22 under faults', () => {
       }
     });
     await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-    cleanups.push(() => new Promise<void>((r) => { server.closeAllConnections(); server.close(() => r()); }));
+    cleanups.push(
+      () =>
+        new Promise<void>((r) => {
+          server.closeAllConnections();
+          server.close(() => r());
+        }),
+    );
     const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
     const sup = new StreamSupervisor({ budget: 2, redact: (s) => s });
     cleanups.push(() => sup.stopAll());
@@ -173,7 +229,13 @@ describe('servers that bend the SSE rules', () => {
       res.write('id: 1-0\ndata: {"type":"dex_margin_manager_updates_deposit","data":{}}\n\n');
     });
     await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-    cleanups.push(() => new Promise<void>((r) => { server.closeAllConnections(); server.close(() => r()); }));
+    cleanups.push(
+      () =>
+        new Promise<void>((r) => {
+          server.closeAllConnections();
+          server.close(() => r());
+        }),
+    );
     const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/s`;
     const seen: string[] = [];
     const sup = new StreamSupervisor({ budget: 1, redact: (s) => s });
@@ -192,7 +254,10 @@ describe('offline', () => {
     const t = await startTestSim({ historyDays: 0.2 });
     const dir = tempDir();
     const m = monitorOn(t, dir.dir).start();
-    cleanups.push(() => dir.remove(), () => m.close());
+    cleanups.push(
+      () => dir.remove(),
+      () => m.close(),
+    );
     const fresh = await m.invoke('pools', {});
     expect(fresh.stale).toBe(false);
     const depth = await m.invoke('depth', { pool: 'SUI_USDC' });

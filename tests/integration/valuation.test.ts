@@ -14,7 +14,7 @@ import { startTestSim, TEST_KEY, type TestSim } from '../support/sim';
 const HOUR = 3_600_000;
 
 /** One valuation against the Demo network: the protocol's (oracle) prices, learnt from the service's ratios. */
-describe('one valuation, the protocol\'s', () => {
+describe("one valuation, the protocol's", () => {
   let t: TestSim;
   let client: ServiceClient;
   let deps: ValuationDeps;
@@ -23,19 +23,40 @@ describe('one valuation, the protocol\'s', () => {
   beforeAll(async () => {
     t = await startTestSim({ seed: 20_261_125, historyDays: 1 });
     client = new ServiceClient({ baseUrl: t.sim.url, apiKey: TEST_KEY, concurrency: 8, requestsPerSecond: 1_000 });
-    assets = new AssetBookCache(() => client, () => true);
-    const prices = new PriceBook(() => client, () => [...(assets.peek()?.poolsById.values() ?? [])]);
-    deps = { prices, oracle: new OracleBook(), thresholds: thresholdsFrom(DEFAULT_SETTINGS, {}), history: () => undefined };
-    owners = t.sim.world.describe().owners.filter((o) => o.loans > 0).slice(0, 4).map((o) => o.owner);
+    assets = new AssetBookCache(
+      () => client,
+      () => true,
+    );
+    const prices = new PriceBook(
+      () => client,
+      () => [...(assets.peek()?.poolsById.values() ?? [])],
+    );
+    deps = {
+      prices,
+      oracle: new OracleBook(),
+      thresholds: thresholdsFrom(DEFAULT_SETTINGS, {}),
+      history: () => undefined,
+    };
+    owners = t.sim.world
+      .describe()
+      .owners.filter((o) => o.loans > 0)
+      .slice(0, 4)
+      .map((o) => o.owner);
   });
   afterAll(() => t.close());
 
   const read = async (): Promise<PositionSummary[]> => {
-    const r = await readPortfolio(client, assets.load(), deps, owners.map((owner) => ({ owner, label: null, added_at: 0 })), undefined);
+    const r = await readPortfolio(
+      client,
+      assets.load(),
+      deps,
+      owners.map((owner) => ({ owner, label: null, added_at: 0 })),
+      undefined,
+    );
     return r.portfolio.wallets.flatMap((w) => w.positions).filter((p) => p.debts.length > 0);
   };
 
-  it('every figure of a position agrees: assets / debt = ratio, the service\'s ratio, the liquidation price', async () => {
+  it("every figure of a position agrees: assets / debt = ratio, the service's ratio, the liquidation price", async () => {
     const positions = await read();
     expect(positions.length).toBeGreaterThanOrEqual(5);
     for (const p of positions) {
@@ -55,9 +76,11 @@ describe('one valuation, the protocol\'s', () => {
     }
   });
 
-  it('projects each debt on its pool\'s curve: 72 hours on, within 0.5 % of what the Demo network serves', async () => {
+  it("projects each debt on its pool's curve: 72 hours on, within 0.5 % of what the Demo network serves", async () => {
     const positions = await read();
-    const predicted = new Map(positions.map((p) => [p.manager_id, accrue(p.debts[0]!.amount, p.interest.apr!, 72 * HOUR)]));
+    const predicted = new Map(
+      positions.map((p) => [p.manager_id, accrue(p.debts[0]!.amount, p.interest.apr!, 72 * HOUR)]),
+    );
     t.sim.world.accrueFor(72 * HOUR);
     const book = await assets.load();
     let checked = 0;

@@ -20,7 +20,9 @@ async function streamOnly() {
   let n = 0;
   const server = createServer((req, res) => {
     if (!req.url?.startsWith('/dex-margin/manager-updates')) {
-      res.writeHead(503, { 'content-type': 'application/json', 'retry-after': '30' }).end('{"error":{"code":"unavailable","message":"down for maintenance"}}');
+      res
+        .writeHead(503, { 'content-type': 'application/json', 'retry-after': '30' })
+        .end('{"error":{"code":"unavailable","message":"down for maintenance"}}');
       return;
     }
     res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
@@ -40,7 +42,13 @@ async function streamOnly() {
     send(type: string, data: Record<string, unknown>): string {
       const ms = Date.now();
       const id = `${ms}-${n++}`;
-      const text = JSON.stringify({ type, timestamp_ms: ms, checkpoint_id: 300_000_000 + n, tx_hash: `tx${id}`, data: { ...data, timestamp: ms } });
+      const text = JSON.stringify({
+        type,
+        timestamp_ms: ms,
+        checkpoint_id: 300_000_000 + n,
+        tx_hash: `tx${id}`,
+        data: { ...data, timestamp: ms },
+      });
       for (const res of open) res.write(`id: ${id}\ndata: ${text}\n\n`);
       return id;
     },
@@ -62,7 +70,16 @@ function monitor(url: string, dataDir: string, watch: string[]): { m: Monitor; a
   return { m, alerts };
 }
 
-const liquidation = { margin_manager_id: MANAGER, margin_pool_id: '0x2', liquidation_amount: 1_000_000, pool_reward: 40_000, pool_default: 0, risk_ratio: 1_100_000, remaining_base_asset: 10, remaining_quote_asset: 10 };
+const liquidation = {
+  margin_manager_id: MANAGER,
+  margin_pool_id: '0x2',
+  liquidation_amount: 1_000_000,
+  pool_reward: 40_000,
+  pool_default: 0,
+  risk_ratio: 1_100_000,
+  remaining_base_asset: 10,
+  remaining_quote_asset: 10,
+};
 const created = { margin_manager_id: MANAGER, balance_manager_id: MANAGER, dex_pool_id: '0x1', owner: OWNER };
 
 /**

@@ -15,7 +15,12 @@ const dir = tempDir();
 beforeAll(async () => {
   t = await startTestSim({ speed: 600, historyDays: 0.3 });
   m = monitorOn(t, dir.dir).start();
-  web = await startWebShell({ api: m, port: 0, rendererDir: '/nonexistent', initial: (topic) => (topic === 'status' ? m.status() : undefined) });
+  web = await startWebShell({
+    api: m,
+    port: 0,
+    rendererDir: '/nonexistent',
+    initial: (topic) => (topic === 'status' ? m.status() : undefined),
+  });
 });
 afterAll(async () => {
   await web.close();
@@ -25,7 +30,12 @@ afterAll(async () => {
 });
 
 /** A raw request, so Host and Origin can be set to anything. */
-function raw(path: string, headers: Record<string, string>, method = 'GET', body?: string): Promise<{ status: number; body: string; headers: Record<string, unknown> }> {
+function raw(
+  path: string,
+  headers: Record<string, string>,
+  method = 'GET',
+  body?: string,
+): Promise<{ status: number; body: string; headers: Record<string, unknown> }> {
   return new Promise((resolve, reject) => {
     const req = request({ host: '127.0.0.1', port: web.port, path, method, headers }, (res) => {
       let text = '';
@@ -51,7 +61,9 @@ describe('the headless shell', () => {
     expect(entry.headers['referrer-policy']).toBe('no-referrer');
     const cookie = String(entry.headers['set-cookie']);
     // Its own value (not the token), named with this port, HttpOnly and SameSite=Strict.
-    expect(cookie).toMatch(new RegExp(`^tidewatch_session_${web.port}=[A-Za-z0-9_-]{20,}; HttpOnly; SameSite=Strict; Path=/$`));
+    expect(cookie).toMatch(
+      new RegExp(`^tidewatch_session_${web.port}=[A-Za-z0-9_-]{20,}; HttpOnly; SameSite=Strict; Path=/$`),
+    );
     expect(cookie).not.toContain(web.token);
     const session = cookie.split(';')[0]!;
     const page = await raw('/', { host: host(), cookie: session });
@@ -62,17 +74,38 @@ describe('the headless shell', () => {
     expect((await raw('/?token=wrong', { host: host() })).status).toBe(401);
     // The bearer token as a cookie value is worth nothing, and so is the session under another port's name.
     expect((await raw('/', { host: host(), cookie: `tidewatch_session_${web.port}=${web.token}` })).status).toBe(401);
-    expect((await raw('/', { host: host(), cookie: session.replace(String(web.port), String(web.port + 1)) })).status).toBe(401);
+    expect(
+      (await raw('/', { host: host(), cookie: session.replace(String(web.port), String(web.port + 1)) })).status,
+    ).toBe(401);
   });
 
   it('a command with the session cookie needs our Origin; without one it needs the header token', async () => {
     const session = String((await raw(`/?token=${web.token}`, { host: host() })).headers['set-cookie']).split(';')[0]!;
     const own = `http://${host()}`;
-    expect((await raw('/api/invoke/pools', { host: host(), cookie: session, origin: own, 'content-type': 'application/json' }, 'POST', '{}')).status).toBe(200);
-    const noOrigin = await raw('/api/invoke/updateSettings', { host: host(), cookie: session, 'content-type': 'application/x-www-form-urlencoded' }, 'POST', 'privacyMode=true');
+    expect(
+      (
+        await raw(
+          '/api/invoke/pools',
+          { host: host(), cookie: session, origin: own, 'content-type': 'application/json' },
+          'POST',
+          '{}',
+        )
+      ).status,
+    ).toBe(200);
+    const noOrigin = await raw(
+      '/api/invoke/updateSettings',
+      { host: host(), cookie: session, 'content-type': 'application/x-www-form-urlencoded' },
+      'POST',
+      'privacyMode=true',
+    );
     expect(noOrigin.status).toBe(401);
     expect(JSON.parse(noOrigin.body).error.message).toContain('x-tidewatch-token');
-    const crossSite = await raw('/api/invoke/pools', { host: host(), cookie: session, 'sec-fetch-site': 'same-site' }, 'POST', '{}');
+    const crossSite = await raw(
+      '/api/invoke/pools',
+      { host: host(), cookie: session, 'sec-fetch-site': 'same-site' },
+      'POST',
+      '{}',
+    );
     expect(crossSite.status).toBe(403);
     // The query token opens the page; it is no key to the API.
     expect((await raw(`/api/invoke/pools?token=${web.token}`, { host: host() }, 'POST', '{}')).status).toBe(401);
@@ -84,23 +117,45 @@ describe('the headless shell', () => {
 
   it('answers a malformed %-escape with a 400, never a 500', async () => {
     for (const path of ['/%', '/%ff%fe', '/api/subscribe/%E0%A4%A', '/api/invoke/%']) {
-      const r = await raw(path, { host: host(), 'x-tidewatch-token': web.token }, path.startsWith('/api/invoke') ? 'POST' : 'GET', path.startsWith('/api/invoke') ? '{}' : undefined);
+      const r = await raw(
+        path,
+        { host: host(), 'x-tidewatch-token': web.token },
+        path.startsWith('/api/invoke') ? 'POST' : 'GET',
+        path.startsWith('/api/invoke') ? '{}' : undefined,
+      );
       expect([400, 404], `${path}: ${r.body}`).toContain(r.status);
     }
   });
 
   it('refuses a foreign Host (DNS rebinding) or Origin', async () => {
     expect((await raw(`/?token=${web.token}`, { host: 'evil.example:80' })).status).toBe(403);
-    expect((await raw(`/`, { host: `localhost.evil.example:${web.port}`, 'x-tidewatch-token': web.token })).status).toBe(403);
-    const foreign = await raw(`/api/invoke/pools`, { host: host(), origin: 'https://evil.example', 'x-tidewatch-token': web.token }, 'POST', '{}');
+    expect(
+      (await raw(`/`, { host: `localhost.evil.example:${web.port}`, 'x-tidewatch-token': web.token })).status,
+    ).toBe(403);
+    const foreign = await raw(
+      `/api/invoke/pools`,
+      { host: host(), origin: 'https://evil.example', 'x-tidewatch-token': web.token },
+      'POST',
+      '{}',
+    );
     expect(foreign.status).toBe(403);
-    const own = await raw(`/api/invoke/pools`, { host: host(), origin: `http://${host()}`, 'x-tidewatch-token': web.token }, 'POST', '{}');
+    const own = await raw(
+      `/api/invoke/pools`,
+      { host: host(), origin: `http://${host()}`, 'x-tidewatch-token': web.token },
+      'POST',
+      '{}',
+    );
     expect(own.status).toBe(200);
   });
 
   it('invokes contract methods, with clear errors for bad arguments and unknown methods', async () => {
     const post = (method: string, body: string) =>
-      raw(`/api/invoke/${method}`, { host: host(), 'x-tidewatch-token': web.token, 'content-type': 'application/json' }, 'POST', body);
+      raw(
+        `/api/invoke/${method}`,
+        { host: host(), 'x-tidewatch-token': web.token, 'content-type': 'application/json' },
+        'POST',
+        body,
+      );
     const pools = await post('pools', '{}');
     expect(JSON.parse(pools.body).result.data.length).toBeGreaterThanOrEqual(4);
     const bad = await post('walletNfts', '{"owner":"nope"}');
@@ -134,7 +189,11 @@ describe('the headless shell', () => {
       sock.resume(); // read the 408 the server sends before it closes
       sock.on('close', () => closedAt.push(Date.now() - start));
       // Half the headers of a page request, or a command whose body never finishes.
-      sock.write(i % 2 === 0 ? `GET / HTTP/1.1\r\nHost: ${host()}\r\nX-Slow: ` : `POST /api/invoke/pools HTTP/1.1\r\nHost: ${host()}\r\nx-tidewatch-token: ${web.token}\r\nContent-Length: 1000\r\n\r\n{`);
+      sock.write(
+        i % 2 === 0
+          ? `GET / HTTP/1.1\r\nHost: ${host()}\r\nX-Slow: `
+          : `POST /api/invoke/pools HTTP/1.1\r\nHost: ${host()}\r\nx-tidewatch-token: ${web.token}\r\nContent-Length: 1000\r\n\r\n{`,
+      );
       sockets.push(sock);
     }
     // The UI answers meanwhile.

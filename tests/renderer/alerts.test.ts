@@ -19,8 +19,18 @@ const T0 = Date.UTC(2026, 10, 23, 9, 0);
 const MIN = 60_000;
 
 const alert = (id: number, patch: Partial<AlertRecord> = {}): AlertRecord => ({
-  id, rule: 'risk-threshold', level: 'warning', manager_id: '0xaaa1', owner: '0xo1', event_id: null, title: `alert ${id}`, message: `message ${id}`,
-  created_at: T0 + id * MIN, acknowledged_at: null, snoozed_until: null, ...patch,
+  id,
+  rule: 'risk-threshold',
+  level: 'warning',
+  manager_id: '0xaaa1',
+  owner: '0xo1',
+  event_id: null,
+  title: `alert ${id}`,
+  message: `message ${id}`,
+  created_at: T0 + id * MIN,
+  acknowledged_at: null,
+  snoozed_until: null,
+  ...patch,
 });
 
 /**
@@ -41,7 +51,13 @@ const BURST: AlertRecord[] = [
   alert(10, { rule: 'blind', level: 'info', manager_id: null, owner: null, title: 'Tidewatch sees again' }),
   alert(11, { rule: 'large-liquidation', manager_id: '0xccc3', owner: null, title: 'Large liquidation: $120,000' }),
   alert(12, { rule: 'large-liquidation', manager_id: '0xddd4', owner: null, title: 'Large liquidation: $90,000' }),
-  alert(13, { rule: 'stream-auth', manager_id: null, owner: null, title: 'API key rejected', acknowledged_at: T0 + 14 * MIN }),
+  alert(13, {
+    rule: 'stream-auth',
+    manager_id: null,
+    owner: null,
+    title: 'API key rejected',
+    acknowledged_at: T0 + 14 * MIN,
+  }),
 ];
 
 const settle = async (): Promise<void> => {
@@ -84,17 +100,22 @@ describe('alert threads', () => {
   });
 
   it('filters by level, by kind of rule, and to what is still to act on', () => {
-    const ids = (f: Parameters<typeof filterAlerts>[1]): number[] => filterAlerts(BURST, f, T0 + 20 * MIN).map((a) => a.id);
+    const ids = (f: Parameters<typeof filterAlerts>[1]): number[] =>
+      filterAlerts(BURST, f, T0 + 20 * MIN).map((a) => a.id);
     expect(ids({ level: 'critical', rule: null, openOnly: false })).toEqual([2, 3, 7, 9]);
     expect(ids({ level: null, rule: 'liquidation', openOnly: false })).toEqual([3, 11, 12]);
     expect(ids({ level: null, rule: 'other', openOnly: false })).toEqual([13]);
     expect(ids({ level: null, rule: 'other', openOnly: true })).toEqual([]);
     const snoozed = [alert(1, { snoozed_until: T0 + 30 * MIN }), alert(2)];
-    expect(filterAlerts(snoozed, { level: null, rule: null, openOnly: true }, T0 + 20 * MIN).map((a) => a.id)).toEqual([2]);
-    expect(filterAlerts(snoozed, { level: null, rule: null, openOnly: true }, T0 + 31 * MIN).map((a) => a.id)).toEqual([1, 2]);
+    expect(filterAlerts(snoozed, { level: null, rule: null, openOnly: true }, T0 + 20 * MIN).map((a) => a.id)).toEqual([
+      2,
+    ]);
+    expect(filterAlerts(snoozed, { level: null, rule: null, openOnly: true }, T0 + 31 * MIN).map((a) => a.id)).toEqual([
+      1, 2,
+    ]);
   });
 
-  it("sums a delivery log up as one chip per channel with its latest result and the repeats sent", () => {
+  it('sums a delivery log up as one chip per channel with its latest result and the repeats sent', () => {
     const log: DeliveryEntry[] = [
       { channel: 'phone', repeat: 0, at: T0, result: 'failed', detail: 'ntfy (phone) answered 502' },
       { channel: 'mail', repeat: 0, at: T0, result: 'held', detail: 'quiet hours until 07:00' },
@@ -129,14 +150,23 @@ describe('the Alerts page', () => {
     const { w } = mountAlerts(BURST);
     await settle();
     // The acknowledged stream-key alert is not shown: unacknowledged only is the default.
-    expect(w.findAll('[data-testid="alert-thread"]').map((t) => t.attributes('data-thread'))).toEqual(['r:large-liquidation', 'r:blind', 'm:0xbbb2', 'm:0xaaa1']);
+    expect(w.findAll('[data-testid="alert-thread"]').map((t) => t.attributes('data-thread'))).toEqual([
+      'r:large-liquidation',
+      'r:blind',
+      'm:0xbbb2',
+      'm:0xaaa1',
+    ]);
     const a = threadOf(w, 'm:0xaaa1');
     expect(a.findAll('[data-testid="alert-row"]').map((r) => r.find('strong').text())).toEqual(['Liquidated']);
     expect(a.get('[data-testid="alert-row"] .lvl').text()).toBe('Critical');
     expect(a.get('[data-testid="alert-fold"]').text()).toBe('+2 earlier');
     expect(a.get('[data-testid="alert-open-position"]').attributes('href')).toBe('#/manager/0xaaa1');
     await a.get('[data-testid="alert-fold"]').trigger('click');
-    expect(threadOf(w, 'm:0xaaa1').findAll('[data-testid="alert-item"]').map((r) => r.attributes('id'))).toEqual(['alert-3', 'alert-2', 'alert-1']);
+    expect(
+      threadOf(w, 'm:0xaaa1')
+        .findAll('[data-testid="alert-item"]')
+        .map((r) => r.attributes('id')),
+    ).toEqual(['alert-3', 'alert-2', 'alert-1']);
     expect(threadOf(w, 'm:0xaaa1').get('[data-testid="alert-fold"]').text()).toBe('Fold 2 earlier');
     expect(threadOf(w, 'r:blind').findAll('[data-testid="alert-row"]')).toHaveLength(2);
     expect(w.get('[data-testid="alert-summary"]').text()).toBe('12 alerts in 4 threads');
@@ -147,9 +177,17 @@ describe('the Alerts page', () => {
     const { w } = mountAlerts(BURST);
     await settle();
     const level = w.get('[data-testid="alert-filter-level"]');
-    expect(level.findAll('option').map((o) => o.text())).toEqual(['All levels', 'Critical (4)', 'Warning (6)', 'Info (2)']);
+    expect(level.findAll('option').map((o) => o.text())).toEqual([
+      'All levels',
+      'Critical (4)',
+      'Warning (6)',
+      'Info (2)',
+    ]);
     await level.setValue('critical');
-    expect(w.findAll('[data-testid="alert-thread"]').map((t) => t.attributes('data-thread'))).toEqual(['r:blind', 'm:0xaaa1']);
+    expect(w.findAll('[data-testid="alert-thread"]').map((t) => t.attributes('data-thread'))).toEqual([
+      'r:blind',
+      'm:0xaaa1',
+    ]);
     // The critical crossing is folded under the liquidation, the warning is filtered out.
     expect(threadOf(w, 'm:0xaaa1').get('[data-testid="alert-fold"]').text()).toBe('+1 earlier');
     await level.setValue('');
@@ -157,7 +195,9 @@ describe('the Alerts page', () => {
     expect(w.findAll('[data-testid="alert-thread"]')).toHaveLength(0);
     expect(w.text()).toContain('No alerts match these filters.');
     await w.get('[data-testid="alert-filter-open"]').setValue(false);
-    expect(w.findAll('[data-testid="alert-thread"]').map((t) => t.attributes('data-thread'))).toEqual(['r:stream-auth']);
+    expect(w.findAll('[data-testid="alert-thread"]').map((t) => t.attributes('data-thread'))).toEqual([
+      'r:stream-auth',
+    ]);
     expect(w.get('[data-testid="alert-row"]').text()).toContain('acknowledged');
     w.unmount();
   });
@@ -169,7 +209,11 @@ describe('the Alerts page', () => {
     expect(b.get('[data-testid="alert-ack-thread"]').text()).toBe('Acknowledge 3');
     await b.get('[data-testid="alert-ack-thread"]').trigger('click');
     await settle();
-    expect(f.calls.filter(([m]) => m === 'acknowledgeAlert').map(([, a]) => a)).toEqual([{ id: 6 }, { id: 5 }, { id: 4 }]);
+    expect(f.calls.filter(([m]) => m === 'acknowledgeAlert').map(([, a]) => a)).toEqual([
+      { id: 6 },
+      { id: 5 },
+      { id: 4 },
+    ]);
     expect(w.find('[data-thread="m:0xbbb2"]').exists()).toBe(false);
     // One alert alone: its own button.
     await threadOf(w, 'm:0xaaa1').get('[data-testid="alert-row"] button.ack').trigger('click');
@@ -185,18 +229,33 @@ describe('the Alerts page', () => {
       { channel: 'phone', repeat: 1, at: now - 15 * MIN, result: 'sent', detail: null },
       { channel: 'phone', repeat: 2, at: now - 10 * MIN, result: 'sent', detail: null },
       { channel: 'phone', repeat: 3, at: now - 5 * MIN, result: 'sent', detail: null },
-      { channel: 'team', repeat: 0, at: now - 20 * MIN, result: 'failed', detail: 'Slack (team) answered 404: the webhook is gone' },
+      {
+        channel: 'team',
+        repeat: 0,
+        at: now - 20 * MIN,
+        result: 'failed',
+        detail: 'Slack (team) answered 404: the webhook is gone',
+      },
       { channel: 'mail', repeat: 0, at: now - 20 * MIN, result: 'held', detail: 'quiet hours until 07:00' },
     ];
     const { w } = mountAlerts([alert(1, { level: 'critical', created_at: now - 20 * MIN, deliveries: log })]);
     await settle();
     const chips = w.findAll('[data-testid="alert-delivery"]');
-    expect(chips.map((c) => c.text().replace(/\d{1,2}:\d{2}\s?[AP]M/, 'TIME'))).toEqual(['phone ✓ TIME · repeated 3×', 'team ✗ failed', 'mail · quiet hours until 07:00']);
+    expect(chips.map((c) => c.text().replace(/\d{1,2}:\d{2}\s?[AP]M/, 'TIME'))).toEqual([
+      'phone ✓ TIME · repeated 3×',
+      'team ✗ failed',
+      'mail · quiet hours until 07:00',
+    ]);
     expect(chips[1]!.attributes('title')).toContain('Slack (team) answered 404: the webhook is gone');
     expect(chips[1]!.classes()).toContain('failed');
     expect(w.find('[data-testid="alert-delivery-log"]').exists()).toBe(false);
     await chips[1]!.trigger('click');
-    const rows = w.findAll('[data-testid="alert-delivery-log"] tbody tr').map((r) => r.findAll('td').slice(1).map((d) => d.text()));
+    const rows = w.findAll('[data-testid="alert-delivery-log"] tbody tr').map((r) =>
+      r
+        .findAll('td')
+        .slice(1)
+        .map((d) => d.text()),
+    );
     expect(rows).toContainEqual(['team', 'the alert', 'failed', 'Slack (team) answered 404: the webhook is gone']);
     expect(rows).toContainEqual(['phone', 'repeat 3', 'sent', '']);
     w.unmount();
@@ -228,7 +287,10 @@ describe('the Alerts page', () => {
     await settle();
     const store = useAlertsStore();
     f.push('alerts', [alert(1, { level: 'critical', acknowledged_at: T0 + 5 * MIN })]);
-    expect(store.alerts.map((a) => [a.id, a.acknowledged_at, a.deliveries?.length])).toEqual([[1, T0 + 5 * MIN, 1], [2, null, undefined]]);
+    expect(store.alerts.map((a) => [a.id, a.acknowledged_at, a.deliveries?.length])).toEqual([
+      [1, T0 + 5 * MIN, 1],
+      [2, null, undefined],
+    ]);
     await nextTick();
     expect(w.findAll('[data-testid="alert-item"]').map((i) => i.attributes('id'))).toEqual(['alert-2']);
     w.unmount();
@@ -271,7 +333,11 @@ describe('the browser page alerts (serve)', () => {
   const Host = defineComponent({
     setup() {
       const web = useWebAlerts();
-      return () => h('div', [web.askPermission.value ? h('p', { 'data-testid': 'banner' }, 'ask') : null, h('button', { onClick: () => web.dismiss() }, 'dismiss')]);
+      return () =>
+        h('div', [
+          web.askPermission.value ? h('p', { 'data-testid': 'banner' }, 'ask') : null,
+          h('button', { onClick: () => web.dismiss() }, 'dismiss'),
+        ]);
     },
   });
   const mountHost = (list: AlertRecord[]) => {
@@ -304,13 +370,23 @@ describe('the browser page alerts (serve)', () => {
   });
 
   it('says a notification in the words of the alert, masked in privacy mode, and clicks through to the position', () => {
-    const a = alert(9, { level: 'critical', title: 'Critical: SUI_USDC risk ratio 1.120', message: 'Assets $12,345.67, debt 9,000 USDC ($9,000): ratio 1.120' });
+    const a = alert(9, {
+      level: 'critical',
+      title: 'Critical: SUI_USDC risk ratio 1.120',
+      message: 'Assets $12,345.67, debt 9,000 USDC ($9,000): ratio 1.120',
+    });
     expect(noticeOf(a, false)).toEqual({
-      title: 'Critical: SUI_USDC risk ratio 1.120', body: 'Assets $12,345.67, debt 9,000 USDC ($9,000): ratio 1.120', tag: 'tidewatch-alert-9', requireInteraction: true, href: '#/manager/0xaaa1',
+      title: 'Critical: SUI_USDC risk ratio 1.120',
+      body: 'Assets $12,345.67, debt 9,000 USDC ($9,000): ratio 1.120',
+      tag: 'tidewatch-alert-9',
+      requireInteraction: true,
+      href: '#/manager/0xaaa1',
     });
     expect(noticeOf(a, true).body).toBe('Assets $•••••, debt ••••• USDC ($•••••): ratio 1.120');
     // Another trader's liquidation is market data; an alert without a position opens the Alerts page on it.
-    expect(noticeOf(alert(10, { rule: 'large-liquidation', owner: null, message: 'for $120,000' }), true).body).toBe('for $120,000');
+    expect(noticeOf(alert(10, { rule: 'large-liquidation', owner: null, message: 'for $120,000' }), true).body).toBe(
+      'for $120,000',
+    );
     const blind = noticeOf(alert(11, { rule: 'blind', manager_id: null, owner: null, level: 'warning' }), false);
     expect([blind.href, blind.requireInteraction]).toEqual(['#/alerts/11', false]);
   });
@@ -320,7 +396,9 @@ describe('the browser page alerts (serve)', () => {
     await settle();
     privacy.value = true;
     f.push('alerts', [alert(2, { level: 'critical', message: 'debt $5,000' }), alert(3, { level: 'info' })]);
-    expect(FakeNotification.shown.map((n) => [n.title, n.options.body, n.options.tag, n.options.requireInteraction])).toEqual([['alert 2', 'debt $•••••', 'tidewatch-alert-2', true]]);
+    expect(
+      FakeNotification.shown.map((n) => [n.title, n.options.body, n.options.tag, n.options.requireInteraction]),
+    ).toEqual([['alert 2', 'debt $•••••', 'tidewatch-alert-2', true]]);
     f.push('alerts', [alert(1, { level: 'critical', acknowledged_at: Date.now() })]);
     f.push('alerts', [alert(2, { level: 'critical' })]);
     expect(FakeNotification.shown).toHaveLength(1);
@@ -394,16 +472,55 @@ describe('the browser page alerts (serve)', () => {
 
 describe('Settings → Alert channels', () => {
   const phone: NotifyChannelView = {
-    name: 'phone', type: 'telegram', source: 'settings', minLevel: 'warning', rules: null, quietHours: { from: '22:00', to: '07:00' }, hideAmounts: false, minIntervalSec: null,
-    fields: { chatId: '12345', apiRoot: 'https://api.telegram.org' }, secrets: { botToken: true }, status: { pending: 0, lastSentAt: null, failing: null },
+    name: 'phone',
+    type: 'telegram',
+    source: 'settings',
+    minLevel: 'warning',
+    rules: null,
+    quietHours: { from: '22:00', to: '07:00' },
+    hideAmounts: false,
+    minIntervalSec: null,
+    fields: { chatId: '12345', apiRoot: 'https://api.telegram.org' },
+    secrets: { botToken: true },
+    status: { pending: 0, lastSentAt: null, failing: null },
   };
   const ops: NotifyChannelView = {
-    name: 'ops', type: 'webhook', source: 'file', minLevel: 'critical', rules: ['liquidation'], quietHours: null, hideAmounts: true, minIntervalSec: 0, fields: {}, secrets: { url: true, secret: false },
-    status: { pending: 3, lastSentAt: null, failing: { at: Date.UTC(2026, 10, 25, 15, 20), detail: 'the webhook (ops) could not be reached (the host is down, unknown or unreachable); it is tried again.' } },
+    name: 'ops',
+    type: 'webhook',
+    source: 'file',
+    minLevel: 'critical',
+    rules: ['liquidation'],
+    quietHours: null,
+    hideAmounts: true,
+    minIntervalSec: 0,
+    fields: {},
+    secrets: { url: true, secret: false },
+    status: {
+      pending: 3,
+      lastSentAt: null,
+      failing: {
+        at: Date.UTC(2026, 10, 25, 15, 20),
+        detail: 'the webhook (ops) could not be reached (the host is down, unknown or unreachable); it is tried again.',
+      },
+    },
   };
-  const VIEW: NotifyView = { channels: [ops, phone], escalateEveryMin: 5, blindAfterMin: 3, heartbeatSet: true, heartbeatEveryMin: 1, linkBase: null, file: 'notify.yaml', pending: 0 };
+  const VIEW: NotifyView = {
+    channels: [ops, phone],
+    escalateEveryMin: 5,
+    blindAfterMin: 3,
+    heartbeatSet: true,
+    heartbeatEveryMin: 1,
+    linkBase: null,
+    file: 'notify.yaml',
+    pending: 0,
+  };
   const mountChannels = (answers: Record<string, (args: any) => unknown> = {}) => {
-    const f = fakeApi({ notifyChannels: () => VIEW, saveNotifyChannel: () => VIEW, updateNotifyOptions: () => VIEW, ...answers });
+    const f = fakeApi({
+      notifyChannels: () => VIEW,
+      saveNotifyChannel: () => VIEW,
+      updateNotifyOptions: () => VIEW,
+      ...answers,
+    });
     setApi(f.api);
     return { f, w: mount(NotifyChannels, { attachTo: document.body }) };
   };
@@ -421,13 +538,17 @@ describe('Settings → Alert channels', () => {
     expect(rows[1]!.text()).toContain('22:00–07:00');
     expect(rows[1]!.text()).toContain('chat 12345');
     // A channel that fails says so, and what waits behind it.
-    expect(rows[0]!.get('[data-testid="notify-failing"]').text()).toMatch(/^✗ failing since .*: the webhook \(ops\) could not be reached/);
+    expect(rows[0]!.get('[data-testid="notify-failing"]').text()).toMatch(
+      /^✗ failing since .*: the webhook \(ops\) could not be reached/,
+    );
     expect(rows[0]!.text()).toContain('3 waiting');
     expect(w.get('[data-testid="notify-file"]').text()).toContain('tidewatch serve --notify-config notify.yaml');
     // The heartbeat URL is a secret too: "set", never its value.
     expect(w.get('[data-testid="notify-options"]').text()).toContain('set');
     expect((w.get('[data-testid="notify-heartbeat"]').element as HTMLInputElement).value).toBe('');
-    expect((w.get('[data-testid="notify-heartbeat"]').element as HTMLInputElement).placeholder).toBe('set — leave empty to keep');
+    expect((w.get('[data-testid="notify-heartbeat"]').element as HTMLInputElement).placeholder).toBe(
+      'set — leave empty to keep',
+    );
     w.unmount();
   });
 
@@ -443,9 +564,20 @@ describe('Settings → Alert channels', () => {
     await w.get('[data-testid="notify-field-chatId"]').setValue('67890');
     await w.get('[data-testid="notify-form"]').trigger('submit');
     await settle();
-    const [, args] = f.calls.find(([m]) => m === 'saveNotifyChannel')! as [string, { channel: Record<string, unknown>; replaces?: string }];
+    const [, args] = f.calls.find(([m]) => m === 'saveNotifyChannel')! as [
+      string,
+      { channel: Record<string, unknown>; replaces?: string },
+    ];
     expect(args.replaces).toBe('phone');
-    expect(args.channel).toEqual({ type: 'telegram', name: 'phone', minLevel: 'warning', quietHours: { from: '22:00', to: '07:00' }, hideAmounts: false, chatId: '67890', apiRoot: 'https://api.telegram.org' });
+    expect(args.channel).toEqual({
+      type: 'telegram',
+      name: 'phone',
+      minLevel: 'warning',
+      quietHours: { from: '22:00', to: '07:00' },
+      hideAmounts: false,
+      chatId: '67890',
+      apiRoot: 'https://api.telegram.org',
+    });
     expect('botToken' in args.channel).toBe(false);
     expect(w.find('[data-testid="notify-form"]').exists()).toBe(false);
     w.unmount();
@@ -462,12 +594,16 @@ describe('Settings → Alert channels', () => {
     await w.get('[data-testid="notify-save"]').trigger('submit');
     // A new ntfy channel needs its topic: said before anything is sent.
     expect(w.get('[data-testid="notify-form-error"]').text()).toBe('Enter the topic URL.');
-    expect(w.get('[data-testid="notify-field-url"]').attributes('placeholder')).toBe('https://ntfy.sh/your-secret-topic');
+    expect(w.get('[data-testid="notify-field-url"]').attributes('placeholder')).toBe(
+      'https://ntfy.sh/your-secret-topic',
+    );
     await w.get('[data-testid="notify-name"]').setValue('pager');
     await w.get('[data-testid="notify-field-url"]').setValue('ftp://ntfy.sh/x');
     await w.get('[data-testid="notify-form"]').trigger('submit');
     await settle();
-    expect(f.calls.find(([m]) => m === 'saveNotifyChannel')![1]).toEqual({ channel: { type: 'ntfy', name: 'pager', minLevel: 'warning', hideAmounts: false, url: 'ftp://ntfy.sh/x' } });
+    expect(f.calls.find(([m]) => m === 'saveNotifyChannel')![1]).toEqual({
+      channel: { type: 'ntfy', name: 'pager', minLevel: 'warning', hideAmounts: false, url: 'ftp://ntfy.sh/x' },
+    });
     expect(w.get('[data-testid="notify-form-error"]').text()).toBe('The topic URL must be an http(s) URL.');
     w.unmount();
   });
@@ -477,7 +613,9 @@ describe('Settings → Alert channels', () => {
       notifyTest: ({ channel }) => ({
         results: [
           { channel: 'phone', type: 'telegram', ok: true, message: 'Sent: check that it arrived.', ms: 420 },
-          ...(channel ? [] : [{ channel: 'ops', type: 'webhook', ok: false, message: 'the webhook (ops) answered 500', ms: 80 }]),
+          ...(channel
+            ? []
+            : [{ channel: 'ops', type: 'webhook', ok: false, message: 'the webhook (ops) answered 500', ms: 80 }]),
         ],
       }),
     });
@@ -485,7 +623,9 @@ describe('Settings → Alert channels', () => {
     await w.findAll('[data-testid="notify-test"]')[1]!.trigger('click');
     await settle();
     expect(f.calls.find(([m]) => m === 'notifyTest')![1]).toEqual({ channel: 'phone' });
-    expect(w.findAll('[data-testid="notify-test-result"]').map((r) => [r.text(), r.classes('ok-text')])).toEqual([['✓ Sent: check that it arrived.', true]]);
+    expect(w.findAll('[data-testid="notify-test-result"]').map((r) => [r.text(), r.classes('ok-text')])).toEqual([
+      ['✓ Sent: check that it arrived.', true],
+    ]);
     await w.get('[data-testid="notify-test-all"]').trigger('click');
     await settle();
     expect(w.findAll('[data-testid="notify-test-result"]').map((r) => [r.text(), r.classes('bad-text')])).toEqual([
@@ -497,32 +637,72 @@ describe('Settings → Alert channels', () => {
 
   it('builds the e-mail channel, one recipient or several, and keeps the password unless typed', () => {
     const mail: NotifyChannelView = {
-      name: 'mail', type: 'email', source: 'settings', minLevel: 'critical', rules: ['liquidation', 'risk-threshold'], quietHours: null, hideAmounts: true, minIntervalSec: 30,
-      fields: { 'smtp.host': 'smtp.example.com', 'smtp.port': 587, 'smtp.security': 'starttls', 'smtp.user': 'me', from: 'tw@example.com', to: ['a@example.com', 'b@example.com'] },
-      secrets: { 'smtp.password': true }, status: { pending: 0, lastSentAt: null, failing: null },
+      name: 'mail',
+      type: 'email',
+      source: 'settings',
+      minLevel: 'critical',
+      rules: ['liquidation', 'risk-threshold'],
+      quietHours: null,
+      hideAmounts: true,
+      minIntervalSec: 30,
+      fields: {
+        'smtp.host': 'smtp.example.com',
+        'smtp.port': 587,
+        'smtp.security': 'starttls',
+        'smtp.user': 'me',
+        from: 'tw@example.com',
+        to: ['a@example.com', 'b@example.com'],
+      },
+      secrets: { 'smtp.password': true },
+      status: { pending: 0, lastSentAt: null, failing: null },
     };
     const form = formOf(mail);
     expect(form.values['to']).toBe('a@example.com, b@example.com');
     expect(form.values['smtp.password']).toBe('');
     expect(channelOf(form, mail)).toEqual({
       channel: {
-        type: 'email', name: 'mail', minLevel: 'critical', rules: ['liquidation', 'risk-threshold'], hideAmounts: true, minIntervalSec: 30,
-        smtp: { host: 'smtp.example.com', port: 587, security: 'starttls', user: 'me' }, from: 'tw@example.com', to: ['a@example.com', 'b@example.com'],
+        type: 'email',
+        name: 'mail',
+        minLevel: 'critical',
+        rules: ['liquidation', 'risk-threshold'],
+        hideAmounts: true,
+        minIntervalSec: 30,
+        smtp: { host: 'smtp.example.com', port: 587, security: 'starttls', user: 'me' },
+        from: 'tw@example.com',
+        to: ['a@example.com', 'b@example.com'],
       },
     });
     form.values['to'] = 'a@example.com';
     form.values['smtp.password'] = 'hunter2';
-    expect((channelOf(form, mail) as { channel: Record<string, any> }).channel['smtp']).toEqual({ host: 'smtp.example.com', port: 587, security: 'starttls', user: 'me', password: 'hunter2' });
+    expect((channelOf(form, mail) as { channel: Record<string, any> }).channel['smtp']).toEqual({
+      host: 'smtp.example.com',
+      port: 587,
+      security: 'starttls',
+      user: 'me',
+      password: 'hunter2',
+    });
     expect((channelOf(form, mail) as { channel: Record<string, any> }).channel['to']).toBe('a@example.com');
     form.quietFrom = '22:00';
     expect(channelOf(form, mail)).toEqual({ problem: 'Quiet hours need both a start and an end (or neither).' });
   });
 
-  it('words main\'s refusals without the method, the index or the field path', () => {
-    expect(plainError('saveNotifyChannel: channels[2] (email): to: must be an e-mail address or a list of them')).toBe("The recipient's address must be an e-mail address or a list of them.");
-    expect(plainError('saveNotifyChannel: channels[0] (telegram): chatId: Invalid type: Expected (string | number) but received undefined')).toBe('The chat id must be (string | number).');
-    expect(plainError('saveNotifyChannel: a channel named "ops" comes from the notify config file; choose another name')).toBe('A channel named "ops" comes from the notify config file; choose another name.');
-    expect(plainError('saveNotifyChannel: the channel: two channels are named "x"; give each its own name.')).toBe('Two channels are named "x"; give each its own name.');
-    expect(plainError('updateNotifyOptions: heartbeatUrl: heartbeatUrl must be an http(s) URL')).toBe('The heartbeat URL must be an http(s) URL.');
+  it("words main's refusals without the method, the index or the field path", () => {
+    expect(plainError('saveNotifyChannel: channels[2] (email): to: must be an e-mail address or a list of them')).toBe(
+      "The recipient's address must be an e-mail address or a list of them.",
+    );
+    expect(
+      plainError(
+        'saveNotifyChannel: channels[0] (telegram): chatId: Invalid type: Expected (string | number) but received undefined',
+      ),
+    ).toBe('The chat id must be (string | number).');
+    expect(
+      plainError('saveNotifyChannel: a channel named "ops" comes from the notify config file; choose another name'),
+    ).toBe('A channel named "ops" comes from the notify config file; choose another name.');
+    expect(plainError('saveNotifyChannel: the channel: two channels are named "x"; give each its own name.')).toBe(
+      'Two channels are named "x"; give each its own name.',
+    );
+    expect(plainError('updateNotifyOptions: heartbeatUrl: heartbeatUrl must be an http(s) URL')).toBe(
+      'The heartbeat URL must be an http(s) URL.',
+    );
   });
 });

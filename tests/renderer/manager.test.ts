@@ -4,7 +4,14 @@ import { createPinia, setActivePinia } from 'pinia';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { defineComponent, h, nextTick } from 'vue';
 import type { Pool } from '../../src/shared/api';
-import type { PayloadOf, PositionSummary, RiskParams, RiskReading, TidewatchApi, Topic } from '../../src/shared/contract';
+import type {
+  PayloadOf,
+  PositionSummary,
+  RiskParams,
+  RiskReading,
+  TidewatchApi,
+  Topic,
+} from '../../src/shared/contract';
 import {
   afterDeposit,
   DAY_MS,
@@ -35,14 +42,25 @@ import { usePortfolioStore } from '../../src/renderer/src/stores/portfolio';
 
 beforeEach(() => setActivePinia(createPinia()));
 
-const PARAMS: RiskParams = { liquidation: 1.125, target_liquidation: 1.25, min_borrow: 0, min_withdraw: 0, user_reward: 0.01, pool_reward: 0.04, enabled: true, source: 'service' };
+const PARAMS: RiskParams = {
+  liquidation: 1.125,
+  target_liquidation: 1.25,
+  min_borrow: 0,
+  min_withdraw: 0,
+  user_reward: 0.01,
+  pool_reward: 0.04,
+  enabled: true,
+  source: 'service',
+};
 const NOW = Date.parse('2026-11-25T12:00:00Z');
 
 /**
  * A position as main sends it, every figure from the risk model: by default long 1,000 SUI at
  * $2.50 with 200 USDC held and 1,900 USDC owed (ratio 2,700 / 1,900 = 1.421, under the 1.5 warning).
  */
-function position(o: { id?: string; h?: Holdings; p?: PricePair; apr?: number | null; net?: number; pool?: string } = {}): PositionSummary {
+function position(
+  o: { id?: string; h?: Holdings; p?: PricePair; apr?: number | null; net?: number; pool?: string } = {},
+): PositionSummary {
   const h = o.h ?? { base: 1000, quote: 200, debtBase: 0, debtQuote: 1900 };
   const p = o.p ?? { base: 2.5, quote: 1 };
   const apr = o.apr === undefined ? 0.12 : o.apr;
@@ -52,7 +70,9 @@ function position(o: { id?: string; h?: Holdings; p?: PricePair; apr?: number | 
   const thresholds = { warning: 1.5, critical: 1.25, near_pct: 3 };
   const rates = { base: h.debtBase > 0 ? apr : null, quote: h.debtQuote > 0 ? apr : null };
   const owesBase = h.debtBase > 0;
-  const debt = owesBase ? { symbol: 'SUI', amount: h.debtBase, usd: h.debtBase * p.base } : { symbol: 'USDC', amount: h.debtQuote, usd: h.debtQuote * p.quote };
+  const debt = owesBase
+    ? { symbol: 'SUI', amount: h.debtBase, usd: h.debtBase * p.base }
+    : { symbol: 'USDC', amount: h.debtQuote, usd: h.debtQuote * p.quote };
   const { pnl, entry } = entryOf(h, p, o.net ?? 600);
   return {
     manager_id: o.id ?? `0x7c36${'0'.repeat(58)}de`,
@@ -72,7 +92,15 @@ function position(o: { id?: string; h?: Holdings; p?: PricePair; apr?: number | 
     liquidation_ratio: PARAMS.liquidation,
     risk_params: PARAMS,
     moving_symbol: 'SUI',
-    price: { symbol: 'SUI', usd: p.base, source: 'oracle', at: NOW, oracle_at: NOW - 5 * 60_000, learnt_from: 'ratio', exchange_usd: p.base },
+    price: {
+      symbol: 'SUI',
+      usd: p.base,
+      source: 'oracle',
+      at: NOW,
+      oracle_at: NOW - 5 * 60_000,
+      learnt_from: 'ratio',
+      exchange_usd: p.base,
+    },
     quote_price: { symbol: 'USDC', usd: p.quote, source: 'stablecoin', at: NOW },
     liquidation_price: liq,
     distance_pct: distance,
@@ -111,7 +139,8 @@ const settle = async (): Promise<void> => {
 };
 
 describe('the repair plan on the manager page', () => {
-  const amountOf = (w: ReturnType<typeof mount>, id: string): number => Number(w.get(`[data-testid="${id}"]`).attributes('data-amount'));
+  const amountOf = (w: ReturnType<typeof mount>, id: string): number =>
+    Number(w.get(`[data-testid="${id}"]`).attributes('data-amount'));
 
   it('shows the deposits of either asset and the repayment the model gives for the warning threshold, then for the chosen target', async () => {
     const w = mount(RepairPanel, { props: { position: position(), own: false } });
@@ -132,7 +161,9 @@ describe('the repair plan on the manager page', () => {
 
     // The pool's target after a liquidation (1.25) is below the ratio now: nothing to do.
     await select.setValue('pool');
-    expect(w.get('[data-testid="repair-text"]').text()).toBe('The risk ratio 1.421 is above 1.250 already: nothing to deposit or repay.');
+    expect(w.get('[data-testid="repair-text"]').text()).toBe(
+      'The risk ratio 1.421 is above 1.250 already: nothing to deposit or repay.',
+    );
     expect(w.find('[data-testid="repair-deposit-USDC"]').exists()).toBe(false);
 
     // A custom target: the amounts follow it, shown rounded up.
@@ -143,7 +174,9 @@ describe('the repair plan on the manager page', () => {
     expect(amountOf(w, 'repair-deposit-USDC')).toBe(u.amount);
     expect(amountOf(w, 'repair-deposit-SUI')).toBe(s.amount);
     expect(amountOf(w, 'repair-repay')).toBe(repayFor(H, P, 1.777, 6)!.amount);
-    expect(w.get('[data-testid="repair-deposit-SUI"]').text()).toBe(`${num(shownUp(s.amount, 9))} SUI (${usd(shownUp(s.amount, 9) * P.base)})`);
+    expect(w.get('[data-testid="repair-deposit-SUI"]').text()).toBe(
+      `${num(shownUp(s.amount, 9))} SUI (${usd(shownUp(s.amount, 9) * P.base)})`,
+    );
     expect(shownUp(s.amount, 9)).toBeGreaterThanOrEqual(s.amount);
     expect(w.get('[data-testid="repair-text"]').text()).toContain('to get back to 1.777');
 
@@ -186,7 +219,11 @@ describe('the shock panel on the manager page', () => {
     // -25 %: SUI $1.875: assets 2,075 / 1,900 = 1.092, below 1.125: liquidated.
     await slider.setValue('-25');
     const text = w.find('[data-testid="manager-shocked"]').text();
-    const outcome = liquidationAt({ base: 1000, quote: 200, debtBase: 0, debtQuote: 1900 }, { base: 1.875, quote: 1 }, PARAMS)!;
+    const outcome = liquidationAt(
+      { base: 1000, quote: 200, debtBase: 0, debtQuote: 1900 },
+      { base: 1.875, quote: 1 },
+      PARAMS,
+    )!;
     expect(text).toContain('ratio 1.092');
     expect(text).toContain(`repay ${usd(outcome.repaid_usd)} of debt`);
     w.unmount();
@@ -203,7 +240,9 @@ describe('the position facts', () => {
     expect(w.get('[data-testid="position-pnl"]').text()).toBe(`+${usd(p.pnl.pnl_usd)}`);
     expect(w.text()).toContain(`+${((p.pnl.pnl_usd! / 600) * 100).toFixed(1)} % of net deposits`);
     expect(w.get('[data-testid="position-debt"]').text()).toBe('1,900.00 USDC: borrows and interest to date');
-    expect(w.get('[data-testid="position-interest-accrued"]').text()).toBe('of which interest since opening ≤ 19.00 USDC ($19.00)');
+    expect(w.get('[data-testid="position-interest-accrued"]').text()).toBe(
+      'of which interest since opening ≤ 19.00 USDC ($19.00)',
+    );
     expect(w.get('[data-testid="position-apr"]').text()).toBe('12.00 %');
     expect(w.text()).toContain("from the pool's rate curve");
     expect(w.get('[data-testid="position-level"]').text()).toBe('Warning');
@@ -212,29 +251,58 @@ describe('the position facts', () => {
     expect(w.find('[data-testid="exchange-view"]').exists()).toBe(false);
   });
 
-  it('says when interest alone liquidates it at today\'s prices, or that it does not within a year', () => {
+  it("says when interest alone liquidates it at today's prices, or that it does not within a year", () => {
     const soon = position({ apr: 0.6 });
     const ms = soon.interest.liquidation_in_ms!;
     expect(ms).toBeGreaterThan(0);
     const w = mount(PositionFacts, { props: { position: soon, own: false } });
-    expect(w.get('[data-testid="interest-liquidation"]').text()).toBe(`Liquidated by interest alone in ${Math.floor(ms / DAY_MS)} days at today's prices.`);
+    expect(w.get('[data-testid="interest-liquidation"]').text()).toBe(
+      `Liquidated by interest alone in ${Math.floor(ms / DAY_MS)} days at today's prices.`,
+    );
     // ln(1.421 / 1.125) / 0.6 of a year: about 142 days.
     expect(Math.floor(ms / DAY_MS)).toBe(142);
     const far = mount(PositionFacts, { props: { position: position({ apr: 0.05 }), own: false } });
-    expect(far.get('[data-testid="interest-liquidation"]').text()).toBe("Interest alone does not liquidate it within a year at today's prices.");
+    expect(far.get('[data-testid="interest-liquidation"]').text()).toBe(
+      "Interest alone does not liquidate it within a year at today's prices.",
+    );
   });
 
   it('shows the profit as not known with its note, an estimate with its note, and the exchange beside the oracle', () => {
     const p = position();
-    const unknown = mount(PositionFacts, { props: { position: { ...p, pnl: { net_deposited_usd: null, pnl_usd: null, entry_price: null, estimated: false, note: 'Opened before the history Tidewatch keeps.' } }, own: false } });
+    const unknown = mount(PositionFacts, {
+      props: {
+        position: {
+          ...p,
+          pnl: {
+            net_deposited_usd: null,
+            pnl_usd: null,
+            entry_price: null,
+            estimated: false,
+            note: 'Opened before the history Tidewatch keeps.',
+          },
+        },
+        own: false,
+      },
+    });
     expect(unknown.get('[data-testid="position-pnl"]').text()).toBe('—');
     expect(unknown.text()).toContain('Opened before the history Tidewatch keeps.');
     const estimated = mount(PositionFacts, {
-      props: { position: { ...p, pnl: { ...p.pnl, estimated: true, note: 'Some SUI moves are valued at the nearest price.' }, exchange_view: { base_usd: 2.6, quote_usd: 1, ratio: 1.474, difference_pct: 4 } }, own: false },
+      props: {
+        position: {
+          ...p,
+          pnl: { ...p.pnl, estimated: true, note: 'Some SUI moves are valued at the nearest price.' },
+          exchange_view: { base_usd: 2.6, quote_usd: 1, ratio: 1.474, difference_pct: 4 },
+        },
+        own: false,
+      },
     });
     expect(estimated.get('[data-testid="position-pnl"]').text()).toBe(`≈+${usd(p.pnl.pnl_usd)}`);
-    expect(estimated.get('[data-testid="position-pnl"] .est').attributes('title')).toBe('Some SUI moves are valued at the nearest price.');
-    expect(estimated.get('[data-testid="exchange-view"]').text()).toBe("Exchange SUI $2.60 (+4.0 %): ratio 1.474 at the exchange's prices");
+    expect(estimated.get('[data-testid="position-pnl"] .est').attributes('title')).toBe(
+      'Some SUI moves are valued at the nearest price.',
+    );
+    expect(estimated.get('[data-testid="exchange-view"]').text()).toBe(
+      "Exchange SUI $2.60 (+4.0 %): ratio 1.474 at the exchange's prices",
+    );
   });
 });
 
@@ -255,7 +323,15 @@ describe('the risk history chart', () => {
   it('continues the ratio dashed from the last reading with interest alone, down to the liquidation ratio when sooner than 90 days', () => {
     const p = position({ apr: 1.5 });
     const last = NOW - 60_000;
-    const readings: RiskReading[] = [NOW - 3_600_000, last].map((ts) => ({ manager_id: p.manager_id, owner: p.owner, ts_ms: ts, risk_ratio: p.risk_ratio, debt_usd: p.debt_usd, assets_usd: p.collateral_usd, distance_pct: p.distance_pct }));
+    const readings: RiskReading[] = [NOW - 3_600_000, last].map((ts) => ({
+      manager_id: p.manager_id,
+      owner: p.owner,
+      ts_ms: ts,
+      risk_ratio: p.risk_ratio,
+      debt_usd: p.debt_usd,
+      assets_usd: p.collateral_usd,
+      distance_pct: p.distance_pct,
+    }));
     const options: Array<{ series: Array<{ data: Array<[number, number]> }> }> = [];
     mount(RiskHistoryChart, {
       props: { readings, warning: 1.5, critical: 1.25, liquidation: 1.125, projection: interestProjection(p, last) },
@@ -272,19 +348,51 @@ describe('the risk history chart', () => {
 });
 
 describe('the pool page: watched positions on the price chart', () => {
-  const POOL = { pool_id: '0x1', pool_name: 'SUI_USDC', base_asset_id: '0x2::sui::SUI', quote_asset_id: '0x3::usdc::USDC', base_asset_decimals: 9, quote_asset_decimals: 6, base_asset_symbol: 'SUI', quote_asset_symbol: 'USDC', tick_size: 100, lot_size: 100_000_000 } as Pool;
+  const POOL = {
+    pool_id: '0x1',
+    pool_name: 'SUI_USDC',
+    base_asset_id: '0x2::sui::SUI',
+    quote_asset_id: '0x3::usdc::USDC',
+    base_asset_decimals: 9,
+    quote_asset_decimals: 6,
+    base_asset_symbol: 'SUI',
+    quote_asset_symbol: 'USDC',
+    tick_size: 100,
+    lot_size: 100_000_000,
+  } as Pool;
   const answer = <T>(data: T) => ({ data, source: 'network', fetchedAt: Date.now(), stale: false });
 
-  it('draws each one\'s liquidation and entry price in USDC (USD over the quote\'s price) and lists them, nearest liquidation first', async () => {
+  it("draws each one's liquidation and entry price in USDC (USD over the quote's price) and lists them, nearest liquidation first", async () => {
     // USDC at $0.998 in the valuation: a USD price over 0.998 is the price in USDC.
     const q = { base: 2.5, quote: 0.998 };
     const inUsdc = (usdPrice: number | null): number => usdPrice! / 0.998;
     const long = position({ p: q });
-    const near = position({ id: `0xcc33${'2'.repeat(58)}99`, h: { base: 1000, quote: 0, debtBase: 0, debtQuote: 1800 }, p: q });
-    const short = position({ id: `0xab12${'1'.repeat(58)}ef`, h: { base: 0, quote: 3000, debtBase: 850, debtQuote: 0 }, p: q, net: 800 });
+    const near = position({
+      id: `0xcc33${'2'.repeat(58)}99`,
+      h: { base: 1000, quote: 0, debtBase: 0, debtQuote: 1800 },
+      p: q,
+    });
+    const short = position({
+      id: `0xab12${'1'.repeat(58)}ef`,
+      h: { base: 0, quote: 3000, debtBase: 850, debtQuote: 0 },
+      p: q,
+      net: 800,
+    });
     const elsewhere = position({ id: '0xother', pool: 'DEEP_USDC' });
-    const quoteOf = (x: PositionSummary) => ({ ...x, quote_price: { symbol: 'USDC', usd: 0.998, source: 'oracle' as const, at: NOW } });
-    const candles = [2.3, 2.2].map((c, i) => ({ timestamp: new Date(NOW - (2 - i) * 900_000).toISOString().slice(0, 19), open: rawPrice(c, POOL), high: rawPrice(c, POOL), low: rawPrice(c, POOL), close: rawPrice(c, POOL), volume_base: '0', volume_quote: '0', trade_count: 1 }));
+    const quoteOf = (x: PositionSummary) => ({
+      ...x,
+      quote_price: { symbol: 'USDC', usd: 0.998, source: 'oracle' as const, at: NOW },
+    });
+    const candles = [2.3, 2.2].map((c, i) => ({
+      timestamp: new Date(NOW - (2 - i) * 900_000).toISOString().slice(0, 19),
+      open: rawPrice(c, POOL),
+      high: rawPrice(c, POOL),
+      low: rawPrice(c, POOL),
+      close: rawPrice(c, POOL),
+      volume_base: '0',
+      volume_quote: '0',
+      trade_count: 1,
+    }));
     const api: TidewatchApi = {
       async invoke(method) {
         const answers: Record<string, unknown> = {
@@ -302,53 +410,108 @@ describe('the pool page: watched positions on the price chart', () => {
     };
     setApi(api);
     usePortfolioStore().summary = {
-      wallets: [{ owner: '0xowner', label: null, positions: [long, short, near, elsewhere].map(quoteOf), supplies: [], totals: { collateral_usd: 0, debt_usd: 0, equity_usd: 0, supplied_usd: 0, unpriced: 0 } }],
+      wallets: [
+        {
+          owner: '0xowner',
+          label: null,
+          positions: [long, short, near, elsewhere].map(quoteOf),
+          supplies: [],
+          totals: { collateral_usd: 0, debt_usd: 0, equity_usd: 0, supplied_usd: 0, unpriced: 0 },
+        },
+      ],
       prices: [],
       computed_at: NOW,
     };
     type Mark = { yAxis: number; lineStyle: { width: number; opacity: number }; label: { formatter?: string } };
     const options: Array<{ series?: Array<{ markLine?: { data: Mark[] } }> }> = [];
     const marks = (): Mark[] => options.filter((o) => o.series?.[0]?.markLine).at(-1)!.series![0]!.markLine!.data;
-    const w = mount(PoolView, { props: { poolName: 'SUI_USDC' }, global: { stubs: { VChart: chartProbe(options), Echarts: chartProbe(options) } } });
+    const w = mount(PoolView, {
+      props: { poolName: 'SUI_USDC' },
+      global: { stubs: { VChart: chartProbe(options), Echarts: chartProbe(options) } },
+    });
     await settle();
 
     const rows = w.findAll('[data-testid="pool-position-line"]');
-    const priceOf = (kind: string) => rows.map((r) => r.find(`[data-kind="${kind}"]`)).map((x) => (x.exists() ? Number(x.attributes('data-price')) : null));
+    const priceOf = (kind: string) =>
+      rows
+        .map((r) => r.find(`[data-kind="${kind}"]`))
+        .map((x) => (x.exists() ? Number(x.attributes('data-price')) : null));
     // Liquidations at 2.025, 1.9375 and 3.137 (off the chart around the last price 2.2, as its
     // entry), each with its distance as the Portfolio gives it (from the valuation's price).
     expect(priceOf('liquidation')).toEqual([near, long, short].map((x) => inUsdc(x.liquidation_price)));
     expect(priceOf('entry')).toEqual([near, long, short].map((x) => inUsdc(x.pnl.entry_price)));
     expect(priceOf('liquidation').map((x) => x!.toFixed(4))).toEqual(['2.0250', '1.9375', '3.1373']);
-    expect(rows[1]!.text()).toBe(`Long 0x7c36…de Liq 1.9375 ${signedPct(long.distance_pct, 1)} Entry ${inUsdc(long.pnl.entry_price).toFixed(4)}`);
-    expect(rows[2]!.text()).toMatch(new RegExp(`^Short 0xab12…ef Liq 3\\.1373 \\${signedPct(short.distance_pct, 1)}, off the chart Entry 2\\.\\d{4} off the chart$`));
+    expect(rows[1]!.text()).toBe(
+      `Long 0x7c36…de Liq 1.9375 ${signedPct(long.distance_pct, 1)} Entry ${inUsdc(long.pnl.entry_price).toFixed(4)}`,
+    );
+    expect(rows[2]!.text()).toMatch(
+      new RegExp(
+        `^Short 0xab12…ef Liq 3\\.1373 \\${signedPct(short.distance_pct, 1)}, off the chart Entry 2\\.\\d{4} off the chart$`,
+      ),
+    );
     expect(w.get('[data-testid="pool-position-lines"]').text()).toContain('prices in USDC');
 
     // On the chart: a labelled line at each price within reach of the last price, beside the last price's.
     const labels = marks().map((m) => m.label.formatter);
     expect(labels).toEqual(
-      expect.arrayContaining([`Liq 0x7c36…de 1.9375`, `Entry 0x7c36…de ${inUsdc(long.pnl.entry_price).toFixed(4)}`, 'Liq 0xcc33…99 2.0250', `Entry 0xcc33…99 ${inUsdc(near.pnl.entry_price).toFixed(4)}`, '2.2000']),
+      expect.arrayContaining([
+        `Liq 0x7c36…de 1.9375`,
+        `Entry 0x7c36…de ${inUsdc(long.pnl.entry_price).toFixed(4)}`,
+        'Liq 0xcc33…99 2.0250',
+        `Entry 0xcc33…99 ${inUsdc(near.pnl.entry_price).toFixed(4)}`,
+        '2.2000',
+      ]),
     );
-    expect(marks().find((m) => m.label.formatter === 'Liq 0x7c36…de 1.9375')!.yAxis).toBeCloseTo(inUsdc(long.liquidation_price), 9);
+    expect(marks().find((m) => m.label.formatter === 'Liq 0x7c36…de 1.9375')!.yAxis).toBeCloseTo(
+      inUsdc(long.liquidation_price),
+      9,
+    );
     expect(labels.filter((l) => l?.includes('0xab12'))).toEqual([]);
 
     // Pointing at a position in the list brings its lines forward and labels only them.
     await rows[0]!.trigger('mouseenter');
     const focused = marks();
-    expect(focused.map((m) => m.label.formatter).filter((l) => l && l !== '2.2000')).toEqual(['Liq 0xcc33…99 2.0250', `Entry 0xcc33…99 ${inUsdc(near.pnl.entry_price).toFixed(4)}`]);
-    expect(focused.filter((m) => m.lineStyle.opacity < 0.5).map((m) => m.yAxis)).toEqual([inUsdc(long.liquidation_price), inUsdc(long.pnl.entry_price)]);
+    expect(focused.map((m) => m.label.formatter).filter((l) => l && l !== '2.2000')).toEqual([
+      'Liq 0xcc33…99 2.0250',
+      `Entry 0xcc33…99 ${inUsdc(near.pnl.entry_price).toFixed(4)}`,
+    ]);
+    expect(focused.filter((m) => m.lineStyle.opacity < 0.5).map((m) => m.yAxis)).toEqual([
+      inUsdc(long.liquidation_price),
+      inUsdc(long.pnl.entry_price),
+    ]);
     w.unmount();
   });
 });
 
 describe('the manager page', () => {
-  it('shows the position, the repair and the dashed drift from the manager\'s own figures, and follows each refresh', async () => {
+  it("shows the position, the repair and the dashed drift from the manager's own figures, and follows each refresh", async () => {
     // At 150 % a year, interest alone liquidates it in about 57 days: the dashed line reaches the liquidation ratio.
     const p = position({ apr: 1.5 });
-    const readings: RiskReading[] = [NOW - 600_000, NOW - 60_000].map((ts) => ({ manager_id: p.manager_id, owner: p.owner, ts_ms: ts, risk_ratio: p.risk_ratio, debt_usd: p.debt_usd, assets_usd: p.collateral_usd, distance_pct: p.distance_pct }));
+    const readings: RiskReading[] = [NOW - 600_000, NOW - 60_000].map((ts) => ({
+      manager_id: p.manager_id,
+      owner: p.owner,
+      ts_ms: ts,
+      risk_ratio: p.risk_ratio,
+      debt_usd: p.debt_usd,
+      assets_usd: p.collateral_usd,
+      distance_pct: p.distance_pct,
+    }));
     const listeners = new Map<string, (payload: unknown) => void>();
     const page = <T>(items: T[]) => ({ items, isLastPage: true, currentPage: 0, perPage: 50 });
     const answers: Record<string, unknown> = {
-      manager: { data: { manager_id: p.manager_id, owner: p.owner, pool_name: 'SUI_USDC', created_at: null, position: p, watched: false }, source: 'network', fetchedAt: NOW, stale: false },
+      manager: {
+        data: {
+          manager_id: p.manager_id,
+          owner: p.owner,
+          pool_name: 'SUI_USDC',
+          created_at: null,
+          position: p,
+          watched: false,
+        },
+        source: 'network',
+        fetchedAt: NOW,
+        stale: false,
+      },
       riskHistory: { data: readings, source: 'cache', fetchedAt: NOW, stale: false },
       marginEvents: { data: [], source: 'cache', fetchedAt: NOW, stale: false },
       thresholds: { defaults: { warning: 1.2, critical: 1.15 }, perManager: {} },
@@ -378,9 +541,13 @@ describe('the manager page', () => {
     expect(w.get('[data-testid="position-side"]').text()).toBe('Long SUI');
     // Unwatched: "its equity", amounts not the user's.
     expect(w.get('[data-testid="liquidation-cost"]').text()).toContain('its equity there');
-    expect(Number(w.get('[data-testid="repair-deposit-USDC"]').attributes('data-amount'))).toBe(depositFor(H, P, 1.5, 'quote', 6)!.amount);
+    expect(Number(w.get('[data-testid="repair-deposit-USDC"]').attributes('data-amount'))).toBe(
+      depositFor(H, P, 1.5, 'quote', 6)!.amount,
+    );
     const days = Math.floor(p.interest.liquidation_in_ms! / DAY_MS);
-    expect(w.get('[data-testid="interest-liquidation"]').text()).toBe(`Liquidated by interest alone in ${days} days at today's prices.`);
+    expect(w.get('[data-testid="interest-liquidation"]').text()).toBe(
+      `Liquidated by interest alone in ${days} days at today's prices.`,
+    );
     // Within the alert horizon of Settings (200 days): shown as a warning.
     expect(w.get('[data-testid="interest-liquidation"]').classes()).toContain('soon');
     const dashed = (): Array<[number, number]> => options.at(-1)!.series[1]!.data;
@@ -394,9 +561,18 @@ describe('the manager page', () => {
 
     // A refresh values it again: the page follows (here, the position was topped up above the warning).
     const topped = position({ h: { ...H, quote: 1000 }, apr: 1.5 });
-    listeners.get('risk')!({ readings: [], portfolio: { wallets: [{ owner: p.owner, label: null, positions: [topped], supplies: [], totals: {} }], prices: [], computed_at: NOW + 1 } });
+    listeners.get('risk')!({
+      readings: [],
+      portfolio: {
+        wallets: [{ owner: p.owner, label: null, positions: [topped], supplies: [], totals: {} }],
+        prices: [],
+        computed_at: NOW + 1,
+      },
+    });
     await settle();
-    expect(w.get('[data-testid="repair-text"]').text()).toBe(`The risk ratio ${(3500 / 1900).toFixed(3)} is above 1.500 already: nothing to deposit or repay.`);
+    expect(w.get('[data-testid="repair-text"]').text()).toBe(
+      `The risk ratio ${(3500 / 1900).toFixed(3)} is above 1.500 already: nothing to deposit or repay.`,
+    );
     w.unmount();
   });
 });

@@ -7,13 +7,23 @@ export const SCREENSHOTS = 'test-results/screenshots';
 /** Debian's Chromium, headless; never a browser download. */
 export async function launchChromium(): Promise<Browser> {
   if (!existsSync(CHROMIUM)) {
-    throw new Error(`no Chromium at ${CHROMIUM}: install it with \`apt-get install -y chromium\` (.ci/run does), or set CHROMIUM_PATH`);
+    throw new Error(
+      `no Chromium at ${CHROMIUM}: install it with \`apt-get install -y chromium\` (.ci/run does), or set CHROMIUM_PATH`,
+    );
   }
   mkdirSync(SCREENSHOTS, { recursive: true });
   return chromium.launch({
     executablePath: CHROMIUM,
     headless: true,
-    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
   });
 }
 
@@ -33,7 +43,13 @@ export async function go(page: Page, hash: string): Promise<void> {
  */
 export async function textsIn(root: Locator, selector: string): Promise<string[]> {
   return root.evaluate(
-    (el, sel) => Array.from((el as unknown as { querySelectorAll(s: string): ArrayLike<{ textContent: string | null }> }).querySelectorAll(sel), (e) => e.textContent ?? ''),
+    (el, sel) =>
+      Array.from(
+        (el as unknown as { querySelectorAll(s: string): ArrayLike<{ textContent: string | null }> }).querySelectorAll(
+          sel,
+        ),
+        (e) => e.textContent ?? '',
+      ),
     selector,
   );
 }

@@ -57,7 +57,12 @@ export class FaultyStreamServer {
             timestamp_ms: ms,
             checkpoint_id: 200_000_000 + n,
             tx_hash: `tx${n}`,
-            data: { margin_manager_id: `0x${(n % 17).toString(16).padStart(64, '0')}`, base_asset_amount: n, quote_asset_amount: 0, timestamp: ms },
+            data: {
+              margin_manager_id: `0x${(n % 17).toString(16).padStart(64, '0')}`,
+              base_asset_amount: n,
+              quote_asset_amount: 0,
+              timestamp: ms,
+            },
           });
     const entry = { id, ms, seq: this.seq, data };
     this.log.push(entry);
@@ -103,11 +108,14 @@ export class FaultyStreamServer {
     this.open.add(res);
     res.on('close', () => this.open.delete(res));
     // Cut the connection after a while, in the middle of a message.
-    const life = setTimeout(() => {
-      this.cut++;
-      res.write('id: 99999999999999-0\ndata: {"type":"dex_margin_manager_updates_dep');
-      res.destroy();
-    }, 100 + this.rng.int(0, 300));
+    const life = setTimeout(
+      () => {
+        this.cut++;
+        res.write('id: 99999999999999-0\ndata: {"type":"dex_margin_manager_updates_dep');
+        res.destroy();
+      },
+      100 + this.rng.int(0, 300),
+    );
     res.on('close', () => clearTimeout(life));
   }
 

@@ -35,16 +35,45 @@ export function echoes(key: string): string {
 }
 
 export const POOL = {
-  pool_id: `0x${'1'.repeat(64)}`, pool_name: 'SUI_USDC', base_asset_id: '0x2::sui::SUI', base_asset_decimals: 9, base_asset_symbol: 'SUI', base_asset_name: 'Sui',
-  quote_asset_id: '0xa::usdc::USDC', quote_asset_decimals: 6, quote_asset_symbol: 'USDC', quote_asset_name: 'USDC', min_size: 1, lot_size: 1, tick_size: 1,
+  pool_id: `0x${'1'.repeat(64)}`,
+  pool_name: 'SUI_USDC',
+  base_asset_id: '0x2::sui::SUI',
+  base_asset_decimals: 9,
+  base_asset_symbol: 'SUI',
+  base_asset_name: 'Sui',
+  quote_asset_id: '0xa::usdc::USDC',
+  quote_asset_decimals: 6,
+  quote_asset_symbol: 'USDC',
+  quote_asset_name: 'USDC',
+  min_size: 1,
+  lot_size: 1,
+  tick_size: 1,
 };
 
 export function trade(i: number, ms: number): Record<string, unknown> {
   return {
-    event_digest: `e${i}`, digest: `d${i}`, sender: '0x1', checkpoint: i, checkpoint_timestamp_ms: ms, package: '0x2', pool_id: POOL.pool_id,
-    maker_order_id: '1', taker_order_id: '2', maker_client_order_id: '0', taker_client_order_id: '0', price: 3_380_500, taker_fee: 0,
-    taker_fee_is_token: false, maker_fee: 0, maker_fee_is_token: false, taker_is_bid: true, base_quantity: 1, quote_quantity: 1,
-    maker_balance_manager_id: '0x3', taker_balance_manager_id: '0x4', onchain_timestamp: ms,
+    event_digest: `e${i}`,
+    digest: `d${i}`,
+    sender: '0x1',
+    checkpoint: i,
+    checkpoint_timestamp_ms: ms,
+    package: '0x2',
+    pool_id: POOL.pool_id,
+    maker_order_id: '1',
+    taker_order_id: '2',
+    maker_client_order_id: '0',
+    taker_client_order_id: '0',
+    price: 3_380_500,
+    taker_fee: 0,
+    taker_fee_is_token: false,
+    maker_fee: 0,
+    maker_fee_is_token: false,
+    taker_is_bid: true,
+    base_quantity: 1,
+    quote_quantity: 1,
+    maker_balance_manager_id: '0x3',
+    taker_balance_manager_id: '0x4',
+    onchain_timestamp: ms,
   };
 }
 
@@ -105,7 +134,11 @@ export class HostileServer {
       case 'retry-after-hour':
         return json(429, { error: { message: 'slow down' } }, { 'retry-after': '3600' });
       case 'retry-after-date':
-        return json(429, { error: { message: 'slow down' } }, { 'retry-after': new Date(Date.now() + 86_400_000).toUTCString() });
+        return json(
+          429,
+          { error: { message: 'slow down' } },
+          { 'retry-after': new Date(Date.now() + 86_400_000).toUTCString() },
+        );
       case 'huge-error':
         return json(500, { error: { message: `broken ${'e'.repeat(5 * 1024 * 1024)}` } });
       case 'gzip-bomb': {
@@ -122,7 +155,11 @@ export class HostileServer {
       }
       case 'big-json': {
         // A valid answer of 10 MB.
-        const pools = Array.from({ length: 30_000 }, (_, i) => ({ ...POOL, pool_name: `P${i}`, base_asset_name: 'x'.repeat(100) }));
+        const pools = Array.from({ length: 30_000 }, (_, i) => ({
+          ...POOL,
+          pool_name: `P${i}`,
+          base_asset_name: 'x'.repeat(100),
+        }));
         return json(200, pools);
       }
       case 'dense-trades': {
@@ -141,7 +178,9 @@ export class HostileServer {
           if (!res.write(mb)) await new Promise((r) => res.once('drain', r));
         }
         res.write('"}\n\n');
-        res.write(`id: 2-0\ndata: ${JSON.stringify({ type: 'dex_margin_manager_updates_deposit', timestamp_ms: Date.now(), checkpoint_id: 2, tx_hash: 't2', data: { margin_manager_id: '0xm', base_asset_amount: 1, quote_asset_amount: 0, timestamp: Date.now() } })}\n\n`);
+        res.write(
+          `id: 2-0\ndata: ${JSON.stringify({ type: 'dex_margin_manager_updates_deposit', timestamp_ms: Date.now(), checkpoint_id: 2, tx_hash: 't2', data: { margin_manager_id: '0xm', base_asset_amount: 1, quote_asset_amount: 0, timestamp: Date.now() } })}\n\n`,
+        );
         return; // stays open
       }
       case 'ok':

@@ -20,7 +20,11 @@ export function monitorOn(t: TestSim, dataDir: string, extra: Partial<MonitorOpt
   });
 }
 
-export async function until(predicate: () => boolean | Promise<boolean>, timeoutMs = 15_000, what = 'condition'): Promise<void> {
+export async function until(
+  predicate: () => boolean | Promise<boolean>,
+  timeoutMs = 15_000,
+  what = 'condition',
+): Promise<void> {
   const start = Date.now();
   while (!(await predicate())) {
     if (Date.now() - start > timeoutMs) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);

@@ -16,7 +16,10 @@ export interface CliProcess {
 }
 
 export function startCli(args: string[], env: Record<string, string> = {}): CliProcess {
-  const child = spawn(process.execPath, [BIN, ...args], { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, TIDEWATCH_STRICT: '1', ...env } });
+  const child = spawn(process.execPath, [BIN, ...args], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: { ...process.env, TIDEWATCH_STRICT: '1', ...env },
+  });
   let out = '';
   let err = '';
   let exited = false;
@@ -38,7 +41,10 @@ export function startCli(args: string[], env: Record<string, string> = {}): CliP
 }
 
 /** Run the command line to its end without blocking this process (a sim in it keeps answering). */
-export async function runCli(args: string[], o: { env?: Record<string, string> } = {}): Promise<{ code: number | null; stdout: string; stderr: string }> {
+export async function runCli(
+  args: string[],
+  o: { env?: Record<string, string> } = {},
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
   const p = startCli(args, o.env);
   const code = await new Promise<number | null>((resolve) => p.child.once('exit', (c) => resolve(c)));
   return { code, stdout: p.out(), stderr: p.err() };
@@ -54,7 +60,9 @@ export async function freePort(): Promise<number> {
 }
 
 /** The contract of a running `serve`, called the way a program does (header token). */
-export function serveApi(pageUrl: string): { invoke(method: string, args?: unknown): Promise<{ status: number; body: any; ms: number }> } {
+export function serveApi(pageUrl: string): {
+  invoke(method: string, args?: unknown): Promise<{ status: number; body: any; ms: number }>;
+} {
   const u = new URL(pageUrl);
   const token = u.searchParams.get('token')!;
   return {
@@ -95,10 +103,25 @@ export class Processes {
  * The Demo network as a process of its own on a fixed port and anchor, so that one killed and
  * started again serves the same chain and event ids on the same address (outage tests).
  */
-export async function simProcess(processes: Processes, o: { key: string; seed: number; speed: number }): Promise<{ base: string; anchor: number; start(): Promise<CliProcess> }> {
+export async function simProcess(
+  processes: Processes,
+  o: { key: string; seed: number; speed: number },
+): Promise<{ base: string; anchor: number; start(): Promise<CliProcess> }> {
   const port = await freePort();
   const anchor = Date.now();
-  const args = ['sim', '--port', String(port), '--api-key', o.key, '--seed', String(o.seed), '--anchor-ms', String(anchor), '--speed', String(o.speed)];
+  const args = [
+    'sim',
+    '--port',
+    String(port),
+    '--api-key',
+    o.key,
+    '--seed',
+    String(o.seed),
+    '--anchor-ms',
+    String(anchor),
+    '--speed',
+    String(o.speed),
+  ];
   const start = async (): Promise<CliProcess> => {
     const sim = processes.start(args);
     await sim.waitFor(/listening on (\S+)/);

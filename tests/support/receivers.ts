@@ -79,7 +79,13 @@ export class Receivers {
   channels(extra: Record<string, unknown> = {}): Array<Record<string, unknown>> {
     return [
       { type: 'ntfy', url: `${this.url}/ntfy/tidewatch-test`, ...extra },
-      { type: 'telegram', botToken: this.opts.telegramToken ?? TELEGRAM_TOKEN, chatId: this.opts.telegramChat ?? TELEGRAM_CHAT, apiRoot: this.url, ...extra },
+      {
+        type: 'telegram',
+        botToken: this.opts.telegramToken ?? TELEGRAM_TOKEN,
+        chatId: this.opts.telegramChat ?? TELEGRAM_CHAT,
+        apiRoot: this.url,
+        ...extra,
+      },
       { type: 'discord', url: `${this.url}/discord/api/webhooks/1/abc`, ...extra },
       { type: 'slack', url: `${this.url}/slack/services/T0/B0/xyz`, ...extra },
       { type: 'webhook', url: `${this.url}/hook`, secret: this.opts.webhookSecret ?? WEBHOOK_SECRET, ...extra },
@@ -131,9 +137,11 @@ export class Receivers {
     // Who is not who they say is refused whatever the rates say.
     if (kind === 'telegram') {
       const m = /^\/bot([^/]+)\/sendMessage$/.exec(path);
-      if (!m || decodeURIComponent(m[1]!) !== (this.opts.telegramToken ?? TELEGRAM_TOKEN)) return json(401, { ok: false, error_code: 401, description: 'Unauthorized' });
+      if (!m || decodeURIComponent(m[1]!) !== (this.opts.telegramToken ?? TELEGRAM_TOKEN))
+        return json(401, { ok: false, error_code: 401, description: 'Unauthorized' });
       const msg = JSON.parse(body) as { chat_id: string | number; text: string };
-      if (String(msg.chat_id) !== (this.opts.telegramChat ?? TELEGRAM_CHAT)) return json(400, { ok: false, error_code: 400, description: 'Bad Request: chat not found' });
+      if (String(msg.chat_id) !== (this.opts.telegramChat ?? TELEGRAM_CHAT))
+        return json(400, { ok: false, error_code: 400, description: 'Bad Request: chat not found' });
     }
     if (kind === 'webhook') {
       try {
@@ -146,15 +154,26 @@ export class Receivers {
     if (verdict !== 'ok') this.refused[kind] = (this.refused[kind] ?? 0) + 1;
     if (verdict === 'fail') return json(500, { error: 'try later' });
     if (verdict === 'limit') {
-      if (kind === 'telegram') return json(429, { ok: false, error_code: 429, description: `Too Many Requests: retry after ${after}`, parameters: { retry_after: after } });
-      if (kind === 'discord') return json(429, { message: 'You are being rate limited.', retry_after: after, global: false });
+      if (kind === 'telegram')
+        return json(429, {
+          ok: false,
+          error_code: 429,
+          description: `Too Many Requests: retry after ${after}`,
+          parameters: { retry_after: after },
+        });
+      if (kind === 'discord')
+        return json(429, { message: 'You are being rate limited.', retry_after: after, global: false });
       return json(429, { error: 'slow down' }, { 'retry-after': String(after) });
     }
     switch (kind) {
       case 'ntfy': {
         const t = String(req.headers['title'] ?? '');
         const m = /^=\?UTF-8\?B\?(.+)\?=$/.exec(t);
-        keep(m ? Buffer.from(m[1]!, 'base64').toString('utf8') : t, body, String(req.headers['x-message-id'] ?? '') || null);
+        keep(
+          m ? Buffer.from(m[1]!, 'base64').toString('utf8') : t,
+          body,
+          String(req.headers['x-message-id'] ?? '') || null,
+        );
         return json(200, { id: 'x', event: 'message' });
       }
       case 'telegram': {
@@ -180,7 +199,12 @@ export class Receivers {
       case 'webhook': {
         const p = JSON.parse(body) as { id: string; title: string; message: string };
         const m = /^tidewatch-alert-(\d+)(?:-r(\d+))?$/.exec(p.id);
-        keep(p.title, p.message, String(req.headers['webhook-id'] ?? ''), m ? { alerts: [Number(m[1])], repeats: [Number(m[2] ?? 0)] } : { alerts: [], repeats: [] });
+        keep(
+          p.title,
+          p.message,
+          String(req.headers['webhook-id'] ?? ''),
+          m ? { alerts: [Number(m[1])], repeats: [Number(m[2] ?? 0)] } : { alerts: [], repeats: [] },
+        );
         return json(200, { ok: true });
       }
     }

@@ -60,5 +60,8 @@ export async function startTestSim(opts: Partial<SimOptions> = {}): Promise<Test
 export function busiestOwners(world: { margin: { managers: ReadonlyArray<{ owner: string }> } }, n: number): string[] {
   const counts = new Map<string, number>();
   for (const m of world.margin.managers) counts.set(m.owner, (counts.get(m.owner) ?? 0) + 1);
-  return [...counts].sort((a, b) => b[1] - a[1]).slice(0, n).map(([owner]) => owner);
+  return [...counts]
+    .sort((a, b) => b[1] - a[1])
+    .slice(0, n)
+    .map(([owner]) => owner);
 }

@@ -31,7 +31,9 @@ export async function openSse(url: string, headers: Record<string, string> = {})
       const start = Date.now();
       while (!predicate(reader)) {
         if (Date.now() - start > timeoutMs) {
-          throw new Error(`SSE condition not met in ${timeoutMs} ms (${reader.messages.length} messages, ${reader.comments.length} comments)`);
+          throw new Error(
+            `SSE condition not met in ${timeoutMs} ms (${reader.messages.length} messages, ${reader.comments.length} comments)`,
+          );
         }
         await new Promise((r) => setTimeout(r, 20));
       }

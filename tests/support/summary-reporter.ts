@@ -12,7 +12,11 @@ export default class SummaryReporter implements Reporter {
     let skipped = 0;
     for (const m of testModules) {
       // An error outside any test (a hook, an import, an unhandled rejection) fails its file.
-      if (m.errors().length > 0 || (m.state() === 'failed' && [...m.children.allTests()].every((t) => t.result().state !== 'failed'))) failed++;
+      if (
+        m.errors().length > 0 ||
+        (m.state() === 'failed' && [...m.children.allTests()].every((t) => t.result().state !== 'failed'))
+      )
+        failed++;
       for (const t of m.children.allTests()) {
         const state = t.result().state;
         if (state === 'passed') passed++;

@@ -8,7 +8,9 @@ import { tempDir } from '../support/monitor';
 describe('the API key on the command line is never needed', () => {
   it('comes from TIDEWATCH_API_KEY without a warning', async () => {
     const warnings: string[] = [];
-    expect(await readApiKey({}, { env: { TIDEWATCH_API_KEY: ' k-env ' }, warn: (l) => warnings.push(l) })).toBe('k-env');
+    expect(await readApiKey({}, { env: { TIDEWATCH_API_KEY: ' k-env ' }, warn: (l) => warnings.push(l) })).toBe(
+      'k-env',
+    );
     expect(warnings).toEqual([]);
   });
 
@@ -26,7 +28,9 @@ describe('the API key on the command line is never needed', () => {
       expect(warnings[0]).toMatch(/can be read by other users \(mode 644\); run `chmod 600 /);
       writeFileSync(file, '\n');
       await expect(readApiKey({ 'api-key-file': file }, { env: {}, warn: () => {} })).rejects.toThrow(/is empty/);
-      await expect(readApiKey({ 'api-key-file': join(d.dir, 'missing') }, { env: {} })).rejects.toThrow(/cannot read --api-key-file .*ENOENT/);
+      await expect(readApiKey({ 'api-key-file': join(d.dir, 'missing') }, { env: {} })).rejects.toThrow(
+        /cannot read --api-key-file .*ENOENT/,
+      );
     } finally {
       d.remove();
     }
@@ -35,9 +39,16 @@ describe('the API key on the command line is never needed', () => {
   it('--api-key still works, with a warning; so does a key bin/tidewatch.js moved off its command line', async () => {
     const warnings: string[] = [];
     expect(await readApiKey({ 'api-key': 'k-argv' }, { env: {}, warn: (l) => warnings.push(l) })).toBe('k-argv');
-    expect(await readApiKey({}, { env: { TIDEWATCH_API_KEY: 'k-moved', TIDEWATCH_KEY_FROM_ARGV: '1' }, warn: (l) => warnings.push(l) })).toBe('k-moved');
+    expect(
+      await readApiKey(
+        {},
+        { env: { TIDEWATCH_API_KEY: 'k-moved', TIDEWATCH_KEY_FROM_ARGV: '1' }, warn: (l) => warnings.push(l) },
+      ),
+    ).toBe('k-moved');
     expect(warnings).toEqual([ARGV_WARNING, ARGV_WARNING]);
-    expect(ARGV_WARNING).toMatch(/every local user can read it \(ps, \/proc\)\. Use TIDEWATCH_API_KEY=… or --api-key-file PATH instead/);
+    expect(ARGV_WARNING).toMatch(
+      /every local user can read it \(ps, \/proc\)\. Use TIDEWATCH_API_KEY=… or --api-key-file PATH instead/,
+    );
   });
 
   it('is asked for on a terminal, without echoing it', async () => {

@@ -30,13 +30,19 @@ describe('range splitting is bounded', () => {
   it('takes a second denser than one answer as it is, says so, and ends', async () => {
     let requests = 0;
     // 250 trades in second 1000, the rest spread out: a window never narrows below one second.
-    const items = [...Array.from({ length: 250 }, (_, i) => ({ s: 1000, id: `d${i}` })), ...Array.from({ length: 50 }, (_, i) => ({ s: 900 + i, id: `s${i}` }))];
+    const items = [
+      ...Array.from({ length: 250 }, (_, i) => ({ s: 1000, id: `d${i}` })),
+      ...Array.from({ length: 50 }, (_, i) => ({ s: 900 + i, id: `s${i}` })),
+    ];
     const r = await fetchRange(
       0,
       2000,
       async (from, to) => {
         requests++;
-        return items.filter((x) => x.s >= from && x.s <= to).sort((a, b) => b.s - a.s).slice(0, 100);
+        return items
+          .filter((x) => x.s >= from && x.s <= to)
+          .sort((a, b) => b.s - a.s)
+          .slice(0, 100);
       },
       { secondOf: (x) => x.s },
     );
@@ -47,10 +53,15 @@ describe('range splitting is bounded', () => {
 
   it('stops at maxRequests and says the answer is incomplete', async () => {
     let requests = 0;
-    const r = await fetchRange(0, 10_000_000, async () => {
-      requests++;
-      return Array.from({ length: 100 }, (_, i) => i);
-    }, { maxRequests: 25 });
+    const r = await fetchRange(
+      0,
+      10_000_000,
+      async () => {
+        requests++;
+        return Array.from({ length: 100 }, (_, i) => i);
+      },
+      { maxRequests: 25 },
+    );
     expect(requests).toBe(25);
     expect(r.incomplete).toBe(true);
   });
@@ -58,11 +69,16 @@ describe('range splitting is bounded', () => {
   it('stops when the caller gives up', async () => {
     const c = new AbortController();
     let requests = 0;
-    const p = fetchRange(0, 100_000, async () => {
-      requests++;
-      if (requests === 3) c.abort();
-      return Array.from({ length: 100 }, (_, i) => i);
-    }, { signal: c.signal });
+    const p = fetchRange(
+      0,
+      100_000,
+      async () => {
+        requests++;
+        if (requests === 3) c.abort();
+        return Array.from({ length: 100 }, (_, i) => i);
+      },
+      { signal: c.signal },
+    );
     await expect(p).rejects.toThrow();
     expect(requests).toBe(3);
   });
@@ -72,7 +88,9 @@ describe('contract bounds', () => {
   it('refuses ranges that would plan thousands of requests, and times beyond any real date', () => {
     const now = Math.floor(Date.now() / 1000);
     expect(() => parseArgs('candles', { pool: 'SUI_USDC', timeframe: '1m', from: 0, to: now })).toThrow(/too long/);
-    expect(() => parseArgs('candles', { pool: 'SUI_USDC', timeframe: '1h', from: 0, to: 2 ** 53 })).toThrow(/to: expected UNIX seconds/);
+    expect(() => parseArgs('candles', { pool: 'SUI_USDC', timeframe: '1h', from: 0, to: 2 ** 53 })).toThrow(
+      /to: expected UNIX seconds/,
+    );
     expect(() => parseArgs('trades', { pool: 'SUI_USDC', from: now - 30 * 86_400, to: now })).toThrow(/too long/);
     expect(() => parseArgs('trades', { pool: 'SUI_USDC', from: now, to: now + 3 * 86_400 })).toThrow(/future/);
     expect(parseArgs('candles', { pool: 'SUI_USDC', timeframe: '1d', from: now - 365 * 86_400, to: now })).toBeTruthy();
@@ -154,7 +172,9 @@ describe('the SSE size guard', () => {
       }),
       { numRuns: 300 },
     );
-    expect(fast(['id: 1-0\ndata: {"a":1}\n', '\nid: 2-0\nda', 'ta: 2\n\n'])).toBe('id: 1-0\ndata: {"a":1}\n\nid: 2-0\ndata: 2\n\n');
+    expect(fast(['id: 1-0\ndata: {"a":1}\n', '\nid: 2-0\nda', 'ta: 2\n\n'])).toBe(
+      'id: 1-0\ndata: {"a":1}\n\nid: 2-0\ndata: 2\n\n',
+    );
   });
 
   it('replaces an oversized line or event with a marker, keeps its id, and loses nothing after it', () => {
@@ -187,7 +207,9 @@ describe('reconnect policy', () => {
       opened.push(Date.now());
       if (n <= 3) {
         // Delivers two events, then the service ends the stream.
-        return new Response(`id: ${n}-0\ndata: {}\n\nid: ${n}-1\ndata: {}\n\n`, { headers: { 'content-type': 'text/event-stream' } });
+        return new Response(`id: ${n}-0\ndata: {}\n\nid: ${n}-1\ndata: {}\n\n`, {
+          headers: { 'content-type': 'text/event-stream' },
+        });
       }
       if (n <= 6) return new Response('{"error":{"message":"down"}}', { status: 503 });
       return new Response(': hello\n\n', { headers: { 'content-type': 'text/event-stream' } });

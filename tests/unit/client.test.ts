@@ -20,18 +20,38 @@ function fakeFetch(answers: Array<() => Response>): { fetch: typeof fetch; urls:
   }) as typeof fetch;
   return { fetch: f, urls };
 }
-const json = (status: number, body: unknown, headers: Record<string, string> = {}): (() => Response) => () =>
-  new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json', ...headers } });
+const json =
+  (status: number, body: unknown, headers: Record<string, string> = {}): (() => Response) =>
+  () =>
+    new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json', ...headers } });
 
 const POOL = {
-  pool_id: '0x1', pool_name: 'SUI_USDC', base_asset_id: 'a', base_asset_decimals: 9, base_asset_symbol: 'SUI', base_asset_name: 'Sui',
-  quote_asset_id: 'b', quote_asset_decimals: 6, quote_asset_symbol: 'USDC', quote_asset_name: 'USDC', min_size: 1, lot_size: 1, tick_size: 1,
+  pool_id: '0x1',
+  pool_name: 'SUI_USDC',
+  base_asset_id: 'a',
+  base_asset_decimals: 9,
+  base_asset_symbol: 'SUI',
+  base_asset_name: 'Sui',
+  quote_asset_id: 'b',
+  quote_asset_decimals: 6,
+  quote_asset_symbol: 'USDC',
+  quote_asset_name: 'USDC',
+  min_size: 1,
+  lot_size: 1,
+  tick_size: 1,
 };
 
 describe('service errors', () => {
   it('map statuses to the kinds of decisions.md', () => {
     expect([401, 403, 404, 400, 422, 429, 500, 503].map((s) => kindOfStatus(s))).toEqual([
-      'auth', 'auth', 'not-found', 'bad-request', 'bad-request', 'rate-limited', 'server', 'server',
+      'auth',
+      'auth',
+      'not-found',
+      'bad-request',
+      'bad-request',
+      'rate-limited',
+      'server',
+      'server',
     ]);
   });
 
@@ -67,7 +87,9 @@ describe('service errors', () => {
 
 describe('ServiceHttp', () => {
   it('sends the key as a query parameter and never shows it in an error', async () => {
-    const f = fakeFetch([json(401, { error: { status: 401, code: 'unauthorized', message: 'the api-key is not valid' } })]);
+    const f = fakeFetch([
+      json(401, { error: { status: 401, code: 'unauthorized', message: 'the api-key is not valid' } }),
+    ]);
     const http = new ServiceHttp({ baseUrl: 'http://svc', apiKey: 'SECRET-KEY', fetch: f.fetch });
     const err = (await http.get('/dex/get_pools', {}, PoolListSchema).catch((e) => e)) as ServiceError;
     expect(f.urls[0]).toContain('api-key=SECRET-KEY');
@@ -80,9 +102,17 @@ describe('ServiceHttp', () => {
 
   it('reads error text from message or error, else the status text', async () => {
     const a = fakeFetch([json(400, { message: 'perPage too big' })]);
-    expect((await new ServiceHttp({ baseUrl: 'http://s', apiKey: 'k', fetch: a.fetch }).get('/x', {}, PoolListSchema).catch((e) => e)).message).toContain('perPage too big');
+    expect(
+      (
+        await new ServiceHttp({ baseUrl: 'http://s', apiKey: 'k', fetch: a.fetch })
+          .get('/x', {}, PoolListSchema)
+          .catch((e) => e)
+      ).message,
+    ).toContain('perPage too big');
     const b = fakeFetch([() => new Response('oops', { status: 404, statusText: 'Not Found' })]);
-    const e = await new ServiceHttp({ baseUrl: 'http://s', apiKey: 'k', fetch: b.fetch }).get('/x', {}, PoolListSchema).catch((x) => x);
+    const e = await new ServiceHttp({ baseUrl: 'http://s', apiKey: 'k', fetch: b.fetch })
+      .get('/x', {}, PoolListSchema)
+      .catch((x) => x);
     expect(e.kind).toBe('not-found');
     expect(e.message).toContain('Not Found');
   });
@@ -97,7 +127,9 @@ describe('ServiceHttp', () => {
 
   it('turns an answer that fails validation into invalid-response naming the field', async () => {
     const f = fakeFetch([json(200, [{ ...POOL, base_asset_decimals: 'nine' }])]);
-    const err = await new ServiceHttp({ baseUrl: 'http://s', apiKey: 'k', fetch: f.fetch }).get('/dex/get_pools', {}, PoolListSchema).catch((e) => e);
+    const err = await new ServiceHttp({ baseUrl: 'http://s', apiKey: 'k', fetch: f.fetch })
+      .get('/dex/get_pools', {}, PoolListSchema)
+      .catch((e) => e);
     expect(err.kind).toBe('invalid-response');
     expect(err.fieldPath).toBe('0.base_asset_decimals');
     expect(err.message).toContain('0.base_asset_decimals');
@@ -105,14 +137,22 @@ describe('ServiceHttp', () => {
 
   it('accepts numeric strings and normalises them', async () => {
     const f = fakeFetch([json(200, [{ ...POOL, tick_size: '1000' }])]);
-    const pools = await new ServiceHttp({ baseUrl: 'http://s', apiKey: 'k', fetch: f.fetch }).get('/dex/get_pools', {}, PoolListSchema);
+    const pools = await new ServiceHttp({ baseUrl: 'http://s', apiKey: 'k', fetch: f.fetch }).get(
+      '/dex/get_pools',
+      {},
+      PoolListSchema,
+    );
     expect(pools[0]!.tick_size).toBe(1000);
   });
 
   it('times out', async () => {
     const slow = (async (_i: unknown, init?: RequestInit) =>
-      new Promise<Response>((_r, reject) => init?.signal?.addEventListener('abort', () => reject(init.signal!.reason)))) as typeof fetch;
-    const err = await new ServiceHttp({ baseUrl: 'http://s', apiKey: 'k', fetch: slow, timeoutMs: 50, attempts: 1 }).get('/x', {}, PoolListSchema).catch((e) => e);
+      new Promise<Response>((_r, reject) =>
+        init?.signal?.addEventListener('abort', () => reject(init.signal!.reason)),
+      )) as typeof fetch;
+    const err = await new ServiceHttp({ baseUrl: 'http://s', apiKey: 'k', fetch: slow, timeoutMs: 50, attempts: 1 })
+      .get('/x', {}, PoolListSchema)
+      .catch((e) => e);
     expect(err.kind).toBe('timeout');
   });
 });
@@ -136,12 +176,17 @@ describe('ServiceClient requests', () => {
     expect(p.path('/dex/get_pools')).toBe('/deepbook/get_pools');
     expect(p.path('/dex-margin/active-loans')).toBe('/deepbook-margin/active-loans');
     expect(p.query('dexPoolId')).toBe('deepbookPoolId');
-    expect(p.toSpec({ type: 'deepbook_live_trades', data: { taker_fee_is_deep: true, deepbook_pool_id: '0x1' } })).toEqual({
+    expect(
+      p.toSpec({ type: 'deepbook_live_trades', data: { taker_fee_is_deep: true, deepbook_pool_id: '0x1' } }),
+    ).toEqual({
       type: 'dex_live_trades',
       data: { taker_fee_is_token: true, dex_pool_id: '0x1' },
     });
     const f = fakeFetch([json(200, { items: [], isLastPage: true, currentPage: 0, perPage: 10 })]);
-    await new ServiceClient({ baseUrl: 'http://s', apiKey: 'k', naming: 'deepbook', fetch: f.fetch }).marginManagers(undefined, { dexPoolId: '0x9' });
+    await new ServiceClient({ baseUrl: 'http://s', apiKey: 'k', naming: 'deepbook', fetch: f.fetch }).marginManagers(
+      undefined,
+      { dexPoolId: '0x9' },
+    );
     expect(f.urls[0]).toContain('/deepbook-margin/margin-managers?');
     expect(f.urls[0]).toContain('deepbookPoolId=0x9');
   });
@@ -151,11 +196,19 @@ describe('paging and ranges', () => {
   it('iterates every page with prefetch, in order', async () => {
     const asked: number[] = [];
     const items = await collect(
-      allItems(async (page, perPage) => {
-        asked.push(page);
-        const all = Array.from({ length: 123 }, (_, i) => i);
-        return { items: all.slice(page * perPage, (page + 1) * perPage), isLastPage: (page + 1) * perPage >= 123, currentPage: page, perPage };
-      }, { perPage: 50, prefetch: 2 }),
+      allItems(
+        async (page, perPage) => {
+          asked.push(page);
+          const all = Array.from({ length: 123 }, (_, i) => i);
+          return {
+            items: all.slice(page * perPage, (page + 1) * perPage),
+            isLastPage: (page + 1) * perPage >= 123,
+            currentPage: page,
+            perPage,
+          };
+        },
+        { perPage: 50, prefetch: 2 },
+      ),
     );
     expect(items).toEqual(Array.from({ length: 123 }, (_, i) => i));
     expect(asked.slice(0, 3)).toEqual([0, 1, 2]);
@@ -163,14 +216,24 @@ describe('paging and ranges', () => {
 
   it('a range split into windows and merged equals one big fetch', async () => {
     await fc.assert(
-      fc.asyncProperty(fc.array(fc.integer({ min: 0, max: 5000 }), { maxLength: 600 }), fc.boolean(), async (seconds, withTimes) => {
-        const items = seconds.map((s, i) => ({ s, id: `${s}:${i}` })).sort((a, b) => b.s - a.s);
-        // A service that answers at most 100 items of [from, to], the most recent ones.
-        const window = async (from: number, to: number) => items.filter((x) => x.s >= from && x.s <= to).slice(0, 100);
-        const { items: got, truncatedWindows, incomplete } = await fetchRange(0, 5000, window, withTimes ? { secondOf: (x) => x.s } : {});
-        const merged = dedupeBy(got, (x) => x.id);
-        if (truncatedWindows === 0 && !incomplete) expect(new Set(merged.map((x) => x.id))).toEqual(new Set(items.map((x) => x.id)));
-      }),
+      fc.asyncProperty(
+        fc.array(fc.integer({ min: 0, max: 5000 }), { maxLength: 600 }),
+        fc.boolean(),
+        async (seconds, withTimes) => {
+          const items = seconds.map((s, i) => ({ s, id: `${s}:${i}` })).sort((a, b) => b.s - a.s);
+          // A service that answers at most 100 items of [from, to], the most recent ones.
+          const window = async (from: number, to: number) =>
+            items.filter((x) => x.s >= from && x.s <= to).slice(0, 100);
+          const {
+            items: got,
+            truncatedWindows,
+            incomplete,
+          } = await fetchRange(0, 5000, window, withTimes ? { secondOf: (x) => x.s } : {});
+          const merged = dedupeBy(got, (x) => x.id);
+          if (truncatedWindows === 0 && !incomplete)
+            expect(new Set(merged.map((x) => x.id))).toEqual(new Set(items.map((x) => x.id)));
+        },
+      ),
       { numRuns: 60 },
     );
   });

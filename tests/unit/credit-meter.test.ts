@@ -22,7 +22,14 @@ describe('the credit meter', () => {
   function meter(at: { now: Date }, budget: number | null = null, saved?: CreditCounts) {
     const crossings: Array<[number, CreditUsage]> = [];
     let stored = saved;
-    const m = new CreditMeter({ load: () => stored, save: (c) => (stored = { ...c }), budget: () => budget, onBudget: (s, u) => crossings.push([s, u]), onChange: () => {}, now: () => at.now });
+    const m = new CreditMeter({
+      load: () => stored,
+      save: (c) => (stored = { ...c }),
+      budget: () => budget,
+      onBudget: (s, u) => crossings.push([s, u]),
+      onChange: () => {},
+      now: () => at.now,
+    });
     return { m, crossings, stored: () => stored };
   }
 
@@ -48,7 +55,14 @@ describe('the credit meter', () => {
         asked++;
         return 10;
       };
-      const m = new CreditMeter({ load: () => undefined, save: () => {}, budget, onBudget: (share) => crossings.push(share), onChange: () => {}, now: () => at.now });
+      const m = new CreditMeter({
+        load: () => undefined,
+        save: () => {},
+        budget,
+        onBudget: (share) => crossings.push(share),
+        onChange: () => {},
+        now: () => at.now,
+      });
       // A read is a sum: no budget, no date, nothing in front of the events it brings.
       for (let i = 0; i < 100; i++) m.noteStreamBytes(1024);
       expect(asked).toBe(0);

@@ -23,7 +23,9 @@ async function youngGeneration(limited: boolean): Promise<{ newSpaceMb: number; 
     const ns = v8.getHeapSpaceStatistics().find((s) => s.space_name === 'new_space');
     console.log(JSON.stringify({ newSpaceMb: ns.space_size / 1048576, heapPeakMb: peak / 1048576 }));
   `;
-  const { stdout } = await promisify(execFile)(process.execPath, ['--import', 'tsx', '-e', code], { cwd: fileURLToPath(new URL('../..', import.meta.url)) });
+  const { stdout } = await promisify(execFile)(process.execPath, ['--import', 'tsx', '-e', code], {
+    cwd: fileURLToPath(new URL('../..', import.meta.url)),
+  });
   return JSON.parse(stdout) as { newSpaceMb: number; heapPeakMb: number };
 }
 

@@ -15,7 +15,18 @@ import { Rng } from '../../src/sim/rng';
 function run(seed: number, steps: number): { expected: string[]; got: string[] } {
   const rng = new Rng(seed);
   const cells: UnitUsd[] = Array.from({ length: 4 }, () => ({ usd: rng.range(1e-9, 1e-5) }));
-  const pools = Array.from({ length: 3 }, (_, i) => ({ id: `p${i}`, symbol: `S${i}`, supplyShares: 0, supplyIndex: 1, borrowShares: 0, borrowIndex: 1 }) as MarginPool);
+  const pools = Array.from(
+    { length: 3 },
+    (_, i) =>
+      ({
+        id: `p${i}`,
+        symbol: `S${i}`,
+        supplyShares: 0,
+        supplyIndex: 1,
+        borrowShares: 0,
+        borrowIndex: 1,
+      }) as MarginPool,
+  );
   const managers: Manager[] = [];
   const scan = new LiquidationScan();
   const open = (): void => {
@@ -35,7 +46,14 @@ function run(seed: number, steps: number): { expected: string[]; got: string[] }
       quote: 0,
       risk: { liquidation: rng.pick([1.1, 1.125, 1.2]) },
       units: { base: cells[b]!, quote: cells[q]! },
-      debt: { side, pool: rng.pick(pools), shares: debtUnits, original: 0, originalShares: 0, stamp: { ms: 0, digest: '' } },
+      debt: {
+        side,
+        pool: rng.pick(pools),
+        shares: debtUnits,
+        original: 0,
+        originalShares: 0,
+        stamp: { ms: 0, digest: '' },
+      },
     } as unknown as Manager;
     m.quote = Math.max(0, Math.round((collateralUsd - m.base * cells[b]!.usd) / cells[q]!.usd));
     managers.push(m);

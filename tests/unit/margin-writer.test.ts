@@ -20,7 +20,8 @@ const ev = (i: number, manager = `0x${(i % 7).toString(16).padStart(64, '0')}`):
   valid: true,
   problem: null,
 });
-const range = (from: number, to: number): IncomingMarginEvent[] => Array.from({ length: to - from }, (_, k) => ev(from + k));
+const range = (from: number, to: number): IncomingMarginEvent[] =>
+  Array.from({ length: to - from }, (_, k) => ev(from + k));
 
 const cleanups: Array<() => Promise<void> | void> = [];
 afterEach(async () => {
@@ -30,7 +31,10 @@ afterEach(async () => {
 async function open(): Promise<Store> {
   const d = tempDir();
   const store = Store.open(d.dir);
-  cleanups.push(() => d.remove(), () => store.shutdown());
+  cleanups.push(
+    () => d.remove(),
+    () => store.shutdown(),
+  );
   expect(store.marginWriter).toBeInstanceOf(MarginWriter);
   expect(await (store.marginWriter as MarginWriter).ready).toBe(true);
   return store;
@@ -40,7 +44,10 @@ describe('the margin writer thread', () => {
   it('commits in the calling thread until it has started, so a first start does not wait for it', async () => {
     const d = tempDir();
     const store = Store.open(d.dir);
-    cleanups.push(() => d.remove(), () => store.shutdown());
+    cleanups.push(
+      () => d.remove(),
+      () => store.shutdown(),
+    );
     const writer = store.marginWriter as MarginWriter;
     const before = writer.commit(range(0, 5));
     expect(store.margin.count()).toBe(5); // already written, on the app's connection
@@ -73,7 +80,10 @@ describe('the margin writer thread', () => {
     store.margin.noteOwners([{ id: manager, owner: '0xowner' }]);
     await meanwhile;
     await store.marginWriter.commit([ev(5000, manager)]);
-    const rows = store.db.prepare('SELECT count(*) FROM margin_events WHERE margin_manager_id = ? AND wid IS NULL').pluck().get(manager);
+    const rows = store.db
+      .prepare('SELECT count(*) FROM margin_events WHERE margin_manager_id = ? AND wid IS NULL')
+      .pluck()
+      .get(manager);
     expect(rows).toBe(0);
     expect(store.margin.list({ owner: '0xowner', limit: 5000 })).toHaveLength(3002);
   });
@@ -85,11 +95,15 @@ describe('the margin writer thread', () => {
       writes.push(store.marginWriter.commit(range(b * 50, b * 50 + 50)));
       // The app's own writes meanwhile: owners learnt (read, then write) and a recovered liquidation.
       store.margin.noteOwners([{ id: `0x${(b % 7).toString(16).padStart(64, '0')}`, owner: `0xowner${b}` }]);
-      store.margin.addRecovered([{ ...ev(1_000_000 + b), id: `rest-${b}`, type: 'dex_margin_manager_updates_liquidation', recovered: true }]);
+      store.margin.addRecovered([
+        { ...ev(1_000_000 + b), id: `rest-${b}`, type: 'dex_margin_manager_updates_liquidation', recovered: true },
+      ]);
       await new Promise((r) => setImmediate(r));
     }
     const outcomes = await Promise.allSettled(writes);
-    expect(outcomes.filter((o) => o.status === 'rejected').map((o) => String((o as PromiseRejectedResult).reason))).toEqual([]);
+    expect(
+      outcomes.filter((o) => o.status === 'rejected').map((o) => String((o as PromiseRejectedResult).reason)),
+    ).toEqual([]);
     expect(store.margin.count()).toBe(200 * 50 + 200);
   });
 
@@ -99,7 +113,8 @@ describe('the margin writer thread', () => {
     expect(writer.room()).toBeUndefined();
     const batches: Array<Promise<IncomingMarginEvent[]>> = [];
     // Live-sized batches (a catch-up's, 1,000 and more, go in this thread when nothing is in flight).
-    for (let from = 0; from < WRITER_HIGH_WATER + 5000; from += 500) batches.push(writer.commit(range(from, from + 500)));
+    for (let from = 0; from < WRITER_HIGH_WATER + 5000; from += 500)
+      batches.push(writer.commit(range(from, from + 500)));
     const wait = writer.room();
     expect(wait).toBeInstanceOf(Promise);
     let settledBefore = 0;
@@ -161,7 +176,7 @@ describe('the margin writer thread', () => {
     expect(store.margin.count()).toBe(1000);
   });
 
-  it('when the thread dies, what it had not answered fails and later batches commit on the app\'s connection', async () => {
+  it("when the thread dies, what it had not answered fails and later batches commit on the app's connection", async () => {
     const store = await open();
     const writer = store.marginWriter as MarginWriter;
     await writer.commit(range(0, 10));
@@ -182,7 +197,7 @@ describe('the margin writer thread', () => {
 describe('the built margin writer thread (the Electron bundle)', () => {
   it('is an entry beside the main bundle and commits in a worker', async () => {
     const built = fileURLToPath(new URL('../../out/main/margin-writer-thread.js', import.meta.url));
-    expect(existsSync(built), 'run `npx electron-vite build` first (README\'s test command does)').toBe(true);
+    expect(existsSync(built), "run `npx electron-vite build` first (README's test command does)").toBe(true);
     const d = tempDir();
     cleanups.push(() => d.remove());
     Store.open(d.dir).close();

@@ -11,7 +11,12 @@ const EXAMPLE = `{ "channels": [
       "from": "tidewatch@example.org", "to": "me@example.org" } ],
   "escalateEveryMin": 5, "blindAfterMin": 3, "heartbeatUrl": "https://hc-ping.com/your-uuid" }`;
 
-const ENV = { TW_TG_TOKEN: '123:tg-secret', TW_DISCORD_WEBHOOK: 'https://discord.com/api/webhooks/1/abc', TW_HOOK_SECRET: 'whsec_c2VjcmV0', TW_SMTP_PASSWORD: 'p4ss' };
+const ENV = {
+  TW_TG_TOKEN: '123:tg-secret',
+  TW_DISCORD_WEBHOOK: 'https://discord.com/api/webhooks/1/abc',
+  TW_HOOK_SECRET: 'whsec_c2VjcmV0',
+  TW_SMTP_PASSWORD: 'p4ss',
+};
 
 describe('the notify config (channels for alerts away from the screen)', () => {
   it('takes the example as written, secrets from the environment, and lists every secret', () => {
@@ -25,12 +30,29 @@ describe('the notify config (channels for alerts away from the screen)', () => {
     ]);
     expect(config.channels[1]).toMatchObject({ botToken: '123:tg-secret', chatId: '123456789' });
     expect(config.channels[4]).toMatchObject({ smtp: { host: 'smtp.example.org', port: 587, password: 'p4ss' } });
-    expect(config).toMatchObject({ escalateEveryMin: 5, blindAfterMin: 3, heartbeatUrl: 'https://hc-ping.com/your-uuid' });
-    expect(secrets.sort()).toEqual(['https://ntfy.sh/my-topic', '123:tg-secret', 'https://discord.com/api/webhooks/1/abc', 'https://example.org/hook', 'whsec_c2VjcmV0', 'p4ss', 'https://hc-ping.com/your-uuid'].sort());
+    expect(config).toMatchObject({
+      escalateEveryMin: 5,
+      blindAfterMin: 3,
+      heartbeatUrl: 'https://hc-ping.com/your-uuid',
+    });
+    expect(secrets.sort()).toEqual(
+      [
+        'https://ntfy.sh/my-topic',
+        '123:tg-secret',
+        'https://discord.com/api/webhooks/1/abc',
+        'https://example.org/hook',
+        'whsec_c2VjcmV0',
+        'p4ss',
+        'https://hc-ping.com/your-uuid',
+      ].sort(),
+    );
   });
 
   it('reads YAML alike, names repeated kinds apart, and defaults what is left out', () => {
-    const { config } = parseNotifyConfig('channels:\n  - type: ntfy\n    url: https://ntfy.example/a\n  - type: ntfy\n    url: https://ntfy.example/b\n    quietHours: { from: "22:00", to: "07:00" }\n', {});
+    const { config } = parseNotifyConfig(
+      'channels:\n  - type: ntfy\n    url: https://ntfy.example/a\n  - type: ntfy\n    url: https://ntfy.example/b\n    quietHours: { from: "22:00", to: "07:00" }\n',
+      {},
+    );
     expect(config.channels.map((c) => c.name)).toEqual(['ntfy', 'ntfy-2']);
     expect(config.channels[1]).toMatchObject({ quietHours: { from: '22:00', to: '07:00' } });
     expect(config).toMatchObject({ escalateEveryMin: 5, blindAfterMin: 3, heartbeatUrl: null, heartbeatEveryMin: 1 });
@@ -47,11 +69,23 @@ describe('the notify config (channels for alerts away from the screen)', () => {
       }
       throw new Error('no error');
     };
-    expect(fail(EXAMPLE, { ...ENV, TW_TG_TOKEN: '' })).toBe('channels[1] (telegram).botToken names the environment variable TW_TG_TOKEN, which is not set. Set it before starting Tidewatch.');
-    expect(fail('{"channels":[{"type":"pager"}]}')).toBe('channels[0] (pager): type must be one of ntfy, telegram, discord, slack, email, webhook, desktop');
-    expect(fail('{"channels":[{"type":"discord","url":"ftp://x"}]}')).toBe('channels[0] (discord): url: must be an http(s) URL');
-    expect(fail('{"channels":[{"type":"email","smtp":{"host":"h"},"from":"me@example.org","to":"nobody"}]}')).toBe('channels[0] (email): to: must be an e-mail address or a list of them');
-    expect(fail('{"channels":[{"type":"ntfy","url":"https://n/a","name":"x"},{"type":"ntfy","url":"https://n/b","name":"x"}]}')).toContain('two channels are named "x"');
+    expect(fail(EXAMPLE, { ...ENV, TW_TG_TOKEN: '' })).toBe(
+      'channels[1] (telegram).botToken names the environment variable TW_TG_TOKEN, which is not set. Set it before starting Tidewatch.',
+    );
+    expect(fail('{"channels":[{"type":"pager"}]}')).toBe(
+      'channels[0] (pager): type must be one of ntfy, telegram, discord, slack, email, webhook, desktop',
+    );
+    expect(fail('{"channels":[{"type":"discord","url":"ftp://x"}]}')).toBe(
+      'channels[0] (discord): url: must be an http(s) URL',
+    );
+    expect(fail('{"channels":[{"type":"email","smtp":{"host":"h"},"from":"me@example.org","to":"nobody"}]}')).toBe(
+      'channels[0] (email): to: must be an e-mail address or a list of them',
+    );
+    expect(
+      fail(
+        '{"channels":[{"type":"ntfy","url":"https://n/a","name":"x"},{"type":"ntfy","url":"https://n/b","name":"x"}]}',
+      ),
+    ).toContain('two channels are named "x"');
     expect(fail('channels: [')).toMatch(/^notify.json is neither JSON nor YAML/);
     const bad = fail('{"channels":[{"type":"webhook","url":"https://h.example/hook?token=s3cr3t","minLevel":"loud"}]}');
     expect(bad).toContain('minLevel');
@@ -61,6 +95,8 @@ describe('the notify config (channels for alerts away from the screen)', () => {
   it('carries an alert by its level and rule', () => {
     expect(carries({ minLevel: 'warning' }, { level: 'critical', rule: 'liquidation' })).toBe(true);
     expect(carries({ minLevel: 'critical' }, { level: 'warning', rule: 'risk-threshold' })).toBe(false);
-    expect(carries({ minLevel: 'info', rules: ['liquidation'] }, { level: 'warning', rule: 'risk-threshold' })).toBe(false);
+    expect(carries({ minLevel: 'info', rules: ['liquidation'] }, { level: 'warning', rule: 'risk-threshold' })).toBe(
+      false,
+    );
   });
 });

@@ -12,7 +12,12 @@ describe('telling a replay on stream #21 from live trades (issue 13)', () => {
 
   it('reads only the start of the gap when the replay starts late (retention may have cut it)', () => {
     const first = last + RESUME_TRUST_MS + 10_000;
-    expect(resumeVerdict(last, opened, first, now)).toEqual({ kind: 'backfill', fromSec: last / 1000, toSec: Math.ceil(first / 1000), why: 'replay-starts-late' });
+    expect(resumeVerdict(last, opened, first, now)).toEqual({
+      kind: 'backfill',
+      fromSec: last / 1000,
+      toSec: Math.ceil(first / 1000),
+      why: 'replay-starts-late',
+    });
   });
 
   it('backfills the whole gap when the first trade is live (even a late one) or none comes', () => {

@@ -14,8 +14,32 @@ function demoEvents(): unknown[] {
 
 /** Values a hostile or sloppy service may put anywhere. */
 const ODD: unknown[] = [
-  undefined, null, true, 0, -1.5, Number.NaN, Number.POSITIVE_INFINITY, '', ' ', '12', ' 12 ', '1e5', '-3.5E-2', '1.', '.5', '0x1f',
-  'abc', '12abc', '1\n2', [], [1], {}, { a: 1 }, EVENT_TYPES.deposit, EVENT_TYPES.liquidation, EVENT_TYPES.liveTrade,
+  undefined,
+  null,
+  true,
+  0,
+  -1.5,
+  Number.NaN,
+  Number.POSITIVE_INFINITY,
+  '',
+  ' ',
+  '12',
+  ' 12 ',
+  '1e5',
+  '-3.5E-2',
+  '1.',
+  '.5',
+  '0x1f',
+  'abc',
+  '12abc',
+  '1\n2',
+  [],
+  [1],
+  {},
+  { a: 1 },
+  EVENT_TYPES.deposit,
+  EVENT_TYPES.liquidation,
+  EVENT_TYPES.liveTrade,
 ];
 
 function mutate(event: unknown, rng: Rng): unknown {
@@ -34,7 +58,9 @@ describe('quickCheck (the compiled check stream #22 validates with)', () => {
   it("passes every event of a Demo world's margin history, as valibot does", () => {
     const events = demoEvents();
     const types = new Set(events.map((e) => (e as { type: string }).type));
-    expect([...types].sort()).toEqual([EVENT_TYPES.deposit, EVENT_TYPES.liquidation, EVENT_TYPES.managerCreated, EVENT_TYPES.withdraw].sort());
+    expect([...types].sort()).toEqual(
+      [EVENT_TYPES.deposit, EVENT_TYPES.liquidation, EVENT_TYPES.managerCreated, EVENT_TYPES.withdraw].sort(),
+    );
     for (const e of events) {
       expect(v.safeParse(MarginEventSchema, e).success).toBe(true);
       expect(valid(e)).toBe(true);
@@ -48,7 +74,8 @@ describe('quickCheck (the compiled check stream #22 validates with)', () => {
     for (let i = 0; i < 20_000; i++) {
       const e = mutate(events[i % events.length], rng);
       const expected = v.safeParse(MarginEventSchema, e).success;
-      if (valid(e) !== expected) throw new Error(`quickCheck said ${!expected} where valibot said ${expected}: ${JSON.stringify(e)}`);
+      if (valid(e) !== expected)
+        throw new Error(`quickCheck said ${!expected} where valibot said ${expected}: ${JSON.stringify(e)}`);
       if (!expected) rejected++;
     }
     // The mutations do break events (the comparison above means something) and leave some valid.
@@ -56,7 +83,7 @@ describe('quickCheck (the compiled check stream #22 validates with)', () => {
     expect(rejected).toBeLessThan(19_000);
   });
 
-  it("checks numbers as Num does: finite numbers and numeric strings, trimmed", () => {
+  it('checks numbers as Num does: finite numbers and numeric strings, trimmed', () => {
     const num = quickCheck(Num);
     for (const x of ODD) expect(num(x), JSON.stringify(x) ?? String(x)).toBe(v.safeParse(Num, x).success);
   });

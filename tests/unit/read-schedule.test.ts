@@ -1,7 +1,13 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { PositionSummary } from '../../src/shared/contract';
-import { allowedPerDay, paceFactor, pacedIntervalMs, readsPerDay, type PacedRead } from '../../src/main/core/credits/budget-pacer';
+import {
+  allowedPerDay,
+  paceFactor,
+  pacedIntervalMs,
+  readsPerDay,
+  type PacedRead,
+} from '../../src/main/core/credits/budget-pacer';
 import { forecast, MARGIN_STREAM_PRIOR_PER_DAY, recordsReadCredits } from '../../src/main/core/credits/cost-model';
 import { CADENCE_RULES, distanceToNextThreshold, readIntervalMs } from '../../src/main/core/risk/cadence';
 import { EVENT_READ_MAX_GAP_MS, EVENT_SOON_MS, EventReads } from '../../src/main/core/risk/event-reads';
@@ -110,7 +116,8 @@ describe('volatility', () => {
 
 describe('budget pacing (docs/credits.md "Budget")', () => {
   const b = CADENCE_RULES.guard;
-  const reads = (n: number): PacedRead[] => Array.from({ length: n }, (_, i) => ({ id: `a${i}`, intervalMs: b.minMs * (1 + i * 3), credits: 20 }));
+  const reads = (n: number): PacedRead[] =>
+    Array.from({ length: n }, (_, i) => ({ id: `a${i}`, intervalMs: b.minMs * (1 + i * 3), credits: 20 }));
 
   it('stretches the least urgent most, and finds the smallest factor that fits', () => {
     const rs = [
@@ -192,7 +199,19 @@ describe('the cost model', () => {
     // 2 KB/s is 7,200 credits an hour, while the page is open; not in the day's figure.
     expect(f.poolStreams).toEqual([{ pool: 'SUI_USDC', perHour: 7200 }]);
     // A measured stream: 1 KB/s is 86,400 credits a day.
-    expect(forecast({ plan: { name: 'custom', plan: null }, budget: null, marginStreamRate: 1024, prices: [], owners: 0, recordsCredits: 0, recordsEveryMs: null, events: [], poolStreams: [] }).perDay).toBe(86_400);
+    expect(
+      forecast({
+        plan: { name: 'custom', plan: null },
+        budget: null,
+        marginStreamRate: 1024,
+        prices: [],
+        owners: 0,
+        recordsCredits: 0,
+        recordsEveryMs: null,
+        events: [],
+        poolStreams: [],
+      }).perDay,
+    ).toBe(86_400);
   });
 });
 
@@ -237,7 +256,16 @@ describe("reads for watched managers' events", () => {
     const perDay = 50 + (DAY_MS / free.recordsEveryMs!) * 100 + (DAY_MS / (5 * 60_000 + gap)) * 60;
     expect(perDay).toBeLessThanOrEqual(250_000 / 31 + 1e-6);
     // A budget almost spent: the gap stops at its cap (an event is still read within 3 hours), never a timer of years.
-    const spent = planReads([], rule, { ...budget(250_000), spentThisMonth: 249_990, events: [{ id: '0xa', intervalMs: 5 * 60_000, credits: 60, maxMs: EVENT_READ_MAX_GAP_MS }] }, at);
+    const spent = planReads(
+      [],
+      rule,
+      {
+        ...budget(250_000),
+        spentThisMonth: 249_990,
+        events: [{ id: '0xa', intervalMs: 5 * 60_000, credits: 60, maxMs: EVENT_READ_MAX_GAP_MS }],
+      },
+      at,
+    );
     expect(spent.eventGaps.get('0xa')).toBe(EVENT_READ_MAX_GAP_MS - 5 * 60_000);
   });
 });

@@ -10,7 +10,11 @@ const ENCODINGS: Record<string, (k: string) => string> = {
   'uri twice': (k) => encodeURIComponent(encodeURIComponent(k)),
   encodeURI: (k) => encodeURI(k),
   form: (k) => new URLSearchParams({ x: k }).toString().slice(2),
-  'form lower-case escapes': (k) => new URLSearchParams({ x: k }).toString().slice(2).replace(/%[0-9A-F]{2}/g, (e) => e.toLowerCase()),
+  'form lower-case escapes': (k) =>
+    new URLSearchParams({ x: k })
+      .toString()
+      .slice(2)
+      .replace(/%[0-9A-F]{2}/g, (e) => e.toLowerCase()),
   json: (k) => JSON.stringify(k).slice(1, -1),
   base64: (k) => Buffer.from(k).toString('base64'),
   'base64 unpadded': (k) => Buffer.from(k).toString('base64').replace(/=+$/, ''),
@@ -18,7 +22,11 @@ const ENCODINGS: Record<string, (k: string) => string> = {
 };
 
 /** Keys as services issue them: letters, digits and the characters that need escaping. */
-const key = fc.string({ unit: fc.constantFrom(...'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789+/=-_. %&?#'.split('')), minLength: 8, maxLength: 64 });
+const key = fc.string({
+  unit: fc.constantFrom(...'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789+/=-_. %&?#'.split('')),
+  minLength: 8,
+  maxLength: 64,
+});
 const filler = fc.string({ unit: fc.constantFrom(...'abc XYZ:;,()[]{}"\'\n'.split('')), maxLength: 40 });
 
 describe('the one redaction', () => {
@@ -38,7 +46,9 @@ describe('the one redaction', () => {
   });
 
   it('removes api-key= values of any key, and leaves other text alone', () => {
-    expect(redact('GET /pools?api-key=s3cr%2Bt&page=1 failed; body api-key=other')).toBe('GET /pools?api-key=***&page=1 failed; body api-key=***');
+    expect(redact('GET /pools?api-key=s3cr%2Bt&page=1 failed; body api-key=other')).toBe(
+      'GET /pools?api-key=***&page=1 failed; body api-key=***',
+    );
     expect(redact('The service answered 503 for SUI_USDC', 'k-123456')).toBe('The service answered 503 for SUI_USDC');
     expect(secretForms('ab')).toEqual([]);
   });

@@ -42,11 +42,19 @@ const positionArb = fc
     const holdings: Holdings = long
       ? { base: (assetsUsd - other) / price, quote: other, debtBase: 0, debtQuote: debtUsd }
       : { base: other / price, quote: assetsUsd - other, debtBase: debtUsd / price, debtQuote: 0 };
-    return { manager_id: 'm', base_symbol: 'SUI', quote_symbol: 'USDC', holdings, prices: { base: price, quote: 1 }, params, thresholds };
+    return {
+      manager_id: 'm',
+      base_symbol: 'SUI',
+      quote_symbol: 'USDC',
+      holdings,
+      prices: { base: price, quote: 1 },
+      params,
+      thresholds,
+    };
   });
 
 describe('the risk model (docs/valuation.md)', () => {
-  it('a shock of 0 gives today\'s ratios and equity', () => {
+  it("a shock of 0 gives today's ratios and equity", () => {
     fc.assert(
       fc.property(positionArb, (p) => {
         const s = shockPosition(p, {});
@@ -59,20 +67,25 @@ describe('the risk model (docs/valuation.md)', () => {
 
   it('the ratio is monotone in the shock: up for a long as the base rises, down for a short', () => {
     fc.assert(
-      fc.property(positionArb, fc.double({ min: -0.5, max: 0.5, noNaN: true }), fc.double({ min: -0.5, max: 0.5, noNaN: true }), (p, a, b) => {
-        const [lo, hi] = a <= b ? [a, b] : [b, a];
-        const rl = shockPosition(p, { SUI: lo }).ratio!;
-        const rh = shockPosition(p, { SUI: hi }).ratio!;
-        if (p.holdings.debtQuote > 0) expect(rh).toBeGreaterThanOrEqual(rl * (1 - 1e-12));
-        else expect(rh).toBeLessThanOrEqual(rl * (1 + 1e-12));
-        // "All non-stable assets" moves SUI alike; USDC never moves.
-        expect(shockPosition(p, { [ALL]: lo }).ratio).toBeCloseTo(rl, 9);
-        expect(shockPosition(p, { USDC: lo }).ratio).toBeCloseTo(shockPosition(p, {}).ratio!, 12);
-      }),
+      fc.property(
+        positionArb,
+        fc.double({ min: -0.5, max: 0.5, noNaN: true }),
+        fc.double({ min: -0.5, max: 0.5, noNaN: true }),
+        (p, a, b) => {
+          const [lo, hi] = a <= b ? [a, b] : [b, a];
+          const rl = shockPosition(p, { SUI: lo }).ratio!;
+          const rh = shockPosition(p, { SUI: hi }).ratio!;
+          if (p.holdings.debtQuote > 0) expect(rh).toBeGreaterThanOrEqual(rl * (1 - 1e-12));
+          else expect(rh).toBeLessThanOrEqual(rl * (1 + 1e-12));
+          // "All non-stable assets" moves SUI alike; USDC never moves.
+          expect(shockPosition(p, { [ALL]: lo }).ratio).toBeCloseTo(rl, 9);
+          expect(shockPosition(p, { USDC: lo }).ratio).toBeCloseTo(shockPosition(p, {}).ratio!, 12);
+        },
+      ),
     );
   });
 
-  it('at the liquidation price the ratio is the pool\'s liquidation ratio; below it the shock liquidates', () => {
+  it("at the liquidation price the ratio is the pool's liquidation ratio; below it the shock liquidates", () => {
     fc.assert(
       fc.property(positionArb, (p) => {
         const liq = priceAtRatio(p.holdings, 1, params.liquidation);
@@ -93,17 +106,29 @@ describe('the risk model (docs/valuation.md)', () => {
         if (v.ratio! >= target) return;
         // One unit less is visible only where a unit is worth more than double precision can tell apart.
         const visible = (decimals: number, price: number): boolean => (10 ** -decimals * price) / v.debt > 1e-11;
-        for (const [asset, decimals] of [['quote', 6], ['base', 9]] as const) {
+        for (const [asset, decimals] of [
+          ['quote', 6],
+          ['base', 9],
+        ] as const) {
           const price = asset === 'quote' ? 1 : p.prices!.base;
           const d = depositFor(p.holdings, p.prices!, target, asset, decimals)!;
-          expect(Math.abs(valueAt(afterDeposit(p.holdings, asset, d.exact), p.prices!).ratio! / target - 1)).toBeLessThan(1e-9);
-          expect(valueAt(afterDeposit(p.holdings, asset, d.amount), p.prices!).ratio!).toBeGreaterThanOrEqual(target * (1 - 1e-12));
-          if (visible(decimals, price)) expect(valueAt(afterDeposit(p.holdings, asset, d.amount - 10 ** -decimals), p.prices!).ratio!).toBeLessThan(target);
+          expect(
+            Math.abs(valueAt(afterDeposit(p.holdings, asset, d.exact), p.prices!).ratio! / target - 1),
+          ).toBeLessThan(1e-9);
+          expect(valueAt(afterDeposit(p.holdings, asset, d.amount), p.prices!).ratio!).toBeGreaterThanOrEqual(
+            target * (1 - 1e-12),
+          );
+          if (visible(decimals, price))
+            expect(valueAt(afterDeposit(p.holdings, asset, d.amount - 10 ** -decimals), p.prices!).ratio!).toBeLessThan(
+              target,
+            );
         }
         const decimals = p.holdings.debtQuote > 0 ? 6 : 9;
         const r = repayFor(p.holdings, p.prices!, target, decimals)!;
         expect(Math.abs(valueAt(afterRepay(p.holdings, r.exact), p.prices!).ratio! / target - 1)).toBeLessThan(1e-9);
-        expect(valueAt(afterRepay(p.holdings, r.amount), p.prices!).ratio!).toBeGreaterThanOrEqual(target * (1 - 1e-12));
+        expect(valueAt(afterRepay(p.holdings, r.amount), p.prices!).ratio!).toBeGreaterThanOrEqual(
+          target * (1 - 1e-12),
+        );
         if (visible(decimals, p.holdings.debtQuote > 0 ? 1 : p.prices!.base)) {
           expect(valueAt(afterRepay(p.holdings, r.amount - 10 ** -decimals), p.prices!).ratio!).toBeLessThan(target);
         }
@@ -113,17 +138,22 @@ describe('the risk model (docs/valuation.md)', () => {
 
   it('profit is 0 right after opening, and the entry is the price paid', () => {
     fc.assert(
-      fc.property(fc.double({ min: 0.01, max: 1e5, noNaN: true }), fc.double({ min: 10, max: 1e6, noNaN: true }), fc.double({ min: 1.26, max: 3, noNaN: true }), (price, deposit, ratio) => {
-        // A long: deposit USDC, borrow USDC, buy base with both.
-        const borrowed = deposit / (ratio - 1);
-        const long: Holdings = { base: (deposit + borrowed) / price, quote: 0, debtBase: 0, debtQuote: borrowed };
-        const a = entryOf(long, { base: price, quote: 1 }, deposit);
-        expect(Math.abs(a.pnl)).toBeLessThan(1e-6 * deposit);
-        expect(a.entry! / price).toBeCloseTo(1, 9);
-        // A short: deposit USDC, borrow base, sell it for USDC.
-        const short: Holdings = { base: 0, quote: deposit + borrowed, debtBase: borrowed / price, debtQuote: 0 };
-        expect(Math.abs(entryOf(short, { base: price, quote: 1 }, deposit).pnl)).toBeLessThan(1e-6 * deposit);
-      }),
+      fc.property(
+        fc.double({ min: 0.01, max: 1e5, noNaN: true }),
+        fc.double({ min: 10, max: 1e6, noNaN: true }),
+        fc.double({ min: 1.26, max: 3, noNaN: true }),
+        (price, deposit, ratio) => {
+          // A long: deposit USDC, borrow USDC, buy base with both.
+          const borrowed = deposit / (ratio - 1);
+          const long: Holdings = { base: (deposit + borrowed) / price, quote: 0, debtBase: 0, debtQuote: borrowed };
+          const a = entryOf(long, { base: price, quote: 1 }, deposit);
+          expect(Math.abs(a.pnl)).toBeLessThan(1e-6 * deposit);
+          expect(a.entry! / price).toBeCloseTo(1, 9);
+          // A short: deposit USDC, borrow base, sell it for USDC.
+          const short: Holdings = { base: 0, quote: deposit + borrowed, debtBase: borrowed / price, debtQuote: 0 };
+          expect(Math.abs(entryOf(short, { base: price, quote: 1 }, deposit).pnl)).toBeLessThan(1e-6 * deposit);
+        },
+      ),
     );
   });
 
@@ -141,8 +171,20 @@ describe('the risk model (docs/valuation.md)', () => {
   });
 
   it('totals a shock across the portfolio', () => {
-    const a: ModelPosition = { manager_id: 'a', base_symbol: 'SUI', quote_symbol: 'USDC', holdings: { base: 1000, quote: 0, debtBase: 0, debtQuote: 2400 }, prices: { base: 3, quote: 1 }, params, thresholds };
-    const b: ModelPosition = { ...a, manager_id: 'b', holdings: { base: 1000, quote: 0, debtBase: 0, debtQuote: 1500 } };
+    const a: ModelPosition = {
+      manager_id: 'a',
+      base_symbol: 'SUI',
+      quote_symbol: 'USDC',
+      holdings: { base: 1000, quote: 0, debtBase: 0, debtQuote: 2400 },
+      prices: { base: 3, quote: 1 },
+      params,
+      thresholds,
+    };
+    const b: ModelPosition = {
+      ...a,
+      manager_id: 'b',
+      holdings: { base: 1000, quote: 0, debtBase: 0, debtQuote: 1500 },
+    };
     // SUI -15 %: a (liquidated at -10 %) goes, b (ratio 2.0 -> 1.7) stays.
     const { rows, totals } = shockPortfolio([a, b], { SUI: -0.15 });
     expect(rows.map((r) => r.liquidated)).toEqual([true, false]);
@@ -154,19 +196,34 @@ describe('the risk model (docs/valuation.md)', () => {
   });
 });
 
-describe('the valuation learns the oracle from the service\'s ratios', () => {
+describe("the valuation learns the oracle from the service's ratios", () => {
   const SUI = '0x2::sui::SUI';
   const USDC = '0x5::usdc::USDC';
-  const pool = { pool_id: 'p', pool_name: 'SUI_USDC', base_asset_id: SUI, base_asset_symbol: 'SUI', base_asset_decimals: 9, quote_asset_id: USDC, quote_asset_symbol: 'USDC', quote_asset_decimals: 6 } as never;
+  const pool = {
+    pool_id: 'p',
+    pool_name: 'SUI_USDC',
+    base_asset_id: SUI,
+    base_asset_symbol: 'SUI',
+    base_asset_decimals: 9,
+    quote_asset_id: USDC,
+    quote_asset_symbol: 'USDC',
+    quote_asset_decimals: 6,
+  } as never;
   const book: AssetBook = {
     poolsById: new Map([['p', pool]]),
-    marginPoolAsset: new Map([['mp-usdc', USDC], ['mp-sui', SUI]]),
-    decimalsOf: new Map([[SUI, 9], [USDC, 6]]),
+    marginPoolAsset: new Map([
+      ['mp-usdc', USDC],
+      ['mp-sui', SUI],
+    ]),
+    decimalsOf: new Map([
+      [SUI, 9],
+      [USDC, 6],
+    ]),
     risk: { byPool: new Map(), published: false },
     interest: new Map(),
   };
 
-  it('assets / debt = ratio on every position, and equals the service\'s ratio at the read, whatever the exchange says', () => {
+  it("assets / debt = ratio on every position, and equals the service's ratio at the read, whatever the exchange says", () => {
     fc.assert(
       fc.property(
         fc.array(positionArb, { minLength: 1, maxLength: 6 }),
@@ -181,9 +238,31 @@ describe('the valuation learns the oracle from the service\'s ratios', () => {
             const ratio = valueAt(h, { base: oraclePrice, quote: 1 }).ratio!;
             const long = h.debtQuote > 0;
             return {
-              margin_manager_id: `m${i}`, owner: 'o', dex_pool_id: 'p', created_at: new Date(0).toISOString(), checkpoint_timestamp_ms: 0,
-              deposit: { base_asset_amount: Math.round(h.base * 1e9), quote_asset_amount: Math.round(h.quote * 1e6), last_base_oracle_price: 1, last_base_oracle_decimals: 0, last_quote_oracle_price: 1, last_quote_oracle_decimals: 0, timestamp: new Date(0).toISOString() },
-              active_loans: [{ margin_pool_id: long ? 'mp-usdc' : 'mp-sui', loan_amount: 1, loan_shares: 1, remaining_amount: Math.round(long ? h.debtQuote * 1e6 : h.debtBase * 1e9), remaining_shares: 1, risk_ratio: Math.round(ratio * 1e6) / 1e6, timestamp: new Date(0).toISOString() }],
+              margin_manager_id: `m${i}`,
+              owner: 'o',
+              dex_pool_id: 'p',
+              created_at: new Date(0).toISOString(),
+              checkpoint_timestamp_ms: 0,
+              deposit: {
+                base_asset_amount: Math.round(h.base * 1e9),
+                quote_asset_amount: Math.round(h.quote * 1e6),
+                last_base_oracle_price: 1,
+                last_base_oracle_decimals: 0,
+                last_quote_oracle_price: 1,
+                last_quote_oracle_decimals: 0,
+                timestamp: new Date(0).toISOString(),
+              },
+              active_loans: [
+                {
+                  margin_pool_id: long ? 'mp-usdc' : 'mp-sui',
+                  loan_amount: 1,
+                  loan_shares: 1,
+                  remaining_amount: Math.round(long ? h.debtQuote * 1e6 : h.debtBase * 1e9),
+                  remaining_shares: 1,
+                  risk_ratio: Math.round(ratio * 1e6) / 1e6,
+                  timestamp: new Date(0).toISOString(),
+                },
+              ],
             } as unknown as MarginManager;
           });
           // The exchange differs from the oracle by `basis`: it must never leak into the ratio.
@@ -217,12 +296,40 @@ describe('the valuation learns the oracle from the service\'s ratios', () => {
   it('profit counts what a liquidation took; the entry leaves it out', () => {
     const oracle = new OracleBook();
     const m = {
-      margin_manager_id: 'm', owner: 'o', dex_pool_id: 'p', created_at: new Date(0).toISOString(), checkpoint_timestamp_ms: 0,
-      deposit: { base_asset_amount: 1000e9, quote_asset_amount: 0, last_base_oracle_price: 25, last_base_oracle_decimals: 1, last_quote_oracle_price: 1, last_quote_oracle_decimals: 0, timestamp: new Date(0).toISOString() },
-      active_loans: [{ margin_pool_id: 'mp-usdc', loan_amount: 1, loan_shares: 1, remaining_amount: 1900e6, remaining_shares: 1, risk_ratio: 2500 / 1900, timestamp: new Date(0).toISOString() }],
+      margin_manager_id: 'm',
+      owner: 'o',
+      dex_pool_id: 'p',
+      created_at: new Date(0).toISOString(),
+      checkpoint_timestamp_ms: 0,
+      deposit: {
+        base_asset_amount: 1000e9,
+        quote_asset_amount: 0,
+        last_base_oracle_price: 25,
+        last_base_oracle_decimals: 1,
+        last_quote_oracle_price: 1,
+        last_quote_oracle_decimals: 0,
+        timestamp: new Date(0).toISOString(),
+      },
+      active_loans: [
+        {
+          margin_pool_id: 'mp-usdc',
+          loan_amount: 1,
+          loan_shares: 1,
+          remaining_amount: 1900e6,
+          remaining_shares: 1,
+          risk_ratio: 2500 / 1900,
+          timestamp: new Date(0).toISOString(),
+        },
+      ],
     } as unknown as MarginManager;
     oracle.learn([m], book, () => 2.5, 1_000);
-    const history = { complete: true, flows: [{ at: 0, kind: 'deposit' as const, base: 0, quote: 600e6 }, { at: 500, kind: 'liquidation' as const, repaid: 1000e6, marginPoolId: 'mp-usdc' }] };
+    const history = {
+      complete: true,
+      flows: [
+        { at: 0, kind: 'deposit' as const, base: 0, quote: 600e6 },
+        { at: 500, kind: 'liquidation' as const, repaid: 1000e6, marginPoolId: 'mp-usdc' },
+      ],
+    };
     const p = positionOf(m, {
       book,
       price: (a) => oracle.price(a, a === SUI ? 'SUI' : 'USDC', null, 1_000),

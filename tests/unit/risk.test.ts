@@ -46,7 +46,16 @@ describe('the price that liquidates (worked examples)', () => {
 });
 
 describe('the pricing rule', () => {
-  const pool = { pool_id: 'p', pool_name: 'SUI_USDC', base_asset_id: '0x2::sui::SUI', base_asset_symbol: 'SUI', base_asset_decimals: 9, quote_asset_id: '0x5::usdc::USDC', quote_asset_symbol: 'USDC', quote_asset_decimals: 6 } as never;
+  const pool = {
+    pool_id: 'p',
+    pool_name: 'SUI_USDC',
+    base_asset_id: '0x2::sui::SUI',
+    base_asset_symbol: 'SUI',
+    base_asset_decimals: 9,
+    quote_asset_id: '0x5::usdc::USDC',
+    quote_asset_symbol: 'USDC',
+    quote_asset_decimals: 6,
+  } as never;
   // SUI_USDC raw price 3,000,000 is $3.00 (9 - 9 + 6 decimals).
   const client = (fail: { now: boolean }, asked: string[] = [], lastTrade: number | null = 3_000_000) =>
     ({
@@ -64,13 +73,20 @@ describe('the pricing rule', () => {
 
   it('a stablecoin is $1; otherwise the last exchange trade, read again only when old', async () => {
     const asked: string[] = [];
-    const book = new PriceBook(() => client({ now: false }, asked), () => [pool]);
+    const book = new PriceBook(
+      () => client({ now: false }, asked),
+      () => [pool],
+    );
     expect(await book.quote('0x5::usdc::USDC', 1_000)).toMatchObject({ usd: 1, source: 'stablecoin' });
     expect(await book.quote('0x2::sui::SUI', 1_000)).toMatchObject({ usd: 3, source: 'exchange', at: 1_000 });
     // Nobody schedules it: read again only once older than UNSCHEDULED_MAX_AGE_MS.
     expect(await book.quote('0x2::sui::SUI', 2_000)).toMatchObject({ at: 1_000 });
     expect(asked).toEqual(['trades']);
-    expect(await book.quote('0x2::sui::SUI', 1_000 + UNSCHEDULED_MAX_AGE_MS)).toMatchObject({ usd: 3, source: 'exchange', at: 1_000 + UNSCHEDULED_MAX_AGE_MS });
+    expect(await book.quote('0x2::sui::SUI', 1_000 + UNSCHEDULED_MAX_AGE_MS)).toMatchObject({
+      usd: 3,
+      source: 'exchange',
+      at: 1_000 + UNSCHEDULED_MAX_AGE_MS,
+    });
     expect(asked).toEqual(['trades', 'trades']);
     // The schedule reads when it wants; concurrent reads share one request.
     await Promise.all([book.read('0x2::sui::SUI', 5_000), book.read('0x2::sui::SUI', 5_000)]);
@@ -79,17 +95,27 @@ describe('the pricing rule', () => {
 
   it('a pool with no trade of the last day is priced at its book mid', async () => {
     const asked: string[] = [];
-    const book = new PriceBook(() => client({ now: false }, asked, null), () => [pool]);
+    const book = new PriceBook(
+      () => client({ now: false }, asked, null),
+      () => [pool],
+    );
     expect(await book.quote('0x2::sui::SUI', 1_000)).toMatchObject({ usd: 3.01, source: 'exchange' });
     expect(asked).toEqual(['trades', 'depth']);
   });
 
   it('offline, the last price stays with its age', async () => {
     const fail = { now: false };
-    const book = new PriceBook(() => client(fail), () => [pool]);
+    const book = new PriceBook(
+      () => client(fail),
+      () => [pool],
+    );
     await book.quote('0x2::sui::SUI', 1_000);
     fail.now = true;
-    expect(await book.quote('0x2::sui::SUI', 1_000 + UNSCHEDULED_MAX_AGE_MS + 1)).toMatchObject({ usd: 3, source: 'exchange', at: 1_000 });
+    expect(await book.quote('0x2::sui::SUI', 1_000 + UNSCHEDULED_MAX_AGE_MS + 1)).toMatchObject({
+      usd: 3,
+      source: 'exchange',
+      at: 1_000,
+    });
   });
 });
 
@@ -148,11 +174,28 @@ describe('thresholds with hysteresis and cooldown', () => {
   it('a restarted app does not alert again a position still below its threshold, and alerts one that got worse', () => {
     const store = Store.openInMemory();
     try {
-      const reading = (manager_id: string, risk_ratio: number, ts_ms: number): RiskReading => ({ manager_id, owner: '0xowner', ts_ms, risk_ratio, debt_usd: 100, assets_usd: 140, distance_pct: -5 });
-      const levels = { load: () => store.settings.get<TrackerState>('risk.levels'), save: (s: TrackerState) => store.settings.set('risk.levels', s) };
+      const reading = (manager_id: string, risk_ratio: number, ts_ms: number): RiskReading => ({
+        manager_id,
+        owner: '0xowner',
+        ts_ms,
+        risk_ratio,
+        debt_usd: 100,
+        assets_usd: 140,
+        distance_pct: -5,
+      });
+      const levels = {
+        load: () => store.settings.get<TrackerState>('risk.levels'),
+        save: (s: TrackerState) => store.settings.set('risk.levels', s),
+      };
       const start = (): { engine: AlertEngine; pushed: string[] } => {
         const pushed: string[] = [];
-        const engine = new AlertEngine(store.risk, (a) => pushed.push(...a.map((x) => `${x.manager_id}:${x.level}`)), 15 * 60_000, () => {}, levels);
+        const engine = new AlertEngine(
+          store.risk,
+          (a) => pushed.push(...a.map((x) => `${x.manager_id}:${x.level}`)),
+          15 * 60_000,
+          () => {},
+          levels,
+        );
         return { engine, pushed };
       };
       const first = start();
@@ -166,7 +209,9 @@ describe('thresholds with hysteresis and cooldown', () => {
       expect(second.pushed).toEqual(['b:critical']);
       // Without the kept levels (as before) the restart alerted both again.
       const forgetful = new AlertEngine(store.risk, () => {}, 15 * 60_000);
-      expect(forgetful.onReadings([reading('a', 1.41, 120_000)], () => t, 120_000).map((x) => x.level)).toEqual(['warning']);
+      expect(forgetful.onReadings([reading('a', 1.41, 120_000)], () => t, 120_000).map((x) => x.level)).toEqual([
+        'warning',
+      ]);
     } finally {
       store.close();
     }
@@ -191,7 +236,10 @@ describe('the asset book, loaded in the background', () => {
         marginPools: down,
         registeredDexPools: down,
       } as unknown as ServiceClient;
-      const book = new AssetBookCache(() => client, () => true);
+      const book = new AssetBookCache(
+        () => client,
+        () => true,
+      );
       const settle = (): Promise<void> => new Promise((r) => setImmediate(r));
       expect(book.now()).toBeUndefined();
       await settle();
@@ -217,12 +265,35 @@ describe('the asset book, loaded in the background', () => {
 
 describe('pricing an asset without a stablecoin pool', () => {
   it('takes its trade in a pool quoted in a priced asset, times that asset’s price (NS from NS_SUI and SUI_USDC)', async () => {
-    const sui = { pool_id: 's', pool_name: 'SUI_USDC', base_asset_id: '0x2::sui::SUI', base_asset_symbol: 'SUI', base_asset_decimals: 9, quote_asset_id: '0x5::usdc::USDC', quote_asset_symbol: 'USDC', quote_asset_decimals: 6 } as never;
-    const ns = { pool_id: 'n', pool_name: 'NS_SUI', base_asset_id: '0x7::ns::NS', base_asset_symbol: 'NS', base_asset_decimals: 6, quote_asset_id: '0x2::sui::SUI', quote_asset_symbol: 'SUI', quote_asset_decimals: 9 } as never;
+    const sui = {
+      pool_id: 's',
+      pool_name: 'SUI_USDC',
+      base_asset_id: '0x2::sui::SUI',
+      base_asset_symbol: 'SUI',
+      base_asset_decimals: 9,
+      quote_asset_id: '0x5::usdc::USDC',
+      quote_asset_symbol: 'USDC',
+      quote_asset_decimals: 6,
+    } as never;
+    const ns = {
+      pool_id: 'n',
+      pool_name: 'NS_SUI',
+      base_asset_id: '0x7::ns::NS',
+      base_asset_symbol: 'NS',
+      base_asset_decimals: 6,
+      quote_asset_id: '0x2::sui::SUI',
+      quote_asset_symbol: 'SUI',
+      quote_asset_decimals: 9,
+    } as never;
     const asked: string[] = [];
     // SUI at $3.00; NS at 0.05 SUI: raw 0.05 * 10^(9 - 6 + 9) = 5e10.
-    const client = { trades: async (pool: string) => (asked.push(pool), [{ price: pool === 'SUI_USDC' ? 3_000_000 : 50_000_000_000 }]) } as never;
-    const book = new PriceBook(() => client, () => [sui, ns]);
+    const client = {
+      trades: async (pool: string) => (asked.push(pool), [{ price: pool === 'SUI_USDC' ? 3_000_000 : 50_000_000_000 }]),
+    } as never;
+    const book = new PriceBook(
+      () => client,
+      () => [sui, ns],
+    );
     expect(book.readable('0x7::ns::NS')).toBe(true);
     expect(book.pricingPool('0x7::ns::NS')).toBe(ns);
     expect((await book.quote('0x7::ns::NS', 1_000))!.usd).toBeCloseTo(0.15, 9);
@@ -236,7 +307,11 @@ describe('thresholds that mean something', () => {
     try {
       const s = new SettingsService(store.settings, new MemorySecretStore());
       store.settings.set('settings', { warningRatio: 1.5, criticalRatio: 1.25 });
-      expect(s.get()).toMatchObject({ warningRatio: DEFAULT_SETTINGS.warningRatio, criticalRatio: DEFAULT_SETTINGS.criticalRatio, nearLiquidationPct: 3 });
+      expect(s.get()).toMatchObject({
+        warningRatio: DEFAULT_SETTINGS.warningRatio,
+        criticalRatio: DEFAULT_SETTINGS.criticalRatio,
+        nearLiquidationPct: 3,
+      });
       store.settings.set('settings', { warningRatio: 1.6, criticalRatio: 1.25 });
       expect(s.get()).toMatchObject({ warningRatio: 1.6, criticalRatio: 1.25 });
       // Chosen now, 1.5 / 1.25 stay: only settings saved before the change are moved.
@@ -255,18 +330,39 @@ describe('thresholds that mean something', () => {
     expect(levelOf(1.3, -2.9, t, 1.125)).toBe('critical');
     expect(levelOf(1.1, -1, t, 1.125)).toBe('liquidatable');
     // A pool that liquidates at 1.2 moves the ratio thresholds alike; a manager's own stay as set.
-    expect(thresholdsFrom(DEFAULT_SETTINGS, {})('m', { liquidation: 1.2 })).toEqual({ warning: 1.275, critical: 1.225, near_pct: 3 });
-    expect(thresholdsFrom(DEFAULT_SETTINGS, { m: { warning: 2, critical: 1.5 } })('m', { liquidation: 1.2 })).toEqual({ warning: 2, critical: 1.5, near_pct: 3 });
+    expect(thresholdsFrom(DEFAULT_SETTINGS, {})('m', { liquidation: 1.2 })).toEqual({
+      warning: 1.275,
+      critical: 1.225,
+      near_pct: 3,
+    });
+    expect(thresholdsFrom(DEFAULT_SETTINGS, { m: { warning: 2, critical: 1.5 } })('m', { liquidation: 1.2 })).toEqual({
+      warning: 2,
+      critical: 1.5,
+      near_pct: 3,
+    });
   });
 
-  it('an alert gives the valuation\'s own figures and what to do', () => {
+  it("an alert gives the valuation's own figures and what to do", () => {
     const h = { base: 1000, quote: 0, debtBase: 0, debtQuote: 2600 };
     const p = {
-      pool_name: 'SUI_USDC', moving_symbol: 'SUI', collateral_usd: 3000, debt_usd: 2600, risk_ratio: 3000 / 2600, liquidation_ratio: 1.125,
-      liquidation_price: priceAtRatio(h, 1, 1.125), distance_pct: movePct(3, priceAtRatio(h, 1, 1.125)),
+      pool_name: 'SUI_USDC',
+      moving_symbol: 'SUI',
+      collateral_usd: 3000,
+      debt_usd: 2600,
+      risk_ratio: 3000 / 2600,
+      liquidation_ratio: 1.125,
+      liquidation_price: priceAtRatio(h, 1, 1.125),
+      distance_pct: movePct(3, priceAtRatio(h, 1, 1.125)),
       debts: [{ margin_pool_id: 'm', symbol: 'USDC', amount: 2600, usd: 2600 }],
-      repair: { target: 1.2, deposits: [{ symbol: 'USDC', amount: 120, usd: 120 }], repay: { symbol: 'USDC', amount: 100, usd: 100 }, liquidation_price_after: null },
+      repair: {
+        target: 1.2,
+        deposits: [{ symbol: 'USDC', amount: 120, usd: 120 }],
+        repay: { symbol: 'USDC', amount: 100, usd: 100 },
+        liquidation_price_after: null,
+      },
     } as unknown as PositionSummary;
-    expect(describePosition(p).text).toBe('Assets $3,000, debt 2,600 USDC ($2,600): ratio 1.154. SUI at $2.925 (-2.5 %) liquidates it. Deposit 120 USDC or repay 100 USDC to get back to 1.20.');
+    expect(describePosition(p).text).toBe(
+      'Assets $3,000, debt 2,600 USDC ($2,600): ratio 1.154. SUI at $2.925 (-2.5 %) liquidates it. Deposit 120 USDC or repay 100 USDC to get back to 1.20.',
+    );
   });
 });

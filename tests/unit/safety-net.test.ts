@@ -11,7 +11,11 @@ const script = `
   setTimeout(() => console.log('still alive'), 100);
 `;
 const run = (env: Record<string, string>) =>
-  spawnSync(process.execPath, ['--import', 'tsx/esm', '--input-type=module', '-e', script], { encoding: 'utf8', env: { ...process.env, ...env }, timeout: 30_000 });
+  spawnSync(process.execPath, ['--import', 'tsx/esm', '--input-type=module', '-e', script], {
+    encoding: 'utf8',
+    env: { ...process.env, ...env },
+    timeout: 30_000,
+  });
 
 describe('the shells\u2019 safety net', () => {
   it('logs an unhandled rejection, notes it for the status, and keeps the process alive', () => {

@@ -83,7 +83,10 @@ describe('shared schemas', () => {
       },
     });
     expect(e.type).toBe('dex_margin_manager_updates_liquidation');
-    expect(v.safeParse(MarginEventSchema, { type: 'other', timestamp_ms: 1, checkpoint_id: 1, tx_hash: '', data: {} }).success).toBe(false);
+    expect(
+      v.safeParse(MarginEventSchema, { type: 'other', timestamp_ms: 1, checkpoint_id: 1, tx_hash: '', data: {} })
+        .success,
+    ).toBe(false);
   });
 
   it('read error messages from error.message, message, then error', () => {

@@ -60,7 +60,7 @@ describe('the synthetic chain', () => {
     );
   });
 
-  it('liquidates managers whose ratio fell below their pool\'s liquidation ratio, with that pool\'s rewards', () => {
+  it("liquidates managers whose ratio fell below their pool's liquidation ratio, with that pool's rewards", () => {
     const w = new World({ seed: 5, nowMs: NOW });
     expect(w.margin.liquidations.length).toBeGreaterThan(20);
     const managers = new Map(w.margin.managers.map((m) => [m.id, m]));
@@ -80,7 +80,9 @@ describe('the synthetic chain', () => {
 describe('the stream #22 log', () => {
   it('gives strictly increasing ids, also within one millisecond', () => {
     const log = new MarginEventLog(100);
-    const ids = [log.append(1000, {}), log.append(1000, {}), log.append(999, {}), log.append(1001, {})].map((e) => e.id);
+    const ids = [log.append(1000, {}), log.append(1000, {}), log.append(999, {}), log.append(1001, {})].map(
+      (e) => e.id,
+    );
     expect(ids).toEqual(['1000-0', '1000-1', '1000-2', '1001-0']);
   });
 
@@ -106,7 +108,16 @@ describe('the stream #22 log', () => {
 });
 
 describe('the fields filter', () => {
-  const nft = { name: 'A', level: '5', attributes: { contents: [{ key: 'Eyes', value: 'Laser' }, { key: 'Hat', value: 'Crown' }] } };
+  const nft = {
+    name: 'A',
+    level: '5',
+    attributes: {
+      contents: [
+        { key: 'Eyes', value: 'Laser' },
+        { key: 'Hat', value: 'Crown' },
+      ],
+    },
+  };
   const match = (f: object): boolean => matchesFields(nft, parseFieldsFilter(JSON.stringify(f)));
 
   it('matches equality, OR arrays, indexed dot paths and AND keys', () => {
@@ -123,7 +134,8 @@ describe('the fields filter', () => {
   });
 
   it('rejects what is not a JSON object', () => {
-    for (const raw of ['x', '[]', '1', '"a"', 'null', '{"a..b":1}']) expect(() => parseFieldsFilter(raw)).toThrow(/fields/);
+    for (const raw of ['x', '[]', '1', '"a"', 'null', '{"a..b":1}'])
+      expect(() => parseFieldsFilter(raw)).toThrow(/fields/);
   });
 });
 

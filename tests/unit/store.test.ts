@@ -32,8 +32,20 @@ describe('migrations', () => {
       const applied = migrate(db);
       expect(applied).toEqual(Array.from({ length: SCHEMA_VERSION - from }, (_, i) => from + i + 1));
       expect(db.pragma('user_version', { simple: true })).toBe(SCHEMA_VERSION);
-      const tables = (db.prepare("SELECT name FROM sqlite_master WHERE type='table'").all() as Array<{ name: string }>).map((r) => r.name);
-      expect(tables).toEqual(expect.arrayContaining(['margin_events', 'stream_cursors', 'trades', 'depth', 'rest_cache', 'risk_readings', 'alerts']));
+      const tables = (
+        db.prepare("SELECT name FROM sqlite_master WHERE type='table'").all() as Array<{ name: string }>
+      ).map((r) => r.name);
+      expect(tables).toEqual(
+        expect.arrayContaining([
+          'margin_events',
+          'stream_cursors',
+          'trades',
+          'depth',
+          'rest_cache',
+          'risk_readings',
+          'alerts',
+        ]),
+      );
       db.close();
     }
     expect(MIGRATIONS.length).toBe(SCHEMA_VERSION);
@@ -93,14 +105,17 @@ describe('margin events and the cursor', () => {
 
   it('any interleaving of batches with repeats stores each id once, in order', () => {
     fc.assert(
-      fc.property(fc.array(fc.array(fc.integer({ min: 0, max: 40 }), { maxLength: 15 }), { maxLength: 12 }), (batches) => {
-        const s = Store.openInMemory();
-        for (const b of batches) s.margin.commit(b.map((n) => ev(`${1000 + n}-0`)));
-        const expected = [...new Set(batches.flat())].sort((a, b) => a - b).map((n) => `${1000 + n}-0`);
-        expect([...s.margin.iterate()].map((e) => e.id)).toEqual(expected);
-        expect(s.margin.cursor()).toBe(expected[expected.length - 1]);
-        s.close();
-      }),
+      fc.property(
+        fc.array(fc.array(fc.integer({ min: 0, max: 40 }), { maxLength: 15 }), { maxLength: 12 }),
+        (batches) => {
+          const s = Store.openInMemory();
+          for (const b of batches) s.margin.commit(b.map((n) => ev(`${1000 + n}-0`)));
+          const expected = [...new Set(batches.flat())].sort((a, b) => a - b).map((n) => `${1000 + n}-0`);
+          expect([...s.margin.iterate()].map((e) => e.id)).toEqual(expected);
+          expect(s.margin.cursor()).toBe(expected[expected.length - 1]);
+          s.close();
+        },
+      ),
       { numRuns: 50 },
     );
   });
@@ -151,8 +166,17 @@ describe('margin events and the cursor', () => {
 
   it('knows owners from manager_created events and from REST, on every event of the manager', () => {
     const s = Store.openInMemory();
-    const created = { ...ev('1-0', 'dex_margin_manager_updates_manager_created'), margin_manager_id: '0xa', data: JSON.stringify({ margin_manager_id: '0xa', owner: '0xowner', dex_pool_id: '0xpool' }) };
-    s.margin.commit([created, { ...ev('2-0'), margin_manager_id: '0xa' }, { ...ev('3-0'), margin_manager_id: '0xb' }, { ...ev('4-0'), margin_manager_id: '0xb' }]);
+    const created = {
+      ...ev('1-0', 'dex_margin_manager_updates_manager_created'),
+      margin_manager_id: '0xa',
+      data: JSON.stringify({ margin_manager_id: '0xa', owner: '0xowner', dex_pool_id: '0xpool' }),
+    };
+    s.margin.commit([
+      created,
+      { ...ev('2-0'), margin_manager_id: '0xa' },
+      { ...ev('3-0'), margin_manager_id: '0xb' },
+      { ...ev('4-0'), margin_manager_id: '0xb' },
+    ]);
     expect(s.margin.list({ owner: '0xowner' }).map((e) => e.id)).toEqual(['2-0', '1-0']);
     expect(s.margin.managersOfOwner('0xowner')).toEqual(['0xa']);
     expect(s.margin.dexPoolsOfManagers(['0xa', '0xb'])).toEqual(new Map([['0xa', '0xpool']]));
@@ -166,7 +190,13 @@ describe('margin events and the cursor', () => {
   it('recovered rows of the same millisecond each keep their place, and page like any other', () => {
     const s = Store.openInMemory();
     s.margin.commit([ev('5-0')]);
-    const rec = (tx: string) => ({ ...ev(`rest-${tx}-0xm`, 'dex_margin_manager_updates_liquidation'), id: `rest-${tx}-0xm`, tx_hash: tx, timestamp_ms: 5, recovered: true });
+    const rec = (tx: string) => ({
+      ...ev(`rest-${tx}-0xm`, 'dex_margin_manager_updates_liquidation'),
+      id: `rest-${tx}-0xm`,
+      tx_hash: tx,
+      timestamp_ms: 5,
+      recovered: true,
+    });
     expect(s.margin.addRecovered([rec('t1'), rec('t2'), rec('t3')])).toHaveLength(3);
     const all = s.margin.list({}).map((e) => e.id);
     expect(all).toEqual(['rest-t3-0xm', 'rest-t2-0xm', 'rest-t1-0xm', '5-0']);
@@ -178,18 +208,38 @@ describe('migration 4', () => {
   it('keeps every event, fills owners from the stored manager_created events, and spreads recovered rows', () => {
     const db = new Database(':memory:');
     migrate(db, 3);
-    const insert = db.prepare('INSERT INTO margin_events (id, ms, seq, type, timestamp_ms, checkpoint_id, tx_hash, margin_manager_id, data, valid, problem, received_at, recovered) VALUES (?, ?, ?, ?, ?, 1, ?, ?, ?, 1, NULL, 0, ?)');
-    insert.run('1-0', 1, 0, 'dex_margin_manager_updates_manager_created', 1, 'h1', '0xa', JSON.stringify({ owner: '0xo', dex_pool_id: '0xp' }), 0);
-    for (let i = 2; i < 1002; i++) insert.run(`${i}-0`, i, 0, 'dex_margin_manager_updates_deposit', i, `h${i}`, i % 2 ? '0xa' : '0xb', '{}', 0);
+    const insert = db.prepare(
+      'INSERT INTO margin_events (id, ms, seq, type, timestamp_ms, checkpoint_id, tx_hash, margin_manager_id, data, valid, problem, received_at, recovered) VALUES (?, ?, ?, ?, ?, 1, ?, ?, ?, 1, NULL, 0, ?)',
+    );
+    insert.run(
+      '1-0',
+      1,
+      0,
+      'dex_margin_manager_updates_manager_created',
+      1,
+      'h1',
+      '0xa',
+      JSON.stringify({ owner: '0xo', dex_pool_id: '0xp' }),
+      0,
+    );
+    for (let i = 2; i < 1002; i++)
+      insert.run(`${i}-0`, i, 0, 'dex_margin_manager_updates_deposit', i, `h${i}`, i % 2 ? '0xa' : '0xb', '{}', 0);
     insert.run('rest-x-0xa', 7, 2 ** 31, 'dex_margin_manager_updates_liquidation', 7, 'x', '0xa', '{}', 1);
     insert.run('rest-y-0xa', 7, 2 ** 31, 'dex_margin_manager_updates_liquidation', 7, 'y', '0xa', '{}', 1);
     expect(migrate(db)).toEqual([4, 5, 6]);
     expect((db.prepare('SELECT count(*) AS n FROM margin_events').get() as { n: number }).n).toBe(1003);
     const wid = db.prepare("SELECT wid FROM owners WHERE owner = '0xo'").pluck().get();
-    expect((db.prepare('SELECT count(*) AS n FROM margin_events WHERE wid = ?').get(wid) as { n: number }).n).toBe(1 + 500 + 2);
-    expect(db.prepare("SELECT owner, dex_pool_id FROM managers WHERE manager_id = '0xa'").get()).toEqual({ owner: '0xo', dex_pool_id: '0xp' });
+    expect((db.prepare('SELECT count(*) AS n FROM margin_events WHERE wid = ?').get(wid) as { n: number }).n).toBe(
+      1 + 500 + 2,
+    );
+    expect(db.prepare("SELECT owner, dex_pool_id FROM managers WHERE manager_id = '0xa'").get()).toEqual({
+      owner: '0xo',
+      dex_pool_id: '0xp',
+    });
     expect(db.prepare("SELECT owner FROM managers WHERE manager_id = '0xb'").pluck().get()).toBeNull();
-    const seqs = (db.prepare('SELECT seq FROM margin_events WHERE recovered = 1 ORDER BY seq').all() as Array<{ seq: number }>).map((r) => r.seq);
+    const seqs = (
+      db.prepare('SELECT seq FROM margin_events WHERE recovered = 1 ORDER BY seq').all() as Array<{ seq: number }>
+    ).map((r) => r.seq);
     expect(seqs).toEqual([2 ** 31, 2 ** 31 + 1]);
     db.close();
   });
@@ -198,7 +248,16 @@ describe('migration 4', () => {
 describe('alerts', () => {
   it('are deduplicated by their key, acknowledged and snoozed', () => {
     const s = Store.openInMemory();
-    const base = { rule: 'liquidation' as const, level: 'critical' as const, manager_id: '0x1', owner: '0x2', event_id: 'e1', title: 't', message: 'm', created_at: 1 };
+    const base = {
+      rule: 'liquidation' as const,
+      level: 'critical' as const,
+      manager_id: '0x1',
+      owner: '0x2',
+      event_id: 'e1',
+      title: 't',
+      message: 'm',
+      created_at: 1,
+    };
     const a = s.risk.addAlert({ ...base, dedupe_key: 'liquidation:0x1:critical:e1' });
     expect(a?.id).toBeGreaterThan(0);
     expect(s.risk.addAlert({ ...base, dedupe_key: 'liquidation:0x1:critical:e1' })).toBeUndefined();
@@ -209,7 +268,16 @@ describe('alerts', () => {
 
   it('can be shown before they are written: the record shown is the row stored, with the id AUTOINCREMENT gives, once per key', () => {
     const s = Store.openInMemory();
-    const base = { rule: 'liquidation' as const, level: 'critical' as const, manager_id: '0x1', owner: '0x2', event_id: 'e1', title: 't', message: 'm', created_at: 1 };
+    const base = {
+      rule: 'liquidation' as const,
+      level: 'critical' as const,
+      manager_id: '0x1',
+      owner: '0x2',
+      event_id: 'e1',
+      title: 't',
+      message: 'm',
+      created_at: 1,
+    };
     const shown: AlertRecord[] = [];
     const rowsWhenShown: number[] = [];
     const show = (r: AlertRecord): void => {
@@ -232,15 +300,34 @@ describe('alerts', () => {
 
   it("shown first for a newer stream event without a read, and deduplicated across a restart by the store's rows", () => {
     const { dir, remove } = tempDir();
-    const base = { rule: 'liquidation' as const, level: 'critical' as const, manager_id: '0x1', owner: '0x2', title: 't', message: 'm', created_at: 1 };
-    const alert = (eventId: string) => ({ ...base, event_id: eventId, dedupe_key: `liquidation:0x1:critical:${eventId}` });
+    const base = {
+      rule: 'liquidation' as const,
+      level: 'critical' as const,
+      manager_id: '0x1',
+      owner: '0x2',
+      title: 't',
+      message: 'm',
+      created_at: 1,
+    };
+    const alert = (eventId: string) => ({
+      ...base,
+      event_id: eventId,
+      dedupe_key: `liquidation:0x1:critical:${eventId}`,
+    });
     const shown: number[] = [];
     const show = (r: AlertRecord): void => void shown.push(r.id);
     let s = Store.open(dir);
     s.risk.addAlert(alert('1000-0'), show);
-    s.risk.addAlert({ ...alert('1000-5'), rule: 'large-liquidation', dedupe_key: 'large-liquidation:0x1:warning:1000-5' });
+    s.risk.addAlert({
+      ...alert('1000-5'),
+      rule: 'large-liquidation',
+      dedupe_key: 'large-liquidation:0x1:warning:1000-5',
+    });
     // Newer than every stored key: no lookup on the way to the trader.
-    const lookups = vi.spyOn((s.risk as unknown as { shownFirst: { exists: { get(k: string): unknown } } }).shownFirst.exists, 'get');
+    const lookups = vi.spyOn(
+      (s.risk as unknown as { shownFirst: { exists: { get(k: string): unknown } } }).shownFirst.exists,
+      'get',
+    );
     expect(s.risk.addAlert(alert('1000-6'), show)?.id).toBe(3);
     expect(lookups).not.toHaveBeenCalled();
     // Not newer than a stored key (the plain path's 1000-5): looked up, and new.
@@ -254,7 +341,12 @@ describe('alerts', () => {
     expect(s.risk.addAlert({ ...alert('x'), dedupe_key: 'liquidation:0x1:critical:noid-ab12' }, show)?.id).toBe(6);
     expect(s.risk.addAlert({ ...alert('x'), dedupe_key: 'liquidation:0x1:critical:noid-ab12' }, show)).toBeUndefined();
     expect(shown).toEqual([1, 3, 4, 5, 6]);
-    expect(s.risk.alerts().map((a) => a.id).sort()).toEqual([1, 2, 3, 4, 5, 6]);
+    expect(
+      s.risk
+        .alerts()
+        .map((a) => a.id)
+        .sort(),
+    ).toEqual([1, 2, 3, 4, 5, 6]);
     s.close();
     remove();
   });
@@ -264,7 +356,11 @@ describe('store health', () => {
   it('one source writing again does not clear another that still fails; a new failure alerts once', () => {
     const alerts: string[] = [];
     let margin: string | null = null;
-    const h = new StoreHealth(() => margin, (reason) => alerts.push(reason), () => {});
+    const h = new StoreHealth(
+      () => margin,
+      (reason) => alerts.push(reason),
+      () => {},
+    );
     const full = Object.assign(new Error('database or disk is full'), { code: 'SQLITE_FULL' });
     h.noteError(full, 'pool:SUI_USDC');
     h.noteError(full, 'pool:WAL_USDC');

@@ -72,9 +72,13 @@ describe('units', () => {
 
   it('round-trips any raw amount through formatUnits and parseUnits', () => {
     fc.assert(
-      fc.property(fc.bigInt({ min: -(10n ** 30n), max: 10n ** 30n }), fc.integer({ min: 0, max: 18 }), (raw, decimals) => {
-        expect(parseUnits(formatUnits(raw, decimals), decimals)).toBe(raw);
-      }),
+      fc.property(
+        fc.bigInt({ min: -(10n ** 30n), max: 10n ** 30n }),
+        fc.integer({ min: 0, max: 18 }),
+        (raw, decimals) => {
+          expect(parseUnits(formatUnits(raw, decimals), decimals)).toBe(raw);
+        },
+      ),
     );
   });
 

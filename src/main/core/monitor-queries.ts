@@ -10,7 +10,9 @@ import { learnStoredManagers } from './streams/margin-dispatch';
 
 /** Errors for which a cached copy is better than nothing (the network, not the request, failed). */
 function cacheWorthy(err: unknown): err is ServiceError {
-  return err instanceof ServiceError && err.kind !== 'bad-request' && err.kind !== 'not-found' && err.kind !== 'cancelled';
+  return (
+    err instanceof ServiceError && err.kind !== 'bad-request' && err.kind !== 'not-found' && err.kind !== 'cancelled'
+  );
 }
 
 /**
@@ -64,11 +66,20 @@ function local<T>(m: Monitor, data: T, streamId: string): QueryResult<T> {
 
 const key = (method: string, args: unknown): string => `${method}:${JSON.stringify(args)}`;
 
-type Handlers = { [M in ContractMethod]: (m: Monitor, a: ArgsOf<M>, signal?: AbortSignal) => Promise<ContractResults[M]> | ContractResults[M] };
+type Handlers = {
+  [M in ContractMethod]: (
+    m: Monitor,
+    a: ArgsOf<M>,
+    signal?: AbortSignal,
+  ) => Promise<ContractResults[M]> | ContractResults[M];
+};
 
 const thresholds = (m: Monitor): ContractResults['thresholds'] => {
   const s = m.effective();
-  return { defaults: { warning: s.warningRatio, critical: s.criticalRatio }, perManager: m.store.settings.thresholds() };
+  return {
+    defaults: { warning: s.warningRatio, critical: s.criticalRatio },
+    perManager: m.store.settings.thresholds(),
+  };
 };
 
 const HANDLERS: Handlers = {
@@ -83,7 +94,13 @@ const HANDLERS: Handlers = {
     } catch (err) {
       const stored = m.store.market.depth(a.pool);
       if (!stored || !cacheWorthy(err)) throw err;
-      return { data: stored.depth, source: 'cache', fetchedAt: stored.updatedAt, stale: true, error: { kind: err.kind, message: err.message, advice: err.advice } };
+      return {
+        data: stored.depth,
+        source: 'cache',
+        fetchedAt: stored.updatedAt,
+        stale: true,
+        error: { kind: err.kind, message: err.message, advice: err.advice },
+      };
     }
   },
   trades: async (m, a, s) => {
@@ -96,7 +113,13 @@ const HANDLERS: Handlers = {
       m.noteNetwork(err);
       if (!cacheWorthy(err)) throw err;
       const data = m.store.market.trades(a.pool, a.from * 1000, a.to * 1000 + 999);
-      return { data, source: 'cache', fetchedAt: Date.now(), stale: true, error: { kind: err.kind, message: err.message, advice: err.advice } };
+      return {
+        data,
+        source: 'cache',
+        fetchedAt: Date.now(),
+        stale: true,
+        error: { kind: err.kind, message: err.message, advice: err.advice },
+      };
     }
   },
   candles: async (m, a, s) => {
@@ -119,7 +142,13 @@ const HANDLERS: Handlers = {
       m.noteNetwork(err);
       const hit = cacheWorthy(err) ? m.store.cache.load<Candle[]>(k) : undefined;
       if (!hit || !cacheWorthy(err)) throw err;
-      return { data: hit.data.filter(inRange), source: 'cache', fetchedAt: hit.fetchedAt, stale: true, error: { kind: err.kind, message: err.message, advice: err.advice } };
+      return {
+        data: hit.data.filter(inRange),
+        source: 'cache',
+        fetchedAt: hit.fetchedAt,
+        stale: true,
+        error: { kind: err.kind, message: err.message, advice: err.advice },
+      };
     }
   },
   supplyReferral: (m, a, s) => cached(m, key('supplyReferral', a), () => m.client.supplyReferral(a.id, s)),
@@ -132,14 +161,31 @@ const HANDLERS: Handlers = {
   activeSupplies: (m, a, s) => cached(m, key('activeSupplies', a), () => m.client.activeSupplies(a.owner, a, s)),
   activeLoans: (m, a, s) => cached(m, key('activeLoans', a), () => m.client.activeLoans(a.owner, a, s)),
   marginEvents: (m, a) => {
-    const rows = m.store.margin.list({ type: a.type, managerId: a.managerId, owner: a.owner, fromMs: a.fromMs, toMs: a.toMs, beforeId: a.beforeId, limit: a.limit });
+    const rows = m.store.margin.list({
+      type: a.type,
+      managerId: a.managerId,
+      owner: a.owner,
+      fromMs: a.fromMs,
+      toMs: a.toMs,
+      beforeId: a.beforeId,
+      limit: a.limit,
+    });
     const data = m.eventUnits.apply(rows, (id) => m.watchedManagers.has(id));
     return local(m, data, 'margin');
   },
   riskHistory: (m, a) => local(m, m.store.risk.readings(a.managerId, a.fromMs, a.toMs), 'margin'),
   portfolio: async (m) => {
-    const owners = m.store.settings.watchList().map((w) => w.owner).sort().join();
-    const matches = (k: ReturnType<Monitor['risk']['portfolio']>): boolean => k !== undefined && k.portfolio.wallets.map((w) => w.owner).sort().join() === owners;
+    const owners = m.store.settings
+      .watchList()
+      .map((w) => w.owner)
+      .sort()
+      .join();
+    const matches = (k: ReturnType<Monitor['risk']['portfolio']>): boolean =>
+      k !== undefined &&
+      k.portfolio.wallets
+        .map((w) => w.owner)
+        .sort()
+        .join() === owners;
     let kept = m.risk.portfolio();
     // The first call of a run answers from the store at once when it can; the push brings the fresh one.
     if (!matches(kept)) {
@@ -149,7 +195,12 @@ const HANDLERS: Handlers = {
     const err = m.risk.lastError;
     if (!kept) {
       if (err) throw err;
-      return { data: { wallets: [], prices: [], computed_at: Date.now() }, source: 'network', fetchedAt: Date.now(), stale: false };
+      return {
+        data: { wallets: [], prices: [], computed_at: Date.now() },
+        source: 'network',
+        fetchedAt: Date.now(),
+        stale: false,
+      };
     }
     // Older than a records period: read again in the background (the push brings it).
     if (Date.now() - kept.at > m.effective().recordsRefreshSec * 1000) void m.refreshRisk();
@@ -159,18 +210,27 @@ const HANDLERS: Handlers = {
       source: stale ? 'cache' : 'network',
       fetchedAt: kept.at,
       stale,
-      ...(stale && err instanceof ServiceError ? { error: { kind: err.kind, message: err.message, advice: err.advice } } : {}),
+      ...(stale && err instanceof ServiceError
+        ? { error: { kind: err.kind, message: err.message, advice: err.advice } }
+        : {}),
     };
   },
   manager: async (m, a, s) => {
     const known = m.watchedManagers.get(a.managerId) ?? m.store.margin.ownerOfManager(a.managerId);
     const watched = new Set(m.store.settings.watchList().map((w) => w.owner));
-    return cached(m, key('manager', a), async () => readManager(m.client, await m.assets.load(), m.risk.valuation(), a.managerId, known, (o) => watched.has(o), s));
+    return cached(m, key('manager', a), async () =>
+      readManager(m.client, await m.assets.load(), m.risk.valuation(), a.managerId, known, (o) => watched.has(o), s),
+    );
   },
   alerts: (m, a) => {
     const list = m.store.risk.alerts(a.includeAcknowledged ?? true, a.limit);
     const log = m.store.risk.outbox.log(list.map((x) => x.id));
-    return { data: list.map((x) => ({ ...x, deliveries: log.get(x.id) ?? [] })), source: 'cache', fetchedAt: Date.now(), stale: false };
+    return {
+      data: list.map((x) => ({ ...x, deliveries: log.get(x.id) ?? [] })),
+      source: 'cache',
+      fetchedAt: Date.now(),
+      stale: false,
+    };
   },
   settings: (m) => m.effective(),
   streamStatus: (m) => m.status(),
@@ -250,7 +310,10 @@ const HANDLERS: Handlers = {
 
 /** A channel setting that cannot be used answers as a bad argument, in the config's words. */
 function notifyChange<T>(method: string, change: () => T): T {
-  const asArgument = (err: unknown): unknown => (err instanceof RangeError || err instanceof NotifyConfigError ? new ContractArgumentError(`${method}: ${err.message}`) : err);
+  const asArgument = (err: unknown): unknown =>
+    err instanceof RangeError || err instanceof NotifyConfigError
+      ? new ContractArgumentError(`${method}: ${err.message}`)
+      : err;
   try {
     const r = change();
     return (r instanceof Promise ? r.catch((err: unknown) => Promise.reject(asArgument(err))) : r) as T;
@@ -259,7 +322,16 @@ function notifyChange<T>(method: string, change: () => T): T {
   }
 }
 
-export async function dispatch<M extends ContractMethod>(m: Monitor, method: M, args: ArgsOf<M>, signal?: AbortSignal): Promise<ContractResults[M]> {
-  const handler = HANDLERS[method] as (m: Monitor, a: ArgsOf<M>, s?: AbortSignal) => Promise<ContractResults[M]> | ContractResults[M];
+export async function dispatch<M extends ContractMethod>(
+  m: Monitor,
+  method: M,
+  args: ArgsOf<M>,
+  signal?: AbortSignal,
+): Promise<ContractResults[M]> {
+  const handler = HANDLERS[method] as (
+    m: Monitor,
+    a: ArgsOf<M>,
+    s?: AbortSignal,
+  ) => Promise<ContractResults[M]> | ContractResults[M];
   return handler(m, args, signal);
 }

@@ -37,7 +37,12 @@ import type { IncomingMarginEvent } from './store/margin-events';
 import { StoreHealth } from './store/store-health';
 import { Store } from './store/store';
 import { HistoryRecovery } from './streams/history-recovery';
-import { alertOnReceipt, dispatchMarginEvents, learnStoredManagers, type MarginDispatchDeps } from './streams/margin-dispatch';
+import {
+  alertOnReceipt,
+  dispatchMarginEvents,
+  learnStoredManagers,
+  type MarginDispatchDeps,
+} from './streams/margin-dispatch';
 import { toAbortSignal } from './client/abort';
 import { marginStream } from './streams/margin-stream';
 import { PoolStreams } from './streams/pool-streams';
@@ -131,9 +136,16 @@ export class Monitor implements TidewatchApi {
     this.settings = new SettingsService(this.store.settings, opts.secrets, opts.streamSecrets);
     for (const owner of opts.watch ?? []) this.store.settings.addWatch(owner, null);
     this.client = new ServiceClient(this.serviceConfig());
-    this.assets = new AssetBookCache(() => this.client, () => this.canConnect() && !this.closed);
+    this.assets = new AssetBookCache(
+      () => this.client,
+      () => this.canConnect() && !this.closed,
+    );
     this.eventUnits = new EventUnits(this.store.margin, this.store.cache, () => this.assets.now());
-    this.prices = new PriceBook(() => this.client, () => [...(this.assets.peek()?.poolsById.values() ?? [])], (asset, p) => this.volatility.note(asset, p.usd, p.at));
+    this.prices = new PriceBook(
+      () => this.client,
+      () => [...(this.assets.peek()?.poolsById.values() ?? [])],
+      (asset, p) => this.volatility.note(asset, p.usd, p.at),
+    );
     this.oracle = new OracleBook();
     this.connectionIdentity = serviceIdentity(this.serviceConfig());
     this.hub = new PushHub((topic, count) => {
@@ -143,8 +155,16 @@ export class Monitor implements TidewatchApi {
         if (count === 0) this.volumes.forget(topic);
       }
     });
-    this.alerts = new AlertEngine(this.store.risk, (a) => this.hub.publish('alerts', a), this.effective().alertCooldownSec * 1000, (err) => this.storeHealth.note(err, 'alerts'),
-      { load: () => this.store.settings.get('risk.levels'), save: (s) => this.storeHealth.guard(() => this.store.settings.set('risk.levels', s)) });
+    this.alerts = new AlertEngine(
+      this.store.risk,
+      (a) => this.hub.publish('alerts', a),
+      this.effective().alertCooldownSec * 1000,
+      (err) => this.storeHealth.note(err, 'alerts'),
+      {
+        load: () => this.store.settings.get('risk.levels'),
+        save: (s) => this.storeHealth.guard(() => this.store.settings.set('risk.levels', s)),
+      },
+    );
     this.alerts.poolOf = (id) => this.eventUnits.poolNameOf(id);
     this.notify = new Notifier({
       repo: this.store.risk,
@@ -166,7 +186,12 @@ export class Monitor implements TidewatchApi {
       fetch: opts.fetch,
       log: (line) => this.log(line),
     });
-    this.marginDeps = { watchedSince: (owner) => this.store.settings.watchedSince(owner), watchedManagers: this.watchedManagers, eventUnits: this.eventUnits, alerts: this.alerts };
+    this.marginDeps = {
+      watchedSince: (owner) => this.store.settings.watchedSince(owner),
+      watchedManagers: this.watchedManagers,
+      eventUnits: this.eventUnits,
+      alerts: this.alerts,
+    };
     this.risk = new RiskRefresh({
       client: () => this.client,
       assets: this.assets,
@@ -184,7 +209,9 @@ export class Monitor implements TidewatchApi {
       eventGapMs: (owner) => this.schedule.eventGapMs(owner),
       canRun: () => !this.closed && this.canConnect(),
       onManagers: (managers) => {
-        this.storeHealth.guard(() => this.store.margin.noteOwners(managers.map((m) => ({ id: m.id, owner: m.owner, dexPoolId: m.dexPoolId }))));
+        this.storeHealth.guard(() =>
+          this.store.margin.noteOwners(managers.map((m) => ({ id: m.id, owner: m.owner, dexPoolId: m.dexPoolId }))),
+        );
         for (const m of managers) {
           this.watchedManagers.set(m.id, m.owner);
           this.eventUnits.notePool(m.id, m.dexPoolId);
@@ -192,8 +219,10 @@ export class Monitor implements TidewatchApi {
       },
       onReadings: (readings, portfolio) => {
         const levels = new Map(portfolio.wallets.flatMap((w) => w.positions.map((p) => [p.manager_id, p.level])));
-        for (const r of readings) this.latestReadings.set(r.manager_id, { ...r, level: levels.get(r.manager_id) ?? 'ok' });
-        for (const id of [...this.latestReadings.keys()]) if (!this.watchedManagers.has(id)) this.latestReadings.delete(id);
+        for (const r of readings)
+          this.latestReadings.set(r.manager_id, { ...r, level: levels.get(r.manager_id) ?? 'ok' });
+        for (const id of [...this.latestReadings.keys()])
+          if (!this.watchedManagers.has(id)) this.latestReadings.delete(id);
         this.hub.publish('risk', { readings, portfolio });
       },
       onValued: () => {
@@ -208,7 +237,9 @@ export class Monitor implements TidewatchApi {
       prices: this.prices,
       volatility: this.volatility,
       client: () => this.client,
-      rule: () => CADENCE_RULES[(process.env['TIDEWATCH_CADENCE'] as CadenceRuleName | undefined) ?? 'guard'] ?? CADENCE_RULES.guard,
+      rule: () =>
+        CADENCE_RULES[(process.env['TIDEWATCH_CADENCE'] as CadenceRuleName | undefined) ?? 'guard'] ??
+        CADENCE_RULES.guard,
       positions: () => this.risk.positions(),
       budget: () => this.budgetState(),
       onPrices: () => void this.risk.revalue(),
@@ -232,7 +263,10 @@ export class Monitor implements TidewatchApi {
       redact: (s) => this.redact(s),
       keyName: (id) => this.client.http.streamKeyName(id),
       onReachable: (reachable) => this.noteNetwork(reachable ? undefined : 'unreachable'),
-      onLimitLearnt: (limit) => this.log(`the service allows ${limit} stream${limit === 1 ? '' : 's'} at once (it refused one more): pool pages wait for a free one`),
+      onLimitLearnt: (limit) =>
+        this.log(
+          `the service allows ${limit} stream${limit === 1 ? '' : 's'} at once (it refused one more): pool pages wait for a free one`,
+        ),
       ...opts.streams,
     });
     this.pools = new PoolStreams({
@@ -246,11 +280,14 @@ export class Monitor implements TidewatchApi {
       log: (line) => this.log(line),
     });
     this.supervisor.onStatus((streams) => {
-      for (const s of streams) if (s.state === 'stopped-auth' && s.lastError) this.alerts.onStreamAuthStopped(s.id, s.lastError, this.client.http.streamKeyName(s.id));
+      for (const s of streams)
+        if (s.state === 'stopped-auth' && s.lastError)
+          this.alerts.onStreamAuthStopped(s.id, s.lastError, this.client.http.streamKeyName(s.id));
       this.scheduleStatus();
     });
     this.margin = marginStream({
-      repo: this.store.margin, writer: this.store.marginWriter,
+      repo: this.store.margin,
+      writer: this.store.marginWriter,
       naming: () => this.client.http.profile,
       urlFor: (lastId) => this.client.http.url('/dex-margin/manager-updates', { 'last-id': lastId }, 'stream'),
       firstStart: () => opts.marginFirstStart ?? (this.effective().network === 'demo' ? '0' : '$'),
@@ -265,7 +302,9 @@ export class Monitor implements TidewatchApi {
       },
       onStoreState: (reason, err) => {
         if (reason !== null) {
-          this.log(`store: ${reason} (${(err as Error | undefined)?.message ?? ''}); the margin stream stops until writes work again`);
+          this.log(
+            `store: ${reason} (${(err as Error | undefined)?.message ?? ''}); the margin stream stops until writes work again`,
+          );
           this.supervisor.interrupt('margin');
         } else {
           this.log('store: writes work again; the margin stream resumes from its cursor');
@@ -289,7 +328,9 @@ export class Monitor implements TidewatchApi {
       onRecovered: (events) => this.onMarginCommitted(events),
       refreshRisk: () => this.refreshRisk(),
       onGap: (gap) => {
-        this.log(`stream history from ${new Date(gap.fromMs).toISOString()} to ${new Date(gap.toMs).toISOString()} could not be replayed; ${gap.recoveredLiquidations} liquidations recovered over REST`);
+        this.log(
+          `stream history from ${new Date(gap.fromMs).toISOString()} to ${new Date(gap.toMs).toISOString()} could not be replayed; ${gap.recoveredLiquidations} liquidations recovered over REST`,
+        );
         this.alerts.onHistoryGap(gap.fromMs, gap.toMs, gap.message);
         this.scheduleStatus();
       },
@@ -299,7 +340,11 @@ export class Monitor implements TidewatchApi {
 
   /** Start streams and the risk timer. */
   start(): this {
-    learnStoredManagers(this.store.settings.watchList().map((w) => w.owner), this.store.margin, this.watchedManagers);
+    learnStoredManagers(
+      this.store.settings.watchList().map((w) => w.owner),
+      this.store.margin,
+      this.watchedManagers,
+    );
     // A first start's history replay waits for the first Portfolio read (marginStream's connectAfter).
     this.margin.connectAfter(this.refreshRisk(), () => this.canConnect() && this.supervisor.add(this.margin.spec));
     this.risk.restartTimer();
@@ -352,7 +397,10 @@ export class Monitor implements TidewatchApi {
   private serviceConfig(): ServiceConfig {
     const s = this.effective();
     const keys = { apiKey: this.apiKey(), streamKeys: this.settings.streamKeys() };
-    return serviceConfigOf(s, s.network === 'demo' ? this.opts.demo : undefined, keys, { fetch: this.opts.fetch, onAnswered: (p) => this.credits.noteRequest(p) });
+    return serviceConfigOf(s, s.network === 'demo' ? this.opts.demo : undefined, keys, {
+      fetch: this.opts.fetch,
+      onAnswered: (p) => this.credits.noteRequest(p),
+    });
   }
 
   /**
@@ -396,7 +444,11 @@ export class Monitor implements TidewatchApi {
 
   // ---- the contract ------------------------------------------------------------------
 
-  async invoke<M extends ContractMethod>(method: M, args: ContractInput<M>, options: InvokeOptions = {}): Promise<ContractResults[M]> {
+  async invoke<M extends ContractMethod>(
+    method: M,
+    args: ContractInput<M>,
+    options: InvokeOptions = {},
+  ): Promise<ContractResults[M]> {
     if (this.closed) throw new Error('Tidewatch is shutting down');
     try {
       return await dispatch(this, method, parseArgs(method, args), toAbortSignal(options.signal));
@@ -461,7 +513,12 @@ export class Monitor implements TidewatchApi {
       monthly: metered ? monthlyBudgetOf(s) : null,
       spentThisMonth: metered ? this.credits.usage().thisMonth : 0,
       fixedPerDay: rate === null ? MARGIN_STREAM_PRIOR_PER_DAY : (rate * 86_400) / 1024,
-      records: { id: 'margin records', intervalMs: s.recordsRefreshSec * 1000, credits: this.risk.recordsCredits(), maxMs: 86_400_000 },
+      records: {
+        id: 'margin records',
+        intervalMs: s.recordsRefreshSec * 1000,
+        credits: this.risk.recordsCredits(),
+        maxMs: 86_400_000,
+      },
       events: this.risk.eventReads(),
     };
   }
@@ -472,12 +529,20 @@ export class Monitor implements TidewatchApi {
     const pools = this.supervisor.statuses().filter((x) => x.id.startsWith('pool:') && x.state === 'open');
     // Where reads are free (the Demo network in this process) they are not paced: the forecast is
     // of what the service would charge, so it plans them as the service's budget would pace them.
-    const paced = this.client.http.metered ? null : this.schedule.planWith({ ...this.budgetState(), monthly: monthlyBudgetOf(s) });
+    const paced = this.client.http.metered
+      ? null
+      : this.schedule.planWith({ ...this.budgetState(), monthly: monthlyBudgetOf(s) });
     return forecast({
       plan: { name: s.plan, plan: planOf(s) },
       budget: monthlyBudgetOf(s),
       marginStreamRate: this.volumes.rate('margin'),
-      prices: paced ? paced.assets.map((a) => ({ id: this.prices.symbolOf(a.asset), intervalMs: a.everyMs, credits: PRICE_READ_CREDITS })) : this.schedule.reads(),
+      prices: paced
+        ? paced.assets.map((a) => ({
+            id: this.prices.symbolOf(a.asset),
+            intervalMs: a.everyMs,
+            credits: PRICE_READ_CREDITS,
+          }))
+        : this.schedule.reads(),
       owners: this.store.settings.watchList().length,
       recordsCredits: this.risk.recordsCredits(),
       recordsEveryMs: (paced ? paced.recordsEveryMs : this.schedule.recordsIntervalMs()) ?? s.recordsRefreshSec * 1000,
@@ -513,7 +578,8 @@ export class Monitor implements TidewatchApi {
 
   /** Record whether the service answered: drives the offline banner. */
   noteNetwork(err?: unknown): void {
-    const offline = err === 'unreachable' || (err instanceof ServiceError && (err.kind === 'network' || err.kind === 'timeout'));
+    const offline =
+      err === 'unreachable' || (err instanceof ServiceError && (err.kind === 'network' || err.kind === 'timeout'));
     const was = this.offlineSince;
     if (offline) this.offlineSince ??= Date.now();
     else if (!err) this.offlineSince = null;
@@ -533,7 +599,16 @@ export class Monitor implements TidewatchApi {
   private onMarginCommitted(events: IncomingMarginEvent[]): void {
     dispatchMarginEvents(events, {
       ...this.marginDeps,
-      checkLarge: (evs) => void checkLargeLiquidations(evs, { limitUsd: this.effective().largeLiquidationUsd, since: this.startedAt, assets: this.assets, prices: this.prices, alerts: this.alerts, closed: () => this.closed, log: this.log }),
+      checkLarge: (evs) =>
+        void checkLargeLiquidations(evs, {
+          limitUsd: this.effective().largeLiquidationUsd,
+          since: this.startedAt,
+          assets: this.assets,
+          prices: this.prices,
+          alerts: this.alerts,
+          closed: () => this.closed,
+          log: this.log,
+        }),
       publish: (pushed) => this.hub.publish('margin', pushed),
       listening: () => this.hub.count('margin') > 0,
       refreshSoon: (owners) => this.risk.refreshSoon(owners),

@@ -6,7 +6,11 @@
  * With TIDEWATCH_STRICT=1 (the tests set it for every process they start) an unhandled error
  * ends the process with exit code 70, so a test can never pass by leaning on the net.
  */
-export function installSafetyNet(opts: { log(line: string): void; onError(err: unknown): void; strict?: boolean }): () => void {
+export function installSafetyNet(opts: {
+  log(line: string): void;
+  onError(err: unknown): void;
+  strict?: boolean;
+}): () => void {
   const strict = opts.strict ?? process.env['TIDEWATCH_STRICT'] === '1';
   const handle = (kind: string) => (err: unknown) => {
     const text = err instanceof Error ? (err.stack ?? err.message) : String(err);

@@ -94,7 +94,9 @@ export class SettingsService {
   update(patch: SettingsPatch): Settings {
     const next = { ...this.get(), ...withPlan(this.get(), patch) };
     if (next.criticalRatio >= next.warningRatio) {
-      throw new RangeError(`the warning ratio (${next.warningRatio}) must be above the critical ratio (${next.criticalRatio})`);
+      throw new RangeError(
+        `the warning ratio (${next.warningRatio}) must be above the critical ratio (${next.criticalRatio})`,
+      );
     }
     if (next.network === 'custom' && !next.baseUrl) {
       throw new RangeError('a custom network needs a base URL');
@@ -143,7 +145,9 @@ function withPlan(now: Settings, patch: SettingsPatch): SettingsPatch {
   const plan = patch.plan ?? now.plan;
   if (plan === 'custom') return patch;
   const p = PLANS[plan];
-  const off = (patch.requestsPerSecond !== undefined && patch.requestsPerSecond !== p.requestsPerSecond) || (patch.streamBudget !== undefined && patch.streamBudget !== p.streams);
+  const off =
+    (patch.requestsPerSecond !== undefined && patch.requestsPerSecond !== p.requestsPerSecond) ||
+    (patch.streamBudget !== undefined && patch.streamBudget !== p.streams);
   return off ? { ...patch, plan: 'custom' } : patch;
 }
 
@@ -173,6 +177,8 @@ function fromStored(saved: Partial<Settings> & { riskRefreshSec?: number; versio
   if (rest.requestsPerSecond === 10) delete rest.requestsPerSecond;
   if (rest.streamBudget === 4) delete rest.streamBudget;
   const free = PLANS.free;
-  const custom = (rest.requestsPerSecond ?? free.requestsPerSecond) !== free.requestsPerSecond || (rest.streamBudget ?? free.streams) !== free.streams;
+  const custom =
+    (rest.requestsPerSecond ?? free.requestsPerSecond) !== free.requestsPerSecond ||
+    (rest.streamBudget ?? free.streams) !== free.streams;
   return custom ? { ...rest, plan: 'custom' } : rest;
 }

@@ -28,7 +28,12 @@ export function trayStateOf(i: TrayInput): TrayState {
   // The worst level first (a position near its liquidation price is critical at any ratio), then the lowest ratio.
   let worst: (RiskReading & { level: PositionLevel }) | undefined;
   for (const r of loans) {
-    if (!worst || LEVEL_RANK[r.level] > LEVEL_RANK[worst.level] || (r.level === worst.level && r.risk_ratio! < worst.risk_ratio!)) worst = r;
+    if (
+      !worst ||
+      LEVEL_RANK[r.level] > LEVEL_RANK[worst.level] ||
+      (r.level === worst.level && r.risk_ratio! < worst.risk_ratio!)
+    )
+      worst = r;
   }
   const authStopped = i.status?.streams.some((s) => s.state === 'stopped-auth') ?? false;
   let level: TrayLevel = 'ok';
@@ -37,10 +42,20 @@ export function trayStateOf(i: TrayInput): TrayState {
   const paused = i.alertsPausedUntil !== null && i.alertsPausedUntil > i.now ? i.alertsPausedUntil : null;
   const parts = ['Tidewatch'];
   if (level === 'offline') {
-    parts.push(authStopped ? 'API key rejected' : `offline${i.status?.offlineSince ? ` since ${time(i.status.offlineSince)}` : ''}`);
+    parts.push(
+      authStopped
+        ? 'API key rejected'
+        : `offline${i.status?.offlineSince ? ` since ${time(i.status.offlineSince)}` : ''}`,
+    );
   }
   parts.push(loans.length === 1 ? '1 watched loan' : `${loans.length} watched loans`);
   if (worst) parts.push(`worst risk ratio ${i.privacy ? '•••' : worst.risk_ratio!.toFixed(3)}`);
   if (paused) parts.push(`alerts paused until ${time(paused)}`);
-  return { level, watchedLoans: loans.length, worstRatio: worst?.risk_ratio ?? null, tooltip: parts.join(' · '), alertsPausedUntil: paused };
+  return {
+    level,
+    watchedLoans: loans.length,
+    worstRatio: worst?.risk_ratio ?? null,
+    tooltip: parts.join(' · '),
+    alertsPausedUntil: paused,
+  };
 }

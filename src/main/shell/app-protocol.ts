@@ -7,10 +7,11 @@ export const APP_SCHEME = 'app';
 export const APP_HOST = 'tidewatch';
 export const APP_ORIGIN = `${APP_SCHEME}://${APP_HOST}`;
 
-
 /** Must run before `app.whenReady()`: app:// behaves like https (secure context, fetch, storage). */
 export function registerAppScheme(protocol: Protocol): void {
-  protocol.registerSchemesAsPrivileged([{ scheme: APP_SCHEME, privileges: { standard: true, secure: true, supportFetchAPI: true } }]);
+  protocol.registerSchemesAsPrivileged([
+    { scheme: APP_SCHEME, privileges: { standard: true, secure: true, supportFetchAPI: true } },
+  ]);
 }
 
 /** The file under `root` that an app:// URL names, or undefined when it would leave `root`. */

@@ -32,8 +32,14 @@ export async function startApplication(paths: ShellPaths): Promise<void> {
 
   // 1. Secrets: the key is decrypted here, in main, and never leaves it.
   const secrets = await SafeStorageSecretStore.open(safeStorage, userData, process.platform, log);
-  const streamSecrets = await SafeStorageSecretStore.open(safeStorage, userData, process.platform, log, { name: STREAM_KEYS_FILE, what: 'stream keys' });
-  const notifySecrets = await SafeStorageSecretStore.open(safeStorage, userData, process.platform, log, { name: NOTIFY_CHANNELS_FILE, what: 'alert channels' });
+  const streamSecrets = await SafeStorageSecretStore.open(safeStorage, userData, process.platform, log, {
+    name: STREAM_KEYS_FILE,
+    what: 'stream keys',
+  });
+  const notifySecrets = await SafeStorageSecretStore.open(safeStorage, userData, process.platform, log, {
+    name: NOTIFY_CHANNELS_FILE,
+    what: 'alert channels',
+  });
 
   // 2. The Demo network (the default network), in this process on a random loopback port.
   const demoKey = randomBytes(12).toString('hex');
@@ -44,7 +50,14 @@ export async function startApplication(paths: ShellPaths): Promise<void> {
   const sim: RunningSim = await startSim({ apiKeys: [demoKey], port: 0, host: '127.0.0.1', speed, gradual: true });
 
   // 3. The monitor: store, streams, risk, alerts.
-  const monitor = new Monitor({ dataDir: join(userData, 'data'), demo: { baseUrl: sim.url, apiKey: demoKey, hints: () => (sim.world.built ? sim.world.owners() : []) }, secrets, streamSecrets, notifySecrets, log }).start();
+  const monitor = new Monitor({
+    dataDir: join(userData, 'data'),
+    demo: { baseUrl: sim.url, apiKey: demoKey, hints: () => (sim.world.built ? sim.world.owners() : []) },
+    secrets,
+    streamSecrets,
+    notifySecrets,
+    log,
+  }).start();
   // The last resort: an error nobody handled is logged and shown in the status; the app lives on.
   installSafetyNet({ log: (line) => log(monitor.redact(line)), onError: (err) => monitor.noteInternalError(err) });
 
@@ -55,16 +68,32 @@ export async function startApplication(paths: ShellPaths): Promise<void> {
   lockDownSession(session.defaultSession, allowedOrigins);
   if (devUrl) {
     session.defaultSession.webRequest.onHeadersReceived((details, callback) => {
-      callback({ responseHeaders: { ...details.responseHeaders, 'Content-Security-Policy': [CSP.replace("script-src 'self'", "script-src 'self' 'unsafe-inline'").replace("style-src 'self'", "style-src 'self' 'unsafe-inline'")] } });
+      callback({
+        responseHeaders: {
+          ...details.responseHeaders,
+          'Content-Security-Policy': [
+            CSP.replace("script-src 'self'", "script-src 'self' 'unsafe-inline'").replace(
+              "style-src 'self'",
+              "style-src 'self' 'unsafe-inline'",
+            ),
+          ],
+        },
+      });
     });
   }
   const applyLoginItem = (on: boolean): void => {
-    if (app.getLoginItemSettings().openAtLogin !== on) app.setLoginItemSettings({ openAtLogin: on, args: ['--hidden'] });
+    if (app.getLoginItemSettings().openAtLogin !== on)
+      app.setLoginItemSettings({ openAtLogin: on, args: ['--hidden'] });
   };
   applyLoginItem(monitor.effective().startAtLogin);
-  new IpcBridge(monitor, () => allowedOrigins, (line) => log(monitor.redact(line)), (method, result) => {
-    if (method === 'updateSettings') applyLoginItem((result as { startAtLogin: boolean }).startAtLogin);
-  }).register(ipcMain);
+  new IpcBridge(
+    monitor,
+    () => allowedOrigins,
+    (line) => log(monitor.redact(line)),
+    (method, result) => {
+      if (method === 'updateSettings') applyLoginItem((result as { startAtLogin: boolean }).startAtLogin);
+    },
+  ).register(ipcMain);
   const resources = app.isPackaged ? join(process.resourcesPath, 'resources') : join(app.getAppPath(), 'resources');
   const windows = new WindowManager({
     preload: join(paths.mainDir, '../preload/index.cjs'),

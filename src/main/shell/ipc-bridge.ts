@@ -12,7 +12,8 @@ export const IPC = {
 } as const;
 
 /** What crosses back to the renderer: a result or an error it can show (never a stack, never the key). */
-export type InvokeAnswer = { ok: true; result: unknown } | { ok: false; error: { kind: string; message: string; advice?: string } };
+export type InvokeAnswer =
+  { ok: true; result: unknown } | { ok: false; error: { kind: string; message: string; advice?: string } };
 
 /**
  * The contract over Electron IPC: one invoke channel, one push channel (plus subscribe and
@@ -32,7 +33,9 @@ export class IpcBridge {
   ) {}
 
   register(ipcMain: IpcMain): void {
-    ipcMain.handle(IPC.invoke, (e, method: unknown, args: unknown, callId: unknown) => this.invoke(e, method, args, callId));
+    ipcMain.handle(IPC.invoke, (e, method: unknown, args: unknown, callId: unknown) =>
+      this.invoke(e, method, args, callId),
+    );
     ipcMain.on(IPC.cancel, (e, callId: unknown) => this.cancel(e, callId));
     ipcMain.on(IPC.subscribe, (e, topic: unknown) => this.subscribe(e, topic));
     ipcMain.on(IPC.unsubscribe, (e, topic: unknown) => this.unsubscribe(e, topic));
@@ -45,9 +48,13 @@ export class IpcBridge {
   }
 
   async invoke(e: IpcMainInvokeEvent, method: unknown, args: unknown, callId?: unknown): Promise<InvokeAnswer> {
-    if (!this.trusted(e)) return { ok: false, error: { kind: 'forbidden', message: 'This frame may not use Tidewatch.' } };
+    if (!this.trusted(e))
+      return { ok: false, error: { kind: 'forbidden', message: 'This frame may not use Tidewatch.' } };
     if (typeof method !== 'string' || !isContractMethod(method)) {
-      return { ok: false, error: { kind: 'bad-argument', message: `There is no contract method "${String(method)}".` } };
+      return {
+        ok: false,
+        error: { kind: 'bad-argument', message: `There is no contract method "${String(method)}".` },
+      };
     }
     const key = validCallId(callId) ? `${e.sender.id}:${callId}` : undefined;
     const cancel = new AbortController();
@@ -57,11 +64,20 @@ export class IpcBridge {
       this.afterInvoke(method, result);
       return { ok: true, result };
     } catch (err) {
-      if (cancel.signal.aborted) return { ok: false, error: { kind: 'cancelled', message: 'The request was cancelled.' } };
-      if (err instanceof ContractArgumentError) return { ok: false, error: { kind: 'bad-argument', message: err.message } };
-      if (err instanceof ServiceError) return { ok: false, error: { kind: err.kind, message: err.message, advice: err.advice } };
+      if (cancel.signal.aborted)
+        return { ok: false, error: { kind: 'cancelled', message: 'The request was cancelled.' } };
+      if (err instanceof ContractArgumentError)
+        return { ok: false, error: { kind: 'bad-argument', message: err.message } };
+      if (err instanceof ServiceError)
+        return { ok: false, error: { kind: err.kind, message: err.message, advice: err.advice } };
       this.log(`ipc: ${method} failed: ${(err as Error).message}`);
-      return { ok: false, error: { kind: 'internal', message: 'Tidewatch hit an internal error; it was logged. Retry, and report it if it happens again.' } };
+      return {
+        ok: false,
+        error: {
+          kind: 'internal',
+          message: 'Tidewatch hit an internal error; it was logged. Retry, and report it if it happens again.',
+        },
+      };
     } finally {
       if (key) this.inflight.delete(key);
     }

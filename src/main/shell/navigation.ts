@@ -52,7 +52,12 @@ export interface GuardedContents {
  * (an allowed https link opens in the system browser instead), new windows are denied, webviews
  * never attach.
  */
-export function guardNavigation(wc: GuardedContents, allowedOrigins: readonly string[], openExternal: (url: string) => void, log: (line: string) => void): void {
+export function guardNavigation(
+  wc: GuardedContents,
+  allowedOrigins: readonly string[],
+  openExternal: (url: string) => void,
+  log: (line: string) => void,
+): void {
   const elsewhere = (url: string): boolean => {
     if (isOwnPage(url, allowedOrigins)) return false;
     if (mayOpenExternally(url)) openExternal(url);

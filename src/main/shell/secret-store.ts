@@ -53,7 +53,9 @@ export class SafeStorageSecretStore implements SecretStore {
       this.value = result;
       if (shouldReEncrypt) this.persist(result);
     } catch (err) {
-      this.log(`The saved ${this.what} could not be decrypted (${(err as Error).message}); enter it again in Settings.`);
+      this.log(
+        `The saved ${this.what} could not be decrypted (${(err as Error).message}); enter it again in Settings.`,
+      );
     }
   }
 
@@ -79,7 +81,9 @@ export class SafeStorageSecretStore implements SecretStore {
         await writeFile(file, encrypted, { mode: 0o600 });
         await chmod(file, 0o600);
       })
-      .catch((err: Error) => this.log(`The ${this.what} could not be saved (${err.message}); it works until Tidewatch quits.`));
+      .catch((err: Error) =>
+        this.log(`The ${this.what} could not be saved (${err.message}); it works until Tidewatch quits.`),
+      );
   }
 
   flushed(): Promise<void> {

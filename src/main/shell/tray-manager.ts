@@ -37,7 +37,8 @@ export class TrayManager {
     } else if (this.last?.level !== state.level) {
       this.tray.setImage(image);
     }
-    if (this.platform === 'darwin') this.tray.setTitle(state.worstRatio === null ? '' : state.tooltip.split(' · ').pop() ?? '');
+    if (this.platform === 'darwin')
+      this.tray.setTitle(state.worstRatio === null ? '' : (state.tooltip.split(' · ').pop() ?? ''));
     else this.tray.setToolTip(state.tooltip);
     this.tray.setContextMenu(Menu.buildFromTemplate(this.menu(state)));
     this.last = state;
@@ -49,7 +50,9 @@ export class TrayManager {
       { label: 'Open Tidewatch', click: () => this.actions.open() },
       { type: 'separator' },
       {
-        label: paused ? `Desktop alerts paused until ${new Date(state.alertsPausedUntil!).toLocaleTimeString()}` : 'Pause desktop alerts',
+        label: paused
+          ? `Desktop alerts paused until ${new Date(state.alertsPausedUntil!).toLocaleTimeString()}`
+          : 'Pause desktop alerts',
         submenu: [
           { label: 'For 1 hour', click: () => this.actions.pause(3_600_000) },
           { label: 'Until tomorrow', click: () => this.actions.pause('tomorrow') },
@@ -59,7 +62,12 @@ export class TrayManager {
           { label: 'Phone, chat and e-mail channels keep sending', enabled: false },
         ],
       },
-      { label: 'Start at login', type: 'checkbox', checked: this.actions.startAtLogin(), click: (item) => this.actions.setStartAtLogin(item.checked) },
+      {
+        label: 'Start at login',
+        type: 'checkbox',
+        checked: this.actions.startAtLogin(),
+        click: (item) => this.actions.setStartAtLogin(item.checked),
+      },
       { type: 'separator' },
       { label: 'Quit Tidewatch', click: () => this.actions.quit() },
     ];

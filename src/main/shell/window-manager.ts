@@ -30,7 +30,10 @@ export class WindowManager {
 
   create(show: boolean): BrowserWindow {
     const stateFile = join(this.opts.userDataDir, 'window-state.json');
-    const state = loadWindowState(stateFile, screen.getAllDisplays().map((d) => d.workArea));
+    const state = loadWindowState(
+      stateFile,
+      screen.getAllDisplays().map((d) => d.workArea),
+    );
     const win = new BrowserWindow({
       width: 1280,
       height: 820,
@@ -60,7 +63,12 @@ export class WindowManager {
         win.hide();
       }
     });
-    guardNavigation(win.webContents as unknown as GuardedContents, this.opts.allowedOrigins, (url) => void shell.openExternal(url), this.opts.log);
+    guardNavigation(
+      win.webContents as unknown as GuardedContents,
+      this.opts.allowedOrigins,
+      (url) => void shell.openExternal(url),
+      this.opts.log,
+    );
     void win.loadURL(this.opts.entryUrl);
     this.win = win;
     return win;
@@ -83,6 +91,8 @@ export function permissionAllowed(permission: string, origin: string, allowedOri
 
 /** Deny every permission (camera, notifications from the page, geolocation…) but clipboard writes from our page. */
 export function lockDownSession(session: Session, allowedOrigins: readonly string[]): void {
-  session.setPermissionRequestHandler((wc, permission, callback) => callback(permissionAllowed(permission, wc.getURL(), allowedOrigins)));
+  session.setPermissionRequestHandler((wc, permission, callback) =>
+    callback(permissionAllowed(permission, wc.getURL(), allowedOrigins)),
+  );
   session.setPermissionCheckHandler((_wc, permission, origin) => permissionAllowed(permission, origin, allowedOrigins));
 }

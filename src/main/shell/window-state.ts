@@ -18,7 +18,9 @@ export function loadWindowState(file: string, displays: readonly Bounds[]): Wind
     const state = JSON.parse(readFileSync(file, 'utf8')) as WindowState;
     const b = state.bounds;
     if (!b || ![b.x, b.y, b.width, b.height].every(Number.isFinite) || b.width < 400 || b.height < 300) return {};
-    const visible = displays.some((d) => b.x < d.x + d.width - 50 && b.x + b.width > d.x + 50 && b.y < d.y + d.height - 50 && b.y + 30 > d.y);
+    const visible = displays.some(
+      (d) => b.x < d.x + d.width - 50 && b.x + b.width > d.x + 50 && b.y < d.y + d.height - 50 && b.y + 30 > d.y,
+    );
     return visible ? state : { maximized: state.maximized };
   } catch {
     return {};

@@ -21,7 +21,8 @@ function page(res: ServerResponse, status: number, title: string, body: string):
     'x-frame-options': 'DENY',
     'x-content-type-options': 'nosniff',
     // Nothing runs on this page: a form that posts to itself.
-    'content-security-policy': "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'",
+    'content-security-policy':
+      "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'",
   });
   res.end(`<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1"><title>${escape(title)}</title>
 <style>body{font:16px/1.5 system-ui,sans-serif;max-width:32rem;margin:2rem auto;padding:0 1rem;color:#1b1f24;background:#fff}@media(prefers-color-scheme:dark){body{color:#e6e8eb;background:#15181c}}button{font:inherit;padding:.6rem 1.2rem;border-radius:.4rem;border:0;background:#c0392b;color:#fff}</style>
@@ -35,16 +36,31 @@ function page(res: ServerResponse, status: number, title: string, body: string):
  * one random value per message, never the session token, good for this one alert once; so the
  * route answers whatever Host it is reached by (a reverse proxy on the way from a phone).
  */
-export async function answerAck(req: IncomingMessage, res: ServerResponse, token: string, links: AckLinks): Promise<void> {
+export async function answerAck(
+  req: IncomingMessage,
+  res: ServerResponse,
+  token: string,
+  links: AckLinks,
+): Promise<void> {
   if (req.method === 'POST') {
     // The form's body is empty; read it off so the connection is clean.
     for await (const _ of req) void _;
     const a = links.spend(token);
     if (!a) {
-      page(res, 410, 'Link used', '<h1>This link was already used</h1><p>The alert was acknowledged before, or the link is not one Tidewatch sent. Open Tidewatch to see its alerts.</p>');
+      page(
+        res,
+        410,
+        'Link used',
+        '<h1>This link was already used</h1><p>The alert was acknowledged before, or the link is not one Tidewatch sent. Open Tidewatch to see its alerts.</p>',
+      );
       return;
     }
-    page(res, 200, 'Acknowledged', `<h1>Acknowledged</h1><p><strong>${escape(a.title)}</strong></p><p>Its repeats stop. The position is not changed: open Tidewatch to act on it.</p>`);
+    page(
+      res,
+      200,
+      'Acknowledged',
+      `<h1>Acknowledged</h1><p><strong>${escape(a.title)}</strong></p><p>Its repeats stop. The position is not changed: open Tidewatch to act on it.</p>`,
+    );
     return;
   }
   if (req.method !== 'GET' && req.method !== 'HEAD') {
@@ -53,11 +69,23 @@ export async function answerAck(req: IncomingMessage, res: ServerResponse, token
   }
   const a = links.peek(token);
   if (!a) {
-    page(res, 410, 'Link used', '<h1>This link was already used</h1><p>The alert was acknowledged before, or the link is not one Tidewatch sent. Open Tidewatch to see its alerts.</p>');
+    page(
+      res,
+      410,
+      'Link used',
+      '<h1>This link was already used</h1><p>The alert was acknowledged before, or the link is not one Tidewatch sent. Open Tidewatch to see its alerts.</p>',
+    );
     return;
   }
   // The time as the machine Tidewatch runs on tells it, with its zone (the phone's may differ).
-  const when = new Date(a.created_at).toLocaleString('en-US', { year: 'numeric', month: 'short', day: 'numeric', hour: 'numeric', minute: '2-digit', timeZoneName: 'short' });
+  const when = new Date(a.created_at).toLocaleString('en-US', {
+    year: 'numeric',
+    month: 'short',
+    day: 'numeric',
+    hour: 'numeric',
+    minute: '2-digit',
+    timeZoneName: 'short',
+  });
   page(
     res,
     200,

@@ -11,7 +11,13 @@ export interface ServeOptions {
   port: number;
   dataDir: string;
   /** The real service; absent: the Demo network in this process. */
-  service?: { baseUrl: string; streamUrl: string; apiKey: string; streamKeys?: StreamKeys; naming: 'spec' | 'deepbook' };
+  service?: {
+    baseUrl: string;
+    streamUrl: string;
+    apiKey: string;
+    streamKeys?: StreamKeys;
+    naming: 'spec' | 'deepbook';
+  };
   demo?: { speed?: number; seed?: number };
   watch?: string[];
   /** The service's plan (`serve --plan`): chosen in Settings as if there, before anything is read. */
@@ -45,7 +51,14 @@ export async function startServe(o: ServeOptions): Promise<Serving> {
     const apiKey = randomBytes(12).toString('hex');
     // Gradual: the Demo network listens at once and builds its history in slices, so the store and
     // the cached views answer while it does (its requests wait for the history, in order).
-    sim = await startSim({ apiKeys: [apiKey], port: 0, host: '127.0.0.1', speed: o.demo?.speed, seed: o.demo?.seed, gradual: true });
+    sim = await startSim({
+      apiKeys: [apiKey],
+      port: 0,
+      host: '127.0.0.1',
+      speed: o.demo?.speed,
+      seed: o.demo?.seed,
+      gradual: true,
+    });
     const running = sim;
     demo = { baseUrl: sim.url, apiKey, hints: () => (running.world.built ? running.world.owners() : []) };
   }
@@ -74,7 +87,10 @@ export async function startServe(o: ServeOptions): Promise<Serving> {
     rendererDir: o.rendererDir ?? DEFAULT_RENDERER,
     initial: (topic) => (topic === 'status' ? monitor.status() : undefined),
     log: (line) => (o.log ?? ((l: string) => console.error(`tidewatch: ${l}`)))(monitor.redact(line)),
-    ack: { peek: (token) => monitor.notify.alertOfToken(token), spend: (token) => monitor.notify.acknowledgeByToken(token) },
+    ack: {
+      peek: (token) => monitor.notify.alertOfToken(token),
+      spend: (token) => monitor.notify.acknowledgeByToken(token),
+    },
   });
   origin = `http://127.0.0.1:${web.port}`;
   return {

@@ -32,11 +32,20 @@ export interface WebShell {
 const cookieName = (port: number): string => `tidewatch_session_${port}`;
 const MAX_BODY = 1024 * 1024;
 /** Headers every answer carries: no Referer to anywhere, no framing, no sniffing. */
-const BASE_HEADERS = { 'referrer-policy': 'no-referrer', 'x-frame-options': 'DENY', 'x-content-type-options': 'nosniff' } as const;
+const BASE_HEADERS = {
+  'referrer-policy': 'no-referrer',
+  'x-frame-options': 'DENY',
+  'x-content-type-options': 'nosniff',
+} as const;
 
 function send(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
   const text = JSON.stringify(body);
-  res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store', ...BASE_HEADERS, ...headers });
+  res.writeHead(status, {
+    'content-type': 'application/json; charset=utf-8',
+    'cache-control': 'no-store',
+    ...BASE_HEADERS,
+    ...headers,
+  });
   res.end(text);
 }
 
@@ -116,163 +125,212 @@ export async function startWebShell(opts: WebShellOptions): Promise<WebShell> {
 
   // Slow and half-open connections (slowloris) are cut: a page on loopback sends its headers in
   // milliseconds. Long-lived subscriptions are answers, which these limits do not touch.
-  const server = createServer({ connectionsCheckingInterval: 1_000, headersTimeout: 5_000, requestTimeout: 10_000, keepAliveTimeout: 5_000, maxHeaderSize: 16 * 1024 }, async (req, res) => {
-    try {
-      // An acknowledge link carries its own one-time authority (web/ack-page.ts): any Host, no session.
-      const ack = opts.ack ? ACK_PATH.exec(new URL(req.url ?? '/', 'http://x').pathname) : null;
-      if (ack && opts.ack) {
-        await answerAck(req, res, ack[1]!, opts.ack);
-        return;
-      }
-      const hosts = [`127.0.0.1:${port}`, `localhost:${port}`];
-      if (!hosts.includes(req.headers.host ?? '')) {
-        send(res, 403, { error: { kind: 'forbidden', message: 'this server answers only http://127.0.0.1 on its own port' } });
-        return;
-      }
-      const origin = req.headers.origin;
-      const ownOrigin = origin !== undefined && hosts.map((h) => `http://${h}`).includes(origin);
-      if (origin !== undefined && !ownOrigin) {
-        send(res, 403, { error: { kind: 'forbidden', message: 'requests from other pages are refused' } });
-        return;
-      }
-      const site = req.headers['sec-fetch-site'];
-      if (typeof site === 'string' && site !== 'same-origin' && site !== 'none') {
-        send(res, 403, { error: { kind: 'forbidden', message: 'requests from other sites are refused' } });
-        return;
-      }
-      const url = new URL(req.url ?? '/', `http://${req.headers.host}`);
-      const byHeader = same(req.headers['x-tidewatch-token'] as string | undefined, tokenBuf);
-      const bySession = same(cookieValue(req, cookieName(port)), sessionBuf);
+  const server = createServer(
+    {
+      connectionsCheckingInterval: 1_000,
+      headersTimeout: 5_000,
+      requestTimeout: 10_000,
+      keepAliveTimeout: 5_000,
+      maxHeaderSize: 16 * 1024,
+    },
+    async (req, res) => {
+      try {
+        // An acknowledge link carries its own one-time authority (web/ack-page.ts): any Host, no session.
+        const ack = opts.ack ? ACK_PATH.exec(new URL(req.url ?? '/', 'http://x').pathname) : null;
+        if (ack && opts.ack) {
+          await answerAck(req, res, ack[1]!, opts.ack);
+          return;
+        }
+        const hosts = [`127.0.0.1:${port}`, `localhost:${port}`];
+        if (!hosts.includes(req.headers.host ?? '')) {
+          send(res, 403, {
+            error: { kind: 'forbidden', message: 'this server answers only http://127.0.0.1 on its own port' },
+          });
+          return;
+        }
+        const origin = req.headers.origin;
+        const ownOrigin = origin !== undefined && hosts.map((h) => `http://${h}`).includes(origin);
+        if (origin !== undefined && !ownOrigin) {
+          send(res, 403, { error: { kind: 'forbidden', message: 'requests from other pages are refused' } });
+          return;
+        }
+        const site = req.headers['sec-fetch-site'];
+        if (typeof site === 'string' && site !== 'same-origin' && site !== 'none') {
+          send(res, 403, { error: { kind: 'forbidden', message: 'requests from other sites are refused' } });
+          return;
+        }
+        const url = new URL(req.url ?? '/', `http://${req.headers.host}`);
+        const byHeader = same(req.headers['x-tidewatch-token'] as string | undefined, tokenBuf);
+        const bySession = same(cookieValue(req, cookieName(port)), sessionBuf);
 
-      // The printed address: trade the token for a session cookie, and take the token out of the URL.
-      if (url.searchParams.has('token') && (req.method === 'GET' || req.method === 'HEAD')) {
-        if (!same(url.searchParams.get('token'), tokenBuf)) {
-          send(res, 401, { error: { kind: 'unauthorized', message: 'this address carries a wrong token: open the one `tidewatch serve` printed' } });
-          return;
-        }
-        url.searchParams.delete('token');
-        res.writeHead(303, {
-          location: `${url.pathname}${url.search}`,
-          'set-cookie': `${cookieName(port)}=${sessionBuf.toString()}; HttpOnly; SameSite=Strict; Path=/`,
-          'cache-control': 'no-store',
-          ...BASE_HEADERS,
-        });
-        res.end();
-        return;
-      }
-      const isCommand = url.pathname.startsWith('/api/invoke/');
-      // A command from the page carries our Origin; without one (a program, or a forged form), only the header token will do.
-      const authorised = byHeader || (bySession && (!isCommand || ownOrigin));
-      if (!authorised) {
-        const message = bySession ? 'a command without an Origin needs the x-tidewatch-token header' : 'open the address printed by `tidewatch serve` (it carries the token)';
-        send(res, 401, { error: { kind: 'unauthorized', message } });
-        return;
-      }
-
-      if (url.pathname.startsWith('/api/invoke/')) {
-        if (req.method !== 'POST') {
-          send(res, 405, { error: { kind: 'method', message: 'use POST with a JSON body of arguments' } }, { allow: 'POST' });
-          return;
-        }
-        const method = url.pathname.slice('/api/invoke/'.length);
-        if (!isContractMethod(method)) {
-          send(res, 404, { error: { kind: 'unknown-method', message: `no contract method "${method}"` } });
-          return;
-        }
-        let args: unknown;
-        try {
-          const text = await readBody(req);
-          args = text.length > 0 ? JSON.parse(text) : {};
-        } catch (err) {
-          send(res, 400, { error: { kind: 'bad-argument', message: `the body must be a JSON object of arguments (${(err as Error).message})` } });
-          return;
-        }
-        // The page went away or asked again: stop the work it asked for (range fetches included).
-        const cancel = new AbortController();
-        res.on('close', () => {
-          if (!res.writableEnded) cancel.abort();
-        });
-        try {
-          const result = await opts.api.invoke(method, args as never, { signal: cancel.signal });
-          send(res, 200, { result });
-        } catch (err) {
-          if (res.destroyed) return;
-          if (err instanceof ContractArgumentError) send(res, 400, { error: { kind: 'bad-argument', message: err.message } });
-          else if (err instanceof ServiceError) {
-            send(res, statusOfServiceError(err), { error: { kind: err.kind, message: err.message, advice: err.advice } });
-          } else {
-            log(`internal error in ${method}: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`);
-            send(res, 500, { error: { kind: 'internal', message: 'Tidewatch hit an internal error; it was logged. Retry, and report it if it happens again.' } });
+        // The printed address: trade the token for a session cookie, and take the token out of the URL.
+        if (url.searchParams.has('token') && (req.method === 'GET' || req.method === 'HEAD')) {
+          if (!same(url.searchParams.get('token'), tokenBuf)) {
+            send(res, 401, {
+              error: {
+                kind: 'unauthorized',
+                message: 'this address carries a wrong token: open the one `tidewatch serve` printed',
+              },
+            });
+            return;
           }
-        }
-        return;
-      }
-
-      // Subscriptions: /api/subscribe/<topic>, or /api/subscribe?topics=a,b,c for several on one
-      // connection (a browser keeps only six connections per host), each push named by its topic.
-      if (url.pathname === '/api/subscribe' || url.pathname.startsWith('/api/subscribe/')) {
-        const single = url.pathname.length > '/api/subscribe/'.length;
-        const topics = single
-          ? [decodeURIComponent(url.pathname.slice('/api/subscribe/'.length))]
-          : (url.searchParams.get('topics') ?? '').split(',').filter(Boolean);
-        const unknown = topics.filter((t) => !isTopic(t));
-        if (topics.length === 0 || unknown.length > 0) {
-          send(res, 404, { error: { kind: 'unknown-topic', message: `no topic "${unknown[0] ?? ''}" (status, margin, alerts, risk, pool:<name>)` } });
+          url.searchParams.delete('token');
+          res.writeHead(303, {
+            location: `${url.pathname}${url.search}`,
+            'set-cookie': `${cookieName(port)}=${sessionBuf.toString()}; HttpOnly; SameSite=Strict; Path=/`,
+            'cache-control': 'no-store',
+            ...BASE_HEADERS,
+          });
+          res.end();
           return;
         }
-        res.writeHead(200, { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-cache', connection: 'keep-alive', ...BASE_HEADERS });
-        res.write(': subscribed\n\n');
-        streams.add(res);
-        // Pushes within PUSH_GATHER_MS go out as one write: a busy pool's 700 events a second were
-        // 700 chunks, each a task of the page's main thread; the page renders at most every 100 ms.
-        let pending = '';
-        let gather: ReturnType<typeof setTimeout> | undefined;
-        const flush = (): void => {
-          gather = undefined;
-          if (res.writableLength < 4 * 1024 * 1024) res.write(pending);
-          pending = '';
-        };
-        const offs = (topics as Topic[]).map((topic) => {
-          const write = (payload: unknown): void => {
-            pending += `${single ? '' : `event: ${topic}\n`}data: ${JSON.stringify(payload)}\n\n`;
-            gather ??= setTimeout(flush, PUSH_GATHER_MS);
-          };
-          const first = opts.initial?.(topic);
-          if (first !== undefined) write(first);
-          return opts.api.subscribe(topic, write);
-        });
-        const ping = setInterval(() => res.write(': ping\n\n'), 15_000);
-        req.on('close', () => {
-          clearInterval(ping);
-          if (gather) clearTimeout(gather);
-          for (const off of offs) off();
-          streams.delete(res);
-        });
-        return;
-      }
+        const isCommand = url.pathname.startsWith('/api/invoke/');
+        // A command from the page carries our Origin; without one (a program, or a forged form), only the header token will do.
+        const authorised = byHeader || (bySession && (!isCommand || ownOrigin));
+        if (!authorised) {
+          const message = bySession
+            ? 'a command without an Origin needs the x-tidewatch-token header'
+            : 'open the address printed by `tidewatch serve` (it carries the token)';
+          send(res, 401, { error: { kind: 'unauthorized', message } });
+          return;
+        }
 
-      if (req.method !== 'GET' && req.method !== 'HEAD') {
-        send(res, 405, { error: { kind: 'method', message: 'only GET here' } });
-        return;
+        if (url.pathname.startsWith('/api/invoke/')) {
+          if (req.method !== 'POST') {
+            send(
+              res,
+              405,
+              { error: { kind: 'method', message: 'use POST with a JSON body of arguments' } },
+              { allow: 'POST' },
+            );
+            return;
+          }
+          const method = url.pathname.slice('/api/invoke/'.length);
+          if (!isContractMethod(method)) {
+            send(res, 404, { error: { kind: 'unknown-method', message: `no contract method "${method}"` } });
+            return;
+          }
+          let args: unknown;
+          try {
+            const text = await readBody(req);
+            args = text.length > 0 ? JSON.parse(text) : {};
+          } catch (err) {
+            send(res, 400, {
+              error: {
+                kind: 'bad-argument',
+                message: `the body must be a JSON object of arguments (${(err as Error).message})`,
+              },
+            });
+            return;
+          }
+          // The page went away or asked again: stop the work it asked for (range fetches included).
+          const cancel = new AbortController();
+          res.on('close', () => {
+            if (!res.writableEnded) cancel.abort();
+          });
+          try {
+            const result = await opts.api.invoke(method, args as never, { signal: cancel.signal });
+            send(res, 200, { result });
+          } catch (err) {
+            if (res.destroyed) return;
+            if (err instanceof ContractArgumentError)
+              send(res, 400, { error: { kind: 'bad-argument', message: err.message } });
+            else if (err instanceof ServiceError) {
+              send(res, statusOfServiceError(err), {
+                error: { kind: err.kind, message: err.message, advice: err.advice },
+              });
+            } else {
+              log(`internal error in ${method}: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`);
+              send(res, 500, {
+                error: {
+                  kind: 'internal',
+                  message: 'Tidewatch hit an internal error; it was logged. Retry, and report it if it happens again.',
+                },
+              });
+            }
+          }
+          return;
+        }
+
+        // Subscriptions: /api/subscribe/<topic>, or /api/subscribe?topics=a,b,c for several on one
+        // connection (a browser keeps only six connections per host), each push named by its topic.
+        if (url.pathname === '/api/subscribe' || url.pathname.startsWith('/api/subscribe/')) {
+          const single = url.pathname.length > '/api/subscribe/'.length;
+          const topics = single
+            ? [decodeURIComponent(url.pathname.slice('/api/subscribe/'.length))]
+            : (url.searchParams.get('topics') ?? '').split(',').filter(Boolean);
+          const unknown = topics.filter((t) => !isTopic(t));
+          if (topics.length === 0 || unknown.length > 0) {
+            send(res, 404, {
+              error: {
+                kind: 'unknown-topic',
+                message: `no topic "${unknown[0] ?? ''}" (status, margin, alerts, risk, pool:<name>)`,
+              },
+            });
+            return;
+          }
+          res.writeHead(200, {
+            'content-type': 'text/event-stream; charset=utf-8',
+            'cache-control': 'no-cache',
+            connection: 'keep-alive',
+            ...BASE_HEADERS,
+          });
+          res.write(': subscribed\n\n');
+          streams.add(res);
+          // Pushes within PUSH_GATHER_MS go out as one write: a busy pool's 700 events a second were
+          // 700 chunks, each a task of the page's main thread; the page renders at most every 100 ms.
+          let pending = '';
+          let gather: ReturnType<typeof setTimeout> | undefined;
+          const flush = (): void => {
+            gather = undefined;
+            if (res.writableLength < 4 * 1024 * 1024) res.write(pending);
+            pending = '';
+          };
+          const offs = (topics as Topic[]).map((topic) => {
+            const write = (payload: unknown): void => {
+              pending += `${single ? '' : `event: ${topic}\n`}data: ${JSON.stringify(payload)}\n\n`;
+              gather ??= setTimeout(flush, PUSH_GATHER_MS);
+            };
+            const first = opts.initial?.(topic);
+            if (first !== undefined) write(first);
+            return opts.api.subscribe(topic, write);
+          });
+          const ping = setInterval(() => res.write(': ping\n\n'), 15_000);
+          req.on('close', () => {
+            clearInterval(ping);
+            if (gather) clearTimeout(gather);
+            for (const off of offs) off();
+            streams.delete(res);
+          });
+          return;
+        }
+
+        if (req.method !== 'GET' && req.method !== 'HEAD') {
+          send(res, 405, { error: { kind: 'method', message: 'only GET here' } });
+          return;
+        }
+        const file = staticFile(opts.rendererDir, url.pathname === '/' ? '/index.html' : url.pathname);
+        const html = file?.type.startsWith('text/html') ?? true;
+        res.writeHead(200, {
+          'content-type': file?.type ?? 'text/html; charset=utf-8',
+          ...BASE_HEADERS,
+          ...(html ? { 'content-security-policy': CSP, 'cache-control': 'no-store' } : {}),
+        });
+        res.end(file?.body ?? NOT_BUILT_PAGE);
+      } catch (err) {
+        if (res.headersSent) res.destroy();
+        // A malformed percent-escape (`/%`, `/%ff%fe`) is the caller's mistake, not ours.
+        else if (err instanceof URIError)
+          send(res, 400, {
+            error: { kind: 'bad-request', message: 'the address is not valid (a malformed %-escape)' },
+          });
+        else {
+          log(`internal error serving a request: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`);
+          send(res, 500, { error: { kind: 'internal', message: 'Tidewatch hit an internal error; it was logged.' } });
+        }
       }
-      const file = staticFile(opts.rendererDir, url.pathname === '/' ? '/index.html' : url.pathname);
-      const html = file?.type.startsWith('text/html') ?? true;
-      res.writeHead(200, {
-        'content-type': file?.type ?? 'text/html; charset=utf-8',
-        ...BASE_HEADERS,
-        ...(html ? { 'content-security-policy': CSP, 'cache-control': 'no-store' } : {}),
-      });
-      res.end(file?.body ?? NOT_BUILT_PAGE);
-    } catch (err) {
-      if (res.headersSent) res.destroy();
-      // A malformed percent-escape (`/%`, `/%ff%fe`) is the caller's mistake, not ours.
-      else if (err instanceof URIError) send(res, 400, { error: { kind: 'bad-request', message: 'the address is not valid (a malformed %-escape)' } });
-      else {
-        log(`internal error serving a request: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`);
-        send(res, 500, { error: { kind: 'internal', message: 'Tidewatch hit an internal error; it was logged.' } });
-      }
-    }
-  });
+    },
+  );
   server.maxHeadersCount = 64;
   server.maxConnections = 1_024;
   // A request that timed out or could not be parsed: answer if we still can, and close the socket.

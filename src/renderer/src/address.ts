@@ -8,7 +8,9 @@ export function parseAddress(text: string, what = 'wallet address'): { address: 
   if (t === '') return { error: `Enter a ${what}.` };
   if (!/^0x[0-9a-fA-F]{1,64}$/.test(t)) {
     const hint = /^[0-9a-fA-F]{64}$/.test(t) ? ' It needs the 0x in front.' : t.length > 66 ? ' It is too long.' : '';
-    return { error: `"${t.length > 24 ? `${t.slice(0, 24)}…` : t}" is not a ${what}: a ${what} is 0x followed by up to 64 hexadecimal digits (0-9, a-f).${hint}` };
+    return {
+      error: `"${t.length > 24 ? `${t.slice(0, 24)}…` : t}" is not a ${what}: a ${what} is 0x followed by up to 64 hexadecimal digits (0-9, a-f).${hint}`,
+    };
   }
   return { address: `0x${t.slice(2).toLowerCase().padStart(64, '0')}` };
 }

@@ -45,10 +45,14 @@ export function shareText(share: number): string {
 export function forecastSentence(f: CreditForecast): string {
   const parts: string[] = [];
   if (f.shareOfPlanDay !== null && f.planMonthlyCredits !== null) {
-    parts.push(`${shareText(f.shareOfPlanDay)} of the ${f.planLabel} plan (${whole(f.planMonthlyCredits / DAYS_PER_MONTH)} a day of its ${whole(f.planMonthlyCredits)} a month)`);
+    parts.push(
+      `${shareText(f.shareOfPlanDay)} of the ${f.planLabel} plan (${whole(f.planMonthlyCredits / DAYS_PER_MONTH)} a day of its ${whole(f.planMonthlyCredits)} a month)`,
+    );
   }
   if (f.budget !== null && f.shareOfBudgetDay !== null && f.budget !== f.planMonthlyCredits) {
-    parts.push(`${shareText(f.shareOfBudgetDay)} of your budget (${whole(f.budget / DAYS_PER_MONTH)} a day of ${whole(f.budget)} a month)`);
+    parts.push(
+      `${shareText(f.shareOfBudgetDay)} of your budget (${whole(f.budget / DAYS_PER_MONTH)} a day of ${whole(f.budget)} a month)`,
+    );
   }
   const head = `About ${about(f.perDay)} credits a day at these settings`;
   if (parts.length === 0) return `${head}. A custom plan without a monthly budget: nothing to compare it with.`;
@@ -67,12 +71,16 @@ export function poolStreamText(p: CreditForecast['poolStreams'][number]): string
 
 /** A pool page's own stream: "Live stream: about 41,000 credits an hour while this page is open". */
 export function poolPageStreamText(perHour: number | null): string {
-  return perHour === null ? 'Live stream: measuring its cost…' : `Live stream: about ${about(perHour)} credits an hour while this page is open`;
+  return perHour === null
+    ? 'Live stream: measuring its cost…'
+    : `Live stream: about ${about(perHour)} credits an hour while this page is open`;
 }
 
 /** A stream that holds one of the plan's places, as a trader says it. */
 function streamName(id: string): string {
-  return id === 'margin' ? 'the margin stream (the liquidation alarm)' : `the ${id.replace(/^pool:/, '')} pool page's stream`;
+  return id === 'margin'
+    ? 'the margin stream (the liquidation alarm)'
+    : `the ${id.replace(/^pool:/, '')} pool page's stream`;
 }
 
 /**
@@ -84,7 +92,10 @@ export function poolWaitingText(holders: string[]): string {
   const n = holders.length;
   const names = holders.map(streamName);
   const who = n <= 2 ? names.join(' and ') : `${names.slice(0, -1).join(', ')} and ${names[n - 1]}`;
-  const why = n === 0 ? "your plan's streams are all in use" : `your plan allows ${n} stream${n === 1 ? '' : 's'} at once and ${who} ${n === 1 ? 'has it' : 'have them'}`;
+  const why =
+    n === 0
+      ? "your plan's streams are all in use"
+      : `your plan allows ${n} stream${n === 1 ? '' : 's'} at once and ${who} ${n === 1 ? 'has it' : 'have them'}`;
   // The margin stream never gives its place up: with it alone holding the plan's one, only a plan with more streams helps.
   const after =
     n === 1 && holders[0] === 'margin'
@@ -104,7 +115,10 @@ export function priceReadText(p: ReadPlan['prices'][number]): string {
  * when they are on a timer (null is also what the Demo network reports, so it is not spelled out).
  */
 export function readsList(r: ReadPlan): string[] {
-  return [...r.prices.map(priceReadText), ...(r.recordsEveryMs === null ? [] : [`Margin records read every ${every(r.recordsEveryMs)}`])];
+  return [
+    ...r.prices.map(priceReadText),
+    ...(r.recordsEveryMs === null ? [] : [`Margin records read every ${every(r.recordsEveryMs)}`]),
+  ];
 }
 
 /** The budget's effect on the reads in a few words for the status bar, or null when it has none. */

@@ -41,7 +41,8 @@ export function num(value: number | null | undefined, digits = 2, opts: { privat
   if (value === null || value === undefined || !Number.isFinite(value)) return '–';
   if (opts.private !== false && privacy.value) return MASK;
   const abs = Math.abs(value);
-  const maximumFractionDigits = abs !== 0 && abs < 1 ? Math.max(digits, Math.min(8, 2 - Math.floor(Math.log10(abs)) + 2)) : digits;
+  const maximumFractionDigits =
+    abs !== 0 && abs < 1 ? Math.max(digits, Math.min(8, 2 - Math.floor(Math.log10(abs)) + 2)) : digits;
   return nf({ maximumFractionDigits, minimumFractionDigits: Math.min(digits, maximumFractionDigits) }).format(value);
 }
 
@@ -56,9 +57,15 @@ export function compact(value: number | null | undefined, opts: { private?: bool
 export function usd(value: number | null | undefined, opts: { private?: boolean } = {}): string {
   if (value === null || value === undefined || !Number.isFinite(value)) return '–';
   if (opts.private !== false && privacy.value) return `$${MASK}`;
-  if (Math.abs(value) >= 1e6) return nf({ style: 'currency', currency: 'USD', notation: 'compact', maximumFractionDigits: 2 }).format(value);
+  if (Math.abs(value) >= 1e6)
+    return nf({ style: 'currency', currency: 'USD', notation: 'compact', maximumFractionDigits: 2 }).format(value);
   const digits = Math.abs(value) >= 10_000 ? 0 : 2;
-  return nf({ style: 'currency', currency: 'USD', maximumFractionDigits: digits, minimumFractionDigits: digits }).format(value);
+  return nf({
+    style: 'currency',
+    currency: 'USD',
+    maximumFractionDigits: digits,
+    minimumFractionDigits: digits,
+  }).format(value);
 }
 
 /** An asset's USD price (market data, never masked): enough digits for cheap assets ("$0.03412"). */
@@ -82,7 +89,11 @@ export function fixed(value: number | null | undefined, decimals: number, opts: 
 }
 
 /** A human amount with its symbol: "1,234.5 SUI". */
-export function amount(value: number | null | undefined, symbol: string | null | undefined, opts: { private?: boolean } = {}): string {
+export function amount(
+  value: number | null | undefined,
+  symbol: string | null | undefined,
+  opts: { private?: boolean } = {},
+): string {
   const n = num(value, 2, opts);
   return symbol ? `${n} ${symbol}` : n;
 }
@@ -168,7 +179,9 @@ export const PRICE_SOURCE: Readonly<Record<UsdPrice['source'], string>> = {
 
 /** A time of day today ("2:02 PM"), the full date and time otherwise. */
 function clockOrTime(ms: number, now = Date.now()): string {
-  return new Date(ms).toDateString() === new Date(now).toDateString() ? df({ hour: 'numeric', minute: '2-digit' }).format(ms) : time(ms);
+  return new Date(ms).toDateString() === new Date(now).toDateString()
+    ? df({ hour: 'numeric', minute: '2-digit' }).format(ms)
+    : time(ms);
 }
 
 /** A short time in the user's zone: "2:02 PM" today, "Nov 23, 2:02 PM" another day (a delivery chip). */

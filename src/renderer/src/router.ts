@@ -24,7 +24,10 @@ export const PAGES = ['manager'] as const;
 function parse(hash: string): { name: string; param: string | undefined } {
   const [name, ...rest] = hash.replace(/^#\/?/, '').split('/');
   const known = VIEWS.some((v) => v.name === name) || (PAGES as readonly string[]).includes(name ?? '');
-  return { name: known ? name! : 'portfolio', param: rest.length > 0 && rest[0] ? decodeURIComponent(rest.join('/')) : undefined };
+  return {
+    name: known ? name! : 'portfolio',
+    param: rest.length > 0 && rest[0] ? decodeURIComponent(rest.join('/')) : undefined,
+  };
 }
 
 const current = ref(parse(window.location.hash));

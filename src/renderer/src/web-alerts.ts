@@ -15,9 +15,17 @@ export const BANNER_DISMISSED_KEY = 'tidewatch.notifyBannerDismissed';
  * The alerts of a push that deserve a notification: not notified before (`known`), warning or
  * critical, not acknowledged (a push of an acknowledgement through a phone's link), not snoozed.
  */
-export function notifiable(pushed: readonly AlertRecord[], known: ReadonlySet<number>, now = Date.now()): AlertRecord[] {
+export function notifiable(
+  pushed: readonly AlertRecord[],
+  known: ReadonlySet<number>,
+  now = Date.now(),
+): AlertRecord[] {
   return pushed.filter(
-    (a) => (a.level === 'warning' || a.level === 'critical') && a.acknowledged_at === null && (a.snoozed_until ?? 0) <= now && (a.id === 0 || !known.has(a.id)),
+    (a) =>
+      (a.level === 'warning' || a.level === 'critical') &&
+      a.acknowledged_at === null &&
+      (a.snoozed_until ?? 0) <= now &&
+      (a.id === 0 || !known.has(a.id)),
   );
 }
 
@@ -51,7 +59,11 @@ export function noticeOf(a: AlertRecord, privacy: boolean): AlertNotice {
 export function showNotice(notice: AlertNotice): Notification | undefined {
   if (typeof Notification === 'undefined' || Notification.permission !== 'granted') return undefined;
   try {
-    const n = new Notification(notice.title, { body: notice.body, tag: notice.tag, requireInteraction: notice.requireInteraction });
+    const n = new Notification(notice.title, {
+      body: notice.body,
+      tag: notice.tag,
+      requireInteraction: notice.requireInteraction,
+    });
     n.onclick = () => {
       window.focus();
       window.location.hash = notice.href;

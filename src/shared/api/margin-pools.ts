@@ -13,7 +13,10 @@ import { Num } from './primitives';
  * point (1_125_000_000 = 1.125, 10_000_000 = 1 %), an indexer may send them converted. A value
  * above 1,000 is read as fixed point; a ratio is then 1.125 and a reward 0.01 either way.
  */
-export const FixedRatio = v.pipe(Num, v.transform((x) => (Math.abs(x) > 1_000 ? x / 1e9 : x)));
+export const FixedRatio = v.pipe(
+  Num,
+  v.transform((x) => (Math.abs(x) > 1_000 ? x / 1e9 : x)),
+);
 
 export const MarginPoolInfoSchema = v.looseObject({
   margin_pool_id: v.string(),

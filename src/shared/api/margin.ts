@@ -68,9 +68,7 @@ export const MarginManagerSchema = v.object({
  * The margin manager nested in liquidations and active loans: the spec says only "margin
  * manager details", so every field is optional and unknown ones are kept.
  */
-export const NestedMarginManagerSchema = v.nullish(
-  v.looseObject({ ...v.partial(MarginManagerSchema).entries }),
-);
+export const NestedMarginManagerSchema = v.nullish(v.looseObject({ ...v.partial(MarginManagerSchema).entries }));
 
 export const LiquidationSchema = v.object({
   event_digest: v.string(),
@@ -126,7 +124,6 @@ export const MarginManagerPageSchema = PageSchema(MarginManagerSchema);
 export const LiquidationPageSchema = PageSchema(LiquidationSchema);
 export const ActiveSupplyPageSchema = PageSchema(ActiveSupplySchema);
 export const ActiveLoanPageSchema = PageSchema(ActiveLoanSchema);
-
 
 export type SupplyReferral = v.InferOutput<typeof SupplyReferralSchema>;
 export type SupplierCap = v.InferOutput<typeof SupplierCapSchema>;

@@ -20,7 +20,14 @@ export const Num = v.union(
 
 /** An identifier that one response sends as a number and another as a string: always a string after parsing. */
 export const IdString = v.union(
-  [v.string(), v.pipe(v.number(), v.integer(), v.transform((n) => String(n)))],
+  [
+    v.string(),
+    v.pipe(
+      v.number(),
+      v.integer(),
+      v.transform((n) => String(n)),
+    ),
+  ],
   'expected a string or an integer',
 );
 
@@ -28,7 +35,11 @@ export const IdString = v.union(
 export const BigIntString = v.union(
   [
     v.pipe(v.string(), v.regex(/^\d+$/, 'expected a decimal integer string')),
-    v.pipe(v.number(), v.integer(), v.transform((n) => String(n))),
+    v.pipe(
+      v.number(),
+      v.integer(),
+      v.transform((n) => String(n)),
+    ),
   ],
   'expected a decimal integer string',
 );

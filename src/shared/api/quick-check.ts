@@ -87,7 +87,8 @@ function compileBase(s: Node): Check {
       const entries = Object.entries(s.entries!).map(([key, value]) => [key, compile(value)] as const);
       return (x) => {
         if (!x || typeof x !== 'object') return false;
-        for (const [key, check] of entries) if (!(key in x) || !check((x as Record<string, unknown>)[key])) return false;
+        for (const [key, check] of entries)
+          if (!(key in x) || !check((x as Record<string, unknown>)[key])) return false;
         return true;
       };
     }
@@ -96,7 +97,8 @@ function compileBase(s: Node): Check {
       const byValue = new Map<unknown, Check>();
       for (const option of s.options!) {
         const discriminator = option.type === 'object' ? option.entries![key] : undefined;
-        if (discriminator?.type !== 'literal' || discriminator.pipe) throw new Error('quickCheck: a variant option not keyed by a literal');
+        if (discriminator?.type !== 'literal' || discriminator.pipe)
+          throw new Error('quickCheck: a variant option not keyed by a literal');
         byValue.set(discriminator.literal, compile(option));
       }
       return (x) => {

@@ -42,7 +42,11 @@ export interface DebtRates {
 
 /** The holdings `ms` ahead with only interest at work (prices, assets and rates held). */
 export function accrued(h: Holdings, rates: DebtRates, ms: number): Holdings {
-  return { ...h, debtBase: accrue(h.debtBase, rates.base ?? 0, ms), debtQuote: accrue(h.debtQuote, rates.quote ?? 0, ms) };
+  return {
+    ...h,
+    debtBase: accrue(h.debtBase, rates.base ?? 0, ms),
+    debtQuote: accrue(h.debtQuote, rates.quote ?? 0, ms),
+  };
 }
 
 /** The ratio `ms` ahead at today's prices, its debt accruing. */
@@ -55,7 +59,13 @@ export function ratioAfter(h: Holdings, p: PricePair, rates: DebtRates, ms: numb
  * when not within `horizonMs` (a year by default) or the position has no debt; 0 when it is
  * already there. The ratio falls monotonically with time, so a bisection finds it.
  */
-export function timeToLiquidationByInterest(h: Holdings, p: PricePair, rates: DebtRates, liquidation: number, horizonMs = YEAR_MS): number | null {
+export function timeToLiquidationByInterest(
+  h: Holdings,
+  p: PricePair,
+  rates: DebtRates,
+  liquidation: number,
+  horizonMs = YEAR_MS,
+): number | null {
   const now = valueAt(h, p).ratio;
   if (now === null) return null;
   if (now <= liquidation) return 0;
@@ -72,6 +82,12 @@ export function timeToLiquidationByInterest(h: Holdings, p: PricePair, rates: De
 }
 
 /** The ratio at each of `days` ahead (a dashed continuation of the risk history). */
-export function projectRatio(h: Holdings, p: PricePair, rates: DebtRates, startMs: number, days: readonly number[]): Array<{ ts_ms: number; ratio: number | null }> {
+export function projectRatio(
+  h: Holdings,
+  p: PricePair,
+  rates: DebtRates,
+  startMs: number,
+  days: readonly number[],
+): Array<{ ts_ms: number; ratio: number | null }> {
   return days.map((d) => ({ ts_ms: startMs + d * DAY_MS, ratio: ratioAfter(h, p, rates, d * DAY_MS) }));
 }

@@ -12,10 +12,16 @@ export interface RiskThresholds {
   near_pct: number | null;
 }
 
-export function levelOf(ratio: number | null, distancePct: number | null, t: RiskThresholds, liquidation: number): PositionLevel {
+export function levelOf(
+  ratio: number | null,
+  distancePct: number | null,
+  t: RiskThresholds,
+  liquidation: number,
+): PositionLevel {
   if (ratio === null) return 'ok';
   if (ratio < liquidation) return 'liquidatable';
-  if (ratio < t.critical || (t.near_pct !== null && distancePct !== null && Math.abs(distancePct) <= t.near_pct)) return 'critical';
+  if (ratio < t.critical || (t.near_pct !== null && distancePct !== null && Math.abs(distancePct) <= t.near_pct))
+    return 'critical';
   if (ratio < t.warning) return 'warning';
   return 'ok';
 }

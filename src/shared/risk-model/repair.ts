@@ -27,7 +27,13 @@ const roundUp = (x: number, decimals: number): number => {
  * The deposit of one asset (price `usd`, `decimals`) that brings the ratio to `target`:
  * (A + x P) / D = T  =>  x = (T D - A) / P. Null when the ratio is there already (or no debt).
  */
-export function depositFor(h: Holdings, p: PricePair, target: number, asset: 'base' | 'quote', decimals: number): Amount | null {
+export function depositFor(
+  h: Holdings,
+  p: PricePair,
+  target: number,
+  asset: 'base' | 'quote',
+  decimals: number,
+): Amount | null {
   const v = valueAt(h, p);
   if (v.ratio === null || v.ratio >= target) return null;
   const price = asset === 'base' ? p.base : p.quote;
@@ -58,7 +64,9 @@ export function afterDeposit(h: Holdings, asset: 'base' | 'quote', amount: numbe
 }
 
 export function afterRepay(h: Holdings, amount: number): Holdings {
-  return h.debtBase > 0 && h.debtQuote <= 0 ? { ...h, debtBase: h.debtBase - amount } : { ...h, debtQuote: h.debtQuote - amount };
+  return h.debtBase > 0 && h.debtQuote <= 0
+    ? { ...h, debtBase: h.debtBase - amount }
+    : { ...h, debtQuote: h.debtQuote - amount };
 }
 
 /** What a liquidation does at prices `p` (the protocol's rule; docs/valuation.md "Liquidation"). */
@@ -94,7 +102,10 @@ export function liquidationAt(h: Holdings, p: PricePair, params: LiquidationPara
     repaid = v.assets / bonus;
     defaulted = v.debt - repaid;
   } else {
-    repaid = Math.max(0, Math.min(v.debt, (params.target_liquidation * v.debt - v.assets) / (params.target_liquidation - bonus)));
+    repaid = Math.max(
+      0,
+      Math.min(v.debt, (params.target_liquidation * v.debt - v.assets) / (params.target_liquidation - bonus)),
+    );
   }
   const seized = defaulted > 0 ? v.assets : repaid * bonus;
   const assetsAfter = v.assets - seized;

@@ -27,7 +27,10 @@ export function shockFactor(symbol: string | null, shocks: Shocks): number {
 
 export function shockedPrices(pos: ModelPosition, shocks: Shocks): PricePair | null {
   if (!pos.prices) return null;
-  return { base: pos.prices.base * shockFactor(pos.base_symbol, shocks), quote: pos.prices.quote * shockFactor(pos.quote_symbol, shocks) };
+  return {
+    base: pos.prices.base * shockFactor(pos.base_symbol, shocks),
+    quote: pos.prices.quote * shockFactor(pos.quote_symbol, shocks),
+  };
 }
 
 export interface ShockedPosition {
@@ -47,7 +50,17 @@ export interface ShockedPosition {
 /** One position at shocked prices; a position pushed below its liquidation ratio is liquidated by the protocol's rule. */
 export function shockPosition(pos: ModelPosition, shocks: Shocks): ShockedPosition {
   const p = shockedPrices(pos, shocks);
-  if (!p || !pos.prices) return { manager_id: pos.manager_id, ratio: null, equity: null, equity_change: null, level: 'ok', liquidated: false, repaid_usd: 0, distance_pct: null };
+  if (!p || !pos.prices)
+    return {
+      manager_id: pos.manager_id,
+      ratio: null,
+      equity: null,
+      equity_change: null,
+      level: 'ok',
+      liquidated: false,
+      repaid_usd: 0,
+      distance_pct: null,
+    };
   const before = valueAt(pos.holdings, pos.prices);
   const v = valueAt(pos.holdings, p);
   const liq = priceAtRatio(pos.holdings, p.quote, pos.params.liquidation);
@@ -79,9 +92,18 @@ export interface ShockTotals {
 }
 
 /** Every position under the same shocks, and the totals ("SUI -15 %: 3 of 9 liquidated, …"). */
-export function shockPortfolio(list: readonly ModelPosition[], shocks: Shocks): { rows: ShockedPosition[]; totals: ShockTotals } {
+export function shockPortfolio(
+  list: readonly ModelPosition[],
+  shocks: Shocks,
+): { rows: ShockedPosition[]; totals: ShockTotals } {
   const rows = list.map((p) => shockPosition(p, shocks));
-  const totals: ShockTotals = { positions: 0, liquidated: 0, repaid_usd: 0, equity_change_usd: 0, levels: { ok: 0, warning: 0, critical: 0, liquidatable: 0 } };
+  const totals: ShockTotals = {
+    positions: 0,
+    liquidated: 0,
+    repaid_usd: 0,
+    equity_change_usd: 0,
+    levels: { ok: 0, warning: 0, critical: 0, liquidatable: 0 },
+  };
   for (const r of rows) {
     if (r.ratio === null) continue;
     totals.positions++;

@@ -35,7 +35,13 @@ export function valueAt(h: Holdings, p: PricePair): Valuation {
   const assets = h.base * p.base + h.quote * p.quote;
   const debt = h.debtBase * p.base + h.debtQuote * p.quote;
   const equity = assets - debt;
-  return { assets, debt, equity, ratio: debt > 0 ? assets / debt : null, leverage: equity > 0 ? assets / equity : null };
+  return {
+    assets,
+    debt,
+    equity,
+    ratio: debt > 0 ? assets / debt : null,
+    leverage: equity > 0 ? assets / equity : null,
+  };
 }
 
 /** Whether the position owes anything. */

@@ -148,7 +148,12 @@ export class LiquidationScan {
     for (let i = 0; i < n; i++) {
       const owed = at.shares[i]! * this.borrowIndex[at.poolSlot[i]!]!;
       const r0 = this.ratioOf(i);
-      if (!(owed >= MIN_BOUNDED_DEBT) || !(r0 > 0) || !(this.unit[at.baseSlot[i]!]! > 0) || !(this.unit[at.quoteSlot[i]!]! > 0)) {
+      if (
+        !(owed >= MIN_BOUNDED_DEBT) ||
+        !(r0 > 0) ||
+        !(this.unit[at.baseSlot[i]!]! > 0) ||
+        !(this.unit[at.quoteSlot[i]!]! > 0)
+      ) {
         always.push(i);
         continue;
       }
@@ -162,7 +167,13 @@ export class LiquidationScan {
     this.groups = [...byKey.values()].map((members) => {
       const i = members[0]!;
       members.sort((a, b) => at.slack[a]! - at.slack[b]!);
-      return { base: at.baseSlot[i]!, quote: at.quoteSlot[i]!, debt: at.debtSlot[i]!, pool: at.poolSlot[i]!, members: Int32Array.from(members) };
+      return {
+        base: at.baseSlot[i]!,
+        quote: at.quoteSlot[i]!,
+        debt: at.debtSlot[i]!,
+        pool: at.poolSlot[i]!,
+        members: Int32Array.from(members),
+      };
     });
     this.always = Int32Array.from(always);
     this.stale = false;

@@ -57,7 +57,14 @@ export class MarginPools {
     this.liquidity = rng.clone().fork('liquidity');
     for (const sym of symbols) {
       if (!this.pools.has(sym)) {
-        this.pools.set(sym, { id: objectId(rng), symbol: sym, supplyShares: 0, supplyIndex: 1, borrowShares: 0, borrowIndex: 1 });
+        this.pools.set(sym, {
+          id: objectId(rng),
+          symbol: sym,
+          supplyShares: 0,
+          supplyIndex: 1,
+          borrowShares: 0,
+          borrowIndex: 1,
+        });
       }
     }
   }
@@ -91,7 +98,13 @@ export class MarginPools {
     });
     // One whale whose SUI supply exceeds 2^53 smallest units, to exercise clients on big amounts.
     const sui = this.pools.get('SUI');
-    if (sui) this.addSupply(this.caps[0]!, sui, 12_000_000 * this.values.usd('SUI', 10 ** 9), this.stamp(startMs - 30 * DAY_MS));
+    if (sui)
+      this.addSupply(
+        this.caps[0]!,
+        sui,
+        12_000_000 * this.values.usd('SUI', 10 ** 9),
+        this.stamp(startMs - 30 * DAY_MS),
+      );
     for (let i = 0; i < 12; i++) {
       const s = this.stamp(startMs - this.rng.int(1, 90) * DAY_MS);
       this.referrals.push({
@@ -120,7 +133,10 @@ export class MarginPools {
     const borrowed = pool.borrowShares * pool.borrowIndex;
     if (borrowed <= HIGH_UTILIZATION * supplied || this.caps.length === 0) return;
     const cap = this.caps[this.liquidity.int(0, this.caps.length - 1)]!;
-    this.supplyRaw(cap, pool, Math.ceil(borrowed / TARGET_UTILIZATION - supplied), { ms, digest: txDigest(this.liquidity) });
+    this.supplyRaw(cap, pool, Math.ceil(borrowed / TARGET_UTILIZATION - supplied), {
+      ms,
+      digest: txDigest(this.liquidity),
+    });
   }
 
   private supplyRaw(cap: SupplierCap, pool: MarginPool, amount: number, stamp: Stamp): void {
@@ -128,7 +144,6 @@ export class MarginPools {
     pool.supplyShares += shares;
     this.supplies.push({ cap, pool, shares, original: amount, stamp });
   }
-
 
   accrue(dtSec: number): void {
     for (const p of this.pools.values()) {
@@ -142,7 +157,6 @@ export class MarginPools {
       p.supplyIndex += (interest * 0.9) / p.supplyShares;
     }
   }
-
 
   activeSupplies(): ActiveSupply[] {
     return this.supplies

@@ -67,7 +67,15 @@ export function activeLoanToWire(e: MarginEngine, m: Manager): ActiveLoan | null
 export function liquidationToWire(
   e: MarginEngine,
   m: Manager,
-  l: { debt: Debt; stamp: Stamp; sender: string; ratio: number; repaid: number; defaulted: number; remainingDebt: number },
+  l: {
+    debt: Debt;
+    stamp: Stamp;
+    sender: string;
+    ratio: number;
+    repaid: number;
+    defaulted: number;
+    remainingDebt: number;
+  },
 ): Liquidation {
   const ms = l.stamp.ms;
   const baseOracle = e.oracle.oracle(m.market.spec.base);

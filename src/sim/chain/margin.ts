@@ -90,7 +90,11 @@ export class MarginEngine {
   ) {
     this.markets = markets.filter((m) => m.spec.marginEnabled);
     this.values = new AssetValues(oracle);
-    this.book = new MarginPools(rng, this.values, this.markets.flatMap((m) => [m.spec.base, m.spec.quote]));
+    this.book = new MarginPools(
+      rng,
+      this.values,
+      this.markets.flatMap((m) => [m.spec.base, m.spec.quote]),
+    );
     this.owners = Array.from({ length: 36 }, () => objectId(rng));
     this.book.seedSuppliers(startMs);
   }
@@ -180,7 +184,8 @@ export class MarginEngine {
 
   private open(ms: number): void {
     const market = this.rng.pick(this.markets);
-    const owner = this.owners[Math.min(this.owners.length - 1, Math.floor(this.owners.length * this.rng.next() ** 1.6))]!;
+    const owner =
+      this.owners[Math.min(this.owners.length - 1, Math.floor(this.owners.length * this.rng.next() ** 1.6))]!;
     const s = this.stamp(ms);
     const collateralUsd = this.rng.logNormal(2500, 1.1);
     const m: Manager = {
@@ -194,26 +199,40 @@ export class MarginEngine {
       base: 0,
       quote: this.raw(market.spec.quote, collateralUsd),
       debt: null,
-      deposit: { ...s, baseOracle: this.oracle.price(market.spec.base), quoteOracle: this.oracle.price(market.spec.quote) },
+      deposit: {
+        ...s,
+        baseOracle: this.oracle.price(market.spec.base),
+        quoteOracle: this.oracle.price(market.spec.quote),
+      },
       closed: false,
       risk: riskOf(market.spec),
       units: { base: this.values.unit(market.spec.base), quote: this.values.unit(market.spec.quote) },
     };
     this.managers.push(m);
     this.changed(m, true);
-    this.emit(EVENT_TYPES.managerCreated, ms, {
-      margin_manager_id: m.id,
-      balance_manager_id: m.balanceManager,
-      dex_pool_id: market.pool.pool_id,
-      owner,
-      timestamp: ms,
-    }, s.digest);
-    this.emit(EVENT_TYPES.deposit, ms, {
-      margin_manager_id: m.id,
-      base_asset_amount: 0,
-      quote_asset_amount: m.quote,
-      timestamp: ms,
-    }, s.digest);
+    this.emit(
+      EVENT_TYPES.managerCreated,
+      ms,
+      {
+        margin_manager_id: m.id,
+        balance_manager_id: m.balanceManager,
+        dex_pool_id: market.pool.pool_id,
+        owner,
+        timestamp: ms,
+      },
+      s.digest,
+    );
+    this.emit(
+      EVENT_TYPES.deposit,
+      ms,
+      {
+        margin_manager_id: m.id,
+        base_asset_amount: 0,
+        quote_asset_amount: m.quote,
+        timestamp: ms,
+      },
+      s.digest,
+    );
     const target = this.rng.range(m.risk.minBorrow + 0.01, m.risk.minBorrow + 0.35);
     this.borrowTo(m, target, this.rng.chance(0.62) ? 'long' : 'short', ms, s);
   }
@@ -261,8 +280,17 @@ export class MarginEngine {
     m.quote += amount;
     this.changed(m);
     m.updated = s;
-    m.deposit = { ...s, baseOracle: this.oracle.price(this.baseSym(m)), quoteOracle: this.oracle.price(this.quoteSym(m)) };
-    this.emit(EVENT_TYPES.deposit, ms, { margin_manager_id: m.id, base_asset_amount: 0, quote_asset_amount: amount, timestamp: ms }, s.digest);
+    m.deposit = {
+      ...s,
+      baseOracle: this.oracle.price(this.baseSym(m)),
+      quoteOracle: this.oracle.price(this.quoteSym(m)),
+    };
+    this.emit(
+      EVENT_TYPES.deposit,
+      ms,
+      { margin_manager_id: m.id, base_asset_amount: 0, quote_asset_amount: amount, timestamp: ms },
+      s.digest,
+    );
   }
 
   private withdraw(ms: number): void {
@@ -283,10 +311,19 @@ export class MarginEngine {
     m.quote -= quote;
     const s = this.stamp(ms);
     m.updated = s;
-    m.deposit = { ...s, baseOracle: this.oracle.price(this.baseSym(m)), quoteOracle: this.oracle.price(this.quoteSym(m)) };
+    m.deposit = {
+      ...s,
+      baseOracle: this.oracle.price(this.baseSym(m)),
+      quoteOracle: this.oracle.price(this.quoteSym(m)),
+    };
     if (!m.debt && m.base === 0 && m.quote === 0) m.closed = true;
     this.changed(m, m.closed);
-    this.emit(EVENT_TYPES.withdraw, ms, { margin_manager_id: m.id, base_asset_amount: base, quote_asset_amount: quote, timestamp: ms }, s.digest);
+    this.emit(
+      EVENT_TYPES.withdraw,
+      ms,
+      { margin_manager_id: m.id, base_asset_amount: base, quote_asset_amount: quote, timestamp: ms },
+      s.digest,
+    );
   }
 
   /** Traders whose ratio drifted up borrow again, back towards the minimum borrow ratio. */
@@ -307,7 +344,13 @@ export class MarginEngine {
     let at = 0;
     while (!this.drifted[at] || k-- > 0) at++;
     const m = borrowers[at]!;
-    this.borrowTo(m, this.rng.range(m.risk.minBorrow + 0.005, m.risk.minBorrow + 0.2), m.debt?.side === 'base' ? 'short' : 'long', ms, this.stamp(ms));
+    this.borrowTo(
+      m,
+      this.rng.range(m.risk.minBorrow + 0.005, m.risk.minBorrow + 0.2),
+      m.debt?.side === 'base' ? 'short' : 'long',
+      ms,
+      this.stamp(ms),
+    );
   }
 
   /** Repay the whole debt from the position's assets (no stream event: the stream has none for repay). */
@@ -361,19 +404,32 @@ export class MarginEngine {
       debt.stamp = s;
     }
     m.updated = s;
-    const record = liquidationToWire(this, m, { debt, stamp: s, sender: this.liquidator(), ratio, repaid, defaulted, remainingDebt });
+    const record = liquidationToWire(this, m, {
+      debt,
+      stamp: s,
+      sender: this.liquidator(),
+      ratio,
+      repaid,
+      defaulted,
+      remainingDebt,
+    });
     this.liquidations.push(record);
-    this.emit(EVENT_TYPES.liquidation, ms, {
-      margin_manager_id: m.id,
-      margin_pool_id: debt.pool.id,
-      liquidation_amount: record.liquidation_amount,
-      pool_reward: record.pool_reward,
-      pool_default: record.pool_default,
-      risk_ratio: riskRatioToStream(ratio),
-      remaining_base_asset: m.base,
-      remaining_quote_asset: m.quote,
-      timestamp: ms,
-    }, s.digest);
+    this.emit(
+      EVENT_TYPES.liquidation,
+      ms,
+      {
+        margin_manager_id: m.id,
+        margin_pool_id: debt.pool.id,
+        liquidation_amount: record.liquidation_amount,
+        pool_reward: record.pool_reward,
+        pool_default: record.pool_default,
+        risk_ratio: riskRatioToStream(ratio),
+        remaining_base_asset: m.base,
+        remaining_quote_asset: m.quote,
+        timestamp: ms,
+      },
+      s.digest,
+    );
   }
 
   private liquidatorSet: string[] | null = null;

@@ -255,7 +255,11 @@ export class Market {
       if (this.takerBudget >= 1) this.take(false, price, this.bids.get(price)!.qty, ms, made);
       else this.deleteLevel(this.bids, price);
     }
-    const takers = Math.min(MAX_TAKERS_PER_STEP, Math.floor(this.takerBudget), this.poisson(dtSec / this.spec.tradeEverySec));
+    const takers = Math.min(
+      MAX_TAKERS_PER_STEP,
+      Math.floor(this.takerBudget),
+      this.poisson(dtSec / this.spec.tradeEverySec),
+    );
     for (let i = 0; i < takers; i++) {
       const isBid = this.rng.chance(0.5);
       const book = isBid ? this.asks : this.bids;
@@ -307,7 +311,9 @@ export class Market {
     let left = fillQty;
     for (let f = 0; f < fills && left > 0; f++) {
       const part =
-        f === fills - 1 ? left : Math.max(this.spec.lotSize, Math.round(left / (fills - f) / this.spec.lotSize) * this.spec.lotSize);
+        f === fills - 1
+          ? left
+          : Math.max(this.spec.lotSize, Math.round(left / (fills - f) / this.spec.lotSize) * this.spec.lotSize);
       const q = Math.min(left, part);
       left -= q;
       let maker = this.rng.int(0, this.traderCount - 1);

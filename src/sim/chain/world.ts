@@ -66,7 +66,13 @@ export class World {
   private path: PricePath | null;
   private readonly historyStartMs: number;
   /** Where 'current' and 'past' are: the pool, the epoch being replayed and its next step. */
-  private replay: { pool: number; epoch: number; step: number; market: Market | null; older: Array<Array<readonly TradeRecord[]>> } = { pool: 0, epoch: 0, step: 0, market: null, older: [] };
+  private replay: {
+    pool: number;
+    epoch: number;
+    step: number;
+    market: Market | null;
+    older: Array<Array<readonly TradeRecord[]>>;
+  } = { pool: 0, epoch: 0, step: 0, market: null, older: [] };
 
   constructor(opts: WorldOptions) {
     this.seed = opts.seed;
@@ -114,7 +120,9 @@ export class World {
         const channel = `trade:${m.pool.pool_name}`;
         if (this.poolBus.listenerCount(channel) > 0) {
           const first = m.trades.length - made.length;
-          made.forEach((rec, j) => this.poolBus.emit(channel, tradeToWire(m, rec, this.packageId), tradeStreamId(m.trades, first + j)));
+          made.forEach((rec, j) =>
+            this.poolBus.emit(channel, tradeToWire(m, rec, this.packageId), tradeStreamId(m.trades, first + j)),
+          );
         }
       }
     }
@@ -201,7 +209,10 @@ export class World {
 
   /** The market that replays the epoch: the live one for the current epoch, a scratch one before. */
   private openEpoch(pool: number, epoch: number): Market {
-    const market = this.phase === 'current' ? this.markets[pool]! : new Market(POOL_SPECS[pool]!, this.markets[pool]!, this.path!, epoch);
+    const market =
+      this.phase === 'current'
+        ? this.markets[pool]!
+        : new Market(POOL_SPECS[pool]!, this.markets[pool]!, this.path!, epoch);
     this.path!.row = this.replay.step - 1;
     market.open();
     return market;
@@ -326,7 +337,8 @@ export class World {
       o.managers++;
       if (m.debt) o.loans++;
     }
-    const score = (o: DemoOwner): number => Math.min(o.nfts, 50) / 50 + Math.min(o.kiosks, 2) / 2 + Math.min(o.loans, 5) / 5;
+    const score = (o: DemoOwner): number =>
+      Math.min(o.nfts, 50) / 50 + Math.min(o.kiosks, 2) / 2 + Math.min(o.loans, 5) / 5;
     return [...by.values()].sort((a, b) => score(b) - score(a) || b.nfts - a.nfts);
   }
 }

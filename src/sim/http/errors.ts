@@ -20,7 +20,12 @@ export class HttpError extends Error {
 export const badParameter = (message: string): HttpError => new HttpError(400, 'bad_parameter', message);
 export const notFound = (message: string): HttpError => new HttpError(404, 'not_found', message);
 
-export function sendJson(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
+export function sendJson(
+  res: ServerResponse,
+  status: number,
+  body: unknown,
+  headers: Record<string, string> = {},
+): void {
   const text = JSON.stringify(body);
   res.writeHead(status, {
     'content-type': 'application/json; charset=utf-8',

@@ -16,7 +16,9 @@ export function parseFieldsFilter(raw: string | undefined): FieldsFilter {
     throw badParameter(`fields must be a JSON object, URL-encoded (got "${raw.slice(0, 80)}", which is not JSON)`);
   }
   if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
-    throw badParameter(`fields must be a JSON object such as {"name":"x"} (got ${JSON.stringify(parsed).slice(0, 80)})`);
+    throw badParameter(
+      `fields must be a JSON object such as {"name":"x"} (got ${JSON.stringify(parsed).slice(0, 80)})`,
+    );
   }
   return Object.entries(parsed as Record<string, unknown>).map(([key, value]) => {
     if (key.length === 0 || key.split('.').some((s) => s.length === 0)) {

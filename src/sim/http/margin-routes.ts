@@ -11,7 +11,9 @@ import { route, type Route, type RouteContext } from './route';
 
 /** Keep the items for which every filter that is present holds (spec: "filters present are applied"). */
 function where<T>(items: readonly T[], filters: Array<[string | undefined, (item: T, value: string) => boolean]>): T[] {
-  const active = filters.filter(([value]) => value !== undefined) as Array<[string, (item: T, value: string) => boolean]>;
+  const active = filters.filter(([value]) => value !== undefined) as Array<
+    [string, (item: T, value: string) => boolean]
+  >;
   return items.filter((item) => active.every(([value, test]) => test(item, value)));
 }
 
@@ -35,13 +37,21 @@ export function marginRoutes(world: World, o: { riskParams: boolean } = { riskPa
       [params['owner'] ?? query.str('owner'), (r, v) => r.owner === v],
       [query.str('marginPoolId'), (r, v) => r.margin_pool_id === v],
     ]);
-    return paginate(newestFirst(list, (r) => r.onchain_timestamp), page, perPage);
+    return paginate(
+      newestFirst(list, (r) => r.onchain_timestamp),
+      page,
+      perPage,
+    );
   };
 
   const caps = ({ query }: RouteContext): unknown => {
     const { page, perPage } = query.paging();
     const list = where(m.caps, [[query.str('owner'), (c, v) => c.owner === v]]);
-    return paginate(newestFirst(list, (c) => c.checkpoint_id), page, perPage);
+    return paginate(
+      newestFirst(list, (c) => c.checkpoint_id),
+      page,
+      perPage,
+    );
   };
 
   const managers = ({ query, params }: RouteContext): unknown => {
@@ -66,7 +76,11 @@ export function marginRoutes(world: World, o: { riskParams: boolean } = { riskPa
       [query.str('marginPoolId'), (l, v) => l.margin_pool_id === v],
       [query.str('balanceManagerId'), (l, v) => byId.get(l.margin_manager_id)?.balanceManager === v],
     ]).filter((l) => l.checkpoint >= from && l.checkpoint <= to);
-    return paginate(newestFirst(list, (l) => l.onchain_timestamp), page, perPage);
+    return paginate(
+      newestFirst(list, (l) => l.onchain_timestamp),
+      page,
+      perPage,
+    );
   };
 
   const supplies = ({ query, params }: RouteContext): unknown => {
@@ -77,7 +91,11 @@ export function marginRoutes(world: World, o: { riskParams: boolean } = { riskPa
       [query.str('supplierCapId'), (s, v) => s.supplier_cap_id === v],
       [query.str('assetType'), (s, v) => s.asset_type === v],
     ]);
-    return paginate(newestFirst(list, (s) => s.checkpoint_timestamp_ms), page, perPage);
+    return paginate(
+      newestFirst(list, (s) => s.checkpoint_timestamp_ms),
+      page,
+      perPage,
+    );
   };
 
   const loans = ({ query, params }: RouteContext): unknown => {
@@ -89,19 +107,36 @@ export function marginRoutes(world: World, o: { riskParams: boolean } = { riskPa
       [query.str('balanceManagerId'), (x, v) => x.balanceManager === v],
     ]);
     // Filter and page first: only the served page is turned into wire objects (risk ratios at live prices).
-    const result = paginate(newestFirst(list, (x) => m.loanUpdatedMs(x)), page, perPage);
+    const result = paginate(
+      newestFirst(list, (x) => m.loanUpdatedMs(x)),
+      page,
+      perPage,
+    );
     return { ...result, items: result.items.map((x) => activeLoanToWire(m, x)).filter((x) => x !== null) };
   };
 
   // Not in service-api.md: the real service publishes both (issue 13); fields as its docs name them, spec-named.
   const registeredAt = world.startMs - 90 * DAY_MS;
-  const stamp = { checkpoint_id: checkpointAt(registeredAt), digest: digestOf('registry', 0), onchain_timestamp: registeredAt, created_at: isoAt(registeredAt), updated_at: isoAt(registeredAt) };
+  const stamp = {
+    checkpoint_id: checkpointAt(registeredAt),
+    digest: digestOf('registry', 0),
+    onchain_timestamp: registeredAt,
+    created_at: isoAt(registeredAt),
+    updated_at: isoAt(registeredAt),
+  };
   const marginMarkets = world.markets.filter((x) => x.spec.marginEnabled);
   const marginPools = ({ query }: RouteContext): unknown =>
-    where([...m.pools.values()], [
-      [query.str('assetType'), (p, v) => ASSETS[p.symbol]!.type === v],
-      [query.str('dexPoolId'), (p, v) => marginMarkets.some((x) => x.pool.pool_id === v && (x.spec.base === p.symbol || x.spec.quote === p.symbol))],
-    ]).map((p) => ({
+    where(
+      [...m.pools.values()],
+      [
+        [query.str('assetType'), (p, v) => ASSETS[p.symbol]!.type === v],
+        [
+          query.str('dexPoolId'),
+          (p, v) =>
+            marginMarkets.some((x) => x.pool.pool_id === v && (x.spec.base === p.symbol || x.spec.quote === p.symbol)),
+        ],
+      ],
+    ).map((p) => ({
       margin_pool_id: p.id,
       asset_type: ASSETS[p.symbol]!.type,
       supply_cap: 1e18,
@@ -111,11 +146,15 @@ export function marginRoutes(world: World, o: { riskParams: boolean } = { riskPa
       ...CURVE,
       total_supply: Math.round(p.supplyShares * p.supplyIndex),
       total_borrow: Math.round(p.borrowShares * p.borrowIndex),
-      dex_pool_ids: marginMarkets.filter((x) => x.spec.base === p.symbol || x.spec.quote === p.symbol).map((x) => x.pool.pool_id),
+      dex_pool_ids: marginMarkets
+        .filter((x) => x.spec.base === p.symbol || x.spec.quote === p.symbol)
+        .map((x) => x.pool.pool_id),
       ...stamp,
     }));
   const registered = ({ query }: RouteContext): unknown =>
-    where(marginMarkets, [[query.str('marginPoolId'), (x, v) => m.pools.get(x.spec.base)?.id === v || m.pools.get(x.spec.quote)?.id === v]]).map((x) => {
+    where(marginMarkets, [
+      [query.str('marginPoolId'), (x, v) => m.pools.get(x.spec.base)?.id === v || m.pools.get(x.spec.quote)?.id === v],
+    ]).map((x) => {
       const r = riskOf(x.spec);
       return {
         pool_id: x.pool.pool_id,
@@ -137,7 +176,9 @@ export function marginRoutes(world: World, o: { riskParams: boolean } = { riskPa
     });
 
   return [
-    ...(o.riskParams ? [route('/dex-margin/pools', marginPools), route('/dex-margin/registered-dex-pools', registered)] : []),
+    ...(o.riskParams
+      ? [route('/dex-margin/pools', marginPools), route('/dex-margin/registered-dex-pools', registered)]
+      : []),
     route('/dex-margin/supply-referrals/:id', ({ params }) => {
       const found = m.referrals.find((r) => r.supply_referral_id === params['id']);
       if (!found) throw notFound(`supply referral ${params['id']} was not found`);

@@ -30,7 +30,9 @@ export function nftRoutes(world: World): Route[] {
     for (const nft of list) counts.set(holderOf(nft), (counts.get(holderOf(nft)) ?? 0) + 1);
     holders.set(
       type,
-      [...counts].map(([owner, count]) => ({ owner, count })).sort((a, b) => b.count - a.count || (a.owner < b.owner ? -1 : 1)),
+      [...counts]
+        .map(([owner, count]) => ({ owner, count }))
+        .sort((a, b) => b.count - a.count || (a.owner < b.owner ? -1 : 1)),
     );
   }
   const inCollections = (list: readonly NftObject[], collections: string[]): readonly NftObject[] =>

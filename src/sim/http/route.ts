@@ -26,7 +26,10 @@ export function route(path: string, handler: Handler, kind: 'rest' | 'stream' = 
   return { segments: path.split('/').filter(Boolean), handler, ...(kind === 'stream' ? { stream: true } : {}) };
 }
 
-export function matchRoute(routes: readonly Route[], segments: readonly string[]): { route: Route; params: Record<string, string> } | null {
+export function matchRoute(
+  routes: readonly Route[],
+  segments: readonly string[],
+): { route: Route; params: Record<string, string> } | null {
   for (const r of routes) {
     if (r.segments.length !== segments.length) continue;
     const params: Record<string, string> = {};

@@ -42,7 +42,10 @@ function admit(hub: StreamHub, key: string): void {
   const limit = hub.maxStreamsPerKey;
   if (limit !== undefined && open >= limit) {
     const message = `stream limit reached: this key's plan allows ${limit} ${limit === 1 ? 'stream' : 'streams'} at a time; close one and retry`;
-    throw new HttpError(429, 'too_many_streams', message, { 'x-stream-limit': String(limit), ...(hub.retryAfter === false ? {} : { 'retry-after': '5' }) });
+    throw new HttpError(429, 'too_many_streams', message, {
+      'x-stream-limit': String(limit),
+      ...(hub.retryAfter === false ? {} : { 'retry-after': '5' }),
+    });
   }
   hub.openPerKey.set(key, open + 1);
 }
@@ -69,49 +72,57 @@ function openTracked(hub: StreamHub, ctx: RouteContext, onClose: () => void): Ss
 /** Streams 21 and 22. */
 export function streamRoutes(world: World, hub: StreamHub): Route[] {
   return [
-    route('/dex/:pool/live-trades', (ctx) => {
-      const market = marketOf(world, ctx.params['pool']!);
-      const name = market.pool.pool_name;
-      // Every trade carries its stream id. Resume (`last-id`, or the Last-Event-ID header) is
-      // honoured only when switched on: the spec shows none on #21, the real service documents it.
-      const from = hub.poolResume ? resumePoint(ctx) : null;
-      const envelope = (type: string, ms: number, txHash: string, data: unknown): string =>
-        JSON.stringify({ type, timestamp_ms: ms, checkpoint_id: checkpointAt(ms), tx_hash: txHash, data });
-      const onTrade = (t: Trade, id?: string): void =>
-        conn.send(envelope(EVENT_TYPES.liveTrade, t.checkpoint_timestamp_ms, t.digest, t), id);
-      const onDepth = (d: Depth): void => conn.send(envelope(EVENT_TYPES.depth, world.now, '', d));
-      let stopFlood = (): void => {};
-      const conn = openTracked(hub, ctx, () => {
-        world.poolBus.off(`trade:${name}`, onTrade);
-        world.poolBus.off(`depth:${name}`, onDepth);
-        stopFlood();
-      });
-      // Replay and subscription in the same tick, so no trade falls between them.
-      if (from) {
-        const trades = market.trades;
-        for (let i = tradeIndexAfter(trades, from.ms, from.seq); i < trades.length; i++) {
-          onTrade(tradeToWire(market, trades[i]!, world.packageId), tradeStreamId(trades, i));
+    route(
+      '/dex/:pool/live-trades',
+      (ctx) => {
+        const market = marketOf(world, ctx.params['pool']!);
+        const name = market.pool.pool_name;
+        // Every trade carries its stream id. Resume (`last-id`, or the Last-Event-ID header) is
+        // honoured only when switched on: the spec shows none on #21, the real service documents it.
+        const from = hub.poolResume ? resumePoint(ctx) : null;
+        const envelope = (type: string, ms: number, txHash: string, data: unknown): string =>
+          JSON.stringify({ type, timestamp_ms: ms, checkpoint_id: checkpointAt(ms), tx_hash: txHash, data });
+        const onTrade = (t: Trade, id?: string): void =>
+          conn.send(envelope(EVENT_TYPES.liveTrade, t.checkpoint_timestamp_ms, t.digest, t), id);
+        const onDepth = (d: Depth): void => conn.send(envelope(EVENT_TYPES.depth, world.now, '', d));
+        let stopFlood = (): void => {};
+        const conn = openTracked(hub, ctx, () => {
+          world.poolBus.off(`trade:${name}`, onTrade);
+          world.poolBus.off(`depth:${name}`, onDepth);
+          stopFlood();
+        });
+        // Replay and subscription in the same tick, so no trade falls between them.
+        if (from) {
+          const trades = market.trades;
+          for (let i = tradeIndexAfter(trades, from.ms, from.seq); i < trades.length; i++) {
+            onTrade(tradeToWire(market, trades[i]!, world.packageId), tradeStreamId(trades, i));
+          }
         }
-      }
-      world.poolBus.on(`trade:${name}`, onTrade);
-      world.poolBus.on(`depth:${name}`, onDepth);
-      if (hub.flood?.pool === name) stopFlood = floodPool(world, market, hub.flood, onTrade, onDepth);
-      // A snapshot at once, so a new subscriber has a book before the next change.
-      onDepth(market.depth(20));
-      return undefined;
-    }, 'stream'),
-    route('/dex-margin/manager-updates', (ctx) => {
-      const lastId = lastIdOf(ctx);
-      let replay: ReturnType<typeof world.log.since> = [];
-      if (lastId === '0') replay = world.log.since('all');
-      else if (lastId !== '$') replay = world.log.since(streamIdOf(lastId));
-      // Replay and subscription happen in the same tick, so no event falls between them.
-      let unsubscribe = (): void => {};
-      const conn = openTracked(hub, ctx, () => unsubscribe());
-      for (const e of replay) conn.send(e.json, e.id);
-      unsubscribe = world.log.subscribe((e) => conn.send(e.json, e.id));
-      return undefined;
-    }, 'stream'),
+        world.poolBus.on(`trade:${name}`, onTrade);
+        world.poolBus.on(`depth:${name}`, onDepth);
+        if (hub.flood?.pool === name) stopFlood = floodPool(world, market, hub.flood, onTrade, onDepth);
+        // A snapshot at once, so a new subscriber has a book before the next change.
+        onDepth(market.depth(20));
+        return undefined;
+      },
+      'stream',
+    ),
+    route(
+      '/dex-margin/manager-updates',
+      (ctx) => {
+        const lastId = lastIdOf(ctx);
+        let replay: ReturnType<typeof world.log.since> = [];
+        if (lastId === '0') replay = world.log.since('all');
+        else if (lastId !== '$') replay = world.log.since(streamIdOf(lastId));
+        // Replay and subscription happen in the same tick, so no event falls between them.
+        let unsubscribe = (): void => {};
+        const conn = openTracked(hub, ctx, () => unsubscribe());
+        for (const e of replay) conn.send(e.json, e.id);
+        unsubscribe = world.log.subscribe((e) => conn.send(e.json, e.id));
+        return undefined;
+      },
+      'stream',
+    ),
   ];
 }
 
@@ -142,7 +153,13 @@ function resumePoint(ctx: RouteContext): { ms: number; seq: number } | null {
  * and trade events due at the given rates. Trades fill at the book's best prices with sizes of a
  * few lots and digests of their own; depth is the pool's book with its inner sizes moving.
  */
-function floodPool(world: World, market: Market, flood: PoolFlood, onTrade: (t: Trade) => void, onDepth: (d: Depth) => void): () => void {
+function floodPool(
+  world: World,
+  market: Market,
+  flood: PoolFlood,
+  onTrade: (t: Trade) => void,
+  onDepth: (d: Depth) => void,
+): () => void {
   const started = performance.now();
   let trades = 0;
   let depths = 0;
@@ -152,7 +169,10 @@ function floodPool(world: World, market: Market, flood: PoolFlood, onTrade: (t: 
     const s = (performance.now() - started) / 1000;
     const book = market.depth(20);
     for (; depths < Math.floor(s * flood.depthPerSecond); depths++) {
-      const wobble = (l: PriceLevel, i: number): PriceLevel => ({ ...l, total_quantity: l.total_quantity + market.spec.lotSize * ((depths + i) % 7) });
+      const wobble = (l: PriceLevel, i: number): PriceLevel => ({
+        ...l,
+        total_quantity: l.total_quantity + market.spec.lotSize * ((depths + i) % 7),
+      });
       onDepth({ ...book, bids: book.bids.map(wobble), asks: book.asks.map(wobble) });
     }
     const ms = Date.now();
@@ -160,7 +180,19 @@ function floodPool(world: World, market: Market, flood: PoolFlood, onTrade: (t: 
       const takerIsBid = trades % 2 === 0;
       const level = (takerIsBid ? book.asks : book.bids)[0];
       if (!level) continue;
-      const rec: TradeRecord = { ms, price: level.price, baseQty: market.spec.minSize * (1 + (trades % 5)), takerIsBid, tx: ++tx, fill: 0, maker: trades, taker: trades + 1, makerSeq: ++seq, takerSeq: ++seq, feeInToken: trades % 3 === 0 };
+      const rec: TradeRecord = {
+        ms,
+        price: level.price,
+        baseQty: market.spec.minSize * (1 + (trades % 5)),
+        takerIsBid,
+        tx: ++tx,
+        fill: 0,
+        maker: trades,
+        taker: trades + 1,
+        makerSeq: ++seq,
+        takerSeq: ++seq,
+        feeInToken: trades % 3 === 0,
+      };
       onTrade(tradeToWire(market, rec, world.packageId));
     }
   }, 10);

@@ -56,7 +56,8 @@ export class AlertEngine {
     readings: readonly RiskReading[],
     thresholdsOf: (managerId: string) => RiskThresholds,
     now = Date.now(),
-    describe: (managerId: string) => { pool: string | null; text: string; liquidation?: number } | undefined = () => undefined,
+    describe: (managerId: string) => { pool: string | null; text: string; liquidation?: number } | undefined = () =>
+      undefined,
   ): AlertRecord[] {
     const fired: AlertRecord[] = [];
     for (const r of readings) {
@@ -65,20 +66,30 @@ export class AlertEngine {
       if (!level) continue;
       const ratio = r.risk_ratio?.toFixed(3) ?? '?';
       const about = describe(r.manager_id);
-      const distance = about ? ` ${about.text}` : r.distance_pct === null ? '' : ` A ${Math.abs(r.distance_pct).toFixed(1)}% ${r.distance_pct < 0 ? 'fall' : 'rise'} in the base price liquidates it.`;
+      const distance = about
+        ? ` ${about.text}`
+        : r.distance_pct === null
+          ? ''
+          : ` A ${Math.abs(r.distance_pct).toFixed(1)}% ${r.distance_pct < 0 ? 'fall' : 'rise'} in the base price liquidates it.`;
       const threshold = level === 'critical' ? t.critical : t.warning;
-      const why = r.risk_ratio !== null && r.risk_ratio < threshold ? `fell below the ${level} threshold (${threshold})` : `is within ${t.near_pct} % of its liquidation price`;
-      this.raise({
-        dedupe_key: `risk-threshold:${r.manager_id}:${level}:${r.ts_ms}`,
-        rule: 'risk-threshold',
-        level,
-        manager_id: r.manager_id,
-        owner: r.owner,
-        event_id: null,
-        title: `${level === 'critical' ? 'Critical' : 'Warning'}: ${about?.pool ? `${about.pool} ` : ''}risk ratio ${ratio}`,
-        message: `Margin manager ${short(r.manager_id)}${about?.pool ? ` (${about.pool})` : ''} ${why}.${distance} It is liquidated below ${about?.liquidation ?? DEFAULT_LIQUIDATION_RATIO}.`,
-        created_at: now,
-      }, (record) => fired.push(record));
+      const why =
+        r.risk_ratio !== null && r.risk_ratio < threshold
+          ? `fell below the ${level} threshold (${threshold})`
+          : `is within ${t.near_pct} % of its liquidation price`;
+      this.raise(
+        {
+          dedupe_key: `risk-threshold:${r.manager_id}:${level}:${r.ts_ms}`,
+          rule: 'risk-threshold',
+          level,
+          manager_id: r.manager_id,
+          owner: r.owner,
+          event_id: null,
+          title: `${level === 'critical' ? 'Critical' : 'Warning'}: ${about?.pool ? `${about.pool} ` : ''}risk ratio ${ratio}`,
+          message: `Margin manager ${short(r.manager_id)}${about?.pool ? ` (${about.pool})` : ''} ${why}.${distance} It is liquidated below ${about?.liquidation ?? DEFAULT_LIQUIDATION_RATIO}.`,
+          created_at: now,
+        },
+        (record) => fired.push(record),
+      );
     }
     if (fired.length > 0) this.publish(fired);
     this.keepLevels(now);
@@ -89,7 +100,14 @@ export class AlertEngine {
    * Interest alone (today's prices, the debt accruing on its pool's curve) would bring a watched
    * position to its liquidation ratio within the days set: a warning once per manager a day.
    */
-  onInterestDrift(managerId: string, owner: string, pool: string | null, when: string, text: string, now = Date.now()): AlertRecord | undefined {
+  onInterestDrift(
+    managerId: string,
+    owner: string,
+    pool: string | null,
+    when: string,
+    text: string,
+    now = Date.now(),
+  ): AlertRecord | undefined {
     return this.raise({
       dedupe_key: `interest:${managerId}:warning:${Math.floor(now / 86_400_000)}`,
       rule: 'interest',
@@ -146,7 +164,14 @@ export class AlertEngine {
    * One liquidation of a watched manager (`owner`, watched since `since`), its data as parsed: the
    * alert is pushed before it is stored (`addAlert`'s `showFirst`), once per event.
    */
-  onLiquidation(e: IncomingMarginEvent, owner: string, since: number, data: unknown, words: () => string | undefined, now = Date.now()): AlertRecord | undefined {
+  onLiquidation(
+    e: IncomingMarginEvent,
+    owner: string,
+    since: number,
+    data: unknown,
+    words: () => string | undefined,
+    now = Date.now(),
+  ): AlertRecord | undefined {
     if (!e.margin_manager_id || (e.timestamp_ms !== null && e.timestamp_ms < since)) return undefined;
     const risk = typeof data === 'object' && data !== null ? (data as { risk_ratio?: unknown }).risk_ratio : undefined;
     const ratio = typeof risk === 'number' ? ` at a risk ratio of ${riskRatioFromStream(risk).toFixed(3)}` : '';
@@ -154,21 +179,30 @@ export class AlertEngine {
     const pool = wordsOrNone(() => this.poolOf(e.margin_manager_id!));
     // What remains is a new position: its thresholds alert afresh (a second approach within the cooldown too).
     this.tracker.forget(e.margin_manager_id);
-    return this.raise({
-      dedupe_key: liquidationKey(e),
-      rule: 'liquidation',
-      level: 'critical',
-      manager_id: e.margin_manager_id,
-      owner,
-      event_id: e.id,
-      title: pool ? `Liquidated: ${pool}` : 'Liquidated',
-      message: `Margin manager ${short(e.margin_manager_id)}${pool ? ` (${pool})` : ''} of ${short(owner)} was liquidated${ratio}${amounts ? `: ${amounts}` : ''}. Open the position to see what remains.`,
-      created_at: now,
-    }, undefined, true);
+    return this.raise(
+      {
+        dedupe_key: liquidationKey(e),
+        rule: 'liquidation',
+        level: 'critical',
+        manager_id: e.margin_manager_id,
+        owner,
+        event_id: e.id,
+        title: pool ? `Liquidated: ${pool}` : 'Liquidated',
+        message: `Margin manager ${short(e.margin_manager_id)}${pool ? ` (${pool})` : ''} of ${short(owner)} was liquidated${ratio}${amounts ? `: ${amounts}` : ''}. Open the position to see what remains.`,
+        created_at: now,
+      },
+      undefined,
+      true,
+    );
   }
 
   /** A protocol-wide liquidation above the user's USD threshold (optional rule, off by default). */
-  onLargeLiquidation(e: IncomingMarginEvent, usd: number, amountText: string, now = Date.now()): AlertRecord | undefined {
+  onLargeLiquidation(
+    e: IncomingMarginEvent,
+    usd: number,
+    amountText: string,
+    now = Date.now(),
+  ): AlertRecord | undefined {
     return this.raise({
       dedupe_key: `large-liquidation:${e.margin_manager_id ?? '?'}:warning:${e.id}`,
       rule: 'large-liquidation',
@@ -289,7 +323,12 @@ export class AlertEngine {
   }
 
   /** A stream stopped on 401/403; `keyName` says which key it sent ("the stream key"). */
-  onStreamAuthStopped(streamId: string, detail: string, keyName = 'the API key', now = Date.now()): AlertRecord | undefined {
+  onStreamAuthStopped(
+    streamId: string,
+    detail: string,
+    keyName = 'the API key',
+    now = Date.now(),
+  ): AlertRecord | undefined {
     return this.raise({
       dedupe_key: `stream-auth:${streamId}:${keyName}:warning:${Math.floor(now / 3_600_000)}`,
       rule: 'stream-auth',
@@ -309,7 +348,11 @@ export class AlertEngine {
    * (a full disk) is told to `noteStore` and the alert is shown all the same: one shown before
    * its write is not shown again, any other goes out unstored (id 0, nothing to acknowledge).
    */
-  private raise(alert: NewAlert, hand: (record: AlertRecord) => void = (r) => this.publish([r]), first = false): AlertRecord | undefined {
+  private raise(
+    alert: NewAlert,
+    hand: (record: AlertRecord) => void = (r) => this.publish([r]),
+    first = false,
+  ): AlertRecord | undefined {
     let shown: AlertRecord | undefined;
     try {
       const a = this.repo.addAlert(alert, first ? (r) => hand((shown = r)) : undefined);

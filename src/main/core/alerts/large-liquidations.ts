@@ -12,7 +12,15 @@ import type { AlertEngine } from './alert-engine';
  */
 export async function checkLargeLiquidations(
   events: readonly IncomingMarginEvent[],
-  d: { limitUsd: number | null; since: number; assets: AssetBookCache; prices: PriceBook; alerts: AlertEngine; closed(): boolean; log(line: string): void },
+  d: {
+    limitUsd: number | null;
+    since: number;
+    assets: AssetBookCache;
+    prices: PriceBook;
+    alerts: AlertEngine;
+    closed(): boolean;
+    log(line: string): void;
+  },
 ): Promise<void> {
   if (d.limitUsd === null) return;
   const live = events.filter((e) => e.type === EVENT_TYPES.liquidation && e.valid && (e.timestamp_ms ?? 0) >= d.since);
@@ -28,7 +36,12 @@ export async function checkLargeLiquidations(
       if (price === null || d.closed()) continue;
       const amount = marginAmount(data.liquidation_amount, decimals);
       const usd = amount * price;
-      if (usd >= d.limitUsd) d.alerts.onLargeLiquidation(e, usd, `${amount.toLocaleString('en-US', { maximumFractionDigits: 2 })} ${asset.split('::').pop()}`);
+      if (usd >= d.limitUsd)
+        d.alerts.onLargeLiquidation(
+          e,
+          usd,
+          `${amount.toLocaleString('en-US', { maximumFractionDigits: 2 })} ${asset.split('::').pop()}`,
+        );
     }
   } catch (err) {
     d.log(`large-liquidation check skipped: ${describeForLog(err)}`);

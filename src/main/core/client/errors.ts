@@ -103,7 +103,11 @@ const escapeRegex = (s: string): string => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$
 const formPattern = (form: string): string =>
   form
     .split(/(%[0-9A-Fa-f]{2})/)
-    .map((part) => (/^%[0-9A-Fa-f]{2}$/.test(part) ? `%[${part[1]!.toLowerCase()}${part[1]!.toUpperCase()}][${part[2]!.toLowerCase()}${part[2]!.toUpperCase()}]` : escapeRegex(part)))
+    .map((part) =>
+      /^%[0-9A-Fa-f]{2}$/.test(part)
+        ? `%[${part[1]!.toLowerCase()}${part[1]!.toUpperCase()}][${part[2]!.toLowerCase()}${part[2]!.toUpperCase()}]`
+        : escapeRegex(part),
+    )
     .join('');
 
 const patterns = new Map<string, RegExp>();

@@ -98,7 +98,12 @@ export class ServiceHttp {
    * The URL of a spec path on the REST host (or the stream host), its key included: the api-key,
    * or for a stream the stream key (`pool`'s own for stream #21) when one is set.
    */
-  url(specPath: string, query: Record<string, QueryValue> = {}, host: 'rest' | 'stream' = 'rest', pool?: string): string {
+  url(
+    specPath: string,
+    query: Record<string, QueryValue> = {},
+    host: 'rest' | 'stream' = 'rest',
+    pool?: string,
+  ): string {
     const base = host === 'rest' ? this.config.baseUrl : this.config.streamUrl;
     const search = new URLSearchParams();
     for (const [k, val] of Object.entries(query)) {
@@ -107,7 +112,10 @@ export class ServiceHttp {
       if (Array.isArray(val)) for (const one of val) search.append(name, one);
       else search.append(name, String(val));
     }
-    search.set('api-key', (host === 'stream' ? streamKeyFor(this.config.streamKeys, pool) : undefined) ?? this.config.apiKey);
+    search.set(
+      'api-key',
+      (host === 'stream' ? streamKeyFor(this.config.streamKeys, pool) : undefined) ?? this.config.apiKey,
+    );
     return `${base}${this.profile.path(specPath)}?${search.toString()}`;
   }
 
@@ -141,7 +149,12 @@ export class ServiceHttp {
         return await this.limiter.run(() => this.once(specPath, query, schema, signal), signal);
       } catch (err) {
         if (err instanceof LimiterPausedError) {
-          throw new ServiceError('rate-limited', `The service asked to wait ${Math.ceil(err.remainingMs / 1000)} s before more requests.`, 429, err.remainingMs);
+          throw new ServiceError(
+            'rate-limited',
+            `The service asked to wait ${Math.ceil(err.remainingMs / 1000)} s before more requests.`,
+            429,
+            err.remainingMs,
+          );
         }
         const e = err as ServiceError;
         attempt++;
@@ -149,7 +162,11 @@ export class ServiceHttp {
         // A service that did not answer in time is not asked again in this call: the caller's
         // cache answers now, the next call tries again.
         const attempts =
-          e instanceof ServiceError && e.kind === 'timeout' ? 1 : e instanceof ServiceError && e.kind === 'network' ? Math.min(2, this.config.attempts) : this.config.attempts;
+          e instanceof ServiceError && e.kind === 'timeout'
+            ? 1
+            : e instanceof ServiceError && e.kind === 'network'
+              ? Math.min(2, this.config.attempts)
+              : this.config.attempts;
         if (!(e instanceof ServiceError) || !e.retryable || attempt >= attempts) throw err;
         const wait = e.retryAfterMs ?? backoffMs(attempt, 500, 8_000);
         if (e.kind === 'rate-limited') this.limiter.pauseFor(wait);
@@ -182,11 +199,17 @@ export class ServiceHttp {
     const fail = (err: unknown): ServiceError => {
       if (err instanceof ServiceError) return err;
       if (signal?.aborted) return new ServiceError('cancelled', 'The request was cancelled.');
-      if (timedOut === 'connect') return new ServiceError('timeout', `The service did not answer within ${connectTimeoutMs / 1000} s.`);
-      if (timedOut === 'total') return new ServiceError('timeout', `The service's answer took longer than ${timeoutMs / 1000} s.`);
-      if (err instanceof BodyTooLargeError) return new ServiceError('invalid-response', `The service's answer is larger than ${formatBytes(err.limit)}.`);
+      if (timedOut === 'connect')
+        return new ServiceError('timeout', `The service did not answer within ${connectTimeoutMs / 1000} s.`);
+      if (timedOut === 'total')
+        return new ServiceError('timeout', `The service's answer took longer than ${timeoutMs / 1000} s.`);
+      if (err instanceof BodyTooLargeError)
+        return new ServiceError('invalid-response', `The service's answer is larger than ${formatBytes(err.limit)}.`);
       const e = err as Error & { cause?: { code?: string } };
-      return new ServiceError('network', `The service cannot be reached (${e.cause?.code ?? cutText(this.redact(e.message), 80)}).`);
+      return new ServiceError(
+        'network',
+        `The service cannot be reached (${e.cause?.code ?? cutText(this.redact(e.message), 80)}).`,
+      );
     };
     try {
       const res = await this.config.fetch(url, {
@@ -196,24 +219,43 @@ export class ServiceHttp {
       clearTimeout(connectTimer);
       if (!res.ok) {
         const text = await readBounded(res, ERROR_BODY_MAX_BYTES).catch(() => '');
-        const reason = cutText(this.redact(errorMessageOf(parseJson(text)) ?? (res.statusText || `HTTP ${res.status}`)));
+        const reason = cutText(
+          this.redact(errorMessageOf(parseJson(text)) ?? (res.statusText || `HTTP ${res.status}`)),
+        );
         const kind = kindOfStatus(res.status, reason);
         const retryAfter = kind === 'rate-limited' ? parseRetryAfter(res.headers.get('retry-after')) : undefined;
-        throw new ServiceError(kind, `The service answered ${res.status}: ${reason}`, res.status, retryAfter === undefined ? undefined : Math.min(retryAfter, this.config.retryAfterCapMs));
+        throw new ServiceError(
+          kind,
+          `The service answered ${res.status}: ${reason}`,
+          res.status,
+          retryAfter === undefined ? undefined : Math.min(retryAfter, this.config.retryAfterCapMs),
+        );
       }
       this.config.onAnswered?.(specPath);
       const text = await readBounded(res, maxResponseBytes).catch((err: unknown) => {
-        if (err instanceof BodyTooLargeError) throw new ServiceError('invalid-response', `The service's answer is larger than ${formatBytes(maxResponseBytes)}.`, res.status);
+        if (err instanceof BodyTooLargeError)
+          throw new ServiceError(
+            'invalid-response',
+            `The service's answer is larger than ${formatBytes(maxResponseBytes)}.`,
+            res.status,
+          );
         throw err;
       });
       // The one redaction at the door: a key the service echoes anywhere in an answer goes no further.
       const body = parseJson(this.redact(text));
-      if (body === undefined) throw new ServiceError('invalid-response', 'The service answered with something that is not JSON.', res.status);
+      if (body === undefined)
+        throw new ServiceError('invalid-response', 'The service answered with something that is not JSON.', res.status);
       const parsed = v.safeParse(schema, this.profile.toSpec(body));
       if (!parsed.success) {
         const issue = parsed.issues[0];
         const path = v.getDotPath(issue) ?? '(root)';
-        throw new ServiceError('invalid-response', `The service's answer has an unexpected field ${cutText(path, 80)}: ${cutText(issue.message)}`, res.status, undefined, path);
+        throw new ServiceError(
+          'invalid-response',
+          `The service's answer has an unexpected field ${cutText(path, 80)}: ${cutText(issue.message)}`,
+          res.status,
+          undefined,
+          path,
+        );
       }
       return parsed.output;
     } catch (err) {

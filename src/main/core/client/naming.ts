@@ -43,7 +43,11 @@ export const NAMING_PROFILES: Record<NamingProfileName, NamingProfile> = {
   },
   deepbook: {
     name: 'deepbook',
-    path: (p) => p.replace(/^\/dex-margin\//, '/deepbook-margin/').replace(/^\/dex\//, '/deepbook/').replace(/\/registered-dex-pools$/, '/registered-deepbook-pools'),
+    path: (p) =>
+      p
+        .replace(/^\/dex-margin\//, '/deepbook-margin/')
+        .replace(/^\/dex\//, '/deepbook/')
+        .replace(/\/registered-dex-pools$/, '/registered-deepbook-pools'),
     query: (q) => DEEPBOOK_QUERY[q] ?? q,
     toSpec: <T>(v: T) => renameDeep(v) as T,
   },

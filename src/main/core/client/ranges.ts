@@ -23,14 +23,21 @@ export async function fetchRange<T>(
   fromSec: number,
   toSec: number,
   fetchWindow: (from: number, to: number) => Promise<T[]>,
-  opts: { limit?: number; initialWindowSec?: number; secondOf?: (item: T) => number; maxRequests?: number; signal?: AbortSignal } = {},
+  opts: {
+    limit?: number;
+    initialWindowSec?: number;
+    secondOf?: (item: T) => number;
+    maxRequests?: number;
+    signal?: AbortSignal;
+  } = {},
 ): Promise<RangeResult<T>> {
   const limit = opts.limit ?? SERIES_LIMIT_MAX;
   const maxRequests = Math.max(1, opts.maxRequests ?? RANGE_MAX_REQUESTS);
   const width = Math.max(1, opts.initialWindowSec ?? toSec - fromSec + 1);
   // Newest windows first: when the budget runs out, what is missing is the oldest part.
   const windows: Array<[number, number]> = [];
-  for (let end = toSec; end >= fromSec && windows.length <= maxRequests; end -= width) windows.push([Math.max(fromSec, end - width + 1), end]);
+  for (let end = toSec; end >= fromSec && windows.length <= maxRequests; end -= width)
+    windows.push([Math.max(fromSec, end - width + 1), end]);
   const items: T[] = [];
   let truncatedWindows = 0;
   let requests = 0;

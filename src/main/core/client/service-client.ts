@@ -1,4 +1,3 @@
-
 import {
   ActiveLoanPageSchema,
   ActiveSupplyPageSchema,
@@ -88,10 +87,20 @@ export class ServiceClient {
     return this.http.get(`/nfts/${seg(objectId)}`, {}, NftObjectSchema, signal);
   }
   addressNfts(address: string, opts: Paging & { collections?: string[] } = {}, signal?: AbortSignal) {
-    return this.http.get(`/nfts/address/${seg(address)}`, { ...paging(opts), collections: opts.collections ?? [] }, NftPageSchema, signal);
+    return this.http.get(
+      `/nfts/address/${seg(address)}`,
+      { ...paging(opts), collections: opts.collections ?? [] },
+      NftPageSchema,
+      signal,
+    );
   }
   kioskNfts(kioskId: string, opts: Paging & { collections?: string[] } = {}, signal?: AbortSignal) {
-    return this.http.get(`/kiosks/${seg(kioskId)}/nfts`, { ...paging(opts), collections: opts.collections ?? [] }, KioskNftsPageSchema, signal);
+    return this.http.get(
+      `/kiosks/${seg(kioskId)}/nfts`,
+      { ...paging(opts), collections: opts.collections ?? [] },
+      KioskNftsPageSchema,
+      signal,
+    );
   }
   collection(type: string, opts: Paging & { fields?: Record<string, unknown> } = {}, signal?: AbortSignal) {
     const fields = opts.fields && Object.keys(opts.fields).length > 0 ? JSON.stringify(opts.fields) : undefined;
@@ -106,7 +115,12 @@ export class ServiceClient {
     return this.http.get('/dex/get_pools', {}, PoolListSchema, signal);
   }
   depth(pool: string, limit = DEPTH_LIMIT_MAX, signal?: AbortSignal) {
-    return this.http.get(`/dex/${seg(pool)}/order-book-depth`, { limit: clamp(limit, 1, DEPTH_LIMIT_MAX, DEPTH_LIMIT_MAX) }, DepthSchema, signal);
+    return this.http.get(
+      `/dex/${seg(pool)}/order-book-depth`,
+      { limit: clamp(limit, 1, DEPTH_LIMIT_MAX, DEPTH_LIMIT_MAX) },
+      DepthSchema,
+      signal,
+    );
   }
   trades(pool: string, opts: { limit?: number; from?: number; to?: number } = {}, signal?: AbortSignal) {
     return this.http.get(
@@ -116,7 +130,12 @@ export class ServiceClient {
       signal,
     );
   }
-  async candles(pool: string, timeframe: Timeframe, opts: { limit?: number; from?: number; to?: number } = {}, signal?: AbortSignal): Promise<Candle[]> {
+  async candles(
+    pool: string,
+    timeframe: Timeframe,
+    opts: { limit?: number; from?: number; to?: number } = {},
+    signal?: AbortSignal,
+  ): Promise<Candle[]> {
     const list = await this.http.get(
       `/dex/${seg(pool)}/ohlcv/${timeframe}`,
       { limit: clamp(opts.limit, 1, SERIES_LIMIT_MAX, SERIES_LIMIT_MAX), from: opts.from, to: opts.to },
@@ -131,12 +150,22 @@ export class ServiceClient {
    * Every trade of [fromSec, toSec], oldest first, in at most `maxRequests` requests; `truncated`
    * says when some may be missing (a second denser than one answer, or the request budget spent).
    */
-  async tradesRange(pool: string, fromSec: number, toSec: number, o: RangeOptions = {}): Promise<{ trades: Trade[]; truncated: boolean }> {
-    const r = await fetchRange(fromSec, toSec, (from, to) => this.trades(pool, { from, to, limit: SERIES_LIMIT_MAX }, o.signal), {
-      secondOf: (t) => Math.floor(t.checkpoint_timestamp_ms / 1000),
-      maxRequests: o.maxRequests ?? this.rangeMaxRequests,
-      signal: o.signal,
-    });
+  async tradesRange(
+    pool: string,
+    fromSec: number,
+    toSec: number,
+    o: RangeOptions = {},
+  ): Promise<{ trades: Trade[]; truncated: boolean }> {
+    const r = await fetchRange(
+      fromSec,
+      toSec,
+      (from, to) => this.trades(pool, { from, to, limit: SERIES_LIMIT_MAX }, o.signal),
+      {
+        secondOf: (t) => Math.floor(t.checkpoint_timestamp_ms / 1000),
+        maxRequests: o.maxRequests ?? this.rangeMaxRequests,
+        signal: o.signal,
+      },
+    );
     const trades = dedupeBy(r.items, (t) => t.event_digest).sort(
       (a, b) => a.checkpoint_timestamp_ms - b.checkpoint_timestamp_ms || (a.event_digest < b.event_digest ? -1 : 1),
     );
@@ -144,13 +173,24 @@ export class ServiceClient {
   }
 
   /** Every candle of [fromSec, toSec], oldest first, in windows of 100 periods (at most `maxRequests`). */
-  async candlesRange(pool: string, timeframe: Timeframe, fromSec: number, toSec: number, o: RangeOptions = {}): Promise<{ candles: Candle[]; truncated: boolean }> {
+  async candlesRange(
+    pool: string,
+    timeframe: Timeframe,
+    fromSec: number,
+    toSec: number,
+    o: RangeOptions = {},
+  ): Promise<{ candles: Candle[]; truncated: boolean }> {
     const period = TIMEFRAME_SECONDS[timeframe];
-    const r = await fetchRange(fromSec, toSec, (from, to) => this.candles(pool, timeframe, { from, to, limit: SERIES_LIMIT_MAX }, o.signal), {
-      initialWindowSec: period * SERIES_LIMIT_MAX,
-      maxRequests: o.maxRequests ?? this.rangeMaxRequests,
-      signal: o.signal,
-    });
+    const r = await fetchRange(
+      fromSec,
+      toSec,
+      (from, to) => this.candles(pool, timeframe, { from, to, limit: SERIES_LIMIT_MAX }, o.signal),
+      {
+        initialWindowSec: period * SERIES_LIMIT_MAX,
+        maxRequests: o.maxRequests ?? this.rangeMaxRequests,
+        signal: o.signal,
+      },
+    );
     const candles = dedupeBy(r.items, (c) => c.timestamp).sort((a, b) => (a.timestamp < b.timestamp ? -1 : 1));
     return { candles, truncated: r.incomplete || r.truncatedWindows > 0 };
   }
@@ -168,17 +208,32 @@ export class ServiceClient {
     return this.http.get(`/dex-margin/supply-referrals/${seg(id)}`, {}, SupplyReferralSchema, signal);
   }
   supplyReferrals(opts: Paging & { owner?: string; marginPoolId?: string } = {}, signal?: AbortSignal) {
-    return this.http.get('/dex-margin/supply-referrals', { ...paging(opts), owner: opts.owner, marginPoolId: opts.marginPoolId }, SupplyReferralPageSchema, signal);
+    return this.http.get(
+      '/dex-margin/supply-referrals',
+      { ...paging(opts), owner: opts.owner, marginPoolId: opts.marginPoolId },
+      SupplyReferralPageSchema,
+      signal,
+    );
   }
   supplierCap(id: string, signal?: AbortSignal) {
     return this.http.get(`/dex-margin/supplier-caps/${seg(id)}`, {}, SupplierCapSchema, signal);
   }
   supplierCaps(opts: Paging & { owner?: string } = {}, signal?: AbortSignal) {
-    return this.http.get('/dex-margin/supplier-caps', { ...paging(opts), owner: opts.owner }, SupplierCapPageSchema, signal);
+    return this.http.get(
+      '/dex-margin/supplier-caps',
+      { ...paging(opts), owner: opts.owner },
+      SupplierCapPageSchema,
+      signal,
+    );
   }
   marginManagers(owner: string | undefined, f: ManagerFilter = {}, signal?: AbortSignal) {
     const path = owner ? `/dex-margin/margin-managers/${seg(owner)}` : '/dex-margin/margin-managers';
-    return this.http.get(path, { ...paging(f), balanceManagerId: f.balanceManagerId, dexPoolId: f.dexPoolId }, MarginManagerPageSchema, signal);
+    return this.http.get(
+      path,
+      { ...paging(f), balanceManagerId: f.balanceManagerId, dexPoolId: f.dexPoolId },
+      MarginManagerPageSchema,
+      signal,
+    );
   }
   liquidations(owner: string | undefined, f: LiquidationFilter = {}, signal?: AbortSignal) {
     const path = owner ? `/dex-margin/liquidations/${seg(owner)}` : '/dex-margin/liquidations';
@@ -198,16 +253,25 @@ export class ServiceClient {
   }
   activeSupplies(owner: string | undefined, f: SupplyFilter = {}, signal?: AbortSignal) {
     const path = owner ? `/dex-margin/active-supplies/${seg(owner)}` : '/dex-margin/active-supplies';
-    return this.http.get(path, { ...paging(f), marginPoolId: f.marginPoolId, supplierCapId: f.supplierCapId, assetType: f.assetType }, ActiveSupplyPageSchema, signal);
+    return this.http.get(
+      path,
+      { ...paging(f), marginPoolId: f.marginPoolId, supplierCapId: f.supplierCapId, assetType: f.assetType },
+      ActiveSupplyPageSchema,
+      signal,
+    );
   }
   activeLoans(owner: string | undefined, f: LoanFilter = {}, signal?: AbortSignal) {
     const path = owner ? `/dex-margin/active-loans/${seg(owner)}` : '/dex-margin/active-loans';
     return this.http.get(
       path,
-      { ...paging(f), marginManagerId: f.marginManagerId, marginPoolId: f.marginPoolId, balanceManagerId: f.balanceManagerId },
+      {
+        ...paging(f),
+        marginManagerId: f.marginManagerId,
+        marginPoolId: f.marginPoolId,
+        balanceManagerId: f.balanceManagerId,
+      },
       ActiveLoanPageSchema,
       signal,
     );
   }
 }
-

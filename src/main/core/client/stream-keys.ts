@@ -36,10 +36,16 @@ export function checkKey(value: string, from: string): string {
 /** `POOL=KEY,POOL=KEY` (the environment's per-pool keys). */
 export function parsePoolKeys(text: string, from: string): Record<string, string> {
   const pools: Record<string, string> = {};
-  for (const part of text.split(',').map((p) => p.trim()).filter(Boolean)) {
+  for (const part of text
+    .split(',')
+    .map((p) => p.trim())
+    .filter(Boolean)) {
     const at = part.indexOf('=');
     const pool = at > 0 ? part.slice(0, at).trim() : '';
-    if (!POOL_NAME.test(pool)) throw new RangeError(`${from}: "${part.slice(0, Math.max(0, at)) || part.slice(0, 20)}" is not POOL=KEY with a pool name like SUI_USDC`);
+    if (!POOL_NAME.test(pool))
+      throw new RangeError(
+        `${from}: "${part.slice(0, Math.max(0, at)) || part.slice(0, 20)}" is not POOL=KEY with a pool name like SUI_USDC`,
+      );
     pools[pool] = checkKey(part.slice(at + 1), `${from} for ${pool}`);
   }
   return pools;
@@ -53,7 +59,9 @@ export function decodeStreamKeys(text: string | null): StreamKeys {
     const keys: StreamKeys = {};
     if (typeof raw.all === 'string' && raw.all !== '') keys.all = raw.all;
     if (raw.pools && typeof raw.pools === 'object') {
-      const pools = Object.entries(raw.pools as Record<string, unknown>).filter(([p, k]) => POOL_NAME.test(p) && typeof k === 'string' && k !== '');
+      const pools = Object.entries(raw.pools as Record<string, unknown>).filter(
+        ([p, k]) => POOL_NAME.test(p) && typeof k === 'string' && k !== '',
+      );
       if (pools.length > 0) keys.pools = Object.fromEntries(pools) as Record<string, string>;
     }
     return keys;
@@ -66,7 +74,10 @@ export function decodeStreamKeys(text: string | null): StreamKeys {
 export function encodeStreamKeys(keys: StreamKeys): string | null {
   const pools = Object.entries(keys.pools ?? {}).sort(([a], [b]) => a.localeCompare(b));
   if (!keys.all && pools.length === 0) return null;
-  return JSON.stringify({ ...(keys.all ? { all: keys.all } : {}), ...(pools.length ? { pools: Object.fromEntries(pools) } : {}) });
+  return JSON.stringify({
+    ...(keys.all ? { all: keys.all } : {}),
+    ...(pools.length ? { pools: Object.fromEntries(pools) } : {}),
+  });
 }
 
 /** `keys` with one key set or removed: the stream key (`pool` null) or a pool's. */

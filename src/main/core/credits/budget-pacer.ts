@@ -51,7 +51,12 @@ export function readsPerDay(reads: readonly PacedRead[], f: number, b: PaceBound
  * The smallest pace factor (>= 1) with which `fixedPerDay` plus the reads fit `allowedPerDay`;
  * Infinity when even the fixed costs use it all.
  */
-export function paceFactor(reads: readonly PacedRead[], fixedPerDay: number, allowedPerDay: number, b: PaceBounds): number {
+export function paceFactor(
+  reads: readonly PacedRead[],
+  fixedPerDay: number,
+  allowedPerDay: number,
+  b: PaceBounds,
+): number {
   const room = allowedPerDay - fixedPerDay;
   if (readsPerDay(reads, 1, b) <= room) return 1;
   if (!(room > 0)) return Infinity;

@@ -43,23 +43,56 @@ const round = (x: number): number => Math.round(x);
  */
 export function forecast(i: CostInputs): CreditForecast {
   const lines: CreditForecast['lines'] = [];
-  const stream = i.marginStreamRate === null ? MARGIN_STREAM_PRIOR_PER_DAY : ((i.marginStreamRate * 86_400) / KB) * STREAM_CREDITS_PER_KB;
-  lines.push({ what: 'Margin stream (always open: the liquidation alarm)', perDay: round(stream), detail: i.marginStreamRate === null ? 'assumed until measured' : `${round((i.marginStreamRate * 86_400) / KB).toLocaleString('en-US')} KB a day, measured` });
+  const stream =
+    i.marginStreamRate === null
+      ? MARGIN_STREAM_PRIOR_PER_DAY
+      : ((i.marginStreamRate * 86_400) / KB) * STREAM_CREDITS_PER_KB;
+  lines.push({
+    what: 'Margin stream (always open: the liquidation alarm)',
+    perDay: round(stream),
+    detail:
+      i.marginStreamRate === null
+        ? 'assumed until measured'
+        : `${round((i.marginStreamRate * 86_400) / KB).toLocaleString('en-US')} KB a day, measured`,
+  });
   for (const r of i.prices) {
     const perDay = r.intervalMs === Infinity ? 0 : (DAY_MS / r.intervalMs) * r.credits;
-    lines.push({ what: `${r.id} price`, perDay: round(perDay), detail: r.intervalMs === Infinity ? 'not read: the budget is spent' : `every ${everyText(r.intervalMs)}, ${r.credits} credits a read` });
+    lines.push({
+      what: `${r.id} price`,
+      perDay: round(perDay),
+      detail:
+        r.intervalMs === Infinity
+          ? 'not read: the budget is spent'
+          : `every ${everyText(r.intervalMs)}, ${r.credits} credits a read`,
+    });
   }
   if (i.owners > 0) {
     const perRead = i.recordsCredits;
-    const timer = i.recordsEveryMs === null || i.recordsEveryMs === Infinity ? 0 : (DAY_MS / i.recordsEveryMs) * perRead;
-    lines.push({ what: 'Margin records (loans, deposits, supplies)', perDay: round(timer), detail: i.recordsEveryMs === null || i.recordsEveryMs === Infinity ? 'not on a timer' : `every ${everyText(i.recordsEveryMs)}, ${perRead} credits a read (${i.owners} wallet${i.owners === 1 ? '' : 's'})` });
+    const timer =
+      i.recordsEveryMs === null || i.recordsEveryMs === Infinity ? 0 : (DAY_MS / i.recordsEveryMs) * perRead;
+    lines.push({
+      what: 'Margin records (loans, deposits, supplies)',
+      perDay: round(timer),
+      detail:
+        i.recordsEveryMs === null || i.recordsEveryMs === Infinity
+          ? 'not on a timer'
+          : `every ${everyText(i.recordsEveryMs)}, ${perRead} credits a read (${i.owners} wallet${i.owners === 1 ? '' : 's'})`,
+    });
     const eventReads = i.events.reduce((a, e) => a + DAY_MS / e.intervalMs, 0);
     const eventCredits = i.events.reduce((a, e) => a + (DAY_MS / e.intervalMs) * e.credits, 0);
-    if (eventReads >= 1) lines.push({ what: "Records read again for watched managers' events", perDay: round(eventCredits), detail: `about ${eventReads.toFixed(0)} a day (an owner's lists and its prices), measured` });
+    if (eventReads >= 1)
+      lines.push({
+        what: "Records read again for watched managers' events",
+        perDay: round(eventCredits),
+        detail: `about ${eventReads.toFixed(0)} a day (an owner's lists and its prices), measured`,
+      });
   }
   const perDay = lines.reduce((a, l) => a + l.perDay, 0);
   const planDay = i.plan.plan ? i.plan.plan.monthlyCredits / DAYS_PER_MONTH : null;
-  const pools = i.poolStreams.map((p) => ({ pool: p.pool, perHour: p.rate === null ? null : round(((p.rate * 3600) / KB) * STREAM_CREDITS_PER_KB) }));
+  const pools = i.poolStreams.map((p) => ({
+    pool: p.pool,
+    perHour: p.rate === null ? null : round(((p.rate * 3600) / KB) * STREAM_CREDITS_PER_KB),
+  }));
   return {
     perDay,
     lines,

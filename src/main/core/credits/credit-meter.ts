@@ -87,7 +87,14 @@ export class CreditMeter {
   usage(): CreditUsage {
     this.tallyStream();
     const c = this.rolled(this.counts);
-    return { today: c.today, thisMonth: c.thisMonth, month: c.month, estimated: c.estimated, streamedKb: c.streamedKb, budget: this.d.budget() };
+    return {
+      today: c.today,
+      thisMonth: c.thisMonth,
+      month: c.month,
+      estimated: c.estimated,
+      streamedKb: c.streamedKb,
+      budget: this.d.budget(),
+    };
   }
 
   /** Write what is counted (at close). */

@@ -24,7 +24,12 @@ export function forecastFromStore(store: Store, pools: readonly Pool[], now = Da
   const thresholdsOf = thresholdsFrom(settings, store.settings.thresholds());
   const usd = new Map((portfolio?.prices ?? []).map((p) => [p.symbol, p.usd]));
   const byName = new Map(pools.map((p) => [p.pool_name, p]));
-  const symbolOf = new Map(pools.flatMap((p) => [[p.base_asset_id, p.base_asset_symbol], [p.quote_asset_id, p.quote_asset_symbol]]));
+  const symbolOf = new Map(
+    pools.flatMap((p) => [
+      [p.base_asset_id, p.base_asset_symbol],
+      [p.quote_asset_id, p.quote_asset_symbol],
+    ]),
+  );
   const guarded: GuardedPosition[] = [];
   for (const w of portfolio?.wallets ?? []) {
     for (const p of w.positions) {
@@ -35,18 +40,38 @@ export function forecastFromStore(store: Store, pools: readonly Pool[], now = Da
     }
   }
   const spent = store.settings.get<CreditCounts>(CREDITS_KEY)?.thisMonth ?? 0;
-  const records = { id: 'margin records', intervalMs: settings.recordsRefreshSec * 1000, credits: recordsReadCredits(owners), maxMs: 86_400_000 };
-  const plan = planReads(guarded, CADENCE_RULES.guard, { monthly: monthlyBudgetOf(settings), spentThisMonth: spent, fixedPerDay: MARGIN_STREAM_PRIOR_PER_DAY, records, events: [] }, {
-    readable: (a) => !isStable(symbolOf.get(a) ?? '') && pricingPoolOf(pools, a) !== undefined,
-    quoteUsd: (a) => (isStable(symbolOf.get(a) ?? '') ? 1 : (usd.get(symbolOf.get(a) ?? '') ?? null)),
-    sigma: () => PRIOR_DAILY_VOL / Math.sqrt(86_400),
-    now,
-  });
+  const records = {
+    id: 'margin records',
+    intervalMs: settings.recordsRefreshSec * 1000,
+    credits: recordsReadCredits(owners),
+    maxMs: 86_400_000,
+  };
+  const plan = planReads(
+    guarded,
+    CADENCE_RULES.guard,
+    {
+      monthly: monthlyBudgetOf(settings),
+      spentThisMonth: spent,
+      fixedPerDay: MARGIN_STREAM_PRIOR_PER_DAY,
+      records,
+      events: [],
+    },
+    {
+      readable: (a) => !isStable(symbolOf.get(a) ?? '') && pricingPoolOf(pools, a) !== undefined,
+      quoteUsd: (a) => (isStable(symbolOf.get(a) ?? '') ? 1 : (usd.get(symbolOf.get(a) ?? '') ?? null)),
+      sigma: () => PRIOR_DAILY_VOL / Math.sqrt(86_400),
+      now,
+    },
+  );
   return forecast({
     plan: { name: settings.plan, plan: planOf(settings) },
     budget: monthlyBudgetOf(settings),
     marginStreamRate: null,
-    prices: plan.assets.map((a) => ({ id: symbolOf.get(a.asset) ?? a.asset, intervalMs: a.everyMs, credits: PRICE_READ_CREDITS })),
+    prices: plan.assets.map((a) => ({
+      id: symbolOf.get(a.asset) ?? a.asset,
+      intervalMs: a.everyMs,
+      credits: PRICE_READ_CREDITS,
+    })),
     owners,
     recordsCredits: recordsReadCredits(owners),
     recordsEveryMs: plan.recordsEveryMs,

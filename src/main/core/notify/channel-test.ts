@@ -38,7 +38,13 @@ export async function testChannels(
         const started = now();
         try {
           await send(c, d);
-          return { channel: c.name, type: c.type, ok: true, message: 'Sent: check that it arrived.', ms: now() - started };
+          return {
+            channel: c.name,
+            type: c.type,
+            ok: true,
+            message: 'Sent: check that it arrived.',
+            ms: now() - started,
+          };
         } catch (err) {
           // A test is not retried: the sender's "it is tried again" does not apply.
           const message = redact((err as Error).message).replace(/;? it is (?:tried|sent) again[^.]*\./, '.');

@@ -19,7 +19,15 @@ export interface ComposeOptions {
 }
 
 /** What each kind of channel takes in one message (ntfy turns a longer one into an attachment). */
-export const MESSAGE_LIMIT: Record<string, number | null> = { discord: 2_000, telegram: 4_096, ntfy: 4_000, slack: 3_000, email: null, webhook: null, desktop: null };
+export const MESSAGE_LIMIT: Record<string, number | null> = {
+  discord: 2_000,
+  telegram: 4_096,
+  ntfy: 4_000,
+  slack: 3_000,
+  email: null,
+  webhook: null,
+  desktop: null,
+};
 
 /** Whether a message fits its receiver. */
 export function fits(d: Pick<Delivery, 'title' | 'message' | 'click'>, limit: number | null | undefined): boolean {
@@ -56,16 +64,29 @@ function oneAlert(o: Outgoing, opts: ComposeOptions): { title: string; message: 
  */
 export function compose(given: readonly Outgoing[], opts: ComposeOptions): Delivery {
   // The most severe first (then oldest): a phone shows the first lines.
-  const items = given.length > 1 ? [...given].sort((a, b) => LEVEL_ORDER.indexOf(a.alert.level) - LEVEL_ORDER.indexOf(b.alert.level)) : given;
+  const items =
+    given.length > 1
+      ? [...given].sort((a, b) => LEVEL_ORDER.indexOf(a.alert.level) - LEVEL_ORDER.indexOf(b.alert.level))
+      : given;
   const first = items[0]!;
   const base = deliveryOf(first.alert, opts.linkBase);
   const id = messageId(items);
   // The alerts' numbers, as the Alerts page and `export` show them: a reference for support and for counting what arrived.
-  const reference = first.alert.id > 0 ? `\nTidewatch alert${items.length > 1 ? 's' : ''} ${items.map((i) => `${i.alert.id}${i.repeat > 0 ? ` (repeat ${i.repeat})` : ''}`).join(', ')}` : '';
+  const reference =
+    first.alert.id > 0
+      ? `\nTidewatch alert${items.length > 1 ? 's' : ''} ${items.map((i) => `${i.alert.id}${i.repeat > 0 ? ` (repeat ${i.repeat})` : ''}`).join(', ')}`
+      : '';
   if (items.length === 1) {
     const one = oneAlert(first, opts);
     const message = `${one.message}${reference}`;
-    return { ...base, id, title: one.title, message, ackUrl: first.ackUrl, payload: { ...base.payload, id, title: one.title, message: one.message } };
+    return {
+      ...base,
+      id,
+      title: one.title,
+      message,
+      ackUrl: first.ackUrl,
+      payload: { ...base.payload, id, title: one.title, message: one.message },
+    };
   }
   const level = LEVEL_ORDER.find((l) => items.some((i) => i.alert.level === l)) ?? 'info';
   const rules = new Set(items.map((i) => i.alert.rule));
@@ -80,7 +101,9 @@ export function compose(given: readonly Outgoing[], opts: ComposeOptions): Deliv
     title = `${plural(managers.size, 'position')} liquidated${pool ? ` on ${pool}` : ''}`;
   } else {
     // The most severe alert's own title, and what else came with it.
-    const rest = LEVEL_ORDER.map((l) => [l, items.slice(1).filter((i) => i.alert.level === l).length] as const).filter(([, n]) => n > 0);
+    const rest = LEVEL_ORDER.map((l) => [l, items.slice(1).filter((i) => i.alert.level === l).length] as const).filter(
+      ([, n]) => n > 0,
+    );
     title = `${oneAlert(first, opts).title} (+ ${rest.map(([l, n]) => `${n} ${l === 'warning' && n > 1 ? 'warnings' : l}`).join(', ')})`;
   }
   const privacy = opts.hideAmounts ? '\n(Amounts hidden on this channel.)' : '';
@@ -97,6 +120,7 @@ export function compose(given: readonly Outgoing[], opts: ComposeOptions): Deliv
     });
   let message = `${full.join('\n')}${privacy}${reference}`;
   if (!fits({ title: '', message, click: null }, opts.limit)) message = `${compact().join('\n')}${privacy}${reference}`;
-  const click = managers.size === 1 ? base.click : opts.linkBase ? `${opts.linkBase.replace(/\/+$/, '')}/#/alerts` : null;
+  const click =
+    managers.size === 1 ? base.click : opts.linkBase ? `${opts.linkBase.replace(/\/+$/, '')}/#/alerts` : null;
   return { ...base, id, level, title, message, click, payload: { ...base.payload, id, level, title, message } };
 }

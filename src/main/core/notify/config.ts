@@ -15,9 +15,23 @@ export const CHANNEL_TYPES = ['ntfy', 'telegram', 'discord', 'slack', 'email', '
 export type ChannelType = (typeof CHANNEL_TYPES)[number];
 
 const LEVELS = ['info', 'warning', 'critical'] as const satisfies readonly AlertLevel[];
-const RULES = ['risk-threshold', 'liquidation', 'large-liquidation', 'stream-auth', 'store-write', 'history-gap', 'credit-budget', 'interest', 'blind'] as const satisfies ReadonlyArray<AlertRecord['rule']>;
+const RULES = [
+  'risk-threshold',
+  'liquidation',
+  'large-liquidation',
+  'stream-auth',
+  'store-write',
+  'history-gap',
+  'credit-budget',
+  'interest',
+  'blind',
+] as const satisfies ReadonlyArray<AlertRecord['rule']>;
 
-const Url = v.pipe(v.string(), v.url('must be a URL'), v.check((u) => /^https?:\/\//i.test(u), 'must be an http(s) URL'));
+const Url = v.pipe(
+  v.string(),
+  v.url('must be a URL'),
+  v.check((u) => /^https?:\/\//i.test(u), 'must be an http(s) URL'),
+);
 const Clock = v.pipe(v.string(), v.regex(/^([01]\d|2[0-3]):[0-5]\d$/, 'must be a time like 22:00'));
 
 /** Whether the Standard Webhooks library can sign with this secret (base64, optionally after `whsec_`). */
@@ -45,8 +59,20 @@ const common = {
 };
 
 const ChannelSchema = v.variant('type', [
-  v.object({ type: v.literal('ntfy'), url: Url, token: v.optional(v.string()), tags: v.optional(v.array(v.string())), ...common }),
-  v.object({ type: v.literal('telegram'), botToken: v.pipe(v.string(), v.minLength(1)), chatId: v.union([v.string(), v.number()]), apiRoot: v.optional(Url, 'https://api.telegram.org'), ...common }),
+  v.object({
+    type: v.literal('ntfy'),
+    url: Url,
+    token: v.optional(v.string()),
+    tags: v.optional(v.array(v.string())),
+    ...common,
+  }),
+  v.object({
+    type: v.literal('telegram'),
+    botToken: v.pipe(v.string(), v.minLength(1)),
+    chatId: v.union([v.string(), v.number()]),
+    apiRoot: v.optional(Url, 'https://api.telegram.org'),
+    ...common,
+  }),
   v.object({ type: v.literal('discord'), url: Url, ...common }),
   v.object({ type: v.literal('slack'), url: Url, ...common }),
   v.object({
@@ -60,10 +86,29 @@ const ChannelSchema = v.variant('type', [
       password: v.optional(v.string()),
     }),
     from: v.pipe(v.string(), v.email('must be an e-mail address')),
-    to: v.union([v.pipe(v.string(), v.email('must be an e-mail address or a list of them')), v.array(v.pipe(v.string(), v.email('each must be an e-mail address')))], 'must be an e-mail address or a list of them'),
+    to: v.union(
+      [
+        v.pipe(v.string(), v.email('must be an e-mail address or a list of them')),
+        v.array(v.pipe(v.string(), v.email('each must be an e-mail address'))),
+      ],
+      'must be an e-mail address or a list of them',
+    ),
     ...common,
   }),
-  v.object({ type: v.literal('webhook'), url: Url, secret: v.optional(v.pipe(v.string(), v.check(signingSecret, 'must be a Standard Webhooks secret: whsec_ followed by base64 (e.g. from `openssl rand -base64 32`)'))), ...common }),
+  v.object({
+    type: v.literal('webhook'),
+    url: Url,
+    secret: v.optional(
+      v.pipe(
+        v.string(),
+        v.check(
+          signingSecret,
+          'must be a Standard Webhooks secret: whsec_ followed by base64 (e.g. from `openssl rand -base64 32`)',
+        ),
+      ),
+    ),
+    ...common,
+  }),
   v.object({ type: v.literal('desktop'), ...common }),
 ]);
 
@@ -110,15 +155,25 @@ function fromEnv(x: unknown, env: Readonly<Record<string, string | undefined>>, 
     const m = ENV.exec(x.trim());
     if (!m) return x;
     const value = env[m[1]!];
-    if (value === undefined || value === '') throw new NotifyConfigError(`${where} names the environment variable ${m[1]}, which is not set. Set it before starting Tidewatch.`);
+    if (value === undefined || value === '')
+      throw new NotifyConfigError(
+        `${where} names the environment variable ${m[1]}, which is not set. Set it before starting Tidewatch.`,
+      );
     return value;
   }
   if (Array.isArray(x)) return x.map((y, i) => fromEnv(y, env, `${where}[${i}]`));
-  if (x !== null && typeof x === 'object') return Object.fromEntries(Object.entries(x).map(([k, y]) => [k, fromEnv(y, env, `${where}.${k}`)]));
+  if (x !== null && typeof x === 'object')
+    return Object.fromEntries(Object.entries(x).map(([k, y]) => [k, fromEnv(y, env, `${where}.${k}`)]));
   return x;
 }
 
-const at = (o: unknown, path: string): unknown => path.split('.').reduce<unknown>((x, k) => (x !== null && typeof x === 'object' ? (x as Record<string, unknown>)[k] : undefined), o);
+const at = (o: unknown, path: string): unknown =>
+  path
+    .split('.')
+    .reduce<unknown>(
+      (x, k) => (x !== null && typeof x === 'object' ? (x as Record<string, unknown>)[k] : undefined),
+      o,
+    );
 
 /** "channels[2] (telegram): chatId: Invalid type" from valibot's issues, without the values. */
 function problem(where: string, issues: readonly v.BaseIssue<unknown>[]): string {
@@ -133,7 +188,11 @@ function problem(where: string, issues: readonly v.BaseIssue<unknown>[]): string
  * The config in `text` (JSON or YAML; `source` names it in errors), secrets read from `env`.
  * Returns it with every secret's value (to be redacted everywhere); throws NotifyConfigError.
  */
-export function parseNotifyConfig(text: string, env: Readonly<Record<string, string | undefined>> = process.env, source = 'the notify config'): { config: NotifyConfig; secrets: string[] } {
+export function parseNotifyConfig(
+  text: string,
+  env: Readonly<Record<string, string | undefined>> = process.env,
+  source = 'the notify config',
+): { config: NotifyConfig; secrets: string[] } {
   let raw: unknown;
   try {
     raw = parseYaml(text);
@@ -163,7 +222,8 @@ export function parseNotifyConfig(text: string, env: Readonly<Record<string, str
   });
   const names = new Set<string>();
   for (const c of channels) {
-    if (names.has(c.name)) throw new NotifyConfigError(`${source}: two channels are named "${c.name}"; give each its own name.`);
+    if (names.has(c.name))
+      throw new NotifyConfigError(`${source}: two channels are named "${c.name}"; give each its own name.`);
     names.add(c.name);
   }
   if (top.output.heartbeatUrl) secrets.push(top.output.heartbeatUrl);

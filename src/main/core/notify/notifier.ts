@@ -1,5 +1,11 @@
 import { randomBytes } from 'node:crypto';
-import type { AlertRecord, ChannelStatus, NotifyChannelView, NotifyTestResult, NotifyView } from '../../../shared/contract';
+import type {
+  AlertRecord,
+  ChannelStatus,
+  NotifyChannelView,
+  NotifyTestResult,
+  NotifyView,
+} from '../../../shared/contract';
 import type { SecretStore } from '../settings';
 import type { RiskAlertRepo } from '../store/risk-alert-repo';
 import type { Enqueue } from '../store/outbox-repo';
@@ -31,7 +37,14 @@ export interface NotifierDeps {
 /** Rules whose critical alerts repeat until acknowledged. */
 const ESCALATED = new Set<AlertRecord['rule']>(['liquidation', 'risk-threshold']);
 
-const EMPTY: NotifyConfig = { channels: [], escalateEveryMin: 5, blindAfterMin: 3, heartbeatUrl: null, heartbeatEveryMin: 1, linkBase: null };
+const EMPTY: NotifyConfig = {
+  channels: [],
+  escalateEveryMin: 5,
+  blindAfterMin: 3,
+  heartbeatUrl: null,
+  heartbeatEveryMin: 1,
+  linkBase: null,
+};
 
 /**
  * Alerts away from the desk (issue 27): which channels carry an alert (level, rules, quiet hours),
@@ -61,7 +74,10 @@ export class Notifier {
       log: (line) => deps.log(line),
       now: this.now,
     });
-    deps.repo.routeTo((a) => this.route(a), () => this.worker.kick());
+    deps.repo.routeTo(
+      (a) => this.route(a),
+      () => this.worker.kick(),
+    );
   }
 
   start(): this {
@@ -80,10 +96,13 @@ export class Notifier {
   private scheduleEscalation(): void {
     if (this.closed) return;
     const every = this.config().escalateEveryMin * 60_000;
-    this.escalation = setTimeout(() => {
-      this.escalate();
-      this.scheduleEscalation();
-    }, every > 0 ? Math.min(15_000, every / 2) : 15_000);
+    this.escalation = setTimeout(
+      () => {
+        this.escalate();
+        this.scheduleEscalation();
+      },
+      every > 0 ? Math.min(15_000, every / 2) : 15_000,
+    );
     this.escalation.unref?.();
   }
 
@@ -121,8 +140,14 @@ export class Notifier {
   /** The desktop notification's channel: the configured one, else warnings and above of the rules it always showed. */
   desktopCarries(a: AlertRecord, now = this.now()): boolean {
     const desktop = this.channels().filter((c) => c.type === 'desktop');
-    if (desktop.length === 0) return a.level !== 'info' && a.rule !== 'blind' ? ['liquidation', 'risk-threshold', 'stream-auth', 'large-liquidation'].includes(a.rule) : a.rule === 'blind';
-    return desktop.some((c) => (a.rule === 'blind' || carries(c, a)) && (a.level === 'critical' || quietUntil(c.quietHours, now) === null));
+    if (desktop.length === 0)
+      return a.level !== 'info' && a.rule !== 'blind'
+        ? ['liquidation', 'risk-threshold', 'stream-auth', 'large-liquidation'].includes(a.rule)
+        : a.rule === 'blind';
+    return desktop.some(
+      (c) =>
+        (a.rule === 'blind' || carries(c, a)) && (a.level === 'critical' || quietUntil(c.quietHours, now) === null),
+    );
   }
 
   /**
@@ -135,7 +160,11 @@ export class Notifier {
       if (c.type === 'desktop') continue;
       if (a.rule !== 'blind' && !carries(c, a)) continue;
       const until = a.level === 'critical' || a.rule === 'blind' ? null : quietUntil(c.quietHours, a.created_at);
-      out.push(until === null ? { channel: c.name, dueAt: a.created_at } : { channel: c.name, dueAt: until, held: `quiet hours until ${new Date(until).toTimeString().slice(0, 5)}` });
+      out.push(
+        until === null
+          ? { channel: c.name, dueAt: a.created_at }
+          : { channel: c.name, dueAt: until, held: `quiet hours until ${new Date(until).toTimeString().slice(0, 5)}` },
+      );
     }
     return out;
   }
@@ -153,10 +182,17 @@ export class Notifier {
     for (const e of this.route(a)) {
       const c = this.channels().find((x) => x.name === e.channel);
       if (!c) continue;
-      const d = compose([{ alert: a, repeat: 0, ackUrl: null }], { linkBase: this.linkBase(), hideAmounts: c.hideAmounts || this.deps.privacy() });
+      const d = compose([{ alert: a, repeat: 0, ackUrl: null }], {
+        linkBase: this.linkBase(),
+        hideAmounts: c.hideAmounts || this.deps.privacy(),
+      });
       d.id = `tidewatch-unstored-${a.rule}-${a.level}-${a.created_at}`;
       d.payload.id = d.id;
-      this.send(c, d).catch((err: unknown) => this.deps.log(`alert delivery: ${this.deps.redact((err as Error).message)} (an alert the store could not keep: not retried)`));
+      this.send(c, d).catch((err: unknown) =>
+        this.deps.log(
+          `alert delivery: ${this.deps.redact((err as Error).message)} (an alert the store could not keep: not retried)`,
+        ),
+      );
     }
   }
 
@@ -198,7 +234,13 @@ export class Notifier {
     try {
       const open = this.deps.repo
         .alerts(false, 500)
-        .filter((a) => a.level === 'critical' && ESCALATED.has(a.rule) && (a.snoozed_until === null || a.snoozed_until <= now) && now - a.created_at < 7 * 86_400_000);
+        .filter(
+          (a) =>
+            a.level === 'critical' &&
+            ESCALATED.has(a.rule) &&
+            (a.snoozed_until === null || a.snoozed_until <= now) &&
+            now - a.created_at < 7 * 86_400_000,
+        );
       const newest = new Map<string, AlertRecord>();
       for (const a of open) if (!newest.has(a.manager_id ?? `#${a.id}`)) newest.set(a.manager_id ?? `#${a.id}`, a);
       const repeats: Array<{ alertId: number; repeat: number; to: Enqueue[] }> = [];
@@ -218,7 +260,9 @@ export class Notifier {
       }
       return repeats.length;
     } catch (err) {
-      this.deps.log(`alert escalation: the store cannot be read (${this.deps.redact((err as Error).message)}); trying again`);
+      this.deps.log(
+        `alert escalation: the store cannot be read (${this.deps.redact((err as Error).message)}); trying again`,
+      );
       return 0;
     }
   }
@@ -229,7 +273,9 @@ export class Notifier {
     const c = this.config();
     const fileNames = new Set(this.deps.file?.config.channels.map((x) => x.name) ?? []);
     return {
-      channels: c.channels.map((ch) => channelView(ch, fileNames.has(ch.name) ? 'file' : 'settings', this.deps.repo.outbox.channelStatus(ch.name))),
+      channels: c.channels.map((ch) =>
+        channelView(ch, fileNames.has(ch.name) ? 'file' : 'settings', this.deps.repo.outbox.channelStatus(ch.name)),
+      ),
       escalateEveryMin: c.escalateEveryMin,
       blindAfterMin: c.blindAfterMin,
       heartbeatSet: c.heartbeatUrl !== null,
@@ -245,7 +291,8 @@ export class Notifier {
     const stored = this.storedRaw();
     const name = typeof input['name'] === 'string' && input['name'] ? input['name'] : undefined;
     const previous = stored.channels.find((x) => x['name'] === (replaces ?? name));
-    if (name && this.deps.file?.config.channels.some((x) => x.name === name)) throw new RangeError(`a channel named "${name}" comes from the notify config file; choose another name`);
+    if (name && this.deps.file?.config.channels.some((x) => x.name === name))
+      throw new RangeError(`a channel named "${name}" comes from the notify config file; choose another name`);
     const merged: Record<string, unknown> = { ...input };
     if (previous && previous['type'] === input['type']) {
       for (const field of secretFieldsOf(String(input['type']))) {
@@ -261,13 +308,21 @@ export class Notifier {
 
   removeChannel(name: string): NotifyView {
     const stored = this.storedRaw();
-    if (!stored.channels.some((x) => x['name'] === name)) throw new RangeError(`no channel named "${name}" is saved in Settings`);
+    if (!stored.channels.some((x) => x['name'] === name))
+      throw new RangeError(`no channel named "${name}" is saved in Settings`);
     this.saveStored({ ...stored, channels: stored.channels.filter((x) => x['name'] !== name) });
-    this.deps.repo.outbox.dropChannelsExcept(this.channels().map((c) => c.name), this.now());
+    this.deps.repo.outbox.dropChannelsExcept(
+      this.channels().map((c) => c.name),
+      this.now(),
+    );
     return this.view();
   }
 
-  updateOptions(patch: Partial<Pick<NotifyConfig, 'escalateEveryMin' | 'blindAfterMin' | 'heartbeatUrl' | 'heartbeatEveryMin' | 'linkBase'>>): NotifyView {
+  updateOptions(
+    patch: Partial<
+      Pick<NotifyConfig, 'escalateEveryMin' | 'blindAfterMin' | 'heartbeatUrl' | 'heartbeatEveryMin' | 'linkBase'>
+    >,
+  ): NotifyView {
     const stored = this.storedRaw();
     this.saveStored({ ...stored, ...patch });
     return this.view();
@@ -278,7 +333,9 @@ export class Notifier {
     const text = this.deps.stored.get();
     const raw = text ? (JSON.parse(text) as Record<string, unknown>) : {};
     const named = this.storedDoc.config.channels;
-    const channels = (Array.isArray(raw['channels']) ? (raw['channels'] as Array<Record<string, unknown>>) : []).map((c, i) => ({ ...c, name: c['name'] ?? named[i]?.name }));
+    const channels = (Array.isArray(raw['channels']) ? (raw['channels'] as Array<Record<string, unknown>>) : []).map(
+      (c, i) => ({ ...c, name: c['name'] ?? named[i]?.name }),
+    );
     return { ...raw, channels };
   }
 
@@ -288,7 +345,8 @@ export class Notifier {
     const parsed = parseNotifyConfig(text, {}, 'the channel');
     const names = new Set(this.deps.file?.config.channels.map((c) => c.name) ?? []);
     const clash = parsed.config.channels.find((c) => names.has(c.name));
-    if (clash) throw new RangeError(`a channel named "${clash.name}" comes from the notify config file; choose another name`);
+    if (clash)
+      throw new RangeError(`a channel named "${clash.name}" comes from the notify config file; choose another name`);
     this.deps.stored.set(text);
     this.storedDoc = parsed;
   }
@@ -297,11 +355,22 @@ export class Notifier {
   async test(name?: string): Promise<NotifyTestResult[]> {
     const targets = this.channels().filter((c) => c.type !== 'desktop' && (name === undefined || c.name === name));
     if (name !== undefined && targets.length === 0) throw new RangeError(`no channel is named "${name}"`);
-    return testChannels(targets, (c, d) => this.send(c, d), (t) => this.deps.redact(t), this.now);
+    return testChannels(
+      targets,
+      (c, d) => this.send(c, d),
+      (t) => this.deps.redact(t),
+      this.now,
+    );
   }
 }
 
-const get = (o: Record<string, unknown>, path: string): unknown => path.split('.').reduce<unknown>((x, k) => (x !== null && typeof x === 'object' ? (x as Record<string, unknown>)[k] : undefined), o);
+const get = (o: Record<string, unknown>, path: string): unknown =>
+  path
+    .split('.')
+    .reduce<unknown>(
+      (x, k) => (x !== null && typeof x === 'object' ? (x as Record<string, unknown>)[k] : undefined),
+      o,
+    );
 
 function set(o: Record<string, unknown>, path: string, value: unknown): void {
   const keys = path.split('.');
@@ -320,7 +389,11 @@ function channelView(c: ChannelConfig, source: 'file' | 'settings', status: Chan
   const walk = (o: Record<string, unknown>, prefix: string): void => {
     for (const [k, v] of Object.entries(o)) {
       const path = `${prefix}${k}`;
-      if (['type', 'name', 'minLevel', 'rules', 'quietHours', 'hideAmounts', 'minIntervalSec'].includes(path) || secretFields.includes(path)) continue;
+      if (
+        ['type', 'name', 'minLevel', 'rules', 'quietHours', 'hideAmounts', 'minIntervalSec'].includes(path) ||
+        secretFields.includes(path)
+      )
+        continue;
       if (v !== null && typeof v === 'object' && !Array.isArray(v)) walk(v as Record<string, unknown>, `${path}.`);
       else fields[path] = v as string | number | boolean | string[] | null;
     }
@@ -336,7 +409,9 @@ function channelView(c: ChannelConfig, source: 'file' | 'settings', status: Chan
     hideAmounts: c.hideAmounts,
     minIntervalSec: c.minIntervalSec ?? null,
     fields,
-    secrets: Object.fromEntries(secretFields.map((f) => [f, typeof get(c as unknown as Record<string, unknown>, f) === 'string'])),
+    secrets: Object.fromEntries(
+      secretFields.map((f) => [f, typeof get(c as unknown as Record<string, unknown>, f) === 'string']),
+    ),
     status,
   };
 }

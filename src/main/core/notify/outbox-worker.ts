@@ -22,7 +22,15 @@ export interface OutboxWorkerDeps {
 }
 
 /** The least time between two messages on a channel, unless it sets its own: a burst meanwhile becomes one message. */
-export const MIN_INTERVAL_MS: Record<ChannelConfig['type'], number> = { ntfy: 5_000, telegram: 5_000, discord: 5_000, slack: 5_000, email: 30_000, webhook: 0, desktop: 0 };
+export const MIN_INTERVAL_MS: Record<ChannelConfig['type'], number> = {
+  ntfy: 5_000,
+  telegram: 5_000,
+  discord: 5_000,
+  slack: 5_000,
+  email: 30_000,
+  webhook: 0,
+  desktop: 0,
+};
 /** Backoff after a failure: 1 s doubling to 10 minutes (±20 %); after a refusal that retrying cannot help, 15 minutes. */
 const BACKOFF_BASE_MS = 1_000;
 const BACKOFF_CAP_MS = 600_000;
@@ -90,11 +98,14 @@ export class OutboxWorker {
     if (this.timer && at >= this.wakeAt) return;
     if (this.timer) clearTimeout(this.timer);
     this.wakeAt = at;
-    this.timer = setTimeout(() => {
-      this.timer = undefined;
-      this.wakeAt = Infinity;
-      this.run();
-    }, Math.min(Math.max(0, inMs), 2_147_000_000));
+    this.timer = setTimeout(
+      () => {
+        this.timer = undefined;
+        this.wakeAt = Infinity;
+        this.run();
+      },
+      Math.min(Math.max(0, inMs), 2_147_000_000),
+    );
   }
 
   private run(): void {
@@ -106,7 +117,10 @@ export class OutboxWorker {
         if (c.type === 'desktop' || this.busy.has(c.name)) continue;
         const free = this.notBefore.get(c.name) ?? 0;
         // The minimum interval gathers a burst; a critical alert does not wait it out (1 s apart at most: Telegram's pace per chat).
-        const urgent = free > now && (this.criticalAfter.get(c.name) ?? Infinity) <= now && this.deps.outbox.hasDueCritical(c.name, now);
+        const urgent =
+          free > now &&
+          (this.criticalAfter.get(c.name) ?? Infinity) <= now &&
+          this.deps.outbox.hasDueCritical(c.name, now);
         if (free > now && !urgent) {
           // A critical alert queued later kicks the worker itself: the wake at criticalAfter is for one already due.
           const critical = this.criticalAfter.get(c.name) ?? Infinity;
@@ -124,7 +138,9 @@ export class OutboxWorker {
       }
     } catch (err) {
       // The store cannot be read (a full or locked disk): nothing is lost, the outbox is read again.
-      this.deps.log(`alert delivery: the outbox cannot be read (${this.deps.redact((err as Error).message)}); trying again in 30 s`);
+      this.deps.log(
+        `alert delivery: the outbox cannot be read (${this.deps.redact((err as Error).message)}); trying again in 30 s`,
+      );
       next = now + 30_000;
     }
     if (next < Infinity) this.wake(next - now);
@@ -139,7 +155,8 @@ export class OutboxWorker {
     // As many as the receiver shows in one message (Discord's 2,000 characters): the rest go next.
     const opts = { ...this.deps.composeOptions(c), limit: MESSAGE_LIMIT[c.type] ?? null };
     const items = rows.map((r) => {
-      const alert = this.deps.alert(r.alert_id) ?? ({ id: r.alert_id, level: 'info', title: '', message: '' } as AlertRecord);
+      const alert =
+        this.deps.alert(r.alert_id) ?? ({ id: r.alert_id, level: 'info', title: '', message: '' } as AlertRecord);
       // A critical alert carries its acknowledge link when sent: room for one is kept.
       return { alert, repeat: r.repeat, ackUrl: alert.level === 'critical' ? 'x'.repeat(100) : null };
     });
@@ -158,7 +175,12 @@ export class OutboxWorker {
       const items: Outgoing[] = [];
       for (const r of rows) {
         const alert = this.deps.alert(r.alert_id);
-        if (alert) items.push({ alert, repeat: r.repeat, ackUrl: alert.level === 'critical' && alert.acknowledged_at === null ? this.deps.ackUrl(alert) : null });
+        if (alert)
+          items.push({
+            alert,
+            repeat: r.repeat,
+            ackUrl: alert.level === 'critical' && alert.acknowledged_at === null ? this.deps.ackUrl(alert) : null,
+          });
       }
       if (items.length > 0) {
         const d = compose(items, { ...this.deps.composeOptions(c), limit: MESSAGE_LIMIT[c.type] ?? null });
@@ -185,7 +207,9 @@ export class OutboxWorker {
       try {
         this.deps.outbox.failed(rows, now, message, now + delay);
       } catch (storeErr) {
-        this.deps.log(`alert delivery: a failure could not be noted (${this.deps.redact((storeErr as Error).message)})`);
+        this.deps.log(
+          `alert delivery: a failure could not be noted (${this.deps.redact((storeErr as Error).message)})`,
+        );
       }
       this.deps.log(`alert delivery: ${message} (attempt ${n}; next in ${Math.round(delay / 1000)} s)`);
     } finally {

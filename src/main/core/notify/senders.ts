@@ -43,7 +43,16 @@ export function deliveryOf(a: AlertRecord, linkBase: string | null): Delivery {
     title: a.title,
     message: a.message,
     click,
-    payload: { id, rule: a.rule, level: a.level, title: a.title, message: a.message, manager_id: a.manager_id, owner: a.owner, created_at: new Date(a.created_at).toISOString() },
+    payload: {
+      id,
+      rule: a.rule,
+      level: a.level,
+      title: a.title,
+      message: a.message,
+      manager_id: a.manager_id,
+      owner: a.owner,
+      created_at: new Date(a.created_at).toISOString(),
+    },
   };
 }
 
@@ -76,11 +85,25 @@ function retryAfterOf(res: Response): number | null {
 
 /** What an answer other than 2xx means, in words naming the receiver. */
 function refused(res: Response, who: string): DeliveryError {
-  if (res.status === 429) return new DeliveryError(`${who} asked to slow down (429); it is sent again when it allows.`, retryAfterOf(res) ?? 60_000);
-  if (res.status === 401 || res.status === 403) return new DeliveryError(`${who} refused the credentials (${res.status}): check the channel's token or secret.`, null, true);
-  if (res.status === 404) return new DeliveryError(`${who} does not know the address (404): check the channel's URL or topic.`, null, true);
+  if (res.status === 429)
+    return new DeliveryError(
+      `${who} asked to slow down (429); it is sent again when it allows.`,
+      retryAfterOf(res) ?? 60_000,
+    );
+  if (res.status === 401 || res.status === 403)
+    return new DeliveryError(
+      `${who} refused the credentials (${res.status}): check the channel's token or secret.`,
+      null,
+      true,
+    );
+  if (res.status === 404)
+    return new DeliveryError(`${who} does not know the address (404): check the channel's URL or topic.`, null, true);
   if (res.status >= 500) return new DeliveryError(`${who} failed (${res.status}); it is tried again.`);
-  return new DeliveryError(`${who} would not take the message (${res.status}): check the channel's settings.`, null, true);
+  return new DeliveryError(
+    `${who} would not take the message (${res.status}): check the channel's settings.`,
+    null,
+    true,
+  );
 }
 
 /** A request that never got an answer, in words (the host, a timeout), never with its URL. */
@@ -89,20 +112,32 @@ async function post(fetchFn: Fetch, url: string, init: RequestInit, who: string,
     return await fetchFn(url, { ...init, method: 'POST', signal: AbortSignal.timeout(timeoutMs) });
   } catch (err) {
     const e = err as Error;
-    if (e.name === 'TimeoutError') throw new DeliveryError(`${who} did not answer within ${Math.round(timeoutMs / 1000)} s; it is tried again.`);
-    throw new DeliveryError(`${who} could not be reached (the host is down, unknown or unreachable); it is tried again.`);
+    if (e.name === 'TimeoutError')
+      throw new DeliveryError(`${who} did not answer within ${Math.round(timeoutMs / 1000)} s; it is tried again.`);
+    throw new DeliveryError(
+      `${who} could not be reached (the host is down, unknown or unreachable); it is tried again.`,
+    );
   }
 }
 
 /** ntfy's priorities: 5 urgent, 4 high, 3 default. */
 const NTFY_PRIORITY: Record<AlertLevel, string> = { critical: '5', warning: '4', info: '3' };
-const NTFY_TAG: Record<AlertLevel, string> = { critical: 'rotating_light', warning: 'warning', info: 'information_source' };
+const NTFY_TAG: Record<AlertLevel, string> = {
+  critical: 'rotating_light',
+  warning: 'warning',
+  info: 'information_source',
+};
 
 /**
  * ntfy's publish API (docs.ntfy.sh/publish): the message as the body, the title, priority, tags
  * and click URL as headers, an access token as a bearer token when the topic needs one.
  */
-export async function sendNtfy(c: Extract<ChannelConfig, { type: 'ntfy' }>, d: Delivery, fetchFn: Fetch = fetch, timeoutMs = 15_000): Promise<void> {
+export async function sendNtfy(
+  c: Extract<ChannelConfig, { type: 'ntfy' }>,
+  d: Delivery,
+  fetchFn: Fetch = fetch,
+  timeoutMs = 15_000,
+): Promise<void> {
   const headers: Record<string, string> = {
     'content-type': 'text/plain; charset=utf-8',
     // Header values are Latin-1: ntfy takes RFC 2047 words for anything else.
@@ -125,9 +160,19 @@ export async function sendNtfy(c: Extract<ChannelConfig, { type: 'ntfy' }>, d: D
  * `webhook-signature` (v1, HMAC-SHA256 of id.timestamp.body), so a receiver can verify it and
  * drop a repeat.
  */
-export async function sendWebhook(c: Extract<ChannelConfig, { type: 'webhook' }>, d: Delivery, fetchFn: Fetch = fetch, now = new Date(), timeoutMs = 15_000): Promise<void> {
+export async function sendWebhook(
+  c: Extract<ChannelConfig, { type: 'webhook' }>,
+  d: Delivery,
+  fetchFn: Fetch = fetch,
+  now = new Date(),
+  timeoutMs = 15_000,
+): Promise<void> {
   const body = JSON.stringify(d.payload);
-  const headers: Record<string, string> = { 'content-type': 'application/json', 'webhook-id': d.id, 'webhook-timestamp': String(Math.floor(now.getTime() / 1000)) };
+  const headers: Record<string, string> = {
+    'content-type': 'application/json',
+    'webhook-id': d.id,
+    'webhook-timestamp': String(Math.floor(now.getTime() / 1000)),
+  };
   if (c.secret) headers['webhook-signature'] = new Webhook(c.secret).sign(d.id, now, body);
   const res = await post(fetchFn, c.url, { headers, body }, `the webhook (${c.name})`, timeoutMs);
   if (!res.ok) throw refused(res, `the webhook (${c.name})`);
@@ -152,7 +197,12 @@ const TELEGRAM_PERMANENT = [400, 401, 403, 404];
  * carries `parameters.retry_after` (seconds); "chat not found", "Unauthorized" and "bot was
  * blocked" cannot be helped by retrying.
  */
-export async function sendTelegram(c: Extract<ChannelConfig, { type: 'telegram' }>, d: Delivery, fetchFn: Fetch = fetch, timeoutMs = 15_000): Promise<void> {
+export async function sendTelegram(
+  c: Extract<ChannelConfig, { type: 'telegram' }>,
+  d: Delivery,
+  fetchFn: Fetch = fetch,
+  timeoutMs = 15_000,
+): Promise<void> {
   const escape = (s: string): string => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
   const open = d.click?.includes('#/manager/') ? 'Open the position' : 'Open the alerts';
   const text = `<b>${escape(d.title)}</b>\n${escape(d.message)}${d.click ? `\n<a href="${escape(d.click)}">${open}</a>` : ''}`;
@@ -160,19 +210,30 @@ export async function sendTelegram(c: Extract<ChannelConfig, { type: 'telegram' 
   const res = await post(
     fetchFn,
     `${c.apiRoot.replace(/\/+$/, '')}/bot${c.botToken}/sendMessage`,
-    { headers: { 'content-type': 'application/json' }, body: JSON.stringify({ chat_id: c.chatId, text, parse_mode: 'HTML', disable_web_page_preview: true }) },
+    {
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ chat_id: c.chatId, text, parse_mode: 'HTML', disable_web_page_preview: true }),
+    },
     who,
     timeoutMs,
   );
   if (res.ok) return;
   const body = await jsonOf(res);
-  const description = typeof body?.['description'] === 'string' ? (body['description'] as string).replace(c.botToken, '•••') : null;
+  const description =
+    typeof body?.['description'] === 'string' ? (body['description'] as string).replace(c.botToken, '•••') : null;
   if (res.status === 429) {
     const after = (body?.['parameters'] as { retry_after?: unknown } | undefined)?.retry_after;
-    throw new DeliveryError(`${who} asked to slow down (429); it is sent again when it allows.`, typeof after === 'number' ? after * 1000 : (retryAfterOf(res) ?? 60_000));
+    throw new DeliveryError(
+      `${who} asked to slow down (429); it is sent again when it allows.`,
+      typeof after === 'number' ? after * 1000 : (retryAfterOf(res) ?? 60_000),
+    );
   }
   if (description && TELEGRAM_PERMANENT.includes(res.status)) {
-    throw new DeliveryError(`${who} refused the message: ${description} (${res.status}). Check the bot token and the chat id, and that the bot may write to the chat.`, null, true);
+    throw new DeliveryError(
+      `${who} refused the message: ${description} (${res.status}). Check the bot token and the chat id, and that the bot may write to the chat.`,
+      null,
+      true,
+    );
   }
   throw refused(res, who);
 }
@@ -182,15 +243,30 @@ export async function sendTelegram(c: Extract<ChannelConfig, { type: 'telegram' 
  * `content`, Slack `text`). Both answer 429 when posted to too fast: Discord with `retry_after`
  * (seconds) in its body, Slack with Retry-After.
  */
-export async function sendChatWebhook(c: Extract<ChannelConfig, { type: 'discord' | 'slack' }>, d: Delivery, fetchFn: Fetch = fetch, timeoutMs = 15_000): Promise<void> {
+export async function sendChatWebhook(
+  c: Extract<ChannelConfig, { type: 'discord' | 'slack' }>,
+  d: Delivery,
+  fetchFn: Fetch = fetch,
+  timeoutMs = 15_000,
+): Promise<void> {
   const who = `${c.type === 'discord' ? 'Discord' : 'Slack'} (${c.name})`;
   const text = `**${d.title}**\n${d.message}${d.click ? `\n${d.click}` : ''}`;
-  const body = c.type === 'discord' ? { content: text.slice(0, 2000), allowed_mentions: { parse: [] } } : { text: text.replace(/\*\*/g, '*') };
-  const res = await post(fetchFn, c.url, { headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) }, who, timeoutMs);
+  const body =
+    c.type === 'discord'
+      ? { content: text.slice(0, 2000), allowed_mentions: { parse: [] } }
+      : { text: text.replace(/\*\*/g, '*') };
+  const res = await post(
+    fetchFn,
+    c.url,
+    { headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) },
+    who,
+    timeoutMs,
+  );
   if (res.ok) return;
   if (res.status === 429 && c.type === 'discord') {
     const after = (await jsonOf(res))?.['retry_after'];
-    if (typeof after === 'number') throw new DeliveryError(`${who} asked to slow down (429); it is sent again when it allows.`, after * 1000);
+    if (typeof after === 'number')
+      throw new DeliveryError(`${who} asked to slow down (429); it is sent again when it allows.`, after * 1000);
   }
   throw refused(res, who);
 }
@@ -204,7 +280,12 @@ export type MailTransportFactory = (options: SMTPTransport.Options) => Pick<Tran
  * The message id is the alert's, so a mail client can tell a repeat. A refused login or
  * recipient cannot be helped by retrying; a busy or unreachable server can.
  */
-export async function sendEmail(c: Extract<ChannelConfig, { type: 'email' }>, d: Delivery, transportOf: MailTransportFactory = createTransport, timeoutMs = 15_000): Promise<void> {
+export async function sendEmail(
+  c: Extract<ChannelConfig, { type: 'email' }>,
+  d: Delivery,
+  transportOf: MailTransportFactory = createTransport,
+  timeoutMs = 15_000,
+): Promise<void> {
   const who = `e-mail (${c.name})`;
   const security = c.smtp.security ?? (c.smtp.port === 465 ? 'tls' : 'starttls');
   const transport = transportOf({
@@ -229,12 +310,31 @@ export async function sendEmail(c: Extract<ChannelConfig, { type: 'email' }>, d:
     });
   } catch (err) {
     const e = err as { code?: string; responseCode?: number };
-    if (e.code === 'EAUTH') throw new DeliveryError(`${who}: the SMTP server refused the login${e.responseCode ? ` (${e.responseCode})` : ''}: check the user and password.`, null, true);
-    if (e.code === 'EENVELOPE') throw new DeliveryError(`${who}: the SMTP server refused the sender or a recipient${e.responseCode ? ` (${e.responseCode})` : ''}: check from and to.`, null, true);
-    if (e.code === 'ETLS') throw new DeliveryError(`${who}: the SMTP server's TLS failed: check the port and security (starttls on 587, tls on 465).`, null, true);
-    if (e.responseCode !== undefined && e.responseCode >= 500) throw new DeliveryError(`${who}: the SMTP server refused the message (${e.responseCode}).`, null, true);
-    if (e.responseCode !== undefined) throw new DeliveryError(`${who}: the SMTP server is busy (${e.responseCode}); it is tried again.`);
-    throw new DeliveryError(`${who}: the SMTP server could not be reached (the host is down, unknown or unreachable, or did not answer); it is tried again.`);
+    if (e.code === 'EAUTH')
+      throw new DeliveryError(
+        `${who}: the SMTP server refused the login${e.responseCode ? ` (${e.responseCode})` : ''}: check the user and password.`,
+        null,
+        true,
+      );
+    if (e.code === 'EENVELOPE')
+      throw new DeliveryError(
+        `${who}: the SMTP server refused the sender or a recipient${e.responseCode ? ` (${e.responseCode})` : ''}: check from and to.`,
+        null,
+        true,
+      );
+    if (e.code === 'ETLS')
+      throw new DeliveryError(
+        `${who}: the SMTP server's TLS failed: check the port and security (starttls on 587, tls on 465).`,
+        null,
+        true,
+      );
+    if (e.responseCode !== undefined && e.responseCode >= 500)
+      throw new DeliveryError(`${who}: the SMTP server refused the message (${e.responseCode}).`, null, true);
+    if (e.responseCode !== undefined)
+      throw new DeliveryError(`${who}: the SMTP server is busy (${e.responseCode}); it is tried again.`);
+    throw new DeliveryError(
+      `${who}: the SMTP server could not be reached (the host is down, unknown or unreachable, or did not answer); it is tried again.`,
+    );
   } finally {
     transport.close();
   }

@@ -134,7 +134,10 @@ export class SightWatch {
       })
       .catch((err: unknown) => {
         // Said once per failing streak: the outside service will alert on the missing beats itself.
-        if (!this.beatFailing) this.deps.log(`heartbeat: the heartbeat URL did not take the ping (${err instanceof Error && err.name !== 'TypeError' ? err.message : 'the host cannot be reached'}); trying again each minute`);
+        if (!this.beatFailing)
+          this.deps.log(
+            `heartbeat: the heartbeat URL did not take the ping (${err instanceof Error && err.name !== 'TypeError' ? err.message : 'the host cannot be reached'}); trying again each minute`,
+          );
         this.beatFailing = true;
       });
   }

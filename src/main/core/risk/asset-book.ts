@@ -26,8 +26,17 @@ export interface MarginPoolRates {
 /** A margin pool's curve and utilization, when its row has them. */
 export function ratesOf(m: MarginPoolInfo): MarginPoolRates | undefined {
   const { base_rate, base_slope, optimal_utilization, excess_slope } = m;
-  if (base_rate === undefined || base_slope === undefined || optimal_utilization === undefined || excess_slope === undefined) return undefined;
-  const utilization = m.total_supply !== undefined && m.total_borrow !== undefined && m.total_supply > 0 ? m.total_borrow / m.total_supply : null;
+  if (
+    base_rate === undefined ||
+    base_slope === undefined ||
+    optimal_utilization === undefined ||
+    excess_slope === undefined
+  )
+    return undefined;
+  const utilization =
+    m.total_supply !== undefined && m.total_borrow !== undefined && m.total_supply > 0
+      ? m.total_borrow / m.total_supply
+      : null;
   return { curve: { base_rate, base_slope, optimal_utilization, excess_slope }, utilization };
 }
 
@@ -36,7 +45,9 @@ export async function loadAssetBook(client: ServiceClient): Promise<AssetBook> {
   const [pools, supplies, marginPools, risk] = await Promise.all([
     client.pools(),
     // One page at a time: a page asked ahead costs as much as a full one (docs/credits.md).
-    collect(allItems((page, perPage) => client.activeSupplies(undefined, { page, perPage }), { maxPages: 20, prefetch: 0 })),
+    collect(
+      allItems((page, perPage) => client.activeSupplies(undefined, { page, perPage }), { maxPages: 20, prefetch: 0 }),
+    ),
     client.marginPools().catch((err: unknown) => {
       if (err instanceof ServiceError && err.status === 404) return []; // a service without the endpoint: supplies tell what they can
       throw err;
@@ -58,7 +69,6 @@ export async function loadAssetBook(client: ServiceClient): Promise<AssetBook> {
   }
   return { poolsById, marginPoolAsset, decimalsOf, risk, interest };
 }
-
 
 /**
  * The asset book (pools, decimals, margin-pool assets) of the current service, loaded once and

@@ -35,9 +35,26 @@ export const CADENCE_RULES = {
    */
   guard: { name: 'guard', minMs: 45_000, maxMs: 15 * 60_000, sigmas: 3, share: 0.25, nearPct: 10, nearMaxMs: 45_000 },
   /** The volatility rule alone, down to 15 s at a threshold (sharper, dearer). */
-  volatility: { name: 'volatility', minMs: 15_000, maxMs: 15 * 60_000, sigmas: 3, share: 0.25, nearPct: 10, nearMaxMs: null },
+  volatility: {
+    name: 'volatility',
+    minMs: 15_000,
+    maxMs: 15 * 60_000,
+    sigmas: 3,
+    share: 0.25,
+    nearPct: 10,
+    nearMaxMs: null,
+  },
   /** Every watched asset every minute, whatever is at stake (the baseline). */
-  fixed: { name: 'fixed', minMs: 60_000, maxMs: 60_000, sigmas: 3, share: 0.25, nearPct: 10, nearMaxMs: null, fixedMs: 60_000 },
+  fixed: {
+    name: 'fixed',
+    minMs: 60_000,
+    maxMs: 60_000,
+    sigmas: 3,
+    share: 0.25,
+    nearPct: 10,
+    nearMaxMs: null,
+    fixedMs: 60_000,
+  },
 } as const satisfies Record<string, CadenceRule>;
 
 export type CadenceRuleName = keyof typeof CADENCE_RULES;
@@ -47,7 +64,12 @@ export type CadenceRuleName = keyof typeof CADENCE_RULES;
  * (0.05 = 5 %), `liquidationPct` its distance to the liquidation price in percent (either sign),
  * `sigma` the asset's volatility per √s. Monotone: a smaller distance never gives a longer interval.
  */
-export function readIntervalMs(rule: CadenceRule, distance: number | null, liquidationPct: number | null, sigma: number): number {
+export function readIntervalMs(
+  rule: CadenceRule,
+  distance: number | null,
+  liquidationPct: number | null,
+  sigma: number,
+): number {
   if (rule.fixedMs !== undefined) return rule.fixedMs;
   let ms: number;
   if (distance === null || !Number.isFinite(distance)) ms = rule.maxMs;
@@ -55,7 +77,8 @@ export function readIntervalMs(rule: CadenceRule, distance: number | null, liqui
   else if (!(sigma > 0)) ms = rule.maxMs;
   else ms = ((rule.share * distance) / (rule.sigmas * sigma)) ** 2 * 1000;
   ms = Math.min(rule.maxMs, Math.max(rule.minMs, ms));
-  if (rule.nearMaxMs !== null && liquidationPct !== null && Math.abs(liquidationPct) <= rule.nearPct) ms = Math.min(ms, rule.nearMaxMs);
+  if (rule.nearMaxMs !== null && liquidationPct !== null && Math.abs(liquidationPct) <= rule.nearPct)
+    ms = Math.min(ms, rule.nearMaxMs);
   return ms;
 }
 
@@ -72,7 +95,10 @@ export function distanceToNextThreshold(p: PositionSummary, thresholds: RiskThre
   const { base, quote } = m.prices;
   const levels = [thresholds.warning, thresholds.critical, p.liquidation_ratio].filter((t) => t < ratio);
   if (levels.length === 0) return 0; // at or below liquidation: read as often as allowed
-  const moves = levels.map((t) => priceAtRatio(m.holdings, quote, t)).filter((x): x is number => x !== null).map((x) => Math.abs(x / base - 1));
+  const moves = levels
+    .map((t) => priceAtRatio(m.holdings, quote, t))
+    .filter((x): x is number => x !== null)
+    .map((x) => Math.abs(x / base - 1));
   const liq = p.liquidation_price;
   if (thresholds.near_pct !== null && liq !== null) {
     const n = thresholds.near_pct / 100;

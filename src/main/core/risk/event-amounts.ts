@@ -18,24 +18,32 @@ const symbolOfType = (assetType: string): string => assetType.split('::').pop() 
  * manager's base and quote assets, a liquidation in its margin pool's asset), so every view shows
  * them in human units through the one formatter. Undefined when the units are not known (yet).
  */
-export function amountsOf(e: Pick<StoredMarginEvent, 'valid' | 'type' | 'margin_manager_id'>, data: unknown, ctx: AmountContext): EventAmount[] | undefined {
+export function amountsOf(
+  e: Pick<StoredMarginEvent, 'valid' | 'type' | 'margin_manager_id'>,
+  data: unknown,
+  ctx: AmountContext,
+): EventAmount[] | undefined {
   if (!e.valid || typeof data !== 'object' || data === null) return undefined;
   const d = data as Record<string, unknown>;
-  const raw = (k: string): string | undefined => (typeof d[k] === 'number' || (typeof d[k] === 'string' && /^\d+$/.test(d[k]))) ? String(d[k]) : undefined;
+  const raw = (k: string): string | undefined =>
+    typeof d[k] === 'number' || (typeof d[k] === 'string' && /^\d+$/.test(d[k])) ? String(d[k]) : undefined;
   const out: EventAmount[] = [];
   const pool = e.margin_manager_id ? ctx.poolOfManager(e.margin_manager_id) : undefined;
   const base = (label: string, key: string): void => {
     const r = raw(key);
-    if (r !== undefined && pool) out.push({ label, raw: r, decimals: pool.base_asset_decimals, symbol: pool.base_asset_symbol });
+    if (r !== undefined && pool)
+      out.push({ label, raw: r, decimals: pool.base_asset_decimals, symbol: pool.base_asset_symbol });
   };
   const quote = (label: string, key: string): void => {
     const r = raw(key);
-    if (r !== undefined && pool) out.push({ label, raw: r, decimals: pool.quote_asset_decimals, symbol: pool.quote_asset_symbol });
+    if (r !== undefined && pool)
+      out.push({ label, raw: r, decimals: pool.quote_asset_decimals, symbol: pool.quote_asset_symbol });
   };
   if (e.type.endsWith('liquidation')) {
     const asset = typeof d['margin_pool_id'] === 'string' ? ctx.assetOfMarginPool(d['margin_pool_id']) : undefined;
     const repaid = raw('liquidation_amount');
-    if (asset && repaid !== undefined) out.push({ label: 'repaid', raw: repaid, decimals: asset.decimals, symbol: asset.symbol });
+    if (asset && repaid !== undefined)
+      out.push({ label: 'repaid', raw: repaid, decimals: asset.decimals, symbol: asset.symbol });
     base('left', 'remaining_base_asset');
     quote('left', 'remaining_quote_asset');
   } else if (e.type.endsWith('deposit') || e.type.endsWith('withdraw')) {
@@ -77,7 +85,10 @@ export class EventUnits {
   private cachedPools(): Map<string, Pool> {
     const now = Date.now();
     if (!this.poolsFrom || now - this.poolsFrom.readAt > 5_000) {
-      this.poolsFrom = { readAt: now, pools: new Map((this.cache.load<Pool[]>('pools')?.data ?? []).map((p) => [p.pool_id, p])) };
+      this.poolsFrom = {
+        readAt: now,
+        pools: new Map((this.cache.load<Pool[]>('pools')?.data ?? []).map((p) => [p.pool_id, p])),
+      };
     }
     return this.poolsFrom.pools;
   }
@@ -99,12 +110,22 @@ export class EventUnits {
     return pool ? (this.book()?.poolsById ?? this.cachedPools()).get(pool)?.pool_name : undefined;
   }
 
-  amountsOfOne(e: Pick<StoredMarginEvent, 'valid' | 'type' | 'margin_manager_id'>, data: unknown): EventAmount[] | undefined {
-    return amountsOf(e, data, this.context([e], () => data));
+  amountsOfOne(
+    e: Pick<StoredMarginEvent, 'valid' | 'type' | 'margin_manager_id'>,
+    data: unknown,
+  ): EventAmount[] | undefined {
+    return amountsOf(
+      e,
+      data,
+      this.context([e], () => data),
+    );
   }
 
   /** What is known now to put units on amounts, after learning the pools of `events`' managers (their data by `dataOf`). */
-  private context<E extends Pick<StoredMarginEvent, 'margin_manager_id'>>(events: readonly E[], dataOf: (e: E) => unknown): AmountContext {
+  private context<E extends Pick<StoredMarginEvent, 'margin_manager_id'>>(
+    events: readonly E[],
+    dataOf: (e: E) => unknown,
+  ): AmountContext {
     const book = this.book();
     const pools = book?.poolsById ?? this.cachedPools();
     const now = Date.now();
@@ -153,7 +174,10 @@ export function amountsInWords(amounts: readonly EventAmount[]): string {
   };
   const parts: string[] = [];
   for (const label of [...new Set(amounts.map((a) => a.label))]) {
-    const of = amounts.filter((a) => a.label === label).map(text).join(' and ');
+    const of = amounts
+      .filter((a) => a.label === label)
+      .map(text)
+      .join(' and ');
     parts.push(label ? `${label} ${of}` : of);
   }
   return parts.join(', ');

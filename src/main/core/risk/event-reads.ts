@@ -45,7 +45,14 @@ export class EventReads {
   /** Each owner with events: the mean time between them as measured, and what one read costs. */
   reads(creditsOf: (owner: string) => number): PacedRead[] {
     const elapsed = Math.max(this.now() - this.startedAt, MIN_MEASURED_MS);
-    return [...this.owners].filter(([, e]) => e.events > 0).map(([owner, e]) => ({ id: owner, intervalMs: elapsed / e.events, credits: creditsOf(owner), maxMs: EVENT_READ_MAX_GAP_MS }));
+    return [...this.owners]
+      .filter(([, e]) => e.events > 0)
+      .map(([owner, e]) => ({
+        id: owner,
+        intervalMs: elapsed / e.events,
+        credits: creditsOf(owner),
+        maxMs: EVENT_READ_MAX_GAP_MS,
+      }));
   }
 
   forget(owner: string): void {

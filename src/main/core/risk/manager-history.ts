@@ -18,15 +18,32 @@ export function managerHistory(repo: MarginEventRepo, managerId: string): Manage
   for (const e of events) {
     // Either naming (spec or the real service's): the kind is the type's last word.
     if (e.type.endsWith('manager_created')) complete = true;
-    const data = (e.data ?? {}) as { base_asset_amount?: unknown; quote_asset_amount?: unknown; timestamp?: unknown; liquidation_amount?: unknown; margin_pool_id?: unknown };
+    const data = (e.data ?? {}) as {
+      base_asset_amount?: unknown;
+      quote_asset_amount?: unknown;
+      timestamp?: unknown;
+      liquidation_amount?: unknown;
+      margin_pool_id?: unknown;
+    };
     const at = e.timestamp_ms ?? amount(data.timestamp);
     if (e.type.endsWith('_liquidation')) {
-      if (typeof data.margin_pool_id === 'string') flows.push({ at, kind: 'liquidation', repaid: amount(data.liquidation_amount), marginPoolId: data.margin_pool_id });
+      if (typeof data.margin_pool_id === 'string')
+        flows.push({
+          at,
+          kind: 'liquidation',
+          repaid: amount(data.liquidation_amount),
+          marginPoolId: data.margin_pool_id,
+        });
       continue;
     }
     const deposit = e.type.endsWith('_deposit');
     if (!deposit && !e.type.endsWith('_withdraw')) continue;
-    flows.push({ at, kind: deposit ? 'deposit' : 'withdraw', base: amount(data.base_asset_amount), quote: amount(data.quote_asset_amount) });
+    flows.push({
+      at,
+      kind: deposit ? 'deposit' : 'withdraw',
+      base: amount(data.base_asset_amount),
+      quote: amount(data.quote_asset_amount),
+    });
   }
   flows.reverse();
   return { flows, complete: complete && events.length < MAX_EVENTS };

@@ -41,7 +41,8 @@ export function holdingsOf(m: MarginManager, book: AssetBook): Holdings | null {
   for (const loan of m.active_loans ?? []) {
     const asset = book.marginPoolAsset.get(loan.margin_pool_id);
     if (asset === pool.base_asset_id) h.debtBase += marginAmount(loan.remaining_amount, pool.base_asset_decimals);
-    else if (asset === pool.quote_asset_id) h.debtQuote += marginAmount(loan.remaining_amount, pool.quote_asset_decimals);
+    else if (asset === pool.quote_asset_id)
+      h.debtQuote += marginAmount(loan.remaining_amount, pool.quote_asset_decimals);
     else return null;
   }
   return h;
@@ -50,7 +51,8 @@ export function holdingsOf(m: MarginManager, book: AssetBook): Holdings | null {
 /** The service's ratio of a manager (its riskiest loan's), when it can tell a price. */
 function serviceRatio(m: MarginManager): number | null {
   let ratio: number | null = null;
-  for (const l of m.active_loans ?? []) if (l.risk_ratio !== null) ratio = ratio === null ? l.risk_ratio : Math.min(ratio, l.risk_ratio);
+  for (const l of m.active_loans ?? [])
+    if (l.risk_ratio !== null) ratio = ratio === null ? l.risk_ratio : Math.min(ratio, l.risk_ratio);
   return ratio !== null && ratio > 0 && ratio < MAX_RATIO ? ratio : null;
 }
 
@@ -74,7 +76,12 @@ export class OracleBook {
    * ratios (weighted by how strongly each ratio answers the price), then USD prices outward from
    * the stablecoins. `exchange` gives the exchange's price of an asset read with the records.
    */
-  learn(managers: readonly MarginManager[], book: AssetBook, exchange: (asset: string) => number | null, now: number): void {
+  learn(
+    managers: readonly MarginManager[],
+    book: AssetBook,
+    exchange: (asset: string) => number | null,
+    now: number,
+  ): void {
     const crosses = new Map<string, { sum: number; weight: number }>();
     for (const m of managers) {
       const ratio = serviceRatio(m);
@@ -98,7 +105,9 @@ export class OracleBook {
       this.spread(crosses, book, usd);
       // A pool no stablecoin reaches (NS_SUI without a SUI_USDC manager): its quote's level from
       // the freshest source there is, and the cross rate from the ratios as before.
-      const loose = [...crosses.keys()].map((id) => book.poolsById.get(id)!).find((p) => !usd.has(p.quote_asset_id) && !usd.has(p.base_asset_id));
+      const loose = [...crosses.keys()]
+        .map((id) => book.poolsById.get(id)!)
+        .find((p) => !usd.has(p.quote_asset_id) && !usd.has(p.base_asset_id));
       if (!loose) break;
       const level = this.level(loose.quote_asset_id, exchange(loose.quote_asset_id), now);
       if (!level) {
@@ -115,8 +124,12 @@ export class OracleBook {
   }
 
   /** Price the other side of every pool with a known cross rate whose one side is priced. */
-  private spread(crosses: Map<string, { sum: number; weight: number }>, book: AssetBook, usd: Map<string, number>): void {
-    for (let changed = true; changed; ) {
+  private spread(
+    crosses: Map<string, { sum: number; weight: number }>,
+    book: AssetBook,
+    usd: Map<string, number>,
+  ): void {
+    for (let changed = true; changed;) {
       changed = false;
       for (const [poolId, x] of crosses) {
         const pool = book.poolsById.get(poolId)!;
@@ -167,9 +180,13 @@ export class OracleBook {
   price(asset: string, symbol: string, exchangeNow: UsdPrice | null, now: number): UsdPrice | null {
     if (isStable(symbol)) return { symbol, usd: 1, source: 'stablecoin', at: now };
     const a = this.anchors.get(asset);
-    const stale = a !== undefined && a.exchangeUsd === null && exchangeNow !== null && exchangeNow.at - a.at > RECENT_MS;
+    const stale =
+      a !== undefined && a.exchangeUsd === null && exchangeNow !== null && exchangeNow.at - a.at > RECENT_MS;
     if (!a || stale) return exchangeNow ? { ...exchangeNow, exchange_usd: exchangeNow.usd } : null;
-    if (a.how === 'exchange') return exchangeNow ? { ...exchangeNow, exchange_usd: exchangeNow.usd } : { symbol, usd: a.usd, source: 'exchange', at: a.at, exchange_usd: a.usd };
+    if (a.how === 'exchange')
+      return exchangeNow
+        ? { ...exchangeNow, exchange_usd: exchangeNow.usd }
+        : { symbol, usd: a.usd, source: 'exchange', at: a.at, exchange_usd: a.usd };
     const moved = a.exchangeUsd !== null && exchangeNow !== null && exchangeNow.at > a.at;
     return {
       symbol,

@@ -1,5 +1,14 @@
 import type { ActiveSupply, MarginManager } from '../../../shared/api';
-import type { ManagerDetail, PortfolioSummary, PositionSummary, RiskParams, RiskReading, SupplySummary, WalletSummary, WatchEntry } from '../../../shared/contract';
+import type {
+  ManagerDetail,
+  PortfolioSummary,
+  PositionSummary,
+  RiskParams,
+  RiskReading,
+  SupplySummary,
+  WalletSummary,
+  WatchEntry,
+} from '../../../shared/contract';
 import type { RiskThresholds } from '../../../shared/risk-model';
 import { marginAmount, oraclePrice } from '../../../shared/units';
 import { ServiceError } from '../client/errors';
@@ -22,13 +31,16 @@ export interface PortfolioRead {
 const FRESH_EXCHANGE_MS = 60_000;
 
 /** What the user reads when a wallet could not be read: no request, no URL. */
-const plainReason = (err: unknown): string => (err instanceof ServiceError ? `${err.message}. ${err.advice}` : 'It could not be read; it will be tried again.');
+const plainReason = (err: unknown): string =>
+  err instanceof ServiceError ? `${err.message}. ${err.advice}` : 'It could not be read; it will be tried again.';
 
 const sum = (xs: Array<number | null>): number => xs.reduce<number>((a, x) => a + (x ?? 0), 0);
 
 /** A wallet's supply rows (every page, one after another, as `managersOf`). */
 function supplyRowsOf(client: ServiceClient, owner: string): Promise<ActiveSupply[]> {
-  return collect(allItems((page, perPage) => client.activeSupplies(owner, { page, perPage }), { maxPages: 10, prefetch: 0 }));
+  return collect(
+    allItems((page, perPage) => client.activeSupplies(owner, { page, perPage }), { maxPages: 10, prefetch: 0 }),
+  );
 }
 
 function suppliesOf(rows: ActiveSupply[], book: AssetBook, ctx: ValuationContext): SupplySummary[] {
@@ -87,7 +99,12 @@ export interface WalletRecords {
  * wallets asked together: one request per owner and list, or the protocol-wide managers list when
  * that takes fewer pages (RecordsSource; docs/credits.md "What is read").
  */
-export async function readRecords(client: ServiceClient, watch: readonly WatchEntry[], source?: RecordsSource, readAt = Date.now()): Promise<WalletRecords[]> {
+export async function readRecords(
+  client: ServiceClient,
+  watch: readonly WatchEntry[],
+  source?: RecordsSource,
+  readAt = Date.now(),
+): Promise<WalletRecords[]> {
   let shared: Promise<Map<string, MarginManager[]>> | undefined;
   if (source?.protocolWide(watch.length)) {
     shared = source.read(client, new Set(watch.map((w) => w.owner)));
@@ -140,8 +157,18 @@ function learnFrom(managers: readonly MarginManager[], book: AssetBook, d: Valua
     const dep = m.deposit;
     const when = dep ? Date.parse(dep.timestamp) : NaN;
     if (!pool || !dep || !Number.isFinite(when)) continue;
-    d.oracle.noteRecord(pool.base_asset_id, oraclePrice(dep.last_base_oracle_price, dep.last_base_oracle_decimals), when, exchangeNear(pool.base_asset_id, when));
-    d.oracle.noteRecord(pool.quote_asset_id, oraclePrice(dep.last_quote_oracle_price, dep.last_quote_oracle_decimals), when, exchangeNear(pool.quote_asset_id, when));
+    d.oracle.noteRecord(
+      pool.base_asset_id,
+      oraclePrice(dep.last_base_oracle_price, dep.last_base_oracle_decimals),
+      when,
+      exchangeNear(pool.base_asset_id, when),
+    );
+    d.oracle.noteRecord(
+      pool.quote_asset_id,
+      oraclePrice(dep.last_quote_oracle_price, dep.last_quote_oracle_decimals),
+      when,
+      exchangeNear(pool.quote_asset_id, when),
+    );
   }
   d.oracle.learn(managers, book, (a) => d.prices.peek(a)?.usd ?? null, at);
 }
@@ -183,7 +210,12 @@ export async function valuePortfolio(
   const supplied = records.flatMap((f) => (f.supplyRows ?? []).map((r) => r.asset_type));
   await Promise.all([...new Set([...assetsOf(records, book), ...supplied])].map((a) => d.prices.quote(a, now)));
   const isFresh = (owner: string): boolean => fresh === true || (fresh !== false && fresh.has(owner));
-  learnFrom(records.filter((f) => isFresh(f.w.owner)).flatMap((f) => f.managers ?? []), book, d, now);
+  learnFrom(
+    records.filter((f) => isFresh(f.w.owner)).flatMap((f) => f.managers ?? []),
+    book,
+    d,
+    now,
+  );
   for (const f of records) {
     if (!f.managers) {
       failures++;
@@ -197,18 +229,32 @@ export async function valuePortfolio(
     for (const m of f.managers) {
       const p = positionOf(m, ctx);
       const hasDebt = (m.active_loans?.length ?? 0) > 0;
-      managers.push({ id: m.margin_manager_id, owner: f.w.owner, dexPoolId: m.dex_pool_id, poolName: p.pool_name, hasDebt });
+      managers.push({
+        id: m.margin_manager_id,
+        owner: f.w.owner,
+        dexPoolId: m.dex_pool_id,
+        poolName: p.pool_name,
+        hasDebt,
+      });
       if (hasDebt || (p.collateral_usd ?? 0) > 0) positions.push(p);
       if (hasDebt) readings.push(readingOf(p, now));
     }
-    const supplies = f.supplyRows ? suppliesOf(f.supplyRows, book, ctx) : (previous?.wallets.find((x) => x.owner === f.w.owner)?.supplies ?? []);
+    const supplies = f.supplyRows
+      ? suppliesOf(f.supplyRows, book, ctx)
+      : (previous?.wallets.find((x) => x.owner === f.w.owner)?.supplies ?? []);
     wallets.push(walletOf(f.w, positions, supplies));
   }
   if (records.length > 0 && failures === records.length) throw lastError;
   const used = new Map<string, PortfolioSummary['prices'][number]>();
-  for (const w of wallets) for (const p of w.positions) for (const x of [p.price, p.quote_price]) if (x && x.source !== 'stablecoin') used.set(x.symbol, x);
+  for (const w of wallets)
+    for (const p of w.positions)
+      for (const x of [p.price, p.quote_price]) if (x && x.source !== 'stablecoin') used.set(x.symbol, x);
   return {
-    portfolio: { wallets: wallets.sort(walletsByRisk), prices: [...used.values()].sort((a, b) => a.symbol.localeCompare(b.symbol)), computed_at: now },
+    portfolio: {
+      wallets: wallets.sort(walletsByRisk),
+      prices: [...used.values()].sort((a, b) => a.symbol.localeCompare(b.symbol)),
+      computed_at: now,
+    },
     readings,
     managers,
   };
@@ -259,7 +305,11 @@ export async function readManager(
     // The ratios are of the oracle now: the exchange's prices must be of now too (the oracle moves with them).
     const fresh = (a: string): Promise<unknown> => {
       const known = d.prices.peek(a);
-      return known && now - known.at < FRESH_EXCHANGE_MS ? Promise.resolve(known) : d.prices.readable(a) ? d.prices.read(a, now) : d.prices.quote(a, now);
+      return known && now - known.at < FRESH_EXCHANGE_MS
+        ? Promise.resolve(known)
+        : d.prices.readable(a)
+          ? d.prices.read(a, now)
+          : d.prices.quote(a, now);
     };
     if (pool) await Promise.all([fresh(pool.base_asset_id), fresh(pool.quote_asset_id)]);
     learnFrom(all, book, d, now);
@@ -280,5 +330,7 @@ export async function readManager(
  * out empty costs the same credits as a full one, and most owners have one page.
  */
 export async function managersOf(client: ServiceClient, owner: string): Promise<MarginManager[]> {
-  return collect(allItems((page, perPage) => client.marginManagers(owner, { page, perPage }), { maxPages: 40, prefetch: 0 }));
+  return collect(
+    allItems((page, perPage) => client.marginManagers(owner, { page, perPage }), { maxPages: 40, prefetch: 0 }),
+  );
 }

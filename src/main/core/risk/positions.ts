@@ -1,5 +1,13 @@
 import type { MarginManager } from '../../../shared/api';
-import type { PositionInterest, PositionPnl, PositionSummary, RepairPlan, RiskParams, RiskReading, UsdPrice } from '../../../shared/contract';
+import type {
+  PositionInterest,
+  PositionPnl,
+  PositionSummary,
+  RepairPlan,
+  RiskParams,
+  RiskReading,
+  UsdPrice,
+} from '../../../shared/contract';
 import {
   accrued,
   afterDeposit,
@@ -76,7 +84,8 @@ const round2 = (x: number): number => Math.round(x * 100) / 100;
 /** The service's ratio of the manager (its riskiest loan's). */
 function serviceRatioOf(m: MarginManager): number | null {
   let ratio: number | null = null;
-  for (const l of m.active_loans ?? []) if (l.risk_ratio !== null) ratio = ratio === null ? l.risk_ratio : Math.min(ratio, l.risk_ratio);
+  for (const l of m.active_loans ?? [])
+    if (l.risk_ratio !== null) ratio = ratio === null ? l.risk_ratio : Math.min(ratio, l.risk_ratio);
   return ratio;
 }
 
@@ -84,7 +93,11 @@ function serviceRatioOf(m: MarginManager): number | null {
  * Each debt's borrow APR: the pool's curve at its utilization where the service publishes both,
  * else the loan's own growth since the manager was created (its borrow index then and now).
  */
-function ratesOf(m: MarginManager, ctx: ValuationContext, baseAsset: string): { rates: DebtRates; apr: number | null; source: PositionInterest['apr_source'] } {
+function ratesOf(
+  m: MarginManager,
+  ctx: ValuationContext,
+  baseAsset: string,
+): { rates: DebtRates; apr: number | null; source: PositionInterest['apr_source'] } {
   const rates: DebtRates = { base: null, quote: null };
   let apr: number | null = null;
   let source: PositionInterest['apr_source'] = null;
@@ -96,7 +109,11 @@ function ratesOf(m: MarginManager, ctx: ValuationContext, baseAsset: string): { 
       source = 'curve';
     } else {
       const opened = Date.parse(m.created_at);
-      r = aprFromIndex(loan.loan_amount / loan.loan_shares, loan.remaining_amount / loan.remaining_shares, Number.isFinite(opened) ? ctx.readAt - opened : 0);
+      r = aprFromIndex(
+        loan.loan_amount / loan.loan_shares,
+        loan.remaining_amount / loan.remaining_shares,
+        Number.isFinite(opened) ? ctx.readAt - opened : 0,
+      );
       if (r !== null) source ??= 'observed';
     }
     if (r === null) continue;
@@ -117,12 +134,25 @@ function pnlOf(
   h: Holdings,
   p: PricePair,
   ctx: ValuationContext,
-  assets: { base: string; quote: string; baseSymbol: string; quoteSymbol: string; baseDecimals: number; quoteDecimals: number },
+  assets: {
+    base: string;
+    quote: string;
+    baseSymbol: string;
+    quoteSymbol: string;
+    baseDecimals: number;
+    quoteDecimals: number;
+  },
   params: RiskParams,
 ): PositionPnl {
   const history = ctx.history(m.margin_manager_id);
   if (!history || !history.complete) {
-    return { net_deposited_usd: null, pnl_usd: null, entry_price: null, estimated: false, note: 'Opened before the history Tidewatch keeps: its deposits are not known.' };
+    return {
+      net_deposited_usd: null,
+      pnl_usd: null,
+      entry_price: null,
+      estimated: false,
+      note: 'Opened before the history Tidewatch keeps: its deposits are not known.',
+    };
   }
   const dep = m.deposit;
   const recordAt = dep ? Date.parse(dep.timestamp) : NaN;
@@ -145,7 +175,9 @@ function pnlOf(
     if (f.kind === 'liquidation') {
       const isBase = ctx.book.marginPoolAsset.get(f.marginPoolId) === assets.base;
       const repaid = marginAmount(f.repaid, isBase ? assets.baseDecimals : assets.quoteDecimals);
-      const price = isBase ? priceAt(assets.base, assets.baseSymbol, f.at, p.base, null) : priceAt(assets.quote, assets.quoteSymbol, f.at, p.quote, null);
+      const price = isBase
+        ? priceAt(assets.base, assets.baseSymbol, f.at, p.base, null)
+        : priceAt(assets.quote, assets.quoteSymbol, f.at, p.quote, null);
       lost += repaid * (params.user_reward + params.pool_reward) * price;
       liquidations++;
       continue;
@@ -163,8 +195,12 @@ function pnlOf(
   const { entry } = entryOf(h, p, net - lost);
   const estimated = estimatedOf.size > 0;
   const notes = [
-    estimated ? `Some ${[...estimatedOf].join(' and ')} moves are valued at the nearest price Tidewatch knows, not their own time's.` : null,
-    liquidations > 0 ? `The profit counts ${usdWords(lost)} lost to ${liquidations === 1 ? 'a liquidation' : `${liquidations} liquidations`} (their rewards); the entry leaves it out.` : null,
+    estimated
+      ? `Some ${[...estimatedOf].join(' and ')} moves are valued at the nearest price Tidewatch knows, not their own time's.`
+      : null,
+    liquidations > 0
+      ? `The profit counts ${usdWords(lost)} lost to ${liquidations === 1 ? 'a liquidation' : `${liquidations} liquidations`} (their rewards); the entry leaves it out.`
+      : null,
   ].filter((x) => x !== null);
   return {
     net_deposited_usd: round2(net),
@@ -178,7 +214,13 @@ function pnlOf(
 const usdWords = (n: number): string => `$${n.toLocaleString('en-US', { maximumFractionDigits: n >= 100 ? 0 : 2 })}`;
 
 /** The smallest deposit (of either asset) or repayment back to `target`, and the liquidation price after. */
-function repairOf(h: Holdings, p: PricePair, target: number, liquidation: number, s: { base: string; quote: string; baseDecimals: number; quoteDecimals: number }): RepairPlan | null {
+function repairOf(
+  h: Holdings,
+  p: PricePair,
+  target: number,
+  liquidation: number,
+  s: { base: string; quote: string; baseDecimals: number; quoteDecimals: number },
+): RepairPlan | null {
   const byQuote = depositFor(h, p, target, 'quote', s.quoteDecimals);
   if (!byQuote) return null;
   const byBase = depositFor(h, p, target, 'base', s.baseDecimals);
@@ -215,14 +257,28 @@ export function positionOf(m: MarginManager, ctx: ValuationContext): PositionSum
   const p: PricePair | null = basePrice && quotePrice ? { base: basePrice.usd, quote: quotePrice.usd } : null;
   const v = h && p ? valueAt(h, p) : null;
   const loans = m.active_loans ?? [];
-  const debtFactor = (assetIsBase: boolean): number => (read && h ? (assetIsBase ? (read.debtBase > 0 ? h.debtBase / read.debtBase : 1) : read.debtQuote > 0 ? h.debtQuote / read.debtQuote : 1) : 1);
+  const debtFactor = (assetIsBase: boolean): number =>
+    read && h
+      ? assetIsBase
+        ? read.debtBase > 0
+          ? h.debtBase / read.debtBase
+          : 1
+        : read.debtQuote > 0
+          ? h.debtQuote / read.debtQuote
+          : 1
+      : 1;
   const debts: PositionSummary['debts'] = loans.map((loan) => {
     const asset = book.marginPoolAsset.get(loan.margin_pool_id);
     const decimals = asset ? book.decimalsOf.get(asset) : undefined;
     const isBase = asset === pool?.base_asset_id;
     const amount = decimals === undefined ? 0 : marginAmount(loan.remaining_amount, decimals) * debtFactor(isBase);
     const price = p && asset === pool?.base_asset_id ? p.base : p && asset === pool?.quote_asset_id ? p.quote : null;
-    return { margin_pool_id: loan.margin_pool_id, symbol: asset ? symbolOf(book, asset) : '?', amount, usd: price === null ? null : amount * price };
+    return {
+      margin_pool_id: loan.margin_pool_id,
+      symbol: asset ? symbolOf(book, asset) : '?',
+      amount,
+      usd: price === null ? null : amount * price,
+    };
   });
   const hasDebt = loans.length > 0;
   const L = params.liquidation;
@@ -232,14 +288,37 @@ export function positionOf(m: MarginManager, ctx: ValuationContext): PositionSum
   const exB = pool ? ctx.exchange(pool.base_asset_id) : null;
   const exQ = pool ? ctx.exchange(pool.quote_asset_id) : null;
   let exchangeView: PositionSummary['exchange_view'] = null;
-  if (h && p && exB && exQ && (Math.abs(exB.usd / p.base - 1) > EXCHANGE_BESIDE || Math.abs(exQ.usd / p.quote - 1) > EXCHANGE_BESIDE)) {
-    exchangeView = { base_usd: exB.usd, quote_usd: exQ.usd, ratio: valueAt(h, { base: exB.usd, quote: exQ.usd }).ratio, difference_pct: round2((exB.usd / p.base - 1) * 100) };
+  if (
+    h &&
+    p &&
+    exB &&
+    exQ &&
+    (Math.abs(exB.usd / p.base - 1) > EXCHANGE_BESIDE || Math.abs(exQ.usd / p.quote - 1) > EXCHANGE_BESIDE)
+  ) {
+    exchangeView = {
+      base_usd: exB.usd,
+      quote_usd: exQ.usd,
+      ratio: valueAt(h, { base: exB.usd, quote: exQ.usd }).ratio,
+      difference_pct: round2((exB.usd / p.base - 1) * 100),
+    };
   }
-  const symbols = { base: pool?.base_asset_symbol ?? '?', quote: pool?.quote_asset_symbol ?? '?', baseDecimals: pool?.base_asset_decimals ?? 0, quoteDecimals: pool?.quote_asset_decimals ?? 0 };
-  const interest: PositionInterest = { apr, apr_source: source, accrued: null, accrued_usd: null, symbol: null, liquidation_in_ms: null };
+  const symbols = {
+    base: pool?.base_asset_symbol ?? '?',
+    quote: pool?.quote_asset_symbol ?? '?',
+    baseDecimals: pool?.base_asset_decimals ?? 0,
+    quoteDecimals: pool?.quote_asset_decimals ?? 0,
+  };
+  const interest: PositionInterest = {
+    apr,
+    apr_source: source,
+    accrued: null,
+    accrued_usd: null,
+    symbol: null,
+    liquidation_in_ms: null,
+  };
   const loan = loans[0];
   if (loan && h && p) {
-    const grown = 1 - (loan.loan_amount / loan.loan_shares) / (loan.remaining_amount / loan.remaining_shares);
+    const grown = 1 - loan.loan_amount / loan.loan_shares / (loan.remaining_amount / loan.remaining_shares);
     const d = debts[0]!;
     interest.symbol = d.symbol;
     if (Number.isFinite(grown) && grown >= 0) {
@@ -249,7 +328,9 @@ export function positionOf(m: MarginManager, ctx: ValuationContext): PositionSum
     interest.liquidation_in_ms = timeToLiquidationByInterest(h, p, rates, L);
   }
   const repair = h && p && hasDebt ? repairOf(h, p, thresholds.warning, L, symbols) : null;
-  const updated = [m.checkpoint_timestamp_ms, ...loans.map((l) => Date.parse(l.timestamp))].filter((x) => Number.isFinite(x));
+  const updated = [m.checkpoint_timestamp_ms, ...loans.map((l) => Date.parse(l.timestamp))].filter((x) =>
+    Number.isFinite(x),
+  );
   return {
     manager_id: m.margin_manager_id,
     owner: m.owner,
@@ -281,7 +362,24 @@ export function positionOf(m: MarginManager, ctx: ValuationContext): PositionSum
     thresholds,
     level: levelOf(ratio, distance, thresholds, L),
     exchange_view: exchangeView,
-    pnl: h && p ? pnlOf(m, h, p, ctx, { base: pool!.base_asset_id, quote: pool!.quote_asset_id, baseSymbol: symbols.base, quoteSymbol: symbols.quote, baseDecimals: symbols.baseDecimals, quoteDecimals: symbols.quoteDecimals }, params) : { net_deposited_usd: null, pnl_usd: null, entry_price: null, estimated: false, note: 'Not priced.' },
+    pnl:
+      h && p
+        ? pnlOf(
+            m,
+            h,
+            p,
+            ctx,
+            {
+              base: pool!.base_asset_id,
+              quote: pool!.quote_asset_id,
+              baseSymbol: symbols.base,
+              quoteSymbol: symbols.quote,
+              baseDecimals: symbols.baseDecimals,
+              quoteDecimals: symbols.quoteDecimals,
+            },
+            params,
+          )
+        : { net_deposited_usd: null, pnl_usd: null, entry_price: null, estimated: false, note: 'Not priced.' },
     interest,
     repair,
     liquidation_cost: h && p && liq !== null ? liquidationAt(h, { base: liq, quote: p.quote }, params) : null,

@@ -64,7 +64,6 @@ const SEED_TIMEFRAME = '5m';
 const SEED_PERIOD_SEC = 300;
 const SEED_CANDLES = 24;
 
-
 /**
  * The guard's price reads (docs/credits.md "How often"): each asset of a watched position is read
  * as often as its nearest position needs (cadence.ts), paced to the month's budget
@@ -148,7 +147,13 @@ export class PriceSchedule {
   plan(): ReadPlan {
     const prices = [...this.plans.values()]
       .sort((a, b) => a.everyMs - b.everyMs)
-      .map((p) => ({ symbol: p.symbol, everyMs: p.everyMs === Infinity ? null : p.everyMs, slowed: p.everyMs > p.wantMs * 1.1, why: p.why, readAt: p.lastReadAt || null }));
+      .map((p) => ({
+        symbol: p.symbol,
+        everyMs: p.everyMs === Infinity ? null : p.everyMs,
+        slowed: p.everyMs > p.wantMs * 1.1,
+        why: p.why,
+        readAt: p.lastReadAt || null,
+      }));
     let budgetNote: string | null = null;
     const urgent = [...this.plans.values()].sort((a, b) => a.wantMs - b.wantMs)[0];
     if (this.pace === Infinity) {
@@ -157,7 +162,12 @@ export class PriceSchedule {
     } else if (urgent && urgent.everyMs > urgent.wantMs * 1.1) {
       budgetNote = `Reads slowed to stay within this month's credits: the most urgent price every ${everyText(urgent.everyMs)} instead of ${everyText(urgent.wantMs)}.`;
     }
-    return { prices, recordsEveryMs: this.recordsEveryMs === Infinity ? null : this.recordsEveryMs, pace: this.pace === Infinity ? null : this.pace, budgetNote };
+    return {
+      prices,
+      recordsEveryMs: this.recordsEveryMs === Infinity ? null : this.recordsEveryMs,
+      pace: this.pace === Infinity ? null : this.pace,
+      budgetNote,
+    };
   }
 
   /** The asset reads as PacedReads (what the cost model forecasts): after pacing. */
@@ -246,7 +256,12 @@ export function planReads(
   positions: readonly GuardedPosition[],
   rule: CadenceRule,
   budget: BudgetState | null,
-  at: { readable: (asset: string) => boolean; quoteUsd: (asset: string) => number | null; sigma: (asset: string) => number; now: number },
+  at: {
+    readable: (asset: string) => boolean;
+    quoteUsd: (asset: string) => number | null;
+    sigma: (asset: string) => number;
+    now: number;
+  },
 ): PlannedReads {
   const want = new Map<string, { ms: number; near: number; why: string }>();
   for (const g of positions) {
@@ -257,23 +272,38 @@ export function planReads(
       const near = Math.abs(g.position.distance_pct ?? Infinity);
       const known = want.get(asset);
       // The shortest interval; among equal ones (the 45 s floor) the reason of the position nearest its liquidation.
-      if (!known || ms < known.ms || (ms === known.ms && near < known.near)) want.set(asset, { ms, near, why: reasonOf(g.position, distance, rule) });
+      if (!known || ms < known.ms || (ms === known.ms && near < known.near))
+        want.set(asset, { ms, near, why: reasonOf(g.position, distance, rule) });
     }
   }
-  const reads: PacedRead[] = [...want].map(([asset, w]) => ({ id: asset, intervalMs: w.ms, credits: PRICE_READ_CREDITS }));
+  const reads: PacedRead[] = [...want].map(([asset, w]) => ({
+    id: asset,
+    intervalMs: w.ms,
+    credits: PRICE_READ_CREDITS,
+  }));
   let pace = 1;
   if (budget !== null && budget.monthly !== null) {
     const allowed = allowedPerDay(budget.monthly, budget.spentThisMonth, new Date(at.now));
     pace = paceFactor([...reads, budget.records, ...budget.events], budget.fixedPerDay, allowed, rule);
   }
-  const events = (budget?.events ?? []).map((e) => ({ ...e, intervalMs: pacedIntervalMs(e.intervalMs, pace, rule, e.maxMs) }));
+  const events = (budget?.events ?? []).map((e) => ({
+    ...e,
+    intervalMs: pacedIntervalMs(e.intervalMs, pace, rule, e.maxMs),
+  }));
   return {
-    assets: [...want].map(([asset, w]) => ({ asset, wantMs: w.ms, everyMs: pacedIntervalMs(w.ms, pace, rule), why: w.why })),
+    assets: [...want].map(([asset, w]) => ({
+      asset,
+      wantMs: w.ms,
+      everyMs: pacedIntervalMs(w.ms, pace, rule),
+      why: w.why,
+    })),
     pace,
     recordsEveryMs: budget ? pacedIntervalMs(budget.records.intervalMs, pace, rule, budget.records.maxMs) : null,
     // Reads that wait a gap g after each read come at λ / (1 + λ g): to read at the paced rate
     // λ / f^w the gap is the paced interval less the measured one (nothing at f = 1).
-    eventGaps: new Map(pace > 1 ? events.map((e, i) => [e.id, Math.max(0, e.intervalMs - budget!.events[i]!.intervalMs)]) : []),
+    eventGaps: new Map(
+      pace > 1 ? events.map((e, i) => [e.id, Math.max(0, e.intervalMs - budget!.events[i]!.intervalMs)]) : [],
+    ),
     events,
   };
 }
@@ -283,7 +313,8 @@ function reasonOf(p: PositionSummary, distance: number | null, rule: CadenceRule
   const liq = p.distance_pct;
   if (rule.fixedMs !== undefined) return 'a fixed interval';
   if (distance === 0) return 'a position at its liquidation ratio';
-  if (liq !== null && Math.abs(liq) <= rule.nearPct) return `near liquidation (${liq > 0 ? '+' : ''}${liq.toFixed(1)} %)`;
+  if (liq !== null && Math.abs(liq) <= rule.nearPct)
+    return `near liquidation (${liq > 0 ? '+' : ''}${liq.toFixed(1)} %)`;
   if (distance !== null && distance < 0.05) return `${(distance * 100).toFixed(1)} % from a threshold`;
   return 'far from liquidation';
 }

@@ -17,7 +17,8 @@ export { isStable };
 export function pricingPoolOf(pools: readonly Pool[], assetType: string): Pool | undefined {
   const direct = pools.find((p) => p.base_asset_id === assetType && isStable(p.quote_asset_symbol));
   if (direct) return direct;
-  const quotedInUsd = (asset: string): boolean => pools.some((p) => p.base_asset_id === asset && isStable(p.quote_asset_symbol));
+  const quotedInUsd = (asset: string): boolean =>
+    pools.some((p) => p.base_asset_id === asset && isStable(p.quote_asset_symbol));
   return pools.find((p) => p.base_asset_id === assetType && quotedInUsd(p.quote_asset_id));
 }
 
@@ -98,7 +99,12 @@ export class PriceBook {
 
   symbolOf(assetType: string): string {
     const pools = this.pools();
-    return pools.find((p) => p.base_asset_id === assetType)?.base_asset_symbol ?? pools.find((p) => p.quote_asset_id === assetType)?.quote_asset_symbol ?? assetType.split('::').pop() ?? assetType;
+    return (
+      pools.find((p) => p.base_asset_id === assetType)?.base_asset_symbol ??
+      pools.find((p) => p.quote_asset_id === assetType)?.quote_asset_symbol ??
+      assetType.split('::').pop() ??
+      assetType
+    );
   }
 
   private async fetch(assetType: string, now: number): Promise<UsdPrice | null> {
@@ -107,9 +113,16 @@ export class PriceBook {
     try {
       const raw = await this.lastPrice(pool);
       // Quoted in another asset (one hop): that asset's price now, read if it was never read.
-      const quoteUsd = isStable(pool.quote_asset_symbol) ? 1 : ((this.exchange.get(pool.quote_asset_id) ?? (await this.fetch(pool.quote_asset_id, now)))?.usd ?? null);
+      const quoteUsd = isStable(pool.quote_asset_symbol)
+        ? 1
+        : ((this.exchange.get(pool.quote_asset_id) ?? (await this.fetch(pool.quote_asset_id, now)))?.usd ?? null);
       if (raw !== null && quoteUsd !== null) {
-        const price: UsdPrice = { symbol: pool.base_asset_symbol, usd: humanPrice(raw, pool) * quoteUsd, source: 'exchange', at: now };
+        const price: UsdPrice = {
+          symbol: pool.base_asset_symbol,
+          usd: humanPrice(raw, pool) * quoteUsd,
+          source: 'exchange',
+          at: now,
+        };
         this.exchange.set(assetType, price);
         this.onRead(assetType, price);
       }

@@ -11,7 +11,14 @@ import type { ServiceClient } from '../client/service-client';
 import type { ResponseCache } from '../store/cache-repo';
 import type { RiskAlertRepo } from '../store/risk-alert-repo';
 import type { AssetBook, AssetBookCache } from './asset-book';
-import { assetsOf, valuePortfolio, readRecords, type PortfolioRead, type ValuationDeps, type WalletRecords } from './portfolio';
+import {
+  assetsOf,
+  valuePortfolio,
+  readRecords,
+  type PortfolioRead,
+  type ValuationDeps,
+  type WalletRecords,
+} from './portfolio';
 import { describePosition, inWords } from '../alerts/position-text';
 import type { ManagerHistory } from './positions';
 import type { OracleBook } from './oracle-book';
@@ -47,7 +54,9 @@ export interface RiskRefreshDeps {
   eventGapMs: (owner: string) => number;
   canRun: () => boolean;
   /** Every manager of a watched owner, after each good refresh. */
-  onManagers: (managers: Array<{ id: string; owner: string; dexPoolId: string; poolName: string | null; hasDebt: boolean }>) => void;
+  onManagers: (
+    managers: Array<{ id: string; owner: string; dexPoolId: string; poolName: string | null; hasDebt: boolean }>,
+  ) => void;
   onReadings: (readings: RiskReading[], portfolio: PortfolioSummary) => void;
   /** After each valuation: the watched positions with debt (the price schedule plans from them). */
   onValued: (positions: GuardedPosition[]) => void;
@@ -135,14 +144,17 @@ export class RiskRefresh {
     this.soon = undefined;
     if (this.soonOwners.size === 0 || this.closed) return;
     const first = Math.min(...this.soonOwners.values());
-    this.soon = setTimeout(() => {
-      this.soon = undefined;
-      const now = Date.now();
-      const due = new Set([...this.soonOwners].filter(([, at]) => at <= now + 50).map(([o]) => o));
-      for (const o of due) this.soonOwners.delete(o);
-      if (due.size > 0) void (this.records ? this.refreshOwners(due) : this.refresh());
-      this.armSoon();
-    }, Math.min(Math.max(0, first - Date.now()), MAX_TIMER_MS));
+    this.soon = setTimeout(
+      () => {
+        this.soon = undefined;
+        const now = Date.now();
+        const due = new Set([...this.soonOwners].filter(([, at]) => at <= now + 50).map(([o]) => o));
+        for (const o of due) this.soonOwners.delete(o);
+        if (due.size > 0) void (this.records ? this.refreshOwners(due) : this.refresh());
+        this.armSoon();
+      },
+      Math.min(Math.max(0, first - Date.now()), MAX_TIMER_MS),
+    );
     this.soon.unref?.();
   }
 
@@ -155,13 +167,25 @@ export class RiskRefresh {
       if (watch.length === 0) return;
       try {
         const now = Date.now();
-        const [book, fresh] = await Promise.all([this.d.assets.load(), readRecords(this.d.client(), watch, this.source, now)]);
-        await Promise.all([...assetsOf(fresh, book)].filter((a) => this.d.prices.readable(a)).map((a) => this.d.prices.read(a, now)));
+        const [book, fresh] = await Promise.all([
+          this.d.assets.load(),
+          readRecords(this.d.client(), watch, this.source, now),
+        ]);
+        await Promise.all(
+          [...assetsOf(fresh, book)].filter((a) => this.d.prices.readable(a)).map((a) => this.d.prices.read(a, now)),
+        );
         if (this.closed || this.records !== kept) return;
         const read = fresh.filter((r) => r.managers);
         const records = kept.map((r) => read.find((x) => x.w.owner === r.w.owner) ?? r);
         for (const r of read) if (!records.includes(r)) records.push(r);
-        const value = await valuePortfolio(records, book, this.valuation(), this.portfolio()?.portfolio, new Set(read.map((r) => r.w.owner)), now);
+        const value = await valuePortfolio(
+          records,
+          book,
+          this.valuation(),
+          this.portfolio()?.portfolio,
+          new Set(read.map((r) => r.w.owner)),
+          now,
+        );
         if (this.closed || this.records !== kept) return;
         this.records = records;
         for (const r of read) this.events.noteRead(r.w.owner, now);
@@ -264,7 +288,8 @@ export class RiskRefresh {
     this.d.alerts.tracker.setCooldown(this.d.cooldownMs());
     const byId = new Map(read.portfolio.wallets.flatMap((w) => w.positions.map((p) => [p.manager_id, p])));
     const thresholdsOf = this.d.thresholdsOf();
-    const thresholds = (id: string): RiskThresholds => byId.get(id)?.thresholds ?? thresholdsOf(id, DEFAULT_RISK_PARAMS);
+    const thresholds = (id: string): RiskThresholds =>
+      byId.get(id)?.thresholds ?? thresholdsOf(id, DEFAULT_RISK_PARAMS);
     this.d.alerts.onReadings(read.readings, thresholds, now, (id) => {
       const p = byId.get(id);
       return p ? describePosition(p) : undefined;
@@ -275,7 +300,13 @@ export class RiskRefresh {
     for (const r of read.readings) {
       const p = byId.get(r.manager_id);
       const pool = p && pools.find((x) => x.pool_name === p.pool_name);
-      if (p && pool) this.guarded.push({ position: p, thresholds: thresholds(p.manager_id), baseAsset: pool.base_asset_id, quoteAsset: pool.quote_asset_id });
+      if (p && pool)
+        this.guarded.push({
+          position: p,
+          thresholds: thresholds(p.manager_id),
+          baseAsset: pool.base_asset_id,
+          quoteAsset: pool.quote_asset_id,
+        });
     }
     this.d.onReadings(read.readings, read.portfolio);
     this.d.onValued(this.guarded);
@@ -294,9 +325,23 @@ export class RiskRefresh {
       for (const p of w.positions) {
         const ms = p.interest.liquidation_in_ms;
         // A position already critical is alerted by its thresholds: interest drift is the slow danger of the others.
-        if (ms === null || ms > days * 86_400_000 || p.interest.apr === null || p.level === 'critical' || p.level === 'liquidatable') continue;
+        if (
+          ms === null ||
+          ms > days * 86_400_000 ||
+          p.interest.apr === null ||
+          p.level === 'critical' ||
+          p.level === 'liquidatable'
+        )
+          continue;
         const about = describePosition(p);
-        this.d.alerts.onInterestDrift(p.manager_id, p.owner, p.pool_name, inWords(ms), `Borrow rate ${(p.interest.apr * 100).toFixed(1)} % a year. ${about.text}`, now);
+        this.d.alerts.onInterestDrift(
+          p.manager_id,
+          p.owner,
+          p.pool_name,
+          inWords(ms),
+          `Borrow rate ${(p.interest.apr * 100).toFixed(1)} % a year. ${about.text}`,
+          now,
+        );
       }
     }
   }
@@ -304,7 +349,12 @@ export class RiskRefresh {
   private async once(): Promise<RiskReading[]> {
     if (this.closed || !this.d.canRun()) return [];
     // A used-up plan: every request would cost (or be refused); ask again only every 15 minutes.
-    if (this.lastError instanceof ServiceError && this.lastError.kind === 'quota' && Date.now() - this.failedAt < QUOTA_PAUSE_MS) return [];
+    if (
+      this.lastError instanceof ServiceError &&
+      this.lastError.kind === 'quota' &&
+      Date.now() - this.failedAt < QUOTA_PAUSE_MS
+    )
+      return [];
     const watch = this.d.watchList();
     if (watch.length === 0) {
       this.latest = { portfolio: { wallets: [], prices: [], computed_at: Date.now() }, at: Date.now() };
@@ -317,7 +367,9 @@ export class RiskRefresh {
       const client = this.d.client();
       const [book, records] = await Promise.all([this.d.assets.load(), readRecords(client, watch, this.source)]);
       // The records' ratios are of the oracle now: the exchange's prices now too (the oracle moves with them).
-      await Promise.all([...assetsOf(records, book)].filter((a) => this.d.prices.readable(a)).map((a) => this.d.prices.read(a, now)));
+      await Promise.all(
+        [...assetsOf(records, book)].filter((a) => this.d.prices.readable(a)).map((a) => this.d.prices.read(a, now)),
+      );
       const read = await valuePortfolio(records, book, this.valuation(), this.portfolio()?.portfolio, true, now);
       this.d.noteNetwork();
       this.lastError = undefined;

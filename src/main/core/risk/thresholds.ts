@@ -46,8 +46,10 @@ export class ThresholdTracker {
   }
 
   restore(s: TrackerState): void {
-    for (const [id, level] of Object.entries(s.levels ?? {})) if (Object.hasOwn(RANK, level)) this.levels.set(id, level);
-    for (const [key, at] of Object.entries(s.lastAlertAt ?? {})) if (typeof at === 'number') this.lastAlertAt.set(key, at);
+    for (const [id, level] of Object.entries(s.levels ?? {}))
+      if (Object.hasOwn(RANK, level)) this.levels.set(id, level);
+    for (const [key, at] of Object.entries(s.lastAlertAt ?? {}))
+      if (typeof at === 'number') this.lastAlertAt.set(key, at);
   }
 
   /**
@@ -64,17 +66,25 @@ export class ThresholdTracker {
   }
 
   /** Feed a reading (its ratio, and its distance to the liquidation price); returns the level to alert on, if any. */
-  observe(managerId: string, ratio: number | null, t: RiskThresholds, now = Date.now(), distancePct: number | null = null): AlertLevel | null {
+  observe(
+    managerId: string,
+    ratio: number | null,
+    t: RiskThresholds,
+    now = Date.now(),
+    distancePct: number | null = null,
+  ): AlertLevel | null {
     const prev = this.level(managerId);
     const up = 1 + this.hysteresis;
-    const near = (factor: number): boolean => t.near_pct !== null && distancePct !== null && Math.abs(distancePct) <= t.near_pct * factor;
+    const near = (factor: number): boolean =>
+      t.near_pct !== null && distancePct !== null && Math.abs(distancePct) <= t.near_pct * factor;
     let next: RiskLevel;
     if (ratio === null) next = 'ok';
     else {
       const critical = (factor: number): boolean => ratio < t.critical * factor || near(factor);
       if (critical(1)) next = 'critical';
       else if (ratio < t.warning) next = prev === 'critical' && critical(up) ? 'critical' : 'warning';
-      else if (prev !== 'ok' && ratio < t.warning * up) next = prev === 'critical' && critical(up) ? 'critical' : 'warning';
+      else if (prev !== 'ok' && ratio < t.warning * up)
+        next = prev === 'critical' && critical(up) ? 'critical' : 'warning';
       else if (prev === 'critical' && critical(up)) next = 'critical';
       else next = 'ok';
     }
@@ -98,7 +108,8 @@ export function thresholdsFrom(
   perManager: Readonly<Record<string, Thresholds>>,
 ): (managerId: string, params: Pick<RiskParams, 'liquidation'>) => RiskThresholds {
   return (id, params) => {
-    const t = perManager[id] ?? thresholdsOnPool({ warning: s.warningRatio, critical: s.criticalRatio }, params.liquidation);
+    const t =
+      perManager[id] ?? thresholdsOnPool({ warning: s.warningRatio, critical: s.criticalRatio }, params.liquidation);
     return { warning: t.warning, critical: t.critical, near_pct: s.nearLiquidationPct };
   };
 }

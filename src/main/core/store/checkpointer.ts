@@ -53,7 +53,8 @@ const onClose = (f) => parentPort.on('message', (m) => { if (m === 'close') f();
 const done = () => {};
 ${BODY}`;
 
-const failingLine = (why: string): string => `store: WAL checkpoints keep failing (${why}); the writer checkpoints itself`;
+const failingLine = (why: string): string =>
+  `store: WAL checkpoints keep failing (${why}); the writer checkpoints itself`;
 
 interface Runner {
   /** The checkpointing process, when it is one (benchmarks count its writes). */
@@ -65,7 +66,11 @@ function asProcess(config: object, log: (line: string) => void): Runner {
   // Without the parent's NODE_OPTIONS (no module hooks to share or deadlock with: issue 12's first attempt).
   const env = { ...process.env };
   delete env['NODE_OPTIONS'];
-  const child: ChildProcess = spawn(process.execPath, ['-e', AS_PROCESS, JSON.stringify(config)], { stdio: ['pipe', 'pipe', 'ignore'], env, windowsHide: true });
+  const child: ChildProcess = spawn(process.execPath, ['-e', AS_PROCESS, JSON.stringify(config)], {
+    stdio: ['pipe', 'pipe', 'ignore'],
+    env,
+    windowsHide: true,
+  });
   child.unref();
   for (const s of [child.stdin, child.stdout] as Array<{ unref?: () => void } | null>) s?.unref?.();
   let closed = false;
@@ -81,9 +86,12 @@ function asProcess(config: object, log: (line: string) => void): Runner {
     });
   }
   child.stdin?.on('error', () => {});
-  child.on('error', (err) => log(`store: the checkpointer did not start (${err.message}); the writer checkpoints itself`));
+  child.on('error', (err) =>
+    log(`store: the checkpointer did not start (${err.message}); the writer checkpoints itself`),
+  );
   child.on('exit', (code) => {
-    if (!closed && code !== 0) log(`store: the checkpointer stopped (exit ${String(code)}); the writer checkpoints itself`);
+    if (!closed && code !== 0)
+      log(`store: the checkpointer stopped (exit ${String(code)}); the writer checkpoints itself`);
   });
   return {
     pid: child.pid,
@@ -137,9 +145,17 @@ export class Checkpointer {
    * checkpoints keep failing: the caller then checkpoints in the writer again. `as` chooses the
    * kind (tests); by default a thread inside Electron, else a process.
    */
-  static start(file: string, onTrouble: (line: string) => void = () => {}, as?: 'process' | 'thread'): Checkpointer | undefined {
+  static start(
+    file: string,
+    onTrouble: (line: string) => void = () => {},
+    as?: 'process' | 'thread',
+  ): Checkpointer | undefined {
     try {
-      const config = { file, module: createRequire(import.meta.url).resolve('better-sqlite3'), every: CHECKPOINT_EVERY_MS };
+      const config = {
+        file,
+        module: createRequire(import.meta.url).resolve('better-sqlite3'),
+        every: CHECKPOINT_EVERY_MS,
+      };
       const thread = (as ?? (process.versions['electron'] ? 'thread' : 'process')) === 'thread';
       return new Checkpointer(thread ? asWorker(config, onTrouble) : asProcess(config, onTrouble));
     } catch (err) {

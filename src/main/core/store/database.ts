@@ -68,7 +68,8 @@ export function openDatabase(file: string, now = new Date()): OpenResult {
 
 /** Read-only access for exports while `serve` writes (WAL lets both proceed). */
 export function openReadOnly(file: string): Database.Database {
-  if (!existsSync(file)) throw new Error(`no store at ${file}: run \`tidewatch serve --data-dir\` with that folder first`);
+  if (!existsSync(file))
+    throw new Error(`no store at ${file}: run \`tidewatch serve --data-dir\` with that folder first`);
   const db = new Database(file, { readonly: true, fileMustExist: true });
   db.pragma('busy_timeout = 5000');
   return db;

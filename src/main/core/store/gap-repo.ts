@@ -16,6 +16,11 @@ export class GapRepo {
     const rows = this.db
       .prepare('SELECT from_ms, to_ms, recovered, message FROM history_gaps ORDER BY id DESC LIMIT ?')
       .all(limit) as Array<{ from_ms: number; to_ms: number; recovered: number; message: string }>;
-    return rows.map((r) => ({ fromMs: r.from_ms, toMs: r.to_ms, recoveredLiquidations: r.recovered, message: r.message }));
+    return rows.map((r) => ({
+      fromMs: r.from_ms,
+      toMs: r.to_ms,
+      recoveredLiquidations: r.recovered,
+      message: r.message,
+    }));
   }
 }

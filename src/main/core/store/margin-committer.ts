@@ -53,7 +53,8 @@ export class InlineCommitter implements MarginCommitter {
 
   /** The commit itself, synchronous (the writer thread's too): throws the store's error, or `SKIPPED` after a failure. */
   commitNow(events: IncomingMarginEvent[], now = Date.now()): IncomingMarginEvent[] {
-    if (this.failure !== null) throw new StoreWriteError(this.failure, 'SKIPPED', 'not written: an earlier batch failed');
+    if (this.failure !== null)
+      throw new StoreWriteError(this.failure, 'SKIPPED', 'not written: an earlier batch failed');
     try {
       return this.repo.commit(events, now);
     } catch (err) {

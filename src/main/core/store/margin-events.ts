@@ -24,7 +24,8 @@ const STREAM = 'margin';
 const RECOVERED_SEQ = 2 ** 31;
 
 /** The columns every read returns. */
-const COLUMNS = 'id, type, timestamp_ms, checkpoint_id, tx_hash, margin_manager_id, data, valid, problem, received_at, recovered';
+const COLUMNS =
+  'id, type, timestamp_ms, checkpoint_id, tx_hash, margin_manager_id, data, valid, problem, received_at, recovered';
 
 /** `<ms>-<seq>` as numbers; null for ids of another shape (kept, but not ordered by). */
 export function splitId(id: string): { ms: number; seq: number } | null {
@@ -97,10 +98,16 @@ export class MarginEventRepo {
     this.widGet = db.prepare('SELECT wid FROM owners WHERE owner = ?').pluck();
     this.widPut = db.prepare('INSERT OR IGNORE INTO owners (owner) VALUES (?)');
     this.ownerBackfill = db.prepare('UPDATE margin_events SET wid = ? WHERE mid = ? AND wid IS NULL');
-    this.recoveredSeq = db.prepare('SELECT coalesce(max(seq) + 1, ?) FROM margin_events WHERE ms = ? AND seq >= ?').pluck();
+    this.recoveredSeq = db
+      .prepare('SELECT coalesce(max(seq) + 1, ?) FROM margin_events WHERE ms = ? AND seq >= ?')
+      .pluck();
     this.positionOf = db.prepare('SELECT ms, seq FROM margin_events WHERE id = ?');
-    this.recoveredFind = db.prepare('SELECT id FROM margin_events WHERE recovered = 1 AND tx_hash = ? AND margin_manager_id = ?');
-    this.anyFind = db.prepare('SELECT 1 FROM margin_events WHERE tx_hash = ? AND margin_manager_id = ? AND type = ? LIMIT 1');
+    this.recoveredFind = db.prepare(
+      'SELECT id FROM margin_events WHERE recovered = 1 AND tx_hash = ? AND margin_manager_id = ?',
+    );
+    this.anyFind = db.prepare(
+      'SELECT 1 FROM margin_events WHERE tx_hash = ? AND margin_manager_id = ? AND type = ? LIMIT 1',
+    );
     this.deleteById = db.prepare('DELETE FROM margin_events WHERE id = ?');
     this.insertRecovered = db.prepare(`INSERT OR IGNORE INTO margin_events
       (id, ms, seq, type, timestamp_ms, checkpoint_id, tx_hash, margin_manager_id, data, valid, problem, received_at, recovered)
@@ -120,12 +127,26 @@ export class MarginEventRepo {
         const parts = splitId(e.id);
         // The stream's own copy of a liquidation recovered over REST replaces it, and is not new (only liquidations are recovered).
         const stand =
-          e.tx_hash && e.margin_manager_id && e.type.endsWith('liquidation') ? (this.recoveredFind.get(e.tx_hash, e.margin_manager_id) as { id: string } | undefined) : undefined;
+          e.tx_hash && e.margin_manager_id && e.type.endsWith('liquidation')
+            ? (this.recoveredFind.get(e.tx_hash, e.margin_manager_id) as { id: string } | undefined)
+            : undefined;
         if (stand) this.deleteById.run(stand.id);
         const ids = this.idsFor(e);
         const info = this.insert.run(
-          e.id, parts?.ms ?? null, parts?.seq ?? null, e.type, e.timestamp_ms, e.checkpoint_id, e.tx_hash, e.margin_manager_id,
-          e.data, e.valid ? 1 : 0, e.problem, now, ids.mid, ids.wid,
+          e.id,
+          parts?.ms ?? null,
+          parts?.seq ?? null,
+          e.type,
+          e.timestamp_ms,
+          e.checkpoint_id,
+          e.tx_hash,
+          e.margin_manager_id,
+          e.data,
+          e.valid ? 1 : 0,
+          e.problem,
+          now,
+          ids.mid,
+          ids.wid,
         );
         if (info.changes > 0 && !stand) stored.push(e);
         if (parts) {
@@ -166,34 +187,40 @@ export class MarginEventRepo {
    * a row of the same type, transaction and manager exists; the cursor does not move. Returns the new ones.
    */
   addRecovered(events: IncomingMarginEvent[], now = Date.now()): IncomingMarginEvent[] {
-    return this.rollingBack(this.db.transaction(() => {
-      const fresh: IncomingMarginEvent[] = [];
-      for (const e of events) {
-        if (e.tx_hash && e.margin_manager_id && this.anyFind.get(e.tx_hash, e.margin_manager_id, e.type)) continue;
-        // Ordered by their time, after any stream event of the same millisecond, each its own place.
-        const seq = this.recoveredSeq.get(RECOVERED_SEQ, e.timestamp_ms, RECOVERED_SEQ) as number;
-        const info = this.insertRecovered.run({ ...e, ms: e.timestamp_ms, seq, received_at: now });
-        if (info.changes > 0) {
-          const ids = this.idsFor(e);
-          this.insertRecoveredOwner.run(ids.mid, ids.wid, e.id);
-          fresh.push(e);
+    return this.rollingBack(
+      this.db.transaction(() => {
+        const fresh: IncomingMarginEvent[] = [];
+        for (const e of events) {
+          if (e.tx_hash && e.margin_manager_id && this.anyFind.get(e.tx_hash, e.margin_manager_id, e.type)) continue;
+          // Ordered by their time, after any stream event of the same millisecond, each its own place.
+          const seq = this.recoveredSeq.get(RECOVERED_SEQ, e.timestamp_ms, RECOVERED_SEQ) as number;
+          const info = this.insertRecovered.run({ ...e, ms: e.timestamp_ms, seq, received_at: now });
+          if (info.changes > 0) {
+            const ids = this.idsFor(e);
+            this.insertRecoveredOwner.run(ids.mid, ids.wid, e.id);
+            fresh.push(e);
+          }
         }
-      }
-      return fresh;
-    }).immediate);
+        return fresh;
+      }).immediate,
+    );
   }
 
   /** The checkpoint of the event at the cursor: where a recovery over REST starts. */
   lastCheckpoint(): number | null {
     const cursor = this.cursor();
     if (cursor === undefined) return null;
-    const row = this.db.prepare('SELECT checkpoint_id AS c FROM margin_events WHERE id = ?').get(cursor) as { c: number | null } | undefined;
+    const row = this.db.prepare('SELECT checkpoint_id AS c FROM margin_events WHERE id = ?').get(cursor) as
+      { c: number | null } | undefined;
     return row?.c ?? null;
   }
 
   /** When the cursor last moved (ms), if it ever did. */
   cursorUpdatedAt(): number | undefined {
-    return (this.db.prepare('SELECT updated_at FROM stream_cursors WHERE stream = ?').get(STREAM) as { updated_at: number } | undefined)?.updated_at;
+    return (
+      this.db.prepare('SELECT updated_at FROM stream_cursors WHERE stream = ?').get(STREAM) as
+        { updated_at: number } | undefined
+    )?.updated_at;
   }
 
   cursor(): string | undefined {
@@ -222,7 +249,9 @@ export class MarginEventRepo {
   /** How SQLite runs `list(f)`: the EXPLAIN QUERY PLAN lines (a test pins them). */
   plan(f: MarginEventFilter = {}): string[] {
     const q = this.query(f);
-    return (this.db.prepare(`EXPLAIN QUERY PLAN ${q.sql}`).all(q.params) as Array<{ detail: string }>).map((r) => r.detail);
+    return (this.db.prepare(`EXPLAIN QUERY PLAN ${q.sql}`).all(q.params) as Array<{ detail: string }>).map(
+      (r) => r.detail,
+    );
   }
 
   private query(f: MarginEventFilter): { sql: string; params: Record<string, unknown> } {
@@ -251,7 +280,9 @@ export class MarginEventRepo {
     }
     if (f.beforeId) {
       // Any stored id (recovered ones too) pages by where it sits; an unknown id by its own numbers.
-      const at = (this.positionOf.get(f.beforeId) as { ms: number | null; seq: number | null } | undefined) ?? splitId(f.beforeId);
+      const at =
+        (this.positionOf.get(f.beforeId) as { ms: number | null; seq: number | null } | undefined) ??
+        splitId(f.beforeId);
       if (at && at.ms !== null && at.seq !== null) {
         where.push('(ms, seq) < (@bms, @bseq)');
         params['bms'] = at.ms;
@@ -269,18 +300,20 @@ export class MarginEventRepo {
   noteOwners(managers: ReadonlyArray<{ id: string; owner: string; dexPoolId?: string | null }>): void {
     if (managers.length === 0) return;
     const noted: string[] = [];
-    this.rollingBack(this.db.transaction(() => {
-      for (const m of managers) {
-        const mid = this.midOf(m.id);
-        const known = this.managerGet.get(mid) as { owner: string | null } | undefined;
-        if (known?.owner === m.owner) continue;
-        this.managerSet.run(m.owner, m.dexPoolId ?? null, mid);
-        const wid = this.widOf(m.owner);
-        this.ownerBackfill.run(wid, mid);
-        this.ownerWids.set(mid, wid);
-        noted.push(m.id);
-      }
-    }).immediate);
+    this.rollingBack(
+      this.db.transaction(() => {
+        for (const m of managers) {
+          const mid = this.midOf(m.id);
+          const known = this.managerGet.get(mid) as { owner: string | null } | undefined;
+          if (known?.owner === m.owner) continue;
+          this.managerSet.run(m.owner, m.dexPoolId ?? null, mid);
+          const wid = this.widOf(m.owner);
+          this.ownerBackfill.run(wid, mid);
+          this.ownerWids.set(mid, wid);
+          noted.push(m.id);
+        }
+      }).immediate,
+    );
     if (noted.length > 0) this.onOwnersNoted?.(noted);
   }
 
@@ -289,17 +322,19 @@ export class MarginEventRepo {
    * thread's): what this one remembered as "owner unknown" is forgotten, and its rows of them get the owner.
    */
   ownersNotedElsewhere(managerIds: readonly string[]): void {
-    this.rollingBack(this.db.transaction(() => {
-      for (const id of managerIds) {
-        const mid = this.mids.get(id);
-        if (mid === undefined || this.ownerWids.get(mid) !== null) continue;
-        const owner = (this.managerGet.get(mid) as { owner: string | null } | undefined)?.owner;
-        if (!owner) continue;
-        const wid = this.widOf(owner);
-        this.ownerBackfill.run(wid, mid);
-        this.ownerWids.set(mid, wid);
-      }
-    }).immediate);
+    this.rollingBack(
+      this.db.transaction(() => {
+        for (const id of managerIds) {
+          const mid = this.mids.get(id);
+          if (mid === undefined || this.ownerWids.get(mid) !== null) continue;
+          const owner = (this.managerGet.get(mid) as { owner: string | null } | undefined)?.owner;
+          if (!owner) continue;
+          const wid = this.widOf(owner);
+          this.ownerBackfill.run(wid, mid);
+          this.ownerWids.set(mid, wid);
+        }
+      }).immediate,
+    );
   }
 
   /** The manager's and its owner's ids for an event; an event that names the owner (manager_created, recovered rows) records it. */
@@ -353,7 +388,9 @@ export class MarginEventRepo {
     const out = new Map<string, string>();
     if (ids.length === 0) return out;
     // One statement for any number of ids (an IN list of N placeholders is a new statement to prepare each time).
-    this.poolsOfManagers ??= this.db.prepare('SELECT manager_id AS id, dex_pool_id AS pool FROM managers WHERE manager_id IN (SELECT value FROM json_each(?))');
+    this.poolsOfManagers ??= this.db.prepare(
+      'SELECT manager_id AS id, dex_pool_id AS pool FROM managers WHERE manager_id IN (SELECT value FROM json_each(?))',
+    );
     const rows = this.poolsOfManagers.all(JSON.stringify(ids)) as Array<{ id: string; pool: string | null }>;
     for (const r of rows) if (r.pool) out.set(r.id, r.pool);
     return out;
@@ -361,7 +398,10 @@ export class MarginEventRepo {
 
   /** The owner of a manager, where it is known. */
   ownerOfManager(managerId: string): string | undefined {
-    return (this.db.prepare('SELECT owner FROM managers WHERE manager_id = ?').pluck().get(managerId) as string | null | undefined) ?? undefined;
+    return (
+      (this.db.prepare('SELECT owner FROM managers WHERE manager_id = ?').pluck().get(managerId) as
+        string | null | undefined) ?? undefined
+    );
   }
 
   /** The managers of an owner that the store knows. */

@@ -54,7 +54,13 @@ port.on('message', (m: WriterRequest) => {
       } catch (err) {
         if (err instanceof StoreWriteError) return post({ kind: 'skipped', n: m.n, reason: err.reason });
         const e = err as { code?: unknown; message?: unknown };
-        return post({ kind: 'failed', n: m.n, reason: committer.reason ?? '', code: String(e.code ?? ''), message: String(e.message ?? err) });
+        return post({
+          kind: 'failed',
+          n: m.n,
+          reason: committer.reason ?? '',
+          code: String(e.code ?? ''),
+          message: String(e.message ?? err),
+        });
       }
     }
     case 'resume':

@@ -35,7 +35,10 @@ function spawn(data: WriterData): Worker {
   if (here.endsWith('.ts')) {
     const tsx = createRequire(here).resolve('tsx/esm/api');
     const entry = new URL(`./${THREAD}.ts`, here).href;
-    return new Worker(`require(${JSON.stringify(tsx)}).register(); import(${JSON.stringify(entry)});`, { eval: true, workerData: data });
+    return new Worker(`require(${JSON.stringify(tsx)}).register(); import(${JSON.stringify(entry)});`, {
+      eval: true,
+      workerData: data,
+    });
   }
   return new Worker(new URL(`./${THREAD}.js`, here), { workerData: data });
 }
@@ -76,7 +79,12 @@ export class MarginWriter implements MarginCommitter {
   /** Settings and notes handed over before the thread exists: it gets them first. */
   private readonly early: WriterRequest[] = [];
 
-  private constructor(data: WriterData, repo: MarginEventRepo, private readonly log: (line: string) => void, delayMs: number) {
+  private constructor(
+    data: WriterData,
+    repo: MarginEventRepo,
+    private readonly log: (line: string) => void,
+    delayMs: number,
+  ) {
     this.fallback = new InlineCommitter(repo);
     let settle!: (started: boolean) => void;
     this.ready = new Promise((resolve) => (settle = resolve));
@@ -93,7 +101,13 @@ export class MarginWriter implements MarginCommitter {
   }
 
   /** One for the store file, started after `delayMs` (WRITER_START_DELAY_MS); until it answers, commits stay in the calling thread. */
-  static start(file: string, autocheckpointPages: number, repo: MarginEventRepo, log: (line: string) => void = () => {}, delayMs = WRITER_START_DELAY_MS): MarginWriter {
+  static start(
+    file: string,
+    autocheckpointPages: number,
+    repo: MarginEventRepo,
+    log: (line: string) => void = () => {},
+    delayMs = WRITER_START_DELAY_MS,
+  ): MarginWriter {
     return new MarginWriter({ file, autocheckpointPages }, repo, log, delayMs);
   }
 
@@ -191,8 +205,7 @@ export class MarginWriter implements MarginCommitter {
     else if (m.kind === 'failed') {
       this.threadFailed = true;
       w.reject(new StoreWriteError(m.reason, m.code, m.message));
-    }
-    else w.reject(new StoreWriteError(m.reason, 'SKIPPED', 'not written: an earlier batch failed'));
+    } else w.reject(new StoreWriteError(m.reason, 'SKIPPED', 'not written: an earlier batch failed'));
     this.settled();
   }
 

@@ -13,11 +13,14 @@ export class MarketRepo {
     this.insertTrade = db.prepare('INSERT OR IGNORE INTO trades (event_digest, pool, ts_ms, data) VALUES (?, ?, ?, ?)');
     this.upsertDepth = db.prepare(`INSERT INTO depth (pool, data, updated_at) VALUES (?, ?, ?)
       ON CONFLICT (pool) DO UPDATE SET data = excluded.data, updated_at = excluded.updated_at`);
-    this.upsertCursor = db.prepare('INSERT INTO pool_cursors (pool, last_id) VALUES (?, ?) ON CONFLICT (pool) DO UPDATE SET last_id = excluded.last_id');
+    this.upsertCursor = db.prepare(
+      'INSERT INTO pool_cursors (pool, last_id) VALUES (?, ?) ON CONFLICT (pool) DO UPDATE SET last_id = excluded.last_id',
+    );
     this.selectCursor = db.prepare('SELECT last_id FROM pool_cursors WHERE pool = ?');
     this.addAll = db.transaction((pool: string, trades: readonly Trade[], lastStreamId?: string): number => {
       let added = 0;
-      for (const t of trades) added += this.insertTrade.run(t.event_digest, pool, t.checkpoint_timestamp_ms, JSON.stringify(t)).changes;
+      for (const t of trades)
+        added += this.insertTrade.run(t.event_digest, pool, t.checkpoint_timestamp_ms, JSON.stringify(t)).changes;
       if (lastStreamId !== undefined) this.upsertCursor.run(pool, lastStreamId);
       return added;
     });
@@ -32,7 +35,6 @@ export class MarketRepo {
     return this.addAll(pool, trades, lastStreamId);
   }
 
-
   /** Stream #21's id of the newest trade stored from it; undefined when none carried one. */
   lastTradeStreamId(pool: string): string | undefined {
     return (this.selectCursor.get(pool) as { last_id: string } | undefined)?.last_id;
@@ -43,7 +45,8 @@ export class MarketRepo {
   }
 
   depth(pool: string): { depth: Depth; updatedAt: number } | undefined {
-    const row = this.db.prepare('SELECT data, updated_at FROM depth WHERE pool = ?').get(pool) as { data: string; updated_at: number } | undefined;
+    const row = this.db.prepare('SELECT data, updated_at FROM depth WHERE pool = ?').get(pool) as
+      { data: string; updated_at: number } | undefined;
     return row ? { depth: JSON.parse(row.data) as Depth, updatedAt: row.updated_at } : undefined;
   }
 
@@ -56,14 +59,18 @@ export class MarketRepo {
   }
 
   lastTradeMs(pool: string): number | undefined {
-    const row = this.db.prepare('SELECT max(ts_ms) AS ms FROM trades WHERE pool = ?').get(pool) as { ms: number | null };
+    const row = this.db.prepare('SELECT max(ts_ms) AS ms FROM trades WHERE pool = ?').get(pool) as {
+      ms: number | null;
+    };
     return row.ms ?? undefined;
   }
 
   count(pool?: string): number {
-    const row = (pool
-      ? this.db.prepare('SELECT count(*) AS n FROM trades WHERE pool = ?').get(pool)
-      : this.db.prepare('SELECT count(*) AS n FROM trades').get()) as { n: number };
+    const row = (
+      pool
+        ? this.db.prepare('SELECT count(*) AS n FROM trades WHERE pool = ?').get(pool)
+        : this.db.prepare('SELECT count(*) AS n FROM trades').get()
+    ) as { n: number };
     return row.n;
   }
 }

@@ -32,19 +32,27 @@ export class OutboxRepo {
   private readonly insertLog: Database.Statement;
 
   constructor(private readonly db: Database.Database) {
-    this.insert = db.prepare(`INSERT OR IGNORE INTO deliveries (alert_id, channel, repeat, state, due_at) VALUES (?, ?, ?, 'pending', ?)`);
-    this.insertLog = db.prepare('INSERT INTO delivery_log (alert_id, channel, repeat, at, result, detail) VALUES (?, ?, ?, ?, ?, ?)');
+    this.insert = db.prepare(
+      `INSERT OR IGNORE INTO deliveries (alert_id, channel, repeat, state, due_at) VALUES (?, ?, ?, 'pending', ?)`,
+    );
+    this.insertLog = db.prepare(
+      'INSERT INTO delivery_log (alert_id, channel, repeat, at, result, detail) VALUES (?, ?, ?, ?, ?, ?)',
+    );
   }
 
   /** Queue an alert (or one of its repeats) for channels; call inside the alert's transaction. */
   enqueue(alertId: number, to: readonly Enqueue[], repeat = 0, now = Date.now()): void {
     for (const e of to) {
-      if (this.insert.run(alertId, e.channel, repeat, e.dueAt).changes > 0 && e.held) this.insertLog.run(alertId, e.channel, repeat, now, 'held', e.held);
+      if (this.insert.run(alertId, e.channel, repeat, e.dueAt).changes > 0 && e.held)
+        this.insertLog.run(alertId, e.channel, repeat, now, 'held', e.held);
     }
   }
 
   /** A repeat of alerts, queued in one transaction. */
-  enqueueRepeats(items: ReadonlyArray<{ alertId: number; repeat: number; to: readonly Enqueue[] }>, now = Date.now()): void {
+  enqueueRepeats(
+    items: ReadonlyArray<{ alertId: number; repeat: number; to: readonly Enqueue[] }>,
+    now = Date.now(),
+  ): void {
     this.db.transaction(() => {
       for (const i of items) this.enqueue(i.alertId, i.to, i.repeat, now);
     })();
@@ -53,11 +61,17 @@ export class OutboxRepo {
   /** A message formed earlier and not yet sent on this channel (failed, or in flight at a crash): it goes first, as it was. */
   openGroup(channel: string, now: number): OutboxRow[] {
     const first = this.db
-      .prepare(`SELECT group_id FROM deliveries WHERE channel = ? AND state = 'pending' AND group_id IS NOT NULL AND due_at <= ? ORDER BY due_at LIMIT 1`)
+      .prepare(
+        `SELECT group_id FROM deliveries WHERE channel = ? AND state = 'pending' AND group_id IS NOT NULL AND due_at <= ? ORDER BY due_at LIMIT 1`,
+      )
       .pluck()
       .get(channel, now) as string | undefined;
     if (first === undefined) return [];
-    return this.db.prepare(`SELECT * FROM deliveries WHERE channel = ? AND group_id = ? AND state = 'pending' ORDER BY alert_id, repeat`).all(channel, first) as OutboxRow[];
+    return this.db
+      .prepare(
+        `SELECT * FROM deliveries WHERE channel = ? AND group_id = ? AND state = 'pending' ORDER BY alert_id, repeat`,
+      )
+      .all(channel, first) as OutboxRow[];
   }
 
   /** Rows due on a channel that belong to no message yet: critical alerts first (a liquidation does not queue behind a burst of warnings), then the oldest. */
@@ -72,14 +86,18 @@ export class OutboxRepo {
 
   /** Bind rows into one message before it is sent (committed first: a crash mid-send resends the same). */
   bind(rows: readonly OutboxRow[], groupId: string): void {
-    const stmt = this.db.prepare('UPDATE deliveries SET group_id = ? WHERE alert_id = ? AND channel = ? AND repeat = ?');
+    const stmt = this.db.prepare(
+      'UPDATE deliveries SET group_id = ? WHERE alert_id = ? AND channel = ? AND repeat = ?',
+    );
     this.db.transaction(() => {
       for (const r of rows) stmt.run(groupId, r.alert_id, r.channel, r.repeat);
     })();
   }
 
   sent(rows: readonly OutboxRow[], now: number, detail: string | null = null): void {
-    const stmt = this.db.prepare(`UPDATE deliveries SET state = 'sent', sent_at = ?, attempts = attempts + 1, last_error = NULL WHERE alert_id = ? AND channel = ? AND repeat = ?`);
+    const stmt = this.db.prepare(
+      `UPDATE deliveries SET state = 'sent', sent_at = ?, attempts = attempts + 1, last_error = NULL WHERE alert_id = ? AND channel = ? AND repeat = ?`,
+    );
     this.db.transaction(() => {
       for (const r of rows) {
         stmt.run(now, r.alert_id, r.channel, r.repeat);
@@ -89,7 +107,9 @@ export class OutboxRepo {
   }
 
   failed(rows: readonly OutboxRow[], now: number, error: string, dueAt: number): void {
-    const stmt = this.db.prepare('UPDATE deliveries SET attempts = attempts + 1, last_error = ?, due_at = ? WHERE alert_id = ? AND channel = ? AND repeat = ?');
+    const stmt = this.db.prepare(
+      'UPDATE deliveries SET attempts = attempts + 1, last_error = ?, due_at = ? WHERE alert_id = ? AND channel = ? AND repeat = ?',
+    );
     this.db.transaction(() => {
       for (const r of rows) {
         stmt.run(error, dueAt, r.alert_id, r.channel, r.repeat);
@@ -101,13 +121,19 @@ export class OutboxRepo {
   /** A channel that is no longer configured: its rows are not sent (and said so). */
   dropChannelsExcept(channels: readonly string[], now = Date.now()): number {
     const keep = new Set(channels);
-    const gone = (this.db.prepare(`SELECT DISTINCT channel FROM deliveries WHERE state = 'pending'`).pluck().all() as string[]).filter((c) => !keep.has(c));
+    const gone = (
+      this.db.prepare(`SELECT DISTINCT channel FROM deliveries WHERE state = 'pending'`).pluck().all() as string[]
+    ).filter((c) => !keep.has(c));
     let n = 0;
     this.db.transaction(() => {
       for (const c of gone) {
-        const rows = this.db.prepare(`SELECT alert_id, repeat FROM deliveries WHERE channel = ? AND state = 'pending'`).all(c) as Array<{ alert_id: number; repeat: number }>;
+        const rows = this.db
+          .prepare(`SELECT alert_id, repeat FROM deliveries WHERE channel = ? AND state = 'pending'`)
+          .all(c) as Array<{ alert_id: number; repeat: number }>;
         for (const r of rows) this.insertLog.run(r.alert_id, c, r.repeat, now, 'dropped', 'the channel was removed');
-        n += this.db.prepare(`UPDATE deliveries SET state = 'dropped' WHERE channel = ? AND state = 'pending'`).run(c).changes;
+        n += this.db
+          .prepare(`UPDATE deliveries SET state = 'dropped' WHERE channel = ? AND state = 'pending'`)
+          .run(c).changes;
       }
     })();
     return n;
@@ -117,19 +143,29 @@ export class OutboxRepo {
   hasDueCritical(channel: string, now: number): boolean {
     return (
       this.db
-        .prepare(`SELECT 1 FROM deliveries d JOIN alerts a ON a.id = d.alert_id WHERE d.channel = ? AND d.state = 'pending' AND d.due_at <= ? AND a.level = 'critical' LIMIT 1`)
+        .prepare(
+          `SELECT 1 FROM deliveries d JOIN alerts a ON a.id = d.alert_id WHERE d.channel = ? AND d.state = 'pending' AND d.due_at <= ? AND a.level = 'critical' LIMIT 1`,
+        )
         .get(channel, now) !== undefined
     );
   }
 
   /** The earliest time a pending row of a channel falls due, or null. */
   nextDueOn(channel: string): number | null {
-    return (this.db.prepare(`SELECT min(due_at) FROM deliveries WHERE channel = ? AND state = 'pending'`).pluck().get(channel) as number | null) ?? null;
+    return (
+      (this.db
+        .prepare(`SELECT min(due_at) FROM deliveries WHERE channel = ? AND state = 'pending'`)
+        .pluck()
+        .get(channel) as number | null) ?? null
+    );
   }
 
   /** Channels with rows due now. */
   dueChannels(now: number): string[] {
-    return this.db.prepare(`SELECT DISTINCT channel FROM deliveries WHERE state = 'pending' AND due_at <= ?`).pluck().all(now) as string[];
+    return this.db
+      .prepare(`SELECT DISTINCT channel FROM deliveries WHERE state = 'pending' AND due_at <= ?`)
+      .pluck()
+      .all(now) as string[];
   }
 
   pendingCount(): number {
@@ -138,13 +174,19 @@ export class OutboxRepo {
 
   /** The highest repeat queued for an alert (0: only the alert itself). */
   lastRepeat(alertId: number): { repeat: number; at: number } | null {
-    const r = this.db.prepare('SELECT repeat, coalesce(sent_at, due_at) AS at FROM deliveries WHERE alert_id = ? ORDER BY repeat DESC, at DESC LIMIT 1').get(alertId) as { repeat: number; at: number } | undefined;
+    const r = this.db
+      .prepare(
+        'SELECT repeat, coalesce(sent_at, due_at) AS at FROM deliveries WHERE alert_id = ? ORDER BY repeat DESC, at DESC LIMIT 1',
+      )
+      .get(alertId) as { repeat: number; at: number } | undefined;
     return r ?? null;
   }
 
   /** Every row of an alert (tests, `export`). */
   rowsOf(alertId: number): OutboxRow[] {
-    return this.db.prepare('SELECT * FROM deliveries WHERE alert_id = ? ORDER BY channel, repeat').all(alertId) as OutboxRow[];
+    return this.db
+      .prepare('SELECT * FROM deliveries WHERE alert_id = ? ORDER BY channel, repeat')
+      .all(alertId) as OutboxRow[];
   }
 
   /** The delivery log of these alerts, oldest first: what the Alerts page shows under each. */
@@ -152,7 +194,9 @@ export class OutboxRepo {
     const out = new Map<number, DeliveryEntry[]>();
     if (alertIds.length === 0) return out;
     const rows = this.db
-      .prepare(`SELECT alert_id, channel, repeat, at, result, detail FROM delivery_log WHERE alert_id IN (SELECT value FROM json_each(?)) ORDER BY at, id`)
+      .prepare(
+        `SELECT alert_id, channel, repeat, at, result, detail FROM delivery_log WHERE alert_id IN (SELECT value FROM json_each(?)) ORDER BY at, id`,
+      )
       .all(JSON.stringify(alertIds)) as Array<DeliveryEntry & { alert_id: number }>;
     for (const { alert_id, ...e } of rows) {
       const list = out.get(alert_id) ?? [];
@@ -161,15 +205,23 @@ export class OutboxRepo {
     }
     // What waits for its channel and was never tried: said as queued, so no channel is missing from the log.
     const waiting = this.db
-      .prepare(`SELECT d.alert_id, d.channel, d.repeat, d.due_at FROM deliveries d WHERE d.state = 'pending' AND d.attempts = 0 AND d.alert_id IN (SELECT value FROM json_each(?))
-        AND NOT EXISTS (SELECT 1 FROM delivery_log l WHERE l.alert_id = d.alert_id AND l.channel = d.channel AND l.repeat = d.repeat)`)
+      .prepare(
+        `SELECT d.alert_id, d.channel, d.repeat, d.due_at FROM deliveries d WHERE d.state = 'pending' AND d.attempts = 0 AND d.alert_id IN (SELECT value FROM json_each(?))
+        AND NOT EXISTS (SELECT 1 FROM delivery_log l WHERE l.alert_id = d.alert_id AND l.channel = d.channel AND l.repeat = d.repeat)`,
+      )
       .all(JSON.stringify(alertIds)) as Array<{ alert_id: number; channel: string; repeat: number; due_at: number }>;
     const status = new Map<string, ChannelStatus>();
     for (const w of waiting) {
       const list = out.get(w.alert_id) ?? [];
       if (!status.has(w.channel)) status.set(w.channel, this.channelStatus(w.channel));
       const failing = status.get(w.channel)!.failing;
-      list.push({ channel: w.channel, repeat: w.repeat, at: w.due_at, result: 'queued', detail: failing ? `the channel is failing: ${failing.detail}` : null });
+      list.push({
+        channel: w.channel,
+        repeat: w.repeat,
+        at: w.due_at,
+        result: 'queued',
+        detail: failing ? `the channel is failing: ${failing.detail}` : null,
+      });
       out.set(w.alert_id, list);
     }
     return out;
@@ -177,18 +229,32 @@ export class OutboxRepo {
 
   /** How sending goes on a channel: what waits, the last message taken, a failure since. */
   channelStatus(channel: string): ChannelStatus {
-    const pending = this.db.prepare(`SELECT count(*) FROM deliveries WHERE channel = ? AND state = 'pending'`).pluck().get(channel) as number;
-    const lastSentAt = (this.db.prepare(`SELECT max(at) FROM delivery_log WHERE channel = ? AND result = 'sent'`).pluck().get(channel) as number | null) ?? null;
-    const failed = this.db.prepare(`SELECT at, detail FROM delivery_log WHERE channel = ? AND result = 'failed' ORDER BY at DESC, id DESC LIMIT 1`).get(channel) as
-      | { at: number; detail: string | null }
-      | undefined;
-    const failing = failed && (lastSentAt === null || failed.at > lastSentAt) ? { at: failed.at, detail: failed.detail ?? 'it failed' } : null;
+    const pending = this.db
+      .prepare(`SELECT count(*) FROM deliveries WHERE channel = ? AND state = 'pending'`)
+      .pluck()
+      .get(channel) as number;
+    const lastSentAt =
+      (this.db
+        .prepare(`SELECT max(at) FROM delivery_log WHERE channel = ? AND result = 'sent'`)
+        .pluck()
+        .get(channel) as number | null) ?? null;
+    const failed = this.db
+      .prepare(
+        `SELECT at, detail FROM delivery_log WHERE channel = ? AND result = 'failed' ORDER BY at DESC, id DESC LIMIT 1`,
+      )
+      .get(channel) as { at: number; detail: string | null } | undefined;
+    const failing =
+      failed && (lastSentAt === null || failed.at > lastSentAt)
+        ? { at: failed.at, detail: failed.detail ?? 'it failed' }
+        : null;
     return { pending, lastSentAt, failing };
   }
 
   /** A one-time token that acknowledges an alert from a link. */
   addAckToken(token: string, alertId: number, now = Date.now()): void {
-    this.db.prepare('INSERT OR IGNORE INTO ack_tokens (token, alert_id, created_at) VALUES (?, ?, ?)').run(token, alertId, now);
+    this.db
+      .prepare('INSERT OR IGNORE INTO ack_tokens (token, alert_id, created_at) VALUES (?, ?, ?)')
+      .run(token, alertId, now);
   }
 
   /** The alert a token would acknowledge (not spent), or undefined. */
@@ -199,7 +265,8 @@ export class OutboxRepo {
   /** The alert a token acknowledges, its tokens spent; undefined when unknown or spent. */
   spendAckToken(token: string): number | undefined {
     return this.db.transaction(() => {
-      const id = this.db.prepare('SELECT alert_id FROM ack_tokens WHERE token = ?').pluck().get(token) as number | undefined;
+      const id = this.db.prepare('SELECT alert_id FROM ack_tokens WHERE token = ?').pluck().get(token) as
+        number | undefined;
       if (id !== undefined) this.db.prepare('DELETE FROM ack_tokens WHERE alert_id = ?').run(id);
       return id;
     })();

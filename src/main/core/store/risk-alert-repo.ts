@@ -85,7 +85,9 @@ export class RiskAlertRepo {
   }
 
   allReadings(): IterableIterator<RiskReading> {
-    return this.db.prepare('SELECT * FROM risk_readings ORDER BY ts_ms, manager_id').iterate() as IterableIterator<RiskReading>;
+    return this.db
+      .prepare('SELECT * FROM risk_readings ORDER BY ts_ms, manager_id')
+      .iterate() as IterableIterator<RiskReading>;
   }
 
   /**
@@ -124,13 +126,18 @@ export class RiskAlertRepo {
     if (!this.shownFirst) {
       const db = this.db;
       const newest = new NewestKeyId();
-      for (const key of db.prepare('SELECT dedupe_key FROM alerts').pluck().iterate() as IterableIterator<string>) newest.note(key);
+      for (const key of db.prepare('SELECT dedupe_key FROM alerts').pluck().iterate() as IterableIterator<string>)
+        newest.note(key);
       this.shownFirst = {
         exists: db.prepare('SELECT 1 FROM alerts WHERE dedupe_key = ?').pluck(),
-        insert: db.prepare(`INSERT INTO alerts (id, dedupe_key, rule, level, manager_id, owner, event_id, title, message, created_at)
+        insert:
+          db.prepare(`INSERT INTO alerts (id, dedupe_key, rule, level, manager_id, owner, event_id, title, message, created_at)
           VALUES (@id, @dedupe_key, @rule, @level, @manager_id, @owner, @event_id, @title, @message, @created_at)`),
         // One past the largest id ever used, as AUTOINCREMENT counts.
-        nextId: (db.prepare("SELECT coalesce((SELECT seq FROM sqlite_sequence WHERE name = 'alerts'), 0) + 1").pluck().get() as number),
+        nextId: db
+          .prepare("SELECT coalesce((SELECT seq FROM sqlite_sequence WHERE name = 'alerts'), 0) + 1")
+          .pluck()
+          .get() as number,
         newest,
       };
     }
@@ -154,7 +161,19 @@ export class RiskAlertRepo {
     const q = this.showFirst();
     const id = q.nextId++;
     const { rule, level, manager_id, owner, event_id, title, message, created_at } = a;
-    const record: AlertRecord = { id, rule, level, manager_id, owner, event_id, title, message, created_at, acknowledged_at: null, snoozed_until: null };
+    const record: AlertRecord = {
+      id,
+      rule,
+      level,
+      manager_id,
+      owner,
+      event_id,
+      title,
+      message,
+      created_at,
+      acknowledged_at: null,
+      snoozed_until: null,
+    };
     show(record);
     let queued = false;
     this.db.transaction(() => {
@@ -167,14 +186,18 @@ export class RiskAlertRepo {
   }
 
   alert(id: number): AlertRecord | undefined {
-    this.alertById ??= this.db.prepare('SELECT id, rule, level, manager_id, owner, event_id, title, message, created_at, acknowledged_at, snoozed_until FROM alerts WHERE id = ?');
+    this.alertById ??= this.db.prepare(
+      'SELECT id, rule, level, manager_id, owner, event_id, title, message, created_at, acknowledged_at, snoozed_until FROM alerts WHERE id = ?',
+    );
     return this.alertById.get(id) as AlertRecord | undefined;
   }
 
   alerts(includeAcknowledged = true, limit = 200): AlertRecord[] {
     return this.db
-      .prepare(`SELECT id, rule, level, manager_id, owner, event_id, title, message, created_at, acknowledged_at, snoozed_until
-        FROM alerts ${includeAcknowledged ? '' : 'WHERE acknowledged_at IS NULL'} ORDER BY created_at DESC, id DESC LIMIT ?`)
+      .prepare(
+        `SELECT id, rule, level, manager_id, owner, event_id, title, message, created_at, acknowledged_at, snoozed_until
+        FROM alerts ${includeAcknowledged ? '' : 'WHERE acknowledged_at IS NULL'} ORDER BY created_at DESC, id DESC LIMIT ?`,
+      )
       .all(limit) as AlertRecord[];
   }
 

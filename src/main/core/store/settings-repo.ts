@@ -23,7 +23,9 @@ export class SettingsRepo {
   set(key: string, value: unknown): void {
     const text = JSON.stringify(value);
     this.values.delete(key);
-    this.db.prepare('INSERT INTO settings (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value').run(key, text);
+    this.db
+      .prepare('INSERT INTO settings (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value')
+      .run(key, text);
     this.values.set(key, text);
   }
 
@@ -43,12 +45,16 @@ export class SettingsRepo {
   }
 
   private entries(): WatchEntry[] {
-    return (this.watched ??= this.db.prepare('SELECT owner, label, added_at FROM watch_list ORDER BY added_at, owner').all() as WatchEntry[]);
+    return (this.watched ??= this.db
+      .prepare('SELECT owner, label, added_at FROM watch_list ORDER BY added_at, owner')
+      .all() as WatchEntry[]);
   }
 
   addWatch(owner: string, label: string | null, now = Date.now()): void {
     this.db
-      .prepare('INSERT INTO watch_list (owner, label, added_at) VALUES (?, ?, ?) ON CONFLICT (owner) DO UPDATE SET label = coalesce(excluded.label, label)')
+      .prepare(
+        'INSERT INTO watch_list (owner, label, added_at) VALUES (?, ?, ?) ON CONFLICT (owner) DO UPDATE SET label = coalesce(excluded.label, label)',
+      )
       .run(owner, label, now);
     this.watched = undefined;
   }
@@ -59,13 +65,17 @@ export class SettingsRepo {
   }
 
   thresholds(): Record<string, Thresholds> {
-    const rows = this.db.prepare('SELECT manager_id, warning, critical FROM thresholds').all() as Array<{ manager_id: string } & Thresholds>;
+    const rows = this.db.prepare('SELECT manager_id, warning, critical FROM thresholds').all() as Array<
+      { manager_id: string } & Thresholds
+    >;
     return Object.fromEntries(rows.map((r) => [r.manager_id, { warning: r.warning, critical: r.critical }]));
   }
 
   setThreshold(managerId: string, t: Thresholds): void {
     this.db
-      .prepare('INSERT INTO thresholds (manager_id, warning, critical) VALUES (?, ?, ?) ON CONFLICT (manager_id) DO UPDATE SET warning = excluded.warning, critical = excluded.critical')
+      .prepare(
+        'INSERT INTO thresholds (manager_id, warning, critical) VALUES (?, ?, ?) ON CONFLICT (manager_id) DO UPDATE SET warning = excluded.warning, critical = excluded.critical',
+      )
       .run(managerId, t.warning, t.critical);
   }
 

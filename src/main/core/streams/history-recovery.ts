@@ -53,7 +53,7 @@ export function liquidationAsEvent(l: Liquidation, owner?: string): IncomingMarg
       remaining_quote_asset: l.remaining_quote_asset,
       timestamp: l.onchain_timestamp,
       // Not in the stream's form: who owns the manager, so its alert does not wait for a risk refresh.
-      ...(owner ?? l.margin_manager?.owner ? { owner: owner ?? l.margin_manager?.owner } : {}),
+      ...((owner ?? l.margin_manager?.owner) ? { owner: owner ?? l.margin_manager?.owner } : {}),
     }),
     valid: true,
     problem: null,
@@ -128,16 +128,27 @@ export class HistoryRecovery {
     const seen = new Map<string, { l: Liquidation; owner?: string }>();
     try {
       for (const owner of [undefined, ...this.deps.watchedOwners()]) {
-        const pages = allItems((page, perPage) => client.liquidations(owner, { fromCheckpoint, page, perPage }), { maxPages: MAX_PAGES, prefetch: 0 });
-        for await (const l of pages) seen.set(`${l.digest}|${l.margin_manager_id}`, { l, owner: owner ?? seen.get(`${l.digest}|${l.margin_manager_id}`)?.owner });
+        const pages = allItems((page, perPage) => client.liquidations(owner, { fromCheckpoint, page, perPage }), {
+          maxPages: MAX_PAGES,
+          prefetch: 0,
+        });
+        for await (const l of pages)
+          seen.set(`${l.digest}|${l.margin_manager_id}`, {
+            l,
+            owner: owner ?? seen.get(`${l.digest}|${l.margin_manager_id}`)?.owner,
+          });
       }
     } catch (err) {
-      this.deps.log(`could not check for liquidations missed between ${new Date(fromMs).toISOString()} and ${new Date(toMs).toISOString()}: ${(err as Error).message}`);
+      this.deps.log(
+        `could not check for liquidations missed between ${new Date(fromMs).toISOString()} and ${new Date(toMs).toISOString()}: ${(err as Error).message}`,
+      );
       await refresh;
       return null;
     }
     if (this.closed) return null;
-    const events = [...seen.values()].sort((a, b) => a.l.checkpoint_timestamp_ms - b.l.checkpoint_timestamp_ms).map((x) => liquidationAsEvent(x.l, x.owner));
+    const events = [...seen.values()]
+      .sort((a, b) => a.l.checkpoint_timestamp_ms - b.l.checkpoint_timestamp_ms)
+      .map((x) => liquidationAsEvent(x.l, x.owner));
     const fresh = this.deps.repo.addRecovered(events);
     await refresh;
     if (fresh.length === 0) return null;

@@ -47,10 +47,16 @@ export function dispatchMarginEvents(events: IncomingMarginEvent[], d: MarginDis
       )
     : [];
   const amounts = new Map(pushed.map((e) => [e.id, e.amounts]));
-  d.alerts.onMarginEvents(events, (id) => d.watchedManagers.get(id), (owner) => d.watchedSince(owner) ?? 0, now, (e, data) => {
-    const a = amounts.get(e.id) ?? d.eventUnits.amountsOfOne(e, data);
-    return a ? amountsInWords(a) : undefined;
-  });
+  d.alerts.onMarginEvents(
+    events,
+    (id) => d.watchedManagers.get(id),
+    (owner) => d.watchedSince(owner) ?? 0,
+    now,
+    (e, data) => {
+      const a = amounts.get(e.id) ?? d.eventUnits.amountsOfOne(e, data);
+      return a ? amountsInWords(a) : undefined;
+    },
+  );
   d.checkLarge(events);
   if (pushed.length > 0) d.publish(pushed);
   if (touched.size > 0) d.refreshSoon(touched);
@@ -64,14 +70,26 @@ export function dispatchMarginEvents(events: IncomingMarginEvent[], d: MarginDis
  * does not alert again. If the alert cannot be stored (disk full) it is shown all the same and the
  * store failure reported (AlertEngine.raise); the commit path shows it again once it is stored.
  */
-export function alertOnReceipt(e: IncomingMarginEvent, data: unknown, d: Pick<MarginDispatchDeps, 'watchedSince' | 'watchedManagers' | 'eventUnits' | 'alerts'>, now = Date.now()): void {
+export function alertOnReceipt(
+  e: IncomingMarginEvent,
+  data: unknown,
+  d: Pick<MarginDispatchDeps, 'watchedSince' | 'watchedManagers' | 'eventUnits' | 'alerts'>,
+  now = Date.now(),
+): void {
   if (e.type !== EVENT_TYPES.liquidation || !e.margin_manager_id) return;
   const owner = d.watchedManagers.get(e.margin_manager_id);
   if (owner === undefined) return;
-  d.alerts.onLiquidation(e, owner, d.watchedSince(owner) ?? 0, data, () => {
-    const amounts = d.eventUnits.amountsOfOne(e, data);
-    return amounts ? amountsInWords(amounts) : undefined;
-  }, now);
+  d.alerts.onLiquidation(
+    e,
+    owner,
+    d.watchedSince(owner) ?? 0,
+    data,
+    () => {
+      const amounts = d.eventUnits.amountsOfOne(e, data);
+      return amounts ? amountsInWords(amounts) : undefined;
+    },
+    now,
+  );
 }
 
 /**
@@ -82,7 +100,11 @@ export function alertOnReceipt(e: IncomingMarginEvent, data: unknown, d: Pick<Ma
  * alerted. Without them, a restarted app learnt a watched manager only from the REST answer, and
  * a liquidation read before it was neither alerted on receipt nor after its commit.
  */
-export function learnStoredManagers(owners: readonly string[], repo: Pick<MarginEventRepo, 'managersOfOwner'>, into: Map<string, string>): void {
+export function learnStoredManagers(
+  owners: readonly string[],
+  repo: Pick<MarginEventRepo, 'managersOfOwner'>,
+  into: Map<string, string>,
+): void {
   for (const owner of owners) for (const id of repo.managersOfOwner(owner)) if (!into.has(id)) into.set(id, owner);
 }
 

@@ -14,14 +14,18 @@ import { settledOrAfter } from '../wait';
 const marginEventValid = quickCheck(MarginEventSchema);
 
 /** A number, or a numeric string as some services send them; null otherwise. */
-const num = (x: unknown): number | null => (typeof x === 'number' ? x : typeof x === 'string' && /^\d+$/.test(x) ? Number(x) : null);
+const num = (x: unknown): number | null =>
+  typeof x === 'number' ? x : typeof x === 'string' && /^\d+$/.test(x) ? Number(x) : null;
 
 /**
  * Turn one SSE message of stream #22 into a row, keeping even what fails validation (nothing is
  * lost); with it, its `data` as parsed (undefined when it is not JSON), so what reads the event at
  * once does not parse it again.
  */
-export function readIncoming(m: EventSourceMessage, naming: NamingProfile): { event: IncomingMarginEvent; data: unknown } {
+export function readIncoming(
+  m: EventSourceMessage,
+  naming: NamingProfile,
+): { event: IncomingMarginEvent; data: unknown } {
   const oversize = oversizeOf(m.data);
   if (oversize !== null) {
     const event = {
@@ -54,7 +58,9 @@ export function readIncoming(m: EventSourceMessage, naming: NamingProfile): { ev
         ? `${v.getDotPath(check.issues[0]) ?? 'envelope'}: ${check.issues[0].message}`
         : null;
   const managerId =
-    typeof data === 'object' && data !== null && typeof (data as Record<string, unknown>)['margin_manager_id'] === 'string'
+    typeof data === 'object' &&
+    data !== null &&
+    typeof (data as Record<string, unknown>)['margin_manager_id'] === 'string'
       ? ((data as Record<string, unknown>)['margin_manager_id'] as string)
       : null;
   const event = {

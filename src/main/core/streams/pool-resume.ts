@@ -29,7 +29,12 @@ export type ResumeVerdict =
  * What to do after a reconnect, given the newest stored trade's time, when the stream opened and
  * the first trade received since (undefined: none within REPLAY_WAIT_MS).
  */
-export function resumeVerdict(lastStoredMs: number, openedAt: number, firstTradeMs: number | undefined, now: number): ResumeVerdict {
+export function resumeVerdict(
+  lastStoredMs: number,
+  openedAt: number,
+  firstTradeMs: number | undefined,
+  now: number,
+): ResumeVerdict {
   const fromSec = Math.floor(lastStoredMs / 1000);
   if (firstTradeMs === undefined || firstTradeMs >= openedAt - REPLAY_EVIDENCE_MS) {
     return { kind: 'backfill', fromSec, toSec: Math.floor(now / 1000), why: 'no-replay' };

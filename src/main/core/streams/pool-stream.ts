@@ -110,7 +110,8 @@ export function poolStream(opts: PoolStreamOptions): { spec: StreamSpec; flush()
       if (last === undefined) return;
       const openedAt = Date.now();
       // Nothing to resume from (trades only from REST, or a service without ids): backfill at once.
-      if (opts.repo.lastTradeStreamId(opts.pool) === undefined) return backfill(Math.floor(last / 1000), Math.floor(openedAt / 1000));
+      if (opts.repo.lastTradeStreamId(opts.pool) === undefined)
+        return backfill(Math.floor(last / 1000), Math.floor(openedAt / 1000));
       resume = { lastMs: last, openedAt, timer: setTimeout(() => settle(undefined), REPLAY_WAIT_MS) };
     },
     blocked: () => {

@@ -56,11 +56,18 @@ export class PoolStreams {
       priority,
       repo: this.d.repo,
       naming: () => client().http.profile,
-      url: (lastId) => client().http.url(`/dex/${encodeURIComponent(pool)}/live-trades`, lastId ? { 'last-id': lastId } : {}, 'stream', pool),
+      url: (lastId) =>
+        client().http.url(
+          `/dex/${encodeURIComponent(pool)}/live-trades`,
+          lastId ? { 'last-id': lastId } : {},
+          'stream',
+          pool,
+        ),
       backfill: async (from, to) => (await client().tradesRange(pool, from, to)).trades,
       onData: (trades: Trade[], depth) => this.d.publish(pool, { pool, trades, depth }),
       onResume: (v) => {
-        if (v.kind === 'backfill' && v.why === 'replay-starts-late') this.d.log(`pool ${pool}: the service's replay starts after the gap; reading the gap's start over REST`);
+        if (v.kind === 'backfill' && v.why === 'replay-starts-late')
+          this.d.log(`pool ${pool}: the service's replay starts after the gap; reading the gap's start over REST`);
       },
       onError: (err) => this.d.log(`pool ${pool}: ${describeForLog(err)}`),
       onStoreState: (reason, err) => {

@@ -40,7 +40,10 @@ export interface SseOptions {
  * Retry-After and message, the message read only as far as 64 KB), or a page that is not an
  * event stream (lenient on a missing or generic type, which some servers forget).
  */
-export async function refusalOf(res: Response, redact: (s: string) => string): Promise<Omit<SseEnd, 'opened' | 'events'> | undefined> {
+export async function refusalOf(
+  res: Response,
+  redact: (s: string) => string,
+): Promise<Omit<SseEnd, 'opened' | 'events'> | undefined> {
   if (!res.ok) {
     const text = await readBounded(res, 64 * 1024).catch(() => '');
     let body: unknown;
@@ -60,7 +63,11 @@ export async function refusalOf(res: Response, redact: (s: string) => string): P
   const type = (res.headers.get('content-type') ?? '').toLowerCase();
   if (!res.body || /json|html|xml/.test(type)) {
     await res.body?.cancel().catch(() => {});
-    return { reason: 'invalid', kind: 'invalid-response', message: `expected text/event-stream, got "${type || 'no body'}"` };
+    return {
+      reason: 'invalid',
+      kind: 'invalid-response',
+      message: `expected text/event-stream, got "${type || 'no body'}"`,
+    };
   }
   return undefined;
 }
@@ -78,7 +85,11 @@ const YIELD_AFTER_MS = 20;
  * class it exposes what the supervisor needs: comment lines as liveness, the HTTP status and
  * Retry-After of a refused connection, and events of any name.
  */
-export function connectSse(url: string, handlers: SseHandlers, opts: SseOptions): { done: Promise<SseEnd>; close(): void } {
+export function connectSse(
+  url: string,
+  handlers: SseHandlers,
+  opts: SseOptions,
+): { done: Promise<SseEnd>; close(): void } {
   const controller = new AbortController();
   let closedByUs = false;
   let watchdogFired = false;
@@ -91,12 +102,15 @@ export function connectSse(url: string, handlers: SseHandlers, opts: SseOptions)
     let events = 0;
     let opened = false;
     let lastByte = Date.now();
-    const watchdog = setInterval(() => {
-      if (Date.now() - lastByte > opts.watchdogMs) {
-        watchdogFired = true;
-        controller.abort();
-      }
-    }, Math.min(1000, Math.max(50, opts.watchdogMs / 4)));
+    const watchdog = setInterval(
+      () => {
+        if (Date.now() - lastByte > opts.watchdogMs) {
+          watchdogFired = true;
+          controller.abort();
+        }
+      },
+      Math.min(1000, Math.max(50, opts.watchdogMs / 4)),
+    );
     try {
       const res = await (opts.fetch ?? fetch)(url, {
         headers: { accept: 'text/event-stream', 'cache-control': 'no-cache' },
@@ -135,10 +149,17 @@ export function connectSse(url: string, handlers: SseHandlers, opts: SseOptions)
       }
       return { reason: 'ended', message: 'the server closed the stream', opened, events };
     } catch (err) {
-      if (watchdogFired) return { reason: 'watchdog', message: `no data for ${Math.round(opts.watchdogMs / 1000)} s`, opened, events };
+      if (watchdogFired)
+        return { reason: 'watchdog', message: `no data for ${Math.round(opts.watchdogMs / 1000)} s`, opened, events };
       if (closedByUs) return { reason: 'aborted', message: 'closed', opened, events };
       const e = err as Error & { cause?: { code?: string; message?: string } };
-      return { reason: 'network', kind: 'network', message: cutText(opts.redact(e.cause?.code ?? e.cause?.message ?? e.message)), opened, events };
+      return {
+        reason: 'network',
+        kind: 'network',
+        message: cutText(opts.redact(e.cause?.code ?? e.cause?.message ?? e.message)),
+        opened,
+        events,
+      };
     } finally {
       clearInterval(watchdog);
       opts.signal?.removeEventListener('abort', close);

@@ -15,7 +15,11 @@ import { SseSizeGuard } from './sse-guard';
  * Named events (`event:` lines) reach a listener registered for each name as it first appears in
  * the bytes; comments (heartbeats) are seen only as bytes, which is all liveness needs.
  */
-export function connectEventSource(url: string, handlers: SseHandlers, opts: SseOptions): { done: Promise<SseEnd>; close(): void } {
+export function connectEventSource(
+  url: string,
+  handlers: SseHandlers,
+  opts: SseOptions,
+): { done: Promise<SseEnd>; close(): void } {
   const controller = new AbortController();
   let events = 0;
   let opened = false;
@@ -37,9 +41,13 @@ export function connectEventSource(url: string, handlers: SseHandlers, opts: Sse
   };
   const close = (): void => finish({ reason: 'aborted', message: 'closed' });
   opts.signal?.addEventListener('abort', close, { once: true });
-  const watchdog = setInterval(() => {
-    if (Date.now() - lastByte > opts.watchdogMs) finish({ reason: 'watchdog', message: `no data for ${Math.round(opts.watchdogMs / 1000)} s` });
-  }, Math.min(1000, Math.max(50, opts.watchdogMs / 4)));
+  const watchdog = setInterval(
+    () => {
+      if (Date.now() - lastByte > opts.watchdogMs)
+        finish({ reason: 'watchdog', message: `no data for ${Math.round(opts.watchdogMs / 1000)} s` });
+    },
+    Math.min(1000, Math.max(50, opts.watchdogMs / 4)),
+  );
 
   const viaFetch: typeof fetch = async (input, init) => {
     let res: Response;
@@ -51,7 +59,11 @@ export function connectEventSource(url: string, handlers: SseHandlers, opts: Sse
       });
     } catch (err) {
       const e = err as Error & { cause?: { code?: string; message?: string } };
-      finish({ reason: 'network', kind: 'network', message: cutText(opts.redact(e.cause?.code ?? e.cause?.message ?? e.message)) });
+      finish({
+        reason: 'network',
+        kind: 'network',
+        message: cutText(opts.redact(e.cause?.code ?? e.cause?.message ?? e.message)),
+      });
       throw err;
     }
     const refused = await refusalOf(res, opts.redact);
@@ -93,7 +105,11 @@ export function connectEventSource(url: string, handlers: SseHandlers, opts: Sse
   const deliver = (m: MessageEvent): void => {
     events++;
     // A service that echoes the key inside an event must not get it stored (and exported).
-    handlers.onEvent({ id: m.lastEventId || undefined, event: m.type === 'message' ? undefined : m.type, data: opts.redact(String(m.data)) });
+    handlers.onEvent({
+      id: m.lastEventId || undefined,
+      event: m.type === 'message' ? undefined : m.type,
+      data: opts.redact(String(m.data)),
+    });
   };
   const names = new Set(['message', 'open', 'error']);
   const listen = (name: string): void => {
@@ -105,7 +121,12 @@ export function connectEventSource(url: string, handlers: SseHandlers, opts: Sse
   es.onerror = (e) => {
     // Failed, or about to reconnect on its own: either way this connection is over.
     if (ended) finish({ reason: 'ended', message: 'the server closed the stream' });
-    else finish({ reason: 'network', kind: 'network', message: cutText(opts.redact(e.message ?? 'the connection failed')) });
+    else
+      finish({
+        reason: 'network',
+        kind: 'network',
+        message: cutText(opts.redact(e.message ?? 'the connection failed')),
+      });
   };
   return { done, close };
 }

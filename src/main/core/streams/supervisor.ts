@@ -10,7 +10,8 @@ import { connectEventSource } from './sse-eventsource';
  * measurement that chose the default.
  */
 export type SseTransport = 'parser' | 'eventsource';
-export const DEFAULT_SSE_TRANSPORT: SseTransport = (process.env['TIDEWATCH_SSE_TRANSPORT'] as SseTransport | undefined) ?? 'parser';
+export const DEFAULT_SSE_TRANSPORT: SseTransport =
+  (process.env['TIDEWATCH_SSE_TRANSPORT'] as SseTransport | undefined) ?? 'parser';
 
 export interface StreamSpec {
   /** `margin` or `pool:<name>`. */
@@ -126,7 +127,16 @@ export class StreamSupervisor {
       removed: false,
       authStopped: false,
       connectedOnce: false,
-      status: { id: spec.id, state: 'idle', lastEventAt: null, lastByteAt: null, nextTryAt: null, reconnects: 0, events: 0, lastError: null },
+      status: {
+        id: spec.id,
+        state: 'idle',
+        lastEventAt: null,
+        lastByteAt: null,
+        nextTryAt: null,
+        reconnects: 0,
+        events: 0,
+        lastError: null,
+      },
     };
     this.streams.set(spec.id, r);
     void this.loop(r);
@@ -285,10 +295,15 @@ export class StreamSupervisor {
         },
         pause: () => r.spec.pause?.(),
       };
-      const connect = (this.opts.transport ?? DEFAULT_SSE_TRANSPORT) === 'eventsource' ? connectEventSource : connectSse;
+      const connect =
+        (this.opts.transport ?? DEFAULT_SSE_TRANSPORT) === 'eventsource' ? connectEventSource : connectSse;
       const url = await r.spec.url();
       if (r.removed || this.stopped) break;
-      const conn = connect(url, handlers, { fetch: this.opts.fetch, watchdogMs: this.opts.watchdogMs ?? 45_000, redact: this.opts.redact });
+      const conn = connect(url, handlers, {
+        fetch: this.opts.fetch,
+        watchdogMs: this.opts.watchdogMs ?? 45_000,
+        redact: this.opts.redact,
+      });
       r.close = conn.close;
       const end: SseEnd = await conn.done;
       r.close = undefined;

@@ -1,4 +1,12 @@
-import type { ContractInput, ContractMethod, ContractResults, InvokeOptions, PayloadOf, TidewatchApi, Topic } from '../../../shared/contract';
+import type {
+  ContractInput,
+  ContractMethod,
+  ContractResults,
+  InvokeOptions,
+  PayloadOf,
+  TidewatchApi,
+  Topic,
+} from '../../../shared/contract';
 
 /** An error answered by main: what happened, and what to do about it when main knows. */
 export class ApiError extends Error {
@@ -41,7 +49,11 @@ export function webTransport(base = ''): TidewatchApi {
   };
 
   return {
-    async invoke<M extends ContractMethod>(method: M, args: ContractInput<M>, options?: InvokeOptions): Promise<ContractResults[M]> {
+    async invoke<M extends ContractMethod>(
+      method: M,
+      args: ContractInput<M>,
+      options?: InvokeOptions,
+    ): Promise<ContractResults[M]> {
       let res: Response;
       // Aborting the fetch closes the request, and `serve` cancels the work behind it.
       const cancel = new AbortController();
@@ -58,11 +70,18 @@ export function webTransport(base = ''): TidewatchApi {
         });
       } catch {
         if (cancel.signal.aborted) throw new ApiError('cancelled', 'The request was cancelled.');
-        throw new ApiError('unreachable', 'Tidewatch is not answering.', 'Check that `tidewatch serve` is still running, then retry.');
+        throw new ApiError(
+          'unreachable',
+          'Tidewatch is not answering.',
+          'Check that `tidewatch serve` is still running, then retry.',
+        );
       } finally {
         options?.signal?.removeEventListener('abort', onAbort);
       }
-      const body = (await res.json().catch(() => ({}))) as { result?: ContractResults[M]; error?: { kind: string; message: string; advice?: string } };
+      const body = (await res.json().catch(() => ({}))) as {
+        result?: ContractResults[M];
+        error?: { kind: string; message: string; advice?: string };
+      };
       if (!res.ok || body.error) {
         const e = body.error ?? { kind: 'http', message: `HTTP ${res.status}` };
         throw new ApiError(e.kind, e.message, e.advice);

@@ -2,7 +2,15 @@ import { onScopeDispose, ref, watch, type Ref } from 'vue';
 import { privacy } from '../format';
 import { useAlertsStore } from '../stores/alerts';
 import { useSettingsStore } from '../stores/settings';
-import { BANNER_DISMISSED_KEY, noticeOf, notifiable, playAlertSound, showNotice, titleFor, unlockAudio } from '../web-alerts';
+import {
+  BANNER_DISMISSED_KEY,
+  noticeOf,
+  notifiable,
+  playAlertSound,
+  showNotice,
+  titleFor,
+  unlockAudio,
+} from '../web-alerts';
 
 export interface WebAlerts {
   /** Whether to ask for the browser's permission to notify (not yet granted nor refused, not dismissed). */

@@ -25,7 +25,8 @@ export const useAlertsStore = defineStore('alerts', () => {
       const stored = (await api.invoke('alerts', { limit: 500 })).data;
       // Alerts the store could not save (id 0, a full disk) are only here: kept until dismissed.
       const unsaved = alerts.value.filter((a) => a.id === 0);
-      alerts.value = unsaved.length === 0 ? stored : [...unsaved, ...stored].sort((a, b) => b.created_at - a.created_at);
+      alerts.value =
+        unsaved.length === 0 ? stored : [...unsaved, ...stored].sort((a, b) => b.created_at - a.created_at);
       error.value = undefined;
     } catch (err) {
       const d = describeError(err);
@@ -47,10 +48,13 @@ export const useAlertsStore = defineStore('alerts', () => {
     }
     const known = new Set(alerts.value.map((a) => a.id));
     const changed = new Map(fresh.filter((a) => a.id !== 0 && known.has(a.id)).map((a) => [a.id, a]));
-    const merged = changed.size === 0 ? alerts.value : alerts.value.map((x) => {
-      const c = changed.get(x.id);
-      return c ? { ...c, deliveries: c.deliveries ?? x.deliveries } : x;
-    });
+    const merged =
+      changed.size === 0
+        ? alerts.value
+        : alerts.value.map((x) => {
+            const c = changed.get(x.id);
+            return c ? { ...c, deliveries: c.deliveries ?? x.deliveries } : x;
+          });
     const added = fresh.filter((a) => a.id === 0 || !known.has(a.id));
     alerts.value = [...added, ...merged].slice(0, 500);
     for (const l of pushListeners) l(fresh, known);
@@ -108,6 +112,21 @@ export const useAlertsStore = defineStore('alerts', () => {
   function dismiss(a: AlertRecord): void {
     alerts.value = alerts.value.filter((x) => x !== a);
   }
-  const open = computed(() => alerts.value.filter((a) => a.acknowledged_at === null && (a.snoozed_until ?? 0) < Date.now()));
-  return { alerts, open, error, start, load, listen, watchDeliveries, acknowledge, acknowledgeMany, acknowledgeAll, snooze, dismiss };
+  const open = computed(() =>
+    alerts.value.filter((a) => a.acknowledged_at === null && (a.snoozed_until ?? 0) < Date.now()),
+  );
+  return {
+    alerts,
+    open,
+    error,
+    start,
+    load,
+    listen,
+    watchDeliveries,
+    acknowledge,
+    acknowledgeMany,
+    acknowledgeAll,
+    snooze,
+    dismiss,
+  };
 });

@@ -23,7 +23,11 @@ export const useDemoStore = defineStore('demo', () => {
     const parts = [
       o.nfts ? `${o.nfts} NFT${o.nfts === 1 ? '' : 's'}` : '',
       o.kiosks ? `${o.kiosks} Kiosk${o.kiosks === 1 ? '' : 's'}` : '',
-      o.loans ? `${o.loans} loan${o.loans === 1 ? '' : 's'}` : o.managers ? `${o.managers} manager${o.managers === 1 ? '' : 's'}` : '',
+      o.loans
+        ? `${o.loans} loan${o.loans === 1 ? '' : 's'}`
+        : o.managers
+          ? `${o.managers} manager${o.managers === 1 ? '' : 's'}`
+          : '',
     ];
     return parts.filter(Boolean).join(', ');
   }

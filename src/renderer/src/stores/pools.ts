@@ -63,7 +63,9 @@ export const usePoolsStore = defineStore('pools', () => {
     const type = marginPoolAsset.value.get(marginPoolId);
     if (!type) return undefined;
     const decimals = decimalsOf.value.get(type);
-    return decimals === undefined ? undefined : { decimals, symbol: symbolOf.value.get(type) ?? type.split('::').pop() ?? '?' };
+    return decimals === undefined
+      ? undefined
+      : { decimals, symbol: symbolOf.value.get(type) ?? type.split('::').pop() ?? '?' };
   }
   return { pools, error, load, byName, byId, decimalsOf, symbolOf, marginPoolAsset, loadMarginPools, marginAsset };
 });

@@ -40,7 +40,12 @@ export const usePortfolioStore = defineStore('portfolio', () => {
     }
   }
 
-  const positions = computed(() => new Map<string, PositionSummary>((summary.value?.wallets ?? []).flatMap((w) => w.positions.map((p) => [p.manager_id, p]))));
+  const positions = computed(
+    () =>
+      new Map<string, PositionSummary>(
+        (summary.value?.wallets ?? []).flatMap((w) => w.positions.map((p) => [p.manager_id, p])),
+      ),
+  );
   const ownOwners = computed(() => new Set(settings.watchList.map((w) => w.owner)));
   /** Whether an amount belongs to the user (masked in privacy mode). */
   function isOwn(owner?: string | null, managerId?: string | null): boolean {

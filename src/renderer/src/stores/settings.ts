@@ -18,7 +18,10 @@ export const useSettingsStore = defineStore('settings', () => {
   function load(): Promise<void> {
     loading ??= (async () => {
       try {
-        [settings.value, watchList.value] = await Promise.all([api.invoke('settings', {}), api.invoke('watchList', {})]);
+        [settings.value, watchList.value] = await Promise.all([
+          api.invoke('settings', {}),
+          api.invoke('watchList', {}),
+        ]);
         error.value = undefined;
       } catch (err) {
         error.value = (err as Error).message;

@@ -12,7 +12,10 @@ export const useStatusStore = defineStore('status', () => {
     started = true;
     const api = useApi();
     api.subscribe('status', (s) => (snapshot.value = s));
-    void api.invoke('streamStatus', {}).then((s) => (snapshot.value = s)).catch(() => {});
+    void api
+      .invoke('streamStatus', {})
+      .then((s) => (snapshot.value = s))
+      .catch(() => {});
   }
   const offline = computed(() => snapshot.value !== undefined && !snapshot.value.online);
   /** Reconnect every stream now (a key that works again, or no wish to wait out a backoff). */

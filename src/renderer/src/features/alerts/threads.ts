@@ -30,10 +30,17 @@ export const RULE_GROUPS = {
   other: ['stream-auth', 'store-write', 'history-gap', 'credit-budget'],
 } as const satisfies Record<string, readonly Rule[]>;
 export type RuleGroup = keyof typeof RULE_GROUPS;
-export const RULE_GROUP_NAMES: Readonly<Record<RuleGroup, string>> = { threshold: 'Threshold', liquidation: 'Liquidation', interest: 'Interest', blind: 'Blind', other: 'Other' };
+export const RULE_GROUP_NAMES: Readonly<Record<RuleGroup, string>> = {
+  threshold: 'Threshold',
+  liquidation: 'Liquidation',
+  interest: 'Interest',
+  blind: 'Blind',
+  other: 'Other',
+};
 
 export function ruleGroupOf(rule: Rule): RuleGroup {
-  for (const [group, rules] of Object.entries(RULE_GROUPS) as Array<[RuleGroup, readonly Rule[]]>) if (rules.includes(rule)) return group;
+  for (const [group, rules] of Object.entries(RULE_GROUPS) as Array<[RuleGroup, readonly Rule[]]>)
+    if (rules.includes(rule)) return group;
   return 'other';
 }
 
@@ -55,7 +62,12 @@ export function isOpen(a: AlertRecord, now = Date.now()): boolean {
 }
 
 export function filterAlerts(alerts: readonly AlertRecord[], f: AlertFilter, now = Date.now()): AlertRecord[] {
-  return alerts.filter((a) => (f.level === null || a.level === f.level) && (f.rule === null || ruleGroupOf(a.rule) === f.rule) && (!f.openOnly || isOpen(a, now)));
+  return alerts.filter(
+    (a) =>
+      (f.level === null || a.level === f.level) &&
+      (f.rule === null || ruleGroupOf(a.rule) === f.rule) &&
+      (!f.openOnly || isOpen(a, now)),
+  );
 }
 
 export interface AlertThread {
@@ -152,7 +164,13 @@ export interface DeliveryChip {
 export function deliveryChips(log: readonly DeliveryEntry[] | undefined): DeliveryChip[] {
   const chips = new Map<string, DeliveryChip>();
   for (const e of log ?? []) {
-    const chip = chips.get(e.channel) ?? { channel: e.channel, result: e.result, at: e.at, detail: e.detail, repeats: 0 };
+    const chip = chips.get(e.channel) ?? {
+      channel: e.channel,
+      result: e.result,
+      at: e.at,
+      detail: e.detail,
+      repeats: 0,
+    };
     if (e.at >= chip.at) Object.assign(chip, { result: e.result, at: e.at, detail: e.detail });
     if (e.repeat > 0 && e.result === 'sent') chip.repeats = Math.max(chip.repeats, e.repeat);
     chips.set(e.channel, chip);
@@ -163,6 +181,7 @@ export function deliveryChips(log: readonly DeliveryEntry[] | undefined): Delive
 /** Each channel's latest delivery over every alert (Settings shows it beside the channel). */
 export function lastDeliveries(alerts: readonly AlertRecord[]): Map<string, DeliveryEntry> {
   const last = new Map<string, DeliveryEntry>();
-  for (const a of alerts) for (const e of a.deliveries ?? []) if ((last.get(e.channel)?.at ?? -1) < e.at) last.set(e.channel, e);
+  for (const a of alerts)
+    for (const e of a.deliveries ?? []) if ((last.get(e.channel)?.at ?? -1) < e.at) last.set(e.channel, e);
   return last;
 }

@@ -20,7 +20,9 @@ export function indexAttributes(nfts: readonly NftObject[]): AttributeIndex[] {
     .map(([key, e]) => ({
       key,
       index: e.index,
-      values: [...e.counts.entries()].map(([value, count]) => ({ value, count })).sort((a, b) => b.count - a.count || a.value.localeCompare(b.value)),
+      values: [...e.counts.entries()]
+        .map(([value, count]) => ({ value, count }))
+        .sort((a, b) => b.count - a.count || a.value.localeCompare(b.value)),
     }))
     .sort((a, b) => a.index - b.index);
 }
@@ -29,7 +31,10 @@ export function indexAttributes(nfts: readonly NftObject[]): AttributeIndex[] {
  * The `fields` filter for a selection: several values of one attribute are OR (an array),
  * several attributes are AND (several keys), addressed as `attributes.contents.<index>.value`.
  */
-export function buildFields(index: readonly AttributeIndex[], selection: Record<string, string[]>): Record<string, string | string[]> {
+export function buildFields(
+  index: readonly AttributeIndex[],
+  selection: Record<string, string[]>,
+): Record<string, string | string[]> {
   const fields: Record<string, string | string[]> = {};
   for (const attr of index) {
     const chosen = selection[attr.key] ?? [];
@@ -61,7 +66,11 @@ function has(n: NftObject, attr: AttributeIndex, values: readonly string[]): boo
  * attribute, how many NFTs of `sample` have it and match every other attribute's selection.
  * Returns key -> value -> count.
  */
-export function facetCounts(sample: readonly NftObject[], index: readonly AttributeIndex[], selection: Record<string, string[]>): Map<string, Map<string, number>> {
+export function facetCounts(
+  sample: readonly NftObject[],
+  index: readonly AttributeIndex[],
+  selection: Record<string, string[]>,
+): Map<string, Map<string, number>> {
   const out = new Map<string, Map<string, number>>();
   for (const attr of index) {
     const others = index.filter((x) => x.key !== attr.key && (selection[x.key]?.length ?? 0) > 0);

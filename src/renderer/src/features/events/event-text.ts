@@ -23,8 +23,12 @@ export function eventSummary(e: StoredMarginEvent): string {
   if (!e.valid) return `kept as received: ${e.problem}`;
   if (e.type.endsWith('manager_created')) return `owner ${String(d['owner']).slice(0, 10)}…`;
   const opts = { private: e.own === true };
-  const known = (e.amounts ?? []).map((a) => `${a.label ? `${a.label} ` : ''}${units(a.raw, a.decimals, opts)} ${a.symbol}`).join(', ');
-  const risk = e.type.endsWith('liquidation') ? `risk ratio ${ratio(riskRatioFromStream(Number(d['risk_ratio'])))}` : '';
+  const known = (e.amounts ?? [])
+    .map((a) => `${a.label ? `${a.label} ` : ''}${units(a.raw, a.decimals, opts)} ${a.symbol}`)
+    .join(', ');
+  const risk = e.type.endsWith('liquidation')
+    ? `risk ratio ${ratio(riskRatioFromStream(Number(d['risk_ratio'])))}`
+    : '';
   // Units not known yet (the pool list is loading, or the manager was created before the stored history).
   const amounts = known || 'amounts not shown: the asset is not known yet';
   return [risk, amounts].filter(Boolean).join(', ');

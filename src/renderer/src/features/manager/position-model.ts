@@ -1,6 +1,16 @@
 import type { PositionSummary } from '../../../../shared/contract';
 import { modelOf } from '../../../../shared/portfolio';
-import { afterDeposit, DAY_MS, depositFor, priceAtRatio, projectRatio, repayFor, valueAt, type Amount, type DebtRates } from '../../../../shared/risk-model';
+import {
+  afterDeposit,
+  DAY_MS,
+  depositFor,
+  priceAtRatio,
+  projectRatio,
+  repayFor,
+  valueAt,
+  type Amount,
+  type DebtRates,
+} from '../../../../shared/risk-model';
 import { usd, usdPrice } from '../../format';
 
 /**
@@ -50,7 +60,9 @@ export function repairAt(p: PositionSummary, target: number): RepairAt | null {
       ...(byBase ? [{ asset: 'base' as const, symbol: base, decimals: p.base_decimals, amount: byBase }] : []),
     ],
     repay: repay ? { symbol: owesBase ? base : quote, decimals: repayDecimals, amount: repay } : null,
-    liquidationPriceAfter: byQuote ? priceAtRatio(afterDeposit(h, 'quote', byQuote.amount), m.prices.quote, p.liquidation_ratio) : null,
+    liquidationPriceAfter: byQuote
+      ? priceAtRatio(afterDeposit(h, 'quote', byQuote.amount), m.prices.quote, p.liquidation_ratio)
+      : null,
   };
 }
 
@@ -62,7 +74,12 @@ export const PROJECTION_DAYS = 90;
  * 90), or to when interest liquidates the position if sooner. Empty without debt, prices or a
  * known rate.
  */
-export function interestProjection(p: PositionSummary, startMs: number, steps = 45, maxDays = PROJECTION_DAYS): Array<{ ts_ms: number; ratio: number | null }> {
+export function interestProjection(
+  p: PositionSummary,
+  startMs: number,
+  steps = 45,
+  maxDays = PROJECTION_DAYS,
+): Array<{ ts_ms: number; ratio: number | null }> {
   const m = modelOf(p);
   if (!m.prices || p.interest.apr === null || (p.debt_base <= 0 && p.debt_quote <= 0)) return [];
   const untilLiq = p.interest.liquidation_in_ms === null ? Infinity : p.interest.liquidation_in_ms / DAY_MS;

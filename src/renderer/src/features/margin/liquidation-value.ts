@@ -25,7 +25,9 @@ export function liquidationValue(
   const amount = marginAmount(l.liquidation_amount, asset.decimals);
   const pool = l.margin_manager?.dex_pool_id ? poolById(l.margin_manager.dex_pool_id) : undefined;
   let usd: number | null = null;
-  if (pool && asset.symbol === pool.base_asset_symbol) usd = amount * oraclePrice(l.base_oracle_price, l.base_oracle_decimals);
-  else if (pool && asset.symbol === pool.quote_asset_symbol) usd = amount * oraclePrice(l.quote_oracle_price, l.quote_oracle_decimals);
+  if (pool && asset.symbol === pool.base_asset_symbol)
+    usd = amount * oraclePrice(l.base_oracle_price, l.base_oracle_decimals);
+  else if (pool && asset.symbol === pool.quote_asset_symbol)
+    usd = amount * oraclePrice(l.quote_oracle_price, l.quote_oracle_decimals);
   return { amount, symbol: asset.symbol, usd, pool };
 }

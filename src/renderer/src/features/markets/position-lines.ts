@@ -23,8 +23,22 @@ export function positionLines(positions: Iterable<PositionSummary>, poolName: st
   for (const p of positions) {
     const quoteUsd = p.quote_price?.usd;
     if (p.pool_name !== poolName || !quoteUsd || !(quoteUsd > 0)) continue;
-    if (p.liquidation_price !== null) lines.push({ manager_id: p.manager_id, kind: 'liquidation', price: p.liquidation_price / quoteUsd, side: p.side, distance: p.distance_pct });
-    if (p.pnl.entry_price !== null && p.debts.length > 0) lines.push({ manager_id: p.manager_id, kind: 'entry', price: p.pnl.entry_price / quoteUsd, side: p.side, distance: null });
+    if (p.liquidation_price !== null)
+      lines.push({
+        manager_id: p.manager_id,
+        kind: 'liquidation',
+        price: p.liquidation_price / quoteUsd,
+        side: p.side,
+        distance: p.distance_pct,
+      });
+    if (p.pnl.entry_price !== null && p.debts.length > 0)
+      lines.push({
+        manager_id: p.manager_id,
+        kind: 'entry',
+        price: p.pnl.entry_price / quoteUsd,
+        side: p.side,
+        distance: null,
+      });
   }
   return lines;
 }

@@ -15,8 +15,11 @@ export interface DayStats {
 /** A pool's last 24 hours from its hourly candles (human prices, volumes in base and quote units). */
 export function dayStats(candles: readonly Candle[], pool: Pool, now = Date.now()): DayStats {
   const since = now - 24 * 3_600_000;
-  const inDay = [...candles].filter((k) => candleTimeMs(k.timestamp) >= since - 3_600_000).sort((a, b) => candleTimeMs(a.timestamp) - candleTimeMs(b.timestamp));
-  if (inDay.length === 0) return { changePct: null, high: null, low: null, last: null, volumeBase: 0, volumeQuote: 0, trades: 0 };
+  const inDay = [...candles]
+    .filter((k) => candleTimeMs(k.timestamp) >= since - 3_600_000)
+    .sort((a, b) => candleTimeMs(a.timestamp) - candleTimeMs(b.timestamp));
+  if (inDay.length === 0)
+    return { changePct: null, high: null, low: null, last: null, volumeBase: 0, volumeQuote: 0, trades: 0 };
   const open = humanPrice(inDay[0]!.open, pool);
   const last = humanPrice(inDay[inDay.length - 1]!.close, pool);
   return {

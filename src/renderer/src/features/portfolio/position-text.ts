@@ -49,10 +49,17 @@ export function interestDays(p: PositionSummary, alertDays: number | null): numb
 export function interestTitle(p: PositionSummary): string {
   const i = p.interest;
   const lines = [
-    i.apr === null ? 'Borrow rate not known' : `Borrow rate ${aprText(i.apr)} a year, ${i.apr_source === 'observed' ? "from the loan's growth since it was opened" : "by the pool's rate curve at its utilization"}`,
+    i.apr === null
+      ? 'Borrow rate not known'
+      : `Borrow rate ${aprText(i.apr)} a year, ${i.apr_source === 'observed' ? "from the loan's growth since it was opened" : "by the pool's rate curve at its utilization"}`,
   ];
-  if (i.accrued !== null) lines.push(`Interest accrued since opening: at most ${amount(i.accrued, i.symbol)} (${usd(i.accrued_usd)})`);
-  lines.push(i.liquidation_in_ms === null ? 'Interest alone does not liquidate it within a year at today\'s prices' : `Interest alone liquidates it in ${Math.floor(i.liquidation_in_ms / DAY_MS)} days at today's prices`);
+  if (i.accrued !== null)
+    lines.push(`Interest accrued since opening: at most ${amount(i.accrued, i.symbol)} (${usd(i.accrued_usd)})`);
+  lines.push(
+    i.liquidation_in_ms === null
+      ? "Interest alone does not liquidate it within a year at today's prices"
+      : `Interest alone liquidates it in ${Math.floor(i.liquidation_in_ms / DAY_MS)} days at today's prices`,
+  );
   return lines.join('\n');
 }
 

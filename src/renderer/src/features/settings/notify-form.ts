@@ -38,35 +38,117 @@ export interface FieldDef {
 /** Each kind's own fields, beside the common ones (name, lowest level, rules, quiet hours, hide amounts). */
 export const CHANNEL_FIELDS: Readonly<Record<ChannelType, readonly FieldDef[]>> = {
   ntfy: [
-    { path: 'url', label: 'Topic URL', kind: 'url', secret: true, required: true, placeholder: 'https://ntfy.sh/your-secret-topic', hint: 'whoever knows it can read your alerts: pick a long, unguessable topic' },
-    { path: 'token', label: 'Access token', kind: 'text', secret: true, placeholder: 'optional: for a protected topic' },
+    {
+      path: 'url',
+      label: 'Topic URL',
+      kind: 'url',
+      secret: true,
+      required: true,
+      placeholder: 'https://ntfy.sh/your-secret-topic',
+      hint: 'whoever knows it can read your alerts: pick a long, unguessable topic',
+    },
+    {
+      path: 'token',
+      label: 'Access token',
+      kind: 'text',
+      secret: true,
+      placeholder: 'optional: for a protected topic',
+    },
     { path: 'tags', label: 'Tags', kind: 'list', placeholder: 'optional, comma-separated' },
   ],
   telegram: [
-    { path: 'botToken', label: 'Bot token', kind: 'text', secret: true, required: true, placeholder: '123456:ABC… from @BotFather' },
+    {
+      path: 'botToken',
+      label: 'Bot token',
+      kind: 'text',
+      secret: true,
+      required: true,
+      placeholder: '123456:ABC… from @BotFather',
+    },
     { path: 'chatId', label: 'Chat id', kind: 'text', required: true, placeholder: 'e.g. 123456789 or @channel' },
     { path: 'apiRoot', label: 'Bot API root', kind: 'url', initial: 'https://api.telegram.org' },
   ],
-  discord: [{ path: 'url', label: 'Webhook URL', kind: 'url', secret: true, required: true, placeholder: 'https://discord.com/api/webhooks/…' }],
-  slack: [{ path: 'url', label: 'Webhook URL', kind: 'url', secret: true, required: true, placeholder: 'https://hooks.slack.com/services/…' }],
+  discord: [
+    {
+      path: 'url',
+      label: 'Webhook URL',
+      kind: 'url',
+      secret: true,
+      required: true,
+      placeholder: 'https://discord.com/api/webhooks/…',
+    },
+  ],
+  slack: [
+    {
+      path: 'url',
+      label: 'Webhook URL',
+      kind: 'url',
+      secret: true,
+      required: true,
+      placeholder: 'https://hooks.slack.com/services/…',
+    },
+  ],
   email: [
     { path: 'smtp.host', label: 'SMTP host', kind: 'text', required: true, placeholder: 'smtp.example.com' },
     { path: 'smtp.port', label: 'Port', kind: 'number', initial: '587' },
-    { path: 'smtp.security', label: 'Security', kind: 'select', options: ['starttls', 'tls', 'none'], initial: 'starttls', hint: 'STARTTLS on 587, TLS on 465, none for a local relay' },
+    {
+      path: 'smtp.security',
+      label: 'Security',
+      kind: 'select',
+      options: ['starttls', 'tls', 'none'],
+      initial: 'starttls',
+      hint: 'STARTTLS on 587, TLS on 465, none for a local relay',
+    },
     { path: 'smtp.user', label: 'User', kind: 'text', placeholder: 'optional' },
     { path: 'smtp.password', label: 'Password', kind: 'text', secret: true, placeholder: 'optional' },
-    { path: 'from', label: 'From', noun: "sender's address", kind: 'email', required: true, placeholder: 'tidewatch@example.com' },
-    { path: 'to', label: 'To', noun: "recipient's address", kind: 'list', required: true, placeholder: 'you@example.com (comma-separated for several)' },
+    {
+      path: 'from',
+      label: 'From',
+      noun: "sender's address",
+      kind: 'email',
+      required: true,
+      placeholder: 'tidewatch@example.com',
+    },
+    {
+      path: 'to',
+      label: 'To',
+      noun: "recipient's address",
+      kind: 'list',
+      required: true,
+      placeholder: 'you@example.com (comma-separated for several)',
+    },
   ],
   webhook: [
-    { path: 'url', label: 'URL', kind: 'url', secret: true, required: true, placeholder: 'https://example.com/hooks/tidewatch' },
-    { path: 'secret', label: 'Signing secret', kind: 'text', secret: true, placeholder: 'optional: signs each message (Standard Webhooks)' },
+    {
+      path: 'url',
+      label: 'URL',
+      kind: 'url',
+      secret: true,
+      required: true,
+      placeholder: 'https://example.com/hooks/tidewatch',
+    },
+    {
+      path: 'secret',
+      label: 'Signing secret',
+      kind: 'text',
+      secret: true,
+      placeholder: 'optional: signs each message (Standard Webhooks)',
+    },
   ],
   desktop: [],
 };
 
 /** The rules a channel may be limited to (none chosen: every rule). */
-export const CHANNEL_RULES: ReadonlyArray<AlertRecord['rule']> = ['risk-threshold', 'liquidation', 'interest', 'large-liquidation', 'stream-auth', 'store-write', 'history-gap', 'credit-budget'];
+export const CHANNEL_RULES: ReadonlyArray<AlertRecord['rule']> = [
+  'risk-threshold',
+  'liquidation',
+  'interest',
+  'large-liquidation',
+  'stream-auth',
+  'store-write',
+  'history-gap',
+  'credit-budget',
+];
 
 export interface ChannelForm {
   type: ChannelType;
@@ -82,10 +164,21 @@ export interface ChannelForm {
 }
 
 /** A label inside a sentence: "Topic URL" -> "topic URL", "SMTP host" stays. */
-const inSentence = (f: Pick<FieldDef, 'label' | 'noun'>): string => f.noun ?? f.label.replace(/^[A-Z](?=[a-z])/, (c) => c.toLowerCase());
+const inSentence = (f: Pick<FieldDef, 'label' | 'noun'>): string =>
+  f.noun ?? f.label.replace(/^[A-Z](?=[a-z])/, (c) => c.toLowerCase());
 
 export function emptyForm(type: ChannelType = 'ntfy'): ChannelForm {
-  return { type, name: '', minLevel: 'warning', rules: [], quietFrom: '', quietTo: '', hideAmounts: false, minIntervalSec: '', values: initialValues(type) };
+  return {
+    type,
+    name: '',
+    minLevel: 'warning',
+    rules: [],
+    quietFrom: '',
+    quietTo: '',
+    hideAmounts: false,
+    minIntervalSec: '',
+    values: initialValues(type),
+  };
 }
 
 export function initialValues(type: ChannelType): Record<string, string> {
@@ -124,8 +217,12 @@ function setPath(o: Record<string, unknown>, path: string, value: unknown): void
  * The channel to save, or what is missing in plain words. `editing`: the saved channel this form
  * changes; a secret left empty is left out (the saved one stays), unless there is none to keep.
  */
-export function channelOf(form: ChannelForm, editing?: NotifyChannelView): { channel: Record<string, unknown> } | { problem: string } {
-  const kept = (path: string): boolean => editing !== undefined && editing.type === form.type && editing.secrets[path] === true;
+export function channelOf(
+  form: ChannelForm,
+  editing?: NotifyChannelView,
+): { channel: Record<string, unknown> } | { problem: string } {
+  const kept = (path: string): boolean =>
+    editing !== undefined && editing.type === form.type && editing.secrets[path] === true;
   const channel: Record<string, unknown> = { type: form.type };
   if (form.name.trim()) channel['name'] = form.name.trim();
   channel['minLevel'] = form.minLevel;
@@ -153,7 +250,10 @@ export function channelOf(form: ChannelForm, editing?: NotifyChannelView): { cha
       if (!Number.isInteger(n)) return { problem: `The ${inSentence(f)} is a whole number.` };
       setPath(channel, f.path, n);
     } else if (f.kind === 'list') {
-      const items = text.split(',').map((x) => x.trim()).filter(Boolean);
+      const items = text
+        .split(',')
+        .map((x) => x.trim())
+        .filter(Boolean);
       // One address is sent as one (the config takes an address or a list).
       setPath(channel, f.path, f.path === 'to' && items.length === 1 ? items[0] : items);
     } else {
@@ -189,7 +289,9 @@ function labelOf(type: ChannelType | undefined, path: string): string {
  * URL" becomes "The topic URL must be an http(s) URL." (no method, no index, the form's own label).
  */
 export function plainError(message: string, type?: ChannelType): string {
-  let m = message.replace(/^(saveNotifyChannel|removeNotifyChannel|updateNotifyOptions|notifyTest): /, '').replace(/^the (channel|channels saved in Settings): /, '');
+  let m = message
+    .replace(/^(saveNotifyChannel|removeNotifyChannel|updateNotifyOptions|notifyTest): /, '')
+    .replace(/^the (channel|channels saved in Settings): /, '');
   const where = /^channels\[\d+\](?: \((\w+)\))?: /.exec(m);
   const kind = (where?.[1] as ChannelType | undefined) ?? type;
   if (where) m = m.slice(where[0].length);
@@ -199,7 +301,8 @@ export function plainError(message: string, type?: ChannelType): string {
     // "heartbeatUrl: heartbeatUrl must be…": the contract's own messages name the field again.
     const rest = field[2]!
       .replace(new RegExp(`^${field[1]!.replace(/\./g, '\\.')} `), '')
-      .replace(/^Invalid key: .*$/s, 'is missing').replace(/^Invalid type: Expected (.*?) but received .*$/s, 'must be $1');
+      .replace(/^Invalid key: .*$/s, 'is missing')
+      .replace(/^Invalid type: Expected (.*?) but received .*$/s, 'must be $1');
     m = /^(must|each|is|needs)\b/.test(rest) ? `the ${label} ${rest}` : `the ${label}: ${rest}`;
   }
   m = m.trim().replace(/^./, (c) => c.toUpperCase());
