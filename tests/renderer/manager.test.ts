@@ -247,7 +247,8 @@ describe('the position facts', () => {
     expect(w.text()).toContain("from the pool's rate curve");
     expect(w.get('[data-testid="position-level"]').text()).toBe('Warning');
     expect(w.get('[data-testid="position-price-source"]').text()).toBe(`PricesSUI $2.50: ${priceSource(p.price!)}`);
-    expect(priceSource(p.price!)).toMatch(/learnt from the service's risk ratios at 11:55 AM/);
+    // Read at the fixture's NOW, the oracle's time is today's: a clock time, not a date.
+    expect(priceSource(p.price!, NOW)).toMatch(/learnt from the service's risk ratios at 11:55 AM/);
     expect(w.find('[data-testid="exchange-view"]').exists()).toBe(false);
   });
 
