@@ -28,6 +28,7 @@ export default defineConfig({
     include: [
       'tests/unit/**/*.test.ts',
       'tests/renderer/**/*.test.ts',
+      'tests/shells/**/*.test.ts',
       'tests/integration/**/*.test.ts',
       'tests/e2e/**/*.test.ts',
     ],

@@ -17,6 +17,12 @@ export const PageArg = v.optional(v.pipe(v.number(), v.finite(), v.integer(), v.
 export const PerPageArg = v.optional(v.pipe(v.number(), v.finite(), v.integer(), v.minValue(1), v.maxValue(50)));
 export const Name = v.pipe(v.string(), v.trim(), v.minLength(1), v.maxLength(200));
 export const OptId = v.optional(Name);
+/** A pool's name as the service spells it (SUI_USDC): the same rule as a pool's topic, checked before any request. */
+export const PoolName = v.pipe(
+  v.string(),
+  v.trim(),
+  v.regex(/^[A-Za-z0-9_]{1,64}$/, 'not a pool name: letters, digits and _ only, like SUI_USDC'),
+);
 /** UNIX seconds up to the year 2286: far beyond any real time, far below 2^53. */
 export const UnixSeconds = v.pipe(
   v.number(),

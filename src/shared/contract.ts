@@ -31,7 +31,7 @@ import {
   ORDERED,
   ordered,
 } from './arguments';
-import { PageArg, PerPageArg, Ratio, TOO_LONG, TRADES_MAX_SPAN_SEC, UnixMs, UnixSeconds } from './arguments';
+import { PageArg, PerPageArg, PoolName, Ratio, TOO_LONG, TRADES_MAX_SPAN_SEC, UnixMs, UnixSeconds } from './arguments';
 import type { DemoOwnerHint, ManagerDetail, PortfolioSummary } from './portfolio';
 import type { Settings } from './settings';
 import type { CreditForecast, StatusSnapshot } from './status';
@@ -277,17 +277,17 @@ export const CONTRACT_ARGS = {
   holders: v.object({ type: Name, page: PageArg, perPage: PerPageArg }),
   pools: v.object({}),
   depth: v.object({
-    pool: Name,
+    pool: PoolName,
     limit: v.optional(v.pipe(v.number(), v.finite(), v.integer(), v.minValue(1), v.maxValue(20))),
   }),
   trades: v.pipe(
-    v.object({ pool: Name, from: UnixSeconds, to: UnixSeconds }),
+    v.object({ pool: PoolName, from: UnixSeconds, to: UnixSeconds }),
     v.check((a) => ordered(a), ORDERED),
     v.check((a) => notFuture(a), NOT_FUTURE),
     v.check((a) => a.to - a.from <= TRADES_MAX_SPAN_SEC, TOO_LONG),
   ),
   candles: v.pipe(
-    v.object({ pool: Name, timeframe: v.picklist(TIMEFRAMES), from: UnixSeconds, to: UnixSeconds }),
+    v.object({ pool: PoolName, timeframe: v.picklist(TIMEFRAMES), from: UnixSeconds, to: UnixSeconds }),
     v.check((a) => ordered(a), ORDERED),
     v.check((a) => notFuture(a), NOT_FUTURE),
     v.check((a) => a.to - a.from <= TIMEFRAME_SECONDS[a.timeframe] * CANDLES_MAX_PERIODS, TOO_LONG),
@@ -384,7 +384,7 @@ export const CONTRACT_ARGS = {
   setApiKey: v.object({ apiKey: v.nullable(v.pipe(v.string(), v.trim(), v.minLength(1), v.maxLength(512))) }),
   /** The stream key (`pool` null) or one pool's own; `streamKey` null removes it. */
   setStreamKey: v.object({
-    pool: v.nullable(v.pipe(v.string(), v.regex(/^[A-Za-z0-9_]{1,64}$/, 'a pool name like SUI_USDC'))),
+    pool: v.nullable(PoolName),
     streamKey: v.nullable(
       v.pipe(v.string(), v.trim(), v.minLength(1), v.maxLength(512), v.regex(/^\S+$/, 'the key alone, without spaces')),
     ),
@@ -490,6 +490,11 @@ export const CONTRACT_METHODS = Object.keys(CONTRACT_ARGS) as ContractMethod[];
 /** A bad argument, with the path of the field at fault. */
 export class ContractArgumentError extends Error {
   override readonly name = 'ContractArgumentError';
+
+  /** As the page is told it (a ToldError of shared/wire.ts). */
+  toWire(): { kind: string; message: string } {
+    return { kind: 'bad-argument', message: this.message };
+  }
 }
 
 export function isContractMethod(name: string): name is ContractMethod {

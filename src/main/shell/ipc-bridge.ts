@@ -1,19 +1,7 @@
 import type { IpcMain, IpcMainEvent, IpcMainInvokeEvent, WebContents } from 'electron';
-import { ContractArgumentError, isContractMethod, isTopic, type TidewatchApi, type Topic } from '../../shared/contract';
-import { ServiceError } from '../core/client/errors';
+import { isContractMethod, isTopic, type TidewatchApi, type Topic } from '../../shared/contract';
+import { CANCELLED, INTERNAL, IPC, toWire, type WireAnswer } from '../../shared/wire';
 import { isTrustedSender } from './sender-check';
-
-export const IPC = {
-  invoke: 'tidewatch:invoke',
-  cancel: 'tidewatch:cancel',
-  subscribe: 'tidewatch:subscribe',
-  unsubscribe: 'tidewatch:unsubscribe',
-  push: 'tidewatch:push',
-} as const;
-
-/** What crosses back to the renderer: a result or an error it can show (never a stack, never the key). */
-export type InvokeAnswer =
-  { ok: true; result: unknown } | { ok: false; error: { kind: string; message: string; advice?: string } };
 
 /**
  * The contract over Electron IPC: one invoke channel, one push channel (plus subscribe and
@@ -47,7 +35,7 @@ export class IpcBridge {
     return ok;
   }
 
-  async invoke(e: IpcMainInvokeEvent, method: unknown, args: unknown, callId?: unknown): Promise<InvokeAnswer> {
+  async invoke(e: IpcMainInvokeEvent, method: unknown, args: unknown, callId?: unknown): Promise<WireAnswer> {
     if (!this.trusted(e))
       return { ok: false, error: { kind: 'forbidden', message: 'This frame may not use Tidewatch.' } };
     if (typeof method !== 'string' || !isContractMethod(method)) {
@@ -64,20 +52,11 @@ export class IpcBridge {
       this.afterInvoke(method, result);
       return { ok: true, result };
     } catch (err) {
-      if (cancel.signal.aborted)
-        return { ok: false, error: { kind: 'cancelled', message: 'The request was cancelled.' } };
-      if (err instanceof ContractArgumentError)
-        return { ok: false, error: { kind: 'bad-argument', message: err.message } };
-      if (err instanceof ServiceError)
-        return { ok: false, error: { kind: err.kind, message: err.message, advice: err.advice } };
+      if (cancel.signal.aborted) return { ok: false, error: CANCELLED };
+      const told = toWire(err);
+      if (told) return { ok: false, error: told };
       this.log(`ipc: ${method} failed: ${(err as Error).message}`);
-      return {
-        ok: false,
-        error: {
-          kind: 'internal',
-          message: 'Tidewatch hit an internal error; it was logged. Retry, and report it if it happens again.',
-        },
-      };
+      return { ok: false, error: INTERNAL };
     } finally {
       if (key) this.inflight.delete(key);
     }

@@ -1,9 +1,9 @@
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { ContractArgumentError, isContractMethod, isTopic, type TidewatchApi, type Topic } from '../../shared/contract';
+import { isContractMethod, isTopic, type TidewatchApi, type Topic } from '../../shared/contract';
 import { CSP } from '../../shared/csp';
-import { ServiceError } from '../core/client/errors';
+import { INTERNAL, toWire, type WireError } from '../../shared/wire';
 import { NOT_BUILT_PAGE, staticFile } from './static-files';
 import { ACK_PATH, answerAck, type AckLinks } from './ack-page';
 
@@ -75,15 +75,16 @@ function cookieValue(req: IncomingMessage, name: string): string | undefined {
 }
 
 /**
- * What a failed call answers: the service's own verdict on the request (404, 400, 429) passes
- * through; the service failing or unreachable is a gateway error (502, 504).
+ * The HTTP status of a failed call: the service's own verdict on the request (404, 400, 429)
+ * passes through; the service failing or unreachable is a gateway error (502, 504).
  */
-function statusOfServiceError(err: ServiceError): number {
-  switch (err.kind) {
-    case 'not-found':
-      return 404;
+function statusOf(e: WireError): number {
+  switch (e.kind) {
+    case 'bad-argument':
     case 'bad-request':
       return 400;
+    case 'not-found':
+      return 404;
     case 'rate-limited':
       return 429;
     case 'timeout':
@@ -233,20 +234,11 @@ export async function startWebShell(opts: WebShellOptions): Promise<WebShell> {
             send(res, 200, { result });
           } catch (err) {
             if (res.destroyed) return;
-            if (err instanceof ContractArgumentError)
-              send(res, 400, { error: { kind: 'bad-argument', message: err.message } });
-            else if (err instanceof ServiceError) {
-              send(res, statusOfServiceError(err), {
-                error: { kind: err.kind, message: err.message, advice: err.advice },
-              });
-            } else {
+            const told = toWire(err);
+            if (told) send(res, statusOf(told), { error: told });
+            else {
               log(`internal error in ${method}: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`);
-              send(res, 500, {
-                error: {
-                  kind: 'internal',
-                  message: 'Tidewatch hit an internal error; it was logged. Retry, and report it if it happens again.',
-                },
-              });
+              send(res, 500, { error: INTERNAL });
             }
           }
           return;

@@ -2,6 +2,8 @@
  * Every failure of the data service as one typed error (decisions.md, "Error responses").
  * Messages never contain the api-key: every text that may hold a URL passes `redact`.
  */
+import type { WireError } from '../../../shared/wire';
+
 export type ServiceErrorKind =
   | 'auth'
   | 'not-found'
@@ -60,6 +62,11 @@ export class ServiceError extends Error {
       case 'cancelled':
         return 'The request was cancelled.';
     }
+  }
+
+  /** As the page is told it (shared/wire.ts): the kind, the message and what to do. */
+  toWire(): WireError {
+    return { kind: this.kind, message: this.message, advice: this.advice };
   }
 }
 

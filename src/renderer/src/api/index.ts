@@ -1,10 +1,11 @@
-import type { CancelSignal, TidewatchApi } from '../../../shared/contract';
+import type { CancelSignal, ContractResults, TidewatchApi } from '../../../shared/contract';
+import { fromWire, type DesktopBridge } from '../../../shared/wire';
 import { webTransport } from './web-transport';
 
 declare global {
   interface Window {
     /** Exposed by the desktop shell's preload; absent in a browser. */
-    tidewatch?: TidewatchApi;
+    tidewatch?: DesktopBridge;
   }
 }
 
@@ -17,20 +18,23 @@ export function useApi(): TidewatchApi {
 }
 
 /**
- * An AbortSignal cannot cross Electron's contextBridge; a plain object of functions can (they
- * are proxied). The bridge's invoke gets that object and sends a cancel when it fires.
+ * The contract over the desktop's preload. Its calls answer errors as values (an Error thrown
+ * across the contextBridge keeps only its message), thrown here as the web transport throws
+ * them. An AbortSignal cannot cross either; a plain object of functions can (they are proxied),
+ * and the preload sends a cancel when it fires.
  */
-function bridged(bridge: TidewatchApi): TidewatchApi {
+export function bridged(bridge: DesktopBridge): TidewatchApi {
   return {
-    invoke: (method, args, options) => {
+    invoke: async (method, args, options) => {
       const signal = options?.signal;
-      if (!signal) return bridge.invoke(method, args);
-      const plain: CancelSignal = {
+      const plain: CancelSignal | undefined = signal && {
         aborted: signal.aborted,
         addEventListener: (type, listener, o) => signal.addEventListener(type, listener, o),
         removeEventListener: (type, listener) => signal.removeEventListener(type, listener),
       };
-      return bridge.invoke(method, args, { signal: plain });
+      const answer = await bridge.invoke(method, args, plain ? { signal: plain } : undefined);
+      if (!answer.ok) throw fromWire(answer.error);
+      return answer.result as ContractResults[typeof method];
     },
     subscribe: (topic, listener) => bridge.subscribe(topic, listener),
   };
@@ -41,4 +45,4 @@ export function setApi(a: TidewatchApi): void {
   api = a;
 }
 
-export { ApiError } from './web-transport';
+export { ApiError } from '../../../shared/wire';

@@ -7,17 +7,7 @@ import type {
   TidewatchApi,
   Topic,
 } from '../../../shared/contract';
-
-/** An error answered by main: what happened, and what to do about it when main knows. */
-export class ApiError extends Error {
-  constructor(
-    readonly kind: string,
-    message: string,
-    readonly advice?: string,
-  ) {
-    super(message);
-  }
-}
+import { ApiError, CANCELLED, fromWire, type WireError } from '../../../shared/wire';
 
 /**
  * TidewatchApi over the headless shell: POST /api/invoke/<method>, and one SSE connection for
@@ -69,7 +59,7 @@ export function webTransport(base = ''): TidewatchApi {
           signal: cancel.signal,
         });
       } catch {
-        if (cancel.signal.aborted) throw new ApiError('cancelled', 'The request was cancelled.');
+        if (cancel.signal.aborted) throw fromWire(CANCELLED);
         throw new ApiError(
           'unreachable',
           'Tidewatch is not answering.',
@@ -80,11 +70,10 @@ export function webTransport(base = ''): TidewatchApi {
       }
       const body = (await res.json().catch(() => ({}))) as {
         result?: ContractResults[M];
-        error?: { kind: string; message: string; advice?: string };
+        error?: WireError;
       };
       if (!res.ok || body.error) {
-        const e = body.error ?? { kind: 'http', message: `HTTP ${res.status}` };
-        throw new ApiError(e.kind, e.message, e.advice);
+        throw fromWire(body.error ?? { kind: 'http', message: `HTTP ${res.status}` });
       }
       return body.result as ContractResults[M];
     },
