@@ -35,9 +35,9 @@ const serving = await startServe({
   notifyFile: { path: 'ntfy.json', ...parseNotifyConfig(JSON.stringify(doc), {}) },
 });
 try {
-  await until(() => serving.monitor.latestReadings.size > 0, 120_000, 'the watched positions');
+  await until(() => serving.monitor.watch.latest.size > 0, 120_000, 'the watched positions');
   // The riskiest position is called critical: a real alert, in the words every channel gets.
-  const worst = [...serving.monitor.latestReadings.values()]
+  const worst = [...serving.monitor.watch.latest.values()]
     .filter((r) => r.risk_ratio !== null)
     .sort((a, b) => a.risk_ratio! - b.risk_ratio!)[0]!;
   await serving.monitor.invoke('setThreshold', {

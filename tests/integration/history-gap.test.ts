@@ -55,7 +55,7 @@ describe('a gap beyond the stream retention', () => {
     // Liquidations from before the owners were watched (the first run may stop while still replaying history) are stored, never alerted.
     const watchedSince = Math.min(...m.store.settings.watchList().map((w) => w.added_at));
     const watchedRecovered = recovered.filter(
-      (e) => e.margin_manager_id && m.watchedManagers.has(e.margin_manager_id) && (e.timestamp_ms ?? 0) >= watchedSince,
+      (e) => e.margin_manager_id && m.watch.managers.has(e.margin_manager_id) && (e.timestamp_ms ?? 0) >= watchedSince,
     );
     for (const e of watchedRecovered)
       expect(alerts.some((a) => a.rule === 'liquidation' && a.event_id === e.id)).toBe(true);

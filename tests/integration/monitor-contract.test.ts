@@ -137,7 +137,7 @@ describe('contract queries against the Demo network', () => {
   });
 
   it('risk history of a watched manager, and alerts', async () => {
-    await until(() => m.watchedManagers.size > 0, 20_000, 'watched managers');
+    await until(() => m.watch.managers.size > 0, 20_000, 'watched managers');
     const readings = await m.refreshRisk();
     expect(readings.length).toBeGreaterThan(0);
     const history = await call('riskHistory', { managerId: readings[0]!.manager_id });

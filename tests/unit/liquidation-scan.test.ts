@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { UnitUsd } from '../../src/sim/chain/asset-values';
 import { LiquidationScan, ratioNow } from '../../src/sim/chain/liquidation-scan';
-import type { Manager } from '../../src/sim/chain/margin';
+import type { Manager } from '../../src/sim/chain/margin-manager';
 import type { MarginPool } from '../../src/sim/chain/margin-pools';
 import { Rng } from '../../src/sim/rng';
 

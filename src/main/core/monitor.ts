@@ -2,58 +2,51 @@ import {
   parseArgs,
   type ContractInput,
   type ContractMethod,
-  type DemoOwnerHint,
   type ContractResults,
+  type CreditForecast,
+  type DemoOwnerHint,
   type InvokeOptions,
+  type KeyFacts,
   type PayloadOf,
   type RiskReading,
-  type KeyFacts,
   type Settings,
   type StatusSnapshot,
   type TidewatchApi,
   type Topic,
 } from '../../shared/contract';
 import { AlertEngine } from './alerts/alert-engine';
-import { checkLargeLiquidations } from './alerts/large-liquidations';
-import { redact, ServiceError } from './client/errors';
-import type { ServiceConfig } from './client/http';
-import { serviceConfigOf, serviceIdentity, type DemoTarget } from './client/service-target';
-import { ServiceClient } from './client/service-client';
-import { dispatch } from './monitor-queries';
-import { PushHub } from './push-hub';
-import { Notifier } from './notify/notifier';
-import type { NotifyConfig } from './notify/config';
-import { SightWatch, type SightState } from './notify/sight';
-import type { PositionLevel } from '../../shared/risk-model';
-import { AssetBookCache } from './risk/asset-book';
-import { EventUnits } from './risk/event-amounts';
-import { PriceBook } from './risk/prices';
-import { OracleBook } from './risk/oracle-book';
-import { managerHistory } from './risk/manager-history';
-import { thresholdsFrom } from './risk/thresholds';
-import { RiskRefresh } from './risk/risk-refresh';
-import { MemorySecretStore, monthlyBudgetOf, planOf, SettingsService, type SecretStore } from './settings';
-import type { IncomingMarginEvent } from './store/margin-events';
-import { StoreHealth } from './store/store-health';
-import { Store } from './store/store';
-import { HistoryRecovery } from './streams/history-recovery';
-import {
-  alertOnReceipt,
-  dispatchMarginEvents,
-  learnStoredManagers,
-  type MarginDispatchDeps,
-} from './streams/margin-dispatch';
 import { toAbortSignal } from './client/abort';
-import { marginStream } from './streams/margin-stream';
+import { redact, ServiceError } from './client/errors';
+import type { ServiceClient } from './client/service-client';
+import { ServiceLink } from './client/service-link';
+import type { DemoTarget } from './client/service-target';
+import { contractHandlers, dispatch } from './contract/handlers';
+import type { Handlers } from './contract/context';
+import { CreditMeter, CREDITS_KEY, type CreditCounts } from './credits/credit-meter';
+import { CreditPlan } from './credits/credit-plan';
+import { StreamVolumes } from './credits/stream-volume';
+import type { NotifyConfig } from './notify/config';
+import { Notifier } from './notify/notifier';
+import { SightWatch } from './notify/sight';
+import { PushHub } from './push-hub';
+import { AssetBookCache } from './risk/asset-book';
+import { CADENCE_RULES, type CadenceRuleName } from './risk/cadence';
+import { EventUnits } from './risk/event-amounts';
+import { managerHistory } from './risk/manager-history';
+import { OracleBook } from './risk/oracle-book';
+import { PriceSchedule } from './risk/price-schedule';
+import { PriceBook } from './risk/prices';
+import { RiskRefresh } from './risk/risk-refresh';
+import { thresholdsFrom } from './risk/thresholds';
+import { VolatilityBook } from './risk/volatility';
+import { MemorySecretStore, monthlyBudgetOf, SettingsService, type SecretStore } from './settings';
+import { StatusReporter } from './status-reporter';
+import { Store } from './store/store';
+import { StoreHealth } from './store/store-health';
+import { MarginService } from './streams/margin-service';
 import { PoolStreams } from './streams/pool-streams';
 import { StreamSupervisor } from './streams/supervisor';
-import { CreditMeter, CREDITS_KEY, type CreditCounts } from './credits/credit-meter';
-import { forecast, MARGIN_STREAM_PRIOR_PER_DAY } from './credits/cost-model';
-import { StreamVolumes } from './credits/stream-volume';
-import { CADENCE_RULES, type CadenceRuleName } from './risk/cadence';
-import { PRICE_READ_CREDITS, PriceSchedule, type BudgetState } from './risk/price-schedule';
-import { VolatilityBook } from './risk/volatility';
-import type { CreditForecast } from '../../shared/contract';
+import { WatchRegistry } from './watch-registry';
 
 export interface MonitorOptions {
   dataDir: string;
@@ -81,49 +74,45 @@ export interface MonitorOptions {
 }
 
 /**
- * The monitor: composes the REST client, the store, the stream supervisor, risk and alerts,
- * and implements TidewatchApi for both shells.
+ * The monitor: the composition root of core. It builds each service, wires what one tells
+ * another, and implements TidewatchApi for both shells through the contract's handlers
+ * (core/contract). Each field is a service that owns its state.
  */
 export class Monitor implements TidewatchApi {
   readonly store: Store;
   readonly settings: SettingsService;
-  readonly client: ServiceClient;
-  readonly supervisor: StreamSupervisor;
+  /** The data service as the settings point at it: the client, connectability, reachability. */
+  readonly link: ServiceLink;
+  /** What is watched: owners, their managers, the latest readings. */
+  readonly watch: WatchRegistry;
   readonly hub: PushHub;
+  readonly storeHealth: StoreHealth;
+  /** The status bar's snapshot and its push. */
+  private readonly reporter: StatusReporter;
   readonly alerts: AlertEngine;
-  /** Alerts away from the desk: channels, outbox, escalation (notify/notifier.ts). */
+  /** Alerts away from the desk: channels, outbox, escalation. */
   readonly notify: Notifier;
-  /** The monitor watching itself: the blind alarm and the heartbeat (notify/sight.ts). */
+  /** The monitor watching itself: the blind alarm and the heartbeat. */
   readonly sight: SightWatch;
-  private readonly margin: ReturnType<typeof marginStream>;
   readonly assets: AssetBookCache;
-  /** Units for stream #22 events (Live events and the margin push). */
+  /** Units of the margin stream's events (Live events and the margin push). */
   readonly eventUnits: EventUnits;
+  /** The exchange's prices; the oracle's are the one price set of every position. */
   readonly prices: PriceBook;
-  /** The oracle's prices as learnt from the margin records: the one price set of every position. */
-  readonly oracle: OracleBook;
-  /** Each watched asset's volatility, which the price schedule reads. */
+  readonly oracle = new OracleBook();
   readonly volatility = new VolatilityBook();
-  /** When each watched asset's price is read (risk/price-schedule.ts). */
+  /** When each watched asset's price is read. */
   readonly schedule: PriceSchedule;
+  readonly risk: RiskRefresh;
+  /** Credits spent on the service, and the plan kept to. */
+  readonly credits: CreditMeter;
+  readonly plan: CreditPlan;
+  readonly supervisor: StreamSupervisor;
+  readonly margin: MarginService;
+  private readonly pools: PoolStreams;
   /** What each stream receives, for the cost model. */
   private readonly volumes = new StreamVolumes();
-  readonly risk: RiskRefresh;
-  /** Credits spent on the service (credits/credit-meter.ts). */
-  readonly credits: CreditMeter;
-  /** Liquidations before this time (replayed history) never raise the large-liquidation alert. */
-  private readonly startedAt = Date.now();
-  readonly watchedManagers = new Map<string, string>(); // watched managers -> owner (margin-dispatch.ts learns them)
-  /** The latest risk reading of each watched manager (the tray shows the worst). */
-  readonly latestReadings = new Map<string, RiskReading & { level: PositionLevel }>();
-  private pools!: PoolStreams;
-  private statusTimer: NodeJS.Timeout | undefined;
-  private offlineSince: number | null = null;
-  readonly storeHealth: StoreHealth;
-  private internalError: { at: number; message: string } | null = null;
-  private readonly recovery: HistoryRecovery;
-  /** What stream #22's dispatch needs of the monitor (margin-dispatch.ts), built once: each liquidation's alert reads it. */
-  private readonly marginDeps: Pick<MarginDispatchDeps, 'watchedSince' | 'watchedManagers' | 'eventUnits' | 'alerts'>;
+  private readonly handlers: Handlers;
   private closed = false;
   private readonly log: (line: string) => void;
 
@@ -131,30 +120,36 @@ export class Monitor implements TidewatchApi {
     const log = opts.log ?? (() => {});
     // Every log line passes the one redaction (a service's message may echo the key in any encoding).
     this.log = (line) => log(this.redact(line));
-    this.store = Store.open(opts.dataDir, (line) => this.log(line));
+    const live = (): boolean => !this.closed;
+
+    this.store = Store.open(opts.dataDir, this.log);
     if (this.store.notice) this.log(this.store.notice);
-    this.settings = new SettingsService(this.store.settings, opts.secrets, opts.streamSecrets);
+    this.settings = new SettingsService(this.store.settings, opts.secrets, opts.streamSecrets, opts.overrides);
     for (const owner of opts.watch ?? []) this.store.settings.addWatch(owner, null);
-    this.client = new ServiceClient(this.serviceConfig());
-    this.assets = new AssetBookCache(
-      () => this.client,
-      () => this.canConnect() && !this.closed,
-    );
-    this.eventUnits = new EventUnits(this.store.margin, this.store.cache, () => this.assets.now());
-    this.prices = new PriceBook(
-      () => this.client,
-      () => [...(this.assets.peek()?.poolsById.values() ?? [])],
-      (asset, p) => this.volatility.note(asset, p.usd, p.at),
-    );
-    this.oracle = new OracleBook();
-    this.connectionIdentity = serviceIdentity(this.serviceConfig());
-    this.hub = new PushHub((topic, count) => {
-      if (topic.startsWith('pool:')) {
-        this.pools.onSubscribers(topic.slice(5), count);
-        // A pool stream's cost is measured afresh each time its page opens (closed time is not its rate).
-        if (count === 0) this.volumes.forget(topic);
-      }
+    this.watch = new WatchRegistry(this.store.settings, this.store.margin);
+    this.hub = new PushHub((topic, count) => this.onSubscribers(topic, count));
+    this.credits = new CreditMeter({
+      load: () => this.store.settings.get<CreditCounts>(CREDITS_KEY),
+      save: (c) => this.storeHealth.guard(() => this.store.settings.set(CREDITS_KEY, c)),
+      budget: () => monthlyBudgetOf(this.effective()),
+      onBudget: (share, usage) => this.alerts.onCreditBudget(share, usage),
+      onChange: () => this.reporter.changed(),
     });
+    this.link = new ServiceLink({
+      settings: this.settings,
+      demo: opts.demo,
+      fetch: opts.fetch,
+      onAnswered: (p) => this.credits.noteRequest(p),
+      onOfflineChange: () => this.reporter.changed(),
+    });
+    const client = this.link.client;
+    const connected = (): boolean => live() && this.link.canConnect();
+
+    this.storeHealth = new StoreHealth(
+      () => this.margin.storeFailure(),
+      (reason) => this.alerts.onStoreFailure(reason),
+      () => this.reporter.changed(),
+    );
     this.alerts = new AlertEngine(
       this.store.risk,
       (a) => this.hub.publish('alerts', a),
@@ -165,7 +160,6 @@ export class Monitor implements TidewatchApi {
         save: (s) => this.storeHealth.guard(() => this.store.settings.set('risk.levels', s)),
       },
     );
-    this.alerts.poolOf = (id) => this.eventUnits.poolNameOf(id);
     this.notify = new Notifier({
       repo: this.store.risk,
       stored: opts.notifySecrets ?? new MemorySecretStore(),
@@ -174,179 +168,192 @@ export class Monitor implements TidewatchApi {
       publicUrl: () => opts.publicUrl?.() ?? null,
       onAlertsChanged: (changed) => this.hub.publish('alerts', changed),
       fetch: opts.fetch,
-      log: (line) => this.log(line),
+      log: this.log,
       redact: (text) => this.redact(text),
     });
-    this.sight = new SightWatch({
-      state: () => this.sightState(),
-      config: () => this.notify.config(),
-      // The store refusing writes is one way to go blind: then the alarm goes out without the outbox.
-      blind: (since, reasons, now) => this.notify.deliverUnstored(this.alerts.onBlind(since, reasons, now)),
-      back: (since, now) => this.notify.deliverUnstored(this.alerts.onSight(since, now)),
-      fetch: opts.fetch,
-      log: (line) => this.log(line),
-    });
-    this.marginDeps = {
-      watchedSince: (owner) => this.store.settings.watchedSince(owner),
-      watchedManagers: this.watchedManagers,
-      eventUnits: this.eventUnits,
-      alerts: this.alerts,
-    };
+
+    this.assets = new AssetBookCache(() => client, connected);
+    this.eventUnits = new EventUnits(this.store.margin, this.store.cache, () => this.assets.now());
+    this.alerts.poolOf = (id) => this.eventUnits.poolNameOf(id);
+    this.prices = new PriceBook(
+      () => client,
+      () => [...(this.assets.peek()?.poolsById.values() ?? [])],
+      (asset, p) => this.volatility.note(asset, p.usd, p.at),
+    );
     this.risk = new RiskRefresh({
-      client: () => this.client,
+      client: () => client,
       assets: this.assets,
       prices: this.prices,
       oracle: this.oracle,
       cache: this.store.cache,
       risk: this.store.risk,
       alerts: this.alerts,
-      watchList: () => this.store.settings.watchList(),
+      watchList: () => this.watch.list(),
       thresholdsOf: () => thresholdsFrom(this.effective(), this.store.settings.thresholds()),
       history: (id) => managerHistory(this.store.margin, id),
       interestAlertDays: () => this.effective().interestAlertDays,
       cooldownMs: () => this.effective().alertCooldownSec * 1000,
       intervalMs: () => this.schedule.recordsIntervalMs() ?? this.effective().recordsRefreshSec * 1000,
       eventGapMs: (owner) => this.schedule.eventGapMs(owner),
-      canRun: () => !this.closed && this.canConnect(),
+      canRun: connected,
       onManagers: (managers) => {
         this.storeHealth.guard(() =>
           this.store.margin.noteOwners(managers.map((m) => ({ id: m.id, owner: m.owner, dexPoolId: m.dexPoolId }))),
         );
-        for (const m of managers) {
-          this.watchedManagers.set(m.id, m.owner);
-          this.eventUnits.notePool(m.id, m.dexPoolId);
-        }
+        this.watch.noteManagers(managers);
+        for (const m of managers) this.eventUnits.notePool(m.id, m.dexPoolId);
       },
       onReadings: (readings, portfolio) => {
-        const levels = new Map(portfolio.wallets.flatMap((w) => w.positions.map((p) => [p.manager_id, p.level])));
-        for (const r of readings)
-          this.latestReadings.set(r.manager_id, { ...r, level: levels.get(r.manager_id) ?? 'ok' });
-        for (const id of [...this.latestReadings.keys()])
-          if (!this.watchedManagers.has(id)) this.latestReadings.delete(id);
+        this.watch.noteReadings(readings, portfolio);
         this.hub.publish('risk', { readings, portfolio });
       },
       onValued: () => {
         this.schedule.replan();
-        this.scheduleStatus();
+        this.reporter.changed();
       },
-      noteNetwork: (err) => this.noteNetwork(err),
+      noteNetwork: (err) => this.link.noteNetwork(err),
       noteStore: (err) => this.storeHealth.note(err),
-      log: (line) => this.log(line),
+      log: this.log,
     });
     this.schedule = new PriceSchedule({
       prices: this.prices,
       volatility: this.volatility,
-      client: () => this.client,
+      client: () => client,
       rule: () =>
         CADENCE_RULES[(process.env['TIDEWATCH_CADENCE'] as CadenceRuleName | undefined) ?? 'guard'] ??
         CADENCE_RULES.guard,
       positions: () => this.risk.positions(),
-      budget: () => this.budgetState(),
+      budget: () => this.plan.budgetState(),
       onPrices: () => void this.risk.revalue(),
-      canRun: () => !this.closed && this.canConnect() && !this.offline,
-      log: (line) => this.log(line),
+      canRun: () => connected() && !this.link.offline,
+      log: this.log,
     });
-    this.credits = new CreditMeter({
-      load: () => this.store.settings.get<CreditCounts>(CREDITS_KEY),
-      save: (c) => this.storeHealth.guard(() => this.store.settings.set(CREDITS_KEY, c)),
-      budget: () => monthlyBudgetOf(this.effective()),
-      onBudget: (share, usage) => this.alerts.onCreditBudget(share, usage),
-      onChange: () => this.scheduleStatus(),
-    });
+
     this.supervisor = new StreamSupervisor({
-      budget: this.streamBudget(),
+      budget: this.settings.effective().streamBudget,
       fetch: opts.fetch,
       onBytes: (id, bytes) => {
         this.volumes.note(id, bytes);
-        if (this.client.http.metered) this.credits.noteStreamBytes(bytes);
+        if (client.http.metered) this.credits.noteStreamBytes(bytes);
       },
       redact: (s) => this.redact(s),
-      keyName: (id) => this.client.http.streamKeyName(id),
-      onReachable: (reachable) => this.noteNetwork(reachable ? undefined : 'unreachable'),
+      keyName: (id) => client.http.streamKeyName(id),
+      onReachable: (reachable) => this.link.noteNetwork(reachable ? undefined : 'unreachable'),
       onLimitLearnt: (limit) =>
         this.log(
           `the service allows ${limit} stream${limit === 1 ? '' : 's'} at once (it refused one more): pool pages wait for a free one`,
         ),
       ...opts.streams,
     });
-    this.pools = new PoolStreams({
-      supervisor: this.supervisor,
-      repo: this.store.market,
-      client: () => this.client,
-      canOpen: () => this.canConnect() && !this.closed,
-      subscribers: (pool) => this.hub.count(`pool:${pool}`),
-      publish: (pool, push) => this.hub.publish(`pool:${pool}`, push),
-      noteStore: (pool, err) => this.storeHealth.note(err, `pool:${pool}`),
-      log: (line) => this.log(line),
+    this.plan = new CreditPlan({
+      settings: this.settings,
+      link: this.link,
+      credits: this.credits,
+      volumes: this.volumes,
+      risk: this.risk,
+      schedule: () => this.schedule,
+      prices: this.prices,
+      streams: () => this.supervisor.statuses(),
+      owners: () => this.watch.list().length,
+      setStreamBudget: (n) => this.supervisor.setBudget(n),
     });
+    this.supervisor.setBudget(this.plan.streamBudget());
     this.supervisor.onStatus((streams) => {
       for (const s of streams)
         if (s.state === 'stopped-auth' && s.lastError)
-          this.alerts.onStreamAuthStopped(s.id, s.lastError, this.client.http.streamKeyName(s.id));
-      this.scheduleStatus();
+          this.alerts.onStreamAuthStopped(s.id, s.lastError, client.http.streamKeyName(s.id));
+      this.reporter.changed();
     });
-    this.margin = marginStream({
-      repo: this.store.margin,
-      writer: this.store.marginWriter,
-      naming: () => this.client.http.profile,
-      urlFor: (lastId) => this.client.http.url('/dex-margin/manager-updates', { 'last-id': lastId }, 'stream'),
+    this.pools = new PoolStreams({
+      supervisor: this.supervisor,
+      repo: this.store.market,
+      client: () => client,
+      canOpen: connected,
+      subscribers: (pool) => this.hub.count(`pool:${pool}`),
+      publish: (pool, push) => this.hub.publish(`pool:${pool}`, push),
+      noteStore: (pool, err) => this.storeHealth.note(err, `pool:${pool}`),
+      log: this.log,
+    });
+    this.margin = new MarginService({
+      store: this.store,
+      client: () => client,
+      supervisor: this.supervisor,
+      watch: this.watch,
+      eventUnits: this.eventUnits,
+      alerts: this.alerts,
+      assets: this.assets,
+      prices: this.prices,
       firstStart: () => opts.marginFirstStart ?? (this.effective().network === 'demo' ? '0' : '$'),
-      onCommitted: (events) => {
-        this.recovery.noteAlive();
-        this.onMarginCommitted(events);
-      },
-      onReceived: (e, data) => alertOnReceipt(e, data, this.marginDeps),
-      onOpen: () => {
-        this.sight.noteStreamOpen();
-        this.recovery.onOpen();
-      },
-      onStoreState: (reason, err) => {
-        if (reason !== null) {
-          this.log(
-            `store: ${reason} (${(err as Error | undefined)?.message ?? ''}); the margin stream stops until writes work again`,
-          );
-          this.supervisor.interrupt('margin');
-        } else {
-          this.log('store: writes work again; the margin stream resumes from its cursor');
-        }
-        this.storeHealth.changed();
-      },
+      largeLiquidationUsd: () => this.effective().largeLiquidationUsd,
+      publish: (pushed) => this.hub.publish('margin', pushed),
+      listening: () => this.hub.count('margin') > 0,
+      refreshRisk: () => this.risk.refresh(),
+      refreshSoon: (owners) => this.risk.refreshSoon(owners),
+      onOpen: () => this.sight.noteStreamOpen(),
+      onStoreState: () => this.storeHealth.changed(),
+      onGap: () => this.reporter.changed(),
+      closed: () => this.closed,
+      log: this.log,
     });
-    this.storeHealth = new StoreHealth(
-      () => this.margin.storeFailure(),
-      (reason) => this.alerts.onStoreFailure(reason),
-      () => this.scheduleStatus(),
-    );
-    this.recovery = new HistoryRecovery({
-      client: () => this.client,
-      repo: this.store.margin,
-      gaps: this.store.gaps,
-      isOpen: () => this.supervisor.statuses().some((x) => x.id === 'margin' && x.state === 'open'),
-      watchedOwners: () => this.store.settings.watchList().map((w) => w.owner),
-      loadAliveAt: () => this.store.settings.get<number>('margin.aliveAt') ?? this.store.margin.cursorUpdatedAt(),
-      saveAliveAt: (ms) => this.store.settings.set('margin.aliveAt', ms),
-      onRecovered: (events) => this.onMarginCommitted(events),
-      refreshRisk: () => this.refreshRisk(),
-      onGap: (gap) => {
-        this.log(
-          `stream history from ${new Date(gap.fromMs).toISOString()} to ${new Date(gap.toMs).toISOString()} could not be replayed; ${gap.recoveredLiquidations} liquidations recovered over REST`,
-        );
-        this.alerts.onHistoryGap(gap.fromMs, gap.toMs, gap.message);
-        this.scheduleStatus();
-      },
-      log: (line) => this.log(line),
+
+    this.reporter = new StatusReporter({
+      network: () => this.effective().network,
+      unreachableSince: () => this.link.unreachableSince,
+      streams: () => this.supervisor.statuses(),
+      storeNotice: this.store.notice,
+      storeError: () => this.storeHealth.current(),
+      historyGaps: () => this.store.gaps.recent(),
+      credits: () => (client.http.metered ? this.credits.usage() : null),
+      reads: () => this.schedule.plan(),
+      publish: (s) => this.hub.publish('status', s),
+      closed: () => this.closed,
+    });
+    this.sight = new SightWatch({
+      state: () => ({
+        expected: connected(),
+        marginOpen: this.margin.isOpen(),
+        offline: this.link.offline,
+        storeError: this.storeHealth.current(),
+        creditsSpent: this.plan.spent(),
+      }),
+      config: () => this.notify.config(),
+      // The store refusing writes is one way to go blind: then the alarm goes out without the outbox.
+      blind: (since, reasons, now) => this.notify.deliverUnstored(this.alerts.onBlind(since, reasons, now)),
+      back: (since, now) => this.notify.deliverUnstored(this.alerts.onSight(since, now)),
+      fetch: opts.fetch,
+      log: this.log,
+    });
+
+    this.handlers = contractHandlers({
+      client,
+      cache: this.store.cache,
+      market: this.store.market,
+      margin: this.store.margin,
+      alerts: this.store.risk,
+      stored: this.store.settings,
+      storeHealth: this.storeHealth,
+      noteNetwork: (err) => this.link.noteNetwork(err),
+      offline: () => this.link.offline,
+      streams: () => this.supervisor.statuses(),
+      watch: this.watch,
+      eventUnits: this.eventUnits,
+      risk: this.risk,
+      assets: this.assets,
+      settings: this.settings,
+      reconfigure: () => this.reconfigure(),
+      retryStreams: () => this.retryStreamsNow(),
+      status: () => this.status(),
+      forecast: () => this.plan.forecast(),
+      notify: this.notify,
+      demoHints: () => this.demoHints(),
     });
   }
 
-  /** Start streams and the risk timer. */
+  /** Start the margin stream, the risk timer, the alert channels and the blind alarm. */
   start(): this {
-    learnStoredManagers(
-      this.store.settings.watchList().map((w) => w.owner),
-      this.store.margin,
-      this.watchedManagers,
-    );
-    // A first start's history replay waits for the first Portfolio read (marginStream's connectAfter).
-    this.margin.connectAfter(this.refreshRisk(), () => this.canConnect() && this.supervisor.add(this.margin.spec));
+    this.watch.learnStored();
+    // A first start's history replay waits for the first Portfolio read.
+    this.margin.connectAfter(this.refreshRisk(), () => this.link.canConnect());
     this.risk.restartTimer();
     this.notify.start();
     this.sight.start();
@@ -361,65 +368,36 @@ export class Monitor implements TidewatchApi {
   resume(): void {
     this.log('the computer woke from sleep: reconnecting the streams to read the time asleep');
     this.sight.noteResume();
-    if (this.canConnect()) this.supervisor.resumeAll();
+    if (this.link.canConnect()) this.supervisor.resumeAll();
   }
 
-  /** What the blind alarm judges (notify/sight.ts). */
-  private sightState(): SightState {
-    const s = this.effective();
-    const budget = planOf(s)?.monthlyCredits ?? null;
-    return {
-      expected: this.canConnect() && !this.closed,
-      marginOpen: this.supervisor.statuses().some((x) => x.id === 'margin' && x.state === 'open'),
-      offline: this.offline,
-      storeError: this.storeHealth.current(),
-      creditsSpent: this.client.http.metered && budget !== null && this.credits.usage().thisMonth >= budget,
-    };
+  status(): StatusSnapshot {
+    return this.reporter.snapshot();
   }
 
   /** Settings with this run's overrides on top. */
   effective(): Settings {
-    return { ...this.settings.get(), ...this.opts.overrides };
+    return this.settings.effective();
   }
 
-  private apiKey(): string | null {
-    const s = this.effective();
-    return s.network === 'demo' ? (this.opts.demo?.apiKey ?? null) : this.opts.secrets.get();
-  }
-
-  private canConnect(): boolean {
-    const s = this.effective();
-    return this.apiKey() !== null && (s.network === 'demo' ? this.opts.demo !== undefined : s.baseUrl !== '');
-  }
-
-  private connectionIdentity: string;
-
-  private serviceConfig(): ServiceConfig {
-    const s = this.effective();
-    const keys = { apiKey: this.apiKey(), streamKeys: this.settings.streamKeys() };
-    return serviceConfigOf(s, s.network === 'demo' ? this.opts.demo : undefined, keys, {
-      fetch: this.opts.fetch,
-      onAnswered: (p) => this.credits.noteRequest(p),
-    });
+  get client(): ServiceClient {
+    return this.link.client;
   }
 
   /**
-   * Settings changed: rebuild the client; when the service itself changed (network, URLs, key,
-   * naming), forget what was learnt about it and reconnect every stream.
+   * Settings changed: point the client at them; when the service itself changed (network, URLs,
+   * key, naming), forget what was learnt about it and reconnect every stream.
    */
   reconfigure(): void {
-    const identity = serviceIdentity(this.serviceConfig());
-    const changed = identity !== this.connectionIdentity;
-    this.connectionIdentity = identity;
-    this.client.http.reconfigure(this.serviceConfig());
-    this.supervisor.setBudget(this.streamBudget());
+    const changed = this.link.reconfigure();
+    this.supervisor.setBudget(this.plan.streamBudget());
     if (changed) {
       this.assets.reset();
       this.prices.reset();
       this.volatility.reset();
       this.risk.resetService();
     }
-    if (this.canConnect()) {
+    if (this.link.canConnect()) {
       this.supervisor.add(this.margin.spec);
       if (changed) this.supervisor.resumeAll();
     }
@@ -428,21 +406,14 @@ export class Monitor implements TidewatchApi {
     // Another service: read everything again. Other settings (thresholds, plan, budget) need only
     // a new valuation of what is kept: a save in Settings cost every wallet's lists and prices.
     void (changed ? this.refreshRisk() : this.risk.revalue());
-    this.scheduleStatus();
+    this.reporter.changed();
   }
 
-  /**
-   * The service's plan chosen where the app starts (`serve --plan`): kept in Settings like a
-   * choice made there, with its limits applied before anything is read.
-   */
+  /** The service's plan chosen where the app starts (`serve --plan`). */
   choosePlan(plan: Exclude<Settings['plan'], 'custom'>): this {
-    this.settings.update({ plan });
-    this.client.http.reconfigure(this.serviceConfig());
-    this.supervisor.setBudget(this.streamBudget());
+    this.plan.choose(plan);
     return this;
   }
-
-  // ---- the contract ------------------------------------------------------------------
 
   async invoke<M extends ContractMethod>(
     method: M,
@@ -451,7 +422,7 @@ export class Monitor implements TidewatchApi {
   ): Promise<ContractResults[M]> {
     if (this.closed) throw new Error('Tidewatch is shutting down');
     try {
-      return await dispatch(this, method, parseArgs(method, args), toAbortSignal(options.signal));
+      return await dispatch(this.handlers, method, parseArgs(method, args), toAbortSignal(options.signal));
     } catch (err) {
       // Whatever an error says goes through the one redaction before any shell answers with it.
       if (err instanceof Error) {
@@ -462,103 +433,19 @@ export class Monitor implements TidewatchApi {
     }
   }
 
-  /** The one redaction with this run's secrets (`client/errors.ts` redact). */
-  redact(text: string): string {
-    const once = this.client ? this.client.http.redact(text) : redact(text);
-    // The alert channels' secrets (tokens, passwords, webhook URLs) too.
-    return this.notify ? redact(once, ...this.notify.secrets()) : once;
-  }
-
   subscribe<T extends Topic>(topic: T, listener: (payload: PayloadOf<T>) => void): () => void {
     return this.hub.subscribe(topic, listener);
   }
 
-  status(): StatusSnapshot {
-    let historyGaps: StatusSnapshot['historyGaps'] = [];
-    try {
-      historyGaps = this.closed ? [] : this.store.gaps.recent();
-    } catch {
-      // a store that cannot be read says so through storeError
-    }
-    return {
-      network: this.effective().network,
-      online: this.offlineSince === null,
-      offlineSince: this.offlineSince,
-      streams: this.supervisor.statuses(),
-      storeNotice: this.store.notice,
-      storeError: this.storeHealth.current(),
-      historyGaps,
-      internalError: this.internalError,
-      credits: this.client.http.metered ? this.credits.usage() : null,
-      reads: this.schedule.plan(),
-    };
+  /** The one redaction with this run's secrets: the keys, and the alert channels' tokens, passwords and URLs. */
+  redact(text: string): string {
+    const once = this.link ? this.link.client.http.redact(text) : redact(text);
+    return this.notify ? redact(once, ...this.notify.secrets()) : once;
   }
 
-  /**
-   * Streams open at once: the plan's (Settings). The Demo network in this process is free and has
-   * no limit, so there a named plan's one stream does not keep a pool page from streaming; a
-   * custom budget is taken as set.
-   */
-  private streamBudget(): number {
-    const s = this.effective();
-    return s.network === 'demo' && s.plan !== 'custom' ? Math.max(s.streamBudget, 4) : s.streamBudget;
-  }
-
-  /** What the budget allows the schedule (no budget where reads are free: the Demo network in this process). */
-  private budgetState(): BudgetState {
-    const s = this.effective();
-    const rate = this.volumes.rate('margin');
-    const metered = this.client.http.metered;
-    return {
-      monthly: metered ? monthlyBudgetOf(s) : null,
-      spentThisMonth: metered ? this.credits.usage().thisMonth : 0,
-      fixedPerDay: rate === null ? MARGIN_STREAM_PRIOR_PER_DAY : (rate * 86_400) / 1024,
-      records: {
-        id: 'margin records',
-        intervalMs: s.recordsRefreshSec * 1000,
-        credits: this.risk.recordsCredits(),
-        maxMs: 86_400_000,
-      },
-      events: this.risk.eventReads(),
-    };
-  }
-
-  /** Credits a day at the current settings, and where they go (credits/cost-model.ts). */
-  creditForecast(): CreditForecast {
-    const s = this.effective();
-    const pools = this.supervisor.statuses().filter((x) => x.id.startsWith('pool:') && x.state === 'open');
-    // Where reads are free (the Demo network in this process) they are not paced: the forecast is
-    // of what the service would charge, so it plans them as the service's budget would pace them.
-    const paced = this.client.http.metered
-      ? null
-      : this.schedule.planWith({ ...this.budgetState(), monthly: monthlyBudgetOf(s) });
-    return forecast({
-      plan: { name: s.plan, plan: planOf(s) },
-      budget: monthlyBudgetOf(s),
-      marginStreamRate: this.volumes.rate('margin'),
-      prices: paced
-        ? paced.assets.map((a) => ({
-            id: this.prices.symbolOf(a.asset),
-            intervalMs: a.everyMs,
-            credits: PRICE_READ_CREDITS,
-          }))
-        : this.schedule.reads(),
-      owners: this.store.settings.watchList().length,
-      recordsCredits: this.risk.recordsCredits(),
-      recordsEveryMs: (paced ? paced.recordsEveryMs : this.schedule.recordsIntervalMs()) ?? s.recordsRefreshSec * 1000,
-      events: paced ? paced.events : this.schedule.eventReads(),
-      poolStreams: pools.map((p) => ({ pool: p.id.slice(5), rate: this.volumes.rate(p.id) })),
-    });
-  }
-
-  /**
-   * The shells' last resort: an error nobody handled was caught, logged, and survived. It shows
-   * in the status so the user knows something went wrong; the tests fail on any such error.
-   */
+  /** The shells' last resort: an error nobody handled was caught and logged; the status shows it. */
   noteInternalError(err: unknown): void {
-    const message = err instanceof Error ? err.message : String(err);
-    this.internalError = { at: Date.now(), message: this.redact(message).slice(0, 300) };
-    this.scheduleStatus();
+    this.reporter.noteInternalError(this.redact(err instanceof Error ? err.message : String(err)));
   }
 
   /** Reconnect every stream now (the user asked, or a key was entered). */
@@ -571,71 +458,33 @@ export class Monitor implements TidewatchApi {
     return this.effective().network === 'demo' ? (this.opts.demo?.hints?.() ?? []) : [];
   }
 
-  /** Whether the service is known to be unreachable now. */
-  get offline(): boolean {
-    return this.offlineSince !== null;
-  }
-
-  /** Record whether the service answered: drives the offline banner. */
-  noteNetwork(err?: unknown): void {
-    const offline =
-      err === 'unreachable' || (err instanceof ServiceError && (err.kind === 'network' || err.kind === 'timeout'));
-    const was = this.offlineSince;
-    if (offline) this.offlineSince ??= Date.now();
-    else if (!err) this.offlineSince = null;
-    if (was !== this.offlineSince) this.scheduleStatus();
-  }
-
-  private scheduleStatus(): void {
-    if (this.closed) return;
-    this.statusTimer ??= setTimeout(() => {
-      this.statusTimer = undefined;
-      this.hub.publish('status', this.status());
-    }, 100);
-  }
-
-  // ---- streams -----------------------------------------------------------------------
-
-  private onMarginCommitted(events: IncomingMarginEvent[]): void {
-    dispatchMarginEvents(events, {
-      ...this.marginDeps,
-      checkLarge: (evs) =>
-        void checkLargeLiquidations(evs, {
-          limitUsd: this.effective().largeLiquidationUsd,
-          since: this.startedAt,
-          assets: this.assets,
-          prices: this.prices,
-          alerts: this.alerts,
-          closed: () => this.closed,
-          log: this.log,
-        }),
-      publish: (pushed) => this.hub.publish('margin', pushed),
-      listening: () => this.hub.count('margin') > 0,
-      refreshSoon: (owners) => this.risk.refreshSoon(owners),
-    });
-  }
-
-  // ---- risk --------------------------------------------------------------------------
-
   /** Read every watched wallet now; resolves with the readings stored. */
   refreshRisk(): Promise<RiskReading[]> {
     return this.risk.refresh();
   }
 
-  // ---- lifecycle ---------------------------------------------------------------------
+  creditForecast(): CreditForecast {
+    return this.plan.forecast();
+  }
+
+  /** A pool's page opened or closed: its stream follows; its cost is measured afresh each time it opens. */
+  private onSubscribers(topic: Topic, count: number): void {
+    if (!topic.startsWith('pool:')) return;
+    this.pools.onSubscribers(topic.slice(5), count);
+    if (count === 0) this.volumes.forget(topic);
+  }
 
   /** Stop streams and timers, commit what is held, close the store. */
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
-    if (this.statusTimer) clearTimeout(this.statusTimer);
+    this.reporter.close();
     this.risk.close();
     this.notify.close();
     this.sight.close();
     this.schedule.close();
     this.supervisor.stopAll();
-    this.recovery.close();
-    this.margin.flush();
+    this.margin.close();
     this.pools.flushAll();
     this.credits.flush();
     await this.store.shutdown(); // after the margin writer commits what it was handed

@@ -65,7 +65,19 @@ export class SettingsService {
     private readonly secrets: SecretStore,
     /** The stream keys (client/stream-keys.ts), kept like the api-key; JSON. */
     private readonly streamSecrets: SecretStore = new MemorySecretStore(),
+    /** Settings forced by the command line for this run (not persisted). */
+    private readonly overrides: Partial<Omit<Settings, KeyFacts>> = {},
   ) {}
+
+  /** The settings in force: the saved ones with this run's overrides on top. */
+  effective(): Settings {
+    return { ...this.get(), ...this.overrides };
+  }
+
+  /** The api-key kept at rest (the Demo network's comes with it, not from here). */
+  apiKey(): string | null {
+    return this.secrets.get();
+  }
 
   get(): Settings {
     const saved = fromStored(withoutKeyFacts(this.repo.get<Partial<Settings>>(KEY) ?? {}));

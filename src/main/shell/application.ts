@@ -132,7 +132,7 @@ export async function startApplication(paths: ShellPaths): Promise<void> {
     tray.render(
       trayStateOf({
         status,
-        readings: [...monitor.latestReadings.values()],
+        readings: [...monitor.watch.latest.values()],
         privacy: s.privacyMode,
         alertsPausedUntil: notifier.pausedUntil,
         now: Date.now(),

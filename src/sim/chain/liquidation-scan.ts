@@ -1,6 +1,6 @@
 import type { UnitUsd } from './asset-values';
 import type { MarginPool } from './margin-pools';
-import type { Manager } from './margin';
+import type { Manager } from './margin-manager';
 
 /** Margin for floating point (see `rebuild` for the rounding of a debt to whole units). */
 const EPSILON = 1e-9;

@@ -1,10 +1,10 @@
 import type { ActiveLoan, Deposit, Liquidation, Loan, MarginManager } from '../../shared/api';
 import { checkpointAt, isoAt } from '../clock';
-import type { Debt, MarginEngine, Manager } from './margin';
+import type { Debt, Manager, MarginReads } from './margin-manager';
 import type { Stamp } from './margin-pools';
 
 /** The wire form of the sim's managers and loans (risk ratios at the current oracle prices). */
-export function loanToWire(e: MarginEngine, m: Manager): Loan | null {
+export function loanToWire(e: MarginReads, m: Manager): Loan | null {
   const d = m.debt;
   if (!d) return null;
   const ratio = e.riskRatio(m);
@@ -22,7 +22,7 @@ export function loanToWire(e: MarginEngine, m: Manager): Loan | null {
   };
 }
 
-export function depositToWire(e: MarginEngine, m: Manager): Deposit {
+export function depositToWire(e: MarginReads, m: Manager): Deposit {
   const base = e.oracle.oracle(m.market.spec.base);
   const quote = e.oracle.oracle(m.market.spec.quote);
   return {
@@ -39,7 +39,7 @@ export function depositToWire(e: MarginEngine, m: Manager): Deposit {
   };
 }
 
-export function managerToWire(e: MarginEngine, m: Manager, withLoans = true): MarginManager {
+export function managerToWire(e: MarginReads, m: Manager, withLoans = true): MarginManager {
   const loan = loanToWire(e, m);
   return {
     margin_manager_id: m.id,
@@ -57,7 +57,7 @@ export function managerToWire(e: MarginEngine, m: Manager, withLoans = true): Ma
 }
 
 /** Get Active Loans items: the loan, its time, and the manager without its loans. */
-export function activeLoanToWire(e: MarginEngine, m: Manager): ActiveLoan | null {
+export function activeLoanToWire(e: MarginReads, m: Manager): ActiveLoan | null {
   const loan = loanToWire(e, m);
   if (!loan) return null;
   return { ...loan, checkpoint_timestamp_ms: m.debt!.stamp.ms, margin_manager: managerToWire(e, m, false) };
@@ -65,7 +65,7 @@ export function activeLoanToWire(e: MarginEngine, m: Manager): ActiveLoan | null
 
 /** The Get Liquidations record of a liquidation just done (`m` as it is after it). */
 export function liquidationToWire(
-  e: MarginEngine,
+  e: MarginReads,
   m: Manager,
   l: {
     debt: Debt;

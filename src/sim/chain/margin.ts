@@ -2,15 +2,16 @@ import type { ActiveSupply, Liquidation, SupplierCap, SupplyReferral } from '../
 import { EVENT_TYPES } from '../../shared/api';
 import { riskRatioToStream } from '../../shared/units';
 import { objectId, type Rng } from '../rng';
-import { AssetValues, type UnitUsd } from './asset-values';
+import { AssetValues } from './asset-values';
 import { LiquidationScan, ratioNow } from './liquidation-scan';
 import { MarginPools, type MarginPool, type Stamp } from './margin-pools';
+import type { Debt, Manager, MarginReads } from './margin-manager';
 import { liquidationToWire } from './margin-wire';
 import type { Market } from './market';
 import type { PoolSpec, RiskSpec } from './assets';
 import type { PriceOracle } from './prices';
 
-/** Protocol parameters at 5x leverage (decisions.md, facts about the margin protocol); a pool may set its own (assets.ts). */
+/** Protocol parameters at 5x leverage (docs/service.md, Facts about the margin protocol); a pool may set its own (assets.ts). */
 export const RISK: RiskSpec = {
   minWithdraw: 2.0,
   minBorrow: 1.25,
@@ -25,35 +26,6 @@ export function riskOf(spec: PoolSpec): RiskSpec {
   return { ...RISK, ...spec.risk };
 }
 
-export interface Debt {
-  side: 'base' | 'quote';
-  pool: MarginPool;
-  shares: number;
-  original: number;
-  originalShares: number;
-  stamp: Stamp;
-}
-
-export interface Manager {
-  id: string;
-  /** Place in the engine's list (creation order). */
-  seq: number;
-  balanceManager: string;
-  owner: string;
-  market: Market;
-  created: Stamp;
-  updated: Stamp;
-  base: number;
-  quote: number;
-  debt: Debt | null;
-  deposit: Stamp & { baseOracle: number; quoteOracle: number };
-  closed: boolean;
-  /** The risk parameters of the manager's pool. */
-  risk: RiskSpec;
-  /** USD per raw unit of base and quote, live (the liquidation check runs every step over every manager). */
-  units: { base: UnitUsd; quote: UnitUsd };
-}
-
 export interface MarginEmit {
   (type: string, ms: number, data: Record<string, unknown>, digest: string): void;
 }
@@ -63,7 +35,7 @@ export interface MarginEmit {
  * interest curve, suppliers, and traders who open leveraged managers, add and withdraw
  * collateral, re-lever, and get liquidated when the price moves against them.
  */
-export class MarginEngine {
+export class MarginEngine implements MarginReads {
   readonly managers: Manager[] = [];
   readonly liquidations: Liquidation[] = [];
   readonly owners: string[];

@@ -1,0 +1,90 @@
+import type { Settings } from '../../../shared/contract';
+import type { SettingsService } from '../settings';
+import { ServiceError } from './errors';
+import type { ServiceConfig } from './http';
+import { ServiceClient } from './service-client';
+import { serviceConfigOf, serviceIdentity, type DemoTarget } from './service-target';
+
+export interface ServiceLinkOptions {
+  settings: Pick<SettingsService, 'effective' | 'apiKey' | 'streamKeys'>;
+  /** The Demo network the shell started (src/sim), used when the network is `demo`. */
+  demo?: DemoTarget;
+  fetch?: typeof fetch;
+  /** Each answered request, by its spec path (the credit meter counts them). */
+  onAnswered: (specPath: string) => void;
+  /** The service became reachable or unreachable. */
+  onOfflineChange: () => void;
+}
+
+/**
+ * The data service as the settings point at it: the client, whether Tidewatch can connect at all
+ * (a key and an address), which service it is (a change of network, URL, key or naming is another
+ * service), and whether it is reachable now (the offline banner).
+ */
+export class ServiceLink {
+  readonly client: ServiceClient;
+  private identity: string;
+  private offlineSince: number | null = null;
+
+  constructor(private readonly o: ServiceLinkOptions) {
+    const config = this.config();
+    this.client = new ServiceClient(config);
+    this.identity = serviceIdentity(config);
+  }
+
+  private get settings(): Settings {
+    return this.o.settings.effective();
+  }
+
+  private demo(): DemoTarget | undefined {
+    return this.settings.network === 'demo' ? this.o.demo : undefined;
+  }
+
+  apiKey(): string | null {
+    return this.settings.network === 'demo' ? (this.o.demo?.apiKey ?? null) : this.o.settings.apiKey();
+  }
+
+  /** A key and an address: without them nothing is asked of the service. */
+  canConnect(): boolean {
+    const s = this.settings;
+    return this.apiKey() !== null && (s.network === 'demo' ? this.o.demo !== undefined : s.baseUrl !== '');
+  }
+
+  config(): ServiceConfig {
+    const keys = { apiKey: this.apiKey(), streamKeys: this.o.settings.streamKeys() };
+    return serviceConfigOf(this.settings, this.demo(), keys, { fetch: this.o.fetch, onAnswered: this.o.onAnswered });
+  }
+
+  /** Point the client at the settings again; true when the service itself changed. */
+  reconfigure(): boolean {
+    const config = this.config();
+    const identity = serviceIdentity(config);
+    const changed = identity !== this.identity;
+    this.identity = identity;
+    this.client.http.reconfigure(config);
+    return changed;
+  }
+
+  /** Whether the service is known to be unreachable now. */
+  get offline(): boolean {
+    return this.offlineSince !== null;
+  }
+
+  /** Since when it is unreachable (ms), or null. */
+  get unreachableSince(): number | null {
+    return this.offlineSince;
+  }
+
+  /**
+   * Whether the service answered: a network failure or timeout (or 'unreachable' from the
+   * streams) makes it offline, an answer (no error) online; any other error says nothing of it.
+   */
+  noteNetwork(err?: unknown): void {
+    const offline =
+      err === 'unreachable' || (err instanceof ServiceError && (err.kind === 'network' || err.kind === 'timeout'));
+    const was = this.offlineSince;
+    if (offline) this.offlineSince ??= Date.now();
+    else if (!err) this.offlineSince = null;
+    if (was !== this.offlineSince) this.o.onOfflineChange();
+  }
+}

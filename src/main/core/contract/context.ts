@@ -1,0 +1,62 @@
+import type {
+  ArgsOf,
+  ContractMethod,
+  ContractResults,
+  CreditForecast,
+  DemoOwnerHint,
+  StatusSnapshot,
+  StreamStatus,
+} from '../../../shared/contract';
+import type { ServiceClient } from '../client/service-client';
+import type { Notifier } from '../notify/notifier';
+import type { AssetBookCache } from '../risk/asset-book';
+import type { EventUnits } from '../risk/event-amounts';
+import type { RiskRefresh } from '../risk/risk-refresh';
+import type { SettingsService } from '../settings';
+import type { ResponseCache } from '../store/cache-repo';
+import type { MarginEventRepo } from '../store/margin-events';
+import type { MarketRepo } from '../store/market-repo';
+import type { RiskAlertRepo } from '../store/risk-alert-repo';
+import type { SettingsRepo } from '../store/settings-repo';
+import type { StoreHealth } from '../store/store-health';
+import type { WatchRegistry } from '../watch-registry';
+
+/**
+ * Every service the contract's handlers use. Each group of handlers takes only the part it needs
+ * (`Pick<ContractContext, …>`), so what a method can touch is written at its group.
+ */
+export interface ContractContext {
+  client: ServiceClient;
+  /** Answers kept for offline use. */
+  cache: ResponseCache;
+  market: MarketRepo;
+  margin: MarginEventRepo;
+  alerts: RiskAlertRepo;
+  /** The watch list and per-manager thresholds as stored. */
+  stored: SettingsRepo;
+  storeHealth: StoreHealth;
+  /** Whether the service answered (an error, or none): the offline banner. */
+  noteNetwork: (err?: unknown) => void;
+  offline: () => boolean;
+  streams: () => StreamStatus[];
+  watch: WatchRegistry;
+  eventUnits: EventUnits;
+  risk: RiskRefresh;
+  assets: AssetBookCache;
+  settings: SettingsService;
+  /** Settings or keys changed: point the client and the streams at them. */
+  reconfigure: () => void;
+  retryStreams: () => void;
+  status: () => StatusSnapshot;
+  forecast: () => CreditForecast;
+  notify: Notifier;
+  demoHints: () => DemoOwnerHint[];
+}
+
+/** One handler per contract method: its parsed arguments and the caller's signal in, its answer out. */
+export type Handler<M extends ContractMethod> = (
+  args: ArgsOf<M>,
+  signal?: AbortSignal,
+) => Promise<ContractResults[M]> | ContractResults[M];
+
+export type Handlers<K extends ContractMethod = ContractMethod> = { [M in K]: Handler<M> };

@@ -1,0 +1,50 @@
+import { ContractArgumentError } from '../../../shared/contract';
+import type { ContractContext, Handlers } from './context';
+
+type SettingsCommands =
+  | 'settings'
+  | 'updateSettings'
+  | 'setApiKey'
+  | 'setStreamKey'
+  | 'streamStatus'
+  | 'creditForecast'
+  | 'retryStreams'
+  | 'demoHints';
+
+/** Settings and keys (each change points the client and the streams at them), the status, the forecast. */
+export function settingsCommands(
+  c: Pick<ContractContext, 'settings' | 'reconfigure' | 'retryStreams' | 'status' | 'forecast' | 'demoHints'>,
+): Handlers<SettingsCommands> {
+  return {
+    settings: () => c.settings.effective(),
+    updateSettings: (a) => {
+      try {
+        c.settings.update(a);
+      } catch (err) {
+        throw new ContractArgumentError(`updateSettings: ${(err as Error).message}`);
+      }
+      c.reconfigure();
+      return c.settings.effective();
+    },
+    setApiKey: (a) => {
+      c.settings.setApiKey(a.apiKey);
+      c.reconfigure();
+      // Even the same key again: the user says it is valid now (a plan renewed, a key re-enabled).
+      c.retryStreams();
+      return c.settings.effective();
+    },
+    setStreamKey: (a) => {
+      c.settings.setStreamKey(a.pool, a.streamKey);
+      c.reconfigure();
+      c.retryStreams();
+      return c.settings.effective();
+    },
+    streamStatus: () => c.status(),
+    creditForecast: () => c.forecast(),
+    retryStreams: () => {
+      c.retryStreams();
+      return c.status();
+    },
+    demoHints: () => ({ owners: c.demoHints().slice(0, 12) }),
+  };
+}

@@ -1,0 +1,88 @@
+import type { ContractResults } from '../../../shared/contract';
+import { ServiceError } from '../client/errors';
+import { readManager } from '../risk/portfolio';
+import type { ContractContext, Handlers } from './context';
+import { keyOf, local, readThrough, staleBecause, type ReadThroughContext } from './read-through';
+
+type WatchedReads = 'marginEvents' | 'riskHistory' | 'portfolio' | 'manager' | 'alerts';
+
+/**
+ * What Tidewatch knows of the watched wallets: Live events and risk history from the store (fresh
+ * while the margin stream is open), the Portfolio the risk loop keeps, a manager's page, and the
+ * alerts with where each was sent.
+ */
+export function watchedReads(
+  c: ReadThroughContext &
+    Pick<
+      ContractContext,
+      'client' | 'margin' | 'alerts' | 'watch' | 'eventUnits' | 'risk' | 'assets' | 'settings' | 'offline'
+    >,
+): Handlers<WatchedReads> {
+  return {
+    marginEvents: (a) => {
+      const rows = c.margin.list({
+        type: a.type,
+        managerId: a.managerId,
+        owner: a.owner,
+        fromMs: a.fromMs,
+        toMs: a.toMs,
+        beforeId: a.beforeId,
+        limit: a.limit,
+      });
+      return local(
+        c,
+        c.eventUnits.apply(rows, (id) => c.watch.managers.has(id)),
+        'margin',
+      );
+    },
+    riskHistory: (a) => local(c, c.alerts.readings(a.managerId, a.fromMs, a.toMs), 'margin'),
+    portfolio: async () => {
+      const owners = c.watch.owners().sort().join();
+      const matches = (k: ReturnType<typeof c.risk.portfolio>): boolean =>
+        k !== undefined &&
+        k.portfolio.wallets
+          .map((w) => w.owner)
+          .sort()
+          .join() === owners;
+      let kept = c.risk.portfolio();
+      // The first call of a run answers from the store at once when it can; the push brings the fresh one.
+      if (!matches(kept)) {
+        await c.risk.refresh();
+        kept = c.risk.portfolio();
+      }
+      const err = c.risk.lastError;
+      if (!kept) {
+        if (err) throw err;
+        const empty: ContractResults['portfolio']['data'] = { wallets: [], prices: [], computed_at: Date.now() };
+        return { data: empty, source: 'network', fetchedAt: Date.now(), stale: false };
+      }
+      // Older than a records period: read again in the background (the push brings it).
+      if (Date.now() - kept.at > c.settings.effective().recordsRefreshSec * 1000) void c.risk.refresh();
+      const stale = err !== undefined || c.offline();
+      return {
+        data: kept.portfolio,
+        source: stale ? 'cache' : 'network',
+        fetchedAt: kept.at,
+        stale,
+        ...(stale && err instanceof ServiceError ? { error: staleBecause(err) } : {}),
+      };
+    },
+    manager: async (a, s) => {
+      const known = c.watch.managers.get(a.managerId) ?? c.margin.ownerOfManager(a.managerId);
+      const watched = new Set(c.watch.owners());
+      return readThrough(c, keyOf('manager', a), async () =>
+        readManager(c.client, await c.assets.load(), c.risk.valuation(), a.managerId, known, (o) => watched.has(o), s),
+      );
+    },
+    alerts: (a) => {
+      const list = c.alerts.alerts(a.includeAcknowledged ?? true, a.limit);
+      const log = c.alerts.outbox.log(list.map((x) => x.id));
+      return {
+        data: list.map((x) => ({ ...x, deliveries: log.get(x.id) ?? [] })),
+        source: 'cache',
+        fetchedAt: Date.now(),
+        stale: false,
+      };
+    },
+  };
+}

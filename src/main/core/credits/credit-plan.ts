@@ -1,0 +1,110 @@
+import type { CreditForecast, Settings, StreamStatus } from '../../../shared/contract';
+import type { ServiceLink } from '../client/service-link';
+import type { PriceBook } from '../risk/prices';
+import { PRICE_READ_CREDITS, type BudgetState, type PriceSchedule } from '../risk/price-schedule';
+import type { RiskRefresh } from '../risk/risk-refresh';
+import { monthlyBudgetOf, planOf, type SettingsService } from '../settings';
+import type { CreditMeter } from './credit-meter';
+import { forecast, MARGIN_STREAM_PRIOR_PER_DAY } from './cost-model';
+import type { StreamVolumes } from './stream-volume';
+
+export interface CreditPlanDeps {
+  settings: Pick<SettingsService, 'effective' | 'update'>;
+  link: ServiceLink;
+  credits: CreditMeter;
+  volumes: StreamVolumes;
+  risk: Pick<RiskRefresh, 'recordsCredits' | 'eventReads'>;
+  schedule: () => Pick<PriceSchedule, 'planWith' | 'reads' | 'recordsIntervalMs' | 'eventReads'>;
+  prices: Pick<PriceBook, 'symbolOf'>;
+  streams: () => StreamStatus[];
+  /** How many owners are watched. */
+  owners: () => number;
+  /** The plan's stream limit changed: the supervisor keeps to it. */
+  setStreamBudget: (streams: number) => void;
+}
+
+/**
+ * The service's plan as Tidewatch keeps to it: how many streams may be open, what the month's
+ * budget leaves the read schedule, and the forecast of credits a day (credits/cost-model.ts).
+ */
+export class CreditPlan {
+  constructor(private readonly d: CreditPlanDeps) {}
+
+  private get settings(): Settings {
+    return this.d.settings.effective();
+  }
+
+  /**
+   * Streams open at once: the plan's (Settings). The Demo network in this process is free and has
+   * no limit, so there a named plan's one stream does not keep a pool page from streaming; a
+   * custom budget is taken as set.
+   */
+  streamBudget(): number {
+    const s = this.settings;
+    return s.network === 'demo' && s.plan !== 'custom' ? Math.max(s.streamBudget, 4) : s.streamBudget;
+  }
+
+  /**
+   * The plan chosen where the app starts (`serve --plan`): kept in Settings like a choice made
+   * there, with its limits applied before anything is read.
+   */
+  choose(plan: Exclude<Settings['plan'], 'custom'>): void {
+    this.d.settings.update({ plan });
+    this.d.link.reconfigure();
+    this.d.setStreamBudget(this.streamBudget());
+  }
+
+  /** What the budget allows the schedule (no budget where reads are free: the Demo network in this process). */
+  budgetState(): BudgetState {
+    const s = this.settings;
+    const rate = this.d.volumes.rate('margin');
+    const metered = this.d.link.client.http.metered;
+    return {
+      monthly: metered ? monthlyBudgetOf(s) : null,
+      spentThisMonth: metered ? this.d.credits.usage().thisMonth : 0,
+      fixedPerDay: rate === null ? MARGIN_STREAM_PRIOR_PER_DAY : (rate * 86_400) / 1024,
+      records: {
+        id: 'margin records',
+        intervalMs: s.recordsRefreshSec * 1000,
+        credits: this.d.risk.recordsCredits(),
+        maxMs: 86_400_000,
+      },
+      events: this.d.risk.eventReads(),
+    };
+  }
+
+  /** Whether this month's credits are spent (a reason to count the monitor blind). */
+  spent(): boolean {
+    const budget = planOf(this.settings)?.monthlyCredits ?? null;
+    return this.d.link.client.http.metered && budget !== null && this.d.credits.usage().thisMonth >= budget;
+  }
+
+  /** Credits a day at the current settings, and where they go. */
+  forecast(): CreditForecast {
+    const s = this.settings;
+    const schedule = this.d.schedule();
+    const pools = this.d.streams().filter((x) => x.id.startsWith('pool:') && x.state === 'open');
+    // Where reads are free (the Demo network in this process) they are not paced: the forecast is
+    // of what the service would charge, so it plans them as the service's budget would pace them.
+    const paced = this.d.link.client.http.metered
+      ? null
+      : schedule.planWith({ ...this.budgetState(), monthly: monthlyBudgetOf(s) });
+    return forecast({
+      plan: { name: s.plan, plan: planOf(s) },
+      budget: monthlyBudgetOf(s),
+      marginStreamRate: this.d.volumes.rate('margin'),
+      prices: paced
+        ? paced.assets.map((a) => ({
+            id: this.d.prices.symbolOf(a.asset),
+            intervalMs: a.everyMs,
+            credits: PRICE_READ_CREDITS,
+          }))
+        : schedule.reads(),
+      owners: this.d.owners(),
+      recordsCredits: this.d.risk.recordsCredits(),
+      recordsEveryMs: (paced ? paced.recordsEveryMs : schedule.recordsIntervalMs()) ?? s.recordsRefreshSec * 1000,
+      events: paced ? paced.events : schedule.eventReads(),
+      poolStreams: pools.map((p) => ({ pool: p.id.slice(5), rate: this.d.volumes.rate(p.id) })),
+    });
+  }
+}

@@ -1,0 +1,74 @@
+import type { RiskReading, WatchEntry } from '../../shared/contract';
+import type { PortfolioSummary } from '../../shared/portfolio';
+import type { PositionLevel } from '../../shared/risk-model';
+import type { MarginEventRepo } from './store/margin-events';
+import type { SettingsRepo } from './store/settings-repo';
+import { learnStoredManagers } from './streams/margin-dispatch';
+
+/** A manager's latest reading with the level the valuation gave it (the tray shows the worst). */
+export type LatestReading = RiskReading & { level: PositionLevel };
+
+/**
+ * What is watched: the owners on the watch list (kept in the store), the margin managers known
+ * to be theirs, and each watched manager's latest risk reading. The margin stream's dispatch,
+ * the risk loop and the contract's watch commands all learn and forget through here.
+ */
+export class WatchRegistry {
+  /** Watched managers -> owner: from the store at start and on addWatch, the margin stream and the risk loop. */
+  readonly managers = new Map<string, string>();
+  /** The latest risk reading of each watched manager. */
+  readonly latest = new Map<string, LatestReading>();
+
+  constructor(
+    private readonly settings: Pick<SettingsRepo, 'watchList' | 'watchedSince' | 'addWatch' | 'removeWatch'>,
+    private readonly margin: Pick<MarginEventRepo, 'managersOfOwner'>,
+  ) {}
+
+  list(): WatchEntry[] {
+    return this.settings.watchList();
+  }
+
+  owners(): string[] {
+    return this.list().map((w) => w.owner);
+  }
+
+  /** When `owner` joined the watch list (ms); undefined when it is not on it. */
+  since(owner: string): number | undefined {
+    return this.settings.watchedSince(owner);
+  }
+
+  /** Learn the managers the store already knows for these owners (all watched owners by default). */
+  learnStored(owners: readonly string[] = this.owners()): void {
+    learnStoredManagers(owners, this.margin, this.managers);
+  }
+
+  /** Watch `owner`; its managers the store knows are watched at once. */
+  add(owner: string, label: string | null): WatchEntry[] {
+    this.settings.addWatch(owner, label);
+    this.learnStored([owner]);
+    return this.list();
+  }
+
+  /** Stop watching `owner` and forget its managers and their readings. */
+  remove(owner: string): WatchEntry[] {
+    this.settings.removeWatch(owner);
+    for (const [id, o] of this.managers) {
+      if (o !== owner) continue;
+      this.managers.delete(id);
+      this.latest.delete(id);
+    }
+    return this.list();
+  }
+
+  /** Managers the risk loop read for the watched owners. */
+  noteManagers(managers: ReadonlyArray<{ id: string; owner: string }>): void {
+    for (const m of managers) this.managers.set(m.id, m.owner);
+  }
+
+  /** A valuation's readings, each with the level the Portfolio gave its position. */
+  noteReadings(readings: readonly RiskReading[], portfolio: PortfolioSummary): void {
+    const levels = new Map(portfolio.wallets.flatMap((w) => w.positions.map((p) => [p.manager_id, p.level])));
+    for (const r of readings) this.latest.set(r.manager_id, { ...r, level: levels.get(r.manager_id) ?? 'ok' });
+    for (const id of [...this.latest.keys()]) if (!this.managers.has(id)) this.latest.delete(id);
+  }
+}
