@@ -42,7 +42,7 @@ const POOL = {
 };
 
 describe('service errors', () => {
-  it('map statuses to the kinds of decisions.md', () => {
+  it('map statuses to the kinds of docs/service.md, Error responses', () => {
     expect([401, 403, 404, 400, 422, 429, 500, 503].map((s) => kindOfStatus(s))).toEqual([
       'auth',
       'auth',
@@ -55,7 +55,7 @@ describe('service errors', () => {
     ]);
   });
 
-  it('read a 403 about credits, quota or the plan as quota, not as a rejected key (decisions.md)', () => {
+  it('read a 403 about credits, quota or the plan as quota, not as a rejected key', () => {
     expect(kindOfStatus(403, 'Insufficient credits for this request')).toBe('quota');
     expect(kindOfStatus(403, 'monthly quota exceeded')).toBe('quota');
     expect(kindOfStatus(403, 'Upgrade your plan to use this endpoint')).toBe('quota');
@@ -236,5 +236,48 @@ describe('paging and ranges', () => {
       ),
       { numRuns: 60 },
     );
+  });
+});
+
+describe('a call of several requests', () => {
+  /** Answers every request with an empty list, one byte at a time over `ms`: a service that trickles. */
+  const trickling = (ms: number): typeof fetch =>
+    (async (_input: string | URL | Request, init?: RequestInit) => {
+      const body = new ReadableStream<Uint8Array>({
+        async start(controller) {
+          controller.enqueue(new TextEncoder().encode('['));
+          await new Promise((r) => setTimeout(r, ms));
+          // As a real fetch does, an abort while the body is read fails the read.
+          if (init?.signal?.aborted) return controller.error(new DOMException('aborted', 'AbortError'));
+          controller.enqueue(new TextEncoder().encode(']'));
+          controller.close();
+        },
+      });
+      return new Response(body, { status: 200, headers: { 'content-type': 'application/json' } });
+    }) as typeof fetch;
+
+  it('takes at most one timeout in all, however many windows a range needs, and says so', async () => {
+    const c = new ServiceClient({ baseUrl: 'http://s', apiKey: 'k', timeoutMs: 1_500, fetch: trickling(600) });
+    const started = Date.now();
+    // 10 windows of 100 minutes, 600 ms each: 6 s one request after another.
+    const err = await c.candlesRange('SUI_USDC', '1m', 0, 10 * 100 * 60 - 1).catch((e: unknown) => e);
+    const took = Date.now() - started;
+    expect(err).toBeInstanceOf(ServiceError);
+    expect((err as ServiceError).kind).toBe('timeout');
+    expect((err as ServiceError).message).toBe("The service's answers took longer than 1.5 s in all.");
+    expect(took).toBeGreaterThanOrEqual(1_400);
+    expect(took).toBeLessThan(3_000);
+  });
+
+  it('answers as before when the service is quick, and a caller that gives up is told it was cancelled', async () => {
+    const c = new ServiceClient({ baseUrl: 'http://s', apiKey: 'k', timeoutMs: 1_500, fetch: trickling(10) });
+    expect(await c.candlesRange('SUI_USDC', '1m', 0, 10 * 100 * 60 - 1)).toEqual({ candles: [], truncated: false });
+    const caller = new AbortController();
+    setTimeout(() => caller.abort(), 100);
+    const slow = new ServiceClient({ baseUrl: 'http://s', apiKey: 'k', timeoutMs: 1_500, fetch: trickling(600) });
+    const err = await slow
+      .candlesRange('SUI_USDC', '1m', 0, 10 * 100 * 60 - 1, { signal: caller.signal })
+      .catch((e: unknown) => e);
+    expect(err).toMatchObject({ kind: 'cancelled' });
   });
 });

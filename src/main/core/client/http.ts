@@ -36,7 +36,7 @@ export interface ServiceConfig {
 export type QueryValue = string | number | undefined | readonly string[];
 
 /**
- * GET with everything decisions.md asks of the client: api-key in the query (and never in a
+ * GET with everything docs/service.md asks of the client: api-key in the query (and never in a
  * message), typed errors, timeouts, retries with backoff that honour Retry-After, client-side
  * pacing, and validation of every answer against the shared schemas.
  */
@@ -96,7 +96,7 @@ export class ServiceHttp {
 
   /**
    * The URL of a spec path on the REST host (or the stream host), its key included: the api-key,
-   * or for a stream the stream key (`pool`'s own for stream #21) when one is set.
+   * or for a stream the stream key (`pool`'s own for its pool stream) when one is set.
    */
   url(
     specPath: string,
@@ -128,6 +128,24 @@ export class ServiceHttp {
 
   redact(text: string): string {
     return redact(text, this.config.apiKey, ...allStreamKeys(this.config.streamKeys));
+  }
+
+  /**
+   * A call of several requests (the pages or windows of a range) within the time one answer may
+   * take (`timeoutMs`), so a service that trickles each answer cannot hold the caller for a
+   * timeout per request. `run` gets the signal every request of the call must carry.
+   */
+  async withinOneTimeout<T>(signal: AbortSignal | undefined, run: (signal: AbortSignal) => Promise<T>): Promise<T> {
+    const ms = this.config.timeoutMs;
+    const deadline = AbortSignal.timeout(ms);
+    try {
+      return await run(signal ? AbortSignal.any([signal, deadline]) : deadline);
+    } catch (err) {
+      if (deadline.aborted && !signal?.aborted) {
+        throw new ServiceError('timeout', `The service's answers took longer than ${ms / 1000} s in all.`);
+      }
+      throw err;
+    }
   }
 
   /**

@@ -62,7 +62,7 @@ export interface LoanFilter extends Paging {
 const clamp = (n: number | undefined, min: number, max: number, def: number): number =>
   n === undefined || !Number.isFinite(n) ? def : Math.min(max, Math.max(min, Math.trunc(n)));
 
-/** Bounds the client never exceeds (decisions.md, "Values beyond the bounds"): it clamps instead. */
+/** Bounds the client never exceeds (docs/service.md, Bounds): it clamps instead. */
 function paging(p: Paging = {}): Record<string, QueryValue> {
   return { page: clamp(p.page, 0, Number.MAX_SAFE_INTEGER, 0), perPage: clamp(p.perPage, 1, PER_PAGE_MAX, 10) };
 }
@@ -82,7 +82,7 @@ export class ServiceClient {
   }
 
   // NFT (1-4)
-  /** One NFT by its object id (not in service-api.md; the real service serves it). */
+  /** One NFT by its object id (not in the spec; the real service serves it: docs/service.md, Beyond the spec). */
   nft(objectId: string, signal?: AbortSignal) {
     return this.http.get(`/nfts/${seg(objectId)}`, {}, NftObjectSchema, signal);
   }
@@ -142,7 +142,7 @@ export class ServiceClient {
       CandleListSchema,
       signal,
     );
-    // The spec's text and sample disagree on ordering: sort ourselves (decisions.md).
+    // The spec's text and sample disagree on ordering: sort ourselves (docs/service.md, Ordering).
     return [...list].sort((a, b) => (a.timestamp < b.timestamp ? -1 : a.timestamp > b.timestamp ? 1 : 0));
   }
 
@@ -156,15 +156,12 @@ export class ServiceClient {
     toSec: number,
     o: RangeOptions = {},
   ): Promise<{ trades: Trade[]; truncated: boolean }> {
-    const r = await fetchRange(
-      fromSec,
-      toSec,
-      (from, to) => this.trades(pool, { from, to, limit: SERIES_LIMIT_MAX }, o.signal),
-      {
+    const r = await this.http.withinOneTimeout(o.signal, (signal) =>
+      fetchRange(fromSec, toSec, (from, to) => this.trades(pool, { from, to, limit: SERIES_LIMIT_MAX }, signal), {
         secondOf: (t) => Math.floor(t.checkpoint_timestamp_ms / 1000),
         maxRequests: o.maxRequests ?? this.rangeMaxRequests,
-        signal: o.signal,
-      },
+        signal,
+      }),
     );
     const trades = dedupeBy(r.items, (t) => t.event_digest).sort(
       (a, b) => a.checkpoint_timestamp_ms - b.checkpoint_timestamp_ms || (a.event_digest < b.event_digest ? -1 : 1),
@@ -181,26 +178,28 @@ export class ServiceClient {
     o: RangeOptions = {},
   ): Promise<{ candles: Candle[]; truncated: boolean }> {
     const period = TIMEFRAME_SECONDS[timeframe];
-    const r = await fetchRange(
-      fromSec,
-      toSec,
-      (from, to) => this.candles(pool, timeframe, { from, to, limit: SERIES_LIMIT_MAX }, o.signal),
-      {
-        initialWindowSec: period * SERIES_LIMIT_MAX,
-        maxRequests: o.maxRequests ?? this.rangeMaxRequests,
-        signal: o.signal,
-      },
+    const r = await this.http.withinOneTimeout(o.signal, (signal) =>
+      fetchRange(
+        fromSec,
+        toSec,
+        (from, to) => this.candles(pool, timeframe, { from, to, limit: SERIES_LIMIT_MAX }, signal),
+        {
+          initialWindowSec: period * SERIES_LIMIT_MAX,
+          maxRequests: o.maxRequests ?? this.rangeMaxRequests,
+          signal,
+        },
+      ),
     );
     const candles = dedupeBy(r.items, (c) => c.timestamp).sort((a, b) => (a.timestamp < b.timestamp ? -1 : 1));
     return { candles, truncated: r.incomplete || r.truncatedWindows > 0 };
   }
 
   // Margin (9-20)
-  /** The margin pools (not in service-api.md; the real service publishes it). */
+  /** The margin pools (not in the spec; the real service publishes it). */
   marginPools(signal?: AbortSignal) {
     return this.http.get('/dex-margin/pools', {}, MarginPoolInfoListSchema, signal);
   }
-  /** The exchange pools registered for margin, with their risk parameters (not in service-api.md). */
+  /** The exchange pools registered for margin, with their risk parameters (not in the spec). */
   registeredDexPools(signal?: AbortSignal) {
     return this.http.get('/dex-margin/registered-dex-pools', {}, RegisteredDexPoolListSchema, signal);
   }

@@ -1,10 +1,19 @@
 import type { ContractResults } from '../../../shared/contract';
 import { ServiceError } from '../client/errors';
 import { readManager } from '../risk/portfolio';
+import { settledOrAfter } from '../wait';
 import type { ContractContext, Handlers } from './context';
 import { keyOf, local, readThrough, staleBecause, type ReadThroughContext } from './read-through';
 
 type WatchedReads = 'marginEvents' | 'riskHistory' | 'portfolio' | 'manager' | 'alerts';
+
+/** How long the Portfolio's first call waits for the first reading of the watched wallets (one answer's timeout). */
+const FIRST_READING_WAIT_MS = 30_000;
+const slowFirstReading = (): ServiceError =>
+  new ServiceError(
+    'timeout',
+    'The service is slow to answer: the watched wallets are still being read. The Portfolio appears as soon as they are.',
+  );
 
 /**
  * What Tidewatch knows of the watched wallets: Live events and risk history from the store (fresh
@@ -46,13 +55,15 @@ export function watchedReads(
           .join() === owners;
       let kept = c.risk.portfolio();
       // The first call of a run answers from the store at once when it can; the push brings the fresh one.
+      // Otherwise it waits for the first reading, as long as one answer may take: the reading goes on.
       if (!matches(kept)) {
-        await c.risk.refresh();
+        await settledOrAfter(c.risk.refresh(), FIRST_READING_WAIT_MS);
         kept = c.risk.portfolio();
       }
       const err = c.risk.lastError;
       if (!kept) {
         if (err) throw err;
+        if (c.watch.owners().length > 0) throw slowFirstReading();
         const empty: ContractResults['portfolio']['data'] = { wallets: [], prices: [], computed_at: Date.now() };
         return { data: empty, source: 'network', fetchedAt: Date.now(), stale: false };
       }

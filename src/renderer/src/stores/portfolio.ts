@@ -25,6 +25,8 @@ export const usePortfolioStore = defineStore('portfolio', () => {
         if (!push.portfolio) return;
         summary.value = push.portfolio;
         meta.value = { source: 'network', fetchedAt: push.portfolio.computed_at, stale: false };
+        // A first reading that outlasted the call (a slow service) arrives here: it answers the error.
+        error.value = undefined;
       });
     }
     loading.value = true;
