@@ -4,9 +4,18 @@ import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
+const KEY_OPTIONS = ['--api-key', '--stream-key'];
+const keyOnArgv = process.argv.slice(2).some((a) => KEY_OPTIONS.some((o) => a === o || a.startsWith(`${o}=`)));
+if (keyOnArgv) {
+  // The process's command line is world-readable (`ps`, /proc/PID/cmdline) for its whole life:
+  // overwrite it in place, as database clients do with a password given as an option. Node has
+  // already read its arguments; setting the title writes over the memory `ps` reads them from.
+  process.title = `tidewatch ${process.argv[2] ?? ''}`.trim();
+}
+
 const major = Number(process.versions.node.split('.')[0]);
 if (major < 22) {
-  // better-sqlite3's prebuild needs a current Node: use the project's pinned Node 24 (devDependency `node`).
+  // better-sqlite3's prebuild needs a current Node: use the project's pinned Node 24 (the `node` dependency).
   const pinned = fileURLToPath(new URL('../node_modules/.bin/node', import.meta.url));
   if (!existsSync(pinned)) {
     console.error(
