@@ -4,6 +4,7 @@
  * the cheapest answer the server gives (a 404 for an unknown path).
  */
 import { World } from '../src/sim';
+import { heapLimitsBench } from './heap-limits';
 import { rendererBench } from './renderer';
 import { startBench } from './start';
 import { load, partInOwnProcess, spawnSim } from './support';
@@ -59,6 +60,7 @@ const budgets = [
   ...(await partInOwnProcess('queries')),
   ...(await partInOwnProcess('ingest')),
   ...(await partInOwnProcess('latency')),
+  ...(await heapLimitsBench()),
   ...(await settled(startBench)),
   ...(await settled(rendererBench)),
 ];

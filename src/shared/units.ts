@@ -1,11 +1,11 @@
 /**
- * Every unit rule of the service in one place (decisions.md: "All unit rules live in one tested
- * module"). Views and the core call these; nothing else divides by powers of ten.
+ * Every unit rule of the service in one place, one tested module (docs/service.md, Units). Views
+ * and the core call these; nothing else divides by powers of ten.
  */
 
 /** The exchange stores prices in 1e9 fixed point. */
 export const PRICE_SCALE_DECIMALS = 9;
-/** Stream #22 liquidation `risk_ratio` is scaled by 1,000,000. */
+/** The margin stream's liquidation `risk_ratio` is scaled by 1,000,000. */
 export const STREAM_RISK_RATIO_SCALE = 1_000_000;
 
 export interface PoolDecimals {
@@ -49,12 +49,7 @@ export function quoteQuantityOf(baseRaw: IntLike, priceRaw: IntLike): bigint {
   return (BigInt(baseRaw) * BigInt(priceRaw)) / 10n ** BigInt(PRICE_SCALE_DECIMALS);
 }
 
-/** REST `risk_ratio` is already a plain ratio (1.25 = assets are 125% of debt). */
-export function riskRatioFromRest(value: number): number {
-  return value;
-}
-
-/** Stream #22 liquidation `risk_ratio` is scaled by 1,000,000. */
+/** The margin stream's liquidation `risk_ratio` is scaled by 1,000,000 (REST's is a plain ratio: 1.25 = assets are 125 % of debt). */
 export function riskRatioFromStream(scaled: number): number {
   return scaled / STREAM_RISK_RATIO_SCALE;
 }

@@ -84,7 +84,9 @@ describe('GET /dex/{pool}/order-book-depth (6)', () => {
 
   it('the book moves over time', async () => {
     const a = (await t.get('/dex/SUI_USDC/order-book-depth')).body;
-    await new Promise((r) => setTimeout(r, 1500));
+    // The Demo network's clock driven 2 s ahead at 300x (10 minutes of market), not a wall-clock wait
+    // that may see no order placed; the server's own tick resumes once wall time catches up.
+    t.sim.world.advanceTo(Date.now() + 2_000, 300);
     const b = (await t.get('/dex/SUI_USDC/order-book-depth')).body;
     expect(JSON.stringify(a)).not.toBe(JSON.stringify(b));
   });

@@ -8,7 +8,6 @@ import { DEFAULT_RISK_PARAMS } from '../../src/main/core/risk/risk-params';
 import {
   accrue,
   afterDeposit,
-  afterRepay,
   depositFor,
   entryOf,
   priceAtRatio,
@@ -21,6 +20,13 @@ import {
   type ModelPosition,
   timeToLiquidationByInterest,
 } from '../../src/shared/risk-model';
+
+/** The holdings after repaying `amount` of the debt: what a repay plan is checked against. */
+function afterRepay(h: Holdings, amount: number): Holdings {
+  return h.debtBase > 0 && h.debtQuote <= 0
+    ? { ...h, debtBase: h.debtBase - amount }
+    : { ...h, debtQuote: h.debtQuote - amount };
+}
 
 const params = { liquidation: 1.125, target_liquidation: 1.25, user_reward: 0.01, pool_reward: 0.04 };
 const thresholds = { warning: 1.2, critical: 1.15, near_pct: 3 };

@@ -13,7 +13,6 @@ import {
   quoteQuantity,
   quoteQuantityOf,
   rawPrice,
-  riskRatioFromRest,
   riskRatioFromStream,
   riskRatioToStream,
 } from '../../src/shared/units';
@@ -22,7 +21,7 @@ const SUI_USDC = { base_asset_decimals: 9, quote_asset_decimals: 6 };
 const DEEP_SUI = { base_asset_decimals: 6, quote_asset_decimals: 9 };
 
 describe('units', () => {
-  it('converts the SUI_USDC example of decisions.md: raw 3380500 is 3.3805 USDC per SUI', () => {
+  it('converts the SUI_USDC example of docs/service.md: raw 3380500 is 3.3805 USDC per SUI', () => {
     expect(priceDecimals(SUI_USDC)).toBe(6);
     expect(humanPrice(3_380_500, SUI_USDC)).toBeCloseTo(3.3805, 12);
     expect(rawPrice(3.3805, SUI_USDC)).toBe(3_380_500);
@@ -47,8 +46,7 @@ describe('units', () => {
     expect(quoteQuantityOf('123456789012345678', '3380500')).toBe(417_345_675_256_234n);
   });
 
-  it('keeps REST risk ratios plain and scales stream risk ratios by 1e6', () => {
-    expect(riskRatioFromRest(1.25)).toBe(1.25);
+  it('scales stream risk ratios by 1e6, both ways', () => {
     expect(riskRatioFromStream(1_125_000)).toBe(1.125);
     expect(riskRatioToStream(1.118)).toBe(1_118_000);
   });

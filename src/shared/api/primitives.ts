@@ -3,7 +3,7 @@ import * as v from 'valibot';
 /**
  * A number on the wire. The spec says "number", but the real service's SDK types some of them
  * (depth levels, OHLC prices) as strings, so a numeric string is accepted and normalised here,
- * at the boundary, instead of in every view (decisions.md, "Numbers as strings").
+ * at the boundary, instead of in every view (docs/service.md, Units).
  */
 export const Num = v.union(
   [
@@ -43,6 +43,3 @@ export const BigIntString = v.union(
   ],
   'expected a decimal integer string',
 );
-
-export const Str = v.string();
-export const NullableStr = v.nullable(v.string());

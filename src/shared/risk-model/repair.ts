@@ -58,15 +58,9 @@ export function repayFor(h: Holdings, p: PricePair, target: number, decimals: nu
   return { exact, amount, usd: amount * price };
 }
 
-/** The holdings after depositing `amount` of one asset, or repaying `amount` of the debt. */
+/** The holdings after depositing `amount` of one asset. */
 export function afterDeposit(h: Holdings, asset: 'base' | 'quote', amount: number): Holdings {
   return asset === 'base' ? { ...h, base: h.base + amount } : { ...h, quote: h.quote + amount };
-}
-
-export function afterRepay(h: Holdings, amount: number): Holdings {
-  return h.debtBase > 0 && h.debtQuote <= 0
-    ? { ...h, debtBase: h.debtBase - amount }
-    : { ...h, debtQuote: h.debtQuote - amount };
 }
 
 /** What a liquidation does at prices `p` (the protocol's rule; docs/valuation.md "Liquidation"). */

@@ -1,7 +1,7 @@
 import type { AlertLevel, AlertRecord, DeliveryEntry } from '../../../../shared/contract';
 
 /**
- * The Alerts page's shape (issue 27): one thread per watched position, so a wallet that raised 86
+ * The Alerts page's shape: one thread per watched position, so a wallet that raised 86
  * alerts in 15 minutes reads as a few lines. A position's warning, then its critical crossing,
  * then its liquidation are one story: the newest says where it stands, the rest are folded.
  */
@@ -176,12 +176,4 @@ export function deliveryChips(log: readonly DeliveryEntry[] | undefined): Delive
     chips.set(e.channel, chip);
   }
   return [...chips.values()];
-}
-
-/** Each channel's latest delivery over every alert (Settings shows it beside the channel). */
-export function lastDeliveries(alerts: readonly AlertRecord[]): Map<string, DeliveryEntry> {
-  const last = new Map<string, DeliveryEntry>();
-  for (const a of alerts)
-    for (const e of a.deliveries ?? []) if ((last.get(e.channel)?.at ?? -1) < e.at) last.set(e.channel, e);
-  return last;
 }
