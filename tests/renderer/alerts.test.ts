@@ -3,6 +3,7 @@ import { mount } from '@vue/test-utils';
 import { createPinia, setActivePinia } from 'pinia';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { defineComponent, h, nextTick } from 'vue';
+import type { Router } from 'vue-router';
 import type { AlertRecord, DeliveryEntry, NotifyChannelView, NotifyView } from '../../src/shared/contract';
 import { ApiError, setApi } from '../../src/renderer/src/api';
 import { useWebAlerts } from '../../src/renderer/src/composables/useWebAlerts';
@@ -14,6 +15,7 @@ import { privacy } from '../../src/renderer/src/format';
 import { DELIVERY_RELOAD_MS, useAlertsStore } from '../../src/renderer/src/stores/alerts';
 import { BANNER_DISMISSED_KEY, noticeOf, notifiable, titleFor } from '../../src/renderer/src/web-alerts';
 import { fakeApi } from '../support/fake-api';
+import { routerAt } from './support/router';
 
 const T0 = Date.UTC(2026, 10, 23, 9, 0);
 const MIN = 60_000;
@@ -132,6 +134,10 @@ describe('alert threads', () => {
 });
 
 describe('the Alerts page', () => {
+  let router: Router;
+  beforeEach(async () => {
+    router = await routerAt('/alerts');
+  });
   const mountAlerts = (list: AlertRecord[], answers: Record<string, (args: any) => unknown> = {}) => {
     let stored = list;
     const f = fakeApi({
@@ -141,7 +147,7 @@ describe('the Alerts page', () => {
       ...answers,
     });
     setApi(f.api);
-    const w = mount(AlertsView, { attachTo: document.body });
+    const w = mount(AlertsView, { attachTo: document.body, global: { plugins: [router] } });
     return { f, w, set: (next: AlertRecord[]) => (stored = next) };
   };
   const threadOf = (w: ReturnType<typeof mount>, key: string) => w.get(`[data-thread="${key}"]`);
@@ -297,14 +303,13 @@ describe('the Alerts page', () => {
   });
 
   it('unfolds and marks the alert a notification points at (#/alerts/<id>), even when acknowledged', async () => {
-    window.location.hash = '#/alerts/1';
+    await router.push('/alerts/1');
     const { w } = mountAlerts(BURST.map((a) => (a.id === 1 ? { ...a, acknowledged_at: T0 } : a)));
     await settle();
     const item = w.get('#alert-1');
     expect(item.classes()).toContain('focused');
     expect((w.get('[data-testid="alert-filter-open"]').element as HTMLInputElement).checked).toBe(false);
     w.unmount();
-    window.location.hash = '';
   });
 });
 

@@ -3,6 +3,7 @@ import { mount } from '@vue/test-utils';
 import { createPinia, setActivePinia } from 'pinia';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { defineComponent, h, nextTick, watch } from 'vue';
+import type { Router } from 'vue-router';
 import {
   CHART_EVERY_MS,
   LIVE_EVERY_MS,
@@ -22,6 +23,7 @@ import SettingsView from '../../src/renderer/src/features/settings/SettingsView.
 import { useAlertsStore } from '../../src/renderer/src/stores/alerts';
 import { useStatusStore } from '../../src/renderer/src/stores/status';
 import { fakeApi } from '../support/fake-api';
+import { routerAt } from './support/router';
 
 const alert = (id: number, patch: Partial<AlertRecord> = {}): AlertRecord => ({
   id,
@@ -184,7 +186,7 @@ describe('the alerts store', () => {
   });
 });
 
-describe('a busy pool (issue 12: renderer)', () => {
+describe('a busy pool', () => {
   it('renders the book and tape at most every 100 ms and the charts at most once a second, losing no trade', async () => {
     const f = fakeApi({});
     setApi(f.api);
@@ -500,6 +502,10 @@ describe('the status bar: what the budget did to the reads', () => {
 });
 
 describe('the pool page: what its stream costs, or why it does not stream', () => {
+  let router: Router;
+  beforeEach(async () => {
+    router = await routerAt('/markets/SUI_USDC');
+  });
   const POOL = {
     pool_id: '0x1',
     pool_name: 'SUI_USDC',
@@ -552,7 +558,10 @@ describe('the pool page: what its stream costs, or why it does not stream', () =
     });
     setApi(f.api);
     useStatusStore().snapshot = s;
-    const w = mount(PoolView, { props: { poolName: 'SUI_USDC' }, global: { stubs: { VChart: true, Echarts: true } } });
+    const w = mount(PoolView, {
+      props: { poolName: 'SUI_USDC' },
+      global: { plugins: [router], stubs: { VChart: true, Echarts: true } },
+    });
     const reads = (): number => f.calls.filter(([m]) => m === 'creditForecast').length;
     const line = () => w.find('[data-testid="pool-stream-line"]');
     return { w, reads, line };

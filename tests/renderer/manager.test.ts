@@ -39,6 +39,7 @@ import RiskHistoryChart from '../../src/renderer/src/features/manager/RiskHistor
 import { interestProjection, shownUp } from '../../src/renderer/src/features/manager/position-model';
 import PoolView from '../../src/renderer/src/features/markets/PoolView.vue';
 import { usePortfolioStore } from '../../src/renderer/src/stores/portfolio';
+import { routerAt } from './support/router';
 
 beforeEach(() => setActivePinia(createPinia()));
 
@@ -428,7 +429,10 @@ describe('the pool page: watched positions on the price chart', () => {
     const marks = (): Mark[] => options.filter((o) => o.series?.[0]?.markLine).at(-1)!.series![0]!.markLine!.data;
     const w = mount(PoolView, {
       props: { poolName: 'SUI_USDC' },
-      global: { stubs: { VChart: chartProbe(options), Echarts: chartProbe(options) } },
+      global: {
+        plugins: [await routerAt('/markets/SUI_USDC')],
+        stubs: { VChart: chartProbe(options), Echarts: chartProbe(options) },
+      },
     });
     await settle();
 
@@ -532,11 +536,14 @@ describe('the manager page', () => {
         return () => {};
       },
     });
-    window.location.hash = `#/manager/${p.manager_id}`;
-    window.dispatchEvent(new Event('hashchange'));
     const { default: ManagerView } = await import('../../src/renderer/src/features/manager/ManagerView.vue');
     const options: Array<{ series: Array<{ data: Array<[number, number]> }> }> = [];
-    const w = mount(ManagerView, { global: { stubs: { VChart: chartProbe(options), Echarts: chartProbe(options) } } });
+    const w = mount(ManagerView, {
+      global: {
+        plugins: [await routerAt(`/manager/${p.manager_id}`)],
+        stubs: { VChart: chartProbe(options), Echarts: chartProbe(options) },
+      },
+    });
     await settle();
 
     expect(w.get('[data-testid="position-side"]').text()).toBe('Long SUI');

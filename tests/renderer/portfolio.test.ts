@@ -3,6 +3,7 @@ import { mount } from '@vue/test-utils';
 import { createPinia, setActivePinia } from 'pinia';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { nextTick } from 'vue';
+import type { Router } from 'vue-router';
 import { setApi } from '../../src/renderer/src/api';
 import ShockPanel from '../../src/renderer/src/components/ShockPanel.vue';
 import { POSITION_COLUMNS, positionsToCsv } from '../../src/renderer/src/features/portfolio/csv';
@@ -23,6 +24,7 @@ import {
   type RiskThresholds,
 } from '../../src/shared/risk-model';
 import { fakeApi } from '../support/fake-api';
+import { routerAt } from './support/router';
 
 beforeEach(() => setActivePinia(createPinia()));
 
@@ -228,6 +230,10 @@ describe('the shock panel', () => {
 });
 
 describe('the Portfolio: one row per position, every figure agreeing, and price shocks', () => {
+  let router: Router;
+  beforeEach(async () => {
+    router = await routerAt('/portfolio');
+  });
   const mountPortfolio = () => {
     const f = fakeApi({
       settings: () => SETTINGS,
@@ -236,7 +242,7 @@ describe('the Portfolio: one row per position, every figure agreeing, and price 
       walletNfts: () => ({ data: { items: [], isLastPage: true }, source: 'network', fetchedAt: NOW, stale: false }),
     });
     setApi(f.api);
-    return { f, w: mount(PortfolioView, { attachTo: document.body }) };
+    return { f, w: mount(PortfolioView, { attachTo: document.body, global: { plugins: [router] } }) };
   };
   const cell = (row: ReturnType<ReturnType<typeof mountPortfolio>['w']['findAll']>[number], id: string): string =>
     row.get(`[data-testid="${id}"]`).text();

@@ -7,7 +7,7 @@ import { formatUnits } from '../../shared/units';
  * The one formatter every number on screen passes through: units, locale and privacy mode in
  * one place (a number that skips it would leak in privacy mode).
  *
- * Privacy rule (README "Privacy mode"): the user's own amounts are masked: holdings, debts,
+ * Privacy rule (docs/guide.md, Privacy mode): the user's own amounts are masked: holdings, debts,
  * equity, supplies and their USD values, and the amounts of events and liquidations of watched
  * managers. Market data stays visible: prices (liquidation prices too), ratios, distances,
  * order books, trades, and other traders' events and liquidations. Every amount formatter masks

@@ -1,12 +1,18 @@
-import { computed, ref } from 'vue';
+import { computed, type ComputedRef } from 'vue';
+import { useRoute, useRouter } from 'vue-router';
+
+/** A view of the sidebar. */
+export type ViewName = 'portfolio' | 'wallet' | 'collection' | 'markets' | 'margin' | 'events' | 'alerts' | 'settings';
+/** Where a link goes: a view, or a page reached by links only (`#/manager/<id>`). */
+export type PageName = ViewName | 'manager';
 
 export interface RouteDef {
-  name: string;
+  name: ViewName;
   label: string;
   key: string;
 }
 
-/** The views, in sidebar order; `key` is the keyboard shortcut (Alt + key). */
+/** The views, in sidebar order; `key` is the keyboard shortcut (Alt + key). The routes are in ./routes.ts. */
 export const VIEWS: RouteDef[] = [
   { name: 'portfolio', label: 'Portfolio', key: '1' },
   { name: 'wallet', label: 'Wallet', key: '2' },
@@ -18,35 +24,41 @@ export const VIEWS: RouteDef[] = [
   { name: 'settings', label: 'Settings', key: '8' },
 ];
 
-/** Pages reached by links, not from the sidebar: `#/manager/<id>`. */
-export const PAGES = ['manager'] as const;
+declare module 'vue-router' {
+  interface RouteMeta {
+    /** The view a route shows when it is not the route's own name: an unknown address shows the Portfolio. */
+    view?: ViewName;
+  }
+}
 
-function parse(hash: string): { name: string; param: string | undefined } {
-  const [name, ...rest] = hash.replace(/^#\/?/, '').split('/');
-  const known = VIEWS.some((v) => v.name === name) || (PAGES as readonly string[]).includes(name ?? '');
+/** The path of a view or page with its one parameter at most, URI-encoded whole: `/manager/0x…`. */
+export function pathOf(name: PageName, param?: string): string {
+  return `/${name}${param ? `/${encodeURIComponent(param)}` : ''}`;
+}
+
+/** Links between views (`hrefOf('manager', id)` is `#/manager/<id>`), and moves to one, through the app's router. */
+export function useLinks(): {
+  hrefOf: (name: PageName, param?: string) => string;
+  navigate: (name: PageName, param?: string) => void;
+} {
+  const router = useRouter();
   return {
-    name: known ? name! : 'portfolio',
-    param: rest.length > 0 && rest[0] ? decodeURIComponent(rest.join('/')) : undefined,
+    hrefOf: (name, param) => router.resolve(pathOf(name, param)).href,
+    navigate: (name, param) => void router.push(pathOf(name, param)),
   };
 }
 
-const current = ref(parse(window.location.hash));
-window.addEventListener('hashchange', () => {
-  current.value = parse(window.location.hash);
-});
-
-/** A small hash router: eight views and the manager page, one parameter each at most. */
-export function useRoute() {
-  return {
-    name: computed(() => current.value.name),
-    param: computed(() => current.value.param),
-  };
+/** The view the current address shows, for the sidebar. */
+export function useCurrentView(): ComputedRef<ViewName | undefined> {
+  const route = useRoute();
+  return computed(() => route.meta.view ?? (route.name as ViewName | undefined));
 }
 
-export function navigate(name: string, param?: string): void {
-  window.location.hash = `#/${name}${param ? `/${encodeURIComponent(param)}` : ''}`;
-}
-
-export function hrefOf(name: string, param?: string): string {
-  return `#/${name}${param ? `/${encodeURIComponent(param)}` : ''}`;
+/** The current address's parameter `name` (`#/markets/<pool>`), decoded; undefined when it has none. */
+export function useParam(name: string): ComputedRef<string | undefined> {
+  const route = useRoute();
+  return computed(() => {
+    const value = route.params[name];
+    return typeof value === 'string' && value !== '' ? value : undefined;
+  });
 }

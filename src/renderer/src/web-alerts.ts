@@ -2,7 +2,7 @@ import type { AlertRecord } from '../../shared/contract';
 import { maskAmounts } from '../../shared/privacy';
 
 /**
- * The page `tidewatch serve` serves alerts like the desktop app does (issue 27): a browser
+ * The page `tidewatch serve` serves alerts like the desktop app does: a browser
  * notification for each new warning or critical alert, a short sound for a critical one, and the
  * count to act on in the tab's title, so an alert reaches a trader whose tab is in the background.
  * In the desktop app the native notifier does all this; none of it runs there.
