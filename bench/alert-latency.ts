@@ -1,6 +1,6 @@
 /**
  * Alert latency: from a liquidation's bytes handed to the socket to the alert the monitor pushes,
- * under 5,000 events/s of background on stream #22 (issue 12). The baseline, measured against the
+ * under 5,000 events/s of background on the margin stream. The baseline, measured against the
  * same producer in the same run: a minimal relay that reads the same bytes, parses each event and
  * "alerts" when a liquidation names the manager (no store, no rules). The producer is its own
  * process; both clients run in this one, one at a time, taking turns in slices of a few seconds

@@ -42,7 +42,7 @@ interface Entry {
 }
 
 /**
- * Stream #22 as a bad day on the real service: it produces events at a steady rate, cuts
+ * The margin stream as a bad day on the real service: it produces events at a steady rate, cuts
  * connections often (a third in the middle of an event), refuses all of them in 503 and 429
  * episodes (with and without Retry-After), keeps only `retention` events for replays, and sends
  * some events that are not JSON. It remembers every id it produced, to compare with the store.
@@ -156,7 +156,7 @@ export class FaultStreamServer {
     const url = new URL(req.url ?? '/', 'http://x');
     if (!url.pathname.endsWith('/manager-updates')) {
       res.writeHead(404, { 'content-type': 'application/json' });
-      res.end('{"error":{"status":404,"code":"not_found","message":"only stream #22 here"}}');
+      res.end('{"error":{"status":404,"code":"not_found","message":"only the margin stream here"}}');
       return;
     }
     this.stats.connections++;

@@ -1,10 +1,10 @@
 /**
- * Stream #22 ingest throughput, with baselines measured in the same run on the same schema:
+ * The margin stream's ingest throughput, with baselines measured in the same run on the same schema:
  *  - one INSERT per event (each its own transaction), and raw INSERTs 1,000 per transaction;
  *  - end to end: a fast SSE stream read, parsed, validated and committed with its cursor, and
  *    the bytes the process wrote to disk per event (/proc/self/io write_bytes);
  *  - reading + parsing the same stream without storing it.
- * Budgets (issue 12): end to end >= 5x one INSERT per event, >= 0.7x raw batched; <= 2,500 bytes/event.
+ * Budgets: end to end >= 5x one INSERT per event, >= 0.7x raw batched; <= 2,500 bytes/event.
  */
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -152,7 +152,7 @@ async function streamBench(persist: boolean, transport: SseTransport = 'parser')
 const verdict = (ok: boolean): string => (ok ? 'met' : 'MISSED');
 
 export async function ingestBench(): Promise<Array<[string, boolean]>> {
-  console.log(`\nStream #22 ingest, ${N} events (budgets of issue 12; medians of 3 for the budgeted figures)`);
+  console.log(`\nMargin stream ingest, ${N} events (medians of 3 for the budgeted figures)`);
   // Medians of 3 (alternating, so a slow minute of the machine hits every figure alike): single
   // runs of these swung by 1.5x between runs on 2 shared cores.
   const ones: number[] = [];
@@ -160,7 +160,7 @@ export async function ingestBench(): Promise<Array<[string, boolean]>> {
   const ends: number[] = [];
   let parserBytes = NaN;
   let parserCommits = 0;
-  // The design card's `eventsource` package as the transport, on the same bytes (issue 13); first,
+  // The `eventsource` package as the transport, on the same bytes; first,
   // so the bytes-per-event and commit figures below are the default transport's.
   const esParseOnly = await streamBench(false, 'eventsource');
   const esPersisted = await streamBench(true, 'eventsource');

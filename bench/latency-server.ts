@@ -1,5 +1,5 @@
 /**
- * Stream #22 at a steady background rate with liquidations of one manager mixed in, run as its own
+ * The margin stream at a steady background rate with liquidations of one manager mixed in, run as its own
  * process by bench/alert-latency.ts. Each liquidation's send time (the machine's monotonic
  * clock, `process.hrtime`, the same in every process) goes to the parent over IPC
  * right after its bytes are handed to the socket. Every other path answers 404 at once.

@@ -1,9 +1,9 @@
 /**
- * Memory over a long ingest: 1,000,000 stream #22 events end to end (SSE, parse, validate,
+ * Memory over a long ingest: 1,000,000 margin stream events end to end (SSE, parse, validate,
  * commit with the cursor) into a fresh store. Heap after a full GC before and after, and the
  * peak RSS while it runs, against the process before it starts. The events are made as they are
  * sent (a payload built up front would be the server's memory, not the client's).
- * Budgets (issue 12): heap after <= start + 50 MB; peak RSS <= start + 100 MB.
+ * Budgets: heap after <= start + 50 MB; peak RSS <= start + 100 MB.
  */
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';

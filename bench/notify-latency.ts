@@ -1,5 +1,5 @@
 /**
- * Notify latency (issue 27): from a liquidation of a watched manager on the margin stream to its
+ * Notify latency: from a liquidation of a watched manager on the margin stream to its
  * message at the trader's phone, on the two channels most traders use (Telegram, ntfy). The Demo
  * network runs as its own process; `tidewatch serve` (its own process, started as the CLI starts
  * it, only new events: --no-history) watches the owners with the most margin managers and sends
@@ -86,7 +86,7 @@ interface StreamLiquidation {
 }
 
 /**
- * This process's own subscription to stream #22 (`last-id=$`: new events only, as serve's):
+ * This process's own subscription to the margin stream (`last-id=$`: new events only, as serve's):
  * every liquidation with its arrival, and the owners of managers created meanwhile.
  */
 async function readStream(

@@ -1,7 +1,7 @@
 /**
- * Live events queries over a store of 1,000,000 stream #22 events (500 owners, 5,000 managers,
+ * Live events queries over a store of 1,000,000 margin stream events (500 owners, 5,000 managers,
  * four event types): each query shape the app makes, 1,000 times, p50 and p99. Baseline in the
- * same run: a lookup by primary key. Budgets (issue 12): p50 <= 3 ms, p99 <= 10 ms.
+ * same run: a lookup by primary key. Budgets: p50 <= 3 ms, p99 <= 10 ms.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';

@@ -1,6 +1,6 @@
 /**
- * The renderer under a busy pool (issue 12, point 4): the pool page open in Chromium while its
- * stream #21 carries 200 depth events and 500 trades a second (the Demo network's `flood`), through
+ * The renderer under a busy pool: the pool page open in Chromium while its
+ * pool stream carries 200 depth events and 500 trades a second (the Demo network's `flood`), through
  * the real monitor and web shell. Measured with Chromium's own counters (CDP Performance metrics:
  * TaskDuration for the main thread's busy time, JSHeapUsedSize after a forced GC), a long-task
  * PerformanceObserver, and renders counted per animation frame (mutation batches of the ladder and

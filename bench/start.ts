@@ -4,7 +4,7 @@
  * restarted on a store of 200,000 events and the Portfolio the last run kept, against the same
  * run's `tidewatch --help` (the cost of starting Node, tsx and the command line at all). Medians
  * of 5 rounds, each round the baseline and every case, so they share the machine's state.
- * Budgets (issue 12): the answer <= 3x --help, the rows <= 4.5x.
+ * Budgets: the answer <= 3x --help, the rows <= 4.5x.
  */
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
@@ -33,7 +33,7 @@ const SEEN_ROWS = `(() => {
   new MutationObserver(seen).observe(document, { subtree: true, childList: true });
 })();`;
 
-/** Fill a store with `n` stream #22 events through its own commit (what a long run leaves). */
+/** Fill a store with `n` margin stream events through its own commit (what a long run leaves). */
 function filledStore(n: number): string {
   const dir = mkdtempSync(join(tmpdir(), 'tw-bench-start-'));
   const store = Store.open(dir);

@@ -1,5 +1,5 @@
 /**
- * The soak of stream #22: `tidewatch serve` at its default settings (backoff, watchdog, group
+ * The soak of the margin stream: `tidewatch serve` at its default settings (backoff, watchdog, group
  * commit) against a fault-injecting stream server, SIGKILLed again and again while it ingests.
  * At the end `export margin-events` is compared, by id, with what the server produced.
  *

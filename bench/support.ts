@@ -125,7 +125,7 @@ export function rssOf(pid: number): number {
 }
 
 /**
- * Stream #22 from `url` into `store` through the monitor's own ingest (SSE, parse, validate,
+ * The margin stream from `url` into `store` through the monitor's own ingest (SSE, parse, validate,
  * group commit with the cursor) until `count` events are committed; `onBatch` sees each commit.
  */
 export async function ingestInto(

@@ -198,12 +198,14 @@ export async function doctorCommand(args: string[]): Promise<number> {
       }),
     );
     checks.push(
-      await check('stream #22 (margin)', () => streamCheck(client, '/dex-margin/manager-updates', { 'last-id': '$' })),
+      await check('the margin stream', () => streamCheck(client, '/dex-margin/manager-updates', { 'last-id': '$' })),
     );
-    checks.push(await check(`stream #21 (${pool})`, () => streamCheck(client, `/dex/${pool}/live-trades`, {}, pool)));
+    checks.push(
+      await check(`the pool stream (${pool})`, () => streamCheck(client, `/dex/${pool}/live-trades`, {}, pool)),
+    );
     for (const own of Object.keys(target.streamKeys.pools ?? {}).filter((p) => p !== pool)) {
       checks.push(
-        await check(`stream #21 (${own})`, () =>
+        await check(`the pool stream (${own})`, () =>
           streamCheck(client, `/dex/${encodeURIComponent(own)}/live-trades`, {}, own),
         ),
       );

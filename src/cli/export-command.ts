@@ -14,7 +14,7 @@ export const EXPORT_USAGE = `tidewatch export: print what the store holds (works
   tidewatch export alerts        [--data-dir DIR] [--format jsonl|csv]
   tidewatch export risk          [--data-dir DIR] [--format jsonl|csv]
 
-  margin-events: one row per stored stream #22 event, oldest first, with its stream id.`;
+  margin-events: one row per stored margin stream event, oldest first, with its stream id.`;
 
 type Row = Record<string, unknown>;
 

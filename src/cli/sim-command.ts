@@ -35,7 +35,7 @@ export const SIM_USAGE = `tidewatch sim: the Demo network, a reference implement
                     real service's streams do; REST takes only the api-keys (default: streams
                     take the api-keys)
   --pool-stream-key POOL=KEY
-                    one pool's stream #21 takes this key instead (repeatable)
+                    one pool's stream takes this key instead (repeatable)
   --seed N          seed of the synthetic chain (default ${DEFAULT_SEED})
   --speed N         market activity per second, as a multiple of real time (default 1)
   --host H          address to bind (default 127.0.0.1)
@@ -45,12 +45,12 @@ ${PLAN_HELP.map((line) => `                      ${line}`).join('\n')}
   --bill-log        log every key's bill (credits, as the real service would charge them) every
                     minute, also without --plan; GET /__sim/credits?api-key=KEY answers it any time
   --no-retry-after  429s without a Retry-After header (the real service documents none)
-  --pool-resume     stream #21 resumes after last-id (or Last-Event-ID) by replaying the pool's
+  --pool-resume     pool streams resume after last-id (or Last-Event-ID) by replaying the pool's
                     retained trades, as the real service documents (default: off, as in the spec)
   --rate-limit N    requests per second per key before 429 (default: none, or the plan's)
   --max-streams N   streams open at once per key before 429 (default: none)
   --heartbeat-ms N  interval of ': ping' comments on streams (default ${DEFAULT_HEARTBEAT_MS})
-  --retention N     stream #22 events kept for last-id=0 (default 10000)
+  --retention N     margin stream events kept for last-id=0 (default 10000)
   --anchor-ms MS    wall time (UNIX ms) the synthetic history ends at (default: now); a sim
                     restarted with the same seed and anchor serves the same chain and event ids
   --describe        print what the API alone cannot discover (wallets, kiosks, collections,

@@ -217,7 +217,7 @@ export interface NotifyTestResult {
   ms: number;
 }
 
-/** One attempt to send an alert on a channel (issue 27): the Alerts page's delivery log. */
+/** One attempt to send an alert on a channel: the Alerts page's delivery log. */
 export interface DeliveryEntry {
   channel: string;
   /** 0: the alert; 1…: the escalation's repeats. */
@@ -399,7 +399,7 @@ export const CONTRACT_ARGS = {
   acknowledgeAlert: v.object({ id: v.pipe(v.number(), v.finite(), v.integer(), v.minValue(1)) }),
   snoozeAlert: v.object({ id: v.pipe(v.number(), v.finite(), v.integer(), v.minValue(1)), untilMs: UnixMs }),
   acknowledgeAllAlerts: v.object({}),
-  /** The channels alerts are sent on (issue 27), secrets only as set or not. */
+  /** The channels alerts are sent on, secrets only as set or not. */
   notifyChannels: v.object({}),
   /** Add or change a channel saved in Settings (the notify config's shape); a secret left out keeps its saved value. */
   saveNotifyChannel: v.object({

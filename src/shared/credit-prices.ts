@@ -46,7 +46,7 @@ export function priceOf(specPath: string): { credits: number; estimated: boolean
   return { credits: ESTIMATED_CREDITS, estimated: true };
 }
 
-/** The service's plans by name (its published limits; decisions.md "Plans, rate limits and credits"). */
+/** The service's plans by name (its published limits; docs/service.md, Plans, rate limits and credits). */
 export type PlanName = 'free' | 'builder' | 'scale' | 'pro';
 
 export interface Plan {

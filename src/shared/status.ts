@@ -38,7 +38,7 @@ export interface StatusSnapshot {
   storeNotice: string | null;
   /** The store refuses writes ("cannot write to the store: disk full"); null when it accepts them. */
   storeError: string | null;
-  /** Spans of stream #22 history the service could no longer replay, newest first (at most 5). */
+  /** Spans of the margin stream's history the service could no longer replay, newest first (at most 5). */
   historyGaps: HistoryGap[];
   /** An unexpected internal error that was caught and survived, the latest one. */
   internalError: { at: number; message: string } | null;

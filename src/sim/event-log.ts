@@ -1,5 +1,5 @@
 /**
- * Stream #22's log: every margin event with a Redis-stream style id `<ms>-<seq>` (strictly
+ * The margin stream's log: every margin event with a Redis-stream style id `<ms>-<seq>` (strictly
  * increasing), retention of the newest N events, and live subscribers.
  */
 export interface LoggedEvent {

@@ -23,7 +23,7 @@ export interface SimOptions {
    * own, below) and refuse the api-keys; REST takes only the api-keys. Default: streams take the api-keys.
    */
   streamKeys?: string[];
-  /** Keys of one pool's stream #21 only (over `streamKeys`). */
+  /** Keys of one pool's stream only (over `streamKeys`). */
   poolStreamKeys?: Record<string, string[]>;
   host?: string;
   port?: number;
@@ -36,7 +36,7 @@ export interface SimOptions {
   plan?: PlanName;
   /** false: 429s without `Retry-After` (the real service does not document one). Default true. */
   retryAfter?: boolean;
-  /** Events of stream #22 retained for `last-id=0`. */
+  /** Events of the margin stream retained for `last-id=0`. */
   retention?: number;
   /** Wall time the synthetic history ends at; defaults to now. */
   nowMs?: number;
@@ -50,9 +50,9 @@ export interface SimOptions {
    * trade is there too. Default: generated before `startSim` resolves.
    */
   gradual?: boolean;
-  /** Benchmarks: one pool's stream #21 also carries synthetic depth and trades at these rates. */
+  /** Benchmarks: one pool's stream also carries synthetic depth and trades at these rates. */
   flood?: PoolFlood;
-  /** Stream #21 honours `last-id` / Last-Event-ID by replaying the pool's retained trades (default off, as in the spec). */
+  /** The pool stream honours `last-id` / Last-Event-ID by replaying the pool's retained trades (default off, as in the spec). */
   poolResume?: boolean;
   /** false: no `/dex-margin/pools` and `/dex-margin/registered-dex-pools` (a service that does not publish risk parameters). */
   riskParams?: boolean;

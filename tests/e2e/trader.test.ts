@@ -8,7 +8,7 @@ import { tempDir } from '../support/monitor';
 import { busiestOwners } from '../support/sim';
 
 /**
- * What a trader must see (issue 10), in Chromium with a non-UTC time zone, against the same
+ * What a trader must see, in Chromium with a non-UTC time zone, against the same
  * composition as `tidewatch serve` on the Demo network: money, the liquidation price, the manager
  * page, units and privacy, local time, honest status, the pool page and the small things; then a
  * screenshot of every view at 1280x800 and 1920x1080, light and dark.

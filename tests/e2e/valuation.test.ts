@@ -8,7 +8,7 @@ import { tempDir } from '../support/monitor';
 import { busiestOwners } from '../support/sim';
 
 /**
- * One valuation, read off the page (issue 26): for MINUTES (10 by default) at speed 300, every
+ * One valuation, read off the page (docs/valuation.md): for MINUTES (10 by default) at speed 300, every
  * Portfolio row, a manager page after another and, at the end, every alert raised must have
  * assets / debt = ratio within 0.1 % (plus what rounding for display can add); then the shock
  * panel must move every row within one frame with no service call, in a non-UTC zone.

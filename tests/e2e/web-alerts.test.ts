@@ -9,7 +9,7 @@ import { go, launchChromium, rendererBuilt, SCREENSHOTS } from '../support/brows
 import { tempDir } from '../support/monitor';
 
 /**
- * Issue 27 in Chromium against `serve`: the page notifies a new critical alert (a browser
+ * Alerts in the browser, in Chromium against `serve`: the page notifies a new critical alert (a browser
  * Notification, recorded by a wrapper), counts what is to act on in the tab's title, and the
  * Alerts page and Settings → Alert channels, shot light and dark at 1280 wide in a non-UTC zone.
  */
@@ -93,7 +93,7 @@ afterAll(async () => {
   dir.remove();
 });
 
-describe('the browser page alerts (issue 27)', () => {
+describe('the browser page alerts', () => {
   it('notifies a new critical alert, counts it in the title, and clears the count when acknowledged', async () => {
     await page.goto(serving.url);
     await go(page, '#/alerts');

@@ -40,7 +40,7 @@ function deposit(n: number, pad: string): IncomingMarginEvent {
   };
 }
 
-describe('WAL checkpoints off the writer (issue 12: ingest and alerts without writer stalls)', () => {
+describe('WAL checkpoints off the writer (ingest and alerts without writer stalls)', () => {
   it('keeps the WAL small while the writer commits, and closes with the WAL folded into the file', async () => {
     const dir = tempDir();
     cleanups.push(() => dir.remove());

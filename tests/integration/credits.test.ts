@@ -38,7 +38,7 @@ function metered(t: TestSim, dir: string) {
   return { m, asked, streamed: () => streamed };
 }
 
-describe('the credit meter (issue 13)', () => {
+describe('the credit meter', () => {
   it('counts every answer at its published price and every streamed KB, keeps the count across a restart, and warns at 80 % and 100 % of the budget', async () => {
     const t = await startTestSim({ historyDays: 0.2, speed: 120 });
     const dir = tempDir();

@@ -10,7 +10,7 @@ afterAll(async () => {
 });
 
 /**
- * The disk fills while stream #22 is busy. SQLite's `max_page_count` (on both connections that
+ * The disk fills while the margin stream is busy. SQLite's `max_page_count` (on both connections that
  * write: the app's and the margin writer thread's) is the full disk here: the store cannot grow, and every commit fails with SQLITE_FULL ("database or disk is full"), the
  * same error a full volume gives. Nothing after the cursor may be acknowledged, and once space
  * is back the stream resumes from the stored cursor: no event lost, none twice.
@@ -78,7 +78,7 @@ describe('a store that cannot be written', () => {
     const pushes: number[] = [];
     cleanups.push(m.subscribe(`pool:${POOL}`, (p) => pushes.push(p.trades.length)));
     const pool = () => m.supervisor.statuses().find((s) => s.id === `pool:${POOL}`)!;
-    await until(() => m.store.market.lastTradeStreamId(POOL) !== undefined, 30_000, 'a trade from stream #21');
+    await until(() => m.store.market.lastTradeStreamId(POOL) !== undefined, 30_000, 'a trade from the pool stream');
     const digests = (): Set<string> =>
       new Set(m.store.db.prepare('SELECT event_digest FROM trades WHERE pool = ?').pluck().all(POOL) as string[]);
 

@@ -7,7 +7,7 @@ import { tempDir } from '../support/monitor';
 
 const SEED = 20_251_122;
 
-/** A digest of everything the history leaves behind: the #22 log, every trade, books, liquidations, supplies. */
+/** A digest of everything the history leaves behind: the margin stream's log, every trade, books, liquidations, supplies. */
 function digest(w: World): string {
   const h = createHash('sha256');
   h.update(JSON.stringify(w.log.since('all')));
@@ -38,7 +38,7 @@ afterEach(async () => {
   for (const c of closers.splice(0).reverse()) await c();
 });
 
-describe('the Demo network built in slices (issue 12: start)', () => {
+describe('the Demo network built in slices', () => {
   it('is the same chain as one built at once, to the byte', () => {
     const nowMs = 1_790_000_000_000;
     const eager = new World({ seed: SEED, nowMs, historyDays: 0.5 });

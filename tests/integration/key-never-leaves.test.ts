@@ -10,7 +10,7 @@ const KEY = 'K3Y-very-secret-0123456789';
 // Streams take keys of their own (the real service's), here one for all and one for a pool.
 const STREAM_KEY = 'STR3AM-very-secret-9876543210';
 const POOL_KEY = 'P00L-very-secret-5555555555';
-// The alert channels' secrets (issue 27): a bot token, a webhook URL, a signing secret, an SMTP password, the heartbeat URL.
+// The alert channels' secrets: a bot token, a webhook URL, a signing secret, an SMTP password, the heartbeat URL.
 const TG_TOKEN = '123456:TG-very-secret-token-abcdef';
 const DISCORD_URL = 'http://127.0.0.1:9/api/webhooks/1/DISCORD-very-secret';
 const HOOK_SECRET = 'whsec_SGVsbG8tdmVyeS1zZWNyZXQtaG9vaw==';

@@ -36,7 +36,7 @@ async function offlineAndBack(
   };
   let m = monitorOn(t, dir.dir, { fetch: counting }).start();
   let off = m.subscribe(`pool:${POOL}`, () => {});
-  await until(() => m.store.market.lastTradeStreamId(POOL) !== undefined, 30_000, 'a trade from stream #21');
+  await until(() => m.store.market.lastTradeStreamId(POOL) !== undefined, 30_000, 'a trade from the pool stream');
   off();
   await m.close();
   await sleep(REPLAY_EVIDENCE_MS + 5_000);
@@ -73,7 +73,7 @@ async function offlineAndBack(
   };
 }
 
-describe('resume on stream #21 (issue 13)', () => {
+describe('resume on the pool stream', () => {
   it('skips the REST backfill when the service replays the gap, and backfills when it does not; nothing lost either way', async () => {
     const replaying = await startTestSim({ speed: 120, historyDays: 0.1, poolResume: true });
     const plain = await startTestSim({ speed: 120, historyDays: 0.1 });
@@ -84,7 +84,7 @@ describe('resume on stream #21 (issue 13)', () => {
     // Both at once: each needs more than half a minute away.
     const [withReplay, without] = await Promise.all([offlineAndBack(replaying), offlineAndBack(plain)]);
     console.log(
-      `#21 resume: replaying service ${withReplay.gapTrades} trades in the gap, ${withReplay.backfills.length} REST backfills; plain service ${without.gapTrades} trades, ${without.backfills.length} backfills`,
+      `pool stream resume: replaying service ${withReplay.gapTrades} trades in the gap, ${withReplay.backfills.length} REST backfills; plain service ${without.gapTrades} trades, ${without.backfills.length} backfills`,
     );
     expect(withReplay.gapTrades).toBeGreaterThan(0);
     expect(withReplay.missing).toBe(0);

@@ -27,7 +27,7 @@ async function portfolioOn(t: TestSim) {
   return p.data.wallets.flatMap((w) => w.positions);
 }
 
-describe('risk parameters per pool (issue 13)', () => {
+describe('risk parameters per pool', () => {
   it('the Demo network publishes both endpoints, with other parameters on WAL_USDC and XBTC_USDC', async () => {
     const t = await startTestSim();
     closers.push(() => t.close());
@@ -125,7 +125,7 @@ describe('risk parameters as the real service may send them', () => {
   });
 });
 
-describe('one NFT by id, kept for offline reads (issue 13)', () => {
+describe('one NFT by id, kept for offline reads', () => {
   it('answers the NFT from the store once the service is gone', async () => {
     const t = await startTestSim();
     closers.push(() => t.close());

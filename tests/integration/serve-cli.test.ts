@@ -100,7 +100,7 @@ describe('tidewatch serve / export / doctor on the Demo network', () => {
     const demo = spawnSync(process.execPath, [BIN, 'doctor', '--data-dir', dir.dir], { encoding: 'utf8' });
     expect(demo.status, demo.stdout + demo.stderr).toBe(0);
     expect(demo.stdout).toMatch(/PASS\s+api key/);
-    expect(demo.stdout).toMatch(/PASS\s+stream #22/);
+    expect(demo.stdout).toMatch(/PASS\s+the margin stream/);
     expect(demo.stdout).toContain('all checks passed');
     const sim = spawn(process.execPath, [BIN, 'sim', '--port', '0', '--api-key', 'right'], {
       stdio: ['ignore', 'pipe', 'ignore'],

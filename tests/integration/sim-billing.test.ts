@@ -36,7 +36,7 @@ async function until(predicate: () => boolean, what: string, ms = 10_000): Promi
 
 const pings = (r: SseReader): number => r.comments.filter((c) => c === 'ping').length;
 
-describe('the Demo network bills each key as the real service would (issue 13)', () => {
+describe('the Demo network bills each key as the real service would', () => {
   it('answered requests at their published price, the margin lists at the estimate; GET /__sim/credits is free', async () => {
     const t = await start();
     for (const path of [

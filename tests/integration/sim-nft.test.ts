@@ -226,7 +226,7 @@ describe('GET /nfts/collection/{type} (3) and holders (4)', () => {
   });
 });
 
-describe('GET /nfts/{objectId} (the real service serves it; issue 13)', () => {
+describe('GET /nfts/{objectId} (the real service serves it)', () => {
   it('answers one NFT, the same object the lists serve, held directly or in a Kiosk; 404 for an unknown id', async () => {
     const all = await allPages(`/nfts/address/${d.wallets[0]!}`);
     for (const n of [all.find((x) => x.kiosk === null), all.find((x) => x.kiosk !== null)]) {

@@ -38,7 +38,7 @@ async function burst(
   );
 }
 
-describe('the Demo network enforces a plan of the real service (issue 13)', () => {
+describe('the Demo network enforces a plan of the real service', () => {
   it("knows the service's four plans, the same the app's Settings offer", () => {
     expect(PLAN_NAMES).toEqual(['free', 'builder', 'scale', 'pro']);
     expect(PLANS).toBe(SHARED_PLANS);

@@ -38,7 +38,7 @@ afterAll(async () => {
   await t.close();
 });
 
-describe('stream #22 /dex-margin/manager-updates', () => {
+describe('the margin stream /dex-margin/manager-updates', () => {
   it('replays everything retained for last-id=0, ids strictly increasing, every event valid', async () => {
     const retained = t.sim.world.log.size;
     const r = await sse('/dex-margin/manager-updates', { 'last-id': '0' });
@@ -123,7 +123,7 @@ describe('stream #22 /dex-margin/manager-updates', () => {
   });
 });
 
-describe('stream #21 /dex/{pool}/live-trades', () => {
+describe('the pool stream /dex/{pool}/live-trades', () => {
   it('sends a depth snapshot at once, then trades and depth of that pool', async () => {
     const pool = t.sim.world.marketsByName.get('SUI_USDC')!.pool;
     const r = await sse('/dex/SUI_USDC/live-trades');
@@ -154,7 +154,7 @@ describe('stream #21 /dex/{pool}/live-trades', () => {
     await live.until((x) => trades(x).length >= 6, 15_000);
     const ids = trades(live).map((m) => m.id!);
     for (let i = 1; i < ids.length; i++) expect(idLess(ids[i - 1]!, ids[i]!)).toBe(true);
-    // Off (the default, as the spec shows no resume on #21): last-id is ignored, only new trades come.
+    // Off (the default, as the spec shows no resume on the pool stream): last-id is ignored, only new trades come.
     const ignored = await sse('/dex/SUI_USDC/live-trades', { 'last-id': ids[0]! });
     await ignored.until((x) => trades(x).length >= 1, 15_000);
     expect(idLess(ids[0]!, trades(ignored)[0]!.id!)).toBe(true);

@@ -12,12 +12,12 @@ afterAll(async () => {
 });
 
 /**
- * Both transports of stream #22 (issue 13: the design card's `eventsource` package, and the
- * parser the app uses by default because the package measured slower: README "Streams") on the
+ * Both transports of the margin stream (the `eventsource` package, and the parser the app uses by
+ * default because the package measured slower: docs/service.md, The stream transport) on the
  * same unreliable server, at production backoff: refused connections, cuts mid-message, repeats,
  * named events, a message that is not JSON. What is stored must be exactly what was sent.
  */
-describe.each<SseTransport>(['parser', 'eventsource'])('stream #22 over the %s transport', (transport) => {
+describe.each<SseTransport>(['parser', 'eventsource'])('the margin stream over the %s transport', (transport) => {
   it('stores exactly what was sent through refusals and cuts: nothing lost, nothing twice, named and broken events kept', async () => {
     const faulty = new FaultyStreamServer(7);
     const url = await faulty.listen();

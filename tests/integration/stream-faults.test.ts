@@ -23,7 +23,7 @@ async function revokeThenAccept(t: TestSim, m: Monitor): Promise<() => string | 
   return margin;
 }
 
-describe('stream #22 under faults', () => {
+describe('the margin stream under faults', () => {
   it('resumes after dropped connections with nothing lost and nothing repeated', async () => {
     const t = await startTestSim({ speed: 3000, heartbeatMs: 500 });
     const dir = tempDir();

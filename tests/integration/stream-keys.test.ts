@@ -12,7 +12,7 @@ afterAll(async () => {
   for (const c of cleanups.reverse()) await c();
 });
 
-describe('stream keys (issue 13): streams take their own key, REST the api-key', () => {
+describe('stream keys: streams take their own key, REST the api-key', () => {
   it('a stream refused with the api-key opens once a stream key is set; a pool with its own key uses it; nothing else changes', async () => {
     // The Demo network as the real service has it: streams refuse the api-key, DEEP_USDC takes its own key.
     const t = await startTestSim({
@@ -105,20 +105,20 @@ describe('stream keys (issue 13): streams take their own key, REST the api-key',
     };
     const ok = await runCli(['doctor', '--base-url', t.sim.url, '--data-dir', data.dir], { env });
     expect(ok.code, ok.stdout + ok.stderr).toBe(0);
-    expect(ok.stdout).toMatch(/stream #22 \(margin\).*the stream key accepted/);
-    expect(ok.stdout).toMatch(/stream #21 \(DEEP_USDC\).*DEEP_USDC's stream key accepted/);
+    expect(ok.stdout).toMatch(/the margin stream .*the stream key accepted/);
+    expect(ok.stdout).toMatch(/the pool stream \(DEEP_USDC\).*DEEP_USDC's stream key accepted/);
     // A wrong pool key: that one check fails, and says which key.
     const bad = await runCli(['doctor', '--base-url', t.sim.url, '--data-dir', data.dir], {
       env: { ...env, TIDEWATCH_POOL_STREAM_KEYS: 'DEEP_USDC=wrong-key' },
     });
     expect(bad.code).not.toBe(0);
-    expect(bad.stdout).toMatch(/stream #21 \(DEEP_USDC\).*DEEP_USDC's stream key was rejected/);
+    expect(bad.stdout).toMatch(/the pool stream \(DEEP_USDC\).*DEEP_USDC's stream key was rejected/);
     for (const r of [ok, bad])
       expect(r.stdout + r.stderr).not.toMatch(new RegExp(`${STREAM_KEY}|${DEEP_KEY}|wrong-key`));
     // Without stream keys the streams are refused and the api-key named.
     const none = await runCli(['doctor', '--base-url', t.sim.url, '--data-dir', data.dir], {
       env: { TIDEWATCH_API_KEY: TEST_KEY },
     });
-    expect(none.stdout).toMatch(/stream #22 \(margin\).*the API key was rejected/);
+    expect(none.stdout).toMatch(/the margin stream .*the API key was rejected/);
   }, 60_000);
 });

@@ -14,7 +14,7 @@ afterEach(async () => {
   for (const c of cleanups.splice(0).reverse()) await c();
 });
 
-/** Stream #22 that sends what the test gives it; every REST path answers 503 (the service's REST is down). */
+/** A margin stream that sends what the test gives it; every REST path answers 503 (the service's REST is down). */
 async function streamOnly() {
   const open = new Set<ServerResponse>();
   let n = 0;

@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { Rng } from '../../src/sim/rng';
 
 /**
- * A deliberately unreliable stream #22: it refuses some connections (503 with Retry-After,
+ * A deliberately unreliable margin stream: it refuses some connections (503 with Retry-After,
  * 429), cuts others in the middle of a message, repeats events, names some events with
  * `event:`, sends one that is not JSON, and honours `last-id`. It records every id it sent in
  * full, so a test can compare what the client stored with what was sent.

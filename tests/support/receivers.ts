@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { Webhook } from 'standardwebhooks';
 
 /**
- * Real HTTP servers on 127.0.0.1 that speak what the alert channels post to (issue 27): ntfy's
+ * Real HTTP servers on 127.0.0.1 that speak what the alert channels post to: ntfy's
  * publish API, the Telegram Bot API's sendMessage, Discord's and Slack's incoming webhooks, a
  * generic webhook verified per Standard Webhooks, and a heartbeat URL. Each keeps what arrived
  * (with the Tidewatch alert numbers a message carries) and answers as told: a share of failures,

@@ -154,7 +154,7 @@ describe('the SSE size guard', () => {
     );
   });
 
-  it('passes LF-only text through unchanged and reframes exactly where the slow path would (issue 12)', () => {
+  it('passes LF-only text through unchanged and reframes exactly where the slow path would', () => {
     const lfOnly = stream.replace(/\r\n?/g, '\n');
     // The line-by-line path alone, for comparison.
     const slow = (chunks: string[]): string => {

@@ -3,7 +3,7 @@ import type { CreditUsage } from '../../src/shared/contract';
 import { CreditMeter, STREAM_TALLY_MS, type CreditCounts } from '../../src/main/core/credits/credit-meter';
 import { ESTIMATED_CREDITS, priceOf } from '../../src/shared/credit-prices';
 
-describe('the published price list (issue 13)', () => {
+describe('the published price list', () => {
   it('prices each endpoint as published, the unpublished margin lists at an estimate', () => {
     expect(priceOf('/nfts/0xabc')).toEqual({ credits: 5, estimated: false });
     expect(priceOf('/nfts/address/0xabc')).toEqual({ credits: 10, estimated: false });

@@ -15,7 +15,7 @@ afterEach(async () => {
   for (const c of cleanups.splice(0).reverse()) await c();
 });
 
-describe('group commit (issue 12: ingest)', () => {
+describe('group commit', () => {
   it('an event on an idle stream is committed within the same turn of the event loop', async () => {
     const batches: number[][] = [];
     const g = new GroupCommit<number>((b) => batches.push(b));
@@ -91,7 +91,7 @@ function watched() {
   return { store, manager, pushed, deps };
 }
 
-describe('a watched liquidation is alerted on receipt (issue 12: alert latency)', () => {
+describe('a watched liquidation is alerted on receipt', () => {
   it('alerts before the commit, once, and the commit and a replay do not alert again', () => {
     const { store, manager, pushed, deps } = watched();
     const e = liquidation('1800000000000-0', manager, 1_800_000_000_000);

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { REPLAY_EVIDENCE_MS, RESUME_TRUST_MS, resumeVerdict } from '../../src/main/core/streams/pool-resume';
 
-describe('telling a replay on stream #21 from live trades (issue 13)', () => {
+describe('telling a replay on the pool stream from live trades', () => {
   const last = 1_800_000_000_000;
   const opened = last + 3_600_000; // an hour away
   const now = opened + 2_000;

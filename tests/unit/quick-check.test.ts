@@ -54,7 +54,7 @@ function mutate(event: unknown, rng: Rng): unknown {
   return copy;
 }
 
-describe('quickCheck (the compiled check stream #22 validates with)', () => {
+describe('quickCheck (the compiled check the margin stream validates with)', () => {
   it("passes every event of a Demo world's margin history, as valibot does", () => {
     const events = demoEvents();
     const types = new Set(events.map((e) => (e as { type: string }).type));

@@ -77,7 +77,7 @@ describe('the synthetic chain', () => {
   });
 });
 
-describe('the stream #22 log', () => {
+describe('the margin stream log', () => {
   it('gives strictly increasing ids, also within one millisecond', () => {
     const log = new MarginEventLog(100);
     const ids = [log.append(1000, {}), log.append(1000, {}), log.append(999, {}), log.append(1001, {})].map(

@@ -10,7 +10,7 @@ import {
   withStreamKey,
 } from '../../src/main/core/client/stream-keys';
 
-describe('stream keys (issue 13)', () => {
+describe('stream keys', () => {
   const keys = { all: 'S-all', pools: { DEEP_USDC: 'S-deep' } };
 
   it('a pool stream uses its own key, else the stream key, else the api-key', () => {

@@ -30,7 +30,7 @@ function page(res: ServerResponse, status: number, title: string, body: string):
 }
 
 /**
- * The acknowledge link in a message (issue 27): `GET /ack/<token>` shows the alert and a button,
+ * The acknowledge link in a message: `GET /ack/<token>` shows the alert and a button,
  * `POST` acknowledges it and spends the token (every token of that alert). A link preview (a chat
  * app fetching the URL) only GETs, so it acknowledges nothing. The token is the whole authority:
  * one random value per message, never the session token, good for this one alert once; so the

@@ -1,6 +1,6 @@
 import * as v from 'valibot';
 
-/** Error body of the reference service (decisions.md, first row). */
+/** Error body of the reference service (docs/service.md, Error responses). */
 export const ErrorBodySchema = v.object({
   error: v.object({
     status: v.number(),

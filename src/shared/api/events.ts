@@ -84,10 +84,10 @@ export const EventEnvelopeSchema = v.object({
   data: v.record(v.string(), v.unknown()),
 });
 
-/** Stream #21: live trades and depth snapshots of one pool. */
+/** The pool stream: live trades and depth snapshots of one pool. */
 export const PoolStreamEventSchema = v.variant('type', [LiveTradeEventSchema, DepthEventSchema]);
 
-/** Stream #22: margin-manager lifecycle events. */
+/** The margin stream: margin-manager lifecycle events. */
 export const MarginEventSchema = v.variant('type', [
   ManagerCreatedEventSchema,
   DepositEventSchema,

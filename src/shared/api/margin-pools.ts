@@ -3,8 +3,8 @@ import { Num } from './primitives';
 
 /**
  * The margin pools and the exchange pools registered for margin, with their risk parameters
- * (issue 13). Not in service-api.md: the fields are the real service's published ones
- * (`/deepbook-margin/pools`, `/deepbook-margin/registered-deepbook-pools`), spec-named here.
+ * (docs/service.md, Beyond the spec). Not in the spec: the fields are the real service's published
+ * ones (`/deepbook-margin/pools`, `/deepbook-margin/registered-deepbook-pools`), spec-named here.
  * Only what Tidewatch uses is required; the rest passes through unchecked.
  */
 

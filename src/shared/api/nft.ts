@@ -59,7 +59,7 @@ export const NftObjectSchema = v.object({
   created_at: v.string(),
   updated_at: v.string(),
   kiosk: v.optional(v.nullable(KioskInItemSchema)),
-  /** MIST as a decimal string, on some Kiosk-listed NFTs (decisions.md, "Listing price"). */
+  /** MIST as a decimal string, on some Kiosk-listed NFTs (docs/service.md, Kiosk listing prices). */
   listed_value: v.optional(v.nullable(v.union([v.string(), v.pipe(Num, v.transform(String))]))),
 });
 

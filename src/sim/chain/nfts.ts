@@ -173,7 +173,7 @@ export function buildNfts(rng: Rng, nowMs: number): NftWorld {
       nfts.push(nft);
     }
   }
-  // Newest `updated_at` first, ties by object_id (decisions.md, ordering of endpoints 1-3).
+  // Newest `updated_at` first, ties by object_id (docs/service.md, Ordering).
   nfts.sort((a, b) =>
     a.updated_at === b.updated_at ? (a.object_id < b.object_id ? -1 : 1) : a.updated_at < b.updated_at ? 1 : -1,
   );

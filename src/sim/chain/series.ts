@@ -17,7 +17,7 @@ export function lowerBound(trades: readonly TradeRecord[], t: number): number {
 }
 
 /**
- * Stream #21's event id of the trade at index `i`: its millisecond and its place among that
+ * The pool stream's event id of the trade at index `i`: its millisecond and its place among that
  * millisecond's trades (`1732270000000-2`), so ids grow with the pool's trades and a resume can
  * name where it stopped. Records of one millisecond are kept or forgotten together.
  */

@@ -17,7 +17,7 @@ export interface WorldOptions {
   nowMs?: number;
   /** Days of history generated before `nowMs`. */
   historyDays?: number;
-  /** Retained events of stream #22 (for `last-id=0`). */
+  /** Retained events of the margin stream (for `last-id=0`). */
   retention?: number;
   /**
    * Leave the history to `buildSlice` (the sim generates it in slices while it already listens,
@@ -53,7 +53,7 @@ export class World {
   readonly nfts: NftWorld;
   readonly margin: MarginEngine;
   readonly log: MarginEventLog;
-  /** Per pool name: 'trade' and 'depth' events for stream #21. */
+  /** Per pool name: 'trade' and 'depth' events for the pool streams. */
   readonly poolBus = new EventEmitter();
   private clockMs: number;
   private readonly warmupEnd: number;
@@ -111,7 +111,7 @@ export class World {
     if (!opts.gradual) this.buildSlice(Number.POSITIVE_INFINITY);
   }
 
-  /** Advance every part by one step of history or live time (`live`: trades go out on stream #21). */
+  /** Advance every part by one step of history or live time (`live`: trades go out on the pool streams). */
   private stepAll(dtSec: number, ms: number, live: boolean): void {
     this.oracle.step(dtSec);
     for (const m of this.markets) {

@@ -1,7 +1,7 @@
 import { priceOf, STREAM_CREDITS_PER_KB } from '../../shared/credit-prices';
 
 /**
- * What one key has cost since the sim started, as the real service would bill it (issue 13):
+ * What one key has cost since the sim started, as the real service would bill it:
  * every REST request answered with a 2xx at its published price (the margin endpoints at the
  * estimate the app's own meter counts them at), and every byte a stream response carried,
  * heartbeats included (the client receives them), at STREAM_CREDITS_PER_KB. Bytes are kept

@@ -4,7 +4,7 @@ import type { ErrorBody } from '../../shared/api';
 /**
  * An error answer of the reference service: `{"error": {"status", "code", "message"}, "message"}`.
  * The top-level `message` repeats the text for clients that read only it (the real service's SDK
- * does; without it they print "[object Object]"), as decisions.md settles.
+ * does; without it they print "[object Object]"): docs/service.md, Error responses.
  */
 export class HttpError extends Error {
   constructor(

@@ -115,7 +115,7 @@ export function marginRoutes(world: World, o: { riskParams: boolean } = { riskPa
     return { ...result, items: result.items.map((x) => activeLoanToWire(m, x)).filter((x) => x !== null) };
   };
 
-  // Not in service-api.md: the real service publishes both (issue 13); fields as its docs name them, spec-named.
+  // Not in the spec: the real service publishes both (docs/service.md, Beyond the spec); fields as its docs name them, spec-named.
   const registeredAt = world.startMs - 90 * DAY_MS;
   const stamp = {
     checkpoint_id: checkpointAt(registeredAt),

@@ -40,7 +40,7 @@ export function nftRoutes(world: World): Route[] {
 
   const byId = new Map(nfts.map((n) => [n.object_id, n]));
   return [
-    // One NFT by its object id (not in service-api.md; the real service serves it and its SDK calls it).
+    // One NFT by its object id (not in the spec; the real service serves it and its SDK calls it: docs/service.md, Beyond the spec).
     route('/nfts/:id', ({ params }) => {
       const nft = byId.get(params['id']!);
       if (!nft) throw notFound(`no NFT with object id ${params['id']}`);

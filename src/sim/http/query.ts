@@ -3,7 +3,7 @@ import { badParameter } from './errors';
 
 /**
  * Query parameters with the bounds of the spec; every violation is a 400 that names the
- * parameter, its range and what was sent (decisions.md: "400 naming the bad parameter").
+ * parameter, its range and what was sent (docs/service.md, Error responses).
  */
 export class Query {
   constructor(private readonly params: URLSearchParams) {}
@@ -13,7 +13,7 @@ export class Query {
     return value === null || value === '' ? undefined : value;
   }
 
-  /** Repeated parameter and comma-separated values both accepted (decisions.md, `collections`). */
+  /** Repeated parameter and comma-separated values both accepted (docs/service.md, Collections and type paths). */
   list(name: string): string[] {
     return this.params
       .getAll(name)

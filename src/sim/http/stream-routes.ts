@@ -20,9 +20,9 @@ export interface StreamHub {
   connections: Set<SseConnection>;
   /** Every byte a stream writes is billed to the key that opened it. */
   billing: Billing;
-  /** Load for benchmarks: this pool's stream #21 also carries synthetic depth and trades at these rates. */
+  /** Load for benchmarks: this pool's stream also carries synthetic depth and trades at these rates. */
   flood?: PoolFlood;
-  /** Stream #21 replays the pool's retained trades after `last-id` (the real service documents it; off by default, as in the spec). */
+  /** The pool stream replays the pool's retained trades after `last-id` (the real service documents it; off by default, as in the spec). */
   poolResume?: boolean;
 }
 
@@ -78,7 +78,7 @@ export function streamRoutes(world: World, hub: StreamHub): Route[] {
         const market = marketOf(world, ctx.params['pool']!);
         const name = market.pool.pool_name;
         // Every trade carries its stream id. Resume (`last-id`, or the Last-Event-ID header) is
-        // honoured only when switched on: the spec shows none on #21, the real service documents it.
+        // honoured only when switched on: the spec shows none on the pool stream, the real service documents it.
         const from = hub.poolResume ? resumePoint(ctx) : null;
         const envelope = (type: string, ms: number, txHash: string, data: unknown): string =>
           JSON.stringify({ type, timestamp_ms: ms, checkpoint_id: checkpointAt(ms), tx_hash: txHash, data });
@@ -141,7 +141,7 @@ function streamIdOf(text: string): { ms: number; seq: number } {
   return id;
 }
 
-/** Stream #21's resume point: null for `$` (new trades only), the start for `0`. */
+/** The pool stream's resume point: null for `$` (new trades only), the start for `0`. */
 function resumePoint(ctx: RouteContext): { ms: number; seq: number } | null {
   const lastId = lastIdOf(ctx);
   if (lastId === '$') return null;
@@ -149,7 +149,7 @@ function resumePoint(ctx: RouteContext): { ms: number; seq: number } | null {
 }
 
 /**
- * Synthetic load on one pool's stream (benchmarks of a busy pool, issue 12): every 10 ms the depth
+ * Synthetic load on one pool's stream (benchmarks of a busy pool): every 10 ms the depth
  * and trade events due at the given rates. Trades fill at the book's best prices with sizes of a
  * few lots and digests of their own; depth is the pool's book with its inner sizes moving.
  */

@@ -1,5 +1,5 @@
 /**
- * Every failure of the data service as one typed error (decisions.md, "Error responses").
+ * Every failure of the data service as one typed error (docs/service.md, Error responses).
  * Messages never contain the api-key: every text that may hold a URL passes `redact`.
  */
 import type { WireError } from '../../../shared/wire';
@@ -70,7 +70,7 @@ export class ServiceError extends Error {
   }
 }
 
-/** A 403's message that is about the plan's allowance, not the key (decisions.md, error bodies). */
+/** A 403's message that is about the plan's allowance, not the key (docs/service.md, Error responses). */
 const QUOTA_WORDS = /credit|quota|plan\b|allowance|insufficient balance/i;
 
 export function kindOfStatus(status: number, message = ''): ServiceErrorKind {

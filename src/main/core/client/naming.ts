@@ -1,5 +1,5 @@
 /**
- * The service naming profile (decisions.md, last row): the spec says `dex` where the real service
+ * The service naming profile (docs/service.md, Naming profiles): the spec says `dex` where the real service
  * says `deepbook`. Every such name is here, so switching a deployment is one setting.
  * The client always speaks spec naming inside; this table translates at the edge.
  */

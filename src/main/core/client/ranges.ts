@@ -15,7 +15,7 @@ export interface RangeResult<T> {
 /**
  * Fetch a long time range through an endpoint that answers at most `limit` items per request
  * (the most recent ones of its window): windows that come back full are narrowed until they fit
- * (decisions.md, "Long time ranges"). Bounded: a second that alone holds more than `limit` items
+ * (docs/service.md, Long time ranges). Bounded: a second that alone holds more than `limit` items
  * is taken as it is (counted as truncated), at most `maxRequests` requests are made, and the
  * call stops when `signal` fires.
  */

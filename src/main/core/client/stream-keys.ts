@@ -1,5 +1,5 @@
 /**
- * Stream keys (issue 13): the real service's stream clients take a key of their own, separate
+ * Stream keys (docs/service.md, Stream keys): the real service's stream clients take a key of their own, separate
  * from the REST api-key, and deployments may configure one per pool. A stream uses its pool's key,
  * else the stream key, else the api-key. Kept like the api-key (a SecretStore, JSON of this shape)
  * and never returned to the renderer: Settings says only whether they are set, and for which pools.
@@ -7,7 +7,7 @@
 export interface StreamKeys {
   /** For every stream without a key of its own. */
   all?: string;
-  /** Per pool name (stream #21), over `all`. */
+  /** Per pool name (the pool stream), over `all`. */
   pools?: Record<string, string>;
 }
 

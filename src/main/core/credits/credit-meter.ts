@@ -40,7 +40,7 @@ const dayOf = (d: Date): string => `${d.getFullYear()}-${pad(d.getMonth() + 1)}-
 const monthOf = (d: Date): string => `${d.getFullYear()}-${pad(d.getMonth() + 1)}`;
 
 /**
- * The credit meter (issue 13): every answered request at its published price and every KB a
+ * The credit meter: every answered request at its published price and every KB a
  * stream delivers, counted for today and this month (local calendar; the service's billing cycle
  * starts on the plan's anniversary, so the month is a close reading, not the invoice). Kept in
  * the store, so a restart continues the count. The service's own dashboard is the authority.

@@ -4,7 +4,7 @@ import { parse as parseYaml } from 'yaml';
 import type { AlertLevel, AlertRecord } from '../../../shared/contract';
 
 /**
- * Where alerts go besides the screen (issue 27): a JSON or YAML document (`serve --notify-config
+ * Where alerts go besides the screen: a JSON or YAML document (`serve --notify-config
  * FILE`, Settings → Alerts) naming channels of seven kinds, each with the lowest level it carries
  * and the rules it takes. A secret (a bot token, a password, a webhook URL, a signing secret, an
  * ntfy topic URL: whoever knows it can post or read) may be written `env:NAME` and is then read

@@ -47,7 +47,7 @@ const EMPTY: NotifyConfig = {
 };
 
 /**
- * Alerts away from the desk (issue 27): which channels carry an alert (level, rules, quiet hours),
+ * Alerts away from the desk: which channels carry an alert (level, rules, quiet hours),
  * the outbox worker that sends them, the escalation that repeats a critical alert until it is
  * acknowledged (in the app, on the page, or by the one-time link in the message), and the
  * channels' configuration from the command line's file and from Settings.

@@ -1,5 +1,5 @@
 /**
- * The monitor watches itself (issue 27): while Tidewatch cannot see (the margin stream down or
+ * The monitor watches itself: while Tidewatch cannot see (the margin stream down or
  * silent past its watchdog, the service unreachable, the plan's credits used up, the store
  * refusing writes, the computer just woke and the time asleep is not read yet) a "blind" alarm
  * goes to every channel once after a grace, and an all-clear with what the catch-up found when

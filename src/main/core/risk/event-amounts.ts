@@ -14,7 +14,7 @@ export interface AmountContext {
 const symbolOfType = (assetType: string): string => assetType.split('::').pop() ?? assetType;
 
 /**
- * The amounts of a stream #22 event with their decimals and symbol (deposit/withdraw in the
+ * The amounts of a margin stream event with their decimals and symbol (deposit/withdraw in the
  * manager's base and quote assets, a liquidation in its margin pool's asset), so every view shows
  * them in human units through the one formatter. Undefined when the units are not known (yet).
  */

@@ -3,7 +3,7 @@ import { DEFAULT_LIQUIDATION_RATIO, type RiskParams } from '../../../shared/port
 import { ServiceError } from '../client/errors';
 import type { ServiceClient } from '../client/service-client';
 
-/** The protocol's documented defaults (decisions.md, facts about the margin protocol). */
+/** The protocol's documented defaults (docs/service.md, Facts about the margin protocol). */
 export const DEFAULT_RISK_PARAMS: RiskParams = {
   liquidation: DEFAULT_LIQUIDATION_RATIO,
   target_liquidation: 1.25,

@@ -63,7 +63,7 @@ interface Runner {
 }
 
 function asProcess(config: object, log: (line: string) => void): Runner {
-  // Without the parent's NODE_OPTIONS (no module hooks to share or deadlock with: issue 12's first attempt).
+  // Without the parent's NODE_OPTIONS (no module hooks to share or deadlock with, as a first attempt did).
   const env = { ...process.env };
   delete env['NODE_OPTIONS'];
   const child: ChildProcess = spawn(process.execPath, ['-e', AS_PROCESS, JSON.stringify(config)], {
@@ -128,7 +128,7 @@ function asWorker(config: object, log: (line: string) => void): Runner {
 }
 
 /**
- * WAL checkpoints off the writer's thread (issue 12): with SQLite's automatic checkpoint, the
+ * WAL checkpoints off the writer's thread (docs/operations.md, WAL checkpoints): with SQLite's automatic checkpoint, the
  * commit that crosses the threshold copies ~16 MB into the file itself, a ~50 ms stall about once a
  * second under a 5,000 events/s stream, felt by every alert behind it. Here another process (a
  * worker thread inside Electron) checkpoints every half second on its own connection and the writer's

@@ -1,7 +1,7 @@
 import type Database from 'better-sqlite3';
 import type { HistoryGap } from '../../../shared/contract';
 
-/** Spans of stream #22 history the service could no longer replay, as told to the user. */
+/** Spans of the margin stream's history the service could no longer replay, as told to the user. */
 export class GapRepo {
   constructor(private readonly db: Database.Database) {}
 

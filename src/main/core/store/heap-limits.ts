@@ -1,7 +1,7 @@
 import { setFlagsFromString } from 'node:v8';
 
 /**
- * V8's heap settings for a process that streams into the store (issue 12). Under a catch-up of a
+ * V8's heap settings for a process that streams into the store (docs/operations.md, Memory). Under a catch-up of a
  * million events V8 doubles its young generation from 4 MB up to 128 MB (no pointer compression
  * in Node or Electron's main process), and lets the old generation grow by its own factor of up to 4
  * between full collections: peak RSS +216-257 MB over the catch-up while the live heap stayed

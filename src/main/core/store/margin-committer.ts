@@ -1,7 +1,7 @@
 import type { IncomingMarginEvent, MarginEventRepo } from './margin-events';
 import { describeStoreError } from './store-errors';
 
-/** Where stream #22 batches are committed with their cursor. */
+/** Where the margin stream's batches are committed with their cursor. */
 export interface MarginCommitter {
   /** Store a batch and move the cursor in one transaction: the new events, or a rejection saying why (`StoreWriteError`). */
   commit(events: IncomingMarginEvent[]): Promise<IncomingMarginEvent[]>;

@@ -1,7 +1,7 @@
 import type Database from 'better-sqlite3';
 import type { StoredMarginEvent } from '../../../shared/contract';
 
-/** One message of stream #22 as received, before it is stored: `data` is the JSON text of the payload. */
+/** One message of the margin stream as received, before it is stored: `data` is the JSON text of the payload. */
 export type IncomingMarginEvent = Omit<StoredMarginEvent, 'data' | 'received_at'> & {
   /** The `data` object as JSON text (or the whole raw message when it was not an envelope). */
   data: string;
@@ -54,7 +54,7 @@ function toStored(r: Row): StoredMarginEvent {
 }
 
 /**
- * Stream #22 events keyed by their stream id, and the stream's cursor. A batch and the cursor
+ * The margin stream's events keyed by their stream id, and the stream's cursor. A batch and the cursor
  * commit in one transaction, so a crash never loses or repeats an event; a repeated id is ignored.
  */
 export class MarginEventRepo {

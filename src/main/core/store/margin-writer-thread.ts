@@ -1,6 +1,6 @@
 /**
- * The margin writer's thread (store/margin-writer.ts): its own connection to the store, stream
- * #22 batches committed with their cursor in the order they come. After a failed commit it writes
+ * The margin writer's thread (store/margin-writer.ts): its own connection to the store, the margin
+ * stream's batches committed with their cursor in the order they come. After a failed commit it writes
  * nothing more (later batches are answered `skipped`) until told to resume, so nothing after the
  * failed batch is ever acknowledged before it.
  */

@@ -50,7 +50,8 @@ interface Waiting {
 }
 
 /**
- * Stream #22's commits on a thread of their own (issue 12): a commit is a WAL append that takes
+ * The margin stream's commits on a thread of their own (docs/operations.md, Commits on a thread of
+ * their own): a commit is a WAL append that takes
  * ~0.3 ms and, on this machine's disk, now and then 10-50 ms; on the thread that reads the
  * stream every liquidation behind it waited that long to be alerted. Here the reading thread
  * hands a batch over and goes on; the thread commits batches in order on its own connection
@@ -212,7 +213,7 @@ export class MarginWriter implements MarginCommitter {
   private stopped(why: string): void {
     if (this.gone !== null) return;
     this.gone = why;
-    this.log(`store: ${why}; stream #22 commits on the main thread from now on`);
+    this.log(`store: ${why}; the margin stream commits on the main thread from now on`);
     for (const [n, w] of this.waiting) {
       this.forget(n, w);
       w.reject(new StoreWriteError(`cannot write to the store: ${why}`, 'THREAD', why));

@@ -1,7 +1,7 @@
 import type Database from 'better-sqlite3';
 import type { Depth, Trade } from '../../../shared/api';
 
-/** Trades of stream #21 and backfills, keyed by `event_digest`; the latest depth per pool. */
+/** Trades of the pool streams and backfills, keyed by `event_digest`; the latest depth per pool. */
 export class MarketRepo {
   private readonly insertTrade: Database.Statement;
   private readonly upsertDepth: Database.Statement;
@@ -27,7 +27,7 @@ export class MarketRepo {
   }
 
   /**
-   * Store trades (deduped by `event_digest`) and, when they came from stream #21 with ids, the
+   * Store trades (deduped by `event_digest`) and, when they came from the pool stream with ids, the
    * stream id of the newest, in one transaction: the cursor never runs ahead of the trades.
    * Returns how many were new.
    */
@@ -35,7 +35,7 @@ export class MarketRepo {
     return this.addAll(pool, trades, lastStreamId);
   }
 
-  /** Stream #21's id of the newest trade stored from it; undefined when none carried one. */
+  /** The pool stream's id of the newest trade stored from it; undefined when none carried one. */
   lastTradeStreamId(pool: string): string | undefined {
     return (this.selectCursor.get(pool) as { last_id: string } | undefined)?.last_id;
   }

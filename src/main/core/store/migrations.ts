@@ -5,7 +5,7 @@ import type Database from 'better-sqlite3';
  * shipped migration: add the next one.
  */
 export const MIGRATIONS: ReadonlyArray<(db: Database.Database) => void> = [
-  // 1: stream #22 events and cursors, trades, depth, REST cache, settings and watch list.
+  // 1: the margin stream's events and cursors, trades, depth, REST cache, settings and watch list.
   (db) => {
     db.exec(`
       CREATE TABLE margin_events (
@@ -156,8 +156,8 @@ export const MIGRATIONS: ReadonlyArray<(db: Database.Database) => void> = [
       CREATE INDEX margin_events_owner_order ON margin_events (wid, ms, seq) WHERE wid IS NOT NULL;
     `);
   },
-  // 5: where each pool's stream #21 stopped (the newest stored trade's stream id), written in the
-  // trades' own transaction, for `last-id` on reconnect (issue 13).
+  // 5: where each pool's stream stopped (the newest stored trade's stream id), written in the
+  // trades' own transaction, for `last-id` on reconnect.
   (db) => {
     db.exec(`
       CREATE TABLE pool_cursors (
@@ -166,7 +166,7 @@ export const MIGRATIONS: ReadonlyArray<(db: Database.Database) => void> = [
       );
     `);
   },
-  // 6: the outbox of alerts to send away from the desk (issue 27): one row per alert and channel,
+  // 6: the outbox of alerts to send away from the desk: one row per alert and channel,
   // written in the alert's own transaction; `group_id` is set before a send (the message's id, the
   // same when it goes again after a crash); a log of every attempt; one-time acknowledge tokens.
   (db) => {

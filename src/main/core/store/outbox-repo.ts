@@ -2,7 +2,7 @@ import type Database from 'better-sqlite3';
 import type { ChannelStatus, DeliveryEntry } from '../../../shared/contract';
 
 /**
- * The outbox (issue 27): one row per alert, channel and repeat (0 the alert itself, 1… the
+ * The outbox: one row per alert, channel and repeat (0 the alert itself, 1… the
  * escalation's repeats). A row is `pending` until sent; `group_id` is set before a send and kept
  * until it is sent, so a message that failed, or was in flight at a crash, goes again with the
  * same id and the same alerts (a receiver drops a repeat by that id). `dropped`: the channel was

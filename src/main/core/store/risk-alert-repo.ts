@@ -116,7 +116,7 @@ export class RiskAlertRepo {
   /**
    * The show-first path reads nothing on the way to the trader: right after the margin writer
    * thread commits, a read on this connection starts over from the WAL (45 us the dedupe check, 12
-   * the id, on a liquidation's way to its alert: issue 12). So what it needs is kept here, exact
+   * the id, on a liquidation's way to its alert). So what it needs is kept here, exact
    * while this connection is the only one that writes alerts (the app's; the writer thread writes
    * margin events only): the id AUTOINCREMENT gives next, and the newest stream id that ends any
    * dedupe key (liquidation keys end with their event's id). A key ending in a newer id cannot

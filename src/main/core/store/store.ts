@@ -22,7 +22,7 @@ export class Store {
   readonly settings: SettingsRepo;
   readonly risk: RiskAlertRepo;
   readonly gaps: GapRepo;
-  /** Where stream #22 commits: a thread of its own for a store on disk (store/margin-writer.ts). */
+  /** Where the margin stream commits: a thread of its own for a store on disk (store/margin-writer.ts). */
   marginWriter: MarginCommitter;
   private checkpointer: Checkpointer | undefined;
 
@@ -42,7 +42,7 @@ export class Store {
 
   /**
    * Open the store in `dataDir`, with WAL checkpoints off the writer's thread (store/checkpointer.ts),
-   * stream #22's commits on a thread of their own (store/margin-writer.ts), in a process whose heap
+   * the margin stream's commits on a thread of their own (store/margin-writer.ts), in a process whose heap
    * stays small under a stream (store/heap-limits.ts).
    */
   static open(dataDir: string, log?: (line: string) => void): Store {

@@ -63,7 +63,7 @@ export function liquidationAsEvent(l: Liquidation, owner?: string): IncomingMarg
 
 /**
  * Gaps beyond the stream's retention (a laptop asleep overnight, a long outage): after a start
- * or a reconnect that followed more than a minute without stream #22, and once the replay has
+ * or a reconnect that followed more than a minute without the margin stream, and once the replay has
  * caught up, liquidations since the cursor's checkpoint are read over REST (protocol-wide and
  * per watched owner), those the replay did not bring are stored (deduplicated by transaction
  * and manager) and alerted, watched loans are refreshed, and the user is told which span of

@@ -21,7 +21,7 @@ export interface MarginDispatchDeps {
 }
 
 /**
- * What follows a commit of stream #22 events (or of liquidations recovered over REST): managers of
+ * What follows a commit of margin stream events (or of liquidations recovered over REST): managers of
  * watched owners are learnt, watched liquidations alerted (with their amounts in words), large
  * ones checked, the events pushed with their units, and a watched manager's risk refreshed.
  */

@@ -18,7 +18,7 @@ const num = (x: unknown): number | null =>
   typeof x === 'number' ? x : typeof x === 'string' && /^\d+$/.test(x) ? Number(x) : null;
 
 /**
- * Turn one SSE message of stream #22 into a row, keeping even what fails validation (nothing is
+ * Turn one SSE message of the margin stream into a row, keeping even what fails validation (nothing is
  * lost); with it, its `data` as parsed (undefined when it is not JSON), so what reads the event at
  * once does not parse it again.
  */
@@ -64,7 +64,7 @@ export function readIncoming(
       ? ((data as Record<string, unknown>)['margin_manager_id'] as string)
       : null;
   const event = {
-    // Every #22 message carries an id; one without gets a content id, so a repeat still dedupes.
+    // Every margin stream message carries an id; one without gets a content id, so a repeat still dedupes.
     id: m.id && m.id.length > 0 ? m.id : `noid-${hash(m.data)}`,
     type: typeof env['type'] === 'string' ? (env['type'] as string) : (m.event ?? 'unknown'),
     timestamp_ms: num(env['timestamp_ms']),
@@ -119,7 +119,7 @@ export interface MarginStreamOptions {
 const reasonOf = (err: unknown): string => (err instanceof StoreWriteError ? err.reason : describeStoreError(err));
 
 /**
- * Stream #22 into the store: events are grouped per tick and committed together with the
+ * The margin stream into the store: events are grouped per tick and committed together with the
  * cursor, by the store's writer thread while this one goes on reading; the URL is rebuilt at
  * every reconnect with the newest stored id, once every batch handed over is settled. When a
  * commit fails (disk full, I/O error) the stream stops taking events: the failed batch is kept

@@ -1,5 +1,5 @@
 /**
- * Resume on stream #21 (issue 13, decisions.md): the client sends `last-id` (the stream id of the
+ * Resume on the pool stream (docs/service.md, The pool stream): the client sends `last-id` (the stream id of the
  * newest stored trade) when it reconnects a pool. Whether the service replayed from there cannot
  * be read from one event's id, so it is judged by time:
  *

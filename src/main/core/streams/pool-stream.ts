@@ -30,11 +30,11 @@ export interface PoolStreamOptions {
 }
 
 /**
- * Stream #21 of one pool: trades stored (deduped by event_digest) with the newest one's stream id,
+ * The pool stream of one pool: trades stored (deduped by event_digest) with the newest one's stream id,
  * depth kept as the latest snapshot only. Every (re)connect sends `last-id`; when the service
  * replays the gap nothing is read over REST, otherwise the gap is backfilled from
  * GET /dex/{pool}/trades starting at the last stored trade's second (streams/pool-resume.ts).
- * A commit the store refuses (a full disk) stops the stream, as stream #22's does: nothing more is
+ * A commit the store refuses (a full disk) stops the stream, as the margin stream's does: nothing more is
  * written or shown until that write goes in (`blocked`, asked before every connect), then the
  * reconnect from the stored cursor brings the trades read meanwhile again (replayed or backfilled).
  */

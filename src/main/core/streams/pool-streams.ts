@@ -21,7 +21,7 @@ export interface PoolStreamsDeps {
 }
 
 /**
- * Stream #21 per pool: open only while a view shows the pool (a pool page or chart), when the
+ * A pool stream per pool: open only while a view shows the pool (a pool page or chart), when the
  * plan allows one more stream beside the margin stream; closed, committing what it holds, when
  * the page is left. Nothing streams for the tray: watched positions are priced by the price
  * schedule (risk/price-schedule.ts), at a small fraction of a pool stream's cost (docs/credits.md).

@@ -4,12 +4,12 @@ import { refusalOf, type SseEnd, type SseHandlers, type SseOptions } from './sse
 import { SseSizeGuard } from './sse-guard';
 
 /**
- * One SSE connection through the design card's `eventsource` package (issue 13): one
+ * One SSE connection through the `eventsource` package (docs/service.md, The stream transport): one
  * `EventSource` per connection, its `fetch` option carrying what the supervisor needs. Through
  * that fetch pass the HTTP status, Retry-After and message of a refused connection, every byte
  * (liveness, the credit meter), the per-event size bound (the body is re-framed by SseSizeGuard
  * before EventSource parses it) and the lenient content type. EventSource's own reconnect never
- * runs: at its first `error` the connection is over and the supervisor decides (decisions.md),
+ * runs: at its first `error` the connection is over and the supervisor decides (docs/operations.md, Reconnects),
  * rebuilding the URL with the newest stored id.
  *
  * Named events (`event:` lines) reach a listener registered for each name as it first appears in

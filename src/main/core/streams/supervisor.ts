@@ -6,8 +6,8 @@ import { connectEventSource } from './sse-eventsource';
 
 /**
  * How a connection reads its stream: `parser` (fetch + eventsource-parser, sse-connection.ts) or
- * `eventsource` (the `eventsource` package, sse-eventsource.ts). README "Streams" has the
- * measurement that chose the default.
+ * `eventsource` (the `eventsource` package, sse-eventsource.ts). docs/service.md, The stream
+ * transport, has the measurement that chose the default.
  */
 export type SseTransport = 'parser' | 'eventsource';
 export const DEFAULT_SSE_TRANSPORT: SseTransport =
@@ -82,7 +82,7 @@ interface Running {
 }
 
 /**
- * Owns every stream's reconnect loop (decisions.md: the `eventsource` package's own reconnect
+ * Owns every stream's reconnect loop (docs/operations.md, Reconnects: the `eventsource` package's own reconnect
  * reuses a stale URL and gives up on non-200). A connection that delivered events is re-opened
  * at once; only consecutive failed attempts back off (full jitter from 1 s to a 30 s cap, a
  * Retry-After as a floor, capped at a minute). A watchdog reconnects after 45 s without a byte;
