@@ -121,6 +121,8 @@ export class Monitor implements TidewatchApi {
     // Every log line passes the one redaction (a service's message may echo the key in any encoding).
     this.log = (line) => log(this.redact(line));
     const live = (): boolean => !this.closed;
+    // Built in dependency order: each service after those it calls while it is built. A callback
+    // into one built later (an event, or data pulled for a snapshot) runs only once all are built.
 
     this.store = Store.open(opts.dataDir, this.log);
     if (this.store.notice) this.log(this.store.notice);
@@ -128,6 +130,33 @@ export class Monitor implements TidewatchApi {
     for (const owner of opts.watch ?? []) this.store.settings.addWatch(owner, null);
     this.watch = new WatchRegistry(this.store.settings, this.store.margin);
     this.hub = new PushHub((topic, count) => this.onSubscribers(topic, count));
+    this.reporter = new StatusReporter({
+      network: () => this.effective().network,
+      unreachableSince: () => this.link.unreachableSince,
+      streams: () => this.supervisor.statuses(),
+      storeNotice: this.store.notice,
+      storeError: () => this.storeHealth.current(),
+      historyGaps: () => this.store.gaps.recent(),
+      credits: () => (this.link.client.http.metered ? this.credits.usage() : null),
+      reads: () => this.schedule.plan(),
+      publish: (s) => this.hub.publish('status', s),
+      closed: () => this.closed,
+    });
+    this.storeHealth = new StoreHealth(
+      () => this.margin.storeFailure(),
+      (reason) => this.alerts.onStoreFailure(reason),
+      () => this.reporter.changed(),
+    );
+    this.alerts = new AlertEngine(
+      this.store.risk,
+      (a) => this.hub.publish('alerts', a),
+      this.effective().alertCooldownSec * 1000,
+      (err) => this.storeHealth.note(err, 'alerts'),
+      {
+        load: () => this.store.settings.get('risk.levels'),
+        save: (s) => this.storeHealth.guard(() => this.store.settings.set('risk.levels', s)),
+      },
+    );
     this.credits = new CreditMeter({
       load: () => this.store.settings.get<CreditCounts>(CREDITS_KEY),
       save: (c) => this.storeHealth.guard(() => this.store.settings.set(CREDITS_KEY, c)),
@@ -145,21 +174,6 @@ export class Monitor implements TidewatchApi {
     const client = this.link.client;
     const connected = (): boolean => live() && this.link.canConnect();
 
-    this.storeHealth = new StoreHealth(
-      () => this.margin.storeFailure(),
-      (reason) => this.alerts.onStoreFailure(reason),
-      () => this.reporter.changed(),
-    );
-    this.alerts = new AlertEngine(
-      this.store.risk,
-      (a) => this.hub.publish('alerts', a),
-      this.effective().alertCooldownSec * 1000,
-      (err) => this.storeHealth.note(err, 'alerts'),
-      {
-        load: () => this.store.settings.get('risk.levels'),
-        save: (s) => this.storeHealth.guard(() => this.store.settings.set('risk.levels', s)),
-      },
-    );
     this.notify = new Notifier({
       repo: this.store.risk,
       stored: opts.notifySecrets ?? new MemorySecretStore(),
@@ -296,18 +310,6 @@ export class Monitor implements TidewatchApi {
       log: this.log,
     });
 
-    this.reporter = new StatusReporter({
-      network: () => this.effective().network,
-      unreachableSince: () => this.link.unreachableSince,
-      streams: () => this.supervisor.statuses(),
-      storeNotice: this.store.notice,
-      storeError: () => this.storeHealth.current(),
-      historyGaps: () => this.store.gaps.recent(),
-      credits: () => (client.http.metered ? this.credits.usage() : null),
-      reads: () => this.schedule.plan(),
-      publish: (s) => this.hub.publish('status', s),
-      closed: () => this.closed,
-    });
     this.sight = new SightWatch({
       state: () => ({
         expected: connected(),
