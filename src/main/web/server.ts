@@ -4,6 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { isContractMethod, isTopic, type TidewatchApi, type Topic } from '../../shared/contract';
 import { CSP } from '../../shared/csp';
 import { INTERNAL, toWire, type WireError } from '../../shared/wire';
+import { PushWriter } from './push-writer';
 import { NOT_BUILT_PAGE, staticFile } from './static-files';
 import { ACK_PATH, answerAck, type AckLinks } from './ack-page';
 
@@ -100,9 +101,6 @@ function same(a: string | undefined | null, b: Buffer): boolean {
   const x = Buffer.from(a);
   return x.length === b.length && timingSafeEqual(x, b);
 }
-
-/** How long pushes to one subscriber gather into one write (well under a frame of the page's renders). */
-const PUSH_GATHER_MS = 10;
 
 /**
  * The headless shell: the built renderer and the contract over loopback HTTP (queries and
@@ -269,28 +267,16 @@ export async function startWebShell(opts: WebShellOptions): Promise<WebShell> {
           });
           res.write(': subscribed\n\n');
           streams.add(res);
-          // Pushes within PUSH_GATHER_MS go out as one write: a busy pool's 700 events a second were
-          // 700 chunks, each a task of the page's main thread; the page renders at most every 100 ms.
-          let pending = '';
-          let gather: ReturnType<typeof setTimeout> | undefined;
-          const flush = (): void => {
-            gather = undefined;
-            if (res.writableLength < 4 * 1024 * 1024) res.write(pending);
-            pending = '';
-          };
+          const writer = new PushWriter(res, single);
           const offs = (topics as Topic[]).map((topic) => {
-            const write = (payload: unknown): void => {
-              pending += `${single ? '' : `event: ${topic}\n`}data: ${JSON.stringify(payload)}\n\n`;
-              gather ??= setTimeout(flush, PUSH_GATHER_MS);
-            };
             const first = opts.initial?.(topic);
-            if (first !== undefined) write(first);
-            return opts.api.subscribe(topic, write);
+            if (first !== undefined) writer.push(topic, first);
+            return opts.api.subscribe(topic, (payload) => writer.push(topic, payload));
           });
           const ping = setInterval(() => res.write(': ping\n\n'), 15_000);
           req.on('close', () => {
             clearInterval(ping);
-            if (gather) clearTimeout(gather);
+            writer.close();
             for (const off of offs) off();
             streams.delete(res);
           });
