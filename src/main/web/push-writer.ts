@@ -4,7 +4,7 @@ import type { PoolPush, Topic } from '../../shared/contract';
 export const POOL_GATHER_MS = 10;
 /** Unsent bytes past which a page is behind: a pool's depth is then left out, the next one brings it. */
 export const BEHIND_BYTES = 4 * 1024 * 1024;
-/** Unsent bytes past which a page has stopped reading: it is disconnected and reads its state afresh. */
+/** Unsent bytes past which a page has stopped reading: it is disconnected (its EventSource reconnects). */
 export const GONE_BYTES = 64 * 1024 * 1024;
 
 /** The part of an HTTP response a subscription writes to. */
@@ -23,7 +23,8 @@ export interface PushSink {
  *
  * Only what a newer push supersedes is ever dropped: a page more than BEHIND_BYTES behind gets a
  * pool's trades without its depth. A page that stops reading (GONE_BYTES unsent) is disconnected
- * rather than fed without end; its EventSource reconnects and the page reads its state again.
+ * rather than fed without end; its EventSource reconnects, and what was pushed meanwhile shows
+ * when the page next loads its lists (alerts stay in the store).
  */
 export class PushWriter {
   private readonly pools = new Map<Topic, PoolPush>();
