@@ -102,8 +102,10 @@ describe('the margin stream under faults', () => {
       () => m.close(),
     );
     const margin = await revokeThenAccept(t, m);
+    expect(margin()).toBe('stopped-auth');
     await m.invoke('retryStreams', {});
     await until(() => margin() === 'open', 10_000, 'open after retryStreams');
+    expect(margin()).toBe('open');
   });
 
   it('a custom network whose key is rejected and then accepted resumes on setApiKey with the same key', async () => {
