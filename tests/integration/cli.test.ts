@@ -48,37 +48,41 @@ describe('tidewatch sim (command line)', () => {
     });
   }
 
-  it('--describe prints one JSON object of what the API cannot discover, the same for the same seed', async () => {
-    const p = run(['sim', '--describe', '--seed', '7']);
-    expect(await exitOf(p.child)).toBe(0);
-    const described = JSON.parse(p.stdout());
-    expect(Object.keys(described).sort()).toEqual([
-      'collections',
-      'kiosks',
-      'marginOwners',
-      'owners',
-      'pools',
-      'wallets',
-    ]);
-    expect(described).toEqual(new World({ seed: 7 }).describe());
-    expect(described.wallets.length).toBeGreaterThan(10);
-    expect(described.kiosks.length).toBeGreaterThan(3);
-    expect(described.collections.length).toBeGreaterThanOrEqual(3);
-    expect(described.pools).toContain('SUI_USDC');
-    expect(described.marginOwners.length).toBeGreaterThan(5);
-    // Owners with what they hold, so a user knows which wallet to open on the Demo network.
-    expect(described.owners[0]).toEqual({
-      owner: expect.stringMatching(/^0x[0-9a-f]{64}$/),
-      nfts: expect.any(Number),
-      kiosks: expect.any(Number),
-      managers: expect.any(Number),
-      loans: expect.any(Number),
-    });
-    expect(described.owners.some((o: { nfts: number }) => o.nfts > 0)).toBe(true);
-    expect(described.owners.some((o: { loans: number }) => o.loans > 0)).toBe(true);
-    for (const a of [...described.wallets, ...described.kiosks, ...described.marginOwners])
-      expect(a).toMatch(/^0x[0-9a-f]{64}$/);
-  });
+  it(
+    '--describe prints one JSON object of what the API cannot discover, the same for the same seed',
+    { timeout: 90_000 },
+    async () => {
+      const p = run(['sim', '--describe', '--seed', '7']);
+      expect(await exitOf(p.child)).toBe(0);
+      const described = JSON.parse(p.stdout());
+      expect(Object.keys(described).sort()).toEqual([
+        'collections',
+        'kiosks',
+        'marginOwners',
+        'owners',
+        'pools',
+        'wallets',
+      ]);
+      expect(described).toEqual(new World({ seed: 7 }).describe());
+      expect(described.wallets.length).toBeGreaterThan(10);
+      expect(described.kiosks.length).toBeGreaterThan(3);
+      expect(described.collections.length).toBeGreaterThanOrEqual(3);
+      expect(described.pools).toContain('SUI_USDC');
+      expect(described.marginOwners.length).toBeGreaterThan(5);
+      // Owners with what they hold, so a user knows which wallet to open on the Demo network.
+      expect(described.owners[0]).toEqual({
+        owner: expect.stringMatching(/^0x[0-9a-f]{64}$/),
+        nfts: expect.any(Number),
+        kiosks: expect.any(Number),
+        managers: expect.any(Number),
+        loans: expect.any(Number),
+      });
+      expect(described.owners.some((o: { nfts: number }) => o.nfts > 0)).toBe(true);
+      expect(described.owners.some((o: { loans: number }) => o.loans > 0)).toBe(true);
+      for (const a of [...described.wallets, ...described.kiosks, ...described.marginOwners])
+        expect(a).toMatch(/^0x[0-9a-f]{64}$/);
+    },
+  );
 
   it("--plan takes the service's four plans, each told in the usage; another name is a usage error naming them", async () => {
     const help = run(['sim', '--help']);

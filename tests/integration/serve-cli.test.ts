@@ -96,7 +96,7 @@ describe('tidewatch serve / export / doctor on the Demo network', () => {
     expect(performance.now() - started).toBeLessThan(10_000);
   });
 
-  it('doctor prints a pass/fail table and fails clearly on a wrong key', async () => {
+  it('doctor prints a pass/fail table and fails clearly on a wrong key', { timeout: 90_000 }, async () => {
     const demo = spawnSync(process.execPath, [BIN, 'doctor', '--data-dir', dir.dir], { encoding: 'utf8' });
     expect(demo.status, demo.stdout + demo.stderr).toBe(0);
     expect(demo.stdout).toMatch(/PASS\s+api key/);
