@@ -4,10 +4,15 @@ import { BaseSequencer, type TestSpecification } from 'vitest/node';
 
 /**
  * The longest files first: the 10-minute valuation run (tests/e2e/valuation.test.ts) starts at
- * once on one worker, the 6-minute blind alarm (mostly waiting out a killed Demo network) and the
- * 2-minute crash of serve on the other, and both then share the rest.
+ * once on one worker, the 6-minute blind alarm (tests/integration/serve/notify-blind.test.ts, mostly
+ * waiting out a killed Demo network) and the 2-minute crash of serve (serve/notify-crash.test.ts) on
+ * the other, and both then share the rest.
  */
-const LONGEST = [/e2e[\\/]valuation\.test\.ts$/, /notify-blind\.test\.ts$/, /notify-crash\.test\.ts$/];
+const LONGEST = [
+  /e2e[\\/]valuation\.test\.ts$/,
+  /integration[\\/]serve[\\/]notify-blind\.test\.ts$/,
+  /integration[\\/]serve[\\/]notify-crash\.test\.ts$/,
+];
 class LongestFirst extends BaseSequencer {
   override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
     const sorted = await super.sort(files);

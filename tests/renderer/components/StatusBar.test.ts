@@ -1,0 +1,84 @@
+// @vitest-environment happy-dom
+import { mount } from '@vue/test-utils';
+import { createPinia, setActivePinia } from 'pinia';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { nextTick } from 'vue';
+import type { StatusSnapshot } from '../../../src/shared/contract';
+import { setApi } from '../../../src/renderer/src/api';
+import StatusBar from '../../../src/renderer/src/components/StatusBar.vue';
+import { useStatusStore } from '../../../src/renderer/src/stores/status';
+import { fakeApi } from '../../support/fake-api';
+import { SETTINGS } from '../support/settings';
+
+beforeEach(() => setActivePinia(createPinia()));
+
+describe('the status bar: what the budget did to the reads', () => {
+  const snapshot = (reads: StatusSnapshot['reads']): StatusSnapshot => ({
+    network: 'custom',
+    online: true,
+    offlineSince: null,
+    streams: [],
+    storeNotice: null,
+    storeError: null,
+    historyGaps: [],
+    internalError: null,
+    credits: null,
+    reads,
+  });
+  const prices = [
+    { symbol: 'SUI', everyMs: 45_000, slowed: false, why: 'near liquidation (+3.2 %)', readAt: null },
+    { symbol: 'DEEP', everyMs: 300_000, slowed: true, why: 'far from liquidation', readAt: null },
+    { symbol: 'WAL', everyMs: 5_400_000, slowed: true, why: 'far from liquidation', readAt: null },
+  ];
+
+  it('shows the budget note in a few words, with every price read in its tooltip', async () => {
+    setApi(fakeApi({ settings: () => SETTINGS }).api);
+    const status = useStatusStore();
+    status.snapshot = snapshot({
+      prices,
+      recordsEveryMs: 3 * 3_600_000,
+      pace: 2.5,
+      budgetNote: "Reads slowed to stay within this month's credits (least urgent first, up to 2.5x).",
+    });
+    const w = mount(StatusBar);
+    const note = w.get('[data-testid="reads-note"]');
+    expect(note.text()).toBe('Reads slowed for the budget');
+    expect(note.attributes('title')!.split('\n')).toEqual([
+      "Reads slowed to stay within this month's credits (least urgent first, up to 2.5x).",
+      'SUI price read every 45 s: near liquidation (+3.2 %)',
+      'DEEP price read every 5 min: far from liquidation (slowed for the budget)',
+      'WAL price read every 1.5 h: far from liquidation (slowed for the budget)',
+      'Margin records read every 3 h',
+    ]);
+    status.snapshot = snapshot({
+      prices: [{ ...prices[0]!, everyMs: null }],
+      recordsEveryMs: null,
+      pace: null,
+      budgetNote:
+        "This month's credits are spent: prices are no longer read; the margin stream still alerts liquidations.",
+    });
+    await nextTick();
+    expect(w.get('[data-testid="reads-note"]').text()).toBe('Reads stopped for the budget');
+    expect(w.get('[data-testid="reads-note"]').attributes('title')).toContain(
+      'SUI price not read: near liquidation (+3.2 %)',
+    );
+    w.unmount();
+  });
+
+  it('adds nothing to the bar when the budget slowed nothing; the reads stay in its tooltip', () => {
+    setApi(fakeApi({ settings: () => SETTINGS }).api);
+    const status = useStatusStore();
+    status.snapshot = snapshot({
+      prices: prices.slice(0, 1),
+      recordsEveryMs: 3 * 3_600_000,
+      pace: 1,
+      budgetNote: null,
+    });
+    const w = mount(StatusBar);
+    expect(w.find('[data-testid="reads-note"]').exists()).toBe(false);
+    expect(w.get('[data-testid="status-bar"]').attributes('title')).toContain(
+      'SUI price read every 45 s: near liquidation (+3.2 %)',
+    );
+    w.unmount();
+  });
+});

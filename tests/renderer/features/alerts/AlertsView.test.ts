@@ -1,0 +1,204 @@
+// @vitest-environment happy-dom
+import { mount } from '@vue/test-utils';
+import { createPinia, setActivePinia } from 'pinia';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { nextTick } from 'vue';
+import type { Router } from 'vue-router';
+import type { AlertRecord, DeliveryEntry } from '../../../../src/shared/contract';
+import { setApi } from '../../../../src/renderer/src/api';
+import AlertsView from '../../../../src/renderer/src/features/alerts/AlertsView.vue';
+import { privacy } from '../../../../src/renderer/src/format';
+import { DELIVERY_RELOAD_MS, useAlertsStore } from '../../../../src/renderer/src/stores/alerts';
+import { fakeApi } from '../../../support/fake-api';
+import { routerAt } from '../../support/router';
+import { T0, MIN, alert, BURST } from '../../support/alerts';
+import { settle } from '../../support/timing';
+
+beforeEach(() => setActivePinia(createPinia()));
+
+afterEach(() => {
+  vi.useRealTimers();
+  vi.unstubAllGlobals();
+  privacy.value = false;
+  document.body.innerHTML = '';
+});
+
+describe('the Alerts page', () => {
+  let router: Router;
+  beforeEach(async () => {
+    router = await routerAt('/alerts');
+  });
+  const mountAlerts = (list: AlertRecord[], answers: Record<string, (args: any) => unknown> = {}) => {
+    let stored = list;
+    const f = fakeApi({
+      alerts: () => ({ data: stored, source: 'cache', fetchedAt: 0, stale: false }),
+      thresholds: () => ({ defaults: { warning: 1.2, critical: 1.15 }, perManager: {} }),
+      acknowledgeAlert: ({ id }) => ({ ...stored.find((a) => a.id === id)!, acknowledged_at: Date.now() }),
+      ...answers,
+    });
+    setApi(f.api);
+    const w = mount(AlertsView, { attachTo: document.body, global: { plugins: [router] } });
+    return { f, w, set: (next: AlertRecord[]) => (stored = next) };
+  };
+  const threadOf = (w: ReturnType<typeof mount>, key: string) => w.get(`[data-thread="${key}"]`);
+
+  it('shows compact threads, the newest alert heading each with "+N earlier", and unfolds one', async () => {
+    const { w } = mountAlerts(BURST);
+    await settle();
+    // The acknowledged stream-key alert is not shown: unacknowledged only is the default.
+    expect(w.findAll('[data-testid="alert-thread"]').map((t) => t.attributes('data-thread'))).toEqual([
+      'r:large-liquidation',
+      'r:blind',
+      'm:0xbbb2',
+      'm:0xaaa1',
+    ]);
+    const a = threadOf(w, 'm:0xaaa1');
+    expect(a.findAll('[data-testid="alert-row"]').map((r) => r.find('strong').text())).toEqual(['Liquidated']);
+    expect(a.get('[data-testid="alert-row"] .lvl').text()).toBe('Critical');
+    expect(a.get('[data-testid="alert-fold"]').text()).toBe('+2 earlier');
+    expect(a.get('[data-testid="alert-open-position"]').attributes('href')).toBe('#/manager/0xaaa1');
+    await a.get('[data-testid="alert-fold"]').trigger('click');
+    expect(
+      threadOf(w, 'm:0xaaa1')
+        .findAll('[data-testid="alert-item"]')
+        .map((r) => r.attributes('id')),
+    ).toEqual(['alert-3', 'alert-2', 'alert-1']);
+    expect(threadOf(w, 'm:0xaaa1').get('[data-testid="alert-fold"]').text()).toBe('Fold 2 earlier');
+    expect(threadOf(w, 'r:blind').findAll('[data-testid="alert-row"]')).toHaveLength(2);
+    expect(w.get('[data-testid="alert-summary"]').text()).toBe('12 alerts in 4 threads');
+    w.unmount();
+  });
+
+  it('filters by level and by rule, and shows acknowledged alerts on demand', async () => {
+    const { w } = mountAlerts(BURST);
+    await settle();
+    const level = w.get('[data-testid="alert-filter-level"]');
+    expect(level.findAll('option').map((o) => o.text())).toEqual([
+      'All levels',
+      'Critical (4)',
+      'Warning (6)',
+      'Info (2)',
+    ]);
+    await level.setValue('critical');
+    expect(w.findAll('[data-testid="alert-thread"]').map((t) => t.attributes('data-thread'))).toEqual([
+      'r:blind',
+      'm:0xaaa1',
+    ]);
+    // The critical crossing is folded under the liquidation, the warning is filtered out.
+    expect(threadOf(w, 'm:0xaaa1').get('[data-testid="alert-fold"]').text()).toBe('+1 earlier');
+    await level.setValue('');
+    await w.get('[data-testid="alert-filter-rule"]').setValue('other');
+    expect(w.findAll('[data-testid="alert-thread"]')).toHaveLength(0);
+    expect(w.text()).toContain('No alerts match these filters.');
+    await w.get('[data-testid="alert-filter-open"]').setValue(false);
+    expect(w.findAll('[data-testid="alert-thread"]').map((t) => t.attributes('data-thread'))).toEqual([
+      'r:stream-auth',
+    ]);
+    expect(w.get('[data-testid="alert-row"]').text()).toContain('acknowledged');
+    w.unmount();
+  });
+
+  it('acknowledges a thread: every open alert of it, one call each', async () => {
+    const { f, w } = mountAlerts(BURST);
+    await settle();
+    const b = threadOf(w, 'm:0xbbb2');
+    expect(b.get('[data-testid="alert-ack-thread"]').text()).toBe('Acknowledge 3');
+    await b.get('[data-testid="alert-ack-thread"]').trigger('click');
+    await settle();
+    expect(f.calls.filter(([m]) => m === 'acknowledgeAlert').map(([, a]) => a)).toEqual([
+      { id: 6 },
+      { id: 5 },
+      { id: 4 },
+    ]);
+    expect(w.find('[data-thread="m:0xbbb2"]').exists()).toBe(false);
+    // One alert alone: its own button.
+    await threadOf(w, 'm:0xaaa1').get('[data-testid="alert-row"] button.ack').trigger('click');
+    await settle();
+    expect(f.calls.filter(([m]) => m === 'acknowledgeAlert').at(-1)).toEqual(['acknowledgeAlert', { id: 3 }]);
+    w.unmount();
+  });
+
+  it("shows each alert's deliveries as chips, the full log unfolded", async () => {
+    const now = Date.now();
+    const log: DeliveryEntry[] = [
+      { channel: 'phone', repeat: 0, at: now - 20 * MIN, result: 'sent', detail: null },
+      { channel: 'phone', repeat: 1, at: now - 15 * MIN, result: 'sent', detail: null },
+      { channel: 'phone', repeat: 2, at: now - 10 * MIN, result: 'sent', detail: null },
+      { channel: 'phone', repeat: 3, at: now - 5 * MIN, result: 'sent', detail: null },
+      {
+        channel: 'team',
+        repeat: 0,
+        at: now - 20 * MIN,
+        result: 'failed',
+        detail: 'Slack (team) answered 404: the webhook is gone',
+      },
+      { channel: 'mail', repeat: 0, at: now - 20 * MIN, result: 'held', detail: 'quiet hours until 07:00' },
+    ];
+    const { w } = mountAlerts([alert(1, { level: 'critical', created_at: now - 20 * MIN, deliveries: log })]);
+    await settle();
+    const chips = w.findAll('[data-testid="alert-delivery"]');
+    expect(chips.map((c) => c.text().replace(/\d{1,2}:\d{2}\s?[AP]M/, 'TIME'))).toEqual([
+      'phone ✓ TIME · repeated 3×',
+      'team ✗ failed',
+      'mail · quiet hours until 07:00',
+    ]);
+    expect(chips[1]!.attributes('title')).toContain('Slack (team) answered 404: the webhook is gone');
+    expect(chips[1]!.classes()).toContain('failed');
+    expect(w.find('[data-testid="alert-delivery-log"]').exists()).toBe(false);
+    await chips[1]!.trigger('click');
+    const rows = w.findAll('[data-testid="alert-delivery-log"] tbody tr').map((r) =>
+      r
+        .findAll('td')
+        .slice(1)
+        .map((d) => d.text()),
+    );
+    expect(rows).toContainEqual(['team', 'the alert', 'failed', 'Slack (team) answered 404: the webhook is gone']);
+    expect(rows).toContainEqual(['phone', 'repeat 3', 'sent', '']);
+    w.unmount();
+  });
+
+  it('reads the list again a second after a delivery is logged, only while the page is open', async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'setInterval', 'clearInterval'] });
+    const { f, w, set } = mountAlerts([alert(1)]);
+    await vi.advanceTimersByTimeAsync(0);
+    const reads = (): number => f.calls.filter(([m]) => m === 'alerts').length;
+    const before = reads();
+    set([alert(1, { deliveries: [{ channel: 'phone', repeat: 0, at: Date.now(), result: 'sent', detail: null }] })]);
+    f.push('alerts', []);
+    f.push('alerts', []);
+    await vi.advanceTimersByTimeAsync(DELIVERY_RELOAD_MS - 100);
+    expect(reads()).toBe(before);
+    await vi.advanceTimersByTimeAsync(200);
+    expect(reads()).toBe(before + 1);
+    expect(w.findAll('[data-testid="alert-delivery"]')).toHaveLength(1);
+    w.unmount();
+    f.push('alerts', []);
+    await vi.advanceTimersByTimeAsync(2 * DELIVERY_RELOAD_MS);
+    expect(reads()).toBe(before + 1);
+  });
+
+  it('replaces an alert acknowledged elsewhere (a link in a phone message), keeping its delivery log', async () => {
+    const sent: DeliveryEntry = { channel: 'phone', repeat: 0, at: T0, result: 'sent', detail: null };
+    const { f, w } = mountAlerts([alert(1, { level: 'critical', deliveries: [sent] }), alert(2)]);
+    await settle();
+    const store = useAlertsStore();
+    f.push('alerts', [alert(1, { level: 'critical', acknowledged_at: T0 + 5 * MIN })]);
+    expect(store.alerts.map((a) => [a.id, a.acknowledged_at, a.deliveries?.length])).toEqual([
+      [1, T0 + 5 * MIN, 1],
+      [2, null, undefined],
+    ]);
+    await nextTick();
+    expect(w.findAll('[data-testid="alert-item"]').map((i) => i.attributes('id'))).toEqual(['alert-2']);
+    w.unmount();
+  });
+
+  it('unfolds and marks the alert a notification points at (#/alerts/<id>), even when acknowledged', async () => {
+    await router.push('/alerts/1');
+    const { w } = mountAlerts(BURST.map((a) => (a.id === 1 ? { ...a, acknowledged_at: T0 } : a)));
+    await settle();
+    const item = w.get('#alert-1');
+    expect(item.classes()).toContain('focused');
+    expect((w.get('[data-testid="alert-filter-open"]').element as HTMLInputElement).checked).toBe(false);
+    w.unmount();
+  });
+});

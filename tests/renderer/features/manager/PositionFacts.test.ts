@@ -1,0 +1,87 @@
+// @vitest-environment happy-dom
+import { mount } from '@vue/test-utils';
+import { createPinia, setActivePinia } from 'pinia';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { DAY_MS } from '../../../../src/shared/risk-model';
+import { priceSource, usd, usdPrice } from '../../../../src/renderer/src/format';
+import PositionFacts from '../../../../src/renderer/src/features/manager/PositionFacts.vue';
+import { NOW, position } from '../../support/manager';
+
+beforeEach(() => setActivePinia(createPinia()));
+
+describe('the position facts', () => {
+  it('reads as a trade: side, size, entry, profit, the debt explained, the rate and its source, the prices', () => {
+    const p = position();
+    const w = mount(PositionFacts, { props: { position: p, own: false } });
+    expect(w.get('[data-testid="position-side"]').text()).toBe('Long SUI');
+    expect(w.get('[data-testid="position-size"]').text()).toBe('1,000.00 SUI');
+    expect(w.get('[data-testid="position-entry"]').text()).toBe(usdPrice(p.pnl.entry_price));
+    expect(w.get('[data-testid="position-pnl"]').text()).toBe(`+${usd(p.pnl.pnl_usd)}`);
+    expect(w.text()).toContain(`+${((p.pnl.pnl_usd! / 600) * 100).toFixed(1)} % of net deposits`);
+    expect(w.get('[data-testid="position-debt"]').text()).toBe('1,900.00 USDC: borrows and interest to date');
+    expect(w.get('[data-testid="position-interest-accrued"]').text()).toBe(
+      'of which interest since opening ≤ 19.00 USDC ($19.00)',
+    );
+    expect(w.get('[data-testid="position-apr"]').text()).toBe('12.00 %');
+    expect(w.text()).toContain("from the pool's rate curve");
+    expect(w.get('[data-testid="position-level"]').text()).toBe('Warning');
+    expect(w.get('[data-testid="position-price-source"]').text()).toBe(`PricesSUI $2.50: ${priceSource(p.price!)}`);
+    // Read at the fixture's NOW, the oracle's time is today's: a clock time, not a date.
+    expect(priceSource(p.price!, NOW)).toMatch(/learnt from the service's risk ratios at 11:55 AM/);
+    expect(w.find('[data-testid="exchange-view"]').exists()).toBe(false);
+  });
+
+  it("says when interest alone liquidates it at today's prices, or that it does not within a year", () => {
+    const soon = position({ apr: 0.6 });
+    const ms = soon.interest.liquidation_in_ms!;
+    expect(ms).toBeGreaterThan(0);
+    const w = mount(PositionFacts, { props: { position: soon, own: false } });
+    expect(w.get('[data-testid="interest-liquidation"]').text()).toBe(
+      `Liquidated by interest alone in ${Math.floor(ms / DAY_MS)} days at today's prices.`,
+    );
+    // ln(1.421 / 1.125) / 0.6 of a year: about 142 days.
+    expect(Math.floor(ms / DAY_MS)).toBe(142);
+    const far = mount(PositionFacts, { props: { position: position({ apr: 0.05 }), own: false } });
+    expect(far.get('[data-testid="interest-liquidation"]').text()).toBe(
+      "Interest alone does not liquidate it within a year at today's prices.",
+    );
+  });
+
+  it('shows the profit as not known with its note, an estimate with its note, and the exchange beside the oracle', () => {
+    const p = position();
+    const unknown = mount(PositionFacts, {
+      props: {
+        position: {
+          ...p,
+          pnl: {
+            net_deposited_usd: null,
+            pnl_usd: null,
+            entry_price: null,
+            estimated: false,
+            note: 'Opened before the history Tidewatch keeps.',
+          },
+        },
+        own: false,
+      },
+    });
+    expect(unknown.get('[data-testid="position-pnl"]').text()).toBe('—');
+    expect(unknown.text()).toContain('Opened before the history Tidewatch keeps.');
+    const estimated = mount(PositionFacts, {
+      props: {
+        position: {
+          ...p,
+          pnl: { ...p.pnl, estimated: true, note: 'Some SUI moves are valued at the nearest price.' },
+          exchange_view: { base_usd: 2.6, quote_usd: 1, ratio: 1.474, difference_pct: 4 },
+        },
+        own: false,
+      },
+    });
+    expect(estimated.get('[data-testid="position-pnl"]').text()).toBe(`≈+${usd(p.pnl.pnl_usd)}`);
+    expect(estimated.get('[data-testid="position-pnl"] .est').attributes('title')).toBe(
+      'Some SUI moves are valued at the nearest price.',
+    );
+    expect(estimated.get('[data-testid="exchange-view"]').text()).toBe(
+      "Exchange SUI $2.60 (+4.0 %): ratio 1.474 at the exchange's prices",
+    );
+  });
+});

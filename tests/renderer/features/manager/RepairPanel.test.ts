@@ -1,0 +1,80 @@
+// @vitest-environment happy-dom
+import { mount } from '@vue/test-utils';
+import { createPinia, setActivePinia } from 'pinia';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { afterDeposit, depositFor, priceAtRatio, repayFor } from '../../../../src/shared/risk-model';
+import { num, usd, usdPrice } from '../../../../src/renderer/src/format';
+import RepairPanel from '../../../../src/renderer/src/features/manager/RepairPanel.vue';
+import { shownUp } from '../../../../src/renderer/src/features/manager/position-model';
+import { position, H, P } from '../../support/manager';
+
+beforeEach(() => setActivePinia(createPinia()));
+
+describe('the repair plan on the manager page', () => {
+  const amountOf = (w: ReturnType<typeof mount>, id: string): number =>
+    Number(w.get(`[data-testid="${id}"]`).attributes('data-amount'));
+
+  it('shows the deposits of either asset and the repayment the model gives for the warning threshold, then for the chosen target', async () => {
+    const w = mount(RepairPanel, { props: { position: position(), own: false } });
+    const select = w.get('[data-testid="repair-target"]');
+    expect((select.element as HTMLSelectElement).value).toBe('warning');
+    const usdc = depositFor(H, P, 1.5, 'quote', 6)!;
+    const sui = depositFor(H, P, 1.5, 'base', 9)!;
+    const repay = repayFor(H, P, 1.5, 6)!;
+    expect(amountOf(w, 'repair-deposit-USDC')).toBe(usdc.amount);
+    expect(amountOf(w, 'repair-deposit-SUI')).toBe(sui.amount);
+    expect(amountOf(w, 'repair-repay')).toBe(repay.amount);
+    // (1.5 x 1,900 - 2,700) / 1 = 150 USDC; / 2.5 = 60 SUI; 1,900 - 2,700 / 1.5 = 100 USDC.
+    expect([usdc.amount, sui.amount, repay.amount]).toEqual([150, 60, 100]);
+    const after = priceAtRatio(afterDeposit(H, 'quote', usdc.amount), 1, 1.125)!;
+    expect(w.get('[data-testid="repair-text"]').text()).toBe(
+      `Deposit 150.00 USDC ($150.00) or 60.00 SUI ($150.00) or repay 100.00 USDC ($100.00) to get back to 1.500; liquidation price after the USDC deposit ${usdPrice(after)} (now ${usdPrice(position().liquidation_price)}).`,
+    );
+
+    // The pool's target after a liquidation (1.25) is below the ratio now: nothing to do.
+    await select.setValue('pool');
+    expect(w.get('[data-testid="repair-text"]').text()).toBe(
+      'The risk ratio 1.421 is above 1.250 already: nothing to deposit or repay.',
+    );
+    expect(w.find('[data-testid="repair-deposit-USDC"]').exists()).toBe(false);
+
+    // A custom target: the amounts follow it, shown rounded up.
+    await select.setValue('custom');
+    await w.get('[data-testid="repair-custom"]').setValue('1.777');
+    const u = depositFor(H, P, 1.777, 'quote', 6)!;
+    const s = depositFor(H, P, 1.777, 'base', 9)!;
+    expect(amountOf(w, 'repair-deposit-USDC')).toBe(u.amount);
+    expect(amountOf(w, 'repair-deposit-SUI')).toBe(s.amount);
+    expect(amountOf(w, 'repair-repay')).toBe(repayFor(H, P, 1.777, 6)!.amount);
+    expect(w.get('[data-testid="repair-deposit-SUI"]').text()).toBe(
+      `${num(shownUp(s.amount, 9))} SUI (${usd(shownUp(s.amount, 9) * P.base)})`,
+    );
+    expect(shownUp(s.amount, 9)).toBeGreaterThanOrEqual(s.amount);
+    expect(w.get('[data-testid="repair-text"]').text()).toContain('to get back to 1.777');
+
+    await w.get('[data-testid="repair-custom"]').setValue('1.1');
+    expect(w.get('[data-testid="repair-text"]').text()).toBe('Choose a target above the liquidation ratio (1.125).');
+  });
+
+  it('repays a short in the base it owes', () => {
+    const h = { base: 0, quote: 3000, debtBase: 850, debtQuote: 0 };
+    const w = mount(RepairPanel, { props: { position: position({ h }), own: false } });
+    expect(w.get('[data-testid="repair-repay"]').text()).toContain(' SUI (');
+    expect(amountOf(w, 'repair-repay')).toBe(repayFor(h, P, 1.5, 9)!.amount);
+  });
+
+  it('says what a liquidation at the liquidation price would take if nothing is done', () => {
+    const p = position();
+    const c = p.liquidation_cost!;
+    const w = mount(RepairPanel, { props: { position: p, own: false } });
+    expect(w.get('[data-testid="liquidation-cost"]').text()).toBe(
+      `If nothing is done: at ${usdPrice(p.liquidation_price)} (the liquidation price) the liquidators repay ${usd(c.repaid_usd)} of debt and take ${usd(c.seized_usd)} of assets, ` +
+        `of which ${usd(c.liquidator_reward_usd + c.pool_reward_usd)} are rewards (1 % to the liquidator, 4 % to the pool); its equity there, ${usd(c.equity_before_usd)}, falls to ${usd(c.equity_after_usd)}.`,
+    );
+    // At the liquidation price ((1.125 x 1,900 - 200) / 1,000 = 1.9375): assets 2,137.50, debt 1,900;
+    // repaid (1.25 x 1,900 - 2,137.5) / (1.25 - 1.05) = 1,187.50, seized 1.05 times that.
+    expect(p.liquidation_price).toBeCloseTo(1.9375, 12);
+    expect(c.repaid_usd).toBeCloseTo(1187.5, 6);
+    expect(c.seized_usd).toBeCloseTo(1246.875, 6);
+  });
+});

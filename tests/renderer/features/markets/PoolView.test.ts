@@ -1,0 +1,299 @@
+// @vitest-environment happy-dom
+import { mount } from '@vue/test-utils';
+import { createPinia, setActivePinia } from 'pinia';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
+import type { Router } from 'vue-router';
+import type { Pool } from '../../../../src/shared/api';
+import type {
+  CreditForecast,
+  StatusSnapshot,
+  StreamStatus,
+  PayloadOf,
+  PositionSummary,
+  TidewatchApi,
+  Topic,
+} from '../../../../src/shared/contract';
+import { setApi } from '../../../../src/renderer/src/api';
+import PoolView from '../../../../src/renderer/src/features/markets/PoolView.vue';
+import { useStatusStore } from '../../../../src/renderer/src/stores/status';
+import { rawPrice } from '../../../../src/shared/units';
+import { signedPct } from '../../../../src/renderer/src/format';
+import { usePortfolioStore } from '../../../../src/renderer/src/stores/portfolio';
+import { fakeApi } from '../../../support/fake-api';
+import { routerAt } from '../../support/router';
+import { FORECAST } from '../../support/settings';
+import { settle, withFakeIntervals } from '../../support/timing';
+import { NOW, position, chartProbe } from '../../support/manager';
+
+beforeEach(() => setActivePinia(createPinia()));
+
+describe('the pool page: what its stream costs, or why it does not stream', () => {
+  let router: Router;
+  beforeEach(async () => {
+    router = await routerAt('/markets/SUI_USDC');
+  });
+  const POOL = {
+    pool_id: '0x1',
+    pool_name: 'SUI_USDC',
+    base_asset_id: '0x2::sui::SUI',
+    quote_asset_id: '0x3::usdc::USDC',
+    base_asset_decimals: 9,
+    quote_asset_decimals: 6,
+    base_asset_symbol: 'SUI',
+    quote_asset_symbol: 'USDC',
+    tick_size: 100,
+    lot_size: 100_000_000,
+  } as Pool;
+  const stream = (id: string, state: StreamStatus['state']): StreamStatus => ({
+    id,
+    state,
+    lastEventAt: null,
+    lastByteAt: null,
+    nextTryAt: null,
+    reconnects: 0,
+    events: 0,
+    lastError: null,
+  });
+  const CREDITS = { today: 1_000, thisMonth: 20_000, month: '2025-06', estimated: 0, streamedKb: 5_000, budget: null };
+  const snapshot = (streams: StreamStatus[], credits: StatusSnapshot['credits'] = CREDITS): StatusSnapshot => ({
+    network: credits ? 'custom' : 'demo',
+    online: true,
+    offlineSince: null,
+    streams,
+    storeNotice: null,
+    storeError: null,
+    historyGaps: [],
+    internalError: null,
+    credits,
+    reads: null,
+  });
+  const answer = <T>(data: T) => ({ data, source: 'network', fetchedAt: Date.now(), stale: false });
+
+  const mountPool = (s: StatusSnapshot, poolStreams: CreditForecast['poolStreams']) => {
+    const f = fakeApi({
+      pools: () => answer([POOL]),
+      depth: () =>
+        answer({
+          pool_id: '0x1',
+          bids: [{ price: 3_500_000, total_quantity: 2e9, order_count: 1 }],
+          asks: [{ price: 3_510_000, total_quantity: 1e9, order_count: 1 }],
+        }),
+      trades: () => answer([]),
+      candles: () => answer([]),
+      creditForecast: () => ({ ...FORECAST, poolStreams }),
+    });
+    setApi(f.api);
+    useStatusStore().snapshot = s;
+    const w = mount(PoolView, {
+      props: { poolName: 'SUI_USDC' },
+      global: { plugins: [router], stubs: { VChart: true, Echarts: true } },
+    });
+    const reads = (): number => f.calls.filter(([m]) => m === 'creditForecast').length;
+    const line = () => w.find('[data-testid="pool-stream-line"]');
+    return { w, reads, line };
+  };
+  const LIVE = [stream('margin', 'open'), stream('pool:SUI_USDC', 'open')];
+
+  it('says what the open stream costs an hour, read when shown and every 30 s, and no more once left', async () => {
+    await withFakeIntervals(async () => {
+      const { w, reads, line } = mountPool(snapshot(LIVE), [
+        { pool: 'DEEP_USDC', perHour: 9_000 },
+        { pool: 'SUI_USDC', perHour: 41_234 },
+      ]);
+      await settle();
+      expect(line().text()).toBe('Live stream: about 41,000 credits an hour while this page is open');
+      expect(reads()).toBe(1);
+      vi.advanceTimersByTime(30_000);
+      expect(reads()).toBe(2);
+      w.unmount();
+      vi.advanceTimersByTime(60_000);
+      expect(reads()).toBe(2);
+    });
+  });
+
+  it('says it is measuring the cost while the stream is new (not measured, or not yet in the forecast)', async () => {
+    const measuring = mountPool(snapshot(LIVE), [{ pool: 'SUI_USDC', perHour: null }]);
+    await settle();
+    expect(measuring.line().text()).toBe('Live stream: measuring its cost…');
+    measuring.w.unmount();
+    const notYet = mountPool(snapshot(LIVE), []);
+    await settle();
+    expect(notYet.line().text()).toBe('Live stream: measuring its cost…');
+    notYet.w.unmount();
+  });
+
+  it('shows no cost on the Demo network (it charges nothing), and does not read the forecast there', async () => {
+    const { w, reads, line } = mountPool(snapshot(LIVE, null), [{ pool: 'SUI_USDC', perHour: 41_234 }]);
+    await settle();
+    expect(w.find('[data-testid="mid-price"]').exists()).toBe(true);
+    expect(line().exists()).toBe(false);
+    expect(reads()).toBe(0);
+    w.unmount();
+  });
+
+  it("says why it does not stream while it waits for the plan's stream limit, and the cost once it streams", async () => {
+    const { w, reads, line } = mountPool(
+      snapshot([stream('margin', 'open'), stream('pool:SUI_USDC', 'waiting-budget')]),
+      [{ pool: 'SUI_USDC', perHour: 41_234 }],
+    );
+    await settle();
+    expect(line().text()).toBe(
+      'Not streaming: your plan allows 1 stream at once and the margin stream (the liquidation alarm) has it. The book and trades here are as read when the page opened and do not refresh; it stays so on this plan: one with more streams (Builder allows 3) shows this pool live (Settings).',
+    );
+    expect(reads()).toBe(0);
+    useStatusStore().snapshot = snapshot([
+      stream('margin', 'open'),
+      stream('pool:DEEP_USDC', 'open'),
+      stream('pool:SUI_USDC', 'waiting-budget'),
+    ]);
+    await settle();
+    expect(line().text()).toBe(
+      "Not streaming: your plan allows 2 streams at once and the margin stream (the liquidation alarm) and the DEEP_USDC pool page's stream have them. The book and trades here are as read when the page opened and do not refresh; the page goes live by itself once a stream is free.",
+    );
+    // A place came free (the other pool page was left): the stream opens, and its cost is read at once.
+    useStatusStore().snapshot = snapshot(LIVE);
+    await settle();
+    expect(reads()).toBe(1);
+    expect(line().text()).toBe('Live stream: about 41,000 credits an hour while this page is open');
+    w.unmount();
+  });
+});
+
+describe('the pool page: watched positions on the price chart', () => {
+  const POOL = {
+    pool_id: '0x1',
+    pool_name: 'SUI_USDC',
+    base_asset_id: '0x2::sui::SUI',
+    quote_asset_id: '0x3::usdc::USDC',
+    base_asset_decimals: 9,
+    quote_asset_decimals: 6,
+    base_asset_symbol: 'SUI',
+    quote_asset_symbol: 'USDC',
+    tick_size: 100,
+    lot_size: 100_000_000,
+  } as Pool;
+  const answer = <T>(data: T) => ({ data, source: 'network', fetchedAt: Date.now(), stale: false });
+
+  it("draws each one's liquidation and entry price in USDC (USD over the quote's price) and lists them, nearest liquidation first", async () => {
+    // USDC at $0.998 in the valuation: a USD price over 0.998 is the price in USDC.
+    const q = { base: 2.5, quote: 0.998 };
+    const inUsdc = (usdPrice: number | null): number => usdPrice! / 0.998;
+    const long = position({ p: q });
+    const near = position({
+      id: `0xcc33${'2'.repeat(58)}99`,
+      h: { base: 1000, quote: 0, debtBase: 0, debtQuote: 1800 },
+      p: q,
+    });
+    const short = position({
+      id: `0xab12${'1'.repeat(58)}ef`,
+      h: { base: 0, quote: 3000, debtBase: 850, debtQuote: 0 },
+      p: q,
+      net: 800,
+    });
+    const elsewhere = position({ id: '0xother', pool: 'DEEP_USDC' });
+    const quoteOf = (x: PositionSummary) => ({
+      ...x,
+      quote_price: { symbol: 'USDC', usd: 0.998, source: 'oracle' as const, at: NOW },
+    });
+    const candles = [2.3, 2.2].map((c, i) => ({
+      timestamp: new Date(NOW - (2 - i) * 900_000).toISOString().slice(0, 19),
+      open: rawPrice(c, POOL),
+      high: rawPrice(c, POOL),
+      low: rawPrice(c, POOL),
+      close: rawPrice(c, POOL),
+      volume_base: '0',
+      volume_quote: '0',
+      trade_count: 1,
+    }));
+    const api: TidewatchApi = {
+      async invoke(method) {
+        const answers: Record<string, unknown> = {
+          pools: answer([POOL]),
+          depth: answer({ pool_id: '0x1', bids: [], asks: [] }),
+          trades: answer([]),
+          candles: answer(candles),
+        };
+        if (!(method in answers)) throw new Error(`unexpected ${method}`);
+        return answers[method] as never;
+      },
+      subscribe<T extends Topic>(_t: T, _l: (p: PayloadOf<T>) => void) {
+        return () => {};
+      },
+    };
+    setApi(api);
+    usePortfolioStore().summary = {
+      wallets: [
+        {
+          owner: '0xowner',
+          label: null,
+          positions: [long, short, near, elsewhere].map(quoteOf),
+          supplies: [],
+          totals: { collateral_usd: 0, debt_usd: 0, equity_usd: 0, supplied_usd: 0, unpriced: 0 },
+        },
+      ],
+      prices: [],
+      computed_at: NOW,
+    };
+    type Mark = { yAxis: number; lineStyle: { width: number; opacity: number }; label: { formatter?: string } };
+    const options: Array<{ series?: Array<{ markLine?: { data: Mark[] } }> }> = [];
+    const marks = (): Mark[] => options.filter((o) => o.series?.[0]?.markLine).at(-1)!.series![0]!.markLine!.data;
+    const w = mount(PoolView, {
+      props: { poolName: 'SUI_USDC' },
+      global: {
+        plugins: [await routerAt('/markets/SUI_USDC')],
+        stubs: { VChart: chartProbe(options), Echarts: chartProbe(options) },
+      },
+    });
+    await settle();
+
+    const rows = w.findAll('[data-testid="pool-position-line"]');
+    const priceOf = (kind: string) =>
+      rows
+        .map((r) => r.find(`[data-kind="${kind}"]`))
+        .map((x) => (x.exists() ? Number(x.attributes('data-price')) : null));
+    // Liquidations at 2.025, 1.9375 and 3.137 (off the chart around the last price 2.2, as its
+    // entry), each with its distance as the Portfolio gives it (from the valuation's price).
+    expect(priceOf('liquidation')).toEqual([near, long, short].map((x) => inUsdc(x.liquidation_price)));
+    expect(priceOf('entry')).toEqual([near, long, short].map((x) => inUsdc(x.pnl.entry_price)));
+    expect(priceOf('liquidation').map((x) => x!.toFixed(4))).toEqual(['2.0250', '1.9375', '3.1373']);
+    expect(rows[1]!.text()).toBe(
+      `Long 0x7c36…de Liq 1.9375 ${signedPct(long.distance_pct, 1)} Entry ${inUsdc(long.pnl.entry_price).toFixed(4)}`,
+    );
+    expect(rows[2]!.text()).toMatch(
+      new RegExp(
+        `^Short 0xab12…ef Liq 3\\.1373 \\${signedPct(short.distance_pct, 1)}, off the chart Entry 2\\.\\d{4} off the chart$`,
+      ),
+    );
+    expect(w.get('[data-testid="pool-position-lines"]').text()).toContain('prices in USDC');
+
+    // On the chart: a labelled line at each price within reach of the last price, beside the last price's.
+    const labels = marks().map((m) => m.label.formatter);
+    expect(labels).toEqual(
+      expect.arrayContaining([
+        `Liq 0x7c36…de 1.9375`,
+        `Entry 0x7c36…de ${inUsdc(long.pnl.entry_price).toFixed(4)}`,
+        'Liq 0xcc33…99 2.0250',
+        `Entry 0xcc33…99 ${inUsdc(near.pnl.entry_price).toFixed(4)}`,
+        '2.2000',
+      ]),
+    );
+    expect(marks().find((m) => m.label.formatter === 'Liq 0x7c36…de 1.9375')!.yAxis).toBeCloseTo(
+      inUsdc(long.liquidation_price),
+      9,
+    );
+    expect(labels.filter((l) => l?.includes('0xab12'))).toEqual([]);
+
+    // Pointing at a position in the list brings its lines forward and labels only them.
+    await rows[0]!.trigger('mouseenter');
+    const focused = marks();
+    expect(focused.map((m) => m.label.formatter).filter((l) => l && l !== '2.2000')).toEqual([
+      'Liq 0xcc33…99 2.0250',
+      `Entry 0xcc33…99 ${inUsdc(near.pnl.entry_price).toFixed(4)}`,
+    ]);
+    expect(focused.filter((m) => m.lineStyle.opacity < 0.5).map((m) => m.yAxis)).toEqual([
+      inUsdc(long.liquidation_price),
+      inUsdc(long.pnl.entry_price),
+    ]);
+    w.unmount();
+  });
+});

@@ -1,0 +1,128 @@
+// @vitest-environment happy-dom
+import { mount } from '@vue/test-utils';
+import { createPinia, setActivePinia } from 'pinia';
+import { beforeEach, describe, expect, it } from 'vitest';
+import type { Router } from 'vue-router';
+import { setApi } from '../../../../src/renderer/src/api';
+import PortfolioView from '../../../../src/renderer/src/features/portfolio/PortfolioView.vue';
+import { fakeApi } from '../../../support/fake-api';
+import { routerAt } from '../../support/router';
+import { NOW, SUMMARY, SETTINGS, money } from '../../support/portfolio';
+import { settle } from '../../support/timing';
+
+beforeEach(() => setActivePinia(createPinia()));
+
+describe('the Portfolio: one row per position, every figure agreeing, and price shocks', () => {
+  let router: Router;
+  beforeEach(async () => {
+    router = await routerAt('/portfolio');
+  });
+  const mountPortfolio = () => {
+    const f = fakeApi({
+      settings: () => SETTINGS,
+      watchList: () => [{ owner: '0xowner', label: 'Desk', added_at: 0 }],
+      portfolio: () => ({ data: SUMMARY, source: 'network', fetchedAt: NOW, stale: false }),
+      walletNfts: () => ({ data: { items: [], isLastPage: true }, source: 'network', fetchedAt: NOW, stale: false }),
+    });
+    setApi(f.api);
+    return { f, w: mount(PortfolioView, { attachTo: document.body, global: { plugins: [router] } }) };
+  };
+  const cell = (row: ReturnType<ReturnType<typeof mountPortfolio>['w']['findAll']>[number], id: string): string =>
+    row.get(`[data-testid="${id}"]`).text();
+
+  it('shows side, size, entry, PnL, ratio, assets, debt, equity, leverage, liquidation, APR and the level main judged', async () => {
+    const { w } = mountPortfolio();
+    await settle();
+    const rows = w.findAll('[data-testid="position-row"]');
+    expect(rows.map((r) => r.attributes('data-manager'))).toEqual(['0xdeep', '0xshort', '0xlong']);
+    const [deep, short, long] = rows as [(typeof rows)[number], (typeof rows)[number], (typeof rows)[number]];
+    expect(rows.map((r) => cell(r, 'row-side'))).toEqual(['Long DEEP', 'Short SUI', 'Long SUI']);
+    expect(rows.map((r) => cell(r, 'row-size'))).toEqual(['100,000.00 DEEP', '1,200.00 SUI', '1,000.00 SUI']);
+    expect(rows.map((r) => cell(r, 'row-ratio'))).toEqual(['1.136', '1.190', '1.250']);
+    expect(rows.map((r) => cell(r, 'row-level'))).toEqual(['Critical', 'Warning', 'OK']);
+    expect(cell(deep, 'row-level')).toBe('Critical');
+    expect(deep.get('[data-testid="row-level"] span').attributes('title')).toContain(
+      'Ratio 1.136 is below the critical ratio',
+    );
+    // Assets / debt is the ratio on screen, equity their difference.
+    for (const r of rows) {
+      expect(money(cell(r, 'row-assets')) / money(cell(r, 'row-debt'))).toBeCloseTo(Number(cell(r, 'row-ratio')), 3);
+      expect(money(cell(r, 'row-equity'))).toBeCloseTo(money(cell(r, 'row-assets')) - money(cell(r, 'row-debt')), 2);
+    }
+    expect(cell(long, 'row-assets')).toBe('$3,500.00');
+    expect(cell(long, 'row-debt')).toBe('$2,800.00');
+    expect(cell(long, 'row-equity')).toBe('$700.00');
+    expect(cell(long, 'row-leverage')).toBe('5.00×');
+    expect(cell(long, 'row-entry')).toBe('entry $3.40');
+    expect(cell(long, 'row-pnl')).toBe('+$100.00');
+    expect(cell(long, 'row-distance')).toMatch(/^liq\. \$3\.15\s*-10\.0%$/);
+    expect(cell(long, 'row-apr')).toBe('8.2 %');
+    // The price's source in its tooltip (small text only where it is not the oracle's); the exchange beside it, never in the figures.
+    expect(cell(long, 'row-price')).toContain('$3.50');
+    expect(cell(long, 'row-price')).not.toContain('oracle');
+    expect(long.get('[data-testid="row-price"]').attributes('title')).toContain(
+      "oracle price (learnt from the service's risk ratios at",
+    );
+    expect(cell(long, 'row-exchange')).toBe('exch. $3.41 (\u22122.6 %)ratio there 1.218');
+    expect(short.find('[data-testid="row-exchange"]').exists()).toBe(false);
+    // An estimated PnL is marked, with its note; an unknown one is a dash with its note.
+    expect(cell(short, 'row-pnl')).toBe('≈+$200.00');
+    expect(short.get('[data-testid="row-pnl"]').element.parentElement!.getAttribute('title')).toContain(
+      'Estimated: Some SUI moves',
+    );
+    expect(cell(deep, 'row-pnl')).toBe('—');
+    expect(deep.get('[data-testid="row-pnl"]').element.parentElement!.getAttribute('title')).toBe(
+      'Opened before the history Tidewatch keeps: its deposits are not known.',
+    );
+    // Interest alone liquidates the short within the 30 days of the setting.
+    expect(cell(short, 'row-interest-liquidates')).toBe('interest liq. in 12 d');
+    expect(long.find('[data-testid="row-interest-liquidates"]').exists()).toBe(false);
+    // The price line says where each price comes from, the exchange beside it.
+    expect(w.get('[data-testid="prices"]').text()).toContain(
+      'SUI $3.50 (oracle price, 1 min ago; exchange $3.41 (\u22122.6 %))',
+    );
+    w.unmount();
+  });
+
+  it('with a shock, recomputes every row at once from the last reading (no service call) and says what it does in one sentence', async () => {
+    const { f, w } = mountPortfolio();
+    await settle();
+    const callsBefore = f.calls.length;
+    expect(w.find('[data-testid="shock-totals"]').exists()).toBe(false);
+    expect(w.find('[data-testid="row-shocked-ratio"]').exists()).toBe(false);
+    expect(w.findAll('input[type=range]').map((i) => i.attributes('data-testid'))).toEqual([
+      'shock-slider-DEEP',
+      'shock-slider-SUI',
+      'shock-slider-all',
+    ]);
+
+    await w.get('[data-testid="shock-slider-SUI"]').setValue('-15');
+    // SUI at $2.975: the long falls to 1.0625 and is liquidated (repaid (1.25 x 2,800 - 2,975) / 0.2 = 2,625, equity 700 -> 43.75);
+    // the short rises to 5,000 / 3,570 = 1.401 (equity 800 -> 1,430); DEEP does not move.
+    expect(w.get('[data-testid="shock-totals"]').text()).toBe(
+      'SUI \u221215 %: 1 of 3 positions liquidated, $2,625.00 of debt repaid by liquidators, equity \u2212$26.25',
+    );
+    const rows = w.findAll('[data-testid="position-row"]');
+    expect(rows.map((r) => cell(r, 'row-shocked-ratio'))).toEqual(['1.136', '1.401', '1.063']);
+    expect(rows.map((r) => cell(r, 'row-shocked-level'))).toEqual(['Critical', 'OK', 'Liquidated']);
+    expect(rows.map((r) => r.classes('liquidated'))).toEqual([false, false, true]);
+    expect(cell(rows[2]!, 'row-shocked-equity')).toBe('$43.75');
+    expect(cell(rows[1]!, 'row-shocked-equity')).toBe('$1,430.00');
+    expect(rows[2]!.get('[data-testid="row-shocked"]').text()).toContain('$43.75 (\u2212$656.25)');
+    expect(rows[0]!.get('[data-testid="row-shocked"]').text()).toContain('unchanged');
+    // The row's own figures stay those of the reading.
+    expect(cell(rows[2]!, 'row-ratio')).toBe('1.250');
+
+    // Every non-stable asset down 10 % more: DEEP too.
+    await w.get('[data-testid="shock-slider-all"]').setValue('-10');
+    expect(w.get('[data-testid="shock-totals"]').text()).toMatch(
+      /^SUI \u221215 % and all non-stable assets \u221210 %: 2 of 3 positions liquidated, /,
+    );
+    expect(f.calls.length).toBe(callsBefore);
+
+    await w.get('[data-testid="shock-reset"]').trigger('click');
+    expect(w.find('[data-testid="shock-totals"]').exists()).toBe(false);
+    expect(w.find('[data-testid="row-shocked-ratio"]').exists()).toBe(false);
+    w.unmount();
+  });
+});

@@ -1,0 +1,170 @@
+// @vitest-environment happy-dom
+import { mount } from '@vue/test-utils';
+import { createPinia, setActivePinia } from 'pinia';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
+import type { Settings } from '../../../../src/shared/contract';
+import { ApiError, setApi } from '../../../../src/renderer/src/api';
+import SettingsView from '../../../../src/renderer/src/features/settings/SettingsView.vue';
+import { fakeApi } from '../../../support/fake-api';
+import { SETTINGS as DEMO_SETTINGS } from '../../support/portfolio';
+import { SETTINGS, FORECAST } from '../../support/settings';
+import { settle, withFakeIntervals } from '../../support/timing';
+
+beforeEach(() => setActivePinia(createPinia()));
+
+describe('the Settings view: plan and credits', () => {
+  const mountSettings = (answers: Record<string, (args: any) => unknown> = {}) => {
+    let saved: Settings = { ...SETTINGS };
+    const f = fakeApi({
+      settings: () => saved,
+      watchList: () => [],
+      creditForecast: () => FORECAST,
+      updateSettings: (patch) => (saved = { ...saved, ...patch }),
+      ...answers,
+    });
+    setApi(f.api);
+    return { f, w: mount(SettingsView, { attachTo: document.body }) };
+  };
+
+  it('shows the forecast beside the meter: the sentence, where the credits go, and each open pool stream', async () => {
+    const { f, w } = mountSettings();
+    await settle();
+    expect(w.get('[data-testid="forecast-sentence"]').text()).toBe(
+      'About 6,900 credits a day at these settings: 82 % of the Free plan (8,333 a day of its 250,000 a month).',
+    );
+    const rows = w.findAll('[data-testid="forecast-lines"] tbody tr').map((r) => r.findAll('td').map((d) => d.text()));
+    expect(rows).toEqual([
+      ['Margin stream (always open: the liquidation alarm)', '50', 'assumed until measured'],
+      ['SUI price', '5,760', 'every 5 min, 20 credits a read'],
+      ['Margin records (loans, deposits, supplies)', '1,064', 'every 3.0 h, 40 credits a read (2 wallets)'],
+    ]);
+    expect(w.findAll('[data-testid="forecast-pools"] li').map((l) => l.text())).toEqual([
+      'SUI_USDC pool stream: about 1,200 credits an hour while its page is open',
+      'DEEP_USDC pool stream: measuring…',
+    ]);
+    expect(f.calls.filter(([m]) => m === 'creditForecast')).toHaveLength(1);
+    w.unmount();
+  });
+
+  it('reads the forecast again every 30 s while it is shown, and no more once it is not', async () => {
+    await withFakeIntervals(async () => {
+      const { f, w } = mountSettings();
+      await settle();
+      const reads = (): number => f.calls.filter(([m]) => m === 'creditForecast').length;
+      expect(reads()).toBe(1);
+      vi.advanceTimersByTime(29_000);
+      expect(reads()).toBe(1);
+      vi.advanceTimersByTime(1_000);
+      expect(reads()).toBe(2);
+      w.unmount();
+      vi.advanceTimersByTime(60_000);
+      expect(reads()).toBe(2);
+    });
+  });
+
+  it('compares with a budget of its own, and says why a forecast could not be read', async () => {
+    let fail = false;
+    const { w } = mountSettings({
+      creditForecast: () => {
+        if (fail) throw new ApiError('network', 'Tidewatch cannot be reached.');
+        return { ...FORECAST, budget: 100_000, shareOfBudgetDay: 6_874 / (100_000 / 30) };
+      },
+    });
+    await settle();
+    expect(w.get('[data-testid="forecast-sentence"]').text()).toBe(
+      'About 6,900 credits a day at these settings: 82 % of the Free plan (8,333 a day of its 250,000 a month), and 206 % of your budget (3,333 a day of 100,000 a month).',
+    );
+    expect(w.get('[data-testid="forecast-sentence"]').classes()).toContain('over');
+    fail = true;
+    await w.get('form').trigger('submit');
+    await settle();
+    expect(w.get('[data-testid="forecast-error"]').text()).toBe(
+      'The forecast could not be read: Tidewatch cannot be reached.',
+    );
+    w.unmount();
+  });
+
+  it('a chosen plan sets its request rate and stream limit, and goes in the patch Save sends; the forecast is read again', async () => {
+    const { f, w } = mountSettings();
+    await settle();
+    expect(w.get('[data-testid="plan-facts"]').text()).toBe(
+      'Free: 250,000 credits a month, 10 requests a second, 1 stream open at once.',
+    );
+    expect((w.get('[data-testid="credit-budget"]').element as HTMLInputElement).placeholder).toBe(
+      "the Free plan's 250,000",
+    );
+    expect((w.get('[data-testid="records-minutes"]').element as HTMLInputElement).value).toBe('180');
+    await w.get('[data-testid="plan"]').setValue('builder');
+    expect(w.get('[data-testid="plan-facts"]').text()).toBe(
+      'Builder: 5,000,000 credits a month, 25 requests a second, 3 streams open at once.',
+    );
+    expect((w.get('[data-testid="requests-per-second"]').element as HTMLInputElement).value).toBe('25');
+    expect((w.get('[data-testid="stream-budget"]').element as HTMLInputElement).value).toBe('3');
+    expect(w.find('[data-testid="forecast-pending"]').exists()).toBe(true);
+    await w.get('[data-testid="records-minutes"]').setValue('30');
+    await w.get('form').trigger('submit');
+    await settle();
+    const patch = f.calls.find(([m]) => m === 'updateSettings')![1] as Record<string, unknown>;
+    expect(patch).toMatchObject({
+      plan: 'builder',
+      requestsPerSecond: 25,
+      streamBudget: 3,
+      recordsRefreshSec: 1_800,
+      monthlyCreditBudget: null,
+    });
+    expect(patch).not.toHaveProperty('riskRefreshSec');
+    expect(f.calls.filter(([m]) => m === 'creditForecast')).toHaveLength(2);
+    expect(w.find('[data-testid="forecast-pending"]').exists()).toBe(false);
+    w.unmount();
+  });
+
+  it("a request rate other than the plan's makes the plan Custom", async () => {
+    const { f, w } = mountSettings();
+    await settle();
+    await w.get('[data-testid="requests-per-second"]').setValue('4');
+    expect((w.get('[data-testid="plan"]').element as HTMLSelectElement).value).toBe('custom');
+    expect(w.get('[data-testid="plan-facts"]').text()).toContain('Custom');
+    expect((w.get('[data-testid="credit-budget"]').element as HTMLInputElement).placeholder).toBe('none');
+    await w.get('form').trigger('submit');
+    await settle();
+    expect(f.calls.find(([m]) => m === 'updateSettings')![1]).toMatchObject({
+      plan: 'custom',
+      requestsPerSecond: 4,
+      streamBudget: 1,
+    });
+    w.unmount();
+  });
+});
+
+describe('the Settings view: the near-liquidation and interest rules', () => {
+  it('edits both next to the ratio thresholds, empty meaning off', async () => {
+    let saved: Settings = { ...DEMO_SETTINGS };
+    const f = fakeApi({
+      settings: () => saved,
+      watchList: () => [],
+      creditForecast: () => {
+        throw new Error('not here');
+      },
+      updateSettings: (patch) => (saved = { ...saved, ...patch }),
+    });
+    setApi(f.api);
+    const w = mount(SettingsView, { attachTo: document.body });
+    await settle();
+    const near = w.get('[data-testid="near-liquidation-pct"]');
+    const days = w.get('[data-testid="interest-alert-days"]');
+    expect((near.element as HTMLInputElement).value).toBe('3');
+    expect((days.element as HTMLInputElement).value).toBe('30');
+    expect(near.element.closest('label')!.textContent).toContain('% of the liquidation price');
+    await near.setValue('');
+    await days.setValue('14');
+    await w.get('form').trigger('submit');
+    await settle();
+    expect(f.calls.find(([m]) => m === 'updateSettings')![1]).toMatchObject({
+      nearLiquidationPct: null,
+      interestAlertDays: 14,
+      warningRatio: 1.2,
+      criticalRatio: 1.15,
+    });
+    w.unmount();
+  });
+});

@@ -1,0 +1,217 @@
+import type {
+  PortfolioSummary,
+  PositionSummary,
+  Settings,
+  UsdPrice,
+  WalletSummary,
+} from '../../../src/shared/contract';
+import {
+  DAY_MS,
+  levelOf,
+  liquidationAt,
+  movePct,
+  priceAtRatio,
+  sideOf,
+  sizeOf,
+  valueAt,
+  type Holdings,
+  type RiskThresholds,
+} from '../../../src/shared/risk-model';
+
+/** A minute ago: the prices read "1 min ago". */
+export const NOW = Date.now() - 60_000;
+
+export const PARAMS = {
+  liquidation: 1.125,
+  target_liquidation: 1.25,
+  min_borrow: 0,
+  min_withdraw: 0,
+  user_reward: 0.01,
+  pool_reward: 0.04,
+  enabled: true,
+  source: 'default' as const,
+};
+
+export const THRESHOLDS: RiskThresholds = { warning: 1.2, critical: 1.15, near_pct: 3 };
+
+export const usdc: UsdPrice = { symbol: 'USDC', usd: 1, source: 'stablecoin', at: NOW };
+
+export const oracle = (symbol: string, usd: number, exchange: number | null = null): UsdPrice => ({
+  symbol,
+  usd,
+  source: 'oracle',
+  at: NOW,
+  oracle_at: NOW - 60_000,
+  learnt_from: 'ratio',
+  exchange_usd: exchange,
+});
+
+/** A position whose every figure is the risk model's at its prices: the figures of a row agree with each other. */
+export function position(
+  id: string,
+  pool: [string, string],
+  h: Holdings,
+  base: UsdPrice,
+  patch: Partial<PositionSummary> = {},
+): PositionSummary {
+  const p = { base: base.usd, quote: usdc.usd };
+  const v = valueAt(h, p);
+  const liq = priceAtRatio(h, p.quote, PARAMS.liquidation);
+  const distance = movePct(p.base, liq);
+  const debts = [
+    ...(h.debtQuote > 0
+      ? [{ margin_pool_id: `mp-${pool[1]}`, symbol: pool[1], amount: h.debtQuote, usd: h.debtQuote * p.quote }]
+      : []),
+    ...(h.debtBase > 0
+      ? [{ margin_pool_id: `mp-${pool[0]}`, symbol: pool[0], amount: h.debtBase, usd: h.debtBase * p.base }]
+      : []),
+  ];
+  return {
+    manager_id: id,
+    owner: '0xowner',
+    pool_name: `${pool[0]}_${pool[1]}`,
+    base_symbol: pool[0],
+    quote_symbol: pool[1],
+    base_amount: h.base,
+    quote_amount: h.quote,
+    debts,
+    collateral_usd: v.assets,
+    debt_usd: v.debt,
+    equity_usd: v.equity,
+    leverage: v.leverage,
+    risk_ratio: v.ratio,
+    service_ratio: v.ratio,
+    liquidation_ratio: PARAMS.liquidation,
+    risk_params: PARAMS,
+    moving_symbol: pool[0],
+    price: base,
+    quote_price: usdc,
+    liquidation_price: liq,
+    distance_pct: distance,
+    side: sideOf(h),
+    size: sizeOf(h),
+    debt_base: h.debtBase,
+    debt_quote: h.debtQuote,
+    base_decimals: 9,
+    quote_decimals: 6,
+    thresholds: THRESHOLDS,
+    level: levelOf(v.ratio, distance, THRESHOLDS, PARAMS.liquidation),
+    exchange_view: null,
+    pnl: {
+      net_deposited_usd: v.equity - 100,
+      pnl_usd: 100,
+      entry_price: p.base - 100 / sizeOf(h),
+      estimated: false,
+      note: null,
+    },
+    interest: {
+      apr: 0.082,
+      apr_source: 'curve',
+      accrued: 12.5,
+      accrued_usd: 12.5,
+      symbol: pool[1],
+      liquidation_in_ms: null,
+    },
+    repair: null,
+    liquidation_cost: liq === null ? null : liquidationAt(h, { base: liq, quote: 1 }, PARAMS),
+    valued_at: NOW,
+    updated_ms: NOW,
+    ...patch,
+  };
+}
+
+export const SUI = oracle('SUI', 3.5, 3.41);
+
+export const DEEP = oracle('DEEP', 0.05);
+
+/** Long SUI at 1.25 (ok), short SUI at 1.19 (warning), long DEEP at 1.136 (critical, 1 % from liquidation). */
+export const LONG_SUI = position(
+  '0xlong',
+  ['SUI', 'USDC'],
+  { base: 1000, quote: 0, debtBase: 0, debtQuote: 2800 },
+  SUI,
+  {
+    exchange_view: { base_usd: 3.41, quote_usd: 1, ratio: 3410 / 2800, difference_pct: -2.57 },
+  },
+);
+
+export const SHORT_SUI = position(
+  '0xshort',
+  ['SUI', 'USDC'],
+  { base: 0, quote: 5000, debtBase: 1200, debtQuote: 0 },
+  SUI,
+  {
+    pnl: {
+      net_deposited_usd: 600,
+      pnl_usd: 200,
+      entry_price: 3.5 + 200 / 1200,
+      estimated: true,
+      note: "Some SUI moves are valued at the nearest price Tidewatch knows, not their own time's.",
+    },
+    interest: {
+      apr: 0.121,
+      apr_source: 'observed',
+      accrued: 3.2,
+      accrued_usd: 11.2,
+      symbol: 'SUI',
+      liquidation_in_ms: 12 * DAY_MS + 3_600_000,
+    },
+  },
+);
+
+export const LONG_DEEP = position(
+  '0xdeep',
+  ['DEEP', 'USDC'],
+  { base: 100_000, quote: 0, debtBase: 0, debtQuote: 4400 },
+  DEEP,
+  {
+    pnl: {
+      net_deposited_usd: null,
+      pnl_usd: null,
+      entry_price: null,
+      estimated: false,
+      note: 'Opened before the history Tidewatch keeps: its deposits are not known.',
+    },
+  },
+);
+
+export const WALLET: WalletSummary = {
+  owner: '0xowner',
+  label: 'Desk',
+  positions: [LONG_DEEP, SHORT_SUI, LONG_SUI],
+  supplies: [],
+  totals: { collateral_usd: 13_500, debt_usd: 11_400, equity_usd: 2_100, supplied_usd: 0, unpriced: 0 },
+};
+
+export const SUMMARY: PortfolioSummary = { wallets: [WALLET], prices: [SUI, DEEP, usdc], computed_at: NOW };
+
+/** Settings on the Demo network, without an API key. */
+export const SETTINGS: Settings = {
+  network: 'demo',
+  baseUrl: '',
+  streamUrl: '',
+  naming: 'spec',
+  plan: 'free',
+  requestsPerSecond: 10,
+  concurrency: 4,
+  streamBudget: 1,
+  recordsRefreshSec: 10_800,
+  warningRatio: 1.2,
+  criticalRatio: 1.15,
+  nearLiquidationPct: 3,
+  interestAlertDays: 30,
+  alertCooldownSec: 900,
+  largeLiquidationUsd: null,
+  monthlyCreditBudget: null,
+  ipfsGateway: 'https://ipfs.io',
+  privacyMode: false,
+  alertSound: true,
+  startAtLogin: false,
+  hasApiKey: false,
+  keyProtection: 'os-keyring',
+  hasStreamKey: false,
+  streamKeyPools: [],
+};
+
+/** "$2,625.00" -> 2625; "−$26.25" -> -26.25. */
+export const money = (text: string): number => Number(text.replace(/[^\d.\u2212-]/g, '').replace('\u2212', '-'));

@@ -1,0 +1,102 @@
+import { describe, expect, it } from 'vitest';
+import { carries, NotifyConfigError, parseNotifyConfig } from '../../../../src/main/core/notify/config';
+
+/** The issue's example, as written. */
+const EXAMPLE = `{ "channels": [
+    { "type": "ntfy", "url": "https://ntfy.sh/my-topic", "minLevel": "warning" },
+    { "type": "telegram", "botToken": "env:TW_TG_TOKEN", "chatId": "123456789", "apiRoot": "https://api.telegram.org" },
+    { "type": "discord", "url": "env:TW_DISCORD_WEBHOOK" },
+    { "type": "webhook", "url": "https://example.org/hook", "secret": "env:TW_HOOK_SECRET", "minLevel": "critical" },
+    { "type": "email", "smtp": { "host": "smtp.example.org", "port": 587, "user": "me", "password": "env:TW_SMTP_PASSWORD" },
+      "from": "tidewatch@example.org", "to": "me@example.org" } ],
+  "escalateEveryMin": 5, "blindAfterMin": 3, "heartbeatUrl": "https://hc-ping.com/your-uuid" }`;
+
+const ENV = {
+  TW_TG_TOKEN: '123:tg-secret',
+  TW_DISCORD_WEBHOOK: 'https://discord.com/api/webhooks/1/abc',
+  TW_HOOK_SECRET: 'whsec_c2VjcmV0',
+  TW_SMTP_PASSWORD: 'p4ss',
+};
+
+describe('the notify config (channels for alerts away from the screen)', () => {
+  it('takes the example as written, secrets from the environment, and lists every secret', () => {
+    const { config, secrets } = parseNotifyConfig(EXAMPLE, ENV);
+    expect(config.channels.map((c) => [c.name, c.type, c.minLevel])).toEqual([
+      ['ntfy', 'ntfy', 'warning'],
+      ['telegram', 'telegram', 'warning'],
+      ['discord', 'discord', 'warning'],
+      ['webhook', 'webhook', 'critical'],
+      ['email', 'email', 'warning'],
+    ]);
+    expect(config.channels[1]).toMatchObject({ botToken: '123:tg-secret', chatId: '123456789' });
+    expect(config.channels[4]).toMatchObject({ smtp: { host: 'smtp.example.org', port: 587, password: 'p4ss' } });
+    expect(config).toMatchObject({
+      escalateEveryMin: 5,
+      blindAfterMin: 3,
+      heartbeatUrl: 'https://hc-ping.com/your-uuid',
+    });
+    expect(secrets.sort()).toEqual(
+      [
+        'https://ntfy.sh/my-topic',
+        '123:tg-secret',
+        'https://discord.com/api/webhooks/1/abc',
+        'https://example.org/hook',
+        'whsec_c2VjcmV0',
+        'p4ss',
+        'https://hc-ping.com/your-uuid',
+      ].sort(),
+    );
+  });
+
+  it('reads YAML alike, names repeated kinds apart, and defaults what is left out', () => {
+    const { config } = parseNotifyConfig(
+      'channels:\n  - type: ntfy\n    url: https://ntfy.example/a\n  - type: ntfy\n    url: https://ntfy.example/b\n    quietHours: { from: "22:00", to: "07:00" }\n',
+      {},
+    );
+    expect(config.channels.map((c) => c.name)).toEqual(['ntfy', 'ntfy-2']);
+    expect(config.channels[1]).toMatchObject({ quietHours: { from: '22:00', to: '07:00' } });
+    expect(config).toMatchObject({ escalateEveryMin: 5, blindAfterMin: 3, heartbeatUrl: null, heartbeatEveryMin: 1 });
+    expect(parseNotifyConfig('', {}).config.channels).toEqual([]);
+  });
+
+  it('says what to fix in plain words, never with a secret in it', () => {
+    const fail = (text: string, env: Record<string, string> = {}): string => {
+      try {
+        parseNotifyConfig(text, env, 'notify.json');
+      } catch (err) {
+        expect(err).toBeInstanceOf(NotifyConfigError);
+        return (err as Error).message;
+      }
+      throw new Error('no error');
+    };
+    expect(fail(EXAMPLE, { ...ENV, TW_TG_TOKEN: '' })).toBe(
+      'channels[1] (telegram).botToken names the environment variable TW_TG_TOKEN, which is not set. Set it before starting Tidewatch.',
+    );
+    expect(fail('{"channels":[{"type":"pager"}]}')).toBe(
+      'channels[0] (pager): type must be one of ntfy, telegram, discord, slack, email, webhook, desktop',
+    );
+    expect(fail('{"channels":[{"type":"discord","url":"ftp://x"}]}')).toBe(
+      'channels[0] (discord): url: must be an http(s) URL',
+    );
+    expect(fail('{"channels":[{"type":"email","smtp":{"host":"h"},"from":"me@example.org","to":"nobody"}]}')).toBe(
+      'channels[0] (email): to: must be an e-mail address or a list of them',
+    );
+    expect(
+      fail(
+        '{"channels":[{"type":"ntfy","url":"https://n/a","name":"x"},{"type":"ntfy","url":"https://n/b","name":"x"}]}',
+      ),
+    ).toContain('two channels are named "x"');
+    expect(fail('channels: [')).toMatch(/^notify.json is neither JSON nor YAML/);
+    const bad = fail('{"channels":[{"type":"webhook","url":"https://h.example/hook?token=s3cr3t","minLevel":"loud"}]}');
+    expect(bad).toContain('minLevel');
+    expect(bad).not.toContain('s3cr3t');
+  });
+
+  it('carries an alert by its level and rule', () => {
+    expect(carries({ minLevel: 'warning' }, { level: 'critical', rule: 'liquidation' })).toBe(true);
+    expect(carries({ minLevel: 'critical' }, { level: 'warning', rule: 'risk-threshold' })).toBe(false);
+    expect(carries({ minLevel: 'info', rules: ['liquidation'] }, { level: 'warning', rule: 'risk-threshold' })).toBe(
+      false,
+    );
+  });
+});

@@ -1,0 +1,161 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import type { MarginManager } from '../../../../src/shared/api';
+import { OracleBook } from '../../../../src/main/core/risk/oracle-book';
+import { positionOf, type ValuationContext } from '../../../../src/main/core/risk/positions';
+import type { AssetBook } from '../../../../src/main/core/risk/asset-book';
+import { DEFAULT_RISK_PARAMS } from '../../../../src/main/core/risk/risk-params';
+import { valueAt } from '../../../../src/shared/risk-model';
+import { thresholds, positionArb } from '../../../support/positions';
+
+describe("the valuation learns the oracle from the service's ratios", () => {
+  const SUI = '0x2::sui::SUI';
+  const USDC = '0x5::usdc::USDC';
+  const pool = {
+    pool_id: 'p',
+    pool_name: 'SUI_USDC',
+    base_asset_id: SUI,
+    base_asset_symbol: 'SUI',
+    base_asset_decimals: 9,
+    quote_asset_id: USDC,
+    quote_asset_symbol: 'USDC',
+    quote_asset_decimals: 6,
+  } as never;
+  const book: AssetBook = {
+    poolsById: new Map([['p', pool]]),
+    marginPoolAsset: new Map([
+      ['mp-usdc', USDC],
+      ['mp-sui', SUI],
+    ]),
+    decimalsOf: new Map([
+      [SUI, 9],
+      [USDC, 6],
+    ]),
+    risk: { byPool: new Map(), published: false },
+    interest: new Map(),
+  };
+
+  it("assets / debt = ratio on every position, and equals the service's ratio at the read, whatever the exchange says", () => {
+    fc.assert(
+      fc.property(
+        fc.array(positionArb, { minLength: 1, maxLength: 6 }),
+        fc.double({ min: 0.5, max: 2, noNaN: true }),
+        (list, basis) => {
+          const oracle = new OracleBook();
+          const oraclePrice = list[0]!.prices!.base;
+          const managers = list.map((p, i): MarginManager => {
+            // The same position at the common oracle price (its ratio kept): base amounts scale.
+            const k = p.prices!.base / oraclePrice;
+            const h = { ...p.holdings, base: p.holdings.base * k, debtBase: p.holdings.debtBase * k };
+            const ratio = valueAt(h, { base: oraclePrice, quote: 1 }).ratio!;
+            const long = h.debtQuote > 0;
+            return {
+              margin_manager_id: `m${i}`,
+              owner: 'o',
+              dex_pool_id: 'p',
+              created_at: new Date(0).toISOString(),
+              checkpoint_timestamp_ms: 0,
+              deposit: {
+                base_asset_amount: Math.round(h.base * 1e9),
+                quote_asset_amount: Math.round(h.quote * 1e6),
+                last_base_oracle_price: 1,
+                last_base_oracle_decimals: 0,
+                last_quote_oracle_price: 1,
+                last_quote_oracle_decimals: 0,
+                timestamp: new Date(0).toISOString(),
+              },
+              active_loans: [
+                {
+                  margin_pool_id: long ? 'mp-usdc' : 'mp-sui',
+                  loan_amount: 1,
+                  loan_shares: 1,
+                  remaining_amount: Math.round(long ? h.debtQuote * 1e6 : h.debtBase * 1e9),
+                  remaining_shares: 1,
+                  risk_ratio: Math.round(ratio * 1e6) / 1e6,
+                  timestamp: new Date(0).toISOString(),
+                },
+              ],
+            } as unknown as MarginManager;
+          });
+          // The exchange differs from the oracle by `basis`: it must never leak into the ratio.
+          const exchange = { symbol: 'SUI', usd: oraclePrice * basis, source: 'exchange' as const, at: 1_000 };
+          oracle.learn(managers, book, () => exchange.usd, 1_000);
+          const ctx: ValuationContext = {
+            book,
+            price: (a) => oracle.price(a, a === SUI ? 'SUI' : 'USDC', a === SUI ? exchange : null, 1_000),
+            exchange: (a) => (a === SUI ? exchange : { symbol: 'USDC', usd: 1, source: 'stablecoin', at: 1_000 }),
+            pastPrice: () => null,
+            thresholds: () => thresholds,
+            history: () => undefined,
+            readAt: 1_000,
+            now: 1_000,
+          };
+          for (const m of managers) {
+            const p = positionOf(m, ctx);
+            if (p.risk_ratio === null || p.collateral_usd === null || !p.debt_usd) continue;
+            expect(Math.abs(p.collateral_usd / p.debt_usd / p.risk_ratio - 1)).toBeLessThan(1e-3);
+            // Amounts rounded to raw units and ratios to 1e-6 leave a little; 0.1 % is the bound.
+            expect(Math.abs(p.risk_ratio / m.active_loans![0]!.risk_ratio! - 1)).toBeLessThan(1e-3);
+            expect(p.risk_params).toEqual(DEFAULT_RISK_PARAMS);
+            if (Math.abs(basis - 1) > 0.011) expect(p.exchange_view).not.toBeNull();
+          }
+        },
+      ),
+      { numRuns: 200 },
+    );
+  });
+
+  it('profit counts what a liquidation took; the entry leaves it out', () => {
+    const oracle = new OracleBook();
+    const m = {
+      margin_manager_id: 'm',
+      owner: 'o',
+      dex_pool_id: 'p',
+      created_at: new Date(0).toISOString(),
+      checkpoint_timestamp_ms: 0,
+      deposit: {
+        base_asset_amount: 1000e9,
+        quote_asset_amount: 0,
+        last_base_oracle_price: 25,
+        last_base_oracle_decimals: 1,
+        last_quote_oracle_price: 1,
+        last_quote_oracle_decimals: 0,
+        timestamp: new Date(0).toISOString(),
+      },
+      active_loans: [
+        {
+          margin_pool_id: 'mp-usdc',
+          loan_amount: 1,
+          loan_shares: 1,
+          remaining_amount: 1900e6,
+          remaining_shares: 1,
+          risk_ratio: 2500 / 1900,
+          timestamp: new Date(0).toISOString(),
+        },
+      ],
+    } as unknown as MarginManager;
+    oracle.learn([m], book, () => 2.5, 1_000);
+    const history = {
+      complete: true,
+      flows: [
+        { at: 0, kind: 'deposit' as const, base: 0, quote: 600e6 },
+        { at: 500, kind: 'liquidation' as const, repaid: 1000e6, marginPoolId: 'mp-usdc' },
+      ],
+    };
+    const p = positionOf(m, {
+      book,
+      price: (a) => oracle.price(a, a === SUI ? 'SUI' : 'USDC', null, 1_000),
+      exchange: () => null,
+      pastPrice: () => null,
+      thresholds: () => thresholds,
+      history: () => history,
+      readAt: 1_000,
+      now: 1_000,
+    });
+    // Equity 2,500 - 1,900 = 600 = what was put in: no profit; the liquidation's 5 % of 1,000 USDC
+    // is a loss of the position, so the entry is 2.5 - 50 / 1,000 = 2.45.
+    expect(p.pnl.pnl_usd).toBeCloseTo(0, 6);
+    expect(p.pnl.entry_price).toBeCloseTo(2.45, 9);
+    expect(p.pnl.note).toContain('$50 lost to a liquidation');
+  });
+});

@@ -1,0 +1,79 @@
+import Database from 'better-sqlite3';
+import { describe, expect, it } from 'vitest';
+import { migrate, MIGRATIONS, SCHEMA_VERSION } from '../../../../src/main/core/store/migrations';
+
+describe('migrations', () => {
+  it('bring every earlier version up to the current one, one transaction each', () => {
+    for (let from = 0; from < SCHEMA_VERSION; from++) {
+      const db = new Database(':memory:');
+      migrate(db, from);
+      expect(db.pragma('user_version', { simple: true })).toBe(from);
+      const applied = migrate(db);
+      expect(applied).toEqual(Array.from({ length: SCHEMA_VERSION - from }, (_, i) => from + i + 1));
+      expect(db.pragma('user_version', { simple: true })).toBe(SCHEMA_VERSION);
+      const tables = (
+        db.prepare("SELECT name FROM sqlite_master WHERE type='table'").all() as Array<{ name: string }>
+      ).map((r) => r.name);
+      expect(tables).toEqual(
+        expect.arrayContaining([
+          'margin_events',
+          'stream_cursors',
+          'trades',
+          'depth',
+          'rest_cache',
+          'risk_readings',
+          'alerts',
+        ]),
+      );
+      db.close();
+    }
+    expect(MIGRATIONS.length).toBe(SCHEMA_VERSION);
+  });
+
+  it('refuse a database from a newer Tidewatch', () => {
+    const db = new Database(':memory:');
+    db.pragma(`user_version = ${SCHEMA_VERSION + 1}`);
+    expect(() => migrate(db)).toThrow(/newer Tidewatch/);
+  });
+});
+
+describe('migration 4', () => {
+  it('keeps every event, fills owners from the stored manager_created events, and spreads recovered rows', () => {
+    const db = new Database(':memory:');
+    migrate(db, 3);
+    const insert = db.prepare(
+      'INSERT INTO margin_events (id, ms, seq, type, timestamp_ms, checkpoint_id, tx_hash, margin_manager_id, data, valid, problem, received_at, recovered) VALUES (?, ?, ?, ?, ?, 1, ?, ?, ?, 1, NULL, 0, ?)',
+    );
+    insert.run(
+      '1-0',
+      1,
+      0,
+      'dex_margin_manager_updates_manager_created',
+      1,
+      'h1',
+      '0xa',
+      JSON.stringify({ owner: '0xo', dex_pool_id: '0xp' }),
+      0,
+    );
+    for (let i = 2; i < 1002; i++)
+      insert.run(`${i}-0`, i, 0, 'dex_margin_manager_updates_deposit', i, `h${i}`, i % 2 ? '0xa' : '0xb', '{}', 0);
+    insert.run('rest-x-0xa', 7, 2 ** 31, 'dex_margin_manager_updates_liquidation', 7, 'x', '0xa', '{}', 1);
+    insert.run('rest-y-0xa', 7, 2 ** 31, 'dex_margin_manager_updates_liquidation', 7, 'y', '0xa', '{}', 1);
+    expect(migrate(db)).toEqual([4, 5, 6]);
+    expect((db.prepare('SELECT count(*) AS n FROM margin_events').get() as { n: number }).n).toBe(1003);
+    const wid = db.prepare("SELECT wid FROM owners WHERE owner = '0xo'").pluck().get();
+    expect((db.prepare('SELECT count(*) AS n FROM margin_events WHERE wid = ?').get(wid) as { n: number }).n).toBe(
+      1 + 500 + 2,
+    );
+    expect(db.prepare("SELECT owner, dex_pool_id FROM managers WHERE manager_id = '0xa'").get()).toEqual({
+      owner: '0xo',
+      dex_pool_id: '0xp',
+    });
+    expect(db.prepare("SELECT owner FROM managers WHERE manager_id = '0xb'").pluck().get()).toBeNull();
+    const seqs = (
+      db.prepare('SELECT seq FROM margin_events WHERE recovered = 1 ORDER BY seq').all() as Array<{ seq: number }>
+    ).map((r) => r.seq);
+    expect(seqs).toEqual([2 ** 31, 2 ** 31 + 1]);
+    db.close();
+  });
+});

@@ -1,0 +1,217 @@
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import type { AlertRecord, RiskReading, StoredMarginEvent } from '../../../../src/shared/contract';
+import { EVENT_TYPES } from '../../../../src/shared/api';
+import { riskRatioToStream } from '../../../../src/shared/units';
+import { AlertEngine } from '../../../../src/main/core/alerts/alert-engine';
+import { EventUnits } from '../../../../src/main/core/risk/event-amounts';
+import type { IncomingMarginEvent } from '../../../../src/main/core/store/margin-events';
+import { Store } from '../../../../src/main/core/store/store';
+import { alertOnReceipt, dispatchMarginEvents } from '../../../../src/main/core/streams/margin-dispatch';
+
+const cleanups: Array<() => unknown> = [];
+
+afterEach(async () => {
+  for (const c of cleanups.splice(0).reverse()) await c();
+});
+
+function liquidation(id: string, manager: string, ms: number): IncomingMarginEvent {
+  return {
+    id,
+    type: EVENT_TYPES.liquidation,
+    timestamp_ms: ms,
+    checkpoint_id: 1,
+    tx_hash: `tx-${id}`,
+    margin_manager_id: manager,
+    data: JSON.stringify({
+      margin_manager_id: manager,
+      liquidation_amount: 10,
+      risk_ratio: riskRatioToStream(1.1),
+      timestamp: ms,
+    }),
+    valid: true,
+    problem: null,
+  };
+}
+
+/** An in-memory store watching one owner whose one manager is known, and the alerts it pushes. */
+function watched() {
+  const store = Store.openInMemory();
+  cleanups.push(() => store.close());
+  const owner = `0x${'ab'.repeat(32)}`;
+  const manager = `0x${'cd'.repeat(32)}`;
+  store.settings.addWatch(owner, null, 0);
+  const pushed: AlertRecord[] = [];
+  const alerts = new AlertEngine(store.risk, (a) => pushed.push(...a), 60_000);
+  const deps = {
+    watchedSince: (o: string) => store.settings.watchedSince(o),
+    watchedManagers: new Map([[manager, owner]]),
+    eventUnits: new EventUnits(store.margin, store.cache, () => undefined),
+    alerts,
+  };
+  return { store, manager, pushed, deps };
+}
+
+describe('a watched liquidation is alerted on receipt', () => {
+  it('alerts before the commit, once, and the commit and a replay do not alert again', () => {
+    const { store, manager, pushed, deps } = watched();
+    const e = liquidation('1800000000000-0', manager, 1_800_000_000_000);
+
+    alertOnReceipt(e, JSON.parse(e.data), deps);
+    expect(pushed.map((a) => [a.rule, a.event_id, a.manager_id])).toEqual([['liquidation', e.id, manager]]);
+    expect(pushed[0]!.message).toContain('was liquidated at a risk ratio of 1.100');
+    expect(store.margin.cursor()).toBeUndefined();
+
+    // The dispatch after the commit finds the alert and does not price the event again.
+    const priced = vi.spyOn(deps.eventUnits, 'amountsOfOne');
+    const fresh = store.margin.commit([e]);
+    dispatchMarginEvents(fresh, {
+      ...deps,
+      checkLarge: () => {},
+      publish: () => {},
+      listening: () => false,
+      refreshSoon: () => {},
+    });
+    expect(priced).not.toHaveBeenCalled();
+    alertOnReceipt(e, JSON.parse(e.data), deps); // the same event again after a reconnect
+    expect(pushed).toHaveLength(1);
+    expect(store.risk.alerts().filter((a) => a.rule === 'liquidation')).toHaveLength(1);
+
+    // Another manager's liquidation, and other event types, alert nothing.
+    alertOnReceipt(liquidation('1800000000001-0', `0x${'ee'.repeat(32)}`, 1_800_000_000_001), {}, deps);
+    alertOnReceipt(
+      { ...liquidation('1800000000002-0', manager, 1_800_000_000_002), type: EVENT_TYPES.deposit },
+      {},
+      deps,
+    );
+    expect(pushed).toHaveLength(1);
+  });
+
+  it('replayed history from before the owner was watched is stored without an alert, and without a lookup per liquidation', () => {
+    const { store, manager, pushed, deps } = watched();
+    const lookups = vi.spyOn(store.risk, 'hasAlert');
+    const old = [
+      liquidation('1800000000000-0', manager, 1_800_000_000_000),
+      liquidation('1800000000001-0', manager, 1_800_000_000_001),
+    ];
+    const later = { ...deps, watchedSince: () => 1_900_000_000_000 };
+    dispatchMarginEvents(store.margin.commit(old), {
+      ...later,
+      checkLarge: () => {},
+      publish: () => {},
+      listening: () => false,
+      refreshSoon: () => {},
+    });
+    expect(pushed).toEqual([]);
+    expect(lookups).not.toHaveBeenCalled();
+    expect(store.margin.count()).toBe(2);
+  });
+
+  it('after a commit, events are dressed and pushed only while something shows them; alerts and risk refreshes do not depend on it', () => {
+    const { store, manager, pushed: alerted, deps: watching } = watched();
+    const published: StoredMarginEvent[][] = [];
+    let refreshes = 0;
+    let listening = false;
+    const deps = {
+      ...watching,
+      checkLarge: () => {},
+      publish: (e: StoredMarginEvent[]) => published.push(e),
+      listening: () => listening,
+      refreshSoon: () => refreshes++,
+    };
+    const deposit = { ...liquidation('1800000000000-0', manager, 1_800_000_000_000), type: EVENT_TYPES.deposit };
+    dispatchMarginEvents(
+      store.margin.commit([deposit, liquidation('1800000000000-1', manager, 1_800_000_000_000)]),
+      deps,
+    );
+    expect(published).toEqual([]);
+    expect(alerted.map((a) => a.event_id)).toEqual(['1800000000000-1']);
+    expect(refreshes).toBe(1);
+
+    listening = true;
+    dispatchMarginEvents(store.margin.commit([{ ...deposit, id: '1800000000001-0' }]), deps);
+    expect(published.map((batch) => batch.map((e) => [e.id, e.data]))).toEqual([
+      [['1800000000001-0', JSON.parse(deposit.data)]],
+    ]);
+    expect(refreshes).toBe(2);
+  });
+});
+
+describe('an alert that cannot be stored (a full disk) is shown all the same', () => {
+  /** The app's connection refuses alert rows as a full disk does (the error SQLite gives then). */
+  function diskFullForAlerts(store: Store): () => void {
+    store.db.exec(
+      `CREATE TEMP TRIGGER full BEFORE INSERT ON main.alerts BEGIN SELECT RAISE(FAIL, 'database or disk is full'); END`,
+    );
+    return () => store.db.exec('DROP TRIGGER temp.full');
+  }
+
+  it('a liquidation is shown on receipt and after its commit, the failure told, nothing thrown; once writes work it is stored', () => {
+    const { store, manager, pushed, deps } = watched();
+    const failures: unknown[] = [];
+    let worked = 0;
+    const alerts = new AlertEngine(
+      store.risk,
+      (a) => pushed.push(...a),
+      60_000,
+      (err) => (err === undefined ? worked++ : failures.push(err)),
+    );
+    const free = diskFullForAlerts(store);
+    const e = liquidation('1800000000000-0', manager, 1_800_000_000_000);
+
+    alertOnReceipt(e, JSON.parse(e.data), { ...deps, alerts });
+    expect(pushed.map((a) => [a.rule, a.event_id])).toEqual([['liquidation', e.id]]);
+    expect(String(failures[0])).toContain('database or disk is full');
+
+    // Its row is committed (the writer thread's connection has room); the alert still cannot be stored.
+    const dispatch = {
+      ...deps,
+      alerts,
+      checkLarge: () => {},
+      publish: () => {},
+      listening: () => false,
+      refreshSoon: () => {},
+    };
+    expect(() => dispatchMarginEvents(store.margin.commit([e]), dispatch)).not.toThrow();
+    expect(pushed.map((a) => a.event_id)).toEqual([e.id, e.id]);
+    expect(failures).toHaveLength(2);
+    expect(store.risk.alerts()).toEqual([]);
+
+    // Space again: the same event replayed is stored, shown once more, and then never again.
+    free();
+    alertOnReceipt(e, JSON.parse(e.data), { ...deps, alerts });
+    alertOnReceipt(e, JSON.parse(e.data), { ...deps, alerts });
+    expect(store.risk.alerts().map((a) => a.event_id)).toEqual([e.id]);
+    expect(pushed).toHaveLength(3);
+    expect(failures).toHaveLength(2);
+    expect(worked).toBe(1); // the store health hears that writes work again
+  });
+
+  it('a risk threshold crossing goes out unstored (id 0) and the failure is told', () => {
+    const { store, manager, pushed } = watched();
+    const failures: unknown[] = [];
+    const alerts = new AlertEngine(
+      store.risk,
+      (a) => pushed.push(...a),
+      60_000,
+      (err) => err !== undefined && failures.push(err),
+    );
+    diskFullForAlerts(store);
+    const reading: RiskReading = {
+      manager_id: manager,
+      owner: 'o',
+      ts_ms: 1_800_000_000_000,
+      risk_ratio: 1.12,
+      debt_usd: 1000,
+      assets_usd: 1120,
+      distance_pct: -4.2,
+    };
+    const fired = alerts.onReadings(
+      [reading],
+      () => ({ warning: 1.5, critical: 1.2, near_pct: null }),
+      1_800_000_000_000,
+    );
+    expect(fired.map((a) => [a.id, a.rule, a.level])).toEqual([[0, 'risk-threshold', 'critical']]);
+    expect(pushed).toEqual(fired);
+    expect(failures).toHaveLength(1);
+  });
+});

@@ -1,0 +1,92 @@
+import { describe, expect, it } from 'vitest';
+import type { RiskReading, StatusSnapshot } from '../../../src/shared/contract';
+import type { PositionLevel } from '../../../src/shared/risk-model';
+import { trayStateOf } from '../../../src/main/core/tray-state';
+
+/** A reading with the level the valuation gave it (by the 1.5 / 1.25 thresholds unless said). */
+const reading = (id: string, ratio: number | null, level?: PositionLevel): RiskReading & { level: PositionLevel } => ({
+  manager_id: id,
+  owner: '0xo',
+  ts_ms: 1,
+  risk_ratio: ratio,
+  debt_usd: 1,
+  assets_usd: 1,
+  distance_pct: -5,
+  level: level ?? (ratio === null || ratio >= 1.5 ? 'ok' : ratio >= 1.25 ? 'warning' : 'critical'),
+});
+
+const status = (patch: Partial<StatusSnapshot> = {}): StatusSnapshot => ({
+  network: 'demo',
+  online: true,
+  offlineSince: null,
+  streams: [],
+  storeNotice: null,
+  storeError: null,
+  historyGaps: [],
+  internalError: null,
+  credits: null,
+  reads: null,
+  ...patch,
+});
+
+describe('tray state (computed in core)', () => {
+  const base = { privacy: false, alertsPausedUntil: null, now: Date.UTC(2026, 10, 22, 12) };
+  it('goes ok -> warning -> critical with the worst watched loan, and says so in the tooltip', () => {
+    expect(trayStateOf({ ...base, status: status(), readings: [] })).toMatchObject({
+      level: 'ok',
+      watchedLoans: 0,
+      tooltip: 'Tidewatch · 0 watched loans',
+    });
+    expect(trayStateOf({ ...base, status: status(), readings: [reading('a', 2), reading('b', 1.4)] })).toMatchObject({
+      level: 'warning',
+      worstRatio: 1.4,
+      tooltip: 'Tidewatch · 2 watched loans · worst risk ratio 1.400',
+    });
+    expect(trayStateOf({ ...base, status: status(), readings: [reading('a', 1.2), reading('b', null)] }).level).toBe(
+      'critical',
+    );
+  });
+  it('is offline when the service is unreachable or the key was rejected, and masks the ratio in privacy mode', () => {
+    const off = trayStateOf({
+      ...base,
+      status: status({ online: false, offlineSince: base.now - 60_000 }),
+      readings: [reading('a', 1.2)],
+    });
+    expect(off.level).toBe('offline');
+    expect(off.tooltip).toMatch(/^Tidewatch · offline since \d\d:\d\d · 1 watched loan · worst risk ratio 1.200$/);
+    const auth = trayStateOf({
+      ...base,
+      status: status({
+        streams: [
+          {
+            id: 'margin',
+            state: 'stopped-auth',
+            lastEventAt: null,
+            lastByteAt: null,
+            nextTryAt: null,
+            reconnects: 0,
+            events: 0,
+            lastError: '401',
+          },
+        ],
+      }),
+      readings: [],
+    });
+    expect(auth).toMatchObject({ level: 'offline' });
+    expect(auth.tooltip).toContain('API key rejected');
+    const priv = trayStateOf({ ...base, privacy: true, status: status(), readings: [reading('a', 1.3)] });
+    expect(priv.tooltip).toContain('worst risk ratio •••');
+    expect(priv.tooltip).not.toContain('1.3');
+  });
+  it('judges by the level the alerts use (a position near its liquidation price), not the lowest ratio, and shows a pause', () => {
+    const s = trayStateOf({
+      ...base,
+      status: status(),
+      readings: [reading('a', 2, 'critical'), reading('b', 1.4)],
+      alertsPausedUntil: base.now + 3_600_000,
+    });
+    expect(s.level).toBe('critical');
+    expect(s.worstRatio).toBe(2);
+    expect(s.tooltip).toMatch(/alerts paused until \d\d:\d\d$/);
+  });
+});
