@@ -1,10 +1,4 @@
-import type {
-  PortfolioSummary,
-  PositionSummary,
-  Settings,
-  UsdPrice,
-  WalletSummary,
-} from '../../../src/shared/contract';
+import type { PortfolioSummary, PositionSummary, UsdPrice, WalletSummary } from '../../../src/shared/contract';
 import {
   DAY_MS,
   levelOf,
@@ -186,32 +180,7 @@ export const WALLET: WalletSummary = {
 export const SUMMARY: PortfolioSummary = { wallets: [WALLET], prices: [SUI, DEEP, usdc], computed_at: NOW };
 
 /** Settings on the Demo network, without an API key. */
-export const SETTINGS: Settings = {
-  network: 'demo',
-  baseUrl: '',
-  streamUrl: '',
-  naming: 'spec',
-  plan: 'free',
-  requestsPerSecond: 10,
-  concurrency: 4,
-  streamBudget: 1,
-  recordsRefreshSec: 10_800,
-  warningRatio: 1.2,
-  criticalRatio: 1.15,
-  nearLiquidationPct: 3,
-  interestAlertDays: 30,
-  alertCooldownSec: 900,
-  largeLiquidationUsd: null,
-  monthlyCreditBudget: null,
-  ipfsGateway: 'https://ipfs.io',
-  privacyMode: false,
-  alertSound: true,
-  startAtLogin: false,
-  hasApiKey: false,
-  keyProtection: 'os-keyring',
-  hasStreamKey: false,
-  streamKeyPools: [],
-};
+export { DEMO_SETTINGS as SETTINGS } from './settings';
 
 /** "$2,625.00" -> 2625; "−$26.25" -> -26.25. */
 export const money = (text: string): number => Number(text.replace(/[^\d.\u2212-]/g, '').replace('\u2212', '-'));

@@ -28,6 +28,9 @@ export const SETTINGS: Settings = {
   streamKeyPools: [],
 };
 
+/** The same on the Demo network, without an API key. */
+export const DEMO_SETTINGS: Settings = { ...SETTINGS, network: 'demo', baseUrl: '', hasApiKey: false };
+
 /** A forecast on the Free plan: 6,874 credits a day, and two pool streams. */
 export const FORECAST: CreditForecast = {
   perDay: 6_874,
