@@ -29,16 +29,7 @@ import type { NotifyConfig } from './notify/config';
 import { Notifier } from './notify/notifier';
 import { SightWatch } from './notify/sight';
 import { PushHub } from './push-hub';
-import { AssetBookCache } from './risk/asset-book';
-import { CADENCE_RULES, type CadenceRuleName } from './risk/cadence';
-import { EventUnits } from './risk/event-amounts';
-import { managerHistory } from './risk/manager-history';
-import { OracleBook } from './risk/oracle-book';
-import { PriceSchedule } from './risk/price-schedule';
-import { PriceBook } from './risk/prices';
-import { RiskRefresh } from './risk/risk-refresh';
-import { thresholdsFrom } from './risk/thresholds';
-import { VolatilityBook } from './risk/volatility';
+import { RiskServices } from './risk/risk-services';
 import { MemorySecretStore, monthlyBudgetOf, SettingsService, type SecretStore } from './settings';
 import { StatusReporter } from './status-reporter';
 import { Store } from './store/store';
@@ -94,16 +85,8 @@ export class Monitor implements TidewatchApi {
   readonly notify: Notifier;
   /** The monitor watching itself: the blind alarm and the heartbeat. */
   readonly sight: SightWatch;
-  readonly assets: AssetBookCache;
-  /** Units of the margin stream's events (Live events and the margin push). */
-  readonly eventUnits: EventUnits;
-  /** The exchange's prices; the oracle's are the one price set of every position. */
-  readonly prices: PriceBook;
-  readonly oracle = new OracleBook();
-  readonly volatility = new VolatilityBook();
-  /** When each watched asset's price is read. */
-  readonly schedule: PriceSchedule;
-  readonly risk: RiskRefresh;
+  /** The risk room: asset book, event units, prices, volatility, the read schedule, the valuation loop. */
+  readonly risk: RiskServices;
   /** Credits spent on the service, and the plan kept to. */
   readonly credits: CreditMeter;
   readonly plan: CreditPlan;
@@ -138,7 +121,7 @@ export class Monitor implements TidewatchApi {
       storeError: () => this.storeHealth.current(),
       historyGaps: () => this.store.gaps.recent(),
       credits: () => (this.link.client.http.metered ? this.credits.usage() : null),
-      reads: () => this.schedule.plan(),
+      reads: () => this.risk.schedule.plan(),
       publish: (s) => this.hub.publish('status', s),
       closed: () => this.closed,
     });
@@ -186,62 +169,22 @@ export class Monitor implements TidewatchApi {
       redact: (text) => this.redact(text),
     });
 
-    this.assets = new AssetBookCache(() => client, connected);
-    this.eventUnits = new EventUnits(this.store.margin, this.store.cache, () => this.assets.now());
-    this.alerts.poolOf = (id) => this.eventUnits.poolNameOf(id);
-    this.prices = new PriceBook(
-      () => client,
-      () => [...(this.assets.peek()?.poolsById.values() ?? [])],
-      (asset, p) => this.volatility.note(asset, p.usd, p.at),
-    );
-    this.risk = new RiskRefresh({
-      client: () => client,
-      assets: this.assets,
-      prices: this.prices,
-      oracle: this.oracle,
-      cache: this.store.cache,
-      risk: this.store.risk,
+    this.risk = new RiskServices({
+      store: this.store,
+      client,
+      settings: () => this.effective(),
+      watch: this.watch,
       alerts: this.alerts,
-      watchList: () => this.watch.list(),
-      thresholdsOf: () => thresholdsFrom(this.effective(), this.store.settings.thresholds()),
-      history: (id) => managerHistory(this.store.margin, id),
-      interestAlertDays: () => this.effective().interestAlertDays,
-      cooldownMs: () => this.effective().alertCooldownSec * 1000,
-      intervalMs: () => this.schedule.recordsIntervalMs() ?? this.effective().recordsRefreshSec * 1000,
-      eventGapMs: (owner) => this.schedule.eventGapMs(owner),
-      canRun: connected,
-      onManagers: (managers) => {
-        this.storeHealth.guard(() =>
-          this.store.margin.noteOwners(managers.map((m) => ({ id: m.id, owner: m.owner, dexPoolId: m.dexPoolId }))),
-        );
-        this.watch.noteManagers(managers);
-        for (const m of managers) this.eventUnits.notePool(m.id, m.dexPoolId);
-      },
-      onReadings: (readings, portfolio) => {
-        this.watch.noteReadings(readings, portfolio);
-        this.hub.publish('risk', { readings, portfolio });
-      },
-      onValued: () => {
-        this.schedule.replan();
-        this.reporter.changed();
-      },
+      storeHealth: this.storeHealth,
+      connected,
+      offline: () => this.link.offline,
       noteNetwork: (err) => this.link.noteNetwork(err),
-      noteStore: (err) => this.storeHealth.note(err),
-      log: this.log,
-    });
-    this.schedule = new PriceSchedule({
-      prices: this.prices,
-      volatility: this.volatility,
-      client: () => client,
-      rule: () =>
-        CADENCE_RULES[(process.env['TIDEWATCH_CADENCE'] as CadenceRuleName | undefined) ?? 'guard'] ??
-        CADENCE_RULES.guard,
-      positions: () => this.risk.positions(),
       budget: () => this.plan.budgetState(),
-      onPrices: () => void this.risk.revalue(),
-      canRun: () => connected() && !this.link.offline,
+      publish: (push) => this.hub.publish('risk', push),
+      onValued: () => this.reporter.changed(),
       log: this.log,
     });
+    const { assets, eventUnits, prices, refresh, schedule } = this.risk;
 
     this.supervisor = new StreamSupervisor({
       budget: this.settings.effective().streamBudget,
@@ -264,9 +207,9 @@ export class Monitor implements TidewatchApi {
       link: this.link,
       credits: this.credits,
       volumes: this.volumes,
-      risk: this.risk,
-      schedule: () => this.schedule,
-      prices: this.prices,
+      risk: refresh,
+      schedule: () => schedule,
+      prices,
       streams: () => this.supervisor.statuses(),
       owners: () => this.watch.list().length,
       setStreamBudget: (n) => this.supervisor.setBudget(n),
@@ -293,16 +236,16 @@ export class Monitor implements TidewatchApi {
       client: () => client,
       supervisor: this.supervisor,
       watch: this.watch,
-      eventUnits: this.eventUnits,
+      eventUnits,
       alerts: this.alerts,
-      assets: this.assets,
-      prices: this.prices,
+      assets,
+      prices,
       firstStart: () => opts.marginFirstStart ?? (this.effective().network === 'demo' ? '0' : '$'),
       largeLiquidationUsd: () => this.effective().largeLiquidationUsd,
       publish: (pushed) => this.hub.publish('margin', pushed),
       listening: () => this.hub.count('margin') > 0,
-      refreshRisk: () => this.risk.refresh(),
-      refreshSoon: (owners) => this.risk.refreshSoon(owners),
+      refreshRisk: () => refresh.refresh(),
+      refreshSoon: (owners) => refresh.refreshSoon(owners),
       onOpen: () => this.sight.noteStreamOpen(),
       onStoreState: () => this.storeHealth.changed(),
       onGap: () => this.reporter.changed(),
@@ -338,9 +281,9 @@ export class Monitor implements TidewatchApi {
       offline: () => this.link.offline,
       streams: () => this.supervisor.statuses(),
       watch: this.watch,
-      eventUnits: this.eventUnits,
-      risk: this.risk,
-      assets: this.assets,
+      eventUnits,
+      risk: refresh,
+      assets,
       settings: this.settings,
       reconfigure: () => this.reconfigure(),
       retryStreams: () => this.retryStreamsNow(),
@@ -356,7 +299,7 @@ export class Monitor implements TidewatchApi {
     this.watch.learnStored();
     // A first start's history replay waits for the first Portfolio read.
     this.margin.connectAfter(this.refreshRisk(), () => this.link.canConnect());
-    this.risk.restartTimer();
+    this.risk.refresh.restartTimer();
     this.notify.start();
     this.sight.start();
     return this;
@@ -394,20 +337,17 @@ export class Monitor implements TidewatchApi {
     const changed = this.link.reconfigure();
     this.supervisor.setBudget(this.plan.streamBudget());
     if (changed) {
-      this.assets.reset();
-      this.prices.reset();
-      this.volatility.reset();
       this.risk.resetService();
     }
     if (this.link.canConnect()) {
       this.supervisor.add(this.margin.spec);
       if (changed) this.supervisor.resumeAll();
     }
-    this.risk.restartTimer();
-    this.schedule.replan();
+    this.risk.refresh.restartTimer();
+    this.risk.schedule.replan();
     // Another service: read everything again. Other settings (thresholds, plan, budget) need only
     // a new valuation of what is kept: a save in Settings cost every wallet's lists and prices.
-    void (changed ? this.refreshRisk() : this.risk.revalue());
+    void (changed ? this.refreshRisk() : this.risk.refresh.revalue());
     this.reporter.changed();
   }
 
@@ -462,7 +402,7 @@ export class Monitor implements TidewatchApi {
 
   /** Read every watched wallet now; resolves with the readings stored. */
   refreshRisk(): Promise<RiskReading[]> {
-    return this.risk.refresh();
+    return this.risk.refresh.refresh();
   }
 
   creditForecast(): CreditForecast {
@@ -484,7 +424,6 @@ export class Monitor implements TidewatchApi {
     this.risk.close();
     this.notify.close();
     this.sight.close();
-    this.schedule.close();
     this.supervisor.stopAll();
     this.margin.close();
     this.pools.flushAll();

@@ -78,7 +78,7 @@ describe('the guard reads where the risk is', () => {
     // An event of one owner's manager: that owner's records and its assets' prices are read again, not the other's.
     const positionsBefore = (await m.invoke('portfolio', {})).data.wallets.map((w) => [w.owner, w.positions.length]);
     asked.length = 0;
-    m.risk.refreshSoon(new Set([owner]));
+    m.risk.refresh.refreshSoon(new Set([owner]));
     await until(
       () =>
         asked.some((p) => p === `/dex-margin/margin-managers/${owner}`) &&
