@@ -13,6 +13,30 @@ afterAll(async () => {
   for (const c of cleanups.reverse()) await c();
 });
 
+/** A Demo network and a monitor watching it, closed (and the data removed) once the file is done. */
+async function watching(
+  simOptions: Parameters<typeof startTestSim>[0],
+  build: (t: TestSim, dataDir: string) => Monitor = (t, dataDir) => monitorOn(t, dataDir).start(),
+): Promise<{ t: TestSim; m: Monitor }> {
+  const t = await startTestSim(simOptions);
+  const dir = tempDir();
+  const m = build(t, dir.dir);
+  cleanups.push(
+    () => dir.remove(),
+    () => t.close(),
+    () => m.close(),
+  );
+  return { t, m };
+}
+
+/** The same service as a custom network with its key kept at rest (not the Demo network's). */
+const customNetwork = (t: TestSim, dataDir: string): Monitor =>
+  new Monitor({
+    dataDir,
+    secrets: new MemorySecretStore(TEST_KEY),
+    overrides: { network: 'custom', baseUrl: t.sim.url, streamUrl: t.sim.url },
+  }).start();
+
 /** The service revokes the key (the margin stream stops on 401), then accepts it again; returns the stream's state. */
 async function revokeThenAccept(t: TestSim, m: Monitor): Promise<() => string | undefined> {
   const margin = () => m.supervisor.statuses().find((s) => s.id === 'margin')?.state;
@@ -26,13 +50,8 @@ async function revokeThenAccept(t: TestSim, m: Monitor): Promise<() => string | 
 
 describe('the margin stream under faults', () => {
   it('resumes after dropped connections with nothing lost and nothing repeated', async () => {
-    const t = await startTestSim({ speed: 3000, heartbeatMs: 500 });
-    const dir = tempDir();
-    const m = monitorOn(t, dir.dir, { marginFirstStart: '0' }).start();
-    cleanups.push(
-      () => dir.remove(),
-      () => t.close(),
-      () => m.close(),
+    const { t, m } = await watching({ speed: 3000, heartbeatMs: 500 }, (t, dataDir) =>
+      monitorOn(t, dataDir, { marginFirstStart: '0' }).start(),
     );
     await until(() => m.store.margin.count() >= t.sim.world.log.size - 1, 20_000, 'history');
     const resumeTimes: number[] = [];
@@ -58,18 +77,13 @@ describe('the margin stream under faults', () => {
   });
 
   it('stops on 401 with an auth status and an alert, and resumes when the key changes', async () => {
-    const t = await startTestSim({ historyDays: 0.2 });
-    const dir = tempDir();
     const secrets = new MemorySecretStore('wrong-key');
-    const m = new Monitor({
-      dataDir: dir.dir,
-      secrets,
-      overrides: { network: 'custom', baseUrl: t.sim.url, streamUrl: t.sim.url },
-    }).start();
-    cleanups.push(
-      () => dir.remove(),
-      () => t.close(),
-      () => m.close(),
+    const { m } = await watching({ historyDays: 0.2 }, (t, dataDir) =>
+      new Monitor({
+        dataDir,
+        secrets,
+        overrides: { network: 'custom', baseUrl: t.sim.url, streamUrl: t.sim.url },
+      }).start(),
     );
     await until(
       () => m.supervisor.statuses().find((s) => s.id === 'margin')?.state === 'stopped-auth',
@@ -94,14 +108,7 @@ describe('the margin stream under faults', () => {
   });
 
   it('resumes after a 401 that clears when the user asks (retryStreams)', async () => {
-    const t = await startTestSim({ historyDays: 0.2 });
-    const dir = tempDir();
-    const m = monitorOn(t, dir.dir).start();
-    cleanups.push(
-      () => dir.remove(),
-      () => t.close(),
-      () => m.close(),
-    );
+    const { t, m } = await watching({ historyDays: 0.2 });
     const margin = await revokeThenAccept(t, m);
     expect(margin()).toBe('stopped-auth');
     await m.invoke('retryStreams', {});
@@ -110,18 +117,7 @@ describe('the margin stream under faults', () => {
   });
 
   it('a custom network whose key is rejected and then accepted resumes on setApiKey with the same key', async () => {
-    const t = await startTestSim({ historyDays: 0.2 });
-    const dir = tempDir();
-    const m = new Monitor({
-      dataDir: dir.dir,
-      secrets: new MemorySecretStore(TEST_KEY),
-      overrides: { network: 'custom', baseUrl: t.sim.url, streamUrl: t.sim.url },
-    }).start();
-    cleanups.push(
-      () => dir.remove(),
-      () => t.close(),
-      () => m.close(),
-    );
+    const { t, m } = await watching({ historyDays: 0.2 }, customNetwork);
     const margin = await revokeThenAccept(t, m);
     await new Promise((r) => setTimeout(r, 300));
     expect(margin()).toBe('stopped-auth');
@@ -130,14 +126,9 @@ describe('the margin stream under faults', () => {
   });
 
   it("learns the plan's stream limit from the service's refusal of one stream too many, and waits for the budget", async () => {
-    const t = await startTestSim({ historyDays: 0.2, maxStreams: 1 });
-    const dir = tempDir();
     const lines: string[] = [];
-    const m = monitorOn(t, dir.dir, { log: (l) => lines.push(l) }).start();
-    cleanups.push(
-      () => dir.remove(),
-      () => t.close(),
-      () => m.close(),
+    const { m } = await watching({ historyDays: 0.2, maxStreams: 1 }, (t, dataDir) =>
+      monitorOn(t, dataDir, { log: (l) => lines.push(l) }).start(),
     );
     await m.invoke('updateSettings', { streamBudget: 2 });
     await until(() => m.supervisor.statuses().find((s) => s.id === 'margin')?.state === 'open', 10_000, 'margin open');
@@ -157,14 +148,7 @@ describe('the margin stream under faults', () => {
   });
 
   it('keeps the margin stream first under a budget of one stream', async () => {
-    const t = await startTestSim({ historyDays: 0.2 });
-    const dir = tempDir();
-    const m = monitorOn(t, dir.dir).start();
-    cleanups.push(
-      () => dir.remove(),
-      () => t.close(),
-      () => m.close(),
-    );
+    const { m } = await watching({ historyDays: 0.2 });
     await m.invoke('updateSettings', { plan: 'custom', streamBudget: 1 });
     const off = m.subscribe('pool:DEEP_USDC', () => {});
     cleanups.push(off);
