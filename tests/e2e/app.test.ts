@@ -81,7 +81,7 @@ describe('the UI in Chromium against `tidewatch serve` on the Demo network', () 
     expect(await page.getByTestId('wallet-card').count()).toBe(1 + busiest.length);
     await expect.poll(() => page.getByTestId('freshness').first().textContent()).toMatch(/ago|just now/);
     await page.screenshot({ path: `${SCREENSHOTS}/portfolio.png` });
-  });
+  }, 70_000);
 
   it('renders every other view with data from the Demo network', async () => {
     await view(`#/wallet/${described.wallets[0]}`, '[data-testid=nft-card]', 'wallet');
@@ -143,5 +143,5 @@ describe('the UI in Chromium against `tidewatch serve` on the Demo network', () 
       .first()
       .waitFor({ timeout: 30_000 });
     expect(Number(await page.getByTestId('open-alerts').textContent())).toBeGreaterThan(0);
-  });
+  }, 160_000);
 });

@@ -46,7 +46,7 @@ describe.skipIf(!binary)('the desktop app (Playwright _electron)', () => {
     await win.evaluate("window.location.hash = '#/settings'; window.location.hash = '#/portfolio'");
     await win.getByTestId('position-row').first().waitFor({ timeout: 60_000 });
     await win.screenshot({ path: `${SCREENSHOTS}/electron-portfolio.png` });
-  });
+  }, 130_000);
 
   it('holds the security settings at run time: CSP, navigation, new windows, permissions', async () => {
     // contextIsolation/sandbox/no nodeIntegration show in the page: no process, no require (the first spec).
@@ -85,5 +85,5 @@ describe.skipIf(!binary)('the desktop app (Playwright _electron)', () => {
         interval: 1000,
       })
       .toContain('Liquidated');
-  });
+  }, 130_000);
 });

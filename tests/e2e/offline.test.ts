@@ -48,5 +48,5 @@ describe('with the Demo network stopped', () => {
     await expect.poll(() => page.getByTestId('freshness').first().textContent(), { timeout: 15_000 }).toMatch(/cached/);
     await page.screenshot({ path: `${SCREENSHOTS}/offline-events.png` });
     expect(await page.getByTestId('offline-banner').textContent()).toContain('Offline since');
-  });
+  }, 220_000);
 });

@@ -75,7 +75,7 @@ describe('what a trader must see', () => {
 
   it(
     '2. a manager page from every manager id: position, risk chart with its lines, events, and watch',
-    { timeout: 90_000 },
+    { timeout: 130_000 },
     async () => {
       await page.getByTestId('position-row').first().getByTestId('manager-link').click();
       expect(await page.evaluate('window.location.hash')).toMatch(/^#\/manager\/0x[0-9a-f]{64}$/);
@@ -164,9 +164,9 @@ describe('what a trader must see', () => {
     const box = (await bar.boundingBox())!;
     expect(box.height).toBeLessThan(40);
     expect((await bar.textContent()) ?? '').not.toMatch(/https?:|api-key|budget/);
-  });
+  }, 40_000);
 
-  it('6. the pool page and Markets read like a trading screen', { timeout: 90_000 }, async () => {
+  it('6. the pool page and Markets read like a trading screen', { timeout: 160_000 }, async () => {
     await go(page, '#/markets/XBTC_USDC');
     await page.getByTestId('spread-row').waitFor({ timeout: 30_000 });
     // XBTC_USDC has a 0.1 USDC tick: prices with one decimal, not six.
@@ -209,7 +209,7 @@ describe('what a trader must see', () => {
     await expect.poll(() => text('timeline-summary')).toMatch(/\d+\+? liquidations, \$[\d,.]+[KM]? repaid/);
   });
 
-  it('7. input and the small things', { timeout: 180_000 }, async () => {
+  it('7. input and the small things', { timeout: 260_000 }, async () => {
     await go(page, '#/portfolio');
     await page.getByLabel('Wallet address to watch').fill('0x12g');
     await page.getByRole('button', { name: 'Watch', exact: true }).click();

@@ -121,11 +121,11 @@ describe('the browser page alerts', () => {
     await expect.poll(() => page.title()).toBe('Tidewatch');
     await page.locator(`#alert-${a.id}`).waitFor({ state: 'detached' });
     expect(pageErrors).toEqual([]);
-  });
+  }, 60_000);
 
   it(
     'sets up channels in Settings, tests them, and shows what each alert was sent on',
-    { timeout: 120_000 },
+    { timeout: 170_000 },
     async () => {
       await go(page, '#/settings');
       const card = page.getByTestId('notify-channels');
@@ -356,5 +356,5 @@ describe('the browser page alerts', () => {
     } finally {
       await other.close();
     }
-  });
+  }, 50_000);
 });

@@ -66,7 +66,7 @@ describe('tidewatch serve / export / doctor on the Demo network', () => {
     const none = spawnSync(process.execPath, [BIN, 'export', 'trades', '--data-dir', dir.dir], { encoding: 'utf8' });
     expect(none.status).toBe(2);
     expect(none.stderr).toContain('--pool');
-  });
+  }, 60_000);
 
   it('keeps running when whoever read its output goes, and still stops on SIGTERM', async () => {
     const child = spawn(
@@ -94,7 +94,7 @@ describe('tidewatch serve / export / doctor on the Demo network', () => {
     const [code] = await once(child, 'exit');
     expect(code).toBe(0);
     expect(performance.now() - started).toBeLessThan(10_000);
-  });
+  }, 40_000);
 
   it('doctor prints a pass/fail table and fails clearly on a wrong key', { timeout: 90_000 }, async () => {
     const demo = spawnSync(process.execPath, [BIN, 'doctor', '--data-dir', dir.dir], { encoding: 'utf8' });

@@ -134,7 +134,7 @@ describe('contract queries against the Demo network', () => {
     expect(one.data.every((e: any) => e.margin_manager_id === liqs.data[0].margin_manager_id)).toBe(true);
     const byOwner = await call('marginEvents', { owner: d.marginOwners[0], limit: 1000 });
     expect(byOwner.data.length).toBeGreaterThan(0);
-  });
+  }, 40_000);
 
   it('risk history of a watched manager, and alerts', async () => {
     await until(() => m.watch.managers.size > 0, 20_000, 'watched managers');
@@ -389,7 +389,7 @@ describe('contract queries against the Demo network', () => {
     off();
     offMargin();
     expect(m.store.market.count('SUI_USDC')).toBeGreaterThan(0);
-  });
+  }, 40_000);
 
   it('fires one alert per threshold crossing, however often risk is refreshed', async () => {
     // Everything is below these thresholds: each watched manager crosses into critical once.

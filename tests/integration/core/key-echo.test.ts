@@ -93,5 +93,5 @@ describe('a service that echoes the key in every encoding', () => {
       expect(leaks(r.stdout + r.stderr)).toEqual([]);
       if (what === 'alerts') expect(r.stdout).toContain('API key rejected');
     }
-  });
+  }, 40_000);
 });

@@ -107,7 +107,7 @@ describe('watched managers known from the store', () => {
     const a = again.alerts.find((x) => x.event_id === id)!;
     expect([a.rule, a.level, a.manager_id, a.owner]).toEqual(['liquidation', 'critical', MANAGER, OWNER]);
     expect(a.id).toBeGreaterThan(0);
-  });
+  }, 60_000);
 
   it('an owner added to the watch list is alerted for a manager the protocol-wide stream stored earlier', async () => {
     const s = await streamOnly();
@@ -121,5 +121,5 @@ describe('watched managers known from the store', () => {
     const id = s.send(EVENT_TYPES.liquidation, liquidation);
     await until(() => alerts.some((a) => a.event_id === id), 10_000, 'the liquidation alerted');
     expect(alerts.filter((a) => a.event_id === id)).toHaveLength(1);
-  });
+  }, 40_000);
 });

@@ -92,5 +92,5 @@ describe('a monitor killed with SIGKILL during ingest', () => {
     expect(ids).toEqual(sent.slice(0, ids.length));
     expect(ids.length).toBeGreaterThanOrEqual(sent.length - 50);
     expect(JSON.stringify(rows)).not.toContain(TEST_KEY);
-  });
+  }, 180_000);
 });

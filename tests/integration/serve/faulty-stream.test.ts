@@ -97,5 +97,5 @@ describe('serve against a faulty stream server, killed during ingest', () => {
     console.log(
       `faulty server: ${faulty.connections} connections, ${faulty.refused} refused (503/429), ${faulty.cut} cut mid-message; ${ids.length} events stored, all sent, none twice`,
     );
-  });
+  }, 240_000);
 });

@@ -28,7 +28,7 @@ const KINDS = ['ntfy', 'telegram', 'discord', 'slack', 'webhook'] as const;
 describe('alert delivery through a crash', () => {
   it(
     'delivers every alert to every channel after a SIGKILL, repeating only what was in flight',
-    { timeout: 600_000 },
+    { timeout: 720_000 },
     async () => {
       rx = await Receivers.start({ failRate: 0.2, rateLimitRate: 0.05, retryAfterSec: 2 });
       const config = join(dir.dir, 'notify.json');

@@ -33,6 +33,6 @@ describe.skipIf(installed)('npm start without the Electron runtime', () => {
       } finally {
         rmSync(cache, { recursive: true, force: true });
       }
-    });
+    }, 130_000);
   }
 });

@@ -142,7 +142,7 @@ describe('the Demo network bills each key as the real service would', () => {
     expect(closed).toBeGreaterThanOrEqual(margin.bytes);
     await new Promise((r) => setTimeout(r, 300));
     expect(t.sim.credits(TEST_KEY).streamedBytes).toBe(closed);
-  });
+  }, 70_000);
 
   it('a stream key is billed as a key of its own', async () => {
     const t = await start({ streamKeys: ['stream-key-1'], heartbeatMs: 100, speed: 0.001 });
@@ -158,7 +158,7 @@ describe('the Demo network bills each key as the real service would', () => {
       openStreams: 1,
     });
     expect(t.sim.credits(TEST_KEY).streamedBytes).toBe(0);
-  });
+  }, 40_000);
 
   it('maxOpenStreams is the most streams a key had open at once', async () => {
     const t = await start();
@@ -171,5 +171,5 @@ describe('the Demo network bills each key as the real service would', () => {
     await stream(t, '/dex/SUI_USDC/live-trades');
     await until(() => t.sim.credits(TEST_KEY).openStreams === 2, '2 open');
     expect(t.sim.credits(TEST_KEY).maxOpenStreams).toBe(3);
-  });
+  }, 60_000);
 });

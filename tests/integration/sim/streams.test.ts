@@ -68,7 +68,7 @@ describe('the margin stream /dex-margin/manager-updates', () => {
     await after.until((x) => x.messages.length >= 49);
     expect(after.messages.slice(0, 49).map((m) => m.id)).toEqual(all.messages.slice(151, 200).map((m) => m.id));
     expect(after.messages.slice(0, 49).map((m) => m.data)).toEqual(all.messages.slice(151, 200).map((m) => m.data));
-  });
+  }, 40_000);
 
   it('honours the standard Last-Event-ID header as a generic SSE client sends it; the last-id query wins', async () => {
     const all = await sse('/dex-margin/manager-updates', { 'last-id': '0' });
@@ -82,7 +82,7 @@ describe('the margin stream /dex-margin/manager-updates', () => {
     });
     await both.until((x) => x.messages.length >= 19);
     expect(both.messages[0]!.id).toBe(all.messages[181]!.id);
-  });
+  }, 60_000);
 
   it('sends only new events for $ (and when last-id is absent)', async () => {
     const latestBefore = t.sim.world.log.latest()!.id;
@@ -185,7 +185,7 @@ describe('the pool stream /dex/{pool}/live-trades', () => {
     } finally {
       await on.close();
     }
-  });
+  }, 70_000);
 
   it('answers 404 for an unknown pool and 401 without a key, as JSON', async () => {
     const unknown = await fetch(t.url('/dex/NOPE_USDC/live-trades'));
@@ -212,7 +212,7 @@ describe('limits of the reference service', () => {
     } finally {
       await small.close();
     }
-  });
+  }, 40_000);
 
   it('answers 429 with Retry-After beyond the per-key request rate and stream budget', async () => {
     const limited = await startTestSim({ rateLimit: 5, maxStreams: 1, historyDays: 0.2 });

@@ -177,7 +177,7 @@ describe('the headless shell', () => {
     pool.close();
     const bad = await raw(`/api/subscribe/nope`, { host: host(), 'x-tidewatch-token': web.token });
     expect(bad.status).toBe(404);
-  });
+  }, 40_000);
 
   it('reaps 1,000 half-open connections (slowloris) while the UI still answers', { timeout: 60_000 }, async () => {
     const sockets: Socket[] = [];

@@ -36,5 +36,5 @@ describe('the optional large-liquidation alert', () => {
     } finally {
       await m.close();
     }
-  });
+  }, 70_000);
 });

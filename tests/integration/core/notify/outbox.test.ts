@@ -91,7 +91,7 @@ describe('the outbox, against real receivers', () => {
       'telegram:sent',
       'webhook:sent',
     ]);
-  });
+  }, 40_000);
 
   it('retries through failures and 429s with the same message id, and honours Retry-After', async () => {
     rx.arrivals.length = 0;
@@ -135,7 +135,7 @@ describe('the outbox, against real receivers', () => {
       log.find((e) => e.channel === 'telegram' && e.result === 'failed' && /slow down/.test(e.detail ?? '')),
     ).toBeDefined();
     expect(calls).toBe(15);
-  });
+  }, 80_000);
 
   it('gathers warnings for the minimum interval, but does not hold a critical alert to it', async () => {
     rx.arrivals.length = 0;

@@ -103,7 +103,7 @@ describe('the guard reads where the risk is', () => {
     off();
     await until(() => !m.supervisor.statuses().some((s) => s.id === 'pool:SUI_USDC'), 10_000, 'pool closed');
     expect((await m.invoke('creditForecast', {})).poolStreams).toEqual([]);
-  });
+  }, 70_000);
 
   it('on the Free plan a pool page waits: the one stream is the margin stream', async () => {
     const t = await startTestSim({ historyDays: 0.2, plan: 'free' });

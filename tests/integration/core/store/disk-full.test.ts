@@ -62,7 +62,7 @@ describe('a store that cannot be written', () => {
     const stored = [...m.store.margin.iterate()].map((e) => e.id);
     expect(new Set(stored).size).toBe(stored.length);
     expect(stored).toEqual(sent.slice(0, stored.length));
-  }, 120_000);
+  }, 140_000);
 
   it("stops a pool page's stream too, says so once, and once space is freed has every trade the service sent meanwhile", async () => {
     const POOL = 'SUI_USDC';

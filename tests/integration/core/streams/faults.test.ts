@@ -74,7 +74,7 @@ describe('the margin stream under faults', () => {
     console.log(
       `resume after drop: ${resumeTimes.join(', ')} ms (median ${[...resumeTimes].sort((a, b) => a - b)[3]} ms)`,
     );
-  });
+  }, 150_000);
 
   it('stops on 401 with an auth status and an alert, and resumes when the key changes', async () => {
     const secrets = new MemorySecretStore('wrong-key');
@@ -105,7 +105,7 @@ describe('the margin stream under faults', () => {
       10_000,
       'open after new key',
     );
-  });
+  }, 40_000);
 
   it('resumes after a 401 that clears when the user asks (retryStreams)', async () => {
     const { t, m } = await watching({ historyDays: 0.2 });
@@ -165,7 +165,7 @@ describe('the margin stream under faults', () => {
       10_000,
       'pool open',
     );
-  });
+  }, 40_000);
 
   it('reconnects when no byte arrives for the watchdog interval (heartbeats count), at the production 45 s', async () => {
     // Two streams at once: one server goes silent, the other sends only heartbeats.
