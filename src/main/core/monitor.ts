@@ -3,10 +3,8 @@ import {
   type ContractInput,
   type ContractMethod,
   type ContractResults,
-  type CreditForecast,
   type DemoOwnerHint,
   type InvokeOptions,
-  type KeyFacts,
   type PayloadOf,
   type RiskReading,
   type Settings,
@@ -17,52 +15,24 @@ import {
 import { AlertEngine } from './alerts/alert-engine';
 import { toAbortSignal } from './client/abort';
 import { redact, ServiceError } from './client/errors';
-import type { ServiceClient } from './client/service-client';
 import { ServiceLink } from './client/service-link';
-import type { DemoTarget } from './client/service-target';
 import { contractHandlers, dispatch } from './contract/handlers';
 import type { Handlers } from './contract/context';
 import { CreditMeter, CREDITS_KEY, type CreditCounts } from './credits/credit-meter';
 import { CreditPlan } from './credits/credit-plan';
-import { StreamVolumes } from './credits/stream-volume';
-import type { NotifyConfig } from './notify/config';
 import { Notifier } from './notify/notifier';
 import { SightWatch } from './notify/sight';
 import { PushHub } from './push-hub';
 import { RiskServices } from './risk/risk-services';
-import { MemorySecretStore, monthlyBudgetOf, SettingsService, type SecretStore } from './settings';
+import type { MonitorOptions } from './monitor-options';
+import { MemorySecretStore, monthlyBudgetOf, SettingsService } from './settings';
 import { StatusReporter } from './status-reporter';
 import { Store } from './store/store';
 import { StoreHealth } from './store/store-health';
-import { MarginService } from './streams/margin-service';
-import { PoolStreams } from './streams/pool-streams';
-import { StreamSupervisor } from './streams/supervisor';
+import { StreamServices } from './streams/stream-services';
 import { WatchRegistry } from './watch-registry';
 
-export interface MonitorOptions {
-  dataDir: string;
-  /** The Demo network the shell started (src/sim), used when settings.network is `demo`. */
-  demo?: DemoTarget & { hints?: () => DemoOwnerHint[] };
-  secrets: SecretStore;
-  /** The stream keys (client/stream-keys.ts); none: streams use the API key. */
-  streamSecrets?: SecretStore;
-  /** The alert channels saved in Settings (one config document with its secrets), kept like the api-key. */
-  notifySecrets?: SecretStore;
-  /** `serve --notify-config FILE`, parsed: its channels for this run. */
-  notifyFile?: { path: string; config: NotifyConfig; secrets: string[] } | null;
-  /** The address links in messages point to when the config names none (serve's), or none. */
-  publicUrl?: () => string | null;
-  /** Settings forced by the command line for this run (not persisted). */
-  overrides?: Partial<Omit<Settings, KeyFacts>>;
-  /** Owners added to the watch list at start. */
-  watch?: string[];
-  /** `last-id` for the margin stream's very first start; default: `0` on the Demo network, `$` elsewhere. */
-  marginFirstStart?: '$' | '0';
-  fetch?: typeof fetch;
-  /** Stream tuning (tests use short times). */
-  streams?: { watchdogMs?: number; backoffBaseMs?: number; backoffCapMs?: number };
-  log?: (line: string) => void;
-}
+export type { MonitorOptions } from './monitor-options';
 
 /**
  * The monitor: the composition root of core. It builds each service, wires what one tells
@@ -90,11 +60,8 @@ export class Monitor implements TidewatchApi {
   /** Credits spent on the service, and the plan kept to. */
   readonly credits: CreditMeter;
   readonly plan: CreditPlan;
-  readonly supervisor: StreamSupervisor;
-  readonly margin: MarginService;
-  private readonly pools: PoolStreams;
-  /** What each stream receives, for the cost model. */
-  private readonly volumes = new StreamVolumes();
+  /** The streams room: the supervisor, the margin stream end to end, the pool streams. */
+  readonly streams: StreamServices;
   private readonly handlers: Handlers;
   private closed = false;
   private readonly log: (line: string) => void;
@@ -112,11 +79,11 @@ export class Monitor implements TidewatchApi {
     this.settings = new SettingsService(this.store.settings, opts.secrets, opts.streamSecrets, opts.overrides);
     for (const owner of opts.watch ?? []) this.store.settings.addWatch(owner, null);
     this.watch = new WatchRegistry(this.store.settings, this.store.margin);
-    this.hub = new PushHub((topic, count) => this.onSubscribers(topic, count));
+    this.hub = new PushHub((topic, count) => this.streams.onSubscribers(topic, count));
     this.reporter = new StatusReporter({
       network: () => this.effective().network,
       unreachableSince: () => this.link.unreachableSince,
-      streams: () => this.supervisor.statuses(),
+      streams: () => this.streams.supervisor.statuses(),
       storeNotice: this.store.notice,
       storeError: () => this.storeHealth.current(),
       historyGaps: () => this.store.gaps.recent(),
@@ -126,7 +93,7 @@ export class Monitor implements TidewatchApi {
       closed: () => this.closed,
     });
     this.storeHealth = new StoreHealth(
-      () => this.margin.storeFailure(),
+      () => this.streams.margin.storeFailure(),
       (reason) => this.alerts.onStoreFailure(reason),
       () => this.reporter.changed(),
     );
@@ -186,77 +153,48 @@ export class Monitor implements TidewatchApi {
     });
     const { assets, eventUnits, prices, refresh, schedule } = this.risk;
 
-    this.supervisor = new StreamSupervisor({
-      budget: this.settings.effective().streamBudget,
+    this.streams = new StreamServices({
+      store: this.store,
+      client,
+      settings: () => this.effective(),
+      watch: this.watch,
+      risk: this.risk,
+      alerts: this.alerts,
+      hub: this.hub,
+      storeHealth: this.storeHealth,
+      connected,
+      marginFirstStart: opts.marginFirstStart,
+      tuning: opts.streams,
       fetch: opts.fetch,
-      onBytes: (id, bytes) => {
-        this.volumes.note(id, bytes);
+      onBytes: (bytes) => {
         if (client.http.metered) this.credits.noteStreamBytes(bytes);
       },
-      redact: (s) => this.redact(s),
-      keyName: (id) => client.http.streamKeyName(id),
       onReachable: (reachable) => this.link.noteNetwork(reachable ? undefined : 'unreachable'),
-      onLimitLearnt: (limit) =>
-        this.log(
-          `the service allows ${limit} stream${limit === 1 ? '' : 's'} at once (it refused one more): pool pages wait for a free one`,
-        ),
-      ...opts.streams,
+      onChange: () => this.reporter.changed(),
+      onMarginOpen: () => this.sight.noteStreamOpen(),
+      closed: () => this.closed,
+      redact: (s) => this.redact(s),
+      log: this.log,
     });
+    const { supervisor, margin } = this.streams;
     this.plan = new CreditPlan({
       settings: this.settings,
       link: this.link,
       credits: this.credits,
-      volumes: this.volumes,
+      volumes: this.streams.volumes,
       risk: refresh,
       schedule: () => schedule,
       prices,
-      streams: () => this.supervisor.statuses(),
+      streams: () => supervisor.statuses(),
       owners: () => this.watch.list().length,
-      setStreamBudget: (n) => this.supervisor.setBudget(n),
+      setStreamBudget: (n) => supervisor.setBudget(n),
     });
-    this.supervisor.setBudget(this.plan.streamBudget());
-    this.supervisor.onStatus((streams) => {
-      for (const s of streams)
-        if (s.state === 'stopped-auth' && s.lastError)
-          this.alerts.onStreamAuthStopped(s.id, s.lastError, client.http.streamKeyName(s.id));
-      this.reporter.changed();
-    });
-    this.pools = new PoolStreams({
-      supervisor: this.supervisor,
-      repo: this.store.market,
-      client: () => client,
-      canOpen: connected,
-      subscribers: (pool) => this.hub.count(`pool:${pool}`),
-      publish: (pool, push) => this.hub.publish(`pool:${pool}`, push),
-      noteStore: (pool, err) => this.storeHealth.note(err, `pool:${pool}`),
-      log: this.log,
-    });
-    this.margin = new MarginService({
-      store: this.store,
-      client: () => client,
-      supervisor: this.supervisor,
-      watch: this.watch,
-      eventUnits,
-      alerts: this.alerts,
-      assets,
-      prices,
-      firstStart: () => opts.marginFirstStart ?? (this.effective().network === 'demo' ? '0' : '$'),
-      largeLiquidationUsd: () => this.effective().largeLiquidationUsd,
-      publish: (pushed) => this.hub.publish('margin', pushed),
-      listening: () => this.hub.count('margin') > 0,
-      refreshRisk: () => refresh.refresh(),
-      refreshSoon: (owners) => refresh.refreshSoon(owners),
-      onOpen: () => this.sight.noteStreamOpen(),
-      onStoreState: () => this.storeHealth.changed(),
-      onGap: () => this.reporter.changed(),
-      closed: () => this.closed,
-      log: this.log,
-    });
+    supervisor.setBudget(this.plan.streamBudget());
 
     this.sight = new SightWatch({
       state: () => ({
         expected: connected(),
-        marginOpen: this.margin.isOpen(),
+        marginOpen: margin.isOpen(),
         offline: this.link.offline,
         storeError: this.storeHealth.current(),
         creditsSpent: this.plan.spent(),
@@ -279,9 +217,10 @@ export class Monitor implements TidewatchApi {
       storeHealth: this.storeHealth,
       noteNetwork: (err) => this.link.noteNetwork(err),
       offline: () => this.link.offline,
-      streams: () => this.supervisor.statuses(),
+      streams: () => supervisor.statuses(),
       watch: this.watch,
       eventUnits,
+      managerPools: this.risk.managerPools,
       risk: refresh,
       assets,
       settings: this.settings,
@@ -298,7 +237,7 @@ export class Monitor implements TidewatchApi {
   start(): this {
     this.watch.learnStored();
     // A first start's history replay waits for the first Portfolio read.
-    this.margin.connectAfter(this.refreshRisk(), () => this.link.canConnect());
+    this.streams.margin.connectAfter(this.refreshRisk(), () => this.link.canConnect());
     this.risk.refresh.restartTimer();
     this.notify.start();
     this.sight.start();
@@ -313,7 +252,7 @@ export class Monitor implements TidewatchApi {
   resume(): void {
     this.log('the computer woke from sleep: reconnecting the streams to read the time asleep');
     this.sight.noteResume();
-    if (this.link.canConnect()) this.supervisor.resumeAll();
+    if (this.link.canConnect()) this.streams.supervisor.resumeAll();
   }
 
   status(): StatusSnapshot {
@@ -325,24 +264,17 @@ export class Monitor implements TidewatchApi {
     return this.settings.effective();
   }
 
-  get client(): ServiceClient {
-    return this.link.client;
-  }
-
   /**
    * Settings changed: point the client at them; when the service itself changed (network, URLs,
    * key, naming), forget what was learnt about it and reconnect every stream.
    */
   reconfigure(): void {
     const changed = this.link.reconfigure();
-    this.supervisor.setBudget(this.plan.streamBudget());
+    this.streams.supervisor.setBudget(this.plan.streamBudget());
     if (changed) {
       this.risk.resetService();
     }
-    if (this.link.canConnect()) {
-      this.supervisor.add(this.margin.spec);
-      if (changed) this.supervisor.resumeAll();
-    }
+    if (this.link.canConnect()) this.streams.reconnect(changed);
     this.risk.refresh.restartTimer();
     this.risk.schedule.replan();
     // Another service: read everything again. Other settings (thresholds, plan, budget) need only
@@ -392,28 +324,17 @@ export class Monitor implements TidewatchApi {
 
   /** Reconnect every stream now (the user asked, or a key was entered). */
   retryStreamsNow(): void {
-    this.supervisor.resumeAll();
+    this.streams.supervisor.resumeAll();
   }
 
   /** Owners to try, on the Demo network only. */
-  demoHints(): DemoOwnerHint[] {
+  private demoHints(): DemoOwnerHint[] {
     return this.effective().network === 'demo' ? (this.opts.demo?.hints?.() ?? []) : [];
   }
 
   /** Read every watched wallet now; resolves with the readings stored. */
   refreshRisk(): Promise<RiskReading[]> {
     return this.risk.refresh.refresh();
-  }
-
-  creditForecast(): CreditForecast {
-    return this.plan.forecast();
-  }
-
-  /** A pool's page opened or closed: its stream follows; its cost is measured afresh each time it opens. */
-  private onSubscribers(topic: Topic, count: number): void {
-    if (!topic.startsWith('pool:')) return;
-    this.pools.onSubscribers(topic.slice(5), count);
-    if (count === 0) this.volumes.forget(topic);
   }
 
   /** Stop streams and timers, commit what is held, close the store. */
@@ -424,9 +345,7 @@ export class Monitor implements TidewatchApi {
     this.risk.close();
     this.notify.close();
     this.sight.close();
-    this.supervisor.stopAll();
-    this.margin.close();
-    this.pools.flushAll();
+    this.streams.close();
     this.credits.flush();
     await this.store.shutdown(); // after the margin writer commits what it was handed
   }

@@ -385,7 +385,7 @@ describe('contract queries against the Demo network', () => {
     const offMargin = m.subscribe('margin', (e) => margin.push(...e));
     await until(() => pushes.some((p) => p.trades.length > 0) && pushes.some((p) => p.depth), 15_000, 'pool pushes');
     await until(() => margin.length > 0, 15_000, 'margin pushes');
-    expect(m.supervisor.statuses().find((s) => s.id === 'pool:SUI_USDC')?.state).toBe('open');
+    expect(m.streams.supervisor.statuses().find((s) => s.id === 'pool:SUI_USDC')?.state).toBe('open');
     off();
     offMargin();
     expect(m.store.market.count('SUI_USDC')).toBeGreaterThan(0);

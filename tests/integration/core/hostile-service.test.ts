@@ -93,14 +93,14 @@ describe('a hostile service', () => {
       const again = await measured(`429 ${mode}, next call`, () => m.invoke('pools', {}));
       expect(again.value).toMatchObject({ stale: true });
       expect(again.ms).toBeLessThan(500);
-      expect(m.client.http.limiter.pausedFor()).toBeLessThanOrEqual(60_000);
+      expect(m.link.client.http.limiter.pausedFor()).toBeLessThanOrEqual(60_000);
     }
   });
 
   it('a 5 MB error message is cut to a few hundred characters', async () => {
     hostile.modes.set('/get_pools', 'huge-error');
     // The previous case left a (capped) pause behind.
-    m.client.http.limiter.clearPause();
+    m.link.client.http.limiter.clearPause();
     const { value } = await measured('5 MB error body', () => m.invoke('pools', {}));
     const message = (value as { error: { message: string } }).error.message;
     expect(message.length).toBeLessThanOrEqual(330);

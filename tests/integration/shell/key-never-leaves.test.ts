@@ -63,7 +63,7 @@ afterAll(async () => {
 describe('the API key never crosses to the renderer', () => {
   it('appears in no contract answer or error, over the IPC bridge', async () => {
     await until(
-      () => m.store.margin.count() > 0 || m.supervisor.statuses().some((s) => s.state === 'open'),
+      () => m.store.margin.count() > 0 || m.streams.supervisor.statuses().some((s) => s.state === 'open'),
       15_000,
       'stream',
     );

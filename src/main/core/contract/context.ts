@@ -11,6 +11,7 @@ import type { ServiceClient } from '../client/service-client';
 import type { Notifier } from '../notify/notifier';
 import type { AssetBookCache } from '../risk/asset-book';
 import type { EventUnits } from '../risk/event-amounts';
+import type { ManagerPoolLookup } from '../risk/manager-pools';
 import type { RiskRefresh } from '../risk/risk-refresh';
 import type { SettingsService } from '../settings';
 import type { ResponseCache } from '../store/cache-repo';
@@ -41,6 +42,7 @@ export interface ContractContext {
   streams: () => StreamStatus[];
   watch: WatchRegistry;
   eventUnits: EventUnits;
+  managerPools: ManagerPoolLookup;
   risk: RiskRefresh;
   assets: AssetBookCache;
   settings: SettingsService;

@@ -15,6 +15,9 @@ const slowFirstReading = (): ServiceError =>
     'The service is slow to answer: the watched wallets are still being read. The Portfolio appears as soon as they are.',
   );
 
+/** How long Live events waits for the pools of managers it cannot place. */
+const UNPLACED_WAIT_MS = 2_000;
+
 /**
  * What Tidewatch knows of the watched wallets: Live events and risk history from the store (fresh
  * while the margin stream is open), the Portfolio the risk loop keeps, a manager's page, and the
@@ -24,11 +27,20 @@ export function watchedReads(
   c: ReadThroughContext &
     Pick<
       ContractContext,
-      'client' | 'margin' | 'alerts' | 'watch' | 'eventUnits' | 'risk' | 'assets' | 'settings' | 'offline'
+      | 'client'
+      | 'margin'
+      | 'alerts'
+      | 'watch'
+      | 'eventUnits'
+      | 'managerPools'
+      | 'risk'
+      | 'assets'
+      | 'settings'
+      | 'offline'
     >,
 ): Handlers<WatchedReads> {
   return {
-    marginEvents: (a) => {
+    marginEvents: async (a, signal) => {
       const rows = c.margin.list({
         type: a.type,
         managerId: a.managerId,
@@ -38,6 +50,10 @@ export function watchedReads(
         beforeId: a.beforeId,
         limit: a.limit,
       });
+      // A manager whose events name no pool (created before the stored history) is looked up first,
+      // for no longer than the page can wait: what is not placed by then shows without units.
+      const unplaced = c.offline() ? [] : c.eventUnits.unplaced(rows);
+      if (unplaced.length > 0) await settledOrAfter(c.managerPools.learn(unplaced, signal), UNPLACED_WAIT_MS);
       return local(
         c,
         c.eventUnits.apply(rows, (id) => c.watch.managers.has(id)),

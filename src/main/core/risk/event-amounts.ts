@@ -103,13 +103,31 @@ export class EventUnits {
     });
   }
 
-  /** One event's amounts from its data as parsed (a liquidation's alert on receipt: no copy of the event). */
+  /**
+   * The managers of `events` whose exchange pool is not known: their deposits, withdrawals and
+   * what a liquidation left cannot be put in units (risk/manager-pools.ts looks them up).
+   */
+  unplaced(events: readonly StoredMarginEvent[]): string[] {
+    this.context(events, (e) => e.data);
+    const out = new Set<string>();
+    for (const e of events)
+      if (
+        e.valid &&
+        e.margin_manager_id &&
+        !e.type.endsWith('manager_created') &&
+        !this.managerPools.has(e.margin_manager_id)
+      )
+        out.add(e.margin_manager_id);
+    return [...out];
+  }
+
   /** The name of a manager's pool ("SUI_USDC") when it is known (a liquidation's alert names it), from what the amounts use. */
   poolNameOf(managerId: string): string | undefined {
     const pool = this.managerPools.get(managerId);
     return pool ? (this.book()?.poolsById ?? this.cachedPools()).get(pool)?.pool_name : undefined;
   }
 
+  /** One event's amounts from its data as parsed (a liquidation's alert on receipt: no copy of the event). */
   amountsOfOne(
     e: Pick<StoredMarginEvent, 'valid' | 'type' | 'margin_manager_id'>,
     data: unknown,

@@ -8,6 +8,7 @@ import { AssetBookCache } from './asset-book';
 import { CADENCE_RULES, type CadenceRuleName } from './cadence';
 import { EventUnits } from './event-amounts';
 import { managerHistory } from './manager-history';
+import { ManagerPoolLookup } from './manager-pools';
 import { OracleBook } from './oracle-book';
 import { PriceSchedule, type BudgetState } from './price-schedule';
 import { PriceBook } from './prices';
@@ -42,6 +43,8 @@ export interface RiskServicesDeps {
 export class RiskServices {
   readonly assets: AssetBookCache;
   readonly eventUnits: EventUnits;
+  /** The pools of managers whose events name none, looked up when a page shows them. */
+  readonly managerPools: ManagerPoolLookup;
   readonly prices: PriceBook;
   readonly oracle = new OracleBook();
   readonly volatility = new VolatilityBook();
@@ -53,6 +56,13 @@ export class RiskServices {
     this.assets = new AssetBookCache(client, d.connected);
     this.eventUnits = new EventUnits(d.store.margin, d.store.cache, () => this.assets.now());
     d.alerts.poolOf = (id) => this.eventUnits.poolNameOf(id);
+    this.managerPools = new ManagerPoolLookup({
+      client,
+      units: this.eventUnits,
+      remember: (managers) => d.storeHealth.guard(() => d.store.margin.noteOwners(managers)),
+      canRun: () => d.connected() && !d.offline(),
+      log: d.log,
+    });
     this.prices = new PriceBook(
       client,
       () => [...(this.assets.peek()?.poolsById.values() ?? [])],

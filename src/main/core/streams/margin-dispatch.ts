@@ -14,6 +14,8 @@ export interface MarginDispatchDeps {
   /** The optional protocol-wide rule (alerts/large-liquidations.ts). */
   checkLarge: (events: readonly IncomingMarginEvent[]) => void;
   publish: (events: StoredMarginEvent[]) => void;
+  /** Pushed events whose manager's pool is not known yet: looked up, and pushed again with their units. */
+  unplaced: (pushed: StoredMarginEvent[]) => void;
   /** Whether anything shows the events (a Live events page): only then are they dressed for display and pushed. */
   listening: () => boolean;
   /** Watched managers of these owners moved: read their records (and prices) again soon. */
@@ -58,7 +60,10 @@ export function dispatchMarginEvents(events: IncomingMarginEvent[], d: MarginDis
     },
   );
   d.checkLarge(events);
-  if (pushed.length > 0) d.publish(pushed);
+  if (pushed.length > 0) {
+    d.publish(pushed);
+    d.unplaced(pushed);
+  }
   if (touched.size > 0) d.refreshSoon(touched);
 }
 

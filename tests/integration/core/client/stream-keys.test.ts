@@ -37,7 +37,7 @@ describe('stream keys: streams take their own key, REST the api-key', () => {
         () => t.close(),
         () => m.close(),
       );
-      const state = (id: string) => m.supervisor.statuses().find((s) => s.id === id);
+      const state = (id: string) => m.streams.supervisor.statuses().find((s) => s.id === id);
       const offSui = m.subscribe('pool:SUI_USDC', () => {});
       const offDeep = m.subscribe('pool:DEEP_USDC', () => {});
       cleanups.push(offSui, offDeep);

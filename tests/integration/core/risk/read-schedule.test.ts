@@ -45,12 +45,12 @@ describe('the guard reads where the risk is', () => {
     );
     await until(() => (m.status().reads?.prices.length ?? 0) > 0, 20_000, 'the read plan');
     await until(
-      () => m.supervisor.statuses().some((s) => s.id === 'margin' && s.state === 'open'),
+      () => m.streams.supervisor.statuses().some((s) => s.id === 'margin' && s.state === 'open'),
       10_000,
       'margin open',
     );
     // Nothing streams for the tray: the margin stream alone.
-    expect(m.supervisor.statuses().map((s) => s.id)).toEqual(['margin']);
+    expect(m.streams.supervisor.statuses().map((s) => s.id)).toEqual(['margin']);
     // Prices: each asset once, from its last trade; never the book, never per position or pool.
     const trades = asked.filter((p) => /^\/dex\/[^/]+\/trades\?limit=1$/.test(p));
     expect(new Set(trades).size).toBe(trades.length);
@@ -95,13 +95,13 @@ describe('the guard reads where the risk is', () => {
     // A pool page: its stream opens while shown (the plan allows one more), and closes when left.
     const off = m.subscribe('pool:SUI_USDC', () => {});
     await until(
-      () => m.supervisor.statuses().some((s) => s.id === 'pool:SUI_USDC' && s.state === 'open'),
+      () => m.streams.supervisor.statuses().some((s) => s.id === 'pool:SUI_USDC' && s.state === 'open'),
       10_000,
       'pool open',
     );
     expect((await m.invoke('creditForecast', {})).poolStreams.map((p) => p.pool)).toEqual(['SUI_USDC']);
     off();
-    await until(() => !m.supervisor.statuses().some((s) => s.id === 'pool:SUI_USDC'), 10_000, 'pool closed');
+    await until(() => !m.streams.supervisor.statuses().some((s) => s.id === 'pool:SUI_USDC'), 10_000, 'pool closed');
     expect((await m.invoke('creditForecast', {})).poolStreams).toEqual([]);
   }, 70_000);
 
@@ -119,17 +119,17 @@ describe('the guard reads where the risk is', () => {
       () => m.close(),
     );
     await until(
-      () => m.supervisor.statuses().some((s) => s.id === 'margin' && s.state === 'open'),
+      () => m.streams.supervisor.statuses().some((s) => s.id === 'margin' && s.state === 'open'),
       10_000,
       'margin open',
     );
     const off = m.subscribe('pool:SUI_USDC', () => {});
     cleanups.push(off);
     await until(
-      () => m.supervisor.statuses().find((s) => s.id === 'pool:SUI_USDC')?.state === 'waiting-budget',
+      () => m.streams.supervisor.statuses().find((s) => s.id === 'pool:SUI_USDC')?.state === 'waiting-budget',
       10_000,
       'pool waiting',
     );
-    expect(m.supervisor.statuses().find((s) => s.id === 'margin')?.state).toBe('open');
+    expect(m.streams.supervisor.statuses().find((s) => s.id === 'margin')?.state).toBe('open');
   });
 });

@@ -27,7 +27,7 @@ describe('a store that cannot be written', () => {
     );
     const alerts: AlertRecord[] = [];
     cleanups.push(m.subscribe('alerts', (a) => alerts.push(...a)));
-    const margin = () => m.supervisor.statuses().find((s) => s.id === 'margin')!;
+    const margin = () => m.streams.supervisor.statuses().find((s) => s.id === 'margin')!;
     await until(() => m.store.margin.count() >= t.sim.world.log.size - 1, 20_000, 'history');
 
     // The disk is full: not one more page.
@@ -77,7 +77,7 @@ describe('a store that cannot be written', () => {
     );
     const pushes: number[] = [];
     cleanups.push(m.subscribe(`pool:${POOL}`, (p) => pushes.push(p.trades.length)));
-    const pool = () => m.supervisor.statuses().find((s) => s.id === `pool:${POOL}`)!;
+    const pool = () => m.streams.supervisor.statuses().find((s) => s.id === `pool:${POOL}`)!;
     await until(() => m.store.market.lastTradeStreamId(POOL) !== undefined, 30_000, 'a trade from the pool stream');
     const digests = (): Set<string> =>
       new Set(m.store.db.prepare('SELECT event_digest FROM trades WHERE pool = ?').pluck().all(POOL) as string[]);

@@ -39,7 +39,7 @@ const customNetwork = (t: TestSim, dataDir: string): Monitor =>
 
 /** The service revokes the key (the margin stream stops on 401), then accepts it again; returns the stream's state. */
 async function revokeThenAccept(t: TestSim, m: Monitor): Promise<() => string | undefined> {
-  const margin = () => m.supervisor.statuses().find((s) => s.id === 'margin')?.state;
+  const margin = () => m.streams.supervisor.statuses().find((s) => s.id === 'margin')?.state;
   await until(() => margin() === 'open', 10_000, 'open');
   t.sim.setApiKeys(['another-key']);
   t.sim.dropStreams();
@@ -63,7 +63,7 @@ describe('the margin stream under faults', () => {
       resumeTimes.push(Date.now() - droppedAt);
     }
     await new Promise((r) => setTimeout(r, 300));
-    const reconnects = m.supervisor.statuses().find((s) => s.id === 'margin')!.reconnects;
+    const reconnects = m.streams.supervisor.statuses().find((s) => s.id === 'margin')!.reconnects;
     expect(reconnects).toBeGreaterThanOrEqual(6);
     // Compare by id: the stored events are exactly the sim's log (up to what is still in flight).
     const sent = t.sim.world.log.since('all').map((e) => e.id);
@@ -86,7 +86,7 @@ describe('the margin stream under faults', () => {
       }).start(),
     );
     await until(
-      () => m.supervisor.statuses().find((s) => s.id === 'margin')?.state === 'stopped-auth',
+      () => m.streams.supervisor.statuses().find((s) => s.id === 'margin')?.state === 'stopped-auth',
       10_000,
       'stopped-auth',
     );
@@ -101,7 +101,7 @@ describe('the margin stream under faults', () => {
     expect(m.status().streams.find((s) => s.id === 'margin')!.reconnects).toBe(reconnects);
     await m.invoke('setApiKey', { apiKey: TEST_KEY });
     await until(
-      () => m.supervisor.statuses().find((s) => s.id === 'margin')?.state === 'open',
+      () => m.streams.supervisor.statuses().find((s) => s.id === 'margin')?.state === 'open',
       10_000,
       'open after new key',
     );
@@ -131,20 +131,24 @@ describe('the margin stream under faults', () => {
       monitorOn(t, dataDir, { log: (l) => lines.push(l) }).start(),
     );
     await m.invoke('updateSettings', { streamBudget: 2 });
-    await until(() => m.supervisor.statuses().find((s) => s.id === 'margin')?.state === 'open', 10_000, 'margin open');
+    await until(
+      () => m.streams.supervisor.statuses().find((s) => s.id === 'margin')?.state === 'open',
+      10_000,
+      'margin open',
+    );
     const off = m.subscribe('pool:SUI_USDC', () => {});
     cleanups.push(off);
     await until(
-      () => m.supervisor.statuses().find((s) => s.id === 'pool:SUI_USDC')?.state === 'waiting-budget',
+      () => m.streams.supervisor.statuses().find((s) => s.id === 'pool:SUI_USDC')?.state === 'waiting-budget',
       10_000,
       'pool waiting for the budget',
     );
-    expect(m.supervisor.limit()).toBe(1);
+    expect(m.streams.supervisor.limit()).toBe(1);
     expect(lines.some((l) => /allows 1 stream at once/.test(l))).toBe(true);
-    expect(m.supervisor.statuses().find((s) => s.id === 'margin')?.state).toBe('open');
+    expect(m.streams.supervisor.statuses().find((s) => s.id === 'margin')?.state).toBe('open');
     // A new budget (the user chose another plan) forgets what was learnt: the pool tries again.
     await m.invoke('updateSettings', { streamBudget: 3 });
-    expect(m.supervisor.limit()).toBe(3);
+    expect(m.streams.supervisor.limit()).toBe(3);
   });
 
   it('keeps the margin stream first under a budget of one stream', async () => {
@@ -153,15 +157,19 @@ describe('the margin stream under faults', () => {
     const off = m.subscribe('pool:DEEP_USDC', () => {});
     cleanups.push(off);
     await until(
-      () => m.supervisor.statuses().find((s) => s.id === 'pool:DEEP_USDC')?.state === 'waiting-budget',
+      () => m.streams.supervisor.statuses().find((s) => s.id === 'pool:DEEP_USDC')?.state === 'waiting-budget',
       10_000,
       'waiting',
     );
-    await until(() => m.supervisor.statuses().find((s) => s.id === 'margin')?.state === 'open', 10_000, 'margin open');
-    expect(m.supervisor.statuses().find((s) => s.id === 'pool:DEEP_USDC')?.state).toBe('waiting-budget');
+    await until(
+      () => m.streams.supervisor.statuses().find((s) => s.id === 'margin')?.state === 'open',
+      10_000,
+      'margin open',
+    );
+    expect(m.streams.supervisor.statuses().find((s) => s.id === 'pool:DEEP_USDC')?.state).toBe('waiting-budget');
     await m.invoke('updateSettings', { streamBudget: 2 });
     await until(
-      () => m.supervisor.statuses().find((s) => s.id === 'pool:DEEP_USDC')?.state === 'open',
+      () => m.streams.supervisor.statuses().find((s) => s.id === 'pool:DEEP_USDC')?.state === 'open',
       10_000,
       'pool open',
     );

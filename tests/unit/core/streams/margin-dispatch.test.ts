@@ -68,6 +68,7 @@ describe('a watched liquidation is alerted on receipt', () => {
       ...deps,
       checkLarge: () => {},
       publish: () => {},
+      unplaced: () => {},
       listening: () => false,
       refreshSoon: () => {},
     });
@@ -98,6 +99,7 @@ describe('a watched liquidation is alerted on receipt', () => {
       ...later,
       checkLarge: () => {},
       publish: () => {},
+      unplaced: () => {},
       listening: () => false,
       refreshSoon: () => {},
     });
@@ -115,6 +117,7 @@ describe('a watched liquidation is alerted on receipt', () => {
       ...watching,
       checkLarge: () => {},
       publish: (e: StoredMarginEvent[]) => published.push(e),
+      unplaced: () => {},
       listening: () => listening,
       refreshSoon: () => refreshes++,
     };
@@ -168,6 +171,7 @@ describe('an alert that cannot be stored (a full disk) is shown all the same', (
       alerts,
       checkLarge: () => {},
       publish: () => {},
+      unplaced: () => {},
       listening: () => false,
       refreshSoon: () => {},
     };

@@ -1,0 +1,22 @@
+import type { StoredMarginEvent } from '../../../../shared/contract';
+
+/**
+ * Pushed events into a list shown newest first: an event already shown is replaced where it stands
+ * (the same event pushed again once its units are known), the others go on top, newest first,
+ * and the list keeps at most `limit` rows. `fresh` comes in stream order (oldest first).
+ */
+export function withPushed(
+  shown: readonly StoredMarginEvent[],
+  fresh: readonly StoredMarginEvent[],
+  limit: number,
+): StoredMarginEvent[] {
+  const at = new Map(shown.map((e, i) => [e.id, i]));
+  const rows = [...shown];
+  const added: StoredMarginEvent[] = [];
+  for (const e of fresh) {
+    const i = at.get(e.id);
+    if (i === undefined) added.push(e);
+    else rows[i] = e;
+  }
+  return [...added.reverse(), ...rows].slice(0, limit);
+}
