@@ -1,6 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createServer } from 'node:net';
 import { fileURLToPath } from 'node:url';
+import { World } from '../../src/sim';
 import { until } from './monitor';
 
 export const BIN = fileURLToPath(new URL('../../bin/tidewatch.js', import.meta.url));
@@ -129,4 +130,51 @@ export async function simProcess(
   };
   const first = await start();
   return { base: await first.waitFor(/listening on (\S+)/), anchor, start };
+}
+
+/**
+ * The outage tests' start: the Demo network as a process of its own (`simProcess`), and `serve`
+ * on it watching its first three margin owners, `--history`, with `extra` arguments; resolves once
+ * serve's margin stream is open.
+ */
+export async function watchingServe(
+  processes: Processes,
+  o: { key: string; seed: number; speed: number; dataDir: string; extra?: string[]; env?: Record<string, string> },
+): Promise<{
+  demo: Awaited<ReturnType<typeof simProcess>>;
+  sim: CliProcess;
+  serve: CliProcess;
+  api: ReturnType<typeof serveApi>;
+  owners: string[];
+  marginState(): Promise<string | undefined>;
+}> {
+  const demo = await simProcess(processes, o);
+  const sim = processes.all[processes.all.length - 1]!;
+  const owners = new World({ seed: o.seed, nowMs: demo.anchor }).describe().marginOwners.slice(0, 3);
+  const serve = processes.start(
+    [
+      'serve',
+      '--port',
+      '0',
+      '--data-dir',
+      o.dataDir,
+      '--base-url',
+      demo.base,
+      '--stream-url',
+      demo.base,
+      '--api-key',
+      o.key,
+      '--history',
+      ...(o.extra ?? []),
+      ...owners.flatMap((owner) => ['--watch', owner]),
+    ],
+    o.env,
+  );
+  const api = serveApi(await serve.waitFor(/running at (\S+)/));
+  const marginState = async (): Promise<string | undefined> =>
+    ((await api.invoke('streamStatus')).body.result.streams as Array<{ id: string; state: string }>).find(
+      (s) => s.id === 'margin',
+    )?.state;
+  await until(async () => (await marginState()) === 'open', 60_000, 'margin stream open');
+  return { demo, sim, serve, api, owners, marginState };
 }

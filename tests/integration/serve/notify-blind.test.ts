@@ -1,9 +1,8 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { World } from '../../../src/sim';
 import { tempDir, until } from '../../support/monitor';
-import { Processes, serveApi, simProcess } from '../../support/processes';
+import { Processes, watchingServe } from '../../support/processes';
 import { Receivers } from '../../support/receivers';
 
 const KEY = 'blind-key';
@@ -35,36 +34,14 @@ describe('the blind alarm', () => {
         config,
         `channels:\n  - type: ntfy\n    url: ${rx.url}/ntfy/blind\n  - type: telegram\n    botToken: env:TW_TG_TOKEN\n    chatId: "4242"\n    apiRoot: ${rx.url}\nheartbeatUrl: ${rx.url}/ping/tidewatch-blind\n`,
       );
-      const demo = await simProcess(processes, { key: KEY, seed: SEED, speed: 60 });
-      const sim = processes.all[0]!;
-      const { base, anchor } = demo;
-      const owners = new World({ seed: SEED, nowMs: anchor }).describe().marginOwners.slice(0, 3);
-      const serve = processes.start(
-        [
-          'serve',
-          '--port',
-          '0',
-          '--data-dir',
-          dir.dir,
-          '--base-url',
-          base,
-          '--stream-url',
-          base,
-          '--api-key',
-          KEY,
-          '--history',
-          '--notify-config',
-          config,
-          ...owners.flatMap((o) => ['--watch', o]),
-        ],
-        { TW_TG_TOKEN: '123456:test-bot-token' },
-      );
-      const api = serveApi(await serve.waitFor(/running at (\S+)/));
-      const margin = async () =>
-        ((await api.invoke('streamStatus')).body.result.streams as Array<{ id: string; state: string }>).find(
-          (s) => s.id === 'margin',
-        )?.state;
-      await until(async () => (await margin()) === 'open', 60_000, 'margin stream open');
+      const { demo, sim, serve } = await watchingServe(processes, {
+        key: KEY,
+        seed: SEED,
+        speed: 60,
+        dataDir: dir.dir,
+        extra: ['--notify-config', config],
+        env: { TW_TG_TOKEN: '123456:test-bot-token' },
+      });
       await until(() => rx.of('heartbeat').length >= 1, 30_000, 'a heartbeat');
       const blindMessages = () =>
         rx.arrivals.filter((a) => a.kind !== 'heartbeat' && /Tidewatch (cannot see|sees again)/.test(a.title));

@@ -1,7 +1,6 @@
 import { afterAll, describe, expect, it } from 'vitest';
-import { World } from '../../../src/sim';
 import { tempDir, until } from '../../support/monitor';
-import { Processes, serveApi, simProcess } from '../../support/processes';
+import { Processes, watchingServe } from '../../support/processes';
 
 const KEY = 'outage-key';
 const SEED = 7;
@@ -21,31 +20,19 @@ afterAll(() => {
  */
 describe('an outage of the service under a watching serve', () => {
   it('rides out 2 minutes without the service and recovers by itself', async () => {
-    const demo = await simProcess(processes, { key: KEY, seed: SEED, speed: 60 });
-    const sim = processes.all[0]!;
-    const { base, anchor } = demo;
-    const owners = new World({ seed: SEED, nowMs: anchor }).describe().marginOwners.slice(0, 3);
-    const serve = processes.start([
-      'serve',
-      '--port',
-      '0',
-      '--data-dir',
-      dir.dir,
-      '--base-url',
-      base,
-      '--stream-url',
-      base,
-      '--api-key',
-      KEY,
-      '--history',
-      ...owners.flatMap((o) => ['--watch', o]),
-    ]);
-    const api = serveApi(await serve.waitFor(/running at (\S+)/));
-    const margin = async () =>
-      ((await api.invoke('streamStatus')).body.result.streams as Array<{ id: string; state: string }>).find(
-        (s) => s.id === 'margin',
-      )?.state;
-    await until(async () => (await margin()) === 'open', 30_000, 'margin stream open');
+    const {
+      demo,
+      sim,
+      serve,
+      api,
+      owners,
+      marginState: margin,
+    } = await watchingServe(processes, {
+      key: KEY,
+      seed: SEED,
+      speed: 60,
+      dataDir: dir.dir,
+    });
     // What the views ask for, cached while the service is there.
     const queries: Array<[string, unknown]> = [
       ['pools', {}],

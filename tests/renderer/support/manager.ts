@@ -1,18 +1,7 @@
 import { defineComponent, h } from 'vue';
 import type { PositionSummary, RiskParams } from '../../../src/shared/contract';
-import {
-  entryOf,
-  levelOf,
-  liquidationAt,
-  movePct,
-  priceAtRatio,
-  sideOf,
-  sizeOf,
-  timeToLiquidationByInterest,
-  valueAt,
-  type Holdings,
-  type PricePair,
-} from '../../../src/shared/risk-model';
+import { entryOf, timeToLiquidationByInterest, type Holdings, type PricePair } from '../../../src/shared/risk-model';
+import { modelPosition } from './position';
 
 export const PARAMS: RiskParams = {
   liquidation: 1.125,
@@ -37,68 +26,42 @@ export function position(
   const h = o.h ?? { base: 1000, quote: 200, debtBase: 0, debtQuote: 1900 };
   const p = o.p ?? { base: 2.5, quote: 1 };
   const apr = o.apr === undefined ? 0.12 : o.apr;
-  const v = valueAt(h, p);
-  const liq = priceAtRatio(h, p.quote, PARAMS.liquidation);
-  const distance = movePct(p.base, liq);
-  const thresholds = { warning: 1.5, critical: 1.25, near_pct: 3 };
   const rates = { base: h.debtBase > 0 ? apr : null, quote: h.debtQuote > 0 ? apr : null };
-  const owesBase = h.debtBase > 0;
-  const debt = owesBase
-    ? { symbol: 'SUI', amount: h.debtBase, usd: h.debtBase * p.base }
-    : { symbol: 'USDC', amount: h.debtQuote, usd: h.debtQuote * p.quote };
+  const debt =
+    h.debtBase > 0
+      ? { symbol: 'SUI', amount: h.debtBase, usd: h.debtBase * p.base }
+      : { symbol: 'USDC', amount: h.debtQuote, usd: h.debtQuote * p.quote };
   const { pnl, entry } = entryOf(h, p, o.net ?? 600);
+  const [base, quote] = (o.pool ?? 'SUI_USDC').split('_') as [string, string];
   return {
-    manager_id: o.id ?? `0x7c36${'0'.repeat(58)}de`,
-    owner: '0xowner',
-    pool_name: o.pool ?? 'SUI_USDC',
-    base_symbol: 'SUI',
-    quote_symbol: 'USDC',
-    base_amount: h.base,
-    quote_amount: h.quote,
-    debts: [{ margin_pool_id: '0xmp', ...debt }],
-    collateral_usd: v.assets,
-    debt_usd: v.debt,
-    equity_usd: v.equity,
-    leverage: v.leverage,
-    risk_ratio: v.ratio,
-    service_ratio: v.ratio,
-    liquidation_ratio: PARAMS.liquidation,
-    risk_params: PARAMS,
-    moving_symbol: 'SUI',
-    price: {
-      symbol: 'SUI',
-      usd: p.base,
-      source: 'oracle',
-      at: NOW,
-      oracle_at: NOW - 5 * 60_000,
-      learnt_from: 'ratio',
-      exchange_usd: p.base,
-    },
-    quote_price: { symbol: 'USDC', usd: p.quote, source: 'stablecoin', at: NOW },
-    liquidation_price: liq,
-    distance_pct: distance,
-    side: sideOf(h),
-    size: sizeOf(h),
-    debt_base: h.debtBase,
-    debt_quote: h.debtQuote,
-    base_decimals: 9,
-    quote_decimals: 6,
-    thresholds,
-    level: levelOf(v.ratio, distance, thresholds, PARAMS.liquidation),
-    exchange_view: null,
-    pnl: { net_deposited_usd: o.net ?? 600, pnl_usd: pnl, entry_price: entry, estimated: false, note: null },
-    interest: {
-      apr,
-      apr_source: 'curve',
-      accrued: debt.amount * 0.01,
-      accrued_usd: debt.usd * 0.01,
-      symbol: debt.symbol,
-      liquidation_in_ms: apr === null ? null : timeToLiquidationByInterest(h, p, rates, PARAMS.liquidation),
-    },
-    repair: null,
-    liquidation_cost: liq === null ? null : liquidationAt(h, { base: liq, quote: p.quote }, PARAMS),
-    valued_at: NOW,
-    updated_ms: NOW,
+    ...modelPosition({
+      id: o.id ?? `0x7c36${'0'.repeat(58)}de`,
+      pool: ['SUI', 'USDC'],
+      h,
+      base: {
+        symbol: 'SUI',
+        usd: p.base,
+        source: 'oracle',
+        at: NOW,
+        oracle_at: NOW - 5 * 60_000,
+        learnt_from: 'ratio',
+        exchange_usd: p.base,
+      },
+      quote: { symbol: 'USDC', usd: p.quote, source: 'stablecoin', at: NOW },
+      params: PARAMS,
+      thresholds: { warning: 1.5, critical: 1.25, near_pct: 3 },
+      now: NOW,
+      pnl: { net_deposited_usd: o.net ?? 600, pnl_usd: pnl, entry_price: entry, estimated: false, note: null },
+      interest: {
+        apr,
+        apr_source: 'curve',
+        accrued: debt.amount * 0.01,
+        accrued_usd: debt.usd * 0.01,
+        symbol: debt.symbol,
+        liquidation_in_ms: apr === null ? null : timeToLiquidationByInterest(h, p, rates, PARAMS.liquidation),
+      },
+    }),
+    pool_name: `${base}_${quote}`,
   };
 }
 

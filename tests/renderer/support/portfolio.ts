@@ -1,16 +1,6 @@
 import type { PortfolioSummary, PositionSummary, UsdPrice, WalletSummary } from '../../../src/shared/contract';
-import {
-  DAY_MS,
-  levelOf,
-  liquidationAt,
-  movePct,
-  priceAtRatio,
-  sideOf,
-  sizeOf,
-  valueAt,
-  type Holdings,
-  type RiskThresholds,
-} from '../../../src/shared/risk-model';
+import { DAY_MS, sizeOf, valueAt, type Holdings, type RiskThresholds } from '../../../src/shared/risk-model';
+import { modelPosition } from './position';
 
 /** A minute ago: the prices read "1 min ago". */
 export const NOW = Date.now() - 60_000;
@@ -48,68 +38,33 @@ export function position(
   base: UsdPrice,
   patch: Partial<PositionSummary> = {},
 ): PositionSummary {
-  const p = { base: base.usd, quote: usdc.usd };
-  const v = valueAt(h, p);
-  const liq = priceAtRatio(h, p.quote, PARAMS.liquidation);
-  const distance = movePct(p.base, liq);
-  const debts = [
-    ...(h.debtQuote > 0
-      ? [{ margin_pool_id: `mp-${pool[1]}`, symbol: pool[1], amount: h.debtQuote, usd: h.debtQuote * p.quote }]
-      : []),
-    ...(h.debtBase > 0
-      ? [{ margin_pool_id: `mp-${pool[0]}`, symbol: pool[0], amount: h.debtBase, usd: h.debtBase * p.base }]
-      : []),
-  ];
+  const v = valueAt(h, { base: base.usd, quote: usdc.usd });
   return {
-    manager_id: id,
-    owner: '0xowner',
-    pool_name: `${pool[0]}_${pool[1]}`,
-    base_symbol: pool[0],
-    quote_symbol: pool[1],
-    base_amount: h.base,
-    quote_amount: h.quote,
-    debts,
-    collateral_usd: v.assets,
-    debt_usd: v.debt,
-    equity_usd: v.equity,
-    leverage: v.leverage,
-    risk_ratio: v.ratio,
-    service_ratio: v.ratio,
-    liquidation_ratio: PARAMS.liquidation,
-    risk_params: PARAMS,
-    moving_symbol: pool[0],
-    price: base,
-    quote_price: usdc,
-    liquidation_price: liq,
-    distance_pct: distance,
-    side: sideOf(h),
-    size: sizeOf(h),
-    debt_base: h.debtBase,
-    debt_quote: h.debtQuote,
-    base_decimals: 9,
-    quote_decimals: 6,
-    thresholds: THRESHOLDS,
-    level: levelOf(v.ratio, distance, THRESHOLDS, PARAMS.liquidation),
-    exchange_view: null,
-    pnl: {
-      net_deposited_usd: v.equity - 100,
-      pnl_usd: 100,
-      entry_price: p.base - 100 / sizeOf(h),
-      estimated: false,
-      note: null,
-    },
-    interest: {
-      apr: 0.082,
-      apr_source: 'curve',
-      accrued: 12.5,
-      accrued_usd: 12.5,
-      symbol: pool[1],
-      liquidation_in_ms: null,
-    },
-    repair: null,
-    liquidation_cost: liq === null ? null : liquidationAt(h, { base: liq, quote: 1 }, PARAMS),
-    valued_at: NOW,
-    updated_ms: NOW,
+    ...modelPosition({
+      id,
+      pool,
+      h,
+      base,
+      quote: usdc,
+      params: PARAMS,
+      thresholds: THRESHOLDS,
+      now: NOW,
+      pnl: {
+        net_deposited_usd: v.equity - 100,
+        pnl_usd: 100,
+        entry_price: base.usd - 100 / sizeOf(h),
+        estimated: false,
+        note: null,
+      },
+      interest: {
+        apr: 0.082,
+        apr_source: 'curve',
+        accrued: 12.5,
+        accrued_usd: 12.5,
+        symbol: pool[1],
+        liquidation_in_ms: null,
+      },
+    }),
     ...patch,
   };
 }
