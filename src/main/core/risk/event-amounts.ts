@@ -24,33 +24,40 @@ export function amountsOf(
   ctx: AmountContext,
 ): EventAmount[] | undefined {
   if (!e.valid || typeof data !== 'object' || data === null) return undefined;
+  // No function is made per event: this runs for every row of Live events and every pushed event.
   const d = data as Record<string, unknown>;
-  const raw = (k: string): string | undefined =>
-    typeof d[k] === 'number' || (typeof d[k] === 'string' && /^\d+$/.test(d[k])) ? String(d[k]) : undefined;
   const out: EventAmount[] = [];
   const pool = e.margin_manager_id ? ctx.poolOfManager(e.margin_manager_id) : undefined;
-  const base = (label: string, key: string): void => {
-    const r = raw(key);
-    if (r !== undefined && pool)
-      out.push({ label, raw: r, decimals: pool.base_asset_decimals, symbol: pool.base_asset_symbol });
-  };
-  const quote = (label: string, key: string): void => {
-    const r = raw(key);
-    if (r !== undefined && pool)
-      out.push({ label, raw: r, decimals: pool.quote_asset_decimals, symbol: pool.quote_asset_symbol });
-  };
   if (e.type.endsWith('liquidation')) {
     const asset = typeof d['margin_pool_id'] === 'string' ? ctx.assetOfMarginPool(d['margin_pool_id']) : undefined;
-    const repaid = raw('liquidation_amount');
+    const repaid = rawAmount(d['liquidation_amount']);
     if (asset && repaid !== undefined)
       out.push({ label: 'repaid', raw: repaid, decimals: asset.decimals, symbol: asset.symbol });
-    base('left', 'remaining_base_asset');
-    quote('left', 'remaining_quote_asset');
-  } else if (e.type.endsWith('deposit') || e.type.endsWith('withdraw')) {
-    if (raw('base_asset_amount') !== '0') base('', 'base_asset_amount');
-    if (raw('quote_asset_amount') !== '0') quote('', 'quote_asset_amount');
+    if (pool) {
+      pushBase(out, pool, 'left', rawAmount(d['remaining_base_asset']));
+      pushQuote(out, pool, 'left', rawAmount(d['remaining_quote_asset']));
+    }
+  } else if (pool && (e.type.endsWith('deposit') || e.type.endsWith('withdraw'))) {
+    const base = rawAmount(d['base_asset_amount']);
+    const quote = rawAmount(d['quote_asset_amount']);
+    if (base !== '0') pushBase(out, pool, '', base);
+    if (quote !== '0') pushQuote(out, pool, '', quote);
   }
   return out.length > 0 ? out : undefined;
+}
+
+/** A raw amount as digits: a whole number of smallest units, or such a numeric string as some services send them. */
+function rawAmount(x: unknown): string | undefined {
+  if (typeof x === 'number') return Number.isInteger(x) && x >= 0 && x < 1e21 ? String(x) : undefined;
+  return typeof x === 'string' && /^\d+$/.test(x) ? x : undefined;
+}
+
+function pushBase(out: EventAmount[], pool: Pool, label: string, raw: string | undefined): void {
+  if (raw !== undefined) out.push({ label, raw, decimals: pool.base_asset_decimals, symbol: pool.base_asset_symbol });
+}
+
+function pushQuote(out: EventAmount[], pool: Pool, label: string, raw: string | undefined): void {
+  if (raw !== undefined) out.push({ label, raw, decimals: pool.quote_asset_decimals, symbol: pool.quote_asset_symbol });
 }
 
 /**

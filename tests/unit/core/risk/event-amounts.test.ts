@@ -1,0 +1,51 @@
+import { describe, expect, it } from 'vitest';
+import type { Pool } from '../../../../src/shared/api';
+import { amountsInWords, amountsOf, type AmountContext } from '../../../../src/main/core/risk/event-amounts';
+
+const POOL = {
+  pool_id: '0xpool',
+  pool_name: 'SUI_USDC',
+  base_asset_symbol: 'SUI',
+  base_asset_decimals: 9,
+  quote_asset_symbol: 'USDC',
+  quote_asset_decimals: 6,
+} as Pool;
+const ctx: AmountContext = {
+  poolOfManager: (id) => (id === '0xknown' ? POOL : undefined),
+  assetOfMarginPool: (id) => (id === '0xmp-usdc' ? { symbol: 'USDC', decimals: 6 } : undefined),
+};
+const T = 'dex_margin_manager_updates_';
+
+describe('the amounts of a margin stream event', () => {
+  it('puts a deposit in its pool assets, leaving out a zero side', () => {
+    const e = { valid: true, type: `${T}deposit`, margin_manager_id: '0xknown' };
+    expect(amountsOf(e, { base_asset_amount: 0, quote_asset_amount: '2500000' }, ctx)).toEqual([
+      { label: '', raw: '2500000', decimals: 6, symbol: 'USDC' },
+    ]);
+    expect(amountsInWords(amountsOf(e, { base_asset_amount: 1_500_000_000, quote_asset_amount: 0 }, ctx)!)).toBe(
+      '1.5 SUI',
+    );
+  });
+
+  it('says what a liquidation repaid, in its margin pool asset, and what it left', () => {
+    const e = { valid: true, type: `${T}liquidation`, margin_manager_id: '0xknown' };
+    const data = {
+      margin_pool_id: '0xmp-usdc',
+      liquidation_amount: 1_234_500_000,
+      remaining_base_asset: 10_000_000_000,
+      remaining_quote_asset: 20_000_000,
+    };
+    expect(amountsInWords(amountsOf(e, data, ctx)!)).toBe('repaid 1,234.5 USDC, left 10 SUI and 20 USDC');
+    // The manager's pool not known: only what the margin pool tells.
+    expect(amountsOf({ ...e, margin_manager_id: '0xother' }, data, ctx)).toEqual([
+      { label: 'repaid', raw: '1234500000', decimals: 6, symbol: 'USDC' },
+    ]);
+  });
+
+  it('has none for an invalid event, an unknown manager, or amounts that are not numbers', () => {
+    const e = { valid: true, type: `${T}withdraw`, margin_manager_id: '0xknown' };
+    expect(amountsOf({ ...e, valid: false }, { quote_asset_amount: 1 }, ctx)).toBeUndefined();
+    expect(amountsOf({ ...e, margin_manager_id: '0xother' }, { quote_asset_amount: 1 }, ctx)).toBeUndefined();
+    expect(amountsOf(e, { quote_asset_amount: '1e6', base_asset_amount: -3 }, ctx)).toBeUndefined();
+  });
+});
