@@ -10,6 +10,7 @@
 import { execFile } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
+import { printFigures, withSpread, type Figure } from './figures';
 
 const MODULE = fileURLToPath(new URL('../src/main/core/store/heap-limits.ts', import.meta.url));
 const ROUNDS = 3;
@@ -34,7 +35,7 @@ async function youngGeneration(limited: boolean): Promise<{ newSpaceMb: number; 
   return JSON.parse(stdout) as { newSpaceMb: number; heapPeakMb: number };
 }
 
-export async function heapLimitsBench(): Promise<Array<[string, boolean]>> {
+export async function heapLimitsBench(): Promise<Figure[]> {
   const free: Array<{ newSpaceMb: number; heapPeakMb: number }> = [];
   const held: Array<{ newSpaceMb: number; heapPeakMb: number }> = [];
   for (let i = 0; i < ROUNDS; i++) {
@@ -55,12 +56,45 @@ export async function heapLimitsBench(): Promise<Array<[string, boolean]>> {
   console.log(row('keepHeapSmall()', held));
   const young = median(held.map((x) => x.newSpaceMb));
   const ratio = median(held.map((x) => x.heapPeakMb)) / median(free.map((x) => x.heapPeakMb));
-  const results: Array<[string, boolean]> = [
-    [`young generation held < 8 MB (${young.toFixed(1)} MB)`, young < 8],
-    [`peak heap <= 0.5x V8 unasked (${ratio.toFixed(2)}x)`, ratio <= 0.5],
+  const part = 'Heap limits of a streaming process (in process)';
+  const figures: Figure[] = [
+    {
+      part,
+      name: 'young generation held by keepHeapSmall()',
+      value: withSpread(
+        held.map((x) => x.newSpaceMb),
+        1,
+        'MB',
+      ),
+      baseline: `V8 unasked: ${withSpread(
+        free.map((x) => x.newSpaceMb),
+        1,
+        'MB',
+      )}`,
+      ratio: '',
+      budget: '< 8 MB',
+      met: young < 8,
+    },
+    {
+      part,
+      name: 'peak heap with keepHeapSmall()',
+      value: withSpread(
+        held.map((x) => x.heapPeakMb),
+        0,
+        'MB',
+      ),
+      baseline: `V8 unasked: ${withSpread(
+        free.map((x) => x.heapPeakMb),
+        0,
+        'MB',
+      )}`,
+      ratio: `${ratio.toFixed(2)}x`,
+      budget: '≤ 0.5x',
+      met: ratio <= 0.5,
+    },
   ];
-  for (const [what, ok] of results) console.log(`  budget ${(ok ? 'met' : 'MISSED').padEnd(6)} ${what}`);
-  return results;
+  printFigures(figures);
+  return figures;
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) await heapLimitsBench();

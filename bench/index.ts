@@ -3,7 +3,9 @@
  * noise, so each endpoint is printed as a ratio against a baseline measured in the same run:
  * the cheapest answer the server gives (a 404 for an unknown path).
  */
+import { execFileSync } from 'node:child_process';
 import { World } from '../src/sim';
+import { writePerformanceDoc } from './figures';
 import { heapLimitsBench } from './heap-limits';
 import { rendererBench } from './renderer';
 import { startBench } from './start';
@@ -64,7 +66,15 @@ const budgets = [
   ...(await settled(startBench)),
   ...(await settled(rendererBench)),
 ];
-const missed = budgets.filter(([, ok]) => !ok);
+const missed = budgets.filter((f) => !f.met);
 console.log(
-  `\n${budgets.length - missed.length} of ${budgets.length} budgets met${missed.length ? `; missed: ${missed.map(([w]) => w).join('; ')}` : ''}`,
+  `\n${budgets.length - missed.length} of ${budgets.length} budgets met${missed.length ? `; missed: ${missed.map((f) => `${f.part}: ${f.name}`).join('; ')}` : ''}`,
 );
+// The table of this run, for the repository: what docs/performance.md says is what was measured last.
+const head = execFileSync('git', ['rev-parse', '--short', 'HEAD'], { encoding: 'utf8' }).trim();
+const dirty =
+  execFileSync('git', ['status', '--porcelain', '--untracked-files=no', '--', '.', ':!docs/performance.md'], {
+    encoding: 'utf8',
+  }).trim() !== '';
+writePerformanceDoc('docs/performance.md', budgets, dirty ? `${head} with changes not committed` : head);
+console.log('docs/performance.md written');

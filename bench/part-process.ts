@@ -10,15 +10,16 @@
  * argv: the part's name (memory, queries, ingest, latency)
  */
 import { alertLatencyBench } from './alert-latency';
-import { ingestBench } from './ingest';
+import type { Figure } from './figures';
+import { serveIngestBench } from './serve-ingest';
 import { memoryBench } from './memory';
-import { queriesBench } from './queries';
+import { serveQueriesBench } from './serve-queries';
 import { reportBudgets } from './support';
 
-const parts: Record<string, () => Array<[string, boolean]> | Promise<Array<[string, boolean]>>> = {
+const parts: Record<string, () => Figure[] | Promise<Figure[]>> = {
   memory: memoryBench,
-  queries: queriesBench,
-  ingest: ingestBench,
+  queries: serveQueriesBench,
+  ingest: serveIngestBench,
   latency: alertLatencyBench,
 };
 const part = parts[process.argv[2] ?? ''];

@@ -11,9 +11,13 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { printFigures, type Figure } from './figures';
 import { chromium, type CDPSession, type Page } from 'playwright-core';
 import { startServe } from '../src/main/web/serve';
+
 import { startSim, type PoolFlood } from '../src/sim';
+
+const PART = 'The pool page in Chromium under a busy pool (serve and the Demo network in process)';
 
 const SECONDS = Number(process.env['BENCH_RENDERER_SECONDS'] ?? 600);
 const WARM_UP_SECONDS = Number(process.env['BENCH_RENDERER_WARM_UP_SECONDS'] ?? 300);
@@ -191,12 +195,22 @@ async function run(flood: PoolFlood | undefined, seconds: number, warmUpSeconds:
   }
 }
 
-export async function rendererBench(): Promise<Array<[string, boolean]>> {
+export async function rendererBench(): Promise<Figure[]> {
   if (!existsSync(CHROMIUM) || !existsSync('out/renderer/index.html')) {
     console.log(
       `\nRenderer under a busy pool: skipped (${existsSync(CHROMIUM) ? 'run `npm run build` first' : `no Chromium at ${CHROMIUM}`})`,
     );
-    return [['renderer under a busy pool (not measured: no Chromium or no build)', false]];
+    return [
+      {
+        part: PART,
+        name: 'the pool page under a busy pool',
+        value: 'not measured: no Chromium or no build',
+        baseline: '',
+        ratio: '',
+        budget: 'measured',
+        met: false,
+      },
+    ];
   }
   const flood: PoolFlood = { pool: POOL, depthPerSecond: 200, tradesPerSecond: 500 };
   console.log(
@@ -216,18 +230,45 @@ export async function rendererBench(): Promise<Array<[string, boolean]>> {
   );
   console.log(`${''.padEnd(30)} quiet: ${quiet.parts}\n${''.padEnd(30)} busy:  ${busy.parts}`);
   const heapChange = (busy.heapEndMb - busy.heapStartMb) / busy.heapStartMb;
-  const results: Array<[string, boolean]> = [
-    [`busy pool: long tasks < 2 % of the time (${(busy.longTaskShare * 100).toFixed(2)} %)`, busy.longTaskShare < 0.02],
-    [
-      `busy pool: main thread busy < 25 % (${(busy.busyShare * 100).toFixed(1)} %; quiet ${(quiet.busyShare * 100).toFixed(1)} %)`,
-      busy.busyShare < 0.25,
-    ],
-    [`busy pool: at most one render per frame (max ${busy.maxRendersPerFrame})`, busy.maxRendersPerFrame <= 1],
-    [
-      `busy pool: heap within ±10 % over ${Math.round(busy.seconds)} s (${(heapChange * 100).toFixed(1)} %)`,
-      Math.abs(heapChange) <= 0.1,
-    ],
+  const pct = (x: number): string => `${(x * 100).toFixed(2)} %`;
+  const figures: Figure[] = [
+    {
+      part: PART,
+      name: 'busy pool: long tasks, share of the time',
+      value: pct(busy.longTaskShare),
+      baseline: `quiet pool: ${pct(quiet.longTaskShare)}`,
+      ratio: '',
+      budget: '< 2 %',
+      met: busy.longTaskShare < 0.02,
+    },
+    {
+      part: PART,
+      name: 'busy pool: main thread busy',
+      value: pct(busy.busyShare),
+      baseline: `quiet pool: ${pct(quiet.busyShare)}`,
+      ratio: '',
+      budget: '< 25 %',
+      met: busy.busyShare < 0.25,
+    },
+    {
+      part: PART,
+      name: 'busy pool: renders per frame, at most',
+      value: String(busy.maxRendersPerFrame),
+      baseline: `quiet pool: ${quiet.maxRendersPerFrame}`,
+      ratio: '',
+      budget: '≤ 1',
+      met: busy.maxRendersPerFrame <= 1,
+    },
+    {
+      part: PART,
+      name: `busy pool: heap change over ${Math.round(busy.seconds)} s`,
+      value: `${(heapChange * 100).toFixed(1)} %`,
+      baseline: `heap at the start: ${busy.heapStartMb.toFixed(1)} MB`,
+      ratio: '',
+      budget: 'within ±10 %',
+      met: Math.abs(heapChange) <= 0.1,
+    },
   ];
-  for (const [what, ok] of results) console.log(`  budget ${(ok ? 'met' : 'MISSED').padEnd(6)} ${what}`);
-  return results;
+  printFigures(figures);
+  return figures;
 }

@@ -1,5 +1,5 @@
 /**
- * `serve` start to the first Portfolio answer (a watched owner with loans) and to its loan rows
+ * `serve` start to the first Portfolio answer (a watched owner with loans) and to its position rows
  * visible in Chromium, with an empty store (the first start: the answer needs the network) and
  * restarted on a store of 200,000 events and the Portfolio the last run kept, against the same
  * run's `tidewatch --help` (the cost of starting Node, tsx and the command line at all). Medians
@@ -14,6 +14,7 @@ import { fileURLToPath } from 'node:url';
 import { chromium, type Browser } from 'playwright-core';
 import { World } from '../src/sim';
 import { Store } from '../src/main/core/store/store';
+import { printFigures, withSpread, type Figure } from './figures';
 
 const BIN = fileURLToPath(new URL('../bin/tidewatch.js', import.meta.url));
 const SEED = 20_251_122;
@@ -26,7 +27,7 @@ const CHROMIUM = process.env['CHROMIUM_PATH'] ?? '/usr/bin/chromium';
  */
 const SEEN_ROWS = `(() => {
   const seen = () => {
-    if (window.__rowsPaintedAt || !document.querySelector('[data-testid="loan-row"]')) return;
+    if (window.__rowsPaintedAt || !document.querySelector('[data-testid="position-row"]')) return;
     window.__rowsPaintedAt = -1;
     requestAnimationFrame(() => (window.__rowsPaintedAt = performance.timeOrigin + performance.now()));
   };
@@ -62,7 +63,7 @@ function filledStore(n: number): string {
 
 /**
  * ms from spawning `serve` to what `until` waits for: a `portfolio` answer that lists the watched
- * wallet, or (with a browser) its loan rows visible in a fresh Chromium page opened as soon as
+ * wallet, or (with a browser) its position rows visible in a fresh Chromium page opened as soon as
  * `serve` prints its address.
  */
 async function serveTo(dataDir: string, owner: string, browser?: Browser): Promise<number> {
@@ -92,7 +93,7 @@ async function serveTo(dataDir: string, owner: string, browser?: Browser): Promi
     });
     if (page) {
       await page.goto(url.href);
-      await page.getByTestId('loan-row').first().waitFor({ state: 'visible', timeout: 60_000 });
+      await page.getByTestId('position-row').first().waitFor({ state: 'visible', timeout: 60_000 });
       // When the page painted them (its clock, on the same wall clock), not when the driver noticed.
       const paintedAt = (await page.evaluate('window.__rowsPaintedAt')) as number;
       return paintedAt - (performance.timeOrigin + start);
@@ -116,7 +117,7 @@ async function serveTo(dataDir: string, owner: string, browser?: Browser): Promi
   }
 }
 
-export async function startBench(): Promise<Array<[string, boolean]>> {
+export async function startBench(): Promise<Figure[]> {
   const world = new World({ seed: SEED, historyDays: 0.01 });
   const owner = world.describe().owners.find((o) => o.loans > 0)!.owner;
   const help = (): number => {
@@ -139,8 +140,8 @@ export async function startBench(): Promise<Array<[string, boolean]>> {
   const cases = [
     { name: 'serve to Portfolio, empty store (first start)', budget: 3, fresh: true, browse: false },
     { name: 'serve to Portfolio, store of 200,000 events, restarted', budget: 3, fresh: false, browse: false },
-    { name: 'serve to loan rows in Chromium, empty store', budget: 4.5, fresh: true, browse: true },
-    { name: 'serve to loan rows in Chromium, 200,000 events, restarted', budget: 4.5, fresh: false, browse: true },
+    { name: 'serve to position rows in Chromium, empty store', budget: 4.5, fresh: true, browse: true },
+    { name: 'serve to position rows in Chromium, 200,000 events, restarted', budget: 4.5, fresh: false, browse: true },
   ].filter((c) => !c.browse || browser);
   const helpRuns: number[] = [];
   const runs = cases.map(() => [] as number[]);
@@ -158,23 +159,35 @@ export async function startBench(): Promise<Array<[string, boolean]>> {
     rmSync(kept, { recursive: true, force: true });
   }
   const base = median(helpRuns);
+  const part = '`serve` start, as the CLI starts it';
   console.log(
-    `\n\`serve\` start to the first Portfolio answer and to loan rows in Chromium (medians of ${ROUNDS} interleaved rounds)`,
+    `\n${part}: to the first Portfolio answer and to position rows in Chromium (medians of ${ROUNDS} interleaved rounds)`,
   );
-  console.log(`${'baseline: tidewatch --help'.padEnd(58)} ${base.toFixed(0).padStart(6)} ms`);
-  const results: Array<[string, boolean]> = [];
+  console.log(`${'baseline: tidewatch --help'.padEnd(58)} ${withSpread(helpRuns, 0, 'ms')}`);
+  const figures: Figure[] = [];
   for (const [i, c] of cases.entries()) {
     const ms = median(runs[i]!);
-    console.log(
-      `${c.name.padEnd(58)} ${ms.toFixed(0).padStart(6)} ms  ${(ms / base).toFixed(2)}x --help  (runs ${runs[i]!.map((x) => x.toFixed(0)).join(', ')})`,
-    );
-    results.push([`${c.name} <= ${c.budget}x --help (${(ms / base).toFixed(2)}x)`, ms / base <= c.budget]);
+    console.log(`${c.name.padEnd(58)} ${withSpread(runs[i]!, 0, 'ms')}  ${(ms / base).toFixed(2)}x --help`);
+    figures.push({
+      part,
+      name: c.name,
+      value: withSpread(runs[i]!, 0, 'ms'),
+      baseline: `tidewatch --help: ${withSpread(helpRuns, 0, 'ms')}`,
+      ratio: `${(ms / base).toFixed(2)}x`,
+      budget: `≤ ${c.budget}x`,
+      met: ms / base <= c.budget,
+    });
   }
   if (!browser)
-    results.push([
-      `loan rows in Chromium (not measured: ${existsSync(CHROMIUM) ? 'run `npm run build` first' : `no Chromium at ${CHROMIUM}`})`,
-      false,
-    ]);
-  for (const [what, ok] of results) console.log(`  budget ${(ok ? 'met' : 'MISSED').padEnd(6)} ${what}`);
-  return results;
+    figures.push({
+      part,
+      name: 'serve to position rows in Chromium',
+      value: `not measured: ${existsSync(CHROMIUM) ? 'run `npm run build` first' : `no Chromium at ${CHROMIUM}`}`,
+      baseline: '',
+      ratio: '',
+      budget: '≤ 4.5x',
+      met: false,
+    });
+  printFigures(figures);
+  return figures;
 }

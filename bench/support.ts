@@ -5,6 +5,8 @@ import { StreamSupervisor, type SseTransport } from '../src/main/core/streams/su
 import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { Agent, request } from 'node:http';
+import { createParser } from 'eventsource-parser';
+import type { Figure } from './figures';
 import { fileURLToPath } from 'node:url';
 
 const BIN = fileURLToPath(new URL('../bin/tidewatch.js', import.meta.url));
@@ -37,6 +39,8 @@ export interface ServeProcess {
   child: ChildProcess;
   url: string;
   call<T>(method: string, args?: object): Promise<T>;
+  /** Subscribe to a topic's pushes over SSE, as the page does; `onPush` gets each push's data text. Resolves once open. */
+  subscribe(topic: string, onPush: (data: string) => void): Promise<() => void>;
   logLines(): number;
 }
 
@@ -44,7 +48,12 @@ export interface ServeProcess {
 export async function spawnServe(name: string, args: string[], env: NodeJS.ProcessEnv = {}): Promise<ServeProcess> {
   const child = spawn(process.execPath, [BIN, 'serve', '--port', '0', ...args], {
     stdio: ['ignore', 'pipe', 'pipe'],
-    env: { ...process.env, ...env },
+    // BENCH_SERVE_NODE_OPTIONS: Node options for serve alone (`--cpu-prof --cpu-prof-dir=DIR` to profile it).
+    env: {
+      ...process.env,
+      ...(process.env['BENCH_SERVE_NODE_OPTIONS'] ? { NODE_OPTIONS: process.env['BENCH_SERVE_NODE_OPTIONS'] } : {}),
+      ...env,
+    },
   });
   let err = '';
   let lines = 0;
@@ -73,7 +82,23 @@ export async function spawnServe(name: string, args: string[], env: NodeJS.Proce
     if (!res.ok) throw new Error(`${name} ${method}: ${body.error?.message}`);
     return body.result;
   };
-  return { child, url, call, logLines: () => lines };
+  const subscribe = (topic: string, onPush: (data: string) => void): Promise<() => void> =>
+    new Promise((resolve, reject) => {
+      const parser = createParser({ onEvent: (e) => onPush(e.data) });
+      const req = request(
+        `${u.origin}/api/subscribe/${topic}`,
+        { headers: { 'x-tidewatch-token': token, accept: 'text/event-stream' } },
+        (res) => {
+          if (res.statusCode !== 200) return reject(new Error(`${name} subscribe ${topic}: ${res.statusCode}`));
+          res.setEncoding('utf8');
+          res.on('data', (chunk: string) => parser.feed(chunk));
+          resolve(() => req.destroy());
+        },
+      );
+      req.on('error', () => {});
+      req.end();
+    });
+  return { child, url, call, subscribe, logLines: () => lines };
 }
 
 /** Keep-alive GET load from `connections` concurrent loops for `seconds`; requests per second. */
@@ -162,7 +187,7 @@ export async function ingestInto(
 const BUDGETS_MARKER = 'budgets:';
 
 /** In a part run by `partInOwnProcess`: its budgets, for the parent. */
-export function reportBudgets(results: Array<[string, boolean]>): void {
+export function reportBudgets(results: Figure[]): void {
   console.log(`${BUDGETS_MARKER}${JSON.stringify(results)}`);
 }
 
@@ -171,24 +196,35 @@ export function reportBudgets(results: Array<[string, boolean]>): void {
  * --expose-gc and tsx as `npm run bench`: its table goes to this process's output as it is
  * printed, its budgets (`reportBudgets`) come back.
  */
-export async function partInOwnProcess(name: string): Promise<Array<[string, boolean]>> {
+export async function partInOwnProcess(name: string): Promise<Figure[]> {
   const child = spawn(
     process.execPath,
     ['--expose-gc', '--import', 'tsx', fileURLToPath(new URL('./part-process.ts', import.meta.url)), name],
     { stdio: ['ignore', 'pipe', 'inherit'] },
   );
-  let budgets: Array<[string, boolean]> | undefined;
+  let budgets: Figure[] | undefined;
   let line = '';
   child.stdout!.setEncoding('utf8').on('data', (text: string) => {
     const lines = (line + text).split('\n');
     line = lines.pop()!;
     for (const l of lines) {
-      if (l.startsWith(BUDGETS_MARKER))
-        budgets = JSON.parse(l.slice(BUDGETS_MARKER.length)) as Array<[string, boolean]>;
+      if (l.startsWith(BUDGETS_MARKER)) budgets = JSON.parse(l.slice(BUDGETS_MARKER.length)) as Figure[];
       else process.stdout.write(`${l}\n`);
     }
   });
   const code = await new Promise<number | null>((resolve) => child.once('close', resolve));
   if (line) process.stdout.write(`${line}\n`);
-  return budgets ?? [[`the ${name} part did not finish (exit ${code})`, false]];
+  return (
+    budgets ?? [
+      {
+        part: name,
+        name: `the ${name} part`,
+        value: `did not finish (exit ${code})`,
+        baseline: '',
+        ratio: '',
+        budget: 'finishes',
+        met: false,
+      },
+    ]
+  );
 }

@@ -1,0 +1,70 @@
+/**
+ * What every benchmark part hands back: one row per budgeted figure, as docs/performance.md shows
+ * it. Values are written as measured (the median with its spread over runs); a baseline is one
+ * measured in the same run wherever one can exist, and the budget is a ratio to it then.
+ */
+import { cpus, totalmem } from 'node:os';
+import { writeFileSync } from 'node:fs';
+
+export interface Figure {
+  /** The part of the bench it belongs to (a section of the output). */
+  part: string;
+  /** What is measured, as the user gets it. */
+  name: string;
+  /** The figure: its median, with the spread over runs, and any in-process figure beside it. */
+  value: string;
+  /** The baseline measured in the same run, or '' where none can exist. */
+  baseline: string;
+  /** value / baseline, or ''. */
+  ratio: string;
+  budget: string;
+  met: boolean;
+}
+
+/** "1.23 (1.10-1.40)": a median with its spread, in `digits` decimals. */
+export function withSpread(xs: readonly number[], digits: number, unit = ''): string {
+  const s = [...xs].sort((a, b) => a - b);
+  const mid = s[Math.floor(s.length / 2)]!;
+  const f = (x: number): string =>
+    x.toLocaleString('en-US', { minimumFractionDigits: digits, maximumFractionDigits: digits });
+  const u = unit ? ` ${unit}` : '';
+  return s.length > 1 ? `${f(mid)}${u} (${f(s[0]!)}-${f(s[s.length - 1]!)})` : `${f(mid)}${u}`;
+}
+
+export const medianOf = (xs: readonly number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+
+export function printFigures(figures: readonly Figure[]): void {
+  for (const f of figures)
+    console.log(
+      `  budget ${(f.met ? 'met' : 'MISSED').padEnd(6)} ${f.name}: ${f.value}${f.ratio ? `, ${f.ratio}` : ''} (budget ${f.budget})`,
+    );
+}
+
+const cell = (s: string): string => s.replace(/\|/g, '\\|');
+
+/** docs/performance.md: the machine and the date once, then one table of the run. */
+export function writePerformanceDoc(path: string, figures: readonly Figure[], commit: string): void {
+  const cpu = cpus();
+  const lines = [
+    '# Performance',
+    '',
+    'Written by `npm run bench` (bench/index.ts); do not edit by hand. Each figure is measured as the',
+    'user gets it, through `tidewatch serve` started as the CLI starts it (its HTTP API and SSE',
+    'subscriptions, the way the page uses them) unless its name says otherwise, as the median of the',
+    'runs with their spread in brackets; the baseline is measured in the same run. History lives in',
+    "git: `git log -p docs/performance.md`. How each figure is taken: the part's file in `bench/`.",
+    '',
+    `Run on ${new Date().toISOString().slice(0, 10)}, commit ${commit}: ${cpu.length} × ${cpu[0]?.model.trim() ?? 'unknown CPU'}, ${Math.round(totalmem() / 2 ** 30)} GiB, Node ${process.versions.node}, ${process.platform}.`,
+    '',
+    `${figures.filter((f) => f.met).length} of ${figures.length} budgets met.`,
+    '',
+    '| part | figure | measured | baseline (same run) | ratio | budget | met |',
+    '| --- | --- | --- | --- | --- | --- | --- |',
+    ...figures.map(
+      (f) =>
+        `| ${cell(f.part)} | ${cell(f.name)} | ${cell(f.value)} | ${cell(f.baseline || '—')} | ${cell(f.ratio || '—')} | ${cell(f.budget)} | ${f.met ? 'yes' : '**no**'} |`,
+    ),
+    '',
+  ];
+  writeFileSync(path, lines.join('\n'));
+}
