@@ -196,22 +196,19 @@ export async function alertLatencyBench(): Promise<Figure[]> {
     row('baseline: minimal relay (parse + match)', base);
     row("serve: the page's /api/subscribe/alerts", page);
     row("in process: the monitor's push", inProcess);
+    const turns = (xs: number[][], q: number): string => {
+      const each = xs.map((x) => pct(x, q));
+      return `${Math.min(...each).toFixed(2)}-${Math.max(...each).toFixed(2)}`;
+    };
     const figure = (q: 50 | 99, budget: number): Figure => {
       const ours = pct(all(page), q);
       const relayQ = pct(all(base), q);
       return {
         part: PART,
         name: `a watched liquidation to the page: p${q}`,
-        value: `${withSpread(
-          page.map((x) => pct(x, q)),
-          2,
-          'ms',
-        )}; in process ${pct(all(inProcess), q).toFixed(2)} ms (n ${all(page).length})`,
-        baseline: `a minimal relay: ${withSpread(
-          base.map((x) => pct(x, q)),
-          2,
-          'ms',
-        )}`,
+        // Over all turns, with the turns' own spread: the budget holds for the whole.
+        value: `${ours.toFixed(2)} ms (turns ${turns(page, q)}); in process ${pct(all(inProcess), q).toFixed(2)} ms (n ${all(page).length})`,
+        baseline: `a minimal relay: ${relayQ.toFixed(2)} ms (turns ${turns(base, q)})`,
         ratio: `${(ours / relayQ).toFixed(2)}x`,
         budget: `≤ ${budget} ms`,
         met: all(page).length > 0 && ours <= budget,
