@@ -12,20 +12,18 @@ import {
   type TidewatchApi,
   type Topic,
 } from '../../shared/contract';
-import { AlertEngine } from './alerts/alert-engine';
+import { AlertServices } from './alerts/alert-services';
 import { toAbortSignal } from './client/abort';
 import { redact, ServiceError } from './client/errors';
 import { ServiceLink } from './client/service-link';
-import { contractHandlers, dispatch } from './contract/handlers';
 import type { Handlers } from './contract/context';
-import { CreditMeter, CREDITS_KEY, type CreditCounts } from './credits/credit-meter';
-import { CreditPlan } from './credits/credit-plan';
-import { Notifier } from './notify/notifier';
-import { SightWatch } from './notify/sight';
+import { contractHandlers, dispatch } from './contract/handlers';
+import { contractContext } from './contract/rooms';
+import { CreditServices } from './credits/credit-services';
+import type { MonitorOptions } from './monitor-options';
 import { PushHub } from './push-hub';
 import { RiskServices } from './risk/risk-services';
-import type { MonitorOptions } from './monitor-options';
-import { MemorySecretStore, monthlyBudgetOf, SettingsService } from './settings';
+import { MemorySecretStore, SettingsService } from './settings';
 import { StatusReporter } from './status-reporter';
 import { Store } from './store/store';
 import { StoreHealth } from './store/store-health';
@@ -50,16 +48,12 @@ export class Monitor implements TidewatchApi {
   readonly storeHealth: StoreHealth;
   /** The status bar's snapshot and its push. */
   private readonly reporter: StatusReporter;
-  readonly alerts: AlertEngine;
-  /** Alerts away from the desk: channels, outbox, escalation. */
-  readonly notify: Notifier;
-  /** The monitor watching itself: the blind alarm and the heartbeat. */
-  readonly sight: SightWatch;
+  /** The alert room: the engine, alerts away from the desk, the monitor watching itself. */
+  readonly alerts: AlertServices;
   /** The risk room: asset book, event units, prices, volatility, the read schedule, the valuation loop. */
   readonly risk: RiskServices;
-  /** Credits spent on the service, and the plan kept to. */
-  readonly credits: CreditMeter;
-  readonly plan: CreditPlan;
+  /** The credits room: what the service bills, and the plan kept to. */
+  readonly credits: CreditServices;
   /** The streams room: the supervisor, the margin stream end to end, the pool streams. */
   readonly streams: StreamServices;
   private readonly handlers: Handlers;
@@ -70,7 +64,8 @@ export class Monitor implements TidewatchApi {
     const log = opts.log ?? (() => {});
     // Every log line passes the one redaction (a service's message may echo the key in any encoding).
     this.log = (line) => log(this.redact(line));
-    const live = (): boolean => !this.closed;
+    // A key, an address, and the monitor open: reads and streams may go out.
+    const connected = (): boolean => !this.closed && this.link.canConnect();
     // Built in dependency order: each service after those it calls while it is built. A callback
     // into one built later (an event, or data pulled for a snapshot) runs only once all are built.
 
@@ -87,32 +82,37 @@ export class Monitor implements TidewatchApi {
       storeNotice: this.store.notice,
       storeError: () => this.storeHealth.current(),
       historyGaps: () => this.store.gaps.recent(),
-      credits: () => (this.link.client.http.metered ? this.credits.usage() : null),
+      credits: () => (this.credits.metered ? this.credits.meter.usage() : null),
       reads: () => this.risk.schedule.plan(),
       publish: (s) => this.hub.publish('status', s),
       closed: () => this.closed,
     });
     this.storeHealth = new StoreHealth(
       () => this.streams.margin.storeFailure(),
-      (reason) => this.alerts.onStoreFailure(reason),
+      (reason) => this.alerts.engine.onStoreFailure(reason),
       () => this.reporter.changed(),
     );
-    this.alerts = new AlertEngine(
-      this.store.risk,
-      (a) => this.hub.publish('alerts', a),
-      this.effective().alertCooldownSec * 1000,
-      (err) => this.storeHealth.note(err, 'alerts'),
-      {
-        load: () => this.store.settings.get('risk.levels'),
-        save: (s) => this.storeHealth.guard(() => this.store.settings.set('risk.levels', s)),
+    this.alerts = new AlertServices({
+      store: this.store,
+      storeHealth: this.storeHealth,
+      cooldownMs: this.effective().alertCooldownSec * 1000,
+      publish: (a) => this.hub.publish('alerts', a),
+      channels: {
+        stored: opts.notifySecrets ?? new MemorySecretStore(),
+        file: opts.notifyFile ?? null,
+        privacy: () => this.effective().privacyMode,
+        publicUrl: () => opts.publicUrl?.() ?? null,
       },
-    );
-    this.credits = new CreditMeter({
-      load: () => this.store.settings.get<CreditCounts>(CREDITS_KEY),
-      save: (c) => this.storeHealth.guard(() => this.store.settings.set(CREDITS_KEY, c)),
-      budget: () => monthlyBudgetOf(this.effective()),
-      onBudget: (share, usage) => this.alerts.onCreditBudget(share, usage),
-      onChange: () => this.reporter.changed(),
+      sight: () => ({
+        expected: connected(),
+        marginOpen: this.streams.margin.isOpen(),
+        offline: this.link.offline,
+        storeError: this.storeHealth.current(),
+        creditsSpent: this.credits.plan.spent(),
+      }),
+      fetch: opts.fetch,
+      log: this.log,
+      redact: (text) => this.redact(text),
     });
     this.link = new ServiceLink({
       settings: this.settings,
@@ -122,36 +122,23 @@ export class Monitor implements TidewatchApi {
       onOfflineChange: () => this.reporter.changed(),
     });
     const client = this.link.client;
-    const connected = (): boolean => live() && this.link.canConnect();
-
-    this.notify = new Notifier({
-      repo: this.store.risk,
-      stored: opts.notifySecrets ?? new MemorySecretStore(),
-      file: opts.notifyFile ?? null,
-      privacy: () => this.effective().privacyMode,
-      publicUrl: () => opts.publicUrl?.() ?? null,
-      onAlertsChanged: (changed) => this.hub.publish('alerts', changed),
-      fetch: opts.fetch,
-      log: this.log,
-      redact: (text) => this.redact(text),
-    });
+    const engine = this.alerts.engine;
 
     this.risk = new RiskServices({
       store: this.store,
       client,
       settings: () => this.effective(),
       watch: this.watch,
-      alerts: this.alerts,
+      alerts: engine,
       storeHealth: this.storeHealth,
       connected,
       offline: () => this.link.offline,
       noteNetwork: (err) => this.link.noteNetwork(err),
-      budget: () => this.plan.budgetState(),
+      budget: () => this.credits.plan.budgetState(),
       publish: (push) => this.hub.publish('risk', push),
       onValued: () => this.reporter.changed(),
       log: this.log,
     });
-    const { assets, eventUnits, prices, refresh, schedule } = this.risk;
 
     this.streams = new StreamServices({
       store: this.store,
@@ -159,78 +146,53 @@ export class Monitor implements TidewatchApi {
       settings: () => this.effective(),
       watch: this.watch,
       risk: this.risk,
-      alerts: this.alerts,
+      alerts: engine,
       hub: this.hub,
       storeHealth: this.storeHealth,
       connected,
       marginFirstStart: opts.marginFirstStart,
       tuning: opts.streams,
       fetch: opts.fetch,
-      onBytes: (bytes) => {
-        if (client.http.metered) this.credits.noteStreamBytes(bytes);
-      },
+      onBytes: (bytes) => this.credits.noteStreamBytes(bytes),
       onReachable: (reachable) => this.link.noteNetwork(reachable ? undefined : 'unreachable'),
       onChange: () => this.reporter.changed(),
-      onMarginOpen: () => this.sight.noteStreamOpen(),
+      onMarginOpen: () => this.alerts.sight.noteStreamOpen(),
       closed: () => this.closed,
       redact: (s) => this.redact(s),
       log: this.log,
     });
-    const { supervisor, margin } = this.streams;
-    this.plan = new CreditPlan({
+
+    this.credits = new CreditServices({
       settings: this.settings,
-      link: this.link,
-      credits: this.credits,
-      volumes: this.streams.volumes,
-      risk: refresh,
-      schedule: () => schedule,
-      prices,
-      streams: () => supervisor.statuses(),
-      owners: () => this.watch.list().length,
-      setStreamBudget: (n) => supervisor.setBudget(n),
-    });
-    supervisor.setBudget(this.plan.streamBudget());
-
-    this.sight = new SightWatch({
-      state: () => ({
-        expected: connected(),
-        marginOpen: margin.isOpen(),
-        offline: this.link.offline,
-        storeError: this.storeHealth.current(),
-        creditsSpent: this.plan.spent(),
-      }),
-      config: () => this.notify.config(),
-      // The store refusing writes is one way to go blind: then the alarm goes out without the outbox.
-      blind: (since, reasons, now) => this.notify.deliverUnstored(this.alerts.onBlind(since, reasons, now)),
-      back: (since, now) => this.notify.deliverUnstored(this.alerts.onSight(since, now)),
-      fetch: opts.fetch,
-      log: this.log,
-    });
-
-    this.handlers = contractHandlers({
-      client,
-      cache: this.store.cache,
-      market: this.store.market,
-      margin: this.store.margin,
-      alerts: this.store.risk,
       stored: this.store.settings,
       storeHealth: this.storeHealth,
-      noteNetwork: (err) => this.link.noteNetwork(err),
-      offline: () => this.link.offline,
-      streams: () => supervisor.statuses(),
-      watch: this.watch,
-      eventUnits,
-      managerPools: this.risk.managerPools,
-      risk: refresh,
-      assets,
-      settings: this.settings,
-      reconfigure: () => this.reconfigure(),
-      retryStreams: () => this.retryStreamsNow(),
-      status: () => this.status(),
-      forecast: () => this.plan.forecast(),
-      notify: this.notify,
-      demoHints: () => this.demoHints(),
+      link: this.link,
+      risk: { risk: this.risk.refresh, schedule: () => this.risk.schedule, prices: this.risk.prices },
+      streams: this.streams,
+      owners: () => this.watch.list().length,
+      onBudget: (share, usage) => engine.onCreditBudget(share, usage),
+      onChange: () => this.reporter.changed(),
     });
+
+    const rooms = {
+      store: this.store,
+      settings: this.settings,
+      storeHealth: this.storeHealth,
+      link: this.link,
+      watch: this.watch,
+      risk: this.risk,
+      supervisor: this.streams.supervisor,
+      plan: this.credits.plan,
+      notify: this.alerts.notify,
+    };
+    this.handlers = contractHandlers(
+      contractContext(rooms, {
+        reconfigure: () => this.reconfigure(),
+        retryStreams: () => this.retryStreamsNow(),
+        status: () => this.status(),
+        demoHints: () => this.demoHints(),
+      }),
+    );
   }
 
   /** Start the margin stream, the risk timer, the alert channels and the blind alarm. */
@@ -239,8 +201,7 @@ export class Monitor implements TidewatchApi {
     // A first start's history replay waits for the first Portfolio read.
     this.streams.margin.connectAfter(this.refreshRisk(), () => this.link.canConnect());
     this.risk.refresh.restartTimer();
-    this.notify.start();
-    this.sight.start();
+    this.alerts.start();
     return this;
   }
 
@@ -251,7 +212,7 @@ export class Monitor implements TidewatchApi {
    */
   resume(): void {
     this.log('the computer woke from sleep: reconnecting the streams to read the time asleep');
-    this.sight.noteResume();
+    this.alerts.sight.noteResume();
     if (this.link.canConnect()) this.streams.supervisor.resumeAll();
   }
 
@@ -270,7 +231,7 @@ export class Monitor implements TidewatchApi {
    */
   reconfigure(): void {
     const changed = this.link.reconfigure();
-    this.streams.supervisor.setBudget(this.plan.streamBudget());
+    this.streams.supervisor.setBudget(this.credits.plan.streamBudget());
     if (changed) {
       this.risk.resetService();
     }
@@ -285,7 +246,7 @@ export class Monitor implements TidewatchApi {
 
   /** The service's plan chosen where the app starts (`serve --plan`). */
   choosePlan(plan: Exclude<Settings['plan'], 'custom'>): this {
-    this.plan.choose(plan);
+    this.credits.plan.choose(plan);
     return this;
   }
 
@@ -314,7 +275,7 @@ export class Monitor implements TidewatchApi {
   /** The one redaction with this run's secrets: the keys, and the alert channels' tokens, passwords and URLs. */
   redact(text: string): string {
     const once = this.link ? this.link.client.http.redact(text) : redact(text);
-    return this.notify ? redact(once, ...this.notify.secrets()) : once;
+    return this.alerts ? redact(once, ...this.alerts.notify.secrets()) : once;
   }
 
   /** The shells' last resort: an error nobody handled was caught and logged; the status shows it. */
@@ -343,8 +304,7 @@ export class Monitor implements TidewatchApi {
     this.closed = true;
     this.reporter.close();
     this.risk.close();
-    this.notify.close();
-    this.sight.close();
+    this.alerts.close();
     this.streams.close();
     this.credits.flush();
     await this.store.shutdown(); // after the margin writer commits what it was handed

@@ -111,7 +111,7 @@ export async function startApplication(paths: ShellPaths): Promise<void> {
     (alert) => windows.show(alert.rule === 'stream-auth' ? '#/settings' : `#/alerts/${alert.id}`),
     Date.now,
     () => monitor.effective().privacyMode,
-    (alert) => monitor.notify.desktopCarries(alert),
+    (alert) => monitor.alerts.notify.desktopCarries(alert),
   );
   let status: StatusSnapshot | undefined = monitor.status();
   const tray = new TrayManager(join(resources, 'tray'), {

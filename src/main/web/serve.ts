@@ -88,8 +88,8 @@ export async function startServe(o: ServeOptions): Promise<Serving> {
     initial: (topic) => (topic === 'status' ? monitor.status() : undefined),
     log: (line) => (o.log ?? ((l: string) => console.error(`tidewatch: ${l}`)))(monitor.redact(line)),
     ack: {
-      peek: (token) => monitor.notify.alertOfToken(token),
-      spend: (token) => monitor.notify.acknowledgeByToken(token),
+      peek: (token) => monitor.alerts.notify.alertOfToken(token),
+      spend: (token) => monitor.alerts.notify.acknowledgeByToken(token),
     },
   });
   origin = `http://127.0.0.1:${web.port}`;

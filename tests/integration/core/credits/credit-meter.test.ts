@@ -56,7 +56,7 @@ describe('the credit meter', () => {
     off();
     await a.m.close();
     const expectedRest = a.asked.reduce((sum, p) => sum + priceOf(p).credits, 0);
-    const usage = a.m.credits.usage();
+    const usage = a.m.credits.meter.usage();
     // Stream credits: whole KB of what arrived (a part-KB at the end is carried, not billed yet).
     const kb = Math.floor(a.streamed() / 1024);
     expect(usage.thisMonth - expectedRest).toBeGreaterThanOrEqual(kb - 2); // each stream carries < 1 KB
@@ -77,7 +77,7 @@ describe('the credit meter', () => {
     // A restart continues the month; a budget just above what is spent warns at 80 % then 100 %.
     const b = metered(t, dir.dir);
     cleanups.push(() => b.m.close());
-    expect(b.m.credits.usage().thisMonth).toBe(usage.thisMonth);
+    expect(b.m.credits.meter.usage().thisMonth).toBe(usage.thisMonth);
     const budget = Math.ceil(usage.thisMonth / 0.79);
     await b.m.invoke('updateSettings', { monthlyCreditBudget: budget });
     // Oldest first: the 80 % warning must come before the 100 % one (on a loaded machine the
@@ -112,6 +112,6 @@ describe('the credit meter', () => {
     );
     await m.invoke('depth', { pool: 'SUI_USDC' });
     expect(m.status().credits).toBeNull();
-    expect(m.credits.usage().thisMonth).toBe(0);
+    expect(m.credits.meter.usage().thisMonth).toBe(0);
   });
 });
