@@ -78,10 +78,13 @@ export async function startEventServer(n: number): Promise<EventServer> {
       res.on('close', () => clearInterval(ping));
       return;
     }
-    res.writeHead(url.pathname.includes('/dex-margin/') || url.pathname.includes('get_pools') ? 200 : 404, {
-      'content-type': 'application/json',
-    });
-    res.end(url.pathname.includes('/dex-margin/') ? EMPTY_PAGE : url.pathname.includes('get_pools') ? '[]' : '{}');
+    // The margin lists under either naming (`/dex-margin/`, `/deepbook-margin/`) are empty pages and
+    // the pool lists are empty, so serve's asset book loads (empty) instead of failing and retrying
+    // every 10 s through the whole run; the pools' risk parameters are not published (404).
+    const list = /^\/(dex|deepbook)-margin\/(?!pools$|registered-)/.test(url.pathname);
+    const pools = url.pathname.includes('get_pools') || /-margin\/pools$/.test(url.pathname);
+    res.writeHead(list || pools ? 200 : 404, { 'content-type': 'application/json' });
+    res.end(list ? EMPTY_PAGE : pools ? '[]' : '{}');
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   return {
