@@ -17,7 +17,7 @@ import { Store } from '../src/main/core/store/store';
 import { startEventServer } from './event-server';
 import { medianOf, printFigures, withSpread, type Figure } from './figures';
 import { rawInsertBench, streamBench } from './ingest';
-import { spawnServe } from './support';
+import { serveArgs, spawnServe } from './support';
 
 const N = Number(process.env['BENCH_EVENTS'] ?? 100_000);
 const RUNS = Number(process.env['BENCH_RUNS'] ?? 3);
@@ -114,17 +114,7 @@ async function measure(start: (url: string, dir: string) => Promise<ChildProcess
 }
 
 const serveSubject = async (url: string, dir: string): Promise<ChildProcess> => {
-  const serve = await spawnServe('ingest', [
-    '--data-dir',
-    dir,
-    '--base-url',
-    url,
-    '--stream-url',
-    url,
-    '--api-key',
-    'bench',
-    '--history',
-  ]);
+  const serve = await spawnServe('ingest', serveArgs(dir, url, 'bench', true));
   const topics = process.env['BENCH_SUBSCRIBE'];
   if (topics) {
     let pushes = 0;

@@ -17,6 +17,7 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import Database from 'better-sqlite3';
 import { DEFAULT_PLAN, FaultStreamServer } from './fault-stream-server';
+import { serveArgs } from './support';
 
 const BIN = fileURLToPath(new URL('../bin/tidewatch.js', import.meta.url));
 const { values } = parseArgs({
@@ -43,27 +44,9 @@ const dir = mkdtempSync(join(tmpdir(), 'tidewatch-soak-'));
 /** `serve` as a user runs it: its defaults, the stream history from the start. */
 function startServe(): Promise<{ child: ChildProcess; startedMs: number }> {
   const started = Date.now();
-  const child = spawn(
-    process.execPath,
-    [
-      BIN,
-      'serve',
-      '--port',
-      '0',
-      '--data-dir',
-      dir,
-      '--base-url',
-      url,
-      '--stream-url',
-      url,
-      '--api-key',
-      KEY,
-      '--history',
-    ],
-    {
-      stdio: ['ignore', 'pipe', 'pipe'],
-    },
-  );
+  const child = spawn(process.execPath, [BIN, 'serve', '--port', '0', ...serveArgs(dir, url, KEY, true)], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let err = '';
   child.stderr!.on('data', (d) => (err = (err + d).slice(-4000)));
   return new Promise((resolve, reject) => {

@@ -34,6 +34,21 @@ export async function spawnSim(args: string[]): Promise<{ child: ChildProcess; u
   };
 }
 
+/** `serve`'s arguments for a store in `dir` reading the service at `url` (REST and streams) with `key`. */
+export function serveArgs(dir: string, url: string, key: string, history: boolean): string[] {
+  return [
+    '--data-dir',
+    dir,
+    '--base-url',
+    url,
+    '--stream-url',
+    url,
+    '--api-key',
+    key,
+    history ? '--history' : '--no-history',
+  ];
+}
+
 /** A `tidewatch serve` of its own: its URL, a caller of its HTTP API, and how many log lines it wrote. */
 export interface ServeProcess {
   child: ChildProcess;
