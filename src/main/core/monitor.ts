@@ -118,7 +118,7 @@ export class Monitor implements TidewatchApi {
       settings: this.settings,
       demo: opts.demo,
       fetch: opts.fetch,
-      onAnswered: (p) => this.credits.noteRequest(p),
+      onAnswered: (p) => this.credits.meter.noteRequest(p),
       onOfflineChange: () => this.reporter.changed(),
     });
     const client = this.link.client;
@@ -306,7 +306,7 @@ export class Monitor implements TidewatchApi {
     this.risk.close();
     this.alerts.close();
     this.streams.close();
-    this.credits.flush();
+    this.credits.meter.flush();
     await this.store.shutdown(); // after the margin writer commits what it was handed
   }
 }

@@ -61,17 +61,8 @@ export class CreditServices {
     return this.d.link.client.http.metered;
   }
 
-  /** A request was answered. */
-  noteRequest(specPath: string): void {
-    this.meter.noteRequest(specPath);
-  }
-
   /** Bytes a stream received: counted where the service bills them. */
   noteStreamBytes(bytes: number): void {
     if (this.metered) this.meter.noteStreamBytes(bytes);
-  }
-
-  flush(): void {
-    this.meter.flush();
   }
 }
