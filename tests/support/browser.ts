@@ -31,9 +31,22 @@ export function rendererBuilt(): boolean {
   return existsSync('out/renderer/index.html');
 }
 
-/** Switch the app's view by its hash route (string form: the test compiles without DOM types). */
+/** The view each address shows, by its `data-testid="view-…"` section (see src/renderer/src/routes.ts). */
+function viewOf(hash: string): string {
+  const [name = '', param] = hash.replace(/^#\/?/, '').split('/');
+  if (name === 'markets' && param) return 'pool';
+  const views = ['wallet', 'collection', 'markets', 'margin', 'events', 'alerts', 'settings', 'manager'];
+  return views.includes(name) ? name : 'portfolio';
+}
+
+/**
+ * Switch the app's view by its hash route (string form: the test compiles without DOM types), and
+ * wait until the new view is on screen: a view is loaded on its first visit, and until then the
+ * one before stays painted (a manager's page has an events table too, without the Manager column).
+ */
 export async function go(page: Page, hash: string): Promise<void> {
   await page.evaluate(`window.location.hash = ${JSON.stringify(hash)}`);
+  await page.getByTestId(`view-${viewOf(hash)}`).waitFor({ timeout: 30_000 });
 }
 
 /**

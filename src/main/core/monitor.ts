@@ -232,6 +232,7 @@ export class Monitor implements TidewatchApi {
   reconfigure(): void {
     const changed = this.link.reconfigure();
     this.streams.supervisor.setBudget(this.credits.plan.streamBudget());
+    this.credits.meter.checkBudget();
     if (changed) {
       this.risk.resetService();
     }

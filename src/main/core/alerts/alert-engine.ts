@@ -301,12 +301,15 @@ export class AlertEngine {
     });
   }
 
-  /** This month's credits crossed 80 % (then 100 %) of the budget set in Settings: once each per month. */
+  /**
+   * This month's credits reached 80 % (then 100 %) of the budget set in Settings: once each per
+   * month and budget (a budget raised past what is spent warns again when that is reached).
+   */
   onCreditBudget(share: 0.8 | 1, usage: CreditUsage, now = Date.now()): AlertRecord | undefined {
     const n = (x: number): string => Math.round(x).toLocaleString('en-US');
     const pct = Math.round(share * 100);
     return this.raise({
-      dedupe_key: `credit-budget:-:warning:${usage.month}:${pct}`,
+      dedupe_key: `credit-budget:-:warning:${usage.month}:${pct}:${usage.budget ?? 0}`,
       rule: 'credit-budget',
       level: 'warning',
       manager_id: null,

@@ -19,7 +19,10 @@ export interface CreditMeterDeps {
   save(counts: CreditCounts): void;
   /** The monthly budget (Settings), or null: none. */
   budget(): number | null;
-  /** Usage crossed `share` (0.8, then 1) of the month's budget: once per month and share. */
+  /**
+   * Usage reached `share` (0.8, then 1) of the month's budget: once per month, budget and share,
+   * and only the higher share when both are reached at once (a budget set below what is spent).
+   */
   onBudget(share: 0.8 | 1, usage: CreditUsage): void;
   /** The counts changed (at most every PUBLISH_EVERY_MS). */
   onChange(): void;
@@ -35,6 +38,9 @@ export const PUBLISH_EVERY_MS = 2_000;
 /** Streamed bytes are counted this often (a budget crossing is seen at most this late). */
 export const STREAM_TALLY_MS = 1_000;
 
+/** The shares of the monthly budget that warn, lowest first. */
+const BUDGET_SHARES = [0.8, 1] as const;
+
 const pad = (n: number): string => String(n).padStart(2, '0');
 const dayOf = (d: Date): string => `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}`;
 const monthOf = (d: Date): string => `${d.getFullYear()}-${pad(d.getMonth() + 1)}`;
@@ -47,6 +53,8 @@ const monthOf = (d: Date): string => `${d.getFullYear()}-${pad(d.getMonth() + 1)
  */
 export class CreditMeter {
   private counts: CreditCounts;
+  /** `month:budget:share` already warned of in this run. */
+  private readonly warned = new Set<string>();
   private streamBytes = 0;
   private saveTimer: NodeJS.Timeout | undefined;
   private publishTimer: NodeJS.Timeout | undefined;
@@ -86,6 +94,11 @@ export class CreditMeter {
 
   usage(): CreditUsage {
     this.tallyStream();
+    return this.snapshot();
+  }
+
+  /** The counts as they stand, without first counting the bytes streamed since the last tally. */
+  private snapshot(): CreditUsage {
     const c = this.rolled(this.counts);
     return {
       today: c.today,
@@ -107,21 +120,32 @@ export class CreditMeter {
     this.d.save(this.counts);
   }
 
+  /**
+   * Warn when this month's spending has reached 80 % or 100 % of the budget and that was not yet
+   * said for this month and budget: after each count, and when the budget changes (a budget set
+   * at or below what is already spent warns at once, not at the next crossing that never comes).
+   * A restart says it again only to the store, which keeps one alert per month, share and budget.
+   */
+  checkBudget(): void {
+    const budget = this.d.budget();
+    if (budget === null || budget <= 0) return;
+    const c = (this.counts = this.rolled(this.counts));
+    const reached = BUDGET_SHARES.filter((share) => c.thisMonth >= budget * share);
+    const highest = reached.at(-1);
+    if (highest === undefined) return;
+    const key = (share: number): string => `${c.month}:${budget}:${share}`;
+    if (this.warned.has(key(highest))) return;
+    for (const share of reached) this.warned.add(key(share));
+    this.d.onBudget(highest, this.snapshot());
+  }
+
   private add(credits: number, estimated: number, kb: number): void {
-    const before = this.counts.thisMonth;
     const c = (this.counts = this.rolled(this.counts));
     c.today += credits;
     c.thisMonth += credits;
     c.estimated += estimated;
     c.streamedKb += kb;
-    const budget = this.d.budget();
-    if (budget !== null && budget > 0) {
-      for (const share of [0.8, 1] as const) {
-        // `before` is of this month unless the month just rolled over (then nothing was crossed before).
-        const was = before <= c.thisMonth ? before : 0;
-        if (was < budget * share && c.thisMonth >= budget * share) this.d.onBudget(share, this.usage());
-      }
-    }
+    this.checkBudget();
     this.saveTimer ??= setTimeout(() => {
       this.saveTimer = undefined;
       this.d.save(this.counts);

@@ -3,13 +3,13 @@ import type { CreditUsage } from '../../../../src/shared/contract';
 import { CreditMeter, STREAM_TALLY_MS, type CreditCounts } from '../../../../src/main/core/credits/credit-meter';
 
 describe('the credit meter', () => {
-  function meter(at: { now: Date }, budget: number | null = null, saved?: CreditCounts) {
+  function meter(at: { now: Date; budget?: number | null }, budget: number | null = null, saved?: CreditCounts) {
     const crossings: Array<[number, CreditUsage]> = [];
     let stored = saved;
     const m = new CreditMeter({
       load: () => stored,
       save: (c) => (stored = { ...c }),
-      budget: () => budget,
+      budget: () => (at.budget === undefined ? budget : at.budget),
       onBudget: (s, u) => crossings.push([s, u]),
       onChange: () => {},
       now: () => at.now,
@@ -51,7 +51,8 @@ describe('the credit meter', () => {
       for (let i = 0; i < 100; i++) m.noteStreamBytes(1024);
       expect(asked).toBe(0);
       vi.advanceTimersByTime(STREAM_TALLY_MS);
-      expect(crossings).toEqual([0.8, 1]);
+      // 100 KB against a budget of 10: both shares at once, said once, as the higher.
+      expect(crossings).toEqual([1]);
       m.noteStreamBytes(2048);
       expect(m.usage().streamedKb).toBe(102);
     } finally {
@@ -85,5 +86,32 @@ describe('the credit meter', () => {
     m.noteRequest('/dex/SUI_USDC/order-book-depth'); // 140
     expect(crossings.map(([s]) => s)).toEqual([0.8, 1]);
     expect(crossings[1]![1]).toMatchObject({ thisMonth: 110, budget: 100 });
+  });
+
+  it('warns at once of a budget set at or below what is spent, and again for a raised budget', () => {
+    const at: { now: Date; budget?: number | null } = { now: new Date(2026, 10, 23, 10), budget: null };
+    const { m, crossings } = meter(at);
+    for (let i = 0; i < 5; i++) m.noteRequest('/dex/SUI_USDC/trades'); // 100, no budget yet
+    at.budget = 120; // 83 %: said when the budget is set, not at a crossing that never comes
+    m.checkBudget();
+    expect(crossings.map(([s]) => s)).toEqual([0.8]);
+    m.checkBudget();
+    m.noteRequest('/dex/get_pools'); // 105
+    expect(crossings.map(([s]) => s)).toEqual([0.8]);
+    at.budget = 50; // 210 %: only that it is used up, not 80 % beside it
+    m.checkBudget();
+    expect(crossings.map(([s]) => s)).toEqual([0.8, 1]);
+    expect(crossings[1]![1]).toMatchObject({ thisMonth: 105, budget: 50 });
+    at.budget = 1_000; // raised: quiet until 800 credits
+    m.checkBudget();
+    for (let i = 0; i < 34; i++) m.noteRequest('/dex/SUI_USDC/trades'); // 785
+    expect(crossings).toHaveLength(2);
+    m.noteRequest('/dex/SUI_USDC/trades'); // 805
+    expect(crossings.map(([s]) => s)).toEqual([0.8, 1, 0.8]);
+    // A new month starts over under the same budget.
+    at.now = new Date(2026, 11, 1, 0, 1);
+    for (let i = 0; i < 40; i++) m.noteRequest('/dex/SUI_USDC/trades'); // 800
+    expect(crossings.map(([s]) => s)).toEqual([0.8, 1, 0.8, 0.8]);
+    expect(crossings[3]![1]).toMatchObject({ month: '2026-12', thisMonth: 800 });
   });
 });
