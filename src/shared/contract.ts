@@ -101,23 +101,39 @@ export interface ContractError {
   advice: string;
 }
 
-export interface StoredMarginEvent {
+/**
+ * A margin event as Live events and a manager's page show it (`marginEvents`): what they read and
+ * no more, about half the bytes of the stored event. `data` keeps only the fields the row's text
+ * reads beside the amounts (ROW_DATA_FIELDS); `problem` comes with an invalid event only. Every
+ * column of the stored events is `marginEventsByIds` (the CSV export).
+ */
+export interface MarginEventRow {
   id: string;
   type: string;
   timestamp_ms: number | null;
-  checkpoint_id: number | null;
-  tx_hash: string | null;
   margin_manager_id: string | null;
-  data: unknown;
+  /** Of the event's fields, only ROW_DATA_FIELDS. */
+  data?: unknown;
   valid: boolean;
-  problem: string | null;
-  received_at: number;
+  problem?: string | null;
   /** Fetched over REST for a span the stream could not replay (its id is `rest-<tx>-<manager>`). */
   recovered?: boolean;
   /** Its amounts with their units, when main knows them (views format them; raw values stay in `data`). */
   amounts?: EventAmount[];
   /** The manager belongs to a watched wallet: the user's own amounts, masked in privacy mode. */
   own?: boolean;
+}
+
+/** The fields of an event's `data` a row keeps: a created manager's owner, a liquidation's risk ratio. */
+export const ROW_DATA_FIELDS = ['owner', 'risk_ratio'] as const;
+
+/** A margin event as stored: every field the stream sent, as received. */
+export interface StoredMarginEvent extends MarginEventRow {
+  checkpoint_id: number | null;
+  tx_hash: string | null;
+  data: unknown;
+  problem: string | null;
+  received_at: number;
 }
 
 /** One amount of an event: `raw` in the asset's smallest unit, shown as raw / 10^decimals with the symbol. */
@@ -340,6 +356,8 @@ export const CONTRACT_ARGS = {
     beforeId: OptId,
     limit: v.optional(v.pipe(v.number(), v.finite(), v.integer(), v.minValue(1), v.maxValue(1000))),
   }),
+  /** Every column of these stored events, in the order asked (ids not stored are left out). */
+  marginEventsByIds: v.object({ ids: v.pipe(v.array(Name), v.minLength(1), v.maxLength(1000)) }),
   riskHistory: v.object({ managerId: Name, fromMs: v.optional(UnixMs), toMs: v.optional(UnixMs) }),
   /** Every watched wallet in money, riskiest first: one call for what the Portfolio shows first. */
   portfolio: v.object({}),
@@ -444,7 +462,8 @@ export interface ContractResults {
   liquidations: QueryResult<Page<Liquidation>>;
   activeSupplies: QueryResult<Page<ActiveSupply>>;
   activeLoans: QueryResult<Page<ActiveLoan>>;
-  marginEvents: QueryResult<StoredMarginEvent[]>;
+  marginEvents: QueryResult<MarginEventRow[]>;
+  marginEventsByIds: QueryResult<StoredMarginEvent[]>;
   riskHistory: QueryResult<RiskReading[]>;
   portfolio: QueryResult<PortfolioSummary>;
   manager: QueryResult<ManagerDetail>;

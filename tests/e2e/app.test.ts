@@ -1,4 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -113,6 +114,20 @@ describe('the UI in Chromium against `tidewatch serve` on the Demo network', () 
 
     await view('#/margin', '[data-testid=liquidations-table] tbody tr', 'margin');
     await view('#/events', '[data-testid=events-table] tbody tr', 'events');
+    // Export CSV: the rows on screen, every column (the rows shown carry only what the table needs).
+    await page.getByLabel('live').uncheck();
+    const shown = await page.locator('[data-testid=events-table] tbody tr td:last-child code').allTextContents();
+    const [download] = await Promise.all([page.waitForEvent('download'), page.getByTestId('export-csv').click()]);
+    const csv = readFileSync((await download.path())!, 'utf8')
+      .trim()
+      .split('\n');
+    expect(csv[0]).toBe('id,type,timestamp_ms,checkpoint_id,tx_hash,margin_manager_id,data,valid,received_at');
+    expect(csv.slice(1).map((line) => line.split(',')[0])).toEqual(shown);
+    // Each valid event's data whole, as stored (its manager, its amounts), not the row's cut.
+    const valid = csv.slice(1).filter((line) => /,true,\d+$/.test(line));
+    expect(valid.length).toBeGreaterThan(0);
+    for (const line of valid) expect(line).toMatch(/""margin_manager_id"":""0x[0-9a-f]+""/);
+    await page.getByLabel('live').check();
     await view('#/settings', '[data-testid=api-key-input]', 'settings');
     await page.getByRole('button', { name: 'Save settings' }).click();
     await page.getByRole('status').filter({ hasText: 'Settings saved.' }).waitFor();

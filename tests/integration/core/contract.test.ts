@@ -125,9 +125,26 @@ describe('contract queries against the Demo network', () => {
     );
     const withUnits = (await call('marginEvents', { type: 'dex_margin_manager_updates_liquidation', limit: 50 }))
       .data[0];
+    // A row is what the page shows: no tx, checkpoint or receipt time, of `data` only the risk ratio.
+    expect(Object.keys(withUnits).sort()).toEqual(
+      ['amounts', 'data', 'id', 'margin_manager_id', 'timestamp_ms', 'type', 'valid']
+        .concat(withUnits.own ? ['own'] : [])
+        .sort(),
+    );
+    expect(Object.keys(withUnits.data)).toEqual(['risk_ratio']);
+    // Every column of the same events by their ids, in the order asked; an id not stored is left out.
+    const ids = [liqs.data[1].id, 'no-such-event', withUnits.id];
+    const whole = (await call('marginEventsByIds', { ids })).data;
+    expect(whole.map((e: any) => e.id)).toEqual([liqs.data[1].id, withUnits.id]);
+    expect(whole[1]).toMatchObject({ ...withUnits, data: { risk_ratio: withUnits.data.risk_ratio } });
+    expect(whole[1].tx_hash).toMatch(/./);
+    expect(whole[1].received_at).toBeGreaterThan(0);
     const repaid = withUnits.amounts.find((a: any) => a.label === 'repaid');
     expect(repaid.symbol).toMatch(/^[A-Z]{2,6}$/);
-    expect(repaid.raw).toBe(String(withUnits.data.liquidation_amount));
+    expect(repaid.raw).toBe(String(whole[1].data.liquidation_amount));
+    const created = (await call('marginEvents', { type: 'dex_margin_manager_updates_manager_created', limit: 1 }))
+      .data[0];
+    expect(Object.keys(created.data)).toEqual(['owner']);
     const deposits = (await call('marginEvents', { type: 'dex_margin_manager_updates_deposit', limit: 200 })).data;
     expect(deposits.filter((e: any) => e.amounts?.length > 0).length).toBeGreaterThan(deposits.length / 2);
     const one = await call('marginEvents', { managerId: liqs.data[0].margin_manager_id });

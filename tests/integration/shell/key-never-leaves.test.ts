@@ -89,6 +89,7 @@ describe('the API key never crosses to the renderer', () => {
       activeSupplies: {},
       activeLoans: {},
       marginEvents: {},
+      marginEventsByIds: { ids: ['0-0'] },
       riskHistory: { managerId: '0xabc' },
       portfolio: {},
       manager: { managerId: `0x${'3'.repeat(64)}` }, // an unknown manager

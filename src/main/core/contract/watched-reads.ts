@@ -1,11 +1,12 @@
-import type { ContractResults } from '../../../shared/contract';
+import type { ContractResults, StoredMarginEvent } from '../../../shared/contract';
 import { ServiceError } from '../client/errors';
 import { readManager } from '../risk/portfolio';
 import { settledOrAfter } from '../wait';
 import type { ContractContext, Handlers } from './context';
+import { toEventRow } from './event-rows';
 import { keyOf, local, readThrough, staleBecause, type ReadThroughContext } from './read-through';
 
-type WatchedReads = 'marginEvents' | 'riskHistory' | 'portfolio' | 'manager' | 'alerts';
+type WatchedReads = 'marginEvents' | 'marginEventsByIds' | 'riskHistory' | 'portfolio' | 'manager' | 'alerts';
 
 /** How long the Portfolio's first call waits for the first reading of the watched wallets (one answer's timeout). */
 const FIRST_READING_WAIT_MS = 30_000;
@@ -39,6 +40,9 @@ export function watchedReads(
       | 'offline'
     >,
 ): Handlers<WatchedReads> {
+  /** Stored events with their amounts in units, the watched wallets' marked as the user's own. */
+  const withUnits = (rows: StoredMarginEvent[]): StoredMarginEvent[] =>
+    c.eventUnits.apply(rows, (id) => c.watch.managers.has(id));
   return {
     marginEvents: async (a, signal) => {
       const rows = c.margin.list({
@@ -54,12 +58,9 @@ export function watchedReads(
       // for no longer than the page can wait: what is not placed by then shows without units.
       const unplaced = c.offline() ? [] : c.eventUnits.unplaced(rows);
       if (unplaced.length > 0) await settledOrAfter(c.managerPools.learn(unplaced, signal), UNPLACED_WAIT_MS);
-      return local(
-        c,
-        c.eventUnits.apply(rows, (id) => c.watch.managers.has(id)),
-        'margin',
-      );
+      return local(c, withUnits(rows).map(toEventRow), 'margin');
     },
+    marginEventsByIds: (a) => local(c, withUnits(c.margin.byIds(a.ids)), 'margin'),
     riskHistory: (a) => local(c, c.alerts.readings(a.managerId, a.fromMs, a.toMs), 'margin'),
     portfolio: async () => {
       const owners = c.watch.owners().sort().join();

@@ -83,6 +83,7 @@ export class MarginEventRepo {
   private readonly positionOf: Database.Statement;
   /** Prepared Live events queries, by their SQL (a handful of shapes: which filters are present). */
   private readonly lists = new Map<string, Database.Statement>();
+  private idsFind: Database.Statement | undefined;
   private readonly commitBatch: (events: IncomingMarginEvent[], now: number) => IncomingMarginEvent[];
 
   /** Called with the managers whose owner `noteOwners` recorded (the margin writer's thread hears of them: `ownersNotedElsewhere`). */
@@ -244,6 +245,18 @@ export class MarginEventRepo {
       this.lists.set(q.sql, stmt);
     }
     return (stmt.all(q.params) as Row[]).map(toStored);
+  }
+
+  /** The stored events of these ids, in the order asked; an id not stored is left out. */
+  byIds(ids: readonly string[]): StoredMarginEvent[] {
+    this.idsFind ??= this.db.prepare(
+      `SELECT ${COLUMNS} FROM margin_events WHERE id IN (SELECT value FROM json_each(?))`,
+    );
+    const found = new Map((this.idsFind.all(JSON.stringify(ids)) as Row[]).map((r) => [r.id, r]));
+    return ids.flatMap((id) => {
+      const r = found.get(id);
+      return r ? [toStored(r)] : [];
+    });
   }
 
   /** How SQLite runs `list(f)`: the EXPLAIN QUERY PLAN lines (a test pins them). */

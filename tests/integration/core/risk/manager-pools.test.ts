@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Monitor } from '../../../../src/main/core/monitor';
-import type { StoredMarginEvent } from '../../../../src/shared/contract';
+import type { MarginEventRow, StoredMarginEvent } from '../../../../src/shared/contract';
 import { monitorOn, tempDir, until } from '../../../support/monitor';
 import { startTestSim, type TestSim } from '../../../support/sim';
 
@@ -33,7 +33,7 @@ describe('Live events of managers created before the first start', () => {
     dir.remove();
   });
 
-  const flows = (rows: readonly StoredMarginEvent[]): StoredMarginEvent[] =>
+  const flows = <E extends MarginEventRow>(rows: readonly E[]): E[] =>
     rows.filter((e) => e.valid && (e.type.endsWith('_deposit') || e.type.endsWith('_withdraw')));
 
   it('puts units on deposits and withdrawals of managers the store has never seen', async () => {

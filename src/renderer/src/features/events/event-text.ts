@@ -1,4 +1,4 @@
-import type { StoredMarginEvent } from '../../../../shared/contract';
+import type { MarginEventRow } from '../../../../shared/contract';
 import { riskRatioFromStream } from '../../../../shared/units';
 import { ratio, units } from '../../format';
 
@@ -18,7 +18,7 @@ export function eventLabel(t: string): string {
  * An event's amounts in human units with their symbol, through the one formatter. Privacy mode
  * masks them only for the user's own managers (`own`): other traders' events are market data.
  */
-export function eventSummary(e: StoredMarginEvent): string {
+export function eventSummary(e: MarginEventRow): string {
   const d = (e.data ?? {}) as Record<string, unknown>;
   if (!e.valid) return `kept as received: ${e.problem}`;
   if (e.type.endsWith('manager_created')) return `owner ${String(d['owner']).slice(0, 10)}…`;

@@ -1,4 +1,4 @@
-import type { StoredMarginEvent } from '../../../../shared/contract';
+import type { MarginEventRow } from '../../../../shared/contract';
 
 /**
  * Pushed events into a list shown newest first: an event already shown is replaced where it stands
@@ -6,13 +6,13 @@ import type { StoredMarginEvent } from '../../../../shared/contract';
  * and the list keeps at most `limit` rows. `fresh` comes in stream order (oldest first).
  */
 export function withPushed(
-  shown: readonly StoredMarginEvent[],
-  fresh: readonly StoredMarginEvent[],
+  shown: readonly MarginEventRow[],
+  fresh: readonly MarginEventRow[],
   limit: number,
-): StoredMarginEvent[] {
+): MarginEventRow[] {
   const at = new Map(shown.map((e, i) => [e.id, i]));
   const rows = [...shown];
-  const added: StoredMarginEvent[] = [];
+  const added: MarginEventRow[] = [];
   for (const e of fresh) {
     const i = at.get(e.id);
     if (i === undefined) added.push(e);
