@@ -88,7 +88,11 @@ export class MarginEventRepo {
 
   /** Called with the managers whose owner `noteOwners` recorded (the margin writer's thread hears of them: `ownersNotedElsewhere`). */
   onOwnersNoted: ((managerIds: string[]) => void) | undefined;
-  constructor(private readonly db: Database.Database) {
+  /** `reader`: where Live events' lists are read (a mapped connection of its own, Store.open), else `db`. */
+  constructor(
+    private readonly db: Database.Database,
+    private readonly reader: Database.Database = db,
+  ) {
     this.insert = db.prepare(`INSERT OR IGNORE INTO margin_events
       (id, ms, seq, type, timestamp_ms, checkpoint_id, tx_hash, margin_manager_id, data, valid, problem, received_at, mid, wid)
       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`);
@@ -241,7 +245,7 @@ export class MarginEventRepo {
     const q = this.query(f);
     let stmt = this.lists.get(q.sql);
     if (!stmt) {
-      stmt = this.db.prepare(q.sql);
+      stmt = this.reader.prepare(q.sql);
       this.lists.set(q.sql, stmt);
     }
     return (stmt.all(q.params) as Row[]).map(toStored);
@@ -249,7 +253,7 @@ export class MarginEventRepo {
 
   /** The stored events of these ids, in the order asked; an id not stored is left out. */
   byIds(ids: readonly string[]): StoredMarginEvent[] {
-    this.idsFind ??= this.db.prepare(
+    this.idsFind ??= this.reader.prepare(
       `SELECT ${COLUMNS} FROM margin_events WHERE id IN (SELECT value FROM json_each(?))`,
     );
     const found = new Map((this.idsFind.all(JSON.stringify(ids)) as Row[]).map((r) => [r.id, r]));

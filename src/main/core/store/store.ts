@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import type Database from 'better-sqlite3';
 import { ResponseCache } from './cache-repo';
 import { Checkpointer, FALLBACK_AUTOCHECKPOINT_PAGES } from './checkpointer';
-import { openDatabase, openReadOnly, WAL_AUTOCHECKPOINT_PAGES } from './database';
+import { openDatabase, openReader, openReadOnly, WAL_AUTOCHECKPOINT_PAGES } from './database';
 import { GapRepo } from './gap-repo';
 import { keepHeapSmall } from './heap-limits';
 import { MarginEventRepo } from './margin-events';
@@ -30,8 +30,10 @@ export class Store {
     readonly db: Database.Database,
     /** Set when the previous file was unusable and moved aside. */
     readonly notice: string | null,
+    /** Live events' own mapped connection (database.ts, openReader), for a store on disk. */
+    private readonly reader?: Database.Database,
   ) {
-    this.margin = new MarginEventRepo(db);
+    this.margin = new MarginEventRepo(db, reader);
     this.market = new MarketRepo(db);
     this.cache = new ResponseCache(db);
     this.settings = new SettingsRepo(db);
@@ -52,7 +54,7 @@ export class Store {
     const notice = recovered
       ? `The local store could not be used (${recovered.reason}). It was moved to ${recovered.movedTo} and a new one was started; cached history starts again from now.`
       : null;
-    const store = new Store(db, notice);
+    const store = new Store(db, notice, Store.reader(file, log));
     // Any trouble of the checkpointer (it did not start, stopped, or its checkpoints keep failing)
     // gives the writer its own checkpoints back at the usual threshold.
     store.checkpointer = Checkpointer.start(file, (line) => {
@@ -65,6 +67,16 @@ export class Store {
     store.marginWriter = MarginWriter.start(file, autocheckpoint, store.margin, log);
     store.margin.onOwnersNoted = (ids) => store.marginWriter.ownersNoted(ids);
     return store;
+  }
+
+  /** Live events' mapped connection; without one (it could not open) they read on the app's. */
+  private static reader(file: string, log?: (line: string) => void): Database.Database | undefined {
+    try {
+      return openReader(file);
+    } catch (err) {
+      log?.(`store: Live events read on the app's connection (${(err as Error).message})`);
+      return undefined;
+    }
   }
 
   static openInMemory(): Store {
@@ -86,6 +98,7 @@ export class Store {
     void this.marginWriter.close();
     void this.checkpointer?.close();
     this.checkpointer = undefined;
+    if (this.reader?.open) this.reader.close();
     if (this.db.open) this.db.close();
   }
 

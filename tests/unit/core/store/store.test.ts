@@ -1,8 +1,9 @@
 import { existsSync, readdirSync, writeFileSync } from 'node:fs';
+import type Database from 'better-sqlite3';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it, vi } from 'vitest';
-import { openDatabase } from '../../../../src/main/core/store/database';
+import { MMAP_BYTES, openDatabase } from '../../../../src/main/core/store/database';
 import type { IncomingMarginEvent } from '../../../../src/main/core/store/margin-events';
 import { Store } from '../../../../src/main/core/store/store';
 import type { AlertRecord } from '../../../../src/shared/contract';
@@ -38,6 +39,24 @@ describe('opening the store', () => {
     expect(s.margin.count()).toBe(0);
     expect(readdirSync(t.dir).some((f) => f.startsWith('tidewatch.sqlite.broken-'))).toBe(true);
     s.close();
+    t.remove();
+  });
+
+  it('reads Live events through a mapped connection of its own, which sees every commit and writes nothing', async () => {
+    const t = tempDir();
+    const s = Store.open(t.dir);
+    const reader = (s as unknown as { reader: Database.Database }).reader;
+    expect(reader.pragma('mmap_size', { simple: true })).toBe(MMAP_BYTES);
+    expect(s.db.pragma('mmap_size', { simple: true })).toBe(0);
+    expect(() => reader.exec('DELETE FROM margin_events')).toThrow(/readonly|query_only/i);
+    s.margin.commit([ev('1000-0'), ev('1000-1')]);
+    expect(s.margin.list({ limit: 10 }).map((e) => e.id)).toEqual(['1000-1', '1000-0']);
+    s.margin.commit([ev('1001-0')]);
+    expect(s.margin.byIds(['1001-0', '1000-0']).map((e) => e.id)).toEqual(['1001-0', '1000-0']);
+    // Closed before the app's connection, which then checkpoints and removes the WAL.
+    await s.shutdown();
+    expect(reader.open).toBe(false);
+    expect(existsSync(join(t.dir, 'tidewatch.sqlite-wal'))).toBe(false);
     t.remove();
   });
 
