@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import type { PortfolioSummary, PositionSummary } from '../shared/contract';
 import { modelOf } from '../shared/portfolio';
 import { ALL, shockPortfolio, type Shocks } from '../shared/risk-model';
+import { ratioText } from '../shared/units';
 import { describeForLog } from '../main/core/client/errors';
 import { ServiceClient } from '../main/core/client/service-client';
 import { loadAssetBook } from '../main/core/risk/asset-book';
@@ -176,7 +177,7 @@ export async function riskCommand(args: string[]): Promise<number> {
       p.pool_name ?? '?',
       `${p.manager_id.slice(0, 8)}…${p.manager_id.slice(-4)}`,
       p.side ?? '-',
-      `${p.risk_ratio?.toFixed(3) ?? '-'} -> ${r.ratio?.toFixed(3) ?? '-'}`,
+      `${p.risk_ratio === null ? '-' : ratioText(p.risk_ratio)} -> ${r.ratio === null ? '-' : ratioText(r.ratio)}`,
       `${usd(p.equity_usd)} -> ${usd(r.equity)}`,
       `${p.level} -> ${r.liquidated ? 'LIQUIDATED' : r.level}`,
     ];

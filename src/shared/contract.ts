@@ -134,6 +134,11 @@ export interface StoredMarginEvent extends MarginEventRow {
   data: unknown;
   problem: string | null;
   received_at: number;
+  /**
+   * Pushed again now that its units are known (it was shown without them): a view replaces the row
+   * it shows and adds none, since the event may be older than what it keeps.
+   */
+  replaces?: true;
 }
 
 /** One amount of an event: `raw` in the asset's smallest unit, shown as raw / 10^decimals with the symbol. */

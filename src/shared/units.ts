@@ -120,3 +120,12 @@ export function tickDecimals(pool: PoolDecimals & { tick_size: number }): number
 export function lotDecimals(pool: PoolDecimals & { lot_size: number }): number {
   return stepDecimals(baseQuantity(pool.lot_size, pool));
 }
+
+/**
+ * A risk ratio as every view and alert writes it: 3 decimals, rounded down. A lower ratio is the
+ * riskier side, so 1.1996 reads "1.199" and never "1.200" beside a liquidation below 1.2. The
+ * 1e-7 (of a thousandth) keeps 1.15, stored as 1.1499999999999999, at "1.150".
+ */
+export function ratioText(value: number): string {
+  return (Math.floor(value * 1000 + 1e-7) / 1000).toFixed(3);
+}

@@ -136,6 +136,7 @@ export class Monitor implements TidewatchApi {
       noteNetwork: (err) => this.link.noteNetwork(err),
       budget: () => this.credits.plan.budgetState(),
       publish: (push) => this.hub.publish('risk', push),
+      republish: (events) => this.hub.publish('margin', events),
       onValued: () => this.reporter.changed(),
       log: this.log,
     });

@@ -1,5 +1,6 @@
 import type { RiskReading, StatusSnapshot } from '../../shared/contract';
 import { LEVEL_RANK, type PositionLevel } from '../../shared/risk-model';
+import { ratioText } from '../../shared/units';
 
 export type TrayLevel = 'ok' | 'warning' | 'critical' | 'offline';
 
@@ -49,7 +50,7 @@ export function trayStateOf(i: TrayInput): TrayState {
     );
   }
   parts.push(loans.length === 1 ? '1 watched loan' : `${loans.length} watched loans`);
-  if (worst) parts.push(`worst risk ratio ${i.privacy ? '•••' : worst.risk_ratio!.toFixed(3)}`);
+  if (worst) parts.push(`worst risk ratio ${i.privacy ? '•••' : ratioText(worst.risk_ratio!)}`);
   if (paused) parts.push(`alerts paused until ${time(paused)}`);
   return {
     level,

@@ -1,7 +1,7 @@
 import { ref } from 'vue';
 import type { UsdPrice } from '../../shared/contract';
 import { MASK, maskAmounts } from '../../shared/privacy';
-import { formatUnits } from '../../shared/units';
+import { formatUnits, ratioText } from '../../shared/units';
 
 /**
  * The one formatter every number on screen passes through: units, locale and privacy mode in
@@ -109,7 +109,7 @@ export function units(raw: number | string | bigint, decimals: number, opts: { p
 
 /** Ratios are not amounts: they stay visible in privacy mode unless asked. */
 export function ratio(value: number | null | undefined): string {
-  return value === null || value === undefined ? '–' : value.toFixed(3);
+  return value === null || value === undefined ? '–' : ratioText(value);
 }
 
 export function pct(value: number | null | undefined, digits = 1): string {

@@ -10,6 +10,7 @@ import {
   oraclePrice,
   parseUnits,
   priceDecimals,
+  ratioText,
   quoteQuantity,
   quoteQuantityOf,
   rawPrice,
@@ -49,6 +50,19 @@ describe('units', () => {
   it('scales stream risk ratios by 1e6, both ways', () => {
     expect(riskRatioFromStream(1_125_000)).toBe(1.125);
     expect(riskRatioToStream(1.118)).toBe(1_118_000);
+  });
+
+  it('writes a risk ratio rounded down, so it never reads above a threshold it is below', () => {
+    expect(ratioText(1.1996)).toBe('1.199');
+    expect(ratioText(riskRatioFromStream(1_199_600))).toBe('1.199');
+    expect(ratioText(1.2)).toBe('1.200');
+    expect(ratioText(1.15)).toBe('1.150');
+    expect(ratioText(2.0009999)).toBe('2.000');
+    fc.assert(
+      fc.property(fc.integer({ min: 1_000, max: 100_000 }), (thousandths) => {
+        expect(ratioText(thousandths / 1000)).toBe((thousandths / 1000).toFixed(3));
+      }),
+    );
   });
 
   it('converts margin amounts and oracle prices', () => {

@@ -2,7 +2,7 @@ import { DEFAULT_LIQUIDATION_RATIO } from '../../../shared/portfolio';
 import { EVENT_TYPES } from '../../../shared/api';
 import type { AlertRecord, CreditUsage, RiskReading } from '../../../shared/contract';
 import type { RiskThresholds } from '../../../shared/risk-model';
-import { riskRatioFromStream } from '../../../shared/units';
+import { ratioText, riskRatioFromStream } from '../../../shared/units';
 import type { IncomingMarginEvent } from '../store/margin-events';
 import type { NewAlert, RiskAlertRepo } from '../store/risk-alert-repo';
 import { ThresholdTracker, type TrackerState } from '../risk/thresholds';
@@ -64,7 +64,7 @@ export class AlertEngine {
       const t = thresholdsOf(r.manager_id);
       const level = this.tracker.observe(r.manager_id, r.risk_ratio, t, now, r.distance_pct);
       if (!level) continue;
-      const ratio = r.risk_ratio?.toFixed(3) ?? '?';
+      const ratio = r.risk_ratio === null ? '?' : ratioText(r.risk_ratio);
       const about = describe(r.manager_id);
       const distance = about
         ? ` ${about.text}`
@@ -174,7 +174,7 @@ export class AlertEngine {
   ): AlertRecord | undefined {
     if (!e.margin_manager_id || (e.timestamp_ms !== null && e.timestamp_ms < since)) return undefined;
     const risk = typeof data === 'object' && data !== null ? (data as { risk_ratio?: unknown }).risk_ratio : undefined;
-    const ratio = typeof risk === 'number' ? ` at a risk ratio of ${riskRatioFromStream(risk).toFixed(3)}` : '';
+    const ratio = typeof risk === 'number' ? ` at a risk ratio of ${ratioText(riskRatioFromStream(risk))}` : '';
     const amounts = wordsOrNone(words);
     const pool = wordsOrNone(() => this.poolOf(e.margin_manager_id!));
     // What remains is a new position: its thresholds alert afresh (a second approach within the cooldown too).

@@ -1,4 +1,5 @@
 import type { PositionSummary } from '../../../shared/contract';
+import { ratioText } from '../../../shared/units';
 
 const words = (n: number): string =>
   n.toLocaleString('en-US', { maximumFractionDigits: n >= 100 ? 0 : n >= 1 ? 2 : 6 });
@@ -33,7 +34,7 @@ export function describePosition(p: PositionSummary): {
   const debt = p.debts.map((d) => `${words(d.amount)} ${d.symbol}`).join(' + ');
   const debtUsd = p.debt_usd === null ? '' : ` (${usd(p.debt_usd)})`;
   const opening = p.collateral_usd === null ? 'Debt' : `Assets ${usd(p.collateral_usd)}, debt`;
-  const ratio = p.risk_ratio === null ? '' : `: ratio ${p.risk_ratio.toFixed(3)}`;
+  const ratio = p.risk_ratio === null ? '' : `: ratio ${ratioText(p.risk_ratio)}`;
   const liq =
     p.liquidation_price === null || p.distance_pct === null
       ? ''

@@ -11,7 +11,7 @@ import type { ServiceClient } from '../client/service-client';
 import type { Notifier } from '../notify/notifier';
 import type { AssetBookCache } from '../risk/asset-book';
 import type { EventUnits } from '../risk/event-amounts';
-import type { ManagerPoolLookup } from '../risk/manager-pools';
+import type { LateUnits } from '../risk/late-units';
 import type { RiskRefresh } from '../risk/risk-refresh';
 import type { SettingsService } from '../settings';
 import type { ResponseCache } from '../store/cache-repo';
@@ -42,7 +42,8 @@ export interface ContractContext {
   streams: () => StreamStatus[];
   watch: WatchRegistry;
   eventUnits: EventUnits;
-  managerPools: ManagerPoolLookup;
+  /** Looks up what events lack for their units; pushes again those shown without. */
+  lateUnits: LateUnits;
   risk: RiskRefresh;
   assets: AssetBookCache;
   settings: SettingsService;

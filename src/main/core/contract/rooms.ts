@@ -16,7 +16,7 @@ export interface ContractRooms {
   storeHealth: StoreHealth;
   link: ServiceLink;
   watch: WatchRegistry;
-  risk: Pick<RiskServices, 'eventUnits' | 'managerPools' | 'refresh' | 'assets'>;
+  risk: Pick<RiskServices, 'eventUnits' | 'lateUnits' | 'refresh' | 'assets'>;
   supervisor: Pick<StreamSupervisor, 'statuses'>;
   plan: Pick<CreditPlan, 'forecast'>;
   notify: Notifier;
@@ -41,7 +41,7 @@ export function contractContext(r: ContractRooms, commands: MonitorCommands): Co
     streams: () => r.supervisor.statuses(),
     watch: r.watch,
     eventUnits: r.risk.eventUnits,
-    managerPools: r.risk.managerPools,
+    lateUnits: r.risk.lateUnits,
     risk: r.risk.refresh,
     assets: r.risk.assets,
     settings: r.settings,

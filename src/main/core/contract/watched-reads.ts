@@ -16,8 +16,8 @@ const slowFirstReading = (): ServiceError =>
     'The service is slow to answer: the watched wallets are still being read. The Portfolio appears as soon as they are.',
   );
 
-/** How long Live events waits for the pools of managers it cannot place. */
-const UNPLACED_WAIT_MS = 2_000;
+/** How long Live events waits for what its rows' units need (a manager's pool, the asset book); later, they are pushed again. */
+const UNITS_WAIT_MS = 2_000;
 
 /**
  * What Tidewatch knows of the watched wallets: Live events and risk history from the store (fresh
@@ -28,16 +28,7 @@ export function watchedReads(
   c: ReadThroughContext &
     Pick<
       ContractContext,
-      | 'client'
-      | 'margin'
-      | 'alerts'
-      | 'watch'
-      | 'eventUnits'
-      | 'managerPools'
-      | 'risk'
-      | 'assets'
-      | 'settings'
-      | 'offline'
+      'client' | 'margin' | 'alerts' | 'watch' | 'eventUnits' | 'lateUnits' | 'risk' | 'assets' | 'settings' | 'offline'
     >,
 ): Handlers<WatchedReads> {
   /** Stored events with their amounts in units, the watched wallets' marked as the user's own. */
@@ -55,9 +46,12 @@ export function watchedReads(
         limit: a.limit,
       });
       // A manager whose events name no pool (created before the stored history) is looked up first,
-      // for no longer than the page can wait: what is not placed by then shows without units.
-      const unplaced = c.offline() ? [] : c.eventUnits.unplaced(rows);
-      if (unplaced.length > 0) await settledOrAfter(c.managerPools.learn(unplaced, signal), UNPLACED_WAIT_MS);
+      // and the asset book read if it is not yet (a first start), for no longer than the page can
+      // wait: rows without units by then are pushed again once they have them.
+      let answered = false;
+      const late = c.offline() ? undefined : c.lateUnits.forAnswer(rows, () => answered, signal);
+      if (late) await settledOrAfter(late, UNITS_WAIT_MS);
+      answered = true;
       return local(c, withUnits(rows).map(toEventRow), 'margin');
     },
     marginEventsByIds: (a) => local(c, withUnits(c.margin.byIds(a.ids)), 'margin'),

@@ -117,6 +117,20 @@ export class AssetBookCache {
     return this.book;
   }
 
+  /**
+   * The book once a load ends: the one in flight, or one `now()` starts. Undefined when it fails or
+   * none may start now (no service, or a failure less than BACKGROUND_RETRY_MS ago); never rejects.
+   */
+  settled(): Promise<AssetBook | undefined> {
+    this.now();
+    return this.loading
+      ? this.loading.then(
+          (b) => b,
+          () => undefined,
+        )
+      : Promise.resolve(this.book);
+  }
+
   reset(): void {
     this.book = undefined;
     this.failedAt = -Infinity;

@@ -1,4 +1,4 @@
-import type { RiskPush, Settings } from '../../../shared/contract';
+import type { RiskPush, Settings, StoredMarginEvent } from '../../../shared/contract';
 import type { AlertEngine } from '../alerts/alert-engine';
 import type { ServiceClient } from '../client/service-client';
 import type { Store } from '../store/store';
@@ -7,6 +7,7 @@ import type { WatchRegistry } from '../watch-registry';
 import { AssetBookCache } from './asset-book';
 import { CADENCE_RULES, type CadenceRuleName } from './cadence';
 import { EventUnits } from './event-amounts';
+import { LateUnits } from './late-units';
 import { managerHistory } from './manager-history';
 import { ManagerPoolLookup } from './manager-pools';
 import { OracleBook } from './oracle-book';
@@ -30,6 +31,8 @@ export interface RiskServicesDeps {
   /** What the month's budget allows the read schedule. */
   budget: () => BudgetState;
   publish: (push: RiskPush) => void;
+  /** Margin events pushed again to the page, now with their units. */
+  republish: (events: StoredMarginEvent[]) => void;
   /** A valuation was made (the schedule is planned again; the status may change). */
   onValued: () => void;
   log: (line: string) => void;
@@ -45,6 +48,8 @@ export class RiskServices {
   readonly eventUnits: EventUnits;
   /** The pools of managers whose events name none, looked up when a page shows them. */
   readonly managerPools: ManagerPoolLookup;
+  /** Events shown without units, pushed again once their units are known. */
+  readonly lateUnits: LateUnits;
   readonly prices: PriceBook;
   readonly oracle = new OracleBook();
   readonly volatility = new VolatilityBook();
@@ -62,6 +67,14 @@ export class RiskServices {
       remember: (managers) => d.storeHealth.guard(() => d.store.margin.noteOwners(managers)),
       canRun: () => d.connected() && !d.offline(),
       log: d.log,
+    });
+    this.lateUnits = new LateUnits({
+      eventUnits: this.eventUnits,
+      managerPools: this.managerPools,
+      assets: this.assets,
+      isOwn: (id) => d.watch.managers.has(id),
+      republish: d.republish,
+      closed: () => !d.connected(),
     });
     this.prices = new PriceBook(
       client,

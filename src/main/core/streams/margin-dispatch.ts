@@ -14,7 +14,7 @@ export interface MarginDispatchDeps {
   /** The optional protocol-wide rule (alerts/large-liquidations.ts). */
   checkLarge: (events: readonly IncomingMarginEvent[]) => void;
   publish: (events: StoredMarginEvent[]) => void;
-  /** Pushed events whose manager's pool is not known yet: looked up, and pushed again with their units. */
+  /** Pushed events, some perhaps without units (a manager's pool or the asset book not known yet): pushed again once known. */
   unplaced: (pushed: StoredMarginEvent[]) => void;
   /** Whether anything shows the events (a Live events page): only then are they dressed for display and pushed. */
   listening: () => boolean;

@@ -4,7 +4,7 @@ import { checkLargeLiquidations } from '../alerts/large-liquidations';
 import type { ServiceClient } from '../client/service-client';
 import type { AssetBookCache } from '../risk/asset-book';
 import type { EventUnits } from '../risk/event-amounts';
-import type { ManagerPoolLookup } from '../risk/manager-pools';
+import type { LateUnits } from '../risk/late-units';
 import type { PriceBook } from '../risk/prices';
 import type { IncomingMarginEvent } from '../store/margin-events';
 import type { Store } from '../store/store';
@@ -20,7 +20,8 @@ export interface MarginServiceDeps {
   supervisor: StreamSupervisor;
   watch: WatchRegistry;
   eventUnits: EventUnits;
-  managerPools: ManagerPoolLookup;
+  /** Pushed events that lack units: pushed again once they are known. */
+  lateUnits: LateUnits;
   alerts: AlertEngine;
   assets: AssetBookCache;
   prices: PriceBook;
@@ -153,26 +154,9 @@ export class MarginService {
           log: d.log,
         }),
       publish: d.publish,
-      unplaced: (pushed) => this.placeLater(pushed),
+      unplaced: (pushed) => d.lateUnits.afterPush(pushed),
       listening: d.listening,
       refreshSoon: d.refreshSoon,
-    });
-  }
-
-  /**
-   * Live events of managers whose pool is not known (created before the stored history) were
-   * pushed without units: look the pools up and push those events again, now with their units
-   * (the page replaces a row it already shows).
-   */
-  private placeLater(pushed: StoredMarginEvent[]): void {
-    const d = this.d;
-    const ids = d.eventUnits.unplaced(pushed);
-    if (ids.length === 0) return;
-    void d.managerPools.learn(ids).then((learnt) => {
-      if (learnt.length === 0 || d.closed()) return;
-      const placed = new Set(learnt);
-      const again = pushed.filter((e) => e.margin_manager_id !== null && placed.has(e.margin_manager_id));
-      d.publish(d.eventUnits.apply(again, (id) => d.watch.managers.has(id)));
     });
   }
 }

@@ -16,7 +16,7 @@ export interface StreamServicesDeps {
   client: ServiceClient;
   settings: () => Settings;
   watch: WatchRegistry;
-  risk: Pick<RiskServices, 'assets' | 'eventUnits' | 'managerPools' | 'prices' | 'refresh'>;
+  risk: Pick<RiskServices, 'assets' | 'eventUnits' | 'lateUnits' | 'prices' | 'refresh'>;
   alerts: AlertEngine;
   hub: PushHub;
   storeHealth: StoreHealth;
@@ -93,7 +93,7 @@ export class StreamServices {
       supervisor: this.supervisor,
       watch: d.watch,
       eventUnits: d.risk.eventUnits,
-      managerPools: d.risk.managerPools,
+      lateUnits: d.risk.lateUnits,
       alerts: d.alerts,
       assets: d.risk.assets,
       prices: d.risk.prices,

@@ -25,6 +25,17 @@ describe('pushed events into a list shown newest first', () => {
     expect(rows[2]!.amounts?.[0]?.symbol).toBe('USDC');
   });
 
+  it('leaves out an event pushed again that is not shown (it may be older than the list)', () => {
+    const shown = [event('3'), event('2')];
+    const late = {
+      ...event('1', { amounts: [{ label: '', raw: '5', decimals: 0, symbol: 'SUI' }] }),
+      replaces: true as const,
+    };
+    const rows = withPushed(shown, [late, { ...event('3', { amounts: late.amounts }), replaces: true }], 10);
+    expect(rows.map((e) => e.id)).toEqual(['3', '2']);
+    expect(rows[0]!.amounts?.[0]?.symbol).toBe('SUI');
+  });
+
   it('keeps at most the limit, dropping the oldest', () => {
     const shown = [event('2'), event('1')];
     expect(withPushed(shown, [event('3')], 2).map((e) => e.id)).toEqual(['3', '2']);

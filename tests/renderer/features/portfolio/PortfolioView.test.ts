@@ -63,7 +63,7 @@ describe('the Portfolio: one row per position, every figure agreeing, and price 
     expect(long.get('[data-testid="row-price"]').attributes('title')).toContain(
       "oracle price (learnt from the service's risk ratios at",
     );
-    expect(cell(long, 'row-exchange')).toBe('exch. $3.41 (\u22122.6 %)ratio there 1.218');
+    expect(cell(long, 'row-exchange')).toBe('exch. $3.41 (\u22122.6 %)ratio there 1.217');
     expect(short.find('[data-testid="row-exchange"]').exists()).toBe(false);
     // An estimated PnL is marked, with its note; an unknown one is a dash with its note.
     expect(cell(short, 'row-pnl')).toBe('≈+$200.00');
@@ -98,12 +98,12 @@ describe('the Portfolio: one row per position, every figure agreeing, and price 
 
     await w.get('[data-testid="shock-slider-SUI"]').setValue('-15');
     // SUI at $2.975: the long falls to 1.0625 and is liquidated (repaid (1.25 x 2,800 - 2,975) / 0.2 = 2,625, equity 700 -> 43.75);
-    // the short rises to 5,000 / 3,570 = 1.401 (equity 800 -> 1,430); DEEP does not move.
+    // the short rises to 5,000 / 3,570 = 1.4006, shown 1.400 (ratios round down) (equity 800 -> 1,430); DEEP does not move.
     expect(w.get('[data-testid="shock-totals"]').text()).toBe(
       'SUI \u221215 %: 1 of 3 positions liquidated, $2,625.00 of debt repaid by liquidators, equity \u2212$26.25',
     );
     const rows = w.findAll('[data-testid="position-row"]');
-    expect(rows.map((r) => cell(r, 'row-shocked-ratio'))).toEqual(['1.136', '1.401', '1.063']);
+    expect(rows.map((r) => cell(r, 'row-shocked-ratio'))).toEqual(['1.136', '1.400', '1.062']);
     expect(rows.map((r) => cell(r, 'row-shocked-level'))).toEqual(['Critical', 'OK', 'Liquidated']);
     expect(rows.map((r) => r.classes('liquidated'))).toEqual([false, false, true]);
     expect(cell(rows[2]!, 'row-shocked-equity')).toBe('$43.75');

@@ -167,7 +167,7 @@ describe('thresholds that mean something', () => {
       },
     } as unknown as PositionSummary;
     expect(describePosition(p).text).toBe(
-      'Assets $3,000, debt 2,600 USDC ($2,600): ratio 1.154. SUI at $2.925 (-2.5 %) liquidates it. Deposit 120 USDC or repay 100 USDC to get back to 1.20.',
+      'Assets $3,000, debt 2,600 USDC ($2,600): ratio 1.153. SUI at $2.925 (-2.5 %) liquidates it. Deposit 120 USDC or repay 100 USDC to get back to 1.20.',
     );
   });
 });
