@@ -276,8 +276,9 @@ export class Monitor implements TidewatchApi {
 
   /** The one redaction with this run's secrets: the keys, and the alert channels' tokens, passwords and URLs. */
   redact(text: string): string {
-    const once = this.link ? this.link.client.http.redact(text) : redact(text);
-    return this.alerts ? redact(once, ...this.alerts.notify.secrets()) : once;
+    // One pass over all of them: every stream event goes through it.
+    const channels = this.alerts ? this.alerts.notify.secrets() : [];
+    return this.link ? this.link.client.http.redact(text, ...channels) : redact(text, ...channels);
   }
 
   /** The shells' last resort: an error nobody handled was caught and logged; the status shows it. */

@@ -117,26 +117,53 @@ const formPattern = (form: string): string =>
     )
     .join('');
 
-const patterns = new Map<string, RegExp>();
-function patternOf(secret: string): RegExp {
-  let re = patterns.get(secret);
-  if (!re) {
-    // Longest first, so a form that contains another is replaced whole.
-    const forms = secretForms(secret).sort((a, b) => b.length - a.length);
-    re = new RegExp(forms.map(formPattern).join('|'), 'g');
-    if (patterns.size > 16) patterns.clear();
-    patterns.set(secret, re);
-  }
-  return re;
+/**
+ * The forms of all the secrets as two patterns: the plain ones together, and the percent-encoded
+ * ones (escapes in either case), tried only on a text with a `%` in it. Every stream event passes
+ * the redaction: four secrets took ~0.25 us an event so, against ~0.7 us as one pattern each.
+ */
+interface SecretPatterns {
+  plain: RegExp | undefined;
+  encoded: RegExp | undefined;
 }
+const patterns = new Map<string, SecretPatterns>();
+/** The secrets of the last call and their patterns: the same few secrets come with every event. */
+let last: { secrets: readonly string[]; found: SecretPatterns } | undefined;
+function patternsOf(secrets: readonly string[]): SecretPatterns {
+  if (last && last.secrets.length === secrets.length && last.secrets.every((s, i) => s === secrets[i]))
+    return last.found;
+  const key = secrets.join('\0');
+  let found = patterns.get(key);
+  if (!found) {
+    // Longest first, so a form that contains another is replaced whole.
+    const forms = [...new Set(secrets.flatMap(secretForms))].sort((a, b) => b.length - a.length);
+    const union = (list: string[]): RegExp | undefined =>
+      list.length > 0 ? new RegExp(list.map(formPattern).join('|'), 'g') : undefined;
+    const isEncoded = (f: string): boolean => /%[0-9A-Fa-f]{2}/.test(f);
+    found = { plain: union(forms.filter((f) => !isEncoded(f))), encoded: union(forms.filter(isEncoded)) };
+    if (patterns.size > 16) patterns.clear();
+    patterns.set(key, found);
+  }
+  last = { secrets, found };
+  return found;
+}
+
+/** An `api-key=` value in a URL or a form body; looked for only where the text names one. */
+const API_KEY_PARAM = /((?:[?&]|\b)api-key=)[^&\s"'<>]*/gi;
+const NAMES_API_KEY = /api-key=/i;
 
 /**
  * The one redaction (every error, log line, status, alert, export and answer passes it): the
  * secrets in every form `secretForms` knows, and any `api-key=` value in a URL or form body.
  */
 export function redact(text: string, ...secrets: Array<string | null | undefined>): string {
-  let out = text.replace(/((?:[?&]|\b)api-key=)[^&\s"'<>]*/gi, '$1***');
-  for (const s of secrets) if (s && s.length >= 3) out = out.replace(patternOf(s), '***');
+  let out = NAMES_API_KEY.test(text) ? text.replace(API_KEY_PARAM, '$1***') : text;
+  const kept = secrets.filter((s): s is string => typeof s === 'string' && s.length >= 3);
+  if (kept.length === 0) return out;
+  const { plain, encoded } = patternsOf(kept);
+  // Encoded forms first: a plain form may sit inside one (a key with no character to escape).
+  if (encoded && out.includes('%')) out = out.replace(encoded, '***');
+  if (plain) out = out.replace(plain, '***');
   return out;
 }
 

@@ -126,8 +126,8 @@ export class ServiceHttp {
     return this.config.streamKeys.all ? 'the stream key' : 'the API key';
   }
 
-  redact(text: string): string {
-    return redact(text, this.config.apiKey, ...allStreamKeys(this.config.streamKeys));
+  redact(text: string, ...more: string[]): string {
+    return redact(text, this.config.apiKey, ...allStreamKeys(this.config.streamKeys), ...more);
   }
 
   /**
