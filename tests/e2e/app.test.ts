@@ -84,6 +84,27 @@ describe('the UI in Chromium against `tidewatch serve` on the Demo network', () 
     await page.screenshot({ path: `${SCREENSHOTS}/portfolio.png` });
   }, 70_000);
 
+  it('follows the light or dark theme of the system until the user picks one', async () => {
+    const shown = (): Promise<unknown> => page.evaluate('document.documentElement.dataset.theme');
+    await page.evaluate("localStorage.removeItem('tidewatch.theme')");
+    await page.emulateMedia({ colorScheme: 'light' });
+    await page.reload();
+    await page.getByTestId('position-row').first().waitFor({ timeout: 60_000 });
+    expect(await shown()).toBe('light');
+    await page.emulateMedia({ colorScheme: 'dark' });
+    await expect.poll(shown).toBe('dark');
+    // Picked with the button: kept, whatever the system does next.
+    await page.getByRole('button', { name: 'Light theme' }).click();
+    expect(await shown()).toBe('light');
+    await page.emulateMedia({ colorScheme: 'dark' });
+    await page.emulateMedia({ colorScheme: 'light' });
+    await page.emulateMedia({ colorScheme: 'dark' });
+    await page.waitForTimeout(200);
+    expect(await shown()).toBe('light');
+    await page.evaluate("localStorage.removeItem('tidewatch.theme')");
+    await page.emulateMedia({ colorScheme: null });
+  }, 90_000);
+
   it('renders every other view with data from the Demo network', async () => {
     await view(`#/wallet/${described.wallets[0]}`, '[data-testid=nft-card]', 'wallet');
     expect(await page.getByTestId('kiosk-group').count()).toBeGreaterThan(0);

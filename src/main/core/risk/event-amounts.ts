@@ -34,8 +34,13 @@ export function amountsOf(
     if (asset && repaid !== undefined)
       out.push({ label: 'repaid', raw: repaid, decimals: asset.decimals, symbol: asset.symbol });
     if (pool) {
-      pushBase(out, pool, 'left', rawAmount(d['remaining_base_asset']));
-      pushQuote(out, pool, 'left', rawAmount(d['remaining_quote_asset']));
+      // What the manager kept, without a side that is zero ("left 1,020 SUI", not "and 0 USDC");
+      // both sides when both are zero: nothing was left.
+      const base = rawAmount(d['remaining_base_asset']);
+      const quote = rawAmount(d['remaining_quote_asset']);
+      const nothing = base === '0' && quote === '0';
+      if (nothing || base !== '0') pushBase(out, pool, 'left', base);
+      if (nothing || quote !== '0') pushQuote(out, pool, 'left', quote);
     }
   } else if (pool && (e.type.endsWith('deposit') || e.type.endsWith('withdraw'))) {
     const base = rawAmount(d['base_asset_amount']);

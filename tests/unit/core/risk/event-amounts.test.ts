@@ -36,6 +36,13 @@ describe('the amounts of a margin stream event', () => {
       remaining_quote_asset: 20_000_000,
     };
     expect(amountsInWords(amountsOf(e, data, ctx)!)).toBe('repaid 1,234.5 USDC, left 10 SUI and 20 USDC');
+    // A side left at zero is not named, unless nothing at all was left.
+    expect(amountsInWords(amountsOf(e, { ...data, remaining_quote_asset: 0 }, ctx)!)).toBe(
+      'repaid 1,234.5 USDC, left 10 SUI',
+    );
+    expect(amountsInWords(amountsOf(e, { ...data, remaining_base_asset: '0', remaining_quote_asset: 0 }, ctx)!)).toBe(
+      'repaid 1,234.5 USDC, left 0 SUI and 0 USDC',
+    );
     // The manager's pool not known: only what the margin pool tells.
     expect(amountsOf({ ...e, margin_manager_id: '0xother' }, data, ctx)).toEqual([
       { label: 'repaid', raw: '1234500000', decimals: 6, symbol: 'USDC' },
