@@ -47,12 +47,16 @@ export function watchedReads(
       });
       // A manager whose events name no pool (created before the stored history) is looked up first,
       // and the asset book read if it is not yet (a first start), for no longer than the page can
-      // wait: rows without units by then are pushed again once they have them.
-      let answered = false;
-      const late = c.offline() ? undefined : c.lateUnits.forAnswer(rows, () => answered, signal);
-      if (late) await settledOrAfter(late, UNITS_WAIT_MS);
-      answered = true;
-      return local(c, withUnits(rows).map(toEventRow), 'margin');
+      // wait: rows still without units then are pushed again once they have them.
+      const learnt = c.offline() ? undefined : c.lateUnits.lookUp(rows, signal);
+      let finished = learnt === undefined;
+      if (learnt) {
+        void learnt.then(() => (finished = true));
+        await settledOrAfter(learnt, UNITS_WAIT_MS);
+      }
+      const shown = withUnits(rows);
+      if (!finished && learnt && !signal?.aborted) c.lateUnits.pushWhenLearnt(shown, learnt);
+      return local(c, shown.map(toEventRow), 'margin');
     },
     marginEventsByIds: (a) => local(c, withUnits(c.margin.byIds(a.ids)), 'margin'),
     riskHistory: (a) => local(c, c.alerts.readings(a.managerId, a.fromMs, a.toMs), 'margin'),

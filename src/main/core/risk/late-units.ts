@@ -34,76 +34,51 @@ export class LateUnits {
   constructor(private readonly d: LateUnitsDeps) {}
 
   /**
-   * Live events' rows (`rows`, before their units are put on) that lack units: what they wait for
-   * is looked up. Resolves when it is known (or cannot be), never rejects; undefined when nothing is
-   * missing. If the call answered without waiting for it (`answered()`), the rows that gain units
-   * are pushed again then.
+   * Looks up what `events` lack for their units (their managers' pools, the asset book if it is
+   * not loaded). Resolves with whether anything was learnt, never rejects; undefined when nothing
+   * is missing.
    */
-  forAnswer(
-    rows: readonly StoredMarginEvent[],
-    answered: () => boolean,
-    signal?: AbortSignal,
-  ): Promise<void> | undefined {
-    const counts = (events: StoredMarginEvent[]): number[] =>
-      this.d.eventUnits.apply(events).map((e) => e.amounts?.length ?? 0);
-    return this.learn(rows, counts, signal, (gained) => {
-      if (answered() && !signal?.aborted) this.republish(gained.map((g) => g.event));
+  lookUp(events: readonly StoredMarginEvent[], signal?: AbortSignal): Promise<boolean> | undefined {
+    const { eventUnits, managerPools, assets } = this.d;
+    const managers = eventUnits.unplaced(events);
+    const noBook = assets.peek() === undefined;
+    if (managers.length === 0 && !noBook) return undefined;
+    const learnt = managers.length > 0 ? managerPools.learn(managers, signal).catch(() => []) : Promise.resolve([]);
+    const book = noBook ? assets.settled() : Promise.resolve(undefined);
+    return Promise.all([learnt, book]).then(([ids, loaded]) => ids.length > 0 || loaded !== undefined);
+  }
+
+  /**
+   * Events shown with the units known then (`shown`, their `amounts` as shown): once `learnt`
+   * says something was learnt, those whose amounts grew are pushed again. `keep(i)`: whether
+   * shown[i] may still be on a page.
+   */
+  pushWhenLearnt(
+    shown: readonly StoredMarginEvent[],
+    learnt: Promise<boolean>,
+    keep: (i: number) => boolean = () => true,
+  ): void {
+    void learnt.then((any) => {
+      if (!any || this.d.closed()) return;
+      const at: number[] = [];
+      shown.forEach((e, i) => {
+        if (e.valid && e.margin_manager_id !== null && !e.type.endsWith('manager_created') && keep(i)) at.push(i);
+      });
+      const again = this.d.eventUnits
+        .apply(
+          at.map((i) => shown[i]!),
+          this.d.isOwn,
+        )
+        .filter((e, j) => (e.amounts?.length ?? 0) > (shown[at[j]!]!.amounts?.length ?? 0));
+      if (again.length > 0) this.d.republish(again.map((e) => ({ ...e, replaces: true })));
     });
   }
 
   /** Events just pushed with their units as known then: those that lacked some are pushed again once known. */
   afterPush(pushed: readonly StoredMarginEvent[]): void {
     const end = (this.pushed += pushed.length);
-    const counts = (events: StoredMarginEvent[]): number[] => events.map((e) => e.amounts?.length ?? 0);
-    void this.learn(pushed, counts, undefined, (gained) => {
-      // pushed[i] has (this.pushed - end) + (pushed.length - i) pushed after it, itself included.
-      const newer = this.pushed - end + pushed.length;
-      this.republish(gained.filter((g) => newer - g.at <= PAGE_KEEPS).map((g) => g.event));
-    });
-  }
-
-  /**
-   * Looks up what `events` wait for; then `then` gets those whose amounts grew (by `counts`, as
-   * they were before), with their index in `events`.
-   */
-  private learn(
-    events: readonly StoredMarginEvent[],
-    counts: (events: StoredMarginEvent[]) => number[],
-    signal: AbortSignal | undefined,
-    then: (gained: { at: number; event: StoredMarginEvent }[]) => void,
-  ): Promise<void> | undefined {
-    const { eventUnits, managerPools, assets } = this.d;
-    const managers = eventUnits.unplaced(events);
-    const noBook = assets.peek() === undefined;
-    if (managers.length === 0 && !noBook) return undefined;
-    const waiting = new Set(managers);
-    const at: number[] = [];
-    events.forEach((e, i) => {
-      if (
-        e.valid &&
-        e.margin_manager_id !== null &&
-        !e.type.endsWith('manager_created') &&
-        (noBook || waiting.has(e.margin_manager_id))
-      )
-        at.push(i);
-    });
-    if (at.length === 0) return undefined;
-    const candidates = at.map((i) => events[i]!);
-    const before = counts(candidates);
-    const lookups: Promise<unknown>[] = [];
-    if (managers.length > 0) lookups.push(managerPools.learn(managers, signal));
-    if (noBook) lookups.push(assets.settled());
-    return Promise.allSettled(lookups).then(() => {
-      if (this.d.closed()) return;
-      const gained: { at: number; event: StoredMarginEvent }[] = [];
-      eventUnits.apply(candidates, this.d.isOwn).forEach((e, j) => {
-        if ((e.amounts?.length ?? 0) > before[j]!) gained.push({ at: at[j]!, event: e });
-      });
-      if (gained.length > 0) then(gained);
-    });
-  }
-
-  private republish(events: readonly StoredMarginEvent[]): void {
-    if (events.length > 0) this.d.republish(events.map((e) => ({ ...e, replaces: true })));
+    const learnt = this.lookUp(pushed);
+    // pushed[i] has (this.pushed - end) + (pushed.length - i) pushed after it, itself included.
+    if (learnt) this.pushWhenLearnt(pushed, learnt, (i) => this.pushed - end + pushed.length - i <= PAGE_KEEPS);
   }
 }
