@@ -74,6 +74,8 @@ export class ManagerPoolLookup {
       }
       this.notFound.set(id, this.now());
     } catch (err) {
+      // The page that asked went away (its call was cancelled): nothing failed, nothing to say.
+      if (signal?.aborted) return false;
       // Not placed this time (offline, a refusal): asked again with the next page that shows it.
       this.d.log(`could not look up the pool of manager ${id}: ${err instanceof Error ? err.message : String(err)}`);
     }
