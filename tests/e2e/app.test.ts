@@ -135,6 +135,13 @@ describe('the UI in Chromium against `tidewatch serve` on the Demo network', () 
 
     await view('#/margin', '[data-testid=liquidations-table] tbody tr', 'margin');
     await view('#/events', '[data-testid=events-table] tbody tr', 'events');
+    // How recent the newest event is, beside when the list was read: the first row's time.
+    expect(await page.getByTestId('newest-event').textContent()).toMatch(
+      /^newest event (just now|\d+ s ago|\d+ min ago|\d+ h ago|\d+ days ago)$/,
+    );
+    expect(await page.getByTestId('newest-event').getAttribute('title')).toBe(
+      await page.locator('[data-testid=events-table] tbody tr td:first-child').first().getAttribute('title'),
+    );
     // Export CSV: the rows on screen, every column (the rows shown carry only what the table needs).
     await page.getByLabel('live').uncheck();
     const shown = await page.locator('[data-testid=events-table] tbody tr td:last-child code').allTextContents();

@@ -30,3 +30,25 @@ describe("privacy: only the user's own amounts are masked", () => {
     }
   });
 });
+
+describe('a liquidation in words', () => {
+  it('names each label once, as the alerts do, with the ratio rounded down', () => {
+    const e = {
+      id: 'x',
+      type: 'dex_margin_manager_updates_liquidation',
+      timestamp_ms: 1,
+      margin_manager_id: '0xm',
+      data: { risk_ratio: 1_199_600 },
+      valid: true,
+      amounts: [
+        { label: 'repaid', raw: '405789695', decimals: 6, symbol: 'USDC' },
+        { label: 'left', raw: '1972025611000', decimals: 9, symbol: 'WAL' },
+        { label: 'left', raw: '75178187', decimals: 6, symbol: 'USDC' },
+      ],
+    };
+    expect(eventSummary(e)).toBe('risk ratio 1.199, repaid 405.789695 USDC, left 1,972.025611 WAL and 75.178187 USDC');
+    expect(eventSummary({ ...e, amounts: undefined })).toBe(
+      'risk ratio 1.199, amounts not shown: the asset is not known yet',
+    );
+  });
+});

@@ -23,13 +23,20 @@ export function eventSummary(e: MarginEventRow): string {
   if (!e.valid) return `kept as received: ${e.problem}`;
   if (e.type.endsWith('manager_created')) return `owner ${String(d['owner']).slice(0, 10)}…`;
   const opts = { private: e.own === true };
-  const known = (e.amounts ?? [])
-    .map((a) => `${a.label ? `${a.label} ` : ''}${units(a.raw, a.decimals, opts)} ${a.symbol}`)
+  // One label per group, as the alerts word them: "repaid 405.79 USDC, left 1,972 WAL and 75.18 USDC".
+  const amounts = e.amounts ?? [];
+  const known = [...new Set(amounts.map((a) => a.label))]
+    .map((label) => {
+      const of = amounts
+        .filter((a) => a.label === label)
+        .map((a) => `${units(a.raw, a.decimals, opts)} ${a.symbol}`)
+        .join(' and ');
+      return label ? `${label} ${of}` : of;
+    })
     .join(', ');
   const risk = e.type.endsWith('liquidation')
     ? `risk ratio ${ratio(riskRatioFromStream(Number(d['risk_ratio'])))}`
     : '';
   // Units not known yet (the pool list is loading, or the manager was created before the stored history).
-  const amounts = known || 'amounts not shown: the asset is not known yet';
-  return [risk, amounts].filter(Boolean).join(', ');
+  return [risk, known || 'amounts not shown: the asset is not known yet'].filter(Boolean).join(', ');
 }
