@@ -67,12 +67,16 @@ describe('the credit meter', () => {
     console.log(
       `credits: ${a.asked.length} answers = ${expectedRest} credits, ${a.streamed()} bytes streamed = ${usage.streamedKb} credits`,
     );
-    // The Demo network bills the key as the service would: the meter agrees with its bill (the
-    // meter counts whole KB per stream, so it may be up to a KB per stream below).
+    // The Demo network bills the key as the service would: the meter agrees with its bill. The
+    // meter counts whole KB per stream, so it may be up to a KB per stream below; and what the
+    // service had written but the monitor had not read when it closed (in the sockets' buffers,
+    // 10 KB once under CI's load) is billed and never read.
     const bill = t.sim.credits(TEST_KEY);
+    const unreadKb = (bill.streamedBytes - a.streamed()) / 1024;
     expect(bill.requestCredits).toBe(expectedRest);
+    expect(unreadKb).toBeGreaterThanOrEqual(0);
     expect(bill.total - usage.thisMonth).toBeGreaterThanOrEqual(0);
-    expect(bill.total - usage.thisMonth).toBeLessThan(3);
+    expect(bill.total - usage.thisMonth).toBeLessThan(3 + unreadKb);
 
     // A restart continues the month; a budget just above what is spent warns at 80 % then 100 %.
     const b = metered(t, dir.dir);
