@@ -129,3 +129,19 @@ export function lotDecimals(pool: PoolDecimals & { lot_size: number }): number {
 export function ratioText(value: number): string {
   return (Math.floor(value * 1000 + 1e-7) / 1000).toFixed(3);
 }
+
+/**
+ * An event's amounts as words, each label once, as the alerts and Live events both write them:
+ * "repaid 1,234.5 USDC, left 10 SUI and 20 USDC". `text` writes one amount with its symbol.
+ */
+export function groupedAmounts<A extends { label: string }>(amounts: readonly A[], text: (a: A) => string): string {
+  return [...new Set(amounts.map((a) => a.label))]
+    .map((label) => {
+      const of = amounts
+        .filter((a) => a.label === label)
+        .map(text)
+        .join(' and ');
+      return label ? `${label} ${of}` : of;
+    })
+    .join(', ');
+}

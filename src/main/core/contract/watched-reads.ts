@@ -49,13 +49,9 @@ export function watchedReads(
       // and the asset book read if it is not yet (a first start), for no longer than the page can
       // wait: rows still without units then are pushed again once they have them.
       const learnt = c.offline() ? undefined : c.lateUnits.lookUp(rows, signal);
-      let finished = learnt === undefined;
-      if (learnt) {
-        void learnt.then(() => (finished = true));
-        await settledOrAfter(learnt, UNITS_WAIT_MS);
-      }
+      const inTime = learnt === undefined || (await settledOrAfter(learnt, UNITS_WAIT_MS));
       const shown = withUnits(rows);
-      if (!finished && learnt && !signal?.aborted) c.lateUnits.pushWhenLearnt(shown, learnt);
+      if (!inTime && !signal?.aborted) c.lateUnits.pushWhenLearnt(shown, learnt!);
       return local(c, shown.map(toEventRow), 'margin');
     },
     marginEventsByIds: (a) => local(c, withUnits(c.margin.byIds(a.ids)), 'margin'),

@@ -1,5 +1,5 @@
 import type { Pool } from '../../../shared/api';
-import { formatUnits } from '../../../shared/units';
+import { formatUnits, groupedAmounts } from '../../../shared/units';
 import type { EventAmount, StoredMarginEvent } from '../../../shared/contract';
 import type { ResponseCache } from '../store/cache-repo';
 import type { MarginEventRepo } from '../store/margin-events';
@@ -202,13 +202,5 @@ export function amountsInWords(amounts: readonly EventAmount[]): string {
     const [whole, fraction] = formatUnits(a.raw, a.decimals).split('.');
     return `${GROUPED.format(BigInt(whole!))}${fraction ? `.${fraction.slice(0, 4)}` : ''} ${a.symbol}`;
   };
-  const parts: string[] = [];
-  for (const label of [...new Set(amounts.map((a) => a.label))]) {
-    const of = amounts
-      .filter((a) => a.label === label)
-      .map(text)
-      .join(' and ');
-    parts.push(label ? `${label} ${of}` : of);
-  }
-  return parts.join(', ');
+  return groupedAmounts(amounts, text);
 }

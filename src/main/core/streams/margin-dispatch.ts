@@ -15,7 +15,7 @@ export interface MarginDispatchDeps {
   checkLarge: (events: readonly IncomingMarginEvent[]) => void;
   publish: (events: StoredMarginEvent[]) => void;
   /** Pushed events, some perhaps without units (a manager's pool or the asset book not known yet): pushed again once known. */
-  unplaced: (pushed: StoredMarginEvent[]) => void;
+  afterPush: (pushed: StoredMarginEvent[]) => void;
   /** Whether anything shows the events (a Live events page): only then are they dressed for display and pushed. */
   listening: () => boolean;
   /** Watched managers of these owners moved: read their records (and prices) again soon. */
@@ -62,7 +62,7 @@ export function dispatchMarginEvents(events: IncomingMarginEvent[], d: MarginDis
   d.checkLarge(events);
   if (pushed.length > 0) {
     d.publish(pushed);
-    d.unplaced(pushed);
+    d.afterPush(pushed);
   }
   if (touched.size > 0) d.refreshSoon(touched);
 }

@@ -154,7 +154,7 @@ export class MarginService {
           log: d.log,
         }),
       publish: d.publish,
-      unplaced: (pushed) => d.lateUnits.afterPush(pushed),
+      afterPush: (pushed) => d.lateUnits.afterPush(pushed),
       listening: d.listening,
       refreshSoon: d.refreshSoon,
     });

@@ -68,7 +68,7 @@ describe('a watched liquidation is alerted on receipt', () => {
       ...deps,
       checkLarge: () => {},
       publish: () => {},
-      unplaced: () => {},
+      afterPush: () => {},
       listening: () => false,
       refreshSoon: () => {},
     });
@@ -99,7 +99,7 @@ describe('a watched liquidation is alerted on receipt', () => {
       ...later,
       checkLarge: () => {},
       publish: () => {},
-      unplaced: () => {},
+      afterPush: () => {},
       listening: () => false,
       refreshSoon: () => {},
     });
@@ -117,7 +117,7 @@ describe('a watched liquidation is alerted on receipt', () => {
       ...watching,
       checkLarge: () => {},
       publish: (e: StoredMarginEvent[]) => published.push(e),
-      unplaced: () => {},
+      afterPush: () => {},
       listening: () => listening,
       refreshSoon: () => refreshes++,
     };
@@ -171,7 +171,7 @@ describe('an alert that cannot be stored (a full disk) is shown all the same', (
       alerts,
       checkLarge: () => {},
       publish: () => {},
-      unplaced: () => {},
+      afterPush: () => {},
       listening: () => false,
       refreshSoon: () => {},
     };

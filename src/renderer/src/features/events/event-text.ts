@@ -1,5 +1,5 @@
 import type { MarginEventRow } from '../../../../shared/contract';
-import { riskRatioFromStream } from '../../../../shared/units';
+import { groupedAmounts, riskRatioFromStream } from '../../../../shared/units';
 import { ratio, units } from '../../format';
 
 export const EVENT_TYPES = [
@@ -23,17 +23,7 @@ export function eventSummary(e: MarginEventRow): string {
   if (!e.valid) return `kept as received: ${e.problem}`;
   if (e.type.endsWith('manager_created')) return `owner ${String(d['owner']).slice(0, 10)}…`;
   const opts = { private: e.own === true };
-  // One label per group, as the alerts word them: "repaid 405.79 USDC, left 1,972 WAL and 75.18 USDC".
-  const amounts = e.amounts ?? [];
-  const known = [...new Set(amounts.map((a) => a.label))]
-    .map((label) => {
-      const of = amounts
-        .filter((a) => a.label === label)
-        .map((a) => `${units(a.raw, a.decimals, opts)} ${a.symbol}`)
-        .join(' and ');
-      return label ? `${label} ${of}` : of;
-    })
-    .join(', ');
+  const known = groupedAmounts(e.amounts ?? [], (a) => `${units(a.raw, a.decimals, opts)} ${a.symbol}`);
   const risk = e.type.endsWith('liquidation')
     ? `risk ratio ${ratio(riskRatioFromStream(Number(d['risk_ratio'])))}`
     : '';
