@@ -152,16 +152,20 @@ export async function startSim(opts: SimOptions): Promise<RunningSim> {
   // once each pool's current epoch is replayed, trades, candles and a pool stream's replay once
   // the older epochs are too.
   let stopped = false;
-  const waiters: Array<{ level: Level; go: () => void }> = [];
+  // A waiter goes once the world reaches its level, or once `early` says what it needs exists.
+  const waiters: Array<{ level: Level; go: () => void; early?: () => boolean }> = [];
   const release = (): void => {
     const level = levelOf(world);
     for (let i = 0; i < waiters.length;) {
-      if (stopped || waiters[i]!.level <= level) waiters.splice(i, 1)[0]!.go();
+      const w = waiters[i]!;
+      if (stopped || w.level <= level || w.early?.() === true) waiters.splice(i, 1)[0]!.go();
       else i++;
     }
   };
-  const reach = (level: Level): Promise<void> =>
-    levelOf(world) >= level ? Promise.resolve() : new Promise<void>((go) => waiters.push({ level, go }));
+  const reach = (level: Level, early?: () => boolean): Promise<void> =>
+    levelOf(world) >= level || early?.() === true
+      ? Promise.resolve()
+      : new Promise<void>((go) => waiters.push({ level, go, early }));
   const current = reach(Level.books);
   // Slices of 8 ms (4 ms while books are replayed, when clients already talk to it), each
   // followed by a turn of the event loop (other servers in the process answer). The older
@@ -184,13 +188,32 @@ export async function startSim(opts: SimOptions): Promise<RunningSim> {
     };
     setImmediate(slice);
   }
+  // A request for history whose route says today's world holds its whole answer (a pool's newest
+  // trades): a first Portfolio asks for each pool's last price, and would otherwise wait ~1 s for
+  // the older epochs. A request the route cannot read answers at once too (its error).
+  const answersEarly = (req: IncomingMessage, need: Level): boolean => {
+    if (need !== Level.history || !world.built) return false;
+    const url = new URL(req.url ?? '/', 'http://sim.invalid');
+    let found: ReturnType<typeof matchRoute>;
+    try {
+      found = matchRoute(routes, url.pathname.split('/').filter(Boolean).map(decodeURIComponent));
+    } catch {
+      return true;
+    }
+    try {
+      return found?.route.answersEarly?.({ world, query: new Query(url.searchParams), params: found.params }) === true;
+    } catch {
+      return true;
+    }
+  };
   const handleOrWait = (req: IncomingMessage, res: ServerResponse): void => {
     if (world.historyBuilt) return handle(req, res);
     lastRequestAt = performance.now();
     const need = needs(req);
-    if (levelOf(world) >= need) return handle(req, res);
+    const early = (): boolean => answersEarly(req, need);
+    if (levelOf(world) >= need || early()) return handle(req, res);
     if (need === Level.history) waitingForHistory++;
-    void reach(need).then(() => {
+    void reach(need, early).then(() => {
       if (need === Level.history) waitingForHistory--;
       // Closed while it waited (the app quit during the first seconds), or the client left: a
       // stream opened now would keep its heartbeat, and the process, alive on a dead socket.

@@ -142,6 +142,16 @@ export class World {
     return this.phase === 'done';
   }
 
+  /**
+   * Every trade after this time (ms) exists: today's epoch's once the world is `built` (the older
+   * epochs, replayed after it, only add trades at or before its start), every one once the history
+   * is; none before.
+   */
+  get tradesCompleteAfter(): number {
+    if (this.historyBuilt) return Number.NEGATIVE_INFINITY;
+    return this.built ? this.epochStart(this.epochOf(this.startMs)) : Number.POSITIVE_INFINITY;
+  }
+
   /** True once prices and the margin protocol reach `startMs` (books may still be replayed). */
   get marginBuilt(): boolean {
     return this.phase !== 'margin';

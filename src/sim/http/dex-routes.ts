@@ -1,5 +1,5 @@
 import { DEPTH_LIMIT_MAX, SERIES_LIMIT_MAX, TIMEFRAMES, type Timeframe } from '../../shared/api';
-import type { Market } from '../chain/market';
+import type { Market, TradeRecord } from '../chain/market';
 import { candlesInRange, tradesInRange, tradeToWire } from '../chain/series';
 import type { World } from '../chain/world';
 import { badParameter, notFound } from './errors';
@@ -28,6 +28,18 @@ function timeRange(query: Query): { from: number; to: number } {
   return { from, to };
 }
 
+/** What a `/dex/:pool/trades` request asks for, and the trades of the world that answer it. */
+function tradesAsked(
+  world: World,
+  params: Record<string, string>,
+  query: Query,
+): { market: Market; limit: number; from: number; trades: TradeRecord[] } {
+  const market = marketOf(world, params['pool']!);
+  const limit = query.int('limit', SERIES_LIMIT_MAX, 1, SERIES_LIMIT_MAX);
+  const { from, to } = timeRange(query);
+  return { market, limit, from, trades: tradesInRange(market.trades, from, to, limit) };
+}
+
 /** Endpoints 5-8. */
 export function dexRoutes(world: World): Route[] {
   const pools = world.markets.map((m) => m.pool);
@@ -37,12 +49,19 @@ export function dexRoutes(world: World): Route[] {
       const market = marketOf(world, params['pool']!);
       return market.depth(query.int('limit', DEPTH_LIMIT_MAX, 1, DEPTH_LIMIT_MAX));
     }),
-    route('/dex/:pool/trades', ({ params, query }) => {
-      const market = marketOf(world, params['pool']!);
-      const limit = query.int('limit', SERIES_LIMIT_MAX, 1, SERIES_LIMIT_MAX);
-      const { from, to } = timeRange(query);
-      return tradesInRange(market.trades, from, to, limit).map((t) => tradeToWire(market, t, world.packageId));
-    }),
+    {
+      ...route('/dex/:pool/trades', ({ params, query }) => {
+        const { market, trades } = tradesAsked(world, params, query);
+        return trades.map((t) => tradeToWire(market, t, world.packageId));
+      }),
+      // The newest trades (a last price) exist once today's epoch does: the older epochs only add
+      // trades before it, so the answer is final when it is full, or asks only for today's.
+      answersEarly: ({ params, query }) => {
+        const complete = world.tradesCompleteAfter;
+        const { trades, limit, from } = tradesAsked(world, params, query);
+        return from * 1000 > complete || (trades.length === limit && trades[limit - 1]!.ms > complete);
+      },
+    },
     route('/dex/:pool/ohlcv/:timeframe', ({ params, query }) => {
       const market = marketOf(world, params['pool']!);
       const tf = params['timeframe']!;

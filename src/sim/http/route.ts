@@ -20,6 +20,11 @@ export interface Route {
   handler: Handler;
   /** A stream: it may take stream keys instead of api-keys. */
   stream?: boolean;
+  /**
+   * For a request that needs the whole history of a world still being built: true when what it
+   * asks for exists already (it then answers at once instead of waiting).
+   */
+  answersEarly?: (ctx: Pick<RouteContext, 'world' | 'query' | 'params'>) => boolean;
 }
 
 export function route(path: string, handler: Handler, kind: 'rest' | 'stream' = 'rest'): Route {

@@ -92,4 +92,34 @@ describe('the Demo network built in slices', () => {
     console.log(`the same chain built at once: ${whole.toFixed(0)} ms in one turn of the event loop`);
     expect(stall).toBeLessThan(whole / 2);
   });
+
+  it("answers a pool's newest trades once today's world exists, the same as after the whole history", async () => {
+    const t = await startTestSim({ gradual: true });
+    closers.push(() => t.close());
+    // Ten minutes before the start: today's epoch (the last 3 hours), and no live trade in it.
+    const to = Math.floor(t.sim.world.startMs / 1000) - 600;
+    const order: string[] = [];
+    const newest = t.get('/dex/SUI_USDC/trades', { limit: 5, to });
+    void newest.then(() => order.push('newest'));
+    // Asked as the start of the history: only the older epochs answer it, so it waits for them.
+    const first = Math.floor((t.sim.world.startMs - 3 * 86_400_000) / 1000);
+    const old = t.get('/dex/SUI_USDC/trades', { limit: 5, from: first, to: first + 3_600 });
+    void old.then(() => order.push('old'));
+    // A pool that does not exist gets its 404 without waiting for the history either.
+    const unknown = t.get('/dex/NOPE_USDC/trades', { limit: 1 });
+    void unknown.then(() => order.push('unknown'));
+    void t.sim.ready.then(() => order.push('ready'));
+    const early = await newest;
+    expect(early.status).toBe(200);
+    expect(early.body).toHaveLength(5);
+    expect((await unknown).status).toBe(404);
+    expect(t.sim.world.built).toBe(true);
+    await old;
+    expect(order.indexOf('newest')).toBeLessThan(order.indexOf('ready'));
+    expect(order.indexOf('unknown')).toBeLessThan(order.indexOf('ready'));
+    expect(order.indexOf('old')).toBeGreaterThan(order.indexOf('ready'));
+    expect((await old).body).toHaveLength(5);
+    // Once every epoch exists, the same question gets the same trades.
+    expect((await t.get('/dex/SUI_USDC/trades', { limit: 5, to })).body).toEqual(early.body);
+  });
 });
