@@ -54,6 +54,8 @@ export interface ServeProcess {
   child: ChildProcess;
   url: string;
   call<T>(method: string, args?: object): Promise<T>;
+  /** A call, with the time serve says it took in its `Server-Timing` header (ms). */
+  timed<T>(method: string, args?: object): Promise<{ result: T; serveMs: number }>;
   /** Subscribe to a topic's pushes over SSE, as the page does; `onPush` gets each push's data text. Resolves once open. */
   subscribe(topic: string, onPush: (data: string) => void): Promise<() => void>;
   logLines(): number;
@@ -87,7 +89,7 @@ export async function spawnServe(name: string, args: string[], env: NodeJS.Proce
   });
   const u = new URL(url);
   const token = u.searchParams.get('token')!;
-  const call = async <T>(method: string, a: object = {}): Promise<T> => {
+  const timed = async <T>(method: string, a: object = {}): Promise<{ result: T; serveMs: number }> => {
     const res = await fetch(`${u.origin}/api/invoke/${method}`, {
       method: 'POST',
       headers: { 'x-tidewatch-token': token, 'content-type': 'application/json' },
@@ -95,8 +97,10 @@ export async function spawnServe(name: string, args: string[], env: NodeJS.Proce
     });
     const body = (await res.json()) as { result: T; error?: { message: string } };
     if (!res.ok) throw new Error(`${name} ${method}: ${body.error?.message}`);
-    return body.result;
+    const serveMs = Number(/app;dur=([\d.]+)/.exec(res.headers.get('server-timing') ?? '')?.[1] ?? Number.NaN);
+    return { result: body.result, serveMs };
   };
+  const call = async <T>(method: string, a: object = {}): Promise<T> => (await timed<T>(method, a)).result;
   const subscribe = (topic: string, onPush: (data: string) => void): Promise<() => void> =>
     new Promise((resolve, reject) => {
       const parser = createParser({ onEvent: (e) => onPush(e.data) });
@@ -113,7 +117,7 @@ export async function spawnServe(name: string, args: string[], env: NodeJS.Proce
       req.on('error', () => {});
       req.end();
     });
-  return { child, url, call, subscribe, logLines: () => lines };
+  return { child, url, call, timed, subscribe, logLines: () => lines };
 }
 
 /** Keep-alive GET load from `connections` concurrent loops for `seconds`; requests per second. */

@@ -39,11 +39,23 @@ const BASE_HEADERS = {
   'x-content-type-options': 'nosniff',
 } as const;
 
-function send(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
+/**
+ * A JSON answer. Given when its request came (`startedAt`), it says in a `Server-Timing` header
+ * how long it took here, from the request to its JSON (a browser's developer tools show it):
+ * the rest of a call's time, the transport's and the caller's, is then told apart from outside.
+ */
+function send(
+  res: ServerResponse,
+  status: number,
+  body: unknown,
+  headers: Record<string, string> = {},
+  startedAt?: number,
+): void {
   const text = JSON.stringify(body);
   res.writeHead(status, {
     'content-type': 'application/json; charset=utf-8',
     'cache-control': 'no-store',
+    ...(startedAt === undefined ? {} : { 'server-timing': `app;dur=${(performance.now() - startedAt).toFixed(2)}` }),
     ...BASE_HEADERS,
     ...headers,
   });
@@ -133,6 +145,7 @@ export async function startWebShell(opts: WebShellOptions): Promise<WebShell> {
       maxHeaderSize: 16 * 1024,
     },
     async (req, res) => {
+      const startedAt = performance.now();
       try {
         // An acknowledge link carries its own one-time authority (web/ack-page.ts): any Host, no session.
         const ack = opts.ack ? ACK_PATH.exec(new URL(req.url ?? '/', 'http://x').pathname) : null;
@@ -229,11 +242,11 @@ export async function startWebShell(opts: WebShellOptions): Promise<WebShell> {
           });
           try {
             const result = await opts.api.invoke(method, args as never, { signal: cancel.signal });
-            send(res, 200, { result });
+            send(res, 200, { result }, {}, startedAt);
           } catch (err) {
             if (res.destroyed) return;
             const told = toWire(err);
-            if (told) send(res, statusOf(told), { error: told });
+            if (told) send(res, statusOf(told), { error: told }, {}, startedAt);
             else {
               log(`internal error in ${method}: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`);
               send(res, 500, { error: INTERNAL });

@@ -156,10 +156,17 @@ describe('the headless shell', () => {
         'POST',
         body,
       );
+    const asked = performance.now();
     const pools = await post('pools', '{}');
+    const took = performance.now() - asked;
     expect(JSON.parse(pools.body).result.data.length).toBeGreaterThanOrEqual(4);
+    // Its time in the shell, as developer tools read it: part of the call's whole time.
+    const timing = /^app;dur=(\d+\.\d{2})$/.exec(String(pools.headers['server-timing']));
+    expect(timing).not.toBeNull();
+    expect(Number(timing![1])).toBeLessThanOrEqual(took);
     const bad = await post('walletNfts', '{"owner":"nope"}');
     expect(bad.status).toBe(400);
+    expect(String(bad.headers['server-timing'])).toMatch(/^app;dur=\d+\.\d{2}$/);
     expect(JSON.parse(bad.body).error.message).toContain('owner');
     expect((await post('walletNfts', '{not json')).status).toBe(400);
     expect((await post('dropTables', '{}')).status).toBe(404);
