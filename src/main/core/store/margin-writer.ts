@@ -20,6 +20,13 @@ export const WRITER_START_DELAY_MS = 2_000;
  * this way (the copy of every batch to the thread, its heap and page cache in use).
  */
 export const CATCH_UP_BATCH = 1_000;
+/**
+ * A catch-up commits in the calling thread whatever happens, so the thread starts only once no
+ * catch-up batch came for this long: its start (tsx and its modules from the sources, its own
+ * heap and connection) added ~16 MB of RSS and a core's worth of work in the middle of a
+ * catch-up it takes no part in.
+ */
+export const CATCH_UP_QUIET_MS = 1_000;
 /** Events handed to the thread and not yet answered, at which the reader waits, and down to which. */
 export const WRITER_HIGH_WATER = 4_000;
 const WRITER_LOW_WATER = 1_000;
@@ -76,7 +83,9 @@ export class MarginWriter implements MarginCommitter {
   readonly ready: Promise<boolean>;
 
   private worker: Worker | undefined;
-  private readonly timer: NodeJS.Timeout;
+  private timer: NodeJS.Timeout;
+  /** When the last catch-up batch was committed in the calling thread (performance.now()). */
+  private lastCatchUp = Number.NEGATIVE_INFINITY;
   /** Settings and notes handed over before the thread exists: it gets them first. */
   private readonly early: WriterRequest[] = [];
 
@@ -89,15 +98,22 @@ export class MarginWriter implements MarginCommitter {
     this.fallback = new InlineCommitter(repo);
     let settle!: (started: boolean) => void;
     this.ready = new Promise((resolve) => (settle = resolve));
-    this.timer = setTimeout(() => {
+    const start = (): void => {
       if (this.gone !== null) return settle(false);
+      const quiet = performance.now() - this.lastCatchUp;
+      if (quiet < CATCH_UP_QUIET_MS) {
+        this.timer = setTimeout(start, CATCH_UP_QUIET_MS - quiet);
+        this.timer.unref();
+        return;
+      }
       try {
         this.attach(spawn(data), settle);
       } catch (err) {
         this.stopped(`the margin writer thread did not start (${(err as Error).message})`);
         settle(false);
       }
-    }, delayMs);
+    };
+    this.timer = setTimeout(start, delayMs);
     this.timer.unref();
   }
 
@@ -125,13 +141,14 @@ export class MarginWriter implements MarginCommitter {
 
   /**
    * Until the thread has started (loading its modules takes a moment a first start should not
-   * wait for), after it stopped, while a commit in the calling thread has failed, and for a
+   * wait for, and it waits for a catch-up to end: CATCH_UP_QUIET_MS), after it stopped, while a commit in the calling thread has failed, and for a
    * catch-up's batch (CATCH_UP_BATCH) while nothing is in flight and no failed thread commit
    * awaits `resume`, batches are committed in the calling thread. Nothing is in flight at a
    * switch: those commits finish before they return.
    */
   commit(events: IncomingMarginEvent[]): Promise<IncomingMarginEvent[]> {
     const catchUp = events.length >= CATCH_UP_BATCH && this.waiting.size === 0 && !this.threadFailed;
+    if (events.length >= CATCH_UP_BATCH) this.lastCatchUp = performance.now();
     if (this.gone !== null || !this.started || this.fallback.stopped || catchUp) return this.fallback.commit(events);
     const n = ++this.n;
     this.inFlight += events.length;

@@ -4,7 +4,12 @@ import { Worker } from 'node:worker_threads';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { IncomingMarginEvent } from '../../../../src/main/core/store/margin-events';
 import { StoreWriteError } from '../../../../src/main/core/store/margin-committer';
-import { CATCH_UP_BATCH, MarginWriter, WRITER_HIGH_WATER } from '../../../../src/main/core/store/margin-writer';
+import {
+  CATCH_UP_BATCH,
+  CATCH_UP_QUIET_MS,
+  MarginWriter,
+  WRITER_HIGH_WATER,
+} from '../../../../src/main/core/store/margin-writer';
 import type { WriterReply } from '../../../../src/main/core/store/margin-writer-thread';
 import { Store, STORE_FILE } from '../../../../src/main/core/store/store';
 import { tempDir } from '../../../support/monitor';
@@ -55,6 +60,33 @@ describe('the margin writer thread', () => {
     expect(await writer.ready).toBe(true);
     expect(await writer.commit(range(5, 10))).toHaveLength(5);
     expect(store.margin.count()).toBe(10);
+  });
+
+  it('starts only once a catch-up has ended: its batches are committed in the calling thread anyway', async () => {
+    const d = tempDir();
+    const store = Store.open(d.dir);
+    const writer = MarginWriter.start(`${d.dir}/${STORE_FILE}`, 1000, store.margin, () => {}, 50);
+    cleanups.push(
+      () => d.remove(),
+      () => store.shutdown(),
+      () => writer.close(),
+    );
+    let started: boolean | undefined;
+    void writer.ready.then((ok) => (started = ok));
+    // A catch-up's batches, one every 100 ms for 1 s: past the 50 ms delay, the thread waits.
+    const began = performance.now();
+    for (let b = 0; b < 10; b++) {
+      expect(await writer.commit(range(b * CATCH_UP_BATCH, (b + 1) * CATCH_UP_BATCH))).toHaveLength(CATCH_UP_BATCH);
+      expect(started).toBeUndefined();
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    const caughtUp = performance.now();
+    expect(caughtUp - began).toBeGreaterThan(CATCH_UP_QUIET_MS - 100);
+    expect(await writer.ready).toBe(true);
+    // It started no sooner than CATCH_UP_QUIET_MS after the last catch-up batch.
+    expect(performance.now() - caughtUp).toBeGreaterThanOrEqual(CATCH_UP_QUIET_MS - 150);
+    expect(await writer.commit(range(20_000, 20_010))).toHaveLength(10);
+    expect(store.margin.count()).toBe(10 * CATCH_UP_BATCH + 10);
   });
 
   it('commits batches in order on its own connection; the new events come back as the objects handed over, and the app reads what it wrote', async () => {
