@@ -21,6 +21,16 @@ export const FALLBACK_AUTOCHECKPOINT_PAGES = 16_384;
 const BODY = `
 const db = new (require(config.module))(config.file, { fileMustExist: true });
 db.pragma('busy_timeout = 1000');
+if (config.check) {
+  // The file's check, off the app's thread (Store.open): every page read once, its answer reported.
+  let checked;
+  try {
+    checked = String(db.pragma('quick_check', { simple: true }));
+  } catch (err) {
+    checked = String((err && err.message) || err);
+  }
+  send({ checked });
+}
 let failures = 0;
 const timer = setInterval(() => {
   try {
@@ -62,7 +72,18 @@ interface Runner {
   close(): Promise<void>;
 }
 
-function asProcess(config: object, log: (line: string) => void): Runner {
+/** What the checkpointer reports: its checkpoints keep failing, or the file's check's answer ('ok' or what is wrong). */
+interface Report {
+  failing?: string;
+  checked?: string;
+}
+
+function onReport(m: Report, log: (line: string) => void, checked?: (answer: string) => void): void {
+  if (m.failing) log(failingLine(m.failing));
+  if (m.checked !== undefined) checked?.(m.checked);
+}
+
+function asProcess(config: object, log: (line: string) => void, checked?: (answer: string) => void): Runner {
   // Without the parent's NODE_OPTIONS (no module hooks to share or deadlock with, as a first attempt did).
   const env = { ...process.env };
   delete env['NODE_OPTIONS'];
@@ -77,12 +98,13 @@ function asProcess(config: object, log: (line: string) => void): Runner {
   // Reports are JSON lines; a chunk may end mid-line, and a line that does not parse is ignored.
   if (child.stdout) {
     createInterface({ input: child.stdout }).on('line', (line) => {
+      let m: Report;
       try {
-        const m = JSON.parse(line) as { failing?: string };
-        if (m.failing) log(failingLine(m.failing));
+        m = JSON.parse(line) as Report;
       } catch {
-        // not a report
+        return; // not a report
       }
+      onReport(m, log, checked);
     });
   }
   child.stdin?.on('error', () => {});
@@ -107,17 +129,15 @@ function asProcess(config: object, log: (line: string) => void): Runner {
   };
 }
 
-function asWorker(config: object, log: (line: string) => void): Runner {
+function asWorker(config: object, log: (line: string) => void, checked?: (answer: string) => void): Runner {
   const worker = new Worker(AS_WORKER, { eval: true, workerData: config });
   worker.unref();
-  worker.on('message', (m: { failing?: string }) => {
-    if (m.failing) log(failingLine(m.failing));
-  });
+  worker.on('message', (m: Report) => onReport(m, log, checked));
   worker.on('error', (err) => log(`store: the checkpointer stopped (${err.message}); the writer checkpoints itself`));
   return {
     async close() {
       const closed = new Promise<void>((resolve) => {
-        worker.once('message', () => resolve());
+        worker.on('message', (m: { closed?: boolean }) => m.closed === true && resolve());
         worker.once('exit', () => resolve());
       });
       worker.postMessage('close');
@@ -143,21 +163,25 @@ export class Checkpointer {
    * Start one for the store file; undefined when none can be started (the writer keeps
    * checkpointing). `onTrouble` hears, in one line, that it did not start, stopped, or that its
    * checkpoints keep failing: the caller then checkpoints in the writer again. `as` chooses the
-   * kind (tests); by default a thread inside Electron, else a process.
+   * kind (tests); by default a thread inside Electron, else a process. Given `checked`, it first
+   * runs the file's `quick_check` on its own connection and hands over the answer ('ok', or what
+   * is wrong); its checkpoints begin after that.
    */
   static start(
     file: string,
     onTrouble: (line: string) => void = () => {},
     as?: 'process' | 'thread',
+    checked?: (answer: string) => void,
   ): Checkpointer | undefined {
     try {
       const config = {
         file,
         module: createRequire(import.meta.url).resolve('better-sqlite3'),
         every: CHECKPOINT_EVERY_MS,
+        check: checked !== undefined,
       };
       const thread = (as ?? (process.versions['electron'] ? 'thread' : 'process')) === 'thread';
-      return new Checkpointer(thread ? asWorker(config, onTrouble) : asProcess(config, onTrouble));
+      return new Checkpointer(thread ? asWorker(config, onTrouble, checked) : asProcess(config, onTrouble, checked));
     } catch (err) {
       onTrouble(`store: no checkpointer (${(err as Error).message}); the writer checkpoints itself`);
       return undefined;

@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, renameSync } from 'node:fs';
+import { existsSync, mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
 import { migrate } from './migrations';
@@ -18,8 +18,8 @@ export const WAL_AUTOCHECKPOINT_PAGES = 4000;
  * (440 MB) serve answered it at p50 3.2 ms with read() and 1.6 ms mapped (the SQL alone 1.3 ->
  * 0.7 ms). The price SQLite names: an I/O error on a mapped page is a signal, not an error it
  * can report. So only the reading connection maps (openReader), opened after `quick_check` has
- * read every page of the file without one, which is what Chromium checks before it maps a
- * database. The app's own connection keeps read(): a catch-up it commits touched every page it
+ * read every page of the file without one (at open, or off the thread for a file closed cleanly:
+ * Store.open), which is what Chromium checks before it maps a database. The app's own connection keeps read(): a catch-up it commits touched every page it
  * wrote beside through the map, +184 MB of RSS over 1,000,000 events against +100 MB.
  */
 export const MMAP_BYTES = 1024 * 1024 * 1024;
@@ -46,17 +46,46 @@ function check(db: Database.Database): void {
   if (result !== 'ok') throw new Error(`quick_check: ${String(result)}`);
 }
 
+/** Beside the store file while no run has it open, left by a run that closed it cleanly after its check passed. */
+const CLEAN_MARK = '.closed-cleanly';
+
+/**
+ * Whether the last run closed the file cleanly after its check passed; the mark is taken away,
+ * so a run that dies leaves none and the next start checks the file.
+ */
+export function takeCleanMark(file: string): boolean {
+  const mark = file + CLEAN_MARK;
+  if (!existsSync(mark)) return false;
+  try {
+    rmSync(mark);
+    return true;
+  } catch {
+    return false; // a mark that stays would skip every later check: check now instead
+  }
+}
+
+/** Leave the mark once the file is closed (its next start need not check it before it opens). */
+export function leaveCleanMark(file: string): void {
+  try {
+    writeFileSync(file + CLEAN_MARK, '');
+  } catch {
+    // without it the next start checks the file, as after a crash
+  }
+}
+
 /**
  * Open (or create) the store. A file that cannot be opened, fails `quick_check` or cannot be
  * migrated is moved aside with a timestamp and a fresh one is started; the caller tells the user.
+ * `checked: false` leaves out `quick_check` (a file the last run closed cleanly: Store.open has
+ * it checked off this thread instead).
  */
-export function openDatabase(file: string, now = new Date()): OpenResult {
+export function openDatabase(file: string, now = new Date(), checked = true): OpenResult {
   if (file !== ':memory:') mkdirSync(dirname(file), { recursive: true });
   let db: Database.Database | undefined;
   try {
     db = new Database(file);
     configure(db);
-    check(db);
+    if (checked) check(db);
     migrate(db);
     return { db };
   } catch (err) {

@@ -91,7 +91,7 @@ export class MarginEventRepo {
   /** `reader`: where Live events' lists are read (a mapped connection of its own, Store.open), else `db`. */
   constructor(
     private readonly db: Database.Database,
-    private readonly reader: Database.Database = db,
+    private reader: Database.Database = db,
   ) {
     this.insert = db.prepare(`INSERT OR IGNORE INTO margin_events
       (id, ms, seq, type, timestamp_ms, checkpoint_id, tx_hash, margin_manager_id, data, valid, problem, received_at, mid, wid)
@@ -234,6 +234,13 @@ export class MarginEventRepo {
 
   count(): number {
     return (this.db.prepare('SELECT count(*) AS n FROM margin_events').get() as { n: number }).n;
+  }
+
+  /** Read Live events' lists from `reader` from now on (a mapped connection opened once the file is checked). */
+  readFrom(reader: Database.Database): void {
+    this.reader = reader;
+    this.lists.clear();
+    this.idsFind = undefined;
   }
 
   /**

@@ -2,7 +2,14 @@ import { join } from 'node:path';
 import type Database from 'better-sqlite3';
 import { ResponseCache } from './cache-repo';
 import { Checkpointer, FALLBACK_AUTOCHECKPOINT_PAGES } from './checkpointer';
-import { openDatabase, openReader, openReadOnly, WAL_AUTOCHECKPOINT_PAGES } from './database';
+import {
+  leaveCleanMark,
+  openDatabase,
+  openReader,
+  openReadOnly,
+  takeCleanMark,
+  WAL_AUTOCHECKPOINT_PAGES,
+} from './database';
 import { GapRepo } from './gap-repo';
 import { keepHeapSmall } from './heap-limits';
 import { MarginEventRepo } from './margin-events';
@@ -25,13 +32,15 @@ export class Store {
   /** Where the margin stream commits: a thread of its own for a store on disk (store/margin-writer.ts). */
   marginWriter: MarginCommitter;
   private checkpointer: Checkpointer | undefined;
+  /** The file on disk, once its check passed in this run: a clean shutdown then leaves its mark (database.ts). */
+  private checkedFile: string | undefined;
 
   private constructor(
     readonly db: Database.Database,
     /** Set when the previous file was unusable and moved aside. */
     readonly notice: string | null,
     /** Live events' own mapped connection (database.ts, openReader), for a store on disk. */
-    private readonly reader?: Database.Database,
+    private reader?: Database.Database,
   ) {
     this.margin = new MarginEventRepo(db, reader);
     this.market = new MarketRepo(db);
@@ -50,23 +59,51 @@ export class Store {
   static open(dataDir: string, log?: (line: string) => void): Store {
     keepHeapSmall();
     const file = join(dataDir, STORE_FILE);
-    const { db, recovered } = openDatabase(file);
+    // A file the last run closed cleanly is checked off this thread, by the checkpointer: the
+    // check reads every page (~1 s for 1,000,000 events, 440 MB), and a start waited for it.
+    // After a crash, or without the mark, it is checked here first, as before.
+    const cleanly = takeCleanMark(file);
+    const { db, recovered } = openDatabase(file, new Date(), !cleanly);
     const notice = recovered
       ? `The local store could not be used (${recovered.reason}). It was moved to ${recovered.movedTo} and a new one was started; cached history starts again from now.`
       : null;
-    const store = new Store(db, notice, Store.reader(file, log));
+    const store = new Store(db, notice, cleanly ? undefined : Store.reader(file, log));
+    if (!cleanly) store.checkedFile = file;
     // Any trouble of the checkpointer (it did not start, stopped, or its checkpoints keep failing)
     // gives the writer its own checkpoints back at the usual threshold.
-    store.checkpointer = Checkpointer.start(file, (line) => {
+    const trouble = (line: string): void => {
       log?.(line);
       if (db.open) db.pragma(`wal_autocheckpoint = ${WAL_AUTOCHECKPOINT_PAGES}`);
       store.marginWriter.pragma(`wal_autocheckpoint = ${WAL_AUTOCHECKPOINT_PAGES}`);
-    });
+    };
+    const checked = cleanly ? (answer: string) => store.checkedOffThread(file, answer, log) : undefined;
+    store.checkpointer = Checkpointer.start(file, trouble, undefined, checked);
+    // Without a checkpointer the file stays unchecked in this run: Live events read on the app's
+    // connection, and no mark is left, so the next start checks it first.
     const autocheckpoint = store.checkpointer ? FALLBACK_AUTOCHECKPOINT_PAGES : WAL_AUTOCHECKPOINT_PAGES;
     db.pragma(`wal_autocheckpoint = ${autocheckpoint}`);
     store.marginWriter = MarginWriter.start(file, autocheckpoint, store.margin, log);
     store.margin.onOwnersNoted = (ids) => store.marginWriter.ownersNoted(ids);
     return store;
+  }
+
+  /**
+   * The checkpointer's answer for a file opened unchecked: once it passed, Live events read through
+   * their mapped connection (only a file read once without an I/O error is mapped: database.ts).
+   */
+  private checkedOffThread(file: string, answer: string, log?: (line: string) => void): void {
+    if (!this.db.open) return;
+    if (answer !== 'ok') {
+      log?.(
+        `store: the local store's check found damage (${answer}); the next start moves it aside and starts a fresh one`,
+      );
+      return;
+    }
+    this.checkedFile = file;
+    const reader = Store.reader(file, log);
+    if (!reader) return;
+    this.reader = reader;
+    this.margin.readFrom(reader);
   }
 
   /** Live events' mapped connection; without one (it could not open) they read on the app's. */
@@ -113,5 +150,6 @@ export class Store {
     this.checkpointer = undefined;
     await c?.close();
     this.close();
+    if (this.checkedFile !== undefined) leaveCleanMark(this.checkedFile);
   }
 }
