@@ -1,8 +1,9 @@
 /**
  * `serve` start to the first Portfolio answer (a watched owner with loans) and to its position rows
  * visible in Chromium, with an empty store (the first start: the answer needs the network) and
- * restarted on a store of 200,000 events and the Portfolio the last run kept, against the same
- * run's `tidewatch --help` (the cost of starting Node, tsx and the command line at all). Medians
+ * restarted on a store of 200,000 events (and of 1,000,000: a start must not grow with the store)
+ * and the Portfolio the last run kept, against the same run's `tidewatch --help` (the cost of
+ * starting Node, tsx and the command line at all). Medians
  * of 5 rounds, each round the baseline and every case, so they share the machine's state.
  * Budgets: the answer <= 3x --help, the rows <= 4.5x.
  */
@@ -136,10 +137,20 @@ export async function startBench(): Promise<Figure[]> {
   // A restart meets what the last run kept (the Portfolio among it): one unmeasured run first.
   const kept = filledStore(200_000);
   await serveTo(kept, owner);
+  // A store weeks old: the start should not grow with it (the file's check runs off the thread).
+  const big = filledStore(1_000_000);
+  await serveTo(big, owner);
   // Rounds of all of them, interleaved, so the baseline and the runs share the machine's moods.
   const cases = [
     { name: 'serve to Portfolio, empty store (first start)', budget: 3, fresh: true, browse: false },
     { name: 'serve to Portfolio, store of 200,000 events, restarted', budget: 3, fresh: false, browse: false },
+    {
+      name: 'serve to Portfolio, store of 1,000,000 events, restarted',
+      budget: 3,
+      fresh: false,
+      browse: false,
+      dir: big,
+    },
     { name: 'serve to position rows in Chromium, empty store', budget: 4.5, fresh: true, browse: true },
     { name: 'serve to position rows in Chromium, 200,000 events, restarted', budget: 4.5, fresh: false, browse: true },
   ].filter((c) => !c.browse || browser);
@@ -149,7 +160,7 @@ export async function startBench(): Promise<Figure[]> {
     for (let r = 0; r < ROUNDS; r++) {
       helpRuns.push(help());
       for (const [i, c] of cases.entries()) {
-        const dir = c.fresh ? mkdtempSync(join(tmpdir(), 'tw-bench-start-')) : kept;
+        const dir = c.fresh ? mkdtempSync(join(tmpdir(), 'tw-bench-start-')) : (c.dir ?? kept);
         runs[i]!.push(await serveTo(dir, owner, c.browse ? browser : undefined));
         if (c.fresh) rmSync(dir, { recursive: true, force: true });
       }
@@ -157,6 +168,7 @@ export async function startBench(): Promise<Figure[]> {
   } finally {
     await browser?.close();
     rmSync(kept, { recursive: true, force: true });
+    rmSync(big, { recursive: true, force: true });
   }
   const base = median(helpRuns);
   const part = '`serve` start, as the CLI starts it';
