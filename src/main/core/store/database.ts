@@ -19,8 +19,9 @@ export const WAL_AUTOCHECKPOINT_PAGES = 4000;
  * 0.7 ms). The price SQLite names: an I/O error on a mapped page is a signal, not an error it
  * can report. So only the reading connection maps (openReader), opened after `quick_check` has
  * read every page of the file without one (at open, or off the thread for a file closed cleanly:
- * Store.open), which is what Chromium checks before it maps a database. The app's own connection keeps read(): a catch-up it commits touched every page it
- * wrote beside through the map, +184 MB of RSS over 1,000,000 events against +100 MB.
+ * Store.open), which is what Chromium checks before it maps a database. The app's own connection
+ * keeps read(): a catch-up it commits touched every page it wrote beside through the map, +184 MB
+ * of RSS over 1,000,000 events against +100 MB.
  */
 export const MMAP_BYTES = 1024 * 1024 * 1024;
 

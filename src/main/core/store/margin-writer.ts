@@ -141,9 +141,10 @@ export class MarginWriter implements MarginCommitter {
 
   /**
    * Until the thread has started (loading its modules takes a moment a first start should not
-   * wait for, and it waits for a catch-up to end: CATCH_UP_QUIET_MS), after it stopped, while a commit in the calling thread has failed, and for a
-   * catch-up's batch (CATCH_UP_BATCH) while nothing is in flight and no failed thread commit
-   * awaits `resume`, batches are committed in the calling thread. Nothing is in flight at a
+   * wait for, and it waits for a catch-up to end: CATCH_UP_QUIET_MS), after it stopped, while a
+   * commit in the calling thread has failed, and for a catch-up's batch (CATCH_UP_BATCH) while
+   * nothing is in flight and no failed thread commit awaits `resume`, batches are committed in
+   * the calling thread. Nothing is in flight at a
    * switch: those commits finish before they return.
    */
   commit(events: IncomingMarginEvent[]): Promise<IncomingMarginEvent[]> {
