@@ -79,7 +79,7 @@ export class Monitor implements TidewatchApi {
       network: () => this.effective().network,
       unreachableSince: () => this.link.unreachableSince,
       streams: () => this.streams.supervisor.statuses(),
-      storeNotice: this.store.notice,
+      storeNotice: () => this.store.notice,
       storeError: () => this.storeHealth.current(),
       historyGaps: () => this.store.gaps.recent(),
       credits: () => (this.credits.metered ? this.credits.meter.usage() : null),
@@ -87,6 +87,7 @@ export class Monitor implements TidewatchApi {
       publish: (s) => this.hub.publish('status', s),
       closed: () => this.closed,
     });
+    this.store.onNotice = () => this.reporter.changed();
     this.storeHealth = new StoreHealth(
       () => this.streams.margin.storeFailure(),
       (reason) => this.alerts.engine.onStoreFailure(reason),

@@ -5,7 +5,8 @@ export interface StatusSources {
   /** Since when the service is unreachable (ms), or null. */
   unreachableSince: () => number | null;
   streams: () => StreamStatus[];
-  storeNotice: string | null;
+  /** The store's notice for the user (moved aside at the start, or found damaged since). */
+  storeNotice: () => string | null;
   storeError: () => string | null;
   historyGaps: () => HistoryGap[];
   /** The credits spent where the service bills, null where it is free. */
@@ -38,7 +39,7 @@ export class StatusReporter {
       online: offlineSince === null,
       offlineSince,
       streams: this.s.streams(),
-      storeNotice: this.s.storeNotice,
+      storeNotice: this.s.storeNotice(),
       storeError: this.s.storeError(),
       historyGaps,
       internalError: this.internalError,

@@ -34,11 +34,16 @@ export class Store {
   private checkpointer: Checkpointer | undefined;
   /** The file on disk, once its check passed in this run: a clean shutdown then leaves its mark (database.ts). */
   private checkedFile: string | undefined;
+  /** Told when `notice` changes after the open (the check off the thread found damage). */
+  onNotice: () => void = () => {};
 
   private constructor(
     readonly db: Database.Database,
-    /** Set when the previous file was unusable and moved aside. */
-    readonly notice: string | null,
+    /**
+     * For the user, or null: the previous file was unusable and moved aside, or the check off
+     * the thread found damage (the next start moves it aside).
+     */
+    private noticeText: string | null,
     /** Live events' own mapped connection (database.ts, openReader), for a store on disk. */
     private reader?: Database.Database,
   ) {
@@ -49,6 +54,10 @@ export class Store {
     this.risk = new RiskAlertRepo(db);
     this.gaps = new GapRepo(db);
     this.marginWriter = new InlineCommitter(this.margin);
+  }
+
+  get notice(): string | null {
+    return this.noticeText;
   }
 
   /**
@@ -97,6 +106,9 @@ export class Store {
       log?.(
         `store: the local store's check found damage (${answer}); the next start moves it aside and starts a fresh one`,
       );
+      this.noticeText =
+        'The local store is damaged. Quit Tidewatch and start it again: the damaged file is then moved aside and a new one started (cached history starts again from then).';
+      this.onNotice();
       return;
     }
     this.checkedFile = file;

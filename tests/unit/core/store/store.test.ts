@@ -80,8 +80,12 @@ describe('opening the store', () => {
     closeSync(fd);
     const lines: string[] = [];
     const s = Store.open(t.dir, (line) => lines.push(line));
+    let told = 0;
+    s.onNotice = () => told++;
     expect(s.notice).toBeNull();
     await vi.waitFor(() => expect(lines.some((l) => /check found damage/.test(l))).toBe(true), { timeout: 10_000 });
+    expect(told).toBe(1);
+    expect(s.notice).toMatch(/^The local store is damaged\. Quit Tidewatch and start it again/);
     expect((s as unknown as { reader?: Database.Database }).reader).toBeUndefined();
     await s.shutdown();
     // No mark: the next start checks the file first, and moves it aside.
