@@ -94,6 +94,15 @@ function levelOf(world: World): Level {
   return world.historyBuilt ? Level.history : world.built ? Level.books : world.marginBuilt ? Level.margin : Level.none;
 }
 
+/** The path's decoded segments, as routes match them; a 400 for bad percent-encoding. */
+function segmentsOf(url: URL): string[] {
+  try {
+    return url.pathname.split('/').filter(Boolean).map(decodeURIComponent);
+  } catch {
+    throw new HttpError(400, 'bad_path', `the path ${url.pathname} is not valid percent-encoding`);
+  }
+}
+
 /** What a request needs of a world still being built. */
 function needs(req: IncomingMessage): Level {
   const url = req.url ?? '';
@@ -194,13 +203,8 @@ export async function startSim(opts: SimOptions): Promise<RunningSim> {
   const answersEarly = (req: IncomingMessage, need: Level): boolean => {
     if (need !== Level.history || !world.built) return false;
     const url = new URL(req.url ?? '/', 'http://sim.invalid');
-    let found: ReturnType<typeof matchRoute>;
     try {
-      found = matchRoute(routes, url.pathname.split('/').filter(Boolean).map(decodeURIComponent));
-    } catch {
-      return true;
-    }
-    try {
+      const found = matchRoute(routes, segmentsOf(url));
       return found?.route.answersEarly?.({ world, query: new Query(url.searchParams), params: found.params }) === true;
     } catch {
       return true;
@@ -241,13 +245,7 @@ export async function startSim(opts: SimOptions): Promise<RunningSim> {
       }
       const url = new URL(req.url ?? '/', 'http://sim.invalid');
       if (url.pathname === CREDITS_PATH) return answerCredits(res, url.searchParams.get('api-key'));
-      let segments: string[];
-      try {
-        segments = url.pathname.split('/').filter(Boolean).map(decodeURIComponent);
-      } catch {
-        throw new HttpError(400, 'bad_path', `the path ${url.pathname} is not valid percent-encoding`);
-      }
-      const found = matchRoute(routes, segments);
+      const found = matchRoute(routes, segmentsOf(url));
       if (!found) throw new HttpError(404, 'not_found', `no endpoint at ${url.pathname}`);
       const apiKey = url.searchParams.get('api-key');
       if (apiKey === null || apiKey === '') {
