@@ -5,16 +5,18 @@
  * the CPU-seconds the serve process and its children spent meanwhile (/proc), and the bytes they
  * wrote per event (the checkpointer's included). Baselines in the same run: raw INSERTs 1,000 per
  * transaction into the same schema (the disk's ceiling here), and a plain client
- * (bench/plain-client.ts) measured from outside the same way.
+ * (bench/plain-client.ts) measured from outside the same way. Beside them, how busy the
+ * machine's cores were meanwhile (/proc/stat): whether a subject was held back by one of its
+ * threads (cores left idle) or by the machine (every core busy).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Store } from '../src/main/core/store/store';
-import { startEventServer } from './event-server';
+import { marginEvent, startEventServer } from './event-server';
 import { medianOf, printFigures, withSpread, type Figure } from './figures';
 import { rawInsertBench, streamBench } from './ingest';
 import { serveArgs, spawnServe } from './support';
@@ -60,12 +62,33 @@ function usage(pids: number[]): Usage {
   return { cpu, written };
 }
 
+/**
+ * The machine's CPU time so far, busy and in all, in seconds (Linux /proc/stat): idle and I/O wait
+ * are not busy; time the host gave its other guests (steal) is, as the cores were not free.
+ */
+function machineCpu(): { busy: number; total: number } {
+  try {
+    const [user, nice, system, idle, iowait, ...rest] = readFileSync('/proc/stat', 'utf8')
+      .split('\n')[0]!
+      .trim()
+      .split(/ +/)
+      .slice(1)
+      .map(Number) as number[];
+    const total = [user!, nice!, system!, idle!, iowait!, ...rest.slice(0, 3)].reduce((a, b) => a + b, 0);
+    return { busy: (total - idle! - iowait!) / TICKS_PER_SECOND, total: total / TICKS_PER_SECOND };
+  } catch {
+    return { busy: NaN, total: NaN };
+  }
+}
+
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
 
 export interface IngestRun {
   rate: number;
   cpu: number;
   bytesPerEvent: number;
+  /** The machine's cores busy meanwhile, on average (all processes). */
+  coresBusy: number;
 }
 
 /** One subject (serve or the plain client) ingesting N events from a fresh service into a fresh store. */
@@ -79,19 +102,26 @@ async function measure(start: (url: string, dir: string) => Promise<ChildProcess
     const t0 = server.firstByteAt()!;
     let pids = tree(child.pid!);
     const before = usage(pids);
+    const machineBefore = machineCpu();
     if (process.env['BENCH_DEBUG'])
       console.log(`start: ${(t0 - spawnedAt).toFixed(0)} ms to the stream, ${before.cpu.toFixed(2)} CPU-s`);
+    // The last event is committed when the cursor, committed with the rows, reaches it: one row
+    // read (a count of the rows took ~1 ms at 100,000, 40 times a second, on the same 2 cores).
+    const last = marginEvent(N - 1).id;
     let reader: Store | undefined;
     let end = 0;
     while (end === 0) {
       await sleep(25);
       try {
         reader ??= Store.openReadOnly(dir);
-        if (reader.margin.count() >= N) end = performance.now();
+        if (reader.margin.cursor() === last) end = performance.now();
       } catch {
         // the store is being created
       }
     }
+    const machineAfter = machineCpu();
+    if (reader?.margin.count() !== N)
+      throw new Error(`the cursor reached the last event with ${reader?.margin.count()} of ${N} stored`);
     reader?.close();
     pids = [...new Set([...pids, ...tree(child.pid!)])];
     const after = usage(pids);
@@ -106,6 +136,8 @@ async function measure(start: (url: string, dir: string) => Promise<ChildProcess
       rate: N / ((end - t0) / 1000),
       cpu: after.cpu - before.cpu,
       bytesPerEvent: (settled.written - before.written) / N,
+      coresBusy:
+        ((machineAfter.busy - machineBefore.busy) / (machineAfter.total - machineBefore.total)) * cpus().length,
     };
   } finally {
     await server.close();
@@ -145,7 +177,7 @@ export async function serveIngestBench(): Promise<Figure[]> {
   const raw = medianOf(raws);
   const row = (name: string, runs: IngestRun[]): void =>
     console.log(
-      `${name.padEnd(36)} ${withSpread(of(runs, 'rate'), 0, 'events/s')}  CPU ${withSpread(of(runs, 'cpu'), 2, 's')}  written ${withSpread(of(runs, 'bytesPerEvent'), 0, 'bytes/event')}`,
+      `${name.padEnd(36)} ${withSpread(of(runs, 'rate'), 0, 'events/s')}  CPU ${withSpread(of(runs, 'cpu'), 2, 's')}  written ${withSpread(of(runs, 'bytesPerEvent'), 0, 'bytes/event')}  machine: ${withSpread(of(runs, 'coresBusy'), 2)} of ${cpus().length} cores busy`,
     );
   console.log(`${'raw INSERT, 1,000 per transaction'.padEnd(36)} ${withSpread(raws, 0, 'events/s')}`);
   row('plain client (own process)', plains);
@@ -159,7 +191,7 @@ export async function serveIngestBench(): Promise<Figure[]> {
     {
       part: PART,
       name: "events per second into serve's store",
-      value: `${withSpread(of(serves, 'rate'), 0)}; in process ${withSpread(inProcess, 0)}`,
+      value: `${withSpread(of(serves, 'rate'), 0)}; in process ${withSpread(inProcess, 0)}; meanwhile ${withSpread(of(serves, 'coresBusy'), 2)} of the machine's ${cpus().length} cores busy`,
       baseline: `raw INSERT, 1,000 a transaction: ${withSpread(raws, 0)}`,
       ratio: `${(rate / raw).toFixed(2)}x`,
       budget: '≥ 0.8x',
