@@ -29,6 +29,10 @@ describe('stream keys: streams take their own key, REST the api-key', () => {
       const m = new Monitor({
         dataDir: dir.dir,
         secrets: new MemorySecretStore(TEST_KEY),
+        // The margin stream's first start asks for the retained history (`last-id=0`), so it has data
+        // the moment it opens: live margin events here come minutes of sim time apart (up to 71 s of
+        // wall time at speed 60), and a wait on the next one failed CI.
+        marginFirstStart: '0',
         // Builder's three streams: the margin stream and both pool pages at once.
         overrides: { network: 'custom', baseUrl: t.sim.url, streamUrl: t.sim.url, plan: 'builder', streamBudget: 3 },
       }).start();
