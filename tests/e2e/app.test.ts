@@ -167,7 +167,7 @@ describe('the UI in Chromium against `tidewatch serve` on the Demo network', () 
     await page.getByRole('button', { name: 'Remove key' }).click();
     await page.getByTestId('key-saved').waitFor({ state: 'detached' });
     expect(pageErrors).toEqual([]);
-  });
+  }, 120_000);
 
   it('shows a live liquidation of a watched manager in Alerts and Live events (history is not alerted)', async () => {
     await view('#/alerts', '[data-testid=view-alerts]', 'alerts-before');
@@ -186,5 +186,5 @@ describe('the UI in Chromium against `tidewatch serve` on the Demo network', () 
       .first()
       .waitFor({ timeout: 30_000 });
     expect(Number(await page.getByTestId('open-alerts').textContent())).toBeGreaterThan(0);
-  }, 160_000);
+  }, 200_000);
 });

@@ -45,7 +45,7 @@ describe('tidewatch sim (command line)', () => {
       expect((await fetch(`http://127.0.0.1:${port}/dex/get_pools?api-key=other`)).status).toBe(401);
       p.child.kill(signal);
       expect(await exitOf(p.child)).toBe(0);
-    });
+    }, 45_000);
   }
 
   it(

@@ -166,7 +166,7 @@ describe('contract queries against the Demo network', () => {
     const since = m.store.settings.watchList()[0]!.added_at;
     const liquidations = m.store.risk.alerts().filter((a) => a.rule === 'liquidation');
     expect(liquidations.every((a) => Number(a.event_id!.split('-')[0]) >= since)).toBe(true);
-  });
+  }, 45_000);
 
   it('the Portfolio in money: collateral, debt, equity, leverage and the price that liquidates, riskiest first', async () => {
     const r = await call('portfolio', {});

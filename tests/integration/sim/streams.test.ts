@@ -7,6 +7,7 @@ import { openSse, type SseReader } from '../../support/sse';
 
 let t: TestSim;
 const open: SseReader[] = [];
+const onClose: Array<() => Promise<void>> = [];
 
 async function sse(
   path: string,
@@ -35,6 +36,7 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   for (const r of open) r.close();
+  for (const c of onClose) await c();
   await t.close();
 });
 
@@ -91,23 +93,32 @@ describe('the margin stream /dex-margin/manager-updates', () => {
       await r.until((x) => x.messages.length >= 1, 15_000);
       for (const m of r.messages) expect(idLess(latestBefore, m.id!)).toBe(true);
     }
-  });
+  }, 45_000);
 
   it('delivers liquidations live at --speed, with the risk ratio scaled by 1e6', async () => {
-    const r = await sse('/dex-margin/manager-updates', { 'last-id': '$' });
-    await r.until((x) => x.messages.some((m) => JSON.parse(m.data).type === EVENT_TYPES.liquidation), 20_000);
+    // Liquidations follow price moves: a minute apart in a burst, up to 14 hours of sim time between
+    // bursts (56 s of wall time at the shared sim's speed 900). A sim of its own at speed 3000 makes
+    // the 60 s window 50 hours, with a short history so it starts at once.
+    const fast = await startTestSim({ speed: 3000, historyDays: 0.3, heartbeatMs: 300 });
+    onClose.push(() => fast.close());
+    const r = await openSse(fast.url('/dex-margin/manager-updates', { 'last-id': '$' }));
+    open.push(r);
+    await r.until((x) => x.messages.some((m) => JSON.parse(m.data).type === EVENT_TYPES.liquidation), 60_000);
     const liq = r.messages.map((m) => JSON.parse(m.data)).find((e) => e.type === EVENT_TYPES.liquidation);
     expect(Number.isInteger(liq.data.risk_ratio)).toBe(true);
     const ratio = riskRatioFromStream(liq.data.risk_ratio);
     expect(ratio).toBeGreaterThan(0);
     // Below its pool's liquidation ratio: 1.125 by default, 1.2 on WAL_USDC, 1.1 on XBTC_USDC.
     expect(ratio).toBeLessThan(1.2);
-    const rest = await t.get('/dex-margin/liquidations', { marginManagerId: liq.data.margin_manager_id, perPage: 50 });
+    const rest = await fast.get('/dex-margin/liquidations', {
+      marginManagerId: liq.data.margin_manager_id,
+      perPage: 50,
+    });
     const match = rest.body.items.find((l: any) => l.onchain_timestamp === liq.data.timestamp);
     expect(match).toBeDefined();
     expect(match.risk_ratio).toBeCloseTo(ratio, 5);
     expect(match.liquidation_amount).toBe(liq.data.liquidation_amount);
-  });
+  }, 90_000);
 
   it('sends : ping heartbeats', async () => {
     const r = await sse('/dex-margin/manager-updates', { 'last-id': '$' });
@@ -185,7 +196,7 @@ describe('the pool stream /dex/{pool}/live-trades', () => {
     } finally {
       await on.close();
     }
-  }, 70_000);
+  }, 90_000);
 
   it('answers 404 for an unknown pool and 401 without a key, as JSON', async () => {
     const unknown = await fetch(t.url('/dex/NOPE_USDC/live-trades'));

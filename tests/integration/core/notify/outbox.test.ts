@@ -161,7 +161,7 @@ describe('the outbox, against real receivers', () => {
     expect(m.store.risk.outbox.log([later.id]).get(later.id)).toEqual([
       expect.objectContaining({ channel: 'ntfy', result: 'queued' }),
     ]);
-  });
+  }, 40_000);
 
   it('holds a warning in quiet hours and lets a critical alert through', async () => {
     rx.arrivals.length = 0;

@@ -71,7 +71,7 @@ describe('Live events answered before the pool list is read', () => {
     // A new call answers them with their units at once.
     const now = await m!.invoke('marginEvents', { limit: 200 });
     expect(flows(now.data).filter((e) => e.amounts === undefined)).toEqual([]);
-  }, 120_000);
+  }, 150_000);
 
   it('answers with the units when the pools are read within its wait, and pushes nothing again', async () => {
     const { open, pushes } = await start();

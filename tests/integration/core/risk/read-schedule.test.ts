@@ -131,5 +131,5 @@ describe('the guard reads where the risk is', () => {
       'pool waiting',
     );
     expect(m.streams.supervisor.statuses().find((s) => s.id === 'margin')?.state).toBe('open');
-  });
+  }, 40_000);
 });

@@ -114,7 +114,7 @@ describe('the margin stream under faults', () => {
     await m.invoke('retryStreams', {});
     await until(() => margin() === 'open', 10_000, 'open after retryStreams');
     expect(margin()).toBe('open');
-  });
+  }, 40_000);
 
   it('a custom network whose key is rejected and then accepted resumes on setApiKey with the same key', async () => {
     const { t, m } = await watching({ historyDays: 0.2 }, customNetwork);
@@ -123,7 +123,7 @@ describe('the margin stream under faults', () => {
     expect(margin()).toBe('stopped-auth');
     await m.invoke('setApiKey', { apiKey: TEST_KEY });
     await until(() => margin() === 'open', 10_000, 'open after the same key');
-  });
+  }, 40_000);
 
   it("learns the plan's stream limit from the service's refusal of one stream too many, and waits for the budget", async () => {
     const lines: string[] = [];

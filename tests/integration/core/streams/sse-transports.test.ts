@@ -51,5 +51,5 @@ describe.each<SseTransport>(['parser', 'eventsource'])('the margin stream over t
     console.log(
       `${transport}: ${faulty.connections} connections, ${faulty.refused} refused, ${faulty.cut} cut; ${stored.length} stored = sent`,
     );
-  }, 90_000);
+  }, 120_000);
 });
