@@ -27,7 +27,7 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { createParser } from 'eventsource-parser';
 import { chromium, type Browser } from 'playwright-core';
-import { ThresholdTracker } from '../src/main/core/risk/thresholds';
+import { EscalationTracker } from '../src/main/core/alerts/escalation';
 import { DEFAULT_SETTINGS } from '../src/main/core/settings';
 import { DAYS_PER_MONTH, PLANS, type PlanName } from '../src/shared/credit-prices';
 import { thresholdsOnPool, type PortfolioSummary } from '../src/shared/portfolio';
@@ -130,7 +130,7 @@ async function wallets(): Promise<string[]> {
 
 /** Each watched position's ratio as the protocol has it, every 2 s, turned into crossings. */
 function watchTruth(simUrl: string, owners: string[], liquidationOf: () => Map<string, number>) {
-  const tracker = new ThresholdTracker(0.02, COOLDOWN_MS);
+  const tracker = new EscalationTracker(0.02, COOLDOWN_MS);
   const crossings: Array<{ manager: string; level: 'warning' | 'critical'; at: number; cause: 'market' | 'action' }> =
     [];
   /** Each manager's loans and deposit as last polled: a change is the trader's own action (a borrow, a deposit). */
@@ -166,12 +166,20 @@ function watchTruth(simUrl: string, owners: string[], liquidationOf: () => Map<s
           const acted = primed && signature.get(m.margin_manager_id) !== sig;
           signature.set(m.margin_manager_id, sig);
           const ratio = ratios.length ? Math.min(...ratios) : null;
+          const liquidation = liq.get(m.margin_manager_id) ?? 1.125;
           const t = thresholdsOnPool(
             DEFAULT_THRESHOLDS as { warning: number; critical: number; near_pct: null },
-            liq.get(m.margin_manager_id) ?? 1.125,
+            liquidation,
           );
-          const level = tracker.observe(m.margin_manager_id, ratio, t, started);
-          if ((level === 'warning' || level === 'critical') && primed)
+          const raised = tracker.observe(
+            m.margin_manager_id,
+            { ratio, distancePct: null },
+            { ...t, near_pct: null, liquidation },
+            started,
+          );
+          // A liquidatable position is a critical crossing here (the cost soak counts two levels).
+          const level = raised?.kind === 'rise' ? (raised.level === 'warning' ? 'warning' : 'critical') : null;
+          if (level && primed)
             crossings.push({ manager: m.margin_manager_id, level, at: started, cause: acted ? 'action' : 'market' });
         }
         primed = true;

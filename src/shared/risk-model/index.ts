@@ -7,5 +7,6 @@ export * from './valuation';
 export * from './interest';
 export * from './repair';
 export * from './levels';
+export * from './safe-round';
 export * from './shock';
 export * from './stable';

@@ -1,5 +1,5 @@
 /**
- * A position's level, judged one way for the tray, the alerts and every view: below the
+ * A position's level, judged one way for the tray, the alerts and every view: at or below the
  * liquidation ratio it is liquidatable; below the critical ratio, or within `near_pct` of its
  * liquidation price, critical; below the warning ratio, warning.
  */
@@ -19,7 +19,7 @@ export function levelOf(
   liquidation: number,
 ): PositionLevel {
   if (ratio === null) return 'ok';
-  if (ratio < liquidation) return 'liquidatable';
+  if (ratio <= liquidation) return 'liquidatable';
   if (ratio < t.critical || (t.near_pct !== null && distancePct !== null && Math.abs(distancePct) <= t.near_pct))
     return 'critical';
   if (ratio < t.warning) return 'warning';

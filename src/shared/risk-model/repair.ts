@@ -1,3 +1,4 @@
+import { ceilAt } from './safe-round';
 import { valueAt, type Holdings, type PricePair } from './valuation';
 
 /** The pool's parameters a liquidation follows (ratios are assets / debt, rewards shares of the repaid debt). */
@@ -17,12 +18,6 @@ export interface Amount {
   usd: number;
 }
 
-const roundUp = (x: number, decimals: number): number => {
-  const unit = 10 ** decimals;
-  // A hair below an integer number of units is that integer (float error), not one unit more.
-  return Math.ceil(x * unit - 1e-7) / unit;
-};
-
 /**
  * The deposit of one asset (price `usd`, `decimals`) that brings the ratio to `target`:
  * (A + x P) / D = T  =>  x = (T D - A) / P. Null when the ratio is there already (or no debt).
@@ -38,7 +33,7 @@ export function depositFor(
   if (v.ratio === null || v.ratio >= target) return null;
   const price = asset === 'base' ? p.base : p.quote;
   const exact = (target * v.debt - v.assets) / price;
-  const amount = roundUp(exact, decimals);
+  const amount = ceilAt(exact, decimals);
   return { exact, amount, usd: amount * price };
 }
 
@@ -54,7 +49,7 @@ export function repayFor(h: Holdings, p: PricePair, target: number, decimals: nu
   const price = inBase ? p.base : p.quote;
   const owed = inBase ? h.debtBase : h.debtQuote;
   const exact = Math.min(owed, (v.debt - v.assets / target) / price);
-  const amount = Math.min(owed, roundUp(exact, decimals));
+  const amount = Math.min(owed, ceilAt(exact, decimals));
   return { exact, amount, usd: amount * price };
 }
 

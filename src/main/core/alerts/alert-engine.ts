@@ -1,11 +1,11 @@
-import { DEFAULT_LIQUIDATION_RATIO } from '../../../shared/portfolio';
+import { distanceShown } from '../../../shared/risk-model';
 import { EVENT_TYPES } from '../../../shared/api';
 import type { AlertRecord, CreditUsage, RiskReading } from '../../../shared/contract';
-import type { RiskThresholds } from '../../../shared/risk-model';
 import { ratioText, riskRatioFromStream } from '../../../shared/units';
 import type { IncomingMarginEvent } from '../store/margin-events';
 import type { NewAlert, RiskAlertRepo } from '../store/risk-alert-repo';
-import { ThresholdTracker, type TrackerState } from '../risk/thresholds';
+import { EscalationTracker, type Escalation, type EscalationRules, type TrackerState } from './escalation';
+import type { PositionWords } from './position-text';
 
 /** "14:02" in the machine's local time. */
 const clock = (ms: number): string => new Date(ms).toTimeString().slice(0, 5);
@@ -27,7 +27,7 @@ function parsed(text: string): unknown {
  * once (dedupe key: rule, manager, level, event) and then handed to whichever shell listens.
  */
 export class AlertEngine {
-  readonly tracker: ThresholdTracker;
+  readonly tracker: EscalationTracker;
   /** The pool of a manager by name, when known: a liquidation's alert names it ("Liquidated: SUI_USDC"). */
   poolOf: (managerId: string) => string | undefined = () => undefined;
   /** The tracker's state as last written (`keepLevels` writes only a change). */
@@ -42,50 +42,42 @@ export class AlertEngine {
     /** Where the threshold levels are kept across restarts (the settings table), if anywhere. */
     private readonly levels?: { load(): TrackerState | undefined; save(state: TrackerState): void },
   ) {
-    this.tracker = new ThresholdTracker(0.02, cooldownMs);
+    this.tracker = new EscalationTracker(0.02, cooldownMs);
     const kept = levels?.load();
     if (kept) this.tracker.restore(kept);
     this.savedLevels = JSON.stringify(kept ?? null);
   }
 
   /**
-   * `describe` gives what the alert should say of the position beyond its ratio: its pool, debt
-   * and the price that liquidates it ("SUI_USDC: debt 2,400 USDC; SUI at $2.70 (-10.0 %) liquidates it.").
+   * Readings of watched positions, judged by the escalation rules (escalation.ts): every rise in
+   * level and every halving of a critical position's room alerts at once. `describe` gives the
+   * position in words from the same valuation ("Long 10,175 WAL on WAL_USDC: 1.190, ...", the
+   * action that repairs it and the facts).
    */
   onReadings(
     readings: readonly RiskReading[],
-    thresholdsOf: (managerId: string) => RiskThresholds,
+    rulesOf: (managerId: string) => EscalationRules,
     now = Date.now(),
-    describe: (managerId: string) => { pool: string | null; text: string; liquidation?: number } | undefined = () =>
-      undefined,
+    describe: (managerId: string) => PositionWords | undefined = () => undefined,
   ): AlertRecord[] {
     const fired: AlertRecord[] = [];
     for (const r of readings) {
-      const t = thresholdsOf(r.manager_id);
-      const level = this.tracker.observe(r.manager_id, r.risk_ratio, t, now, r.distance_pct);
-      if (!level) continue;
-      const ratio = r.risk_ratio === null ? '?' : ratioText(r.risk_ratio);
+      const t = rulesOf(r.manager_id);
+      const raised = this.tracker.observe(r.manager_id, { ratio: r.risk_ratio, distancePct: r.distance_pct }, t, now);
+      if (!raised) continue;
       const about = describe(r.manager_id);
-      const distance = about
-        ? ` ${about.text}`
-        : r.distance_pct === null
-          ? ''
-          : ` A ${Math.abs(r.distance_pct).toFixed(1)}% ${r.distance_pct < 0 ? 'fall' : 'rise'} in the base price liquidates it.`;
-      const threshold = level === 'critical' ? t.critical : t.warning;
-      const why =
-        r.risk_ratio !== null && r.risk_ratio < threshold
-          ? `fell below the ${level} threshold (${threshold})`
-          : `is within ${t.near_pct} % of its liquidation price`;
+      const text = riskAlertText(raised, r, t, about);
       this.raise(
         {
-          dedupe_key: `risk-threshold:${r.manager_id}:${level}:${r.ts_ms}`,
+          dedupe_key: `risk-threshold:${r.manager_id}:${raised.level}${raised.kind === 'worse' ? '-worse' : ''}:${r.ts_ms}`,
           rule: 'risk-threshold',
-          level,
+          // A liquidatable position is the most urgent of the channels' levels.
+          level: raised.level === 'warning' ? 'warning' : 'critical',
           manager_id: r.manager_id,
           owner: r.owner,
           event_id: null,
-          title: `${level === 'critical' ? 'Critical' : 'Warning'}: ${about?.pool ? `${about.pool} ` : ''}risk ratio ${ratio}`,
-          message: `Margin manager ${short(r.manager_id)}${about?.pool ? ` (${about.pool})` : ''} ${why}.${distance} It is liquidated below ${about?.liquidation ?? DEFAULT_LIQUIDATION_RATIO}.`,
+          title: text.title,
+          message: text.message,
           created_at: now,
         },
         (record) => fired.push(record),
@@ -370,6 +362,51 @@ export class AlertEngine {
       return record;
     }
   }
+}
+
+const LEVEL_WORDS: Record<Escalation['level'], string> = {
+  warning: 'Warning',
+  critical: 'Critical',
+  liquidatable: 'Liquidatable now',
+};
+
+/**
+ * A risk alert's words (docs/alerts.md "What an alert says"): the title names the position and
+ * its figures ("Critical — Long 10,175 WAL on WAL_USDC: 1.190, liquidation at $0.1965, −1.2 %"),
+ * the message starts with the action that repairs it, as written enough to reach the target
+ * ("Deposit 307.41 USDC or repay 70.71 SUI → 1.275."), then why, then the facts.
+ */
+export function riskAlertText(
+  e: Escalation,
+  r: Pick<RiskReading, 'risk_ratio' | 'distance_pct' | 'manager_id'>,
+  t: EscalationRules,
+  about: PositionWords | undefined,
+): { title: string; message: string } {
+  const ratio = r.risk_ratio === null ? '?' : ratioText(r.risk_ratio);
+  const word = e.kind === 'worse' ? 'Critical, closer' : LEVEL_WORDS[e.level];
+  const where = about?.headline ?? `Margin manager ${short(r.manager_id)}: risk ratio ${ratio}`;
+  const liquidation = about?.liquidation ?? t.liquidation;
+  let why: string;
+  if (e.level === 'liquidatable')
+    why = `Its ratio ${ratio} is at or below its liquidation ratio ${liquidation}: liquidators can take it at any moment.`;
+  else if (e.kind === 'worse') why = 'Still critical, and half as far from liquidation as at the last alert.';
+  else {
+    const threshold = e.level === 'critical' ? t.critical : t.warning;
+    why =
+      r.risk_ratio !== null && r.risk_ratio < threshold
+        ? `Its ratio ${ratio} fell below the ${e.level} threshold ${threshold}.`
+        : `It is within ${t.near_pct} % of its liquidation price.`;
+  }
+  const action = about?.action ? `${about.action}${e.level === 'liquidatable' ? ' now' : ''}. ` : '';
+  const facts = about
+    ? ` ${about.text}`
+    : r.distance_pct === null
+      ? ''
+      : ` A ${Math.abs(distanceShown(r.distance_pct, 1)).toFixed(1)} % ${r.distance_pct < 0 ? 'fall' : 'rise'} in the base price liquidates it.`;
+  return {
+    title: `${word} \u2014 ${where}`,
+    message: `${action}${why}${facts} It is liquidated at or below a ratio of ${liquidation}.`,
+  };
 }
 
 /** The amounts in words, or none when they cannot be read (the store failing a read): the alert goes out without them. */

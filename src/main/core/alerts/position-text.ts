@@ -1,36 +1,83 @@
 import type { PositionSummary } from '../../../shared/contract';
+import { distanceShown, usdPriceDigits } from '../../../shared/risk-model';
 import { ratioText } from '../../../shared/units';
 
 const words = (n: number): string =>
   n.toLocaleString('en-US', { maximumFractionDigits: n >= 100 ? 0 : n >= 1 ? 2 : 6 });
 const usd = (n: number): string => `$${words(n)}`;
-/** A price with the decimals the rows give it: $97,250.00, $3.8017, $0.113786. */
-const price = (n: number): string =>
-  `$${n.toLocaleString('en-US', { minimumFractionDigits: 2, maximumFractionDigits: n >= 1000 ? 2 : n >= 1 ? 4 : Math.min(8, 3 - Math.floor(Math.log10(n))) })}`;
+/**
+ * An amount to bring, as the valuation gives it: already rounded up at the digits it is shown
+ * with (safe-round.ts adviceAmount), so it is written whole, never rounded again.
+ */
+const exact = (n: number): string => n.toLocaleString('en-US', { maximumFractionDigits: 8 });
+/** A price with the decimals the rows give it: $97,250.00, $3.8017, $0.1138. */
+const price = (n: number): string => {
+  const digits = usdPriceDigits(n);
+  return `$${n.toLocaleString('en-US', { minimumFractionDigits: Math.min(2, digits), maximumFractionDigits: digits })}`;
+};
+/** A distance to liquidation with a true minus sign, toward zero: "−1.2 %", "+4.0 %". */
+const distance = (pct: number): string => {
+  const d = distanceShown(pct, 1);
+  return `${d > 0 ? '+' : d < 0 ? '\u2212' : ''}${Math.abs(d).toFixed(1)} %`;
+};
+/** A target ratio as the thresholds are set: "1.20", "1.275". */
+const target = (r: number): string => r.toFixed(3).replace(/0$/, '');
 
-/** "deposit 1,240 USDC or repay 1,050 USDC to get back to 1.20" (the smallest of each), or ''. */
+/**
+ * The action that brings the position back to its target, every option with the amount that
+ * reaches it as written: "Deposit 307.41 USDC or repay 70.71 SUI → 1.20"; '' when above it.
+ */
 export function repairWords(p: PositionSummary): string {
   const r = p.repair;
   if (!r) return '';
   const first = r.deposits[0];
   const options = [
-    first ? `deposit ${words(first.amount)} ${first.symbol}` : null,
-    r.repay ? `repay ${words(r.repay.amount)} ${r.repay.symbol}` : null,
+    first ? `deposit ${exact(first.amount)} ${first.symbol}` : null,
+    r.repay ? `repay ${exact(r.repay.amount)} ${r.repay.symbol}` : null,
   ].filter((x) => x !== null);
-  return options.length > 0 ? `${options.join(' or ')} to get back to ${r.target.toFixed(3).replace(/0$/, '')}` : '';
+  if (options.length === 0) return '';
+  const text = `${options.join(' or ')} \u2192 ${target(r.target)}`;
+  return `${text[0]!.toUpperCase()}${text.slice(1)}`;
+}
+
+/** The position in a trader's words: "Long 10,175 WAL on WAL_USDC" ("Position on SUI_USDC" without a side). */
+export function positionWords(p: PositionSummary): string {
+  const pool = p.pool_name ? ` on ${p.pool_name}` : '';
+  if (p.side === null || p.base_symbol === null) return `Position${pool}`;
+  return `${p.side === 'long' ? 'Long' : 'Short'} ${words(Math.abs(p.size))} ${p.base_symbol}${pool}`;
 }
 
 /**
- * A position in the words of an alert, from the one valuation the row shows: "Assets $3,000,
- * debt 2,400 USDC ($2,400): ratio 1.250. SUI at $2.70 (-10.0 %) liquidates it. Deposit 600 USDC
- * or repay 400 USDC to get back to 1.50."
+ * The headline of an alert on a position: "Long 10,175 WAL on WAL_USDC: 1.190, liquidation at
+ * $0.1965, −1.2 %". Every figure is the valuation's (the row's), rounded toward the danger.
  */
-export function describePosition(p: PositionSummary): {
+export function positionHeadline(p: PositionSummary): string {
+  const ratio = p.risk_ratio === null ? '' : `: ${ratioText(p.risk_ratio)}`;
+  const liq =
+    p.liquidation_price === null || p.distance_pct === null
+      ? ''
+      : `, liquidation at ${price(p.liquidation_price)}, ${distance(p.distance_pct)}`;
+  return `${positionWords(p)}${ratio}${liq}`;
+}
+
+/** What an alert says of a position, from the one valuation the row shows. */
+export interface PositionWords {
   pool: string | null;
+  /** "Long 10,175 WAL on WAL_USDC: 1.190, liquidation at $0.1965, −1.2 %". */
+  headline: string;
+  /** The action first: "Deposit 307.41 USDC or repay 70.71 SUI → 1.20"; '' when nothing is to be done. */
+  action: string;
+  /**
+   * The facts after it: "Assets $3,000, debt 2,600 USDC ($2,600): ratio 1.153. SUI at $2.925
+   * (−2.5 %) liquidates it."
+   */
   text: string;
   liquidation: number;
   ratio: number | null;
-} {
+  distance: number | null;
+}
+
+export function describePosition(p: PositionSummary): PositionWords {
   const debt = p.debts.map((d) => `${words(d.amount)} ${d.symbol}`).join(' + ');
   const debtUsd = p.debt_usd === null ? '' : ` (${usd(p.debt_usd)})`;
   const opening = p.collateral_usd === null ? 'Debt' : `Assets ${usd(p.collateral_usd)}, debt`;
@@ -38,14 +85,15 @@ export function describePosition(p: PositionSummary): {
   const liq =
     p.liquidation_price === null || p.distance_pct === null
       ? ''
-      : ` ${p.moving_symbol} at ${price(p.liquidation_price)} (${p.distance_pct > 0 ? '+' : ''}${p.distance_pct.toFixed(1)} %) liquidates it.`;
-  const fix = repairWords(p);
-  const repair = fix ? ` ${fix[0]!.toUpperCase()}${fix.slice(1)}.` : '';
+      : ` ${p.moving_symbol} at ${price(p.liquidation_price)} (${distance(p.distance_pct)}) liquidates it.`;
   return {
     pool: p.pool_name,
-    text: `${opening} ${debt || 'unknown'}${debtUsd}${ratio}.${liq}${repair}`,
+    headline: positionHeadline(p),
+    action: repairWords(p),
+    text: `${opening} ${debt || 'unknown'}${debtUsd}${ratio}.${liq}`,
     liquidation: p.liquidation_ratio,
     ratio: p.risk_ratio,
+    distance: p.distance_pct,
   };
 }
 

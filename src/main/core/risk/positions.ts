@@ -10,14 +10,17 @@ import type {
 } from '../../../shared/contract';
 import {
   accrued,
+  adviceAmount,
   afterDeposit,
   aprFromIndex,
   borrowApr,
   depositFor,
   entryOf,
+  distanceShown,
   isStable,
   levelOf,
   liquidationAt,
+  liquidationPriceShown,
   movePct,
   priceAtRatio,
   repayFor,
@@ -224,16 +227,30 @@ function repairOf(
   const byQuote = depositFor(h, p, target, 'quote', s.quoteDecimals);
   if (!byQuote) return null;
   const byBase = depositFor(h, p, target, 'base', s.baseDecimals);
-  const repay = repayFor(h, p, target, h.debtBase > 0 && h.debtQuote <= 0 ? s.baseDecimals : s.quoteDecimals);
-  const debtSymbol = h.debtBase > 0 && h.debtQuote <= 0 ? s.base : s.quote;
+  const inBase = h.debtBase > 0 && h.debtQuote <= 0;
+  const repay = repayFor(h, p, target, inBase ? s.baseDecimals : s.quoteDecimals);
+  // Each amount as it is shown, rounded up there (safe-round.ts): what is read reaches the target.
+  const shown = (x: number, decimals: number, price: number, most = Infinity): { amount: number; usd: number } => {
+    const amount = Math.min(most, adviceAmount(x, decimals));
+    return { amount, usd: amount * price };
+  };
+  const quote = shown(byQuote.amount, s.quoteDecimals, p.quote);
+  const owed = inBase ? h.debtBase : h.debtQuote;
+  const after = priceAtRatio(afterDeposit(h, 'quote', quote.amount), p.quote, liquidation);
   return {
     target,
     deposits: [
-      { symbol: s.quote, amount: byQuote.amount, usd: byQuote.usd },
-      ...(byBase ? [{ symbol: s.base, amount: byBase.amount, usd: byBase.usd }] : []),
+      { symbol: s.quote, ...quote },
+      ...(byBase ? [{ symbol: s.base, ...shown(byBase.amount, s.baseDecimals, p.base) }] : []),
     ],
-    repay: repay ? { symbol: debtSymbol, amount: repay.amount, usd: repay.usd } : null,
-    liquidation_price_after: priceAtRatio(afterDeposit(h, 'quote', byQuote.amount), p.quote, liquidation),
+    // Never more than is owed: repaying it all is the advice then (no debt is left to liquidate).
+    repay: repay
+      ? {
+          symbol: inBase ? s.base : s.quote,
+          ...shown(repay.amount, inBase ? s.baseDecimals : s.quoteDecimals, inBase ? p.base : p.quote, owed),
+        }
+      : null,
+    liquidation_price_after: after === null ? null : liquidationPriceShown(after, p.base),
   };
 }
 
@@ -284,6 +301,9 @@ export function positionOf(m: MarginManager, ctx: ValuationContext): PositionSum
   const L = params.liquidation;
   const liq = h && p && hasDebt ? priceAtRatio(h, p.quote, L) : null;
   const distance = p ? movePct(p.base, liq) : null;
+  // As shown, rounded toward the danger (safe-round.ts); the level is judged on the exact figures.
+  const liqShown = liq === null || !p ? liq : liquidationPriceShown(liq, p.base);
+  const distanceOut = p ? movePct(p.base, liqShown) : null;
   const ratio = v?.ratio ?? null;
   const exB = pool ? ctx.exchange(pool.base_asset_id) : null;
   const exQ = pool ? ctx.exchange(pool.quote_asset_id) : null;
@@ -351,8 +371,8 @@ export function positionOf(m: MarginManager, ctx: ValuationContext): PositionSum
     moving_symbol: pool?.base_asset_symbol ?? null,
     price: basePrice,
     quote_price: quotePrice,
-    liquidation_price: liq,
-    distance_pct: distance === null ? null : round2(distance),
+    liquidation_price: liqShown,
+    distance_pct: distanceOut === null ? null : distanceShown(distanceOut, 1),
     side: h ? sideOf(h) : null,
     size: h ? sizeOf(h) : 0,
     debt_base: h?.debtBase ?? 0,

@@ -1,6 +1,7 @@
 import type { PortfolioSummary, RiskReading, WatchEntry } from '../../../shared/contract';
 import type { RiskThresholds } from '../../../shared/risk-model';
 import type { AlertEngine } from '../alerts/alert-engine';
+import type { EscalationRules } from '../alerts/escalation';
 import { describeForLog, ServiceError } from '../client/errors';
 
 /** After a quota error the loop waits this long before it asks the service again. */
@@ -290,7 +291,11 @@ export class RiskRefresh {
     const thresholdsOf = this.d.thresholdsOf();
     const thresholds = (id: string): RiskThresholds =>
       byId.get(id)?.thresholds ?? thresholdsOf(id, DEFAULT_RISK_PARAMS);
-    this.d.alerts.onReadings(read.readings, thresholds, now, (id) => {
+    const rules = (id: string): EscalationRules => ({
+      ...thresholds(id),
+      liquidation: byId.get(id)?.liquidation_ratio ?? DEFAULT_RISK_PARAMS.liquidation,
+    });
+    this.d.alerts.onReadings(read.readings, rules, now, (id) => {
       const p = byId.get(id);
       return p ? describePosition(p) : undefined;
     });
@@ -339,7 +344,7 @@ export class RiskRefresh {
           p.owner,
           p.pool_name,
           inWords(ms),
-          `Borrow rate ${(p.interest.apr * 100).toFixed(1)} % a year. ${about.text}`,
+          `${about.action ? `${about.action}. ` : ''}Borrow rate ${(p.interest.apr * 100).toFixed(1)} % a year. ${about.text}`,
           now,
         );
       }

@@ -65,11 +65,16 @@ describe("one valuation, the protocol's", () => {
       // At the read, the valuation's ratio is the service's (its rounding, and pools priced together).
       expect(Math.abs(p.risk_ratio! / p.service_ratio! - 1), at).toBeLessThan(1e-3);
       expect(p.price!.source, at).toBe('oracle');
-      // The distance is the move that brings the ratio to the pool's liquidation ratio.
+      // The distance is the move that brings the ratio to the pool's liquidation ratio, the price
+      // rounded toward the price now at the digits shown (valuation.md "Advice that is safe to follow").
       const h = { base: p.base_amount, quote: p.quote_amount, debtBase: p.debt_base, debtQuote: p.debt_quote };
       const atLiq = valueAt(h, { base: p.liquidation_price!, quote: p.quote_price!.usd }).ratio!;
-      expect(atLiq, at).toBeCloseTo(p.liquidation_ratio, 9);
-      expect(p.distance_pct!, at).toBeCloseTo((p.liquidation_price! / p.price!.usd - 1) * 100, 1);
+      expect(atLiq, at).toBeGreaterThanOrEqual(p.liquidation_ratio * (1 - 1e-9));
+      expect(atLiq / p.liquidation_ratio - 1, at).toBeLessThan(1e-3);
+      // Toward zero at one decimal: never farther than the move to the shown price.
+      const move = (p.liquidation_price! / p.price!.usd - 1) * 100;
+      expect(Math.abs(p.distance_pct!), at).toBeLessThanOrEqual(Math.abs(move) + 1e-9);
+      expect(Math.abs(move - p.distance_pct!), at).toBeLessThan(0.1);
       expect(p.side, at).toBe(p.debt_quote > 0 ? 'long' : 'short');
       expect(p.interest.apr_source, at).toBe('curve');
       expect(p.interest.apr!, at).toBeGreaterThan(0.01);

@@ -5,7 +5,7 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import { afterDeposit, depositFor, priceAtRatio, repayFor } from '../../../../src/shared/risk-model';
 import { num, usd, usdPrice } from '../../../../src/renderer/src/format';
 import RepairPanel from '../../../../src/renderer/src/features/manager/RepairPanel.vue';
-import { shownUp } from '../../../../src/renderer/src/features/manager/position-model';
+import { adviceAmount as shownUp } from '../../../../src/shared/risk-model';
 import { position, H, P } from '../../support/manager';
 
 beforeEach(() => setActivePinia(createPinia()));

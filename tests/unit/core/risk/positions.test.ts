@@ -3,38 +3,10 @@ import { describe, expect, it } from 'vitest';
 import type { MarginManager } from '../../../../src/shared/api';
 import { OracleBook } from '../../../../src/main/core/risk/oracle-book';
 import { positionOf, type ValuationContext } from '../../../../src/main/core/risk/positions';
-import type { AssetBook } from '../../../../src/main/core/risk/asset-book';
 import { DEFAULT_RISK_PARAMS } from '../../../../src/main/core/risk/risk-params';
-import { valueAt } from '../../../../src/shared/risk-model';
-import { thresholds, positionArb } from '../../../support/positions';
+import { BOOK as book, SUI, managerOf, thresholds, positionArb } from '../../../support/positions';
 
 describe("the valuation learns the oracle from the service's ratios", () => {
-  const SUI = '0x2::sui::SUI';
-  const USDC = '0x5::usdc::USDC';
-  const pool = {
-    pool_id: 'p',
-    pool_name: 'SUI_USDC',
-    base_asset_id: SUI,
-    base_asset_symbol: 'SUI',
-    base_asset_decimals: 9,
-    quote_asset_id: USDC,
-    quote_asset_symbol: 'USDC',
-    quote_asset_decimals: 6,
-  } as never;
-  const book: AssetBook = {
-    poolsById: new Map([['p', pool]]),
-    marginPoolAsset: new Map([
-      ['mp-usdc', USDC],
-      ['mp-sui', SUI],
-    ]),
-    decimalsOf: new Map([
-      [SUI, 9],
-      [USDC, 6],
-    ]),
-    risk: { byPool: new Map(), published: false },
-    interest: new Map(),
-  };
-
   it("assets / debt = ratio on every position, and equals the service's ratio at the read, whatever the exchange says", () => {
     fc.assert(
       fc.property(
@@ -43,40 +15,7 @@ describe("the valuation learns the oracle from the service's ratios", () => {
         (list, basis) => {
           const oracle = new OracleBook();
           const oraclePrice = list[0]!.prices!.base;
-          const managers = list.map((p, i): MarginManager => {
-            // The same position at the common oracle price (its ratio kept): base amounts scale.
-            const k = p.prices!.base / oraclePrice;
-            const h = { ...p.holdings, base: p.holdings.base * k, debtBase: p.holdings.debtBase * k };
-            const ratio = valueAt(h, { base: oraclePrice, quote: 1 }).ratio!;
-            const long = h.debtQuote > 0;
-            return {
-              margin_manager_id: `m${i}`,
-              owner: 'o',
-              dex_pool_id: 'p',
-              created_at: new Date(0).toISOString(),
-              checkpoint_timestamp_ms: 0,
-              deposit: {
-                base_asset_amount: Math.round(h.base * 1e9),
-                quote_asset_amount: Math.round(h.quote * 1e6),
-                last_base_oracle_price: 1,
-                last_base_oracle_decimals: 0,
-                last_quote_oracle_price: 1,
-                last_quote_oracle_decimals: 0,
-                timestamp: new Date(0).toISOString(),
-              },
-              active_loans: [
-                {
-                  margin_pool_id: long ? 'mp-usdc' : 'mp-sui',
-                  loan_amount: 1,
-                  loan_shares: 1,
-                  remaining_amount: Math.round(long ? h.debtQuote * 1e6 : h.debtBase * 1e9),
-                  remaining_shares: 1,
-                  risk_ratio: Math.round(ratio * 1e6) / 1e6,
-                  timestamp: new Date(0).toISOString(),
-                },
-              ],
-            } as unknown as MarginManager;
-          });
+          const managers = list.map((p, i) => managerOf(p, oraclePrice, `m${i}`));
           // The exchange differs from the oracle by `basis`: it must never leak into the ratio.
           const exchange = { symbol: 'SUI', usd: oraclePrice * basis, source: 'exchange' as const, at: 1_000 };
           oracle.learn(managers, book, () => exchange.usd, 1_000);

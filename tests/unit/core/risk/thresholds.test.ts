@@ -1,63 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import { levelOf, movePct, priceAtRatio } from '../../../../src/shared/risk-model';
-import { ThresholdTracker, type TrackerState, thresholdsFrom } from '../../../../src/main/core/risk/thresholds';
+import { thresholdsFrom } from '../../../../src/main/core/risk/thresholds';
+import type { TrackerState } from '../../../../src/main/core/alerts/escalation';
 import { AlertEngine } from '../../../../src/main/core/alerts/alert-engine';
 import { Store } from '../../../../src/main/core/store/store';
 import type { PositionSummary, RiskReading } from '../../../../src/shared/contract';
 import { DEFAULT_SETTINGS, MemorySecretStore, SettingsService } from '../../../../src/main/core/settings';
 import { describePosition } from '../../../../src/main/core/alerts/position-text';
 
-describe('thresholds with hysteresis and cooldown', () => {
-  const t = { warning: 1.5, critical: 1.25, near_pct: null };
-
-  it('alerts once per crossing while a ratio hovers at a threshold', () => {
-    const tr = new ThresholdTracker(0.02, 60_000);
-    const ratios = [1.6, 1.49, 1.51, 1.49, 1.505, 1.495, 1.52, 1.49];
-    const fired = ratios.map((r, i) => tr.observe('m', r, t, i * 1000));
-    expect(fired.filter((x) => x !== null)).toEqual(['warning']);
-  });
-
-  it('escalates to critical, and alerts again after recovering past the hysteresis and the cooldown', () => {
-    const tr = new ThresholdTracker(0.02, 10_000);
-    expect(tr.observe('m', 1.45, t, 0)).toBe('warning');
-    expect(tr.observe('m', 1.2, t, 1000)).toBe('critical');
-    expect(tr.observe('m', 1.26, t, 2000)).toBeNull(); // above 1.25 but inside the hysteresis band
-    expect(tr.level('m')).toBe('critical');
-    expect(tr.observe('m', 1.6, t, 3000)).toBeNull();
-    expect(tr.level('m')).toBe('ok');
-    expect(tr.observe('m', 1.45, t, 5000)).toBeNull(); // within the cooldown of the last warning
-    expect(tr.observe('m', 1.6, t, 6000)).toBeNull();
-    expect(tr.observe('m', 1.45, t, 20_000)).toBe('warning');
-  });
-
-  it('after a liquidation the position starts again: a second approach within the cooldown is alerted', () => {
-    const tr = new ThresholdTracker(0.02, 15 * 60_000);
-    expect(tr.observe('m', 1.2, t, 0)).toBe('critical');
-    expect(tr.observe('m', 1.2, t, 60_000)).toBeNull();
-    tr.forget('m');
-    expect(tr.level('m')).toBe('ok');
-    expect(tr.observe('m', 1.2, t, 120_000)).toBe('critical');
-  });
-
-  it('keeps managers apart', () => {
-    const tr = new ThresholdTracker();
-    expect(tr.observe('a', 1.4, t)).toBe('warning');
-    expect(tr.observe('b', 1.4, t)).toBe('warning');
-  });
-
-  it('hands over its levels and the alert times inside the cooldown, and takes them back', () => {
-    const tr = new ThresholdTracker(0.02, 10_000);
-    tr.observe('a', 1.4, t, 0);
-    tr.observe('b', 1.2, t, 5_000);
-    tr.observe('c', 1.6, t, 5_000);
-    const state = tr.state(12_000);
-    expect(state).toEqual({ levels: { a: 'warning', b: 'critical' }, lastAlertAt: { 'b:critical': 5_000 } });
-    const again = new ThresholdTracker(0.02, 10_000);
-    again.restore(JSON.parse(JSON.stringify(state)) as TrackerState);
-    expect(again.observe('a', 1.4, t, 13_000)).toBeNull();
-    expect(again.observe('b', 1.2, t, 13_000)).toBeNull();
-    expect(again.observe('a', 1.2, t, 13_000)).toBe('critical');
-  });
+describe('alerts kept across a restart', () => {
+  const t = { warning: 1.5, critical: 1.25, near_pct: null, liquidation: 1.1 };
 
   it('a restarted app does not alert again a position still below its threshold, and alerts one that got worse', () => {
     const store = Store.openInMemory();
@@ -166,8 +118,11 @@ describe('thresholds that mean something', () => {
         liquidation_price_after: null,
       },
     } as unknown as PositionSummary;
-    expect(describePosition(p).text).toBe(
-      'Assets $3,000, debt 2,600 USDC ($2,600): ratio 1.153. SUI at $2.925 (-2.5 %) liquidates it. Deposit 120 USDC or repay 100 USDC to get back to 1.20.',
+    const words = describePosition({ ...p, side: 'long', size: 1000, base_symbol: 'SUI' } as PositionSummary);
+    expect(words.text).toBe(
+      'Assets $3,000, debt 2,600 USDC ($2,600): ratio 1.153. SUI at $2.925 (\u22122.5 %) liquidates it.',
     );
+    expect(words.headline).toBe('Long 1,000 SUI on SUI_USDC: 1.153, liquidation at $2.925, \u22122.5 %');
+    expect(words.action).toBe('Deposit 120 USDC or repay 100 USDC \u2192 1.20');
   });
 });

@@ -211,7 +211,7 @@ describe('an alert that cannot be stored (a full disk) is shown all the same', (
     };
     const fired = alerts.onReadings(
       [reading],
-      () => ({ warning: 1.5, critical: 1.2, near_pct: null }),
+      () => ({ warning: 1.5, critical: 1.2, near_pct: null, liquidation: 1.1 }),
       1_800_000_000_000,
     );
     expect(fired.map((a) => [a.id, a.rule, a.level])).toEqual([[0, 'risk-threshold', 'critical']]);

@@ -1,8 +1,10 @@
 import type { PositionSummary } from '../../../../shared/contract';
 import { modelOf } from '../../../../shared/portfolio';
 import {
+  adviceAmount,
   afterDeposit,
   DAY_MS,
+  liquidationPriceShown,
   depositFor,
   priceAtRatio,
   projectRatio,
@@ -10,6 +12,8 @@ import {
   valueAt,
   type Amount,
   type DebtRates,
+  type Holdings,
+  type PricePair,
 } from '../../../../shared/risk-model';
 import { usd, usdPrice } from '../../format';
 
@@ -61,9 +65,15 @@ export function repairAt(p: PositionSummary, target: number): RepairAt | null {
     ],
     repay: repay ? { symbol: owesBase ? base : quote, decimals: repayDecimals, amount: repay } : null,
     liquidationPriceAfter: byQuote
-      ? priceAtRatio(afterDeposit(h, 'quote', byQuote.amount), m.prices.quote, p.liquidation_ratio)
+      ? liquidationAfter(h, m.prices, adviceAmount(byQuote.amount, p.quote_decimals), p.liquidation_ratio)
       : null,
   };
+}
+
+/** The liquidation price after depositing `amount` of the quote asset (as shown), rounded toward the price now. */
+function liquidationAfter(h: Holdings, prices: PricePair, amount: number, liquidation: number): number | null {
+  const after = priceAtRatio(afterDeposit(h, 'quote', amount), prices.quote, liquidation);
+  return after === null ? null : liquidationPriceShown(after, prices.base);
 }
 
 /** The longest the chart looks ahead. */
@@ -104,17 +114,6 @@ export function interestLiquidationText(p: PositionSummary): string | null {
   if (ms === null) return "Interest alone does not liquidate it within a year at today's prices.";
   if (ms <= 0) return 'At or below its liquidation ratio now.';
   return `Liquidated by interest alone in ${duration(ms)} at today's prices.`;
-}
-
-/**
- * An amount to bring, rounded up at the digits it is shown with ("1,240.51 USDC" for 1,240.5032):
- * the figure read on screen is never short of the target.
- */
-export function shownUp(x: number, decimals: number): number {
-  if (!(x > 0)) return x;
-  const digits = Math.min(decimals, x >= 1 ? 2 : Math.min(8, 4 - Math.floor(Math.log10(x))));
-  const unit = 10 ** digits;
-  return Math.ceil(x * unit - 1e-7) / unit;
 }
 
 /** A reward share as a percent: 0.01 -> "1 %", 0.025 -> "2.5 %". */

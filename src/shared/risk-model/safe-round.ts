@@ -1,0 +1,64 @@
+/**
+ * Rounding toward safety (docs/valuation.md "Advice that is safe to follow"): a figure a trader
+ * acts on is rounded so that doing exactly what it says reaches the target, and a figure that
+ * warns is rounded so that the danger shows no later than it comes.
+ *
+ * - An amount to deposit or repay rounds up, at the digits it is shown with.
+ * - A liquidation price rounds toward the price now (a long's up, a short's down): the shown
+ *   price is reached before the true one.
+ * - A distance to liquidation rounds toward zero: never farther than it is.
+ */
+
+/** A hair of float error: x units that are an integer within it stay that integer. */
+const EPSILON = 1e-7;
+
+export const ceilAt = (x: number, digits: number): number => {
+  const unit = 10 ** digits;
+  return Math.ceil(x * unit - EPSILON) / unit;
+};
+
+export const floorAt = (x: number, digits: number): number => {
+  const unit = 10 ** digits;
+  return Math.floor(x * unit + EPSILON) / unit;
+};
+
+export const towardZeroAt = (x: number, digits: number): number => (x < 0 ? -floorAt(-x, digits) : floorAt(x, digits));
+
+/**
+ * The decimals an amount to bring is shown with: two from 1 up ("1,240.51"), four significant
+ * digits below ("0.004321"), never more than the asset has.
+ */
+export function adviceDigits(x: number, assetDecimals: number): number {
+  const abs = Math.abs(x);
+  const digits = abs >= 1 || abs === 0 ? 2 : Math.min(8, 3 - Math.floor(Math.log10(abs)));
+  return Math.max(0, Math.min(assetDecimals, digits));
+}
+
+/** An amount to deposit or repay as shown: rounded up at the digits it is shown with (`adviceDigits`). */
+export function adviceAmount(x: number, assetDecimals: number): number {
+  if (!(x > 0)) return x;
+  return ceilAt(x, adviceDigits(x, assetDecimals));
+}
+
+/** The decimals a USD price is shown with: $97,250.00, $3.8017, $0.1138 (four significant below $1). */
+export function usdPriceDigits(value: number): number {
+  const abs = Math.abs(value);
+  if (abs >= 1000) return 2;
+  if (abs >= 1 || abs === 0) return 4;
+  return Math.min(8, 3 - Math.floor(Math.log10(abs)));
+}
+
+/**
+ * A liquidation price as shown: rounded at its digits toward the price now, so it is met no later
+ * than the true one (a long's rounds up, a short's down).
+ */
+export function liquidationPriceShown(liquidation: number, now: number | null): number {
+  const digits = usdPriceDigits(liquidation);
+  if (now === null) return liquidation;
+  return liquidation < now ? ceilAt(liquidation, digits) : floorAt(liquidation, digits);
+}
+
+/** A distance to liquidation (percent, negative for a fall) as shown: toward zero at `digits`. */
+export function distanceShown(pct: number, digits = 1): number {
+  return towardZeroAt(pct, digits);
+}

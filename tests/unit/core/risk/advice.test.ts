@@ -1,0 +1,126 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { describePosition } from '../../../../src/main/core/alerts/position-text';
+import { positionOf, type ValuationContext } from '../../../../src/main/core/risk/positions';
+import type { PositionSummary } from '../../../../src/shared/contract';
+import {
+  adviceAmount,
+  afterDeposit,
+  distanceShown,
+  liquidationPriceShown,
+  movePct,
+  priceAtRatio,
+  valueAt,
+  type Holdings,
+  type PricePair,
+} from '../../../../src/shared/risk-model';
+import { BOOK, SUI, managerOf, positionArb, thresholds } from '../../../support/positions';
+
+/** Positions below the warning threshold (1.2): each has a repair to follow. */
+const below = positionArb.filter((p) => {
+  const r = valueAt(p.holdings, p.prices!).ratio;
+  return r !== null && r < thresholds.warning && r > 1.126;
+});
+
+/** The position valued as every view gets it, at the oracle price of `positionArb`'s. */
+function valued(p: typeof below extends fc.Arbitrary<infer T> ? T : never): PositionSummary {
+  const price = p.prices!.base;
+  const usd = (a: string) =>
+    a === SUI
+      ? { symbol: 'SUI', usd: price, source: 'oracle' as const, at: 1_000 }
+      : { symbol: 'USDC', usd: 1, source: 'stablecoin' as const, at: 1_000 };
+  const ctx: ValuationContext = {
+    book: BOOK,
+    price: usd,
+    exchange: usd,
+    pastPrice: () => null,
+    thresholds: () => thresholds,
+    history: () => undefined,
+    readAt: 1_000,
+    now: 1_000,
+  };
+  return positionOf(managerOf(p, price), ctx);
+}
+
+const holdingsOf = (p: PositionSummary): Holdings => ({
+  base: p.base_amount,
+  quote: p.quote_amount,
+  debtBase: p.debt_base,
+  debtQuote: p.debt_quote,
+});
+const pricesOf = (p: PositionSummary): PricePair => ({ base: p.price!.usd, quote: p.quote_price!.usd });
+const number = (text: string): number => Number(text.replaceAll(',', ''));
+
+describe('advice that is safe to follow (executed as written)', () => {
+  it("the alert's action, done exactly as it reads, reaches its target: each deposit and the repayment", () => {
+    fc.assert(
+      fc.property(below, (arb) => {
+        const p = valued(arb);
+        if (!p.repair) return;
+        const action = describePosition(p).action;
+        const m = /^Deposit ([\d,.]+) (\w+)(?: or repay ([\d,.]+) (\w+))? → ([\d.]+)$/.exec(action);
+        expect(m, action).not.toBeNull();
+        const [, deposit, depositSymbol, repay, repaySymbol, target] = m!;
+        expect(number(target!)).toBe(p.repair.target);
+        const h = holdingsOf(p);
+        const prices = pricesOf(p);
+        const asset = depositSymbol === p.quote_symbol ? 'quote' : 'base';
+        const afterDepositRatio = valueAt(afterDeposit(h, asset, number(deposit!)), prices).ratio!;
+        expect(afterDepositRatio, action).toBeGreaterThanOrEqual(p.repair.target);
+        // The other asset's deposit, as the repair panel lists it, reaches it too.
+        for (const d of p.repair.deposits) {
+          const a = d.symbol === p.quote_symbol ? 'quote' : 'base';
+          expect(valueAt(afterDeposit(h, a, d.amount), prices).ratio!).toBeGreaterThanOrEqual(p.repair.target);
+        }
+        if (repay) {
+          const y = number(repay);
+          const paid =
+            repaySymbol === p.base_symbol && h.debtBase > 0
+              ? { ...h, base: h.base, debtBase: Math.max(0, h.debtBase - y) }
+              : { ...h, debtQuote: Math.max(0, h.debtQuote - y) };
+          const r = valueAt(paid, prices).ratio;
+          // No debt left (all repaid) has no ratio: nothing can be liquidated.
+          if (r !== null) expect(r, action).toBeGreaterThanOrEqual(p.repair.target);
+        }
+      }),
+      { numRuns: 1000 },
+    );
+  });
+
+  it('a liquidation price and its distance round toward the danger: the shown price is met first', () => {
+    fc.assert(
+      fc.property(positionArb, (arb) => {
+        const p = valued(arb);
+        if (p.liquidation_price === null || p.distance_pct === null) return;
+        const h = holdingsOf(p);
+        const prices = pricesOf(p);
+        const truth = priceAtRatio(h, prices.quote, p.liquidation_ratio)!;
+        // Between the price now and the true liquidation price, or on it.
+        // (A hair of float error, 1e-7 of the last digit shown, is not a digit: safe-round.ts EPSILON.)
+        const long = truth < prices.base;
+        if (long) expect(p.liquidation_price).toBeGreaterThanOrEqual(truth * (1 - 1e-9));
+        else expect(p.liquidation_price).toBeLessThanOrEqual(truth * (1 + 1e-9));
+        // At the shown price the position is not yet liquidated.
+        const there = valueAt(h, { ...prices, base: p.liquidation_price }).ratio!;
+        expect(there).toBeGreaterThanOrEqual(p.liquidation_ratio * (1 - 1e-9));
+        // The distance is never farther than the truth's, at the one decimal every view shows.
+        expect(Math.abs(p.distance_pct)).toBeLessThanOrEqual(Math.abs(movePct(prices.base, truth)!) + 1e-9);
+        expect(Number(p.distance_pct.toFixed(1))).toBe(p.distance_pct);
+      }),
+      { numRuns: 1000 },
+    );
+  });
+
+  it('rounds amounts up at the digits shown, prices toward the price now, distances toward zero', () => {
+    // The trader's cases: 307.4 read as "307", 30.4 as "30"; now the amount shown reaches the target.
+    expect(adviceAmount(307.3801, 6)).toBe(307.39);
+    expect(adviceAmount(30.4, 6)).toBe(30.4);
+    expect(adviceAmount(30.400000001, 6)).toBe(30.4); // float dust is not a unit more
+    expect(adviceAmount(0.00432101, 9)).toBe(0.004322);
+    expect(adviceAmount(12.345678, 1)).toBe(12.4); // never more digits than the asset has
+    expect(liquidationPriceShown(0.196549, 0.2)).toBe(0.1966); // a long: up, toward $0.20
+    expect(liquidationPriceShown(3.29681, 3)).toBe(3.2968); // a short: down, toward $3
+    expect(distanceShown(-1.26)).toBe(-1.2);
+    expect(distanceShown(4.99)).toBe(4.9);
+  });
+});
