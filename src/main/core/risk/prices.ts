@@ -92,6 +92,26 @@ export class PriceBook {
     return p;
   }
 
+  /**
+   * A trade a pool's stream received (danger-pricing.ts): when the pool is where its base asset is
+   * priced, that asset's exchange price is the trade's, at `now`. Whether it priced anything.
+   */
+  noteTrade(poolName: string, rawPrice: number, now: number): boolean {
+    const pool = this.pools().find((p) => p.pool_name === poolName);
+    if (!pool || this.pricingPool(pool.base_asset_id) !== pool) return false;
+    const quoteUsd = isStable(pool.quote_asset_symbol) ? 1 : (this.exchange.get(pool.quote_asset_id)?.usd ?? null);
+    if (quoteUsd === null) return false;
+    const price: UsdPrice = {
+      symbol: pool.base_asset_symbol,
+      usd: humanPrice(rawPrice, pool) * quoteUsd,
+      source: 'exchange',
+      at: now,
+    };
+    this.exchange.set(pool.base_asset_id, price);
+    this.onRead(pool.base_asset_id, price);
+    return true;
+  }
+
   /** Forget everything (the service changed). */
   reset(): void {
     this.exchange.clear();

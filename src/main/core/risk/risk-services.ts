@@ -6,6 +6,7 @@ import type { StoreHealth } from '../store/store-health';
 import type { WatchRegistry } from '../watch-registry';
 import { AssetBookCache } from './asset-book';
 import { CADENCE_RULES, type CadenceRuleName } from './cadence';
+import { DangerPricing } from './danger-pricing';
 import { EventUnits } from './event-amounts';
 import { LateUnits } from './late-units';
 import { managerHistory } from './manager-history';
@@ -55,6 +56,8 @@ export class RiskServices {
   readonly volatility = new VolatilityBook();
   readonly refresh: RiskRefresh;
   readonly schedule: PriceSchedule;
+  /** Live prices from a pool's stream while a watched position there is in danger. */
+  readonly danger: DangerPricing;
 
   constructor(d: RiskServicesDeps) {
     const client = (): ServiceClient => d.client;
@@ -110,6 +113,7 @@ export class RiskServices {
       },
       onValued: () => {
         this.schedule.replan();
+        this.danger.update(this.refresh.positions());
         d.onValued();
       },
       noteNetwork: d.noteNetwork,
@@ -129,6 +133,12 @@ export class RiskServices {
       canRun: () => d.connected() && !d.offline(),
       log: d.log,
     });
+    this.danger = new DangerPricing({
+      prices: this.prices,
+      // Only while the month's budget does not slow the reads (a stream costs 1 credit per KB).
+      allowed: () => d.connected() && !d.offline() && (this.schedule.plan().pace ?? Infinity) <= 1,
+      revalue: () => void this.refresh.revalue(),
+    });
   }
 
   /** Another service: forget what was learnt about the one before. */
@@ -142,5 +152,6 @@ export class RiskServices {
   close(): void {
     this.refresh.close();
     this.schedule.close();
+    this.danger.close();
   }
 }

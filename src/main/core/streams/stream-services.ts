@@ -16,7 +16,7 @@ export interface StreamServicesDeps {
   client: ServiceClient;
   settings: () => Settings;
   watch: WatchRegistry;
-  risk: Pick<RiskServices, 'assets' | 'eventUnits' | 'lateUnits' | 'prices' | 'refresh'>;
+  risk: Pick<RiskServices, 'assets' | 'eventUnits' | 'lateUnits' | 'prices' | 'refresh' | 'danger'>;
   alerts: AlertEngine;
   hub: PushHub;
   storeHealth: StoreHealth;
@@ -43,7 +43,7 @@ export interface StreamServicesDeps {
 /**
  * The streams room, built and wired: the supervisor that keeps every stream open within the
  * plan's budget, the margin stream end to end (margin-service.ts), a pool stream per pool a page
- * shows (pool-streams.ts), and what each stream receives, for the cost model.
+ * shows or the guard wants live (pool-streams.ts), and what each stream receives, for the cost model.
  */
 export class StreamServices {
   readonly supervisor: StreamSupervisor;
@@ -84,9 +84,11 @@ export class StreamServices {
       canOpen: d.connected,
       subscribers: (pool) => d.hub.count(`pool:${pool}`),
       publish: (pool, push) => d.hub.publish(`pool:${pool}`, push),
+      onTrades: (pool, trades) => d.risk.danger.onTrades(pool, trades),
       noteStore: (pool, err) => d.storeHealth.note(err, `pool:${pool}`),
       log: d.log,
     });
+    d.risk.danger.onWanted((pools) => this.pools.guard(pools));
     this.margin = new MarginService({
       store: d.store,
       client,

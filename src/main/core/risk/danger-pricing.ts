@@ -1,0 +1,97 @@
+import type { Trade } from '../../../shared/api';
+import type { GuardedPosition } from './price-schedule';
+import type { PriceBook } from './prices';
+
+export interface DangerPricingDeps {
+  prices: PriceBook;
+  /**
+   * Whether the plan allows a stream for it now: the month's budget is not slowing the price
+   * reads (a pool stream costs 1 credit per KB, docs/credits.md).
+   */
+  allowed: () => boolean;
+  /** New prices came from a stream: value the positions again. */
+  revalue: () => void;
+  now?: () => number;
+  setTimer?: (fn: () => void, ms: number) => { unref?: () => void };
+  clearTimer?: (t: unknown) => void;
+}
+
+/** The least time between two valuations a stream's trades ask for (trades come many a second). */
+export const LIVE_REVALUE_MS = 1_000;
+
+/**
+ * Live prices while a position is in danger (docs/credits.md "In danger: the pool's stream"): the
+ * pool that prices the moving asset of a watched position at critical or liquidatable is wanted
+ * on its trade stream, where the plan allows one, so the position is valued at each trade (at most
+ * once a second) instead of at the schedule's 45 s. The streams room opens the streams it is told
+ * (`onWanted`) in a free slot and hands back their trades (`onTrades`).
+ */
+export class DangerPricing {
+  private wanted = new Set<string>();
+  private readonly listeners = new Set<(pools: ReadonlySet<string>) => void>();
+  /** The newest trade time taken per pool: a replay or backfill is older and moves nothing. */
+  private readonly newest = new Map<string, number>();
+  private lastRevalue = -Infinity;
+  private timer: unknown;
+  private readonly now: () => number;
+
+  constructor(private readonly d: DangerPricingDeps) {
+    this.now = d.now ?? Date.now;
+  }
+
+  /** The pools wanted live now. */
+  pools(): ReadonlySet<string> {
+    return this.wanted;
+  }
+
+  /** Told every time the pools wanted change. */
+  onWanted(listener: (pools: ReadonlySet<string>) => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  /** After each valuation: the pools of the positions in danger, when the plan allows. */
+  update(positions: readonly GuardedPosition[]): void {
+    const next = new Set<string>();
+    if (this.d.allowed())
+      for (const g of positions) {
+        if (g.position.level !== 'critical' && g.position.level !== 'liquidatable') continue;
+        const pool = this.d.prices.pricingPool(g.baseAsset);
+        if (pool) next.add(pool.pool_name);
+      }
+    if (next.size === this.wanted.size && [...next].every((p) => this.wanted.has(p))) return;
+    this.wanted = next;
+    for (const p of [...this.newest.keys()]) if (!next.has(p)) this.newest.delete(p);
+    for (const l of this.listeners) l(next);
+  }
+
+  /** Trades a pool stream received: a wanted pool's newest trade prices its asset. */
+  onTrades(pool: string, trades: readonly Trade[]): void {
+    if (!this.wanted.has(pool) || trades.length === 0) return;
+    const last = trades.reduce((a, b) => (b.checkpoint_timestamp_ms >= a.checkpoint_timestamp_ms ? b : a));
+    if (last.checkpoint_timestamp_ms < (this.newest.get(pool) ?? -Infinity)) return;
+    this.newest.set(pool, last.checkpoint_timestamp_ms);
+    if (!this.d.prices.noteTrade(pool, last.price, this.now())) return;
+    this.revalueSoon();
+  }
+
+  close(): void {
+    if (this.timer !== undefined) (this.d.clearTimer ?? clearTimeout)(this.timer as NodeJS.Timeout);
+    this.timer = undefined;
+  }
+
+  /** One valuation at once, then at most one a second: later trades wait for the next. */
+  private revalueSoon(): void {
+    if (this.timer !== undefined) return;
+    const wait = Math.max(0, this.lastRevalue + LIVE_REVALUE_MS - this.now());
+    const fire = (): void => {
+      this.timer = undefined;
+      this.lastRevalue = this.now();
+      this.d.revalue();
+    };
+    if (wait === 0) return fire();
+    const t = (this.d.setTimer ?? setTimeout)(fire, wait);
+    t.unref?.();
+    this.timer = t;
+  }
+}
