@@ -1,24 +1,29 @@
 import vue from '@vitejs/plugin-vue';
-import { defineConfig } from 'vitest/config';
+import { configDefaults, defineConfig } from 'vitest/config';
 import { BaseSequencer, type TestSpecification } from 'vitest/node';
 
 /**
- * The longest files first: the 10-minute valuation run (tests/e2e/valuation.test.ts) starts at
- * once on one worker, the 6-minute blind alarm (tests/integration/serve/notify-blind.test.ts, mostly
- * waiting out a killed Demo network) and the 2-minute crash of serve (serve/notify-crash.test.ts) on
- * the other, and both then share the rest.
+ * The soak suite (`npm run test:soak`, run by CI after `npm test`): the long runs at production
+ * timings. A 10-minute watch of the Demo network checking every view against the one valuation,
+ * the blind alarm waiting out a 4-minute outage, an outage of the service, a crash of serve with
+ * alerts in flight, and the streams' fault and history-gap runs. `npm test` runs everything else.
  */
-const LONGEST = [
-  /e2e[\\/]valuation\.test\.ts$/,
-  /integration[\\/]serve[\\/]notify-blind\.test\.ts$/,
-  /integration[\\/]serve[\\/]notify-crash\.test\.ts$/,
+export const SOAK_FILES = [
+  'tests/e2e/valuation.test.ts',
+  'tests/integration/serve/notify-blind.test.ts',
+  'tests/integration/serve/outage.test.ts',
+  'tests/integration/serve/notify-crash.test.ts',
+  'tests/integration/core/streams/history-gap.test.ts',
+  'tests/integration/core/streams/faults.test.ts',
 ];
+
+/** The soak's longest files first (the order above), so the two workers finish together. */
 class LongestFirst extends BaseSequencer {
   override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
     const sorted = await super.sort(files);
     const rank = (f: TestSpecification): number => {
-      const i = LONGEST.findIndex((re) => re.test(f.moduleId));
-      return i < 0 ? LONGEST.length : i;
+      const i = SOAK_FILES.findIndex((name) => f.moduleId.replaceAll('\\', '/').endsWith(name));
+      return i < 0 ? SOAK_FILES.length : i;
     };
     return [...sorted].sort((a, b) => rank(a) - rank(b));
   }
@@ -37,6 +42,7 @@ export default defineConfig({
       'tests/integration/**/*.test.ts',
       'tests/e2e/**/*.test.ts',
     ],
+    exclude: [...configDefaults.exclude, ...SOAK_FILES],
     environment: 'node',
     setupFiles: ['./tests/support/fail-on-unhandled.ts'],
     // The default already fails the run on unhandled errors; say so, it is a rule here.

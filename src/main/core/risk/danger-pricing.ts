@@ -1,13 +1,36 @@
 import type { Trade } from '../../../shared/api';
-import type { GuardedPosition } from './price-schedule';
+import { allowedPerDay, readsPerDay, type PaceBounds, type PacedRead } from '../credits/budget-pacer';
+import type { BudgetState, GuardedPosition } from './price-schedule';
 import type { PriceBook } from './prices';
+
+/**
+ * What a pool stream costs an hour, as reserved before one opens for the guard: the Demo
+ * network's SUI_USDC stream at speed 1 delivered 853 KB in 75 s after its first 15 s (11.1 KB/s,
+ * trades and depth), about 40,000 credits an hour at 1 credit per KB.
+ */
+export const STREAM_CREDITS_PER_HOUR = 40_000;
+
+/**
+ * Whether the month's budget affords a pool stream for an hour beside everything the schedule
+ * reads now (docs/credits.md "In danger: the pool's stream"): what may be spent a day from now,
+ * less the margin stream and the reads as planned, leaves at least an hour of a stream. Always,
+ * where nothing is charged or no budget is set.
+ */
+export function streamAffordable(
+  budget: BudgetState | null,
+  reads: readonly PacedRead[],
+  bounds: PaceBounds,
+  now: number,
+): boolean {
+  if (budget === null || budget.monthly === null) return true;
+  const room = allowedPerDay(budget.monthly, budget.spentThisMonth, new Date(now));
+  const planned = budget.fixedPerDay + readsPerDay([...reads, budget.records, ...budget.events], 1, bounds);
+  return room - planned >= STREAM_CREDITS_PER_HOUR;
+}
 
 export interface DangerPricingDeps {
   prices: PriceBook;
-  /**
-   * Whether the plan allows a stream for it now: the month's budget is not slowing the price
-   * reads (a pool stream costs 1 credit per KB, docs/credits.md).
-   */
+  /** Whether a stream may open for it now: connected, and the month's budget affords it (`streamAffordable`). */
   allowed: () => boolean;
   /** New prices came from a stream: value the positions again. */
   revalue: () => void;

@@ -5,8 +5,8 @@ import type { Store } from '../store/store';
 import type { StoreHealth } from '../store/store-health';
 import type { WatchRegistry } from '../watch-registry';
 import { AssetBookCache } from './asset-book';
-import { CADENCE_RULES, type CadenceRuleName } from './cadence';
-import { DangerPricing } from './danger-pricing';
+import { CADENCE_RULES, type CadenceRule, type CadenceRuleName } from './cadence';
+import { DangerPricing, streamAffordable } from './danger-pricing';
 import { EventUnits } from './event-amounts';
 import { LateUnits } from './late-units';
 import { managerHistory } from './manager-history';
@@ -61,6 +61,9 @@ export class RiskServices {
 
   constructor(d: RiskServicesDeps) {
     const client = (): ServiceClient => d.client;
+    const rule = (): CadenceRule =>
+      CADENCE_RULES[(process.env['TIDEWATCH_CADENCE'] as CadenceRuleName | undefined) ?? 'guard'] ??
+      CADENCE_RULES.guard;
     this.assets = new AssetBookCache(client, d.connected);
     this.eventUnits = new EventUnits(d.store.margin, d.store.cache, () => this.assets.now());
     d.alerts.poolOf = (id) => this.eventUnits.poolNameOf(id);
@@ -124,9 +127,7 @@ export class RiskServices {
       prices: this.prices,
       volatility: this.volatility,
       client,
-      rule: () =>
-        CADENCE_RULES[(process.env['TIDEWATCH_CADENCE'] as CadenceRuleName | undefined) ?? 'guard'] ??
-        CADENCE_RULES.guard,
+      rule,
       positions: () => this.refresh.positions(),
       budget: d.budget,
       onPrices: () => void this.refresh.revalue(),
@@ -135,8 +136,8 @@ export class RiskServices {
     });
     this.danger = new DangerPricing({
       prices: this.prices,
-      // Only while the month's budget does not slow the reads (a stream costs 1 credit per KB).
-      allowed: () => d.connected() && !d.offline() && (this.schedule.plan().pace ?? Infinity) <= 1,
+      allowed: () =>
+        d.connected() && !d.offline() && streamAffordable(d.budget(), this.schedule.reads(), rule(), Date.now()),
       revalue: () => void this.refresh.revalue(),
     });
   }

@@ -1,6 +1,12 @@
 import { describe, expect, it, vi } from 'vitest';
 import type { Pool, Trade } from '../../../../src/shared/api';
-import { DangerPricing, LIVE_REVALUE_MS } from '../../../../src/main/core/risk/danger-pricing';
+import {
+  DangerPricing,
+  LIVE_REVALUE_MS,
+  STREAM_CREDITS_PER_HOUR,
+  streamAffordable,
+} from '../../../../src/main/core/risk/danger-pricing';
+import { CADENCE_RULES } from '../../../../src/main/core/risk/cadence';
 import type { GuardedPosition } from '../../../../src/main/core/risk/price-schedule';
 import { PriceBook } from '../../../../src/main/core/risk/prices';
 import type { ServiceClient } from '../../../../src/main/core/client/service-client';
@@ -109,5 +115,34 @@ describe('live prices while a position is in danger', () => {
     expect(prices.peek(SUI)?.usd).toBeCloseTo(2.99, 9);
     advance(5_000);
     expect(revalue).toHaveBeenCalledTimes(2);
+  });
+});
+
+describe("a pool stream for the guard fits the month's budget", () => {
+  const now = Date.UTC(2026, 10, 15, 12);
+  const budget = (monthly: number | null, spent = 0) => ({
+    monthly,
+    spentThisMonth: spent,
+    fixedPerDay: 50,
+    records: { id: 'margin records', intervalMs: 3 * 3_600_000, credits: 20 },
+    events: [],
+  });
+  // Four assets every 45 s: 1,920 reads a day each at 20 credits, 153,600 a day.
+  const reads = ['SUI', 'WAL', 'DEEP', 'NS'].map((id) => ({ id, intervalMs: 45_000, credits: 20 }));
+
+  it('always where nothing is charged or no budget is set', () => {
+    expect(streamAffordable(null, reads, CADENCE_RULES.guard, now)).toBe(true);
+    expect(streamAffordable(budget(null), reads, CADENCE_RULES.guard, now)).toBe(true);
+  });
+
+  it("only when an hour of it fits beside the day's planned reads", () => {
+    // Builder (5,000,000 a month, 161,290 a day at most): one asset every 45 s leaves room, four do not.
+    expect(streamAffordable(budget(5_000_000), reads.slice(0, 1), CADENCE_RULES.guard, now)).toBe(true);
+    expect(streamAffordable(budget(5_000_000), reads, CADENCE_RULES.guard, now)).toBe(false);
+    // Free (250,000 a month, 8,065 a day): never an hour of a stream (40,000 credits).
+    expect(streamAffordable(budget(250_000), [], CADENCE_RULES.guard, now)).toBe(false);
+    // Most of the month spent: no room left.
+    expect(streamAffordable(budget(5_000_000, 4_990_000), [], CADENCE_RULES.guard, now)).toBe(false);
+    expect(STREAM_CREDITS_PER_HOUR).toBe(40_000);
   });
 });
