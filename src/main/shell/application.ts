@@ -106,9 +106,10 @@ export async function startApplication(paths: ShellPaths): Promise<void> {
   windows.create(!hidden);
 
   // 5. Notifications and the tray, both fed by the core.
-  // A click opens the window on that alert (the key-rejected alert leads to Settings, where the key is entered).
+  // A click opens the window on that alert (the key-rejected alert leads to Settings, where the key is entered),
+  // or on the Alerts page for a burst of several.
   const notifier = new AlertNotifier(
-    (alert) => windows.show(alert.rule === 'stream-auth' ? '#/settings' : `#/alerts/${alert.id}`),
+    (alert) => windows.show(!alert ? '#/alerts' : alert.rule === 'stream-auth' ? '#/settings' : `#/alerts/${alert.id}`),
     Date.now,
     () => monitor.effective().privacyMode,
     (alert) => monitor.alerts.notify.desktopCarries(alert),

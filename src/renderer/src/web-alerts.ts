@@ -1,11 +1,12 @@
 import type { AlertRecord } from '../../shared/contract';
+import { burstText, byPosition, levelOf, type BurstUpdate } from '../../shared/alert-notice';
 import { maskAmounts } from '../../shared/privacy';
 
 /**
- * The page `tidewatch serve` serves alerts like the desktop app does: a browser
- * notification for each new warning or critical alert, a short sound for a critical one, and the
- * count to act on in the tab's title, so an alert reaches a trader whose tab is in the background.
- * In the desktop app the native notifier does all this; none of it runs there.
+ * The page `tidewatch serve` serves alerts like the desktop app does: one browser notification
+ * per burst of new warning or critical alerts, replaced as the burst grows, a short sound when a
+ * burst turns critical, and the count to act on in the tab's title, so an alert reaches a trader
+ * whose tab is in the background. In the desktop app the native notifier does all this; none of it runs there.
  */
 
 /** Where a dismissal of the "allow notifications" banner is remembered. */
@@ -37,37 +38,63 @@ export function titleFor(open: number): string {
 export interface AlertNotice {
   title: string;
   body: string;
+  /** The burst's: the browser replaces the notification of the same tag as the burst grows. */
   tag: string;
+  /** Alert again on replacing it: only when the burst's level rose. */
+  renotify: boolean;
   requireInteraction: boolean;
-  /** Where its click goes: the position's page, or the alert on the Alerts page. */
+  /** Where its click goes: the position's page, the alert on the Alerts page, or the Alerts page for several. */
   href: string;
 }
 
-/** What the notification of `a` says; in privacy mode the amounts of the user's own positions are masked, as on screen. */
-export function noticeOf(a: AlertRecord, privacy: boolean): AlertNotice {
-  const mask = privacy && a.owner !== null ? maskAmounts : (t: string) => t;
+/**
+ * What the one notification of a burst says (docs/alerts.md, "On the screen and on the phone"):
+ * one alert's title and its action, or the summary title and the worst first. In privacy mode the
+ * amounts of the user's own positions are masked, as on screen.
+ */
+export function noticeOf(
+  burst: Pick<BurstUpdate, 'key' | 'alerts' | 'started' | 'rose'>,
+  privacy: boolean,
+): AlertNotice {
+  const alerts = burst.alerts.map((a) =>
+    privacy && a.owner !== null ? { ...a, title: maskAmounts(a.title), message: maskAmounts(a.message) } : a,
+  );
+  const { title, body } = burstText(alerts);
+  const groups = byPosition(alerts);
+  const one = groups.length === 1 ? groups[0]! : null;
   return {
-    title: mask(a.title),
-    body: mask(a.message),
-    tag: `tidewatch-alert-${a.id}`,
-    requireInteraction: a.level === 'critical',
-    href: a.manager_id ? `#/manager/${encodeURIComponent(a.manager_id)}` : a.id > 0 ? `#/alerts/${a.id}` : '#/alerts',
+    title,
+    body,
+    tag: burst.key,
+    renotify: burst.rose && !burst.started,
+    requireInteraction: levelOf(alerts) === 'critical',
+    href: !one
+      ? '#/alerts'
+      : one.manager_id
+        ? `#/manager/${encodeURIComponent(one.manager_id)}`
+        : one.id > 0
+          ? `#/alerts/${one.id}`
+          : '#/alerts',
   };
 }
 
 /** Show `notice` as a browser notification (when allowed); its click brings the tab forward on its page. */
-export function showNotice(notice: AlertNotice): Notification | undefined {
+export function showNotice(notice: AlertNotice, onClick: () => void = () => {}): Notification | undefined {
   if (typeof Notification === 'undefined' || Notification.permission !== 'granted') return undefined;
   try {
-    const n = new Notification(notice.title, {
+    // `renotify` is Chrome's and Edge's (not yet in TypeScript's DOM types); others ignore it.
+    const options: NotificationOptions & { renotify: boolean } = {
       body: notice.body,
       tag: notice.tag,
+      renotify: notice.renotify,
       requireInteraction: notice.requireInteraction,
-    });
+    };
+    const n = new Notification(notice.title, options);
     n.onclick = () => {
       window.focus();
       window.location.hash = notice.href;
       n.close();
+      onClick();
     };
     return n;
   } catch {

@@ -3,17 +3,35 @@
  * with `vi.mock('electron', () => import('./electron-mock').then((m) => m.electron.module))` and
  * reads what was shown from `electron`.
  */
-const shown: Array<{ title: string; body: string; urgency: string; click?: () => void }> = [];
+/** What a notification showed, each time it was shown (a burst's notification is shown again in place as it grows). */
+export interface ShownNotification {
+  id?: string;
+  title: string;
+  body: string;
+  urgency: string;
+  silent: boolean;
+  click?: () => void;
+}
+const shown: ShownNotification[] = [];
 class Notification {
   static isSupported = () => true;
   private handlers: Record<string, () => void> = {};
-  constructor(readonly opts: { title: string; body: string; urgency: string }) {}
+  readonly id?: string;
+  title = '';
+  body = '';
+  urgency = 'low';
+  silent = false;
+  timeoutType = 'default';
+  constructor(opts: { id?: string; title: string; body: string; urgency: string; silent?: boolean }) {
+    Object.assign(this, opts);
+  }
   on(ev: string, f: () => void) {
     this.handlers[ev] = f;
     return this;
   }
   show() {
-    shown.push({ ...this.opts, click: this.handlers['click'] });
+    const { id, title, body, urgency, silent } = this;
+    shown.push({ ...(id === undefined ? {} : { id }), title, body, urgency, silent, click: this.handlers['click'] });
   }
 }
 const trays: Array<{ image: string; tooltip?: string; title?: string; menu?: any[] }> = [];

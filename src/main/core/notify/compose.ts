@@ -1,4 +1,5 @@
 import type { AlertLevel, AlertRecord } from '../../../shared/contract';
+import { leadOf, splitAction, summaryTitle, worstFirst } from '../../../shared/alert-notice';
 import { maskAmounts } from '../../../shared/privacy';
 import { deliveryOf, type Delivery } from './senders';
 
@@ -35,12 +36,7 @@ export function fits(d: Pick<Delivery, 'title' | 'message' | 'click'>, limit: nu
 }
 
 const LEVEL_ORDER: AlertLevel[] = ['critical', 'warning', 'info'];
-const plural = (n: number, one: string, many = `${one}s`): string => `${n} ${n === 1 ? one : many}`;
-
-/** The pool an alert names in its title ("Critical: SUI_USDC risk ratio 1.250"), or null. */
-function poolOf(a: AlertRecord): string | null {
-  return /\b([A-Z][A-Z0-9]*_[A-Z][A-Z0-9]*)\b/.exec(`${a.title} ${a.message}`)?.[1] ?? null;
-}
+const HIDDEN_NOTE = '\n(Amounts hidden on this channel.)';
 
 /** The message id: the alert's for one (with its repeat), the group's first and count for several. */
 export function messageId(items: readonly Pick<Outgoing, 'alert' | 'repeat'>[]): string {
@@ -49,25 +45,37 @@ export function messageId(items: readonly Pick<Outgoing, 'alert' | 'repeat'>[]):
   return items.length === 1 ? one : `${one}-and-${items.length - 1}`;
 }
 
-function oneAlert(o: Outgoing, opts: ComposeOptions): { title: string; message: string } {
+/**
+ * One alert's words on a channel: its title, and its text laid out for a glance (the action
+ * sentence as the first line, within 120 characters, the details after: docs/alerts.md, "On the
+ * screen and on the phone"); `plain` is the message as the alert has it, for the webhook's JSON.
+ */
+function oneAlert(o: Outgoing, opts: ComposeOptions): { title: string; text: string; plain: string; lead: string } {
   const mask = (t: string): string => (opts.hideAmounts ? maskAmounts(t) : t);
   const repeatNote = o.repeat > 0 ? `Repeat ${o.repeat}, not acknowledged yet: ` : '';
   const ack = o.ackUrl ? `\nAcknowledge (stops the repeats): ${o.ackUrl}` : '';
-  const privacy = opts.hideAmounts ? '\n(Amounts hidden on this channel.)' : '';
-  return { title: mask(`${repeatNote}${o.alert.title}`), message: `${mask(o.alert.message)}${ack}${privacy}` };
+  const privacy = opts.hideAmounts ? HIDDEN_NOTE : '';
+  const message = mask(o.alert.message);
+  const { action, details } = splitAction(message);
+  const text = action ? `${action}${details ? `\n${details}` : ''}` : message;
+  return {
+    title: mask(`${repeatNote}${o.alert.title}`),
+    text: `${text}${ack}${privacy}`,
+    plain: `${message}${ack}${privacy}`,
+    lead: leadOf(message),
+  };
 }
 
 /**
- * The message for one alert, or for a burst of them on one channel: "3 positions crossed
- * warning on SUI_USDC" with a line per alert, its level the highest of them, its link the one
- * manager's page when all are of one manager.
+ * The message for one alert, or for a burst of them on one channel: the summary title the
+ * screen's notification has ("3 positions critical on SUI_USDC", "3 alerts: 2 critical,
+ * 1 warning"), a paragraph per alert worst first, its level the highest of them, its link the
+ * one manager's page when all are of one manager.
  */
 export function compose(given: readonly Outgoing[], opts: ComposeOptions): Delivery {
   // The most severe first (then oldest): a phone shows the first lines.
   const items =
-    given.length > 1
-      ? [...given].sort((a, b) => LEVEL_ORDER.indexOf(a.alert.level) - LEVEL_ORDER.indexOf(b.alert.level))
-      : given;
+    given.length > 1 ? worstFirst(given.map((o) => ({ ...o, rule: o.alert.rule, level: o.alert.level }))) : given;
   const first = items[0]!;
   const base = deliveryOf(first.alert, opts.linkBase);
   const id = messageId(items);
@@ -78,48 +86,27 @@ export function compose(given: readonly Outgoing[], opts: ComposeOptions): Deliv
       : '';
   if (items.length === 1) {
     const one = oneAlert(first, opts);
-    const message = `${one.message}${reference}`;
     return {
       ...base,
       id,
       title: one.title,
-      message,
+      message: `${one.text}${reference}`,
       ackUrl: first.ackUrl,
-      payload: { ...base.payload, id, title: one.title, message: one.message },
+      payload: { ...base.payload, id, title: one.title, message: one.plain },
     };
   }
   const level = LEVEL_ORDER.find((l) => items.some((i) => i.alert.level === l)) ?? 'info';
-  const rules = new Set(items.map((i) => i.alert.rule));
-  const pools = new Set(items.map((i) => poolOf(i.alert)));
-  const levels = new Set(items.map((i) => i.alert.level));
   const managers = new Set(items.map((i) => i.alert.manager_id));
-  const pool = pools.size === 1 ? [...pools][0] : null;
-  let title: string;
-  if (rules.size === 1 && rules.has('risk-threshold') && levels.size === 1) {
-    title = `${plural(managers.size, 'position')} crossed ${level}${pool ? ` on ${pool}` : ''}`;
-  } else if (rules.size === 1 && rules.has('liquidation')) {
-    title = `${plural(managers.size, 'position')} liquidated${pool ? ` on ${pool}` : ''}`;
-  } else {
-    // The most severe alert's own title, and what else came with it.
-    const rest = LEVEL_ORDER.map((l) => [l, items.slice(1).filter((i) => i.alert.level === l).length] as const).filter(
-      ([, n]) => n > 0,
-    );
-    title = `${oneAlert(first, opts).title} (+ ${rest.map(([l, n]) => `${n} ${l === 'warning' && n > 1 ? 'warnings' : l}`).join(', ')})`;
-  }
-  const privacy = opts.hideAmounts ? '\n(Amounts hidden on this channel.)' : '';
-  const full = items.map((i) => {
-    const one = oneAlert(i, opts);
-    return `• ${one.title}\n  ${one.message.replace(/\n\(Amounts hidden on this channel\.\)$/, '').replace(/\n/g, '\n  ')}`;
-  });
-  // Too long for the receiver: a line per alert, its title and first sentence (the app has the rest).
-  const compact = (): string[] =>
-    items.map((i) => {
-      const one = oneAlert(i, opts);
-      const first = /^[^.]*(?:\.\d[^.]*)*\./.exec(one.message)?.[0] ?? one.message;
-      return `• ${one.title}: ${first.length > 140 ? `${first.slice(0, 139)}…` : first}`;
-    });
+  const mask = (t: string): string => (opts.hideAmounts ? maskAmounts(t) : t);
+  const summary = summaryTitle(items.map((i) => ({ ...i.alert, title: mask(i.alert.title) })));
+  const title = items.every((i) => i.repeat > 0) ? `Repeat, not acknowledged yet: ${summary}` : summary;
+  const privacy = opts.hideAmounts ? HIDDEN_NOTE : '';
+  const words = items.map((i) => oneAlert(i, opts));
+  const full = words.map((one) => `• ${one.title}\n  ${one.text.replace(HIDDEN_NOTE, '').replace(/\n/g, '\n  ')}`);
+  // Too long for the receiver: a line per alert, its title and its action or first words (the app has the rest).
+  const compact = words.map((one) => `• ${one.title}: ${one.lead}`);
   let message = `${full.join('\n')}${privacy}${reference}`;
-  if (!fits({ title: '', message, click: null }, opts.limit)) message = `${compact().join('\n')}${privacy}${reference}`;
+  if (!fits({ title: '', message, click: null }, opts.limit)) message = `${compact.join('\n')}${privacy}${reference}`;
   const click =
     managers.size === 1 ? base.click : opts.linkBase ? `${opts.linkBase.replace(/\/+$/, '')}/#/alerts` : null;
   return { ...base, id, level, title, message, click, payload: { ...base.payload, id, level, title, message } };

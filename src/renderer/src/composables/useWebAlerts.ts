@@ -1,4 +1,5 @@
 import { onScopeDispose, ref, watch, type Ref } from 'vue';
+import { Bursts } from '../../../shared/alert-notice';
 import { privacy } from '../format';
 import { useAlertsStore } from '../stores/alerts';
 import { useSettingsStore } from '../stores/settings';
@@ -44,13 +45,15 @@ export function useWebAlerts(): WebAlerts {
   // Each alert notifies once, by its push: not "unless the list knew it", since a reload of the list
   // (after a delivery was logged) can answer before the push of an alert it already holds.
   const notified = new Set<number>();
+  // One notification per burst, replaced as it grows; one beep when it turns critical (docs/alerts.md, "On the screen and on the phone").
+  const bursts = new Bursts();
   const stopListening = alerts.listen((pushed) => {
     const fresh = notifiable(pushed, notified);
-    for (const a of fresh) {
-      if (a.id !== 0) notified.add(a.id);
-      showNotice(noticeOf(a, privacy.value));
-    }
-    if (fresh.some((a) => a.level === 'critical') && settings.settings?.alertSound !== false) playAlertSound();
+    for (const a of fresh) if (a.id !== 0) notified.add(a.id);
+    const burst = bursts.add(fresh);
+    if (!burst) return;
+    showNotice(noticeOf(burst, privacy.value), () => bursts.end());
+    if (burst.rose && burst.level === 'critical' && settings.settings?.alertSound !== false) playAlertSound();
   });
   // Browsers let a page play sound only after a gesture: the first click or key readies it.
   const ready = (): void => {

@@ -77,7 +77,7 @@ describe('the outbox, against real receivers', () => {
     );
     for (const kind of ['ntfy', 'telegram', 'discord', 'slack'] as const) {
       expect(rx.of(kind), kind).toHaveLength(1);
-      expect(rx.of(kind)[0]!.title).toBe('9 positions crossed warning on SUI_USDC');
+      expect(rx.of(kind)[0]!.title).toBe('9 positions at warning on SUI_USDC');
       expect(rx.of(kind)[0]!.alerts).toEqual(ids);
     }
     expect(rx.of('webhook').map((a) => a.id)).toEqual(ids.map((id) => `tidewatch-alert-${id}`));
