@@ -2,7 +2,8 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { PortfolioSummary, PositionSummary } from '../shared/contract';
 import { modelOf } from '../shared/portfolio';
-import { ALL, shockPortfolio, type Shocks } from '../shared/risk-model';
+import type { Pool } from '../shared/api';
+import { ALL, isStable, shockPortfolio, type Shocks } from '../shared/risk-model';
 import { ratioText } from '../shared/units';
 import { describeForLog } from '../main/core/client/errors';
 import { ServiceClient } from '../main/core/client/service-client';
@@ -25,6 +26,7 @@ export const RISK_USAGE = `tidewatch risk: the watched positions under a price s
 
   --shock ASSET=MOVE   a move of one asset's price (-15%, +20%, or -0.15); ALL moves every
                        non-stable asset; stablecoins never move. Repeat for several assets.
+                       An asset the valuation does not know, or a stablecoin, is refused (exit 2).
   --watch OWNER        read these wallets now from the service (the Demo network without a key);
                        without it, the last Portfolio the store keeps is shocked (offline too).
   --json               one JSON document: each position now and shocked, and the totals.
@@ -48,6 +50,39 @@ export function parseShocks(specs: readonly string[]): Shocks {
   return out;
 }
 
+/**
+ * Why `shocks` name an asset no shock can move, in words that say what to do; null when each is
+ * known and can move. A typo (FOO) or a stablecoin (counted at $1, never moved) would otherwise
+ * answer "0 of 30 liquidated": false comfort. `known` is every asset symbol the valuation knows.
+ */
+export function shockAssetsError(shocks: Shocks, known: Iterable<string>): string | null {
+  const symbols = new Set([...known].map((s) => s.toUpperCase()));
+  const movable = [...symbols].filter((s) => !isStable(s)).sort();
+  const stable = [...symbols].filter((s) => isStable(s)).sort();
+  const choices = `${movable.join(', ')} (or ALL for every one of them)`;
+  const none = 'Tidewatch knows no asset that moves yet: give --watch OWNER to read a wallet now, or shock ALL.';
+  for (const symbol of Object.keys(shocks)) {
+    if (symbol === ALL) continue;
+    if (isStable(symbol))
+      return `${symbol} is a stablecoin: Tidewatch counts it at $1, so a shock never moves it. ${movable.length > 0 ? `Shock ${choices} instead.` : none}`;
+    if (!symbols.has(symbol))
+      return movable.length > 0
+        ? `Unknown asset ${symbol} in --shock. Known assets: ${choices}${stable.length > 0 ? `; stablecoins (${stable.join(', ')}) never move` : ''}. Check the spelling and run again.`
+        : `Unknown asset ${symbol} in --shock. ${none}`;
+  }
+  return null;
+}
+
+/** Every asset symbol of these pools and of the Portfolio's positions and prices. */
+function knownAssets(portfolio: PortfolioSummary, pools: readonly Pool[]): Set<string> {
+  const out = new Set<string>();
+  for (const p of pools) out.add(p.base_asset_symbol).add(p.quote_asset_symbol);
+  for (const p of portfolio.prices) out.add(p.symbol);
+  for (const w of portfolio.wallets)
+    for (const p of w.positions) for (const s of [p.base_symbol, p.quote_symbol]) if (s) out.add(s);
+  return out;
+}
+
 const usd = (n: number | null): string =>
   n === null ? '-' : `${n < 0 ? '-' : ''}$${Math.abs(n).toLocaleString('en-US', { maximumFractionDigits: 0 })}`;
 const pct = (x: number): string => `${x > 0 ? '+' : ''}${(x * 100).toFixed(1).replace(/\.0$/, '')} %`;
@@ -65,7 +100,7 @@ async function livePortfolio(
   owners: string[],
   o: Record<string, string | boolean | string[] | undefined>,
   store: Store | undefined,
-): Promise<PortfolioSummary> {
+): Promise<{ portfolio: PortfolioSummary; pools: Pool[] }> {
   const target = await resolveService(o as never);
   try {
     const client = new ServiceClient({
@@ -96,7 +131,7 @@ async function livePortfolio(
       owners.map((owner) => ({ owner, label: null, added_at: 0 })),
       undefined,
     );
-    return read.portfolio;
+    return { portfolio: read.portfolio, pools: [...book.poolsById.values()] };
   } finally {
     await target.sim?.close();
   }
@@ -119,10 +154,11 @@ export async function riskCommand(args: string[]): Promise<number> {
   const dir = o['data-dir'] ?? DEFAULT_DATA_DIR;
   const store = existsSync(join(dir, STORE_FILE)) ? Store.open(dir) : undefined;
   let portfolio: PortfolioSummary | undefined;
+  let pools: Pool[];
   try {
     if (o.watch && o.watch.length > 0) {
       try {
-        portfolio = await livePortfolio(o.watch, o, store);
+        ({ portfolio, pools } = await livePortfolio(o.watch, o, store));
       } catch (err) {
         console.error(
           `tidewatch: the wallets could not be read: ${describeForLog(err)}. Check the service (tidewatch doctor), or leave out --watch to shock the last Portfolio kept.`,
@@ -131,6 +167,8 @@ export async function riskCommand(args: string[]): Promise<number> {
       }
     } else {
       portfolio = store?.cache.load<PortfolioSummary>(PORTFOLIO_CACHE_KEY)?.data;
+      // The pools as the app last read them (the Markets view), when it did.
+      pools = store?.cache.load<Pool[]>('pools')?.data ?? [];
       if (!portfolio) {
         console.error(
           `tidewatch: no Portfolio is kept in ${dir} yet. Watch a wallet in the app (or serve), or give --watch OWNER to read one now.`,
@@ -140,6 +178,11 @@ export async function riskCommand(args: string[]): Promise<number> {
     }
   } finally {
     store?.close();
+  }
+  const refused = shockAssetsError(shocks, knownAssets(portfolio, pools));
+  if (refused) {
+    console.error(`tidewatch: ${refused}`);
+    return 2;
   }
   const positions: PositionSummary[] = portfolio.wallets.flatMap((w) => w.positions).filter((p) => p.debts.length > 0);
   const { rows, totals } = shockPortfolio(positions.map(modelOf), shocks);

@@ -13,6 +13,16 @@ export const Address = v.pipe(
   v.regex(/^0x[0-9a-fA-F]{1,64}$/, 'not an address: expected 0x followed by 64 hex digits'),
   v.transform((a) => `0x${a.slice(2).toLowerCase().padStart(64, '0')}`),
 );
+/**
+ * A margin manager's id as a command that saves something for it takes one: an `Address`, with a
+ * message in plain words (a manager id is an object id like any other).
+ */
+export const ManagerId = v.pipe(
+  v.string(),
+  v.trim(),
+  v.regex(/^0x[0-9a-fA-F]{1,64}$/, 'malformed: a manager id is 0x followed by 64 hex digits'),
+  v.transform((a) => `0x${a.slice(2).toLowerCase().padStart(64, '0')}`),
+);
 export const PageArg = v.optional(v.pipe(v.number(), v.finite(), v.integer(), v.minValue(0)));
 export const PerPageArg = v.optional(v.pipe(v.number(), v.finite(), v.integer(), v.minValue(1), v.maxValue(50)));
 export const Name = v.pipe(v.string(), v.trim(), v.minLength(1), v.maxLength(200));

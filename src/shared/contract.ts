@@ -24,6 +24,7 @@ import {
   Fields,
   HttpUrl,
   malformed,
+  ManagerId,
   Name,
   NOT_FUTURE,
   notFuture,
@@ -414,10 +415,12 @@ export const CONTRACT_ARGS = {
   }),
   addWatch: v.object({ owner: Address, label: v.optional(v.pipe(v.string(), v.maxLength(100))) }),
   removeWatch: v.object({ owner: Address }),
+  /** Refused too for a manager of no watched wallet (watch-commands.ts): nothing is saved then. */
   setThreshold: v.pipe(
-    v.object({ managerId: Name, warning: Ratio, critical: Ratio }),
+    v.object({ managerId: ManagerId, warning: Ratio, critical: Ratio }),
     v.check((a) => a.warning > a.critical, 'the warning ratio must be above the critical ratio'),
   ),
+  /** Any stored id, so thresholds saved before ids were checked can still be removed. */
   clearThreshold: v.object({ managerId: Name }),
   acknowledgeAlert: v.object({ id: v.pipe(v.number(), v.finite(), v.integer(), v.minValue(1)) }),
   snoozeAlert: v.object({ id: v.pipe(v.number(), v.finite(), v.integer(), v.minValue(1)), untilMs: UnixMs }),
@@ -515,9 +518,19 @@ export const CONTRACT_METHODS = Object.keys(CONTRACT_ARGS) as ContractMethod[];
 export class ContractArgumentError extends Error {
   override readonly name = 'ContractArgumentError';
 
+  /** `advice`: what to do, where it is more than correcting the argument. */
+  constructor(
+    message: string,
+    readonly advice?: string,
+  ) {
+    super(message);
+  }
+
   /** As the page is told it (a ToldError of shared/wire.ts). */
-  toWire(): { kind: string; message: string } {
-    return { kind: 'bad-argument', message: this.message };
+  toWire(): { kind: string; message: string; advice?: string } {
+    return this.advice === undefined
+      ? { kind: 'bad-argument', message: this.message }
+      : { kind: 'bad-argument', message: this.message, advice: this.advice };
   }
 }
 

@@ -73,7 +73,7 @@ export interface PositionSummary {
   level: PositionLevel;
   /** What the exchange's prices would make of it, where they differ from the valuation's by more than 1 %. */
   exchange_view: { base_usd: number; quote_usd: number; ratio: number | null; difference_pct: number } | null;
-  /** Profit since opening and the entry (break-even) price; null fields where not known (`note` says why). */
+  /** Profit since opening and the break-even price; null fields where not known (`note` says why). */
   pnl: PositionPnl;
   /** Borrow rate and interest. */
   interest: PositionInterest;
@@ -91,8 +91,14 @@ export interface PositionPnl {
   /** Deposits less withdrawals, USD at their time. */
   net_deposited_usd: number | null;
   pnl_usd: number | null;
-  /** The base price at which the profit is zero, the quote's price held. */
-  entry_price: number | null;
+  /**
+   * The base price at which `pnl_usd` is zero, the quote's price held. Not an entry price (the
+   * service sends no fills): it counts interest accrued and what liquidations took, so it creeps
+   * with interest and moves at each liquidation (docs/valuation.md).
+   */
+  break_even_price: number | null;
+  /** When the latest liquidation since opening moved the break-even price (ms); null when none did. */
+  break_even_moved_at: number | null;
   /** Whether some deposit or withdrawal was valued at a price of another time (then `note` says which). */
   estimated: boolean;
   note: string | null;

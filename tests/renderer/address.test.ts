@@ -20,7 +20,19 @@ describe('wallet addresses as typed', () => {
     const e = describeError(
       new ApiError('bad-argument', 'addWatch: owner: not an address: expected 0x followed by 64 hex digits'),
     );
-    expect(e.message).toBe('The owner is not an address: expected 0x followed by 64 hex digits');
+    expect(e.message).toBe('The owner is not an address: expected 0x followed by 64 hex digits.');
+    // A field's name in words, main's advice where it gives one.
+    const told = describeError(
+      new ApiError('bad-argument', 'setThreshold: managerId: malformed: a manager id is 0x followed by 64 hex digits'),
+    );
+    expect(told).toEqual({
+      message: 'The manager id is malformed: a manager id is 0x followed by 64 hex digits.',
+      advice: 'Correct it and try again.',
+    });
+    expect(describeError(new ApiError('bad-argument', 'setThreshold: managerId: unknown.', 'Watch it.'))).toEqual({
+      message: 'The manager id is unknown.',
+      advice: 'Watch it.',
+    });
     expect(e.message).not.toContain('addWatch');
   });
 });

@@ -109,12 +109,22 @@ export const sizeOf = (h: Holdings): number => h.base - h.debtBase;
 
 /**
  * Profit since opening: equity now minus what the owner put in net (deposits less withdrawals,
- * in USD at their time). With the quote's price held, equity moves as size x P, so the entry
- * (break-even) price is where the profit is zero: P - PnL / size.
+ * in USD at their time). With the quote's price held, equity moves as size x P, so the price at
+ * which that profit is zero is P - PnL / size: a break-even price, not an entry. The service
+ * sends no fills, so the price paid is never known; the break-even counts interest accrued and
+ * what liquidations took, so it creeps with interest and moves at each liquidation
+ * (docs/valuation.md#profit-since-opening-and-the-break-even-price).
  */
-export function entryOf(h: Holdings, p: PricePair, netDepositedUsd: number): { pnl: number; entry: number | null } {
+export function breakEvenOf(
+  h: Holdings,
+  p: PricePair,
+  netDepositedUsd: number,
+): { pnl: number; breakEven: number | null } {
   const pnl = valueAt(h, p).equity - netDepositedUsd;
   const size = sizeOf(h);
-  const entry = Math.abs(size) > 1e-12 ? p.base - pnl / size : null;
-  return { pnl, entry: entry !== null && entry > 0 && Number.isFinite(entry) ? entry : null };
+  const breakEven = Math.abs(size) > 1e-12 ? p.base - pnl / size : null;
+  return {
+    pnl,
+    breakEven: breakEven !== null && breakEven > 0 && Number.isFinite(breakEven) ? breakEven : null,
+  };
 }

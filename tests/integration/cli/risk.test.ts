@@ -99,6 +99,39 @@ describe('tidewatch risk --shock (command line)', () => {
     expect(answer.totals.positions).toBe(answer.positions.length);
   });
 
+  it('refuses an asset it does not know, or a stablecoin, naming the ones it knows (exit 2, nothing shocked)', async () => {
+    const owner = t.sim.world.describe().owners.find((o) => o.loans >= 8)!.owner;
+    const run = (shock: string) =>
+      cli([
+        'risk',
+        '--base-url',
+        t.sim.url,
+        '--api-key-file',
+        join(dir.dir, 'key'),
+        '--watch',
+        owner,
+        '--shock',
+        shock,
+        '--data-dir',
+        dir.dir,
+      ]);
+    const [typo, stable] = [await run('FOO=-10%'), await run('usdc=-10%')];
+    // The last line: a warning about the key file's mode may come first.
+    const said = (err: string) => err.trim().split('\n').at(-1);
+    expect(typo.code, typo.err).toBe(2);
+    expect(typo.out).toBe('');
+    expect(said(typo.err)).toBe(
+      'tidewatch: Unknown asset FOO in --shock. Known assets: DEEP, NS, SUI, WAL, XBTC (or ALL for every one of them); ' +
+        'stablecoins (USDC) never move. Check the spelling and run again.',
+    );
+    expect(stable.code, stable.err).toBe(2);
+    expect(stable.out).toBe('');
+    expect(said(stable.err)).toBe(
+      'tidewatch: USDC is a stablecoin: Tidewatch counts it at $1, so a shock never moves it. ' +
+        'Shock DEEP, NS, SUI, WAL, XBTC (or ALL for every one of them) instead.',
+    );
+  }, 60_000);
+
   it('without --watch shocks the Portfolio the store keeps; with none kept it says what to do', async () => {
     const r = await cli(['risk', '--shock', 'SUI=-10%', '--data-dir', dir.dir]);
     expect(r.code).toBe(1);

@@ -294,13 +294,37 @@ describe('contract queries against the Demo network', () => {
     expect((await call('addWatch', { owner, label: 'desk 2' })).map((w: any) => w.owner)).toContain(owner);
     expect(await call('watchList', {})).toHaveLength(2);
     expect((await call('removeWatch', { owner })).map((w: any) => w.owner)).not.toContain(owner);
-    const th = await call('setThreshold', { managerId: '0xabc', warning: 2, critical: 1.5 });
-    expect(th.perManager['0xabc']).toEqual({ warning: 2, critical: 1.5 });
+    // Thresholds only for a manager of a watched wallet, named as the chain names it.
+    await until(() => m.watch.managers.size > 0, 20_000, 'watched managers');
+    const mine = [...m.watch.managers.keys()][0]!;
+    const th = await call('setThreshold', {
+      managerId: mine.toUpperCase().replace('0X', '0x'),
+      warning: 2,
+      critical: 1.5,
+    });
+    expect(th.perManager[mine]).toEqual({ warning: 2, critical: 1.5 });
     expect((await call('thresholds', {})).defaults).toEqual({ warning: 1.2, critical: 1.15 });
-    expect((await call('clearThreshold', { managerId: '0xabc' })).perManager['0xabc']).toBeUndefined();
-    await expect(call('setThreshold', { managerId: '0xabc', warning: 1.2, critical: 1.5 })).rejects.toThrow(
+    expect((await call('clearThreshold', { managerId: mine })).perManager[mine]).toBeUndefined();
+    await expect(call('setThreshold', { managerId: mine, warning: 1.2, critical: 1.5 })).rejects.toThrow(
       /warning ratio must be above/,
     );
+    // A malformed id, or a manager of no watched wallet: refused in words, nothing saved.
+    await expect(call('setThreshold', { managerId: '0xnothex', warning: 2, critical: 1.5 })).rejects.toMatchObject({
+      message: 'setThreshold: managerId: malformed: a manager id is 0x followed by 64 hex digits',
+      toWire: expect.any(Function),
+    });
+    const stranger = `0x${'ab'.repeat(32)}`;
+    const refused = await call('setThreshold', { managerId: stranger, warning: 2, critical: 1.5 }).catch(
+      (err: { toWire(): unknown }) => err.toWire(),
+    );
+    expect(refused).toEqual({
+      kind: 'bad-argument',
+      message: 'setThreshold: managerId: not a manager of a watched wallet (0xababab…abab), so nothing was saved',
+      advice:
+        'Watch the wallet that owns it on the Portfolio page, wait for its positions to show, then set its thresholds.',
+    });
+    expect((await call('thresholds', {})).perManager).toEqual({});
+    expect(m.store.settings.thresholds()).toEqual({});
   });
 
   it('acknowledges and snoozes alerts', async () => {

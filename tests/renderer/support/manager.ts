@@ -1,6 +1,11 @@
 import { defineComponent, h } from 'vue';
 import type { PositionSummary, RiskParams } from '../../../src/shared/contract';
-import { entryOf, timeToLiquidationByInterest, type Holdings, type PricePair } from '../../../src/shared/risk-model';
+import {
+  breakEvenOf,
+  timeToLiquidationByInterest,
+  type Holdings,
+  type PricePair,
+} from '../../../src/shared/risk-model';
 import { modelPosition } from './position';
 
 export const PARAMS: RiskParams = {
@@ -21,7 +26,16 @@ export const NOW = Date.parse('2026-11-25T12:00:00Z');
  * $2.50 with 200 USDC held and 1,900 USDC owed (ratio 2,700 / 1,900 = 1.421, under the 1.5 warning).
  */
 export function position(
-  o: { id?: string; h?: Holdings; p?: PricePair; apr?: number | null; net?: number; pool?: string } = {},
+  o: {
+    id?: string;
+    h?: Holdings;
+    p?: PricePair;
+    apr?: number | null;
+    net?: number;
+    pool?: string;
+    /** When a liquidation moved the break-even price. */
+    movedAt?: number;
+  } = {},
 ): PositionSummary {
   const h = o.h ?? { base: 1000, quote: 200, debtBase: 0, debtQuote: 1900 };
   const p = o.p ?? { base: 2.5, quote: 1 };
@@ -31,7 +45,7 @@ export function position(
     h.debtBase > 0
       ? { symbol: 'SUI', amount: h.debtBase, usd: h.debtBase * p.base }
       : { symbol: 'USDC', amount: h.debtQuote, usd: h.debtQuote * p.quote };
-  const { pnl, entry } = entryOf(h, p, o.net ?? 600);
+  const { pnl, breakEven } = breakEvenOf(h, p, o.net ?? 600);
   const [base, quote] = (o.pool ?? 'SUI_USDC').split('_') as [string, string];
   return {
     ...modelPosition({
@@ -51,7 +65,14 @@ export function position(
       params: PARAMS,
       thresholds: { warning: 1.5, critical: 1.25, near_pct: 3 },
       now: NOW,
-      pnl: { net_deposited_usd: o.net ?? 600, pnl_usd: pnl, entry_price: entry, estimated: false, note: null },
+      pnl: {
+        net_deposited_usd: o.net ?? 600,
+        pnl_usd: pnl,
+        break_even_price: breakEven,
+        break_even_moved_at: o.movedAt ?? null,
+        estimated: false,
+        note: null,
+      },
       interest: {
         apr,
         apr_source: 'curve',

@@ -52,7 +52,8 @@ export function position(
       pnl: {
         net_deposited_usd: v.equity - 100,
         pnl_usd: 100,
-        entry_price: base.usd - 100 / sizeOf(h),
+        break_even_price: base.usd - 100 / sizeOf(h),
+        break_even_moved_at: null,
         estimated: false,
         note: null,
       },
@@ -93,7 +94,9 @@ export const SHORT_SUI = position(
     pnl: {
       net_deposited_usd: 600,
       pnl_usd: 200,
-      entry_price: 3.5 + 200 / 1200,
+      break_even_price: 3.5 + 200 / 1200,
+      // A liquidation an hour ago moved it.
+      break_even_moved_at: NOW - 3_600_000,
       estimated: true,
       note: "Some SUI moves are valued at the nearest price Tidewatch knows, not their own time's.",
     },
@@ -117,7 +120,8 @@ export const LONG_DEEP = position(
     pnl: {
       net_deposited_usd: null,
       pnl_usd: null,
-      entry_price: null,
+      break_even_price: null,
+      break_even_moved_at: null,
       estimated: false,
       note: 'Opened before the history Tidewatch keeps: its deposits are not known.',
     },

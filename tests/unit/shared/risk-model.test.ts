@@ -4,7 +4,7 @@ import {
   accrue,
   afterDeposit,
   depositFor,
-  entryOf,
+  breakEvenOf,
   priceAtRatio,
   repayFor,
   shockPortfolio,
@@ -110,7 +110,7 @@ describe('the risk model (docs/valuation.md)', () => {
     );
   });
 
-  it('profit is 0 right after opening, and the entry is the price paid', () => {
+  it('profit is 0 right after opening, and the break-even is then the price paid', () => {
     fc.assert(
       fc.property(
         fc.double({ min: 0.01, max: 1e5, noNaN: true }),
@@ -120,12 +120,12 @@ describe('the risk model (docs/valuation.md)', () => {
           // A long: deposit USDC, borrow USDC, buy base with both.
           const borrowed = deposit / (ratio - 1);
           const long: Holdings = { base: (deposit + borrowed) / price, quote: 0, debtBase: 0, debtQuote: borrowed };
-          const a = entryOf(long, { base: price, quote: 1 }, deposit);
+          const a = breakEvenOf(long, { base: price, quote: 1 }, deposit);
           expect(Math.abs(a.pnl)).toBeLessThan(1e-6 * deposit);
-          expect(a.entry! / price).toBeCloseTo(1, 9);
+          expect(a.breakEven! / price).toBeCloseTo(1, 9);
           // A short: deposit USDC, borrow base, sell it for USDC.
           const short: Holdings = { base: 0, quote: deposit + borrowed, debtBase: borrowed / price, debtQuote: 0 };
-          expect(Math.abs(entryOf(short, { base: price, quote: 1 }, deposit).pnl)).toBeLessThan(1e-6 * deposit);
+          expect(Math.abs(breakEvenOf(short, { base: price, quote: 1 }, deposit).pnl)).toBeLessThan(1e-6 * deposit);
         },
       ),
     );

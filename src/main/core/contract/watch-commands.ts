@@ -1,4 +1,4 @@
-import type { ContractResults } from '../../../shared/contract';
+import { ContractArgumentError, type ContractResults } from '../../../shared/contract';
 import type { ContractContext, Handlers } from './context';
 
 type WatchCommands = 'watchList' | 'addWatch' | 'removeWatch' | 'thresholds' | 'setThreshold' | 'clearThreshold';
@@ -26,6 +26,13 @@ export function watchCommands(
     },
     thresholds,
     setThreshold: (a) => {
+      // Only a manager of a watched wallet is ever judged by thresholds: one of any other id
+      // (a typo, another wallet's) would be saved and never used, a false comfort.
+      if (!c.watch.managers.has(a.managerId))
+        throw new ContractArgumentError(
+          `setThreshold: managerId: not a manager of a watched wallet (${a.managerId.slice(0, 8)}…${a.managerId.slice(-4)}), so nothing was saved`,
+          'Watch the wallet that owns it on the Portfolio page, wait for its positions to show, then set its thresholds.',
+        );
       c.stored.setThreshold(a.managerId, { warning: a.warning, critical: a.critical });
       return thresholds();
     },

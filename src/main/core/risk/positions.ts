@@ -15,7 +15,7 @@ import {
   aprFromIndex,
   borrowApr,
   depositFor,
-  entryOf,
+  breakEvenOf,
   distanceShown,
   isStable,
   levelOf,
@@ -152,7 +152,8 @@ function pnlOf(
     return {
       net_deposited_usd: null,
       pnl_usd: null,
-      entry_price: null,
+      break_even_price: null,
+      break_even_moved_at: null,
       estimated: false,
       note: 'Opened before the history Tidewatch keeps: its deposits are not known.',
     };
@@ -174,8 +175,10 @@ function pnlOf(
   // What liquidations took beyond the debt they repaid (the liquidator's and the pool's rewards).
   let lost = 0;
   let liquidations = 0;
+  let lastLiquidationAt: number | null = null;
   for (const f of history.flows) {
     if (f.kind === 'liquidation') {
+      lastLiquidationAt = Math.max(lastLiquidationAt ?? f.at, f.at);
       const isBase = ctx.book.marginPoolAsset.get(f.marginPoolId) === assets.base;
       const repaid = marginAmount(f.repaid, isBase ? assets.baseDecimals : assets.quoteDecimals);
       const price = isBase
@@ -192,23 +195,24 @@ function pnlOf(
       (quote !== 0 ? quote * priceAt(assets.quote, assets.quoteSymbol, f.at, p.quote, recQuote) : 0);
     net += f.kind === 'deposit' ? usd : -usd;
   }
-  const { pnl } = entryOf(h, p, net);
-  // The entry is the break-even price of the trade itself: what liquidations took is a loss of the
-  // position's, not a worse price paid, so it is left out (else every liquidation moves the entry).
-  const { entry } = entryOf(h, p, net - lost);
+  // The break-even is where the profit shown is zero, so it counts what liquidations took too:
+  // each one moves it (the loss on what was closed is carried by what is left), and the page says
+  // which one (docs/valuation.md#profit-since-opening-and-the-break-even-price).
+  const { pnl, breakEven } = breakEvenOf(h, p, net);
   const estimated = estimatedOf.size > 0;
   const notes = [
     estimated
       ? `Some ${[...estimatedOf].join(' and ')} moves are valued at the nearest price Tidewatch knows, not their own time's.`
       : null,
     liquidations > 0
-      ? `The profit counts ${usdWords(lost)} lost to ${liquidations === 1 ? 'a liquidation' : `${liquidations} liquidations`} (their rewards); the entry leaves it out.`
+      ? `The profit counts ${usdWords(lost)} lost to ${liquidations === 1 ? 'a liquidation' : `${liquidations} liquidations`} (their rewards).`
       : null,
   ].filter((x) => x !== null);
   return {
     net_deposited_usd: round2(net),
     pnl_usd: round2(pnl),
-    entry_price: entry,
+    break_even_price: breakEven,
+    break_even_moved_at: lastLiquidationAt,
     estimated,
     note: notes.length > 0 ? notes.join(' ') : null,
   };
@@ -399,7 +403,14 @@ export function positionOf(m: MarginManager, ctx: ValuationContext): PositionSum
             },
             params,
           )
-        : { net_deposited_usd: null, pnl_usd: null, entry_price: null, estimated: false, note: 'Not priced.' },
+        : {
+            net_deposited_usd: null,
+            pnl_usd: null,
+            break_even_price: null,
+            break_even_moved_at: null,
+            estimated: false,
+            note: 'Not priced.',
+          },
     interest,
     repair,
     liquidation_cost: h && p && liq !== null ? liquidationAt(h, { base: liq, quote: p.quote }, params) : null,

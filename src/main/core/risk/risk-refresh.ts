@@ -25,7 +25,7 @@ import type { ManagerHistory } from './positions';
 import type { OracleBook } from './oracle-book';
 import type { PriceBook } from './prices';
 import { DEFAULT_RISK_PARAMS } from './risk-params';
-import type { RiskParams } from '../../../shared/portfolio';
+import type { PositionPnl, RiskParams } from '../../../shared/portfolio';
 import { PRICE_READ_CREDITS, type GuardedPosition } from './price-schedule';
 import { EventReads } from './event-reads';
 import { RecordsSource } from './records-source';
@@ -68,6 +68,23 @@ export interface RiskRefreshDeps {
 
 /** Where the last Portfolio is kept in the store's response cache (offline starts, doctor's forecast). */
 export const PORTFOLIO_CACHE_KEY = 'portfolio';
+
+/**
+ * A Portfolio kept by a version that named the break-even price `entry_price`: the same figure
+ * where no liquidation took part (its note then says nothing of one), else left unknown until the
+ * next valuation, which counts the liquidation's rewards in it (docs/valuation.md).
+ */
+export function upgradeKept(portfolio: PortfolioSummary): PortfolioSummary {
+  for (const w of portfolio.wallets)
+    for (const p of w.positions) {
+      const pnl = p.pnl as PositionPnl & { entry_price?: number | null };
+      if (pnl.break_even_price !== undefined) continue;
+      pnl.break_even_price = pnl.note?.includes('liquidation') ? null : (pnl.entry_price ?? null);
+      pnl.break_even_moved_at = null;
+      delete pnl.entry_price;
+    }
+  return portfolio;
+}
 
 /**
  * The risk loop. The margin records of every watched wallet (managers, loans, supplies) are read
@@ -239,7 +256,7 @@ export class RiskRefresh {
   portfolio(): { portfolio: PortfolioSummary; at: number } | undefined {
     if (this.latest) return this.latest;
     const hit = this.d.cache.load<PortfolioSummary>(PORTFOLIO_CACHE_KEY);
-    return hit ? { portfolio: hit.data, at: hit.fetchedAt } : undefined;
+    return hit ? { portfolio: upgradeKept(hit.data), at: hit.fetchedAt } : undefined;
   }
 
   /** The watch list changed: the kept Portfolio no longer matches it. */

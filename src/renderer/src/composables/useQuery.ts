@@ -14,9 +14,15 @@ export interface QueryState<T> {
 export function describeError(err: unknown): { message: string; advice?: string } {
   if (err instanceof ApiError && err.kind === 'bad-argument') {
     // "addWatch: owner: not an address: …" -> "The owner is not an address: …" (no method names on screen).
+    // "setThreshold: managerId: malformed: …" -> "The manager id is malformed: …".
     const m = /^\w+: (?:([\w.]+): )?(.*)$/.exec(err.message);
-    const text = m ? `${m[1] ? `The ${m[1].replace(/\./g, ' ')} is ` : ''}${m[2]}` : err.message;
-    return { message: `${text[0]!.toUpperCase()}${text.slice(1)}`, advice: 'Correct it and try again.' };
+    const field = (path: string): string =>
+      path.replace(/\./g, ' ').replace(/([a-z])([A-Z])/g, (_, a: string, b: string) => `${a} ${b.toLowerCase()}`);
+    const text = m ? `${m[1] ? `The ${field(m[1])} is ` : ''}${m[2]}` : err.message;
+    return {
+      message: `${text[0]!.toUpperCase()}${text.slice(1)}${/[.!?]$/.test(text) ? '' : '.'}`,
+      advice: err.advice ?? 'Correct it and try again.',
+    };
   }
   if (err instanceof ApiError) return { message: err.message, advice: err.advice };
   return { message: (err as Error)?.message ?? String(err) };

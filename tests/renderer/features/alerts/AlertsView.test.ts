@@ -4,7 +4,9 @@ import { createPinia, setActivePinia } from 'pinia';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { nextTick } from 'vue';
 import type { Router } from 'vue-router';
-import type { AlertRecord, DeliveryEntry } from '../../../../src/shared/contract';
+import { parseArgs, type AlertRecord, type DeliveryEntry, type Thresholds } from '../../../../src/shared/contract';
+import { fromWire, toWire } from '../../../../src/shared/wire';
+import { watchCommands } from '../../../../src/main/core/contract/watch-commands';
 import { setApi } from '../../../../src/renderer/src/api';
 import AlertsView from '../../../../src/renderer/src/features/alerts/AlertsView.vue';
 import { privacy } from '../../../../src/renderer/src/format';
@@ -199,6 +201,63 @@ describe('the Alerts page', () => {
     const item = w.get('#alert-1');
     expect(item.classes()).toContain('focused');
     expect((w.get('[data-testid="alert-filter-open"]').element as HTMLInputElement).checked).toBe(false);
+    w.unmount();
+  });
+
+  it('refuses thresholds for a malformed id or a manager of no watched wallet, says why and what to do, saves nothing', async () => {
+    // main's own handler behind the page: the contract's check, its refusal as the wire carries it.
+    const watched = `0x${'7c'.repeat(32)}`;
+    const saved = new Map<string, Thresholds>();
+    const handlers = watchCommands({
+      watch: { managers: new Map([[watched, '0xowner']]) },
+      stored: {
+        thresholds: () => Object.fromEntries(saved),
+        setThreshold: (id: string, t: Thresholds) => saved.set(id, t),
+      },
+      settings: { effective: () => ({ warningRatio: 1.2, criticalRatio: 1.15 }) },
+    } as never);
+    const { f, w } = mountAlerts([], {
+      setThreshold: (a) => {
+        try {
+          return handlers.setThreshold(parseArgs('setThreshold', a));
+        } catch (err) {
+          throw fromWire(toWire(err)!);
+        }
+      },
+    });
+    await settle();
+    const editor = w.get('[data-testid="thresholds-editor"]');
+    const setFor = async (id: string) => {
+      await editor.get('input[aria-label="Manager"]').setValue(id);
+      await editor.findAll('form')[1]!.trigger('submit');
+      await settle();
+    };
+    const refusal = () => editor.find('[data-testid="threshold-refusal"]');
+
+    // Malformed: said at once, without asking main.
+    await setFor('0xnothex');
+    expect(refusal().text()).toBe(
+      '"0xnothex" is not a manager id: a manager id is 0x followed by up to 64 hexadecimal digits (0-9, a-f). ' +
+        'Copy the id from the Portfolio or the manager page.',
+    );
+    expect(refusal().attributes('role')).toBe('alert');
+    expect(f.calls.filter(([m]) => m === 'setThreshold')).toEqual([]);
+
+    // Well formed but no watched wallet's: main refuses, the page says why and what to do.
+    await setFor(`0x${'ab'.repeat(32)}`);
+    expect(refusal().text()).toBe(
+      'The manager id is not a manager of a watched wallet (0xababab…abab), so nothing was saved. Watch the wallet that owns it on the Portfolio page, wait for its positions to show, then set its thresholds.',
+    );
+    expect(refusal().text()).not.toMatch(/setThreshold|managerId|https?:|at \w+ \(/);
+    expect(saved.size).toBe(0);
+    expect(editor.find('table').exists()).toBe(false);
+
+    // A watched manager's are saved, listed, and the refusal is gone.
+    await setFor(watched.toUpperCase().replace('0X', '0x'));
+    expect(refusal().exists()).toBe(false);
+    expect([...saved.keys()]).toEqual([watched]);
+    expect(editor.get('[role="status"]').text()).toBe(`Thresholds saved for ${watched.slice(0, 10)}….`);
+    expect(editor.findAll('tbody tr')).toHaveLength(1);
     w.unmount();
   });
 });

@@ -3,19 +3,26 @@ import { mount } from '@vue/test-utils';
 import { createPinia, setActivePinia } from 'pinia';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { DAY_MS } from '../../../../src/shared/risk-model';
-import { priceSource, usd, usdPrice } from '../../../../src/renderer/src/format';
+import { priceSource, shortTime, time, usd, usdPrice } from '../../../../src/renderer/src/format';
 import PositionFacts from '../../../../src/renderer/src/features/manager/PositionFacts.vue';
 import { NOW, position } from '../../support/manager';
 
 beforeEach(() => setActivePinia(createPinia()));
 
 describe('the position facts', () => {
-  it('reads as a trade: side, size, entry, profit, the debt explained, the rate and its source, the prices', () => {
+  it('reads as a trade: side, size, break-even, profit, the debt explained, the rate and its source, the prices', () => {
     const p = position();
     const w = mount(PositionFacts, { props: { position: p, own: false } });
     expect(w.get('[data-testid="position-side"]').text()).toBe('Long SUI');
     expect(w.get('[data-testid="position-size"]').text()).toBe('1,000.00 SUI');
-    expect(w.get('[data-testid="position-entry"]').text()).toBe(usdPrice(p.pnl.entry_price));
+    expect(w.get('[data-testid="position-break-even"]').text()).toBe(usdPrice(p.pnl.break_even_price));
+    // A break-even, not an entry: the service reports no fills, and interest moves it.
+    expect(w.text()).toContain('Break-even price');
+    expect(w.text()).not.toMatch(/entry/i);
+    expect(w.get('[data-testid="position-break-even-note"]').text()).toBe('where the profit is zero');
+    expect(w.get('[data-testid="position-break-even"]').attributes('title')).toContain(
+      'Not the price paid (the service does not report fills): it counts the interest accrued, so it rises as interest accrues.',
+    );
     expect(w.get('[data-testid="position-pnl"]').text()).toBe(`+${usd(p.pnl.pnl_usd)}`);
     expect(w.text()).toContain(`+${((p.pnl.pnl_usd! / 600) * 100).toFixed(1)} % of net deposits`);
     expect(w.get('[data-testid="position-debt"]').text()).toBe('1,900.00 USDC: borrows and interest to date');
@@ -29,6 +36,17 @@ describe('the position facts', () => {
     // Read at the fixture's NOW, the oracle's time is today's: a clock time, not a date.
     expect(priceSource(p.price!, NOW)).toMatch(/learnt from the service's risk ratios at 11:55 AM/);
     expect(w.find('[data-testid="exchange-view"]').exists()).toBe(false);
+  });
+
+  it('says which liquidation moved the break-even price', () => {
+    const at = Date.now() - 2 * 3_600_000;
+    const w = mount(PositionFacts, { props: { position: position({ movedAt: at }), own: false } });
+    expect(w.get('[data-testid="position-break-even-note"]').text()).toBe(
+      `moved by the liquidation at ${shortTime(at)}`,
+    );
+    expect(w.get('[data-testid="position-break-even"]').attributes('title')).toContain(
+      `Moved by the liquidation at ${time(at)}: the loss on what it closed is carried by what is left.`,
+    );
   });
 
   it("says when interest alone liquidates it at today's prices, or that it does not within a year", () => {
@@ -56,7 +74,8 @@ describe('the position facts', () => {
           pnl: {
             net_deposited_usd: null,
             pnl_usd: null,
-            entry_price: null,
+            break_even_price: null,
+            break_even_moved_at: null,
             estimated: false,
             note: 'Opened before the history Tidewatch keeps.',
           },

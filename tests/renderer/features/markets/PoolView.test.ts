@@ -17,7 +17,7 @@ import { setApi } from '../../../../src/renderer/src/api';
 import PoolView from '../../../../src/renderer/src/features/markets/PoolView.vue';
 import { useStatusStore } from '../../../../src/renderer/src/stores/status';
 import { rawPrice } from '../../../../src/shared/units';
-import { signedPct } from '../../../../src/renderer/src/format';
+import { shortTime, signedPct } from '../../../../src/renderer/src/format';
 import { usePortfolioStore } from '../../../../src/renderer/src/stores/portfolio';
 import { fakeApi } from '../../../support/fake-api';
 import { routerAt } from '../../support/router';
@@ -174,7 +174,7 @@ describe('the pool page: watched positions on the price chart', () => {
   } as Pool;
   const answer = <T>(data: T) => ({ data, source: 'network', fetchedAt: Date.now(), stale: false });
 
-  it("draws each one's liquidation and entry price in USDC (USD over the quote's price) and lists them, nearest liquidation first", async () => {
+  it("draws each one's liquidation and break-even price in USDC (USD over the quote's price) and lists them, nearest liquidation first", async () => {
     // USDC at $0.998 in the valuation: a USD price over 0.998 is the price in USDC.
     const q = { base: 2.5, quote: 0.998 };
     const inUsdc = (usdPrice: number | null): number => usdPrice! / 0.998;
@@ -189,6 +189,7 @@ describe('the pool page: watched positions on the price chart', () => {
       h: { base: 0, quote: 3000, debtBase: 850, debtQuote: 0 },
       p: q,
       net: 800,
+      movedAt: NOW - 3_600_000,
     });
     const elsewhere = position({ id: '0xother', pool: 'DEEP_USDC' });
     const quoteOf = (x: PositionSummary) => ({
@@ -252,16 +253,17 @@ describe('the pool page: watched positions on the price chart', () => {
         .map((r) => r.find(`[data-kind="${kind}"]`))
         .map((x) => (x.exists() ? Number(x.attributes('data-price')) : null));
     // Liquidations at 2.025, 1.9375 and 3.137 (off the chart around the last price 2.2, as its
-    // entry), each with its distance as the Portfolio gives it (from the valuation's price).
+    // break-even), each with its distance as the Portfolio gives it (from the valuation's price).
     expect(priceOf('liquidation')).toEqual([near, long, short].map((x) => inUsdc(x.liquidation_price)));
-    expect(priceOf('entry')).toEqual([near, long, short].map((x) => inUsdc(x.pnl.entry_price)));
+    expect(priceOf('break-even')).toEqual([near, long, short].map((x) => inUsdc(x.pnl.break_even_price)));
     expect(priceOf('liquidation').map((x) => x!.toFixed(4))).toEqual(['2.0250', '1.9375', '3.1373']);
     expect(rows[1]!.text()).toBe(
-      `Long 0x7c36…de Liq 1.9375 ${signedPct(long.distance_pct, 1)} Entry ${inUsdc(long.pnl.entry_price).toFixed(4)}`,
+      `Long 0x7c36…de Liq 1.9375 ${signedPct(long.distance_pct, 1)} Break-even ${inUsdc(long.pnl.break_even_price).toFixed(4)}`,
     );
     expect(rows[2]!.text()).toMatch(
       new RegExp(
-        `^Short 0xab12…ef Liq 3\\.1373 \\${signedPct(short.distance_pct, 1)}, off the chart Entry 2\\.\\d{4} off the chart$`,
+        `^Short 0xab12…ef Liq 3\\.1373 \\${signedPct(short.distance_pct, 1)}, off the chart Break-even 2\\.\\d{4} ` +
+          `moved by the liquidation at ${shortTime(NOW - 3_600_000)} off the chart$`,
       ),
     );
     expect(w.get('[data-testid="pool-position-lines"]').text()).toContain('prices in USDC');
@@ -271,9 +273,9 @@ describe('the pool page: watched positions on the price chart', () => {
     expect(labels).toEqual(
       expect.arrayContaining([
         `Liq 0x7c36…de 1.9375`,
-        `Entry 0x7c36…de ${inUsdc(long.pnl.entry_price).toFixed(4)}`,
+        `Break-even 0x7c36…de ${inUsdc(long.pnl.break_even_price).toFixed(4)}`,
         'Liq 0xcc33…99 2.0250',
-        `Entry 0xcc33…99 ${inUsdc(near.pnl.entry_price).toFixed(4)}`,
+        `Break-even 0xcc33…99 ${inUsdc(near.pnl.break_even_price).toFixed(4)}`,
         '2.2000',
       ]),
     );
@@ -288,11 +290,11 @@ describe('the pool page: watched positions on the price chart', () => {
     const focused = marks();
     expect(focused.map((m) => m.label.formatter).filter((l) => l && l !== '2.2000')).toEqual([
       'Liq 0xcc33…99 2.0250',
-      `Entry 0xcc33…99 ${inUsdc(near.pnl.entry_price).toFixed(4)}`,
+      `Break-even 0xcc33…99 ${inUsdc(near.pnl.break_even_price).toFixed(4)}`,
     ]);
     expect(focused.filter((m) => m.lineStyle.opacity < 0.5).map((m) => m.yAxis)).toEqual([
       inUsdc(long.liquidation_price),
-      inUsdc(long.pnl.entry_price),
+      inUsdc(long.pnl.break_even_price),
     ]);
     w.unmount();
   });

@@ -7,6 +7,7 @@ import { setApi } from '../../../../src/renderer/src/api';
 import PortfolioView from '../../../../src/renderer/src/features/portfolio/PortfolioView.vue';
 import { fakeApi } from '../../../support/fake-api';
 import { routerAt } from '../../support/router';
+import { shortTime } from '../../../../src/renderer/src/format';
 import { NOW, SUMMARY, SETTINGS, money } from '../../support/portfolio';
 import { settle } from '../../support/timing';
 
@@ -30,7 +31,7 @@ describe('the Portfolio: one row per position, every figure agreeing, and price 
   const cell = (row: ReturnType<ReturnType<typeof mountPortfolio>['w']['findAll']>[number], id: string): string =>
     row.get(`[data-testid="${id}"]`).text();
 
-  it('shows side, size, entry, PnL, ratio, assets, debt, equity, leverage, liquidation, APR and the level main judged', async () => {
+  it('shows side, size, break-even, PnL, ratio, assets, debt, equity, leverage, liquidation, APR and the level main judged', async () => {
     const { w } = mountPortfolio();
     await settle();
     const rows = w.findAll('[data-testid="position-row"]');
@@ -53,7 +54,15 @@ describe('the Portfolio: one row per position, every figure agreeing, and price 
     expect(cell(long, 'row-debt')).toBe('$2,800.00');
     expect(cell(long, 'row-equity')).toBe('$700.00');
     expect(cell(long, 'row-leverage')).toBe('5.00×');
-    expect(cell(long, 'row-entry')).toBe('entry $3.40');
+    expect(cell(long, 'row-break-even')).toBe('break-even $3.40');
+    expect(long.get('[data-testid="row-break-even"]').attributes('title')).toContain(
+      'Not the price paid (the service does not report fills)',
+    );
+    expect(long.find('[data-testid="row-break-even-moved"]').exists()).toBe(false);
+    // The short's break-even was moved by a liquidation an hour ago: the row says which.
+    expect(cell(short, 'row-break-even')).toBe('break-even $3.6667');
+    expect(cell(short, 'row-break-even-moved')).toBe(`moved by the liquidation at ${shortTime(NOW - 3_600_000)}`);
+    expect(w.text()).not.toMatch(/\bentry\b/i);
     expect(cell(long, 'row-pnl')).toBe('+$100.00');
     expect(cell(long, 'row-distance')).toMatch(/^liq\. \$3\.15\s*-10\.0%$/);
     expect(cell(long, 'row-apr')).toBe('8.2 %');

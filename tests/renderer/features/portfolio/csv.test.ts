@@ -2,7 +2,7 @@
 import { createPinia, setActivePinia } from 'pinia';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { POSITION_COLUMNS, positionsToCsv } from '../../../../src/renderer/src/features/portfolio/csv';
-import { LONG_DEEP, WALLET } from '../../support/portfolio';
+import { LONG_DEEP, NOW, WALLET } from '../../support/portfolio';
 
 beforeEach(() => setActivePinia(createPinia()));
 
@@ -34,13 +34,14 @@ function parseCsv(text: string): string[][] {
 }
 
 describe('the Portfolio CSV', () => {
-  it('carries side, size, entry, PnL (and whether estimated), APR, accrued interest, level, liquidation price and distance', () => {
+  it('carries side, size, break-even (and the liquidation that moved it), PnL (and whether estimated), APR, accrued interest, level, liquidation price and distance', () => {
     const [header, ...rows] = parseCsv(positionsToCsv([WALLET]));
     expect(header).toEqual([...POSITION_COLUMNS]);
     for (const c of [
       'side',
       'size',
-      'entry_price',
+      'break_even_price',
+      'break_even_moved_ms',
       'pnl_usd',
       'pnl_estimated',
       'borrow_apr',
@@ -71,13 +72,16 @@ describe('the Portfolio CSV', () => {
     );
     expect(Number(short['liquidation_price'])).toBeCloseTo(5000 / 1350, 9);
     expect(Number(short['distance_pct'])).toBeCloseTo((5000 / 1350 / 3.5 - 1) * 100, 9);
-    expect(Number(short['entry_price'])).toBeCloseTo(3.5 + 200 / 1200, 9);
+    expect(Number(short['break_even_price'])).toBeCloseTo(3.5 + 200 / 1200, 9);
+    expect(Number(short['break_even_moved_ms'])).toBe(NOW - 3_600_000);
+    expect(header!.some((c) => c.includes('entry'))).toBe(false);
     const deep = byManager.get('0xdeep')!;
     expect(deep).toMatchObject({
       side: 'long',
       size: '100000',
       pnl_usd: '',
-      entry_price: '',
+      break_even_price: '',
+      break_even_moved_ms: '',
       pnl_estimated: 'false',
       level: 'critical',
       risk_ratio: String(LONG_DEEP.risk_ratio),

@@ -44,7 +44,7 @@ describe("the valuation learns the oracle from the service's ratios", () => {
     );
   });
 
-  it('profit counts what a liquidation took; the entry leaves it out', () => {
+  it('the break-even is where the profit shown is zero, and says which liquidation moved it', () => {
     const oracle = new OracleBook();
     const m = {
       margin_manager_id: 'm',
@@ -91,10 +91,25 @@ describe("the valuation learns the oracle from the service's ratios", () => {
       readAt: 1_000,
       now: 1_000,
     });
-    // Equity 2,500 - 1,900 = 600 = what was put in: no profit; the liquidation's 5 % of 1,000 USDC
-    // is a loss of the position, so the entry is 2.5 - 50 / 1,000 = 2.45.
+    // Equity 2,500 - 1,900 = 600 = what was put in: no profit, so the break-even is today's 2.5.
+    // It counts the liquidation's 5 % of 1,000 USDC as the profit does (an entry price would not
+    // move; this one did, at the liquidation's time), and the note says how much it took.
     expect(p.pnl.pnl_usd).toBeCloseTo(0, 6);
-    expect(p.pnl.entry_price).toBeCloseTo(2.45, 9);
-    expect(p.pnl.note).toContain('$50 lost to a liquidation');
+    expect(p.pnl.break_even_price).toBeCloseTo(2.5, 9);
+    expect(p.pnl.break_even_moved_at).toBe(500);
+    expect(p.pnl.note).toBe('The profit counts $50 lost to a liquidation (their rewards).');
+    // Without the liquidation nothing moved it.
+    const calm = positionOf(m, {
+      book,
+      price: (a) => oracle.price(a, a === SUI ? 'SUI' : 'USDC', null, 1_000),
+      exchange: () => null,
+      pastPrice: () => null,
+      thresholds: () => thresholds,
+      history: () => ({ complete: true, flows: history.flows.slice(0, 1) }),
+      readAt: 1_000,
+      now: 1_000,
+    });
+    expect(calm.pnl.break_even_moved_at).toBeNull();
+    expect(calm.pnl.note).toBeNull();
   });
 });

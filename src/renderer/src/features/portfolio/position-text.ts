@@ -1,6 +1,6 @@
 import type { PositionSummary } from '../../../../shared/contract';
 import { DAY_MS } from '../../../../shared/risk-model';
-import { amount, ratio, usd } from '../../format';
+import { amount, ratio, shortTime, time, usd } from '../../format';
 
 /**
  * A position's facts in the words of its row: side, why its level, its borrow rate. Every figure
@@ -69,4 +69,29 @@ export function pnlTitle(p: PositionSummary): string {
   if (n.pnl_usd === null) return n.note ?? 'Not known';
   const base = `Equity now less deposits net of withdrawals (${usd(n.net_deposited_usd)}, valued at their time)`;
   return n.estimated && n.note ? `Estimated: ${n.note}\n${base}` : base;
+}
+
+/** "moved by the liquidation at 2:02 PM" when a liquidation moved the break-even price; null otherwise. */
+export function breakEvenMoved(p: PositionSummary, now = Date.now()): string | null {
+  const at = p.pnl.break_even_moved_at;
+  return at === null || p.pnl.break_even_price === null ? null : `moved by the liquidation at ${shortTime(at, now)}`;
+}
+
+/**
+ * The break-even price's tooltip: what it is, and why it is not an entry price (the service
+ * reports no fills; it counts interest and liquidations: docs/valuation.md).
+ */
+export function breakEvenTitle(p: PositionSummary): string {
+  const n = p.pnl;
+  if (n.break_even_price === null) return n.note ?? 'Not known';
+  const base = p.base_symbol ?? 'the base asset';
+  const lines = [
+    `Break-even: the ${base} price at which the profit since opening is zero (the quote's price held).`,
+    `Not the price paid (the service does not report fills): it counts the interest accrued, so it ${p.side === 'short' ? 'falls' : 'rises'} as interest accrues.`,
+  ];
+  if (n.break_even_moved_at !== null)
+    lines.push(
+      `Moved by the liquidation at ${time(n.break_even_moved_at)}: the loss on what it closed is carried by what is left.`,
+    );
+  return lines.join('\n');
 }
