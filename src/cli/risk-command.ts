@@ -32,7 +32,9 @@ export const RISK_USAGE = `tidewatch risk: the watched positions under a price s
   --json               one JSON document: each position now and shocked, and the totals.
 
   The same model as the Portfolio's shock panel: each position's ratio, equity and level at the
-  shocked prices, and those pushed below their liquidation ratio liquidated by the protocol's rule.`;
+  shocked prices, and those pushed below their liquidation ratio liquidated by the protocol's rule.
+  Without --watch the figures are the Portfolio's own valuation snapshot (the one every view of the
+  app shows, with its time); with it, a valuation made now by the same code as the app's.`;
 
 /** "SUI=-15%", "ALL=+20%", "DEEP=-0.1" into a Shocks object. */
 export function parseShocks(specs: readonly string[]): Shocks {
@@ -192,6 +194,7 @@ export async function riskCommand(args: string[]): Promise<number> {
         {
           shocks,
           computed_at: portfolio.computed_at,
+          source: o.watch && o.watch.length > 0 ? 'read-now' : 'portfolio-snapshot',
           totals,
           positions: positions.map((p, i) => ({
             manager_id: p.manager_id,
@@ -199,8 +202,13 @@ export async function riskCommand(args: string[]): Promise<number> {
             pool: p.pool_name,
             side: p.side,
             ratio: p.risk_ratio,
+            assets_usd: p.collateral_usd,
+            debt_usd: p.debt_usd,
             equity_usd: p.equity_usd,
+            liquidation_price: p.liquidation_price,
+            distance_pct: p.distance_pct,
             level: p.level,
+            valued_at: p.valued_at,
             shocked: rows[i],
           })),
         },
@@ -211,7 +219,7 @@ export async function riskCommand(args: string[]): Promise<number> {
     return 0;
   }
   console.log(
-    `Tidewatch risk: ${shocksText(shocks)}, from the valuation of ${new Date(portfolio.computed_at).toLocaleString()}`,
+    `Tidewatch risk: ${shocksText(shocks)}, from the valuation of ${new Date(portfolio.computed_at).toLocaleString()} (${o.watch && o.watch.length > 0 ? 'read now from the service' : "the Portfolio's, as the app last kept it"})`,
   );
   console.log('');
   const table = positions.map((p, i) => {

@@ -17,6 +17,8 @@ export interface TrayInput {
   status: StatusSnapshot | undefined;
   /** The latest reading of each watched manager, with its level as the valuation judged it (the alerts judge alike). */
   readings: ReadonlyArray<RiskReading & { level: PositionLevel }>;
+  /** When the valuation snapshot those readings are of was made (the Portfolio's time); null: none yet. */
+  valuedAt?: number | null;
   privacy: boolean;
   alertsPausedUntil: number | null;
   now: number;
@@ -50,6 +52,8 @@ export function trayStateOf(i: TrayInput): TrayState {
     );
   }
   parts.push(loans.length === 1 ? '1 watched loan' : `${loans.length} watched loans`);
+  // Before the ratio: the macOS menu bar title is the tooltip's last part.
+  if (worst && i.valuedAt) parts.push(`valued ${time(i.valuedAt)}`);
   if (worst) parts.push(`worst risk ratio ${i.privacy ? '•••' : ratioText(worst.risk_ratio!)}`);
   if (paused) parts.push(`alerts paused until ${time(paused)}`);
   return {

@@ -16,8 +16,10 @@ export type LatestReading = RiskReading & { level: PositionLevel };
 export class WatchRegistry {
   /** Watched managers -> owner: from the store at start and on addWatch, the margin stream and the risk loop. */
   readonly managers = new Map<string, string>();
-  /** The latest risk reading of each watched manager. */
+  /** Each watched loan as the latest valuation snapshot has it (the tray shows the worst). */
   readonly latest = new Map<string, LatestReading>();
+  /** When that snapshot was valued (ms); null before the first. */
+  valuedAt: number | null = null;
 
   constructor(
     private readonly settings: Pick<SettingsRepo, 'watchList' | 'watchedSince' | 'addWatch' | 'removeWatch'>,
@@ -65,10 +67,26 @@ export class WatchRegistry {
     for (const m of managers) this.managers.set(m.id, m.owner);
   }
 
-  /** A valuation's readings, each with the level the Portfolio gave its position. */
-  noteReadings(readings: readonly RiskReading[], portfolio: PortfolioSummary): void {
-    const levels = new Map(portfolio.wallets.flatMap((w) => w.positions.map((p) => [p.manager_id, p.level])));
-    for (const r of readings) this.latest.set(r.manager_id, { ...r, level: levels.get(r.manager_id) ?? 'ok' });
-    for (const id of [...this.latest.keys()]) if (!this.managers.has(id)) this.latest.delete(id);
+  /**
+   * A valuation snapshot: every watched loan the Portfolio lists, with its figures and level, and
+   * no reading of an older one (a loan repaid leaves the tray; a wallet that could not be read
+   * keeps the positions the snapshot kept for it). docs/valuation.md "One snapshot for every view".
+   */
+  noteSnapshot(portfolio: PortfolioSummary): void {
+    this.latest.clear();
+    for (const p of portfolio.wallets.flatMap((w) => w.positions)) {
+      if (p.debts.length === 0 || !this.managers.has(p.manager_id)) continue;
+      this.latest.set(p.manager_id, {
+        manager_id: p.manager_id,
+        owner: p.owner,
+        ts_ms: p.valued_at,
+        risk_ratio: p.risk_ratio,
+        debt_usd: p.debt_usd,
+        assets_usd: p.collateral_usd,
+        distance_pct: p.distance_pct,
+        level: p.level,
+      });
+    }
+    this.valuedAt = portfolio.computed_at;
   }
 }

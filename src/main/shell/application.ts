@@ -134,6 +134,7 @@ export async function startApplication(paths: ShellPaths): Promise<void> {
       trayStateOf({
         status,
         readings: [...monitor.watch.latest.values()],
+        valuedAt: monitor.watch.valuedAt,
         privacy: s.privacyMode,
         alertsPausedUntil: notifier.pausedUntil,
         now: Date.now(),

@@ -4,6 +4,15 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ServiceClient } from '../../../src/main/core/client/service-client';
+import { AssetBookCache } from '../../../src/main/core/risk/asset-book';
+import { OracleBook } from '../../../src/main/core/risk/oracle-book';
+import { readPortfolio } from '../../../src/main/core/risk/portfolio';
+import { PriceBook } from '../../../src/main/core/risk/prices';
+import { PORTFOLIO_CACHE_KEY } from '../../../src/main/core/risk/risk-refresh';
+import { thresholdsFrom } from '../../../src/main/core/risk/thresholds';
+import { DEFAULT_SETTINGS } from '../../../src/main/core/settings';
+import { Store } from '../../../src/main/core/store/store';
 import { tempDir } from '../../support/monitor';
 import { startTestSim, TEST_KEY, type TestSim } from '../../support/sim';
 
@@ -132,10 +141,50 @@ describe('tidewatch risk --shock (command line)', () => {
     );
   }, 60_000);
 
-  it('without --watch shocks the Portfolio the store keeps; with none kept it says what to do', async () => {
+  it('without --watch shows the Portfolio snapshot the store keeps, its very figures; with none kept it says what to do', async () => {
     const r = await cli(['risk', '--shock', 'SUI=-10%', '--data-dir', dir.dir]);
     expect(r.code).toBe(1);
     expect(r.err).toMatch(/no Portfolio is kept .* Watch a wallet/);
+    // The app's snapshot as the risk loop keeps it: the command shows its figures, not figures of its own.
+    const owner = t.sim.world.describe().owners.find((o) => o.loans >= 8)!.owner;
+    const client = new ServiceClient({ baseUrl: t.sim.url, apiKey: TEST_KEY });
+    const assets = new AssetBookCache(
+      () => client,
+      () => true,
+    );
+    const prices = new PriceBook(
+      () => client,
+      () => [...(assets.peek()?.poolsById.values() ?? [])],
+    );
+    const deps = {
+      prices,
+      oracle: new OracleBook(),
+      thresholds: thresholdsFrom(DEFAULT_SETTINGS, {}),
+      history: () => undefined,
+    };
+    const kept = (await readPortfolio(client, assets.load(), deps, [{ owner, label: null, added_at: 0 }], undefined))
+      .portfolio;
+    const store = Store.open(dir.dir);
+    store.cache.save(PORTFOLIO_CACHE_KEY, kept, kept.computed_at);
+    store.close();
+    const shown = await cli(['risk', '--shock', 'SUI=-10%', '--data-dir', dir.dir, '--json']);
+    expect(shown.code, shown.err).toBe(0);
+    const answer = JSON.parse(shown.out) as { source: string; computed_at: number; positions: object[] };
+    expect(answer).toMatchObject({ source: 'portfolio-snapshot', computed_at: kept.computed_at });
+    const loans = kept.wallets.flatMap((w) => w.positions).filter((p) => p.debts.length > 0);
+    expect(answer.positions).toEqual(
+      loans.map((p) =>
+        expect.objectContaining({
+          manager_id: p.manager_id,
+          ratio: p.risk_ratio,
+          assets_usd: p.collateral_usd,
+          debt_usd: p.debt_usd,
+          liquidation_price: p.liquidation_price,
+          distance_pct: p.distance_pct,
+          valued_at: kept.computed_at,
+        }),
+      ),
+    );
     const bad = await cli(['risk', '--shock', 'SUI=lots']);
     expect(bad.code).toBe(2);
     expect(bad.err).toContain('--shock takes ASSET=MOVE like SUI=-15%');

@@ -89,4 +89,12 @@ describe('tray state (computed in core)', () => {
     expect(s.worstRatio).toBe(2);
     expect(s.tooltip).toMatch(/alerts paused until \d\d:\d\d$/);
   });
+  it('says when the snapshot it shows was valued, before the worst ratio (the macOS title)', () => {
+    const valuedAt = base.now - 90_000;
+    const s = trayStateOf({ ...base, status: status(), readings: [reading('a', 1.4)], valuedAt });
+    expect(s.tooltip).toMatch(/^Tidewatch · 1 watched loan · valued \d\d:\d\d · worst risk ratio 1\.400$/);
+    expect(trayStateOf({ ...base, status: status(), readings: [], valuedAt }).tooltip).toBe(
+      'Tidewatch · 0 watched loans',
+    );
+  });
 });

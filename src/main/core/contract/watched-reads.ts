@@ -1,6 +1,7 @@
-import type { ContractResults, StoredMarginEvent } from '../../../shared/contract';
+import type { ContractResults, ManagerDetail, QueryResult, StoredMarginEvent } from '../../../shared/contract';
 import { ServiceError } from '../client/errors';
-import { readManager } from '../risk/portfolio';
+import { ownerOfManager, readManager } from '../risk/portfolio';
+import type { ValuationSnapshot } from '../risk/risk-refresh';
 import { settledOrAfter } from '../wait';
 import type { ContractContext, Handlers } from './context';
 import { toEventRow } from './event-rows';
@@ -34,6 +35,64 @@ export function watchedReads(
   /** Stored events with their amounts in units, the watched wallets' marked as the user's own. */
   const withUnits = (rows: StoredMarginEvent[]): StoredMarginEvent[] =>
     c.eventUnits.apply(rows, (id) => c.watch.managers.has(id));
+  const ownersNow = (): string => c.watch.owners().sort().join();
+  /**
+   * The risk loop's latest snapshot, the one every view of a watched position answers. When none
+   * holds the watched wallets yet (a first start, the watch list changed), the first call waits
+   * for the risk loop's reading, as long as one answer may take (the reading goes on); a kept one
+   * of the same wallets answers from the store at once and the push brings the fresh one.
+   */
+  const snapshot = async (): Promise<ValuationSnapshot | undefined> => {
+    const matches = (k: ValuationSnapshot | undefined): boolean =>
+      k !== undefined &&
+      k.portfolio.wallets
+        .map((w) => w.owner)
+        .sort()
+        .join() === ownersNow();
+    let kept = c.risk.portfolio();
+    if (!matches(kept)) {
+      await settledOrAfter(c.risk.refresh(), FIRST_READING_WAIT_MS);
+      kept = c.risk.portfolio();
+    }
+    if (!kept && c.risk.lastError) throw c.risk.lastError;
+    // Older than a records period: read again in the background (the push brings it).
+    if (kept && Date.now() - kept.at > c.settings.effective().recordsRefreshSec * 1000) void c.risk.refresh();
+    return kept;
+  };
+  /** An answer from a snapshot: its time, and stale while the service fails or is unreachable. */
+  const answerOf = <T>(kept: ValuationSnapshot, data: T): QueryResult<T> => {
+    const err = c.risk.lastError;
+    const stale = err !== undefined || c.offline();
+    return {
+      data,
+      source: stale ? 'cache' : 'network',
+      fetchedAt: kept.at,
+      stale,
+      ...(stale && err instanceof ServiceError ? { error: staleBecause(err) } : {}),
+    };
+  };
+  /**
+   * A watched manager's page: the very position the Portfolio lists, from the same snapshot. A
+   * manager no snapshot holds yet (just opened) makes the risk loop read its owner's records and
+   * value everything again; the answer is that valuation, so both views agree afterwards.
+   */
+  const watchedManager = async (id: string, owner: string): Promise<QueryResult<ManagerDetail>> => {
+    let kept = await snapshot();
+    if (!kept?.managers.has(id) && !c.offline()) {
+      await settledOrAfter(c.risk.refreshOwner(owner), FIRST_READING_WAIT_MS);
+      kept = c.risk.portfolio() ?? kept;
+    }
+    if (!kept) throw slowFirstReading();
+    const v = kept.managers.get(id);
+    return answerOf(kept, {
+      manager_id: id,
+      owner,
+      pool_name: v?.position.pool_name ?? null,
+      created_at: v?.created_at ?? null,
+      position: v?.position ?? null,
+      watched: true,
+    });
+  };
   return {
     marginEvents: async (a, signal) => {
       const rows = c.margin.list({
@@ -57,43 +116,25 @@ export function watchedReads(
     marginEventsByIds: (a) => local(c, withUnits(c.margin.byIds(a.ids)), 'margin'),
     riskHistory: (a) => local(c, c.alerts.readings(a.managerId, a.fromMs, a.toMs), 'margin'),
     portfolio: async () => {
-      const owners = c.watch.owners().sort().join();
-      const matches = (k: ReturnType<typeof c.risk.portfolio>): boolean =>
-        k !== undefined &&
-        k.portfolio.wallets
-          .map((w) => w.owner)
-          .sort()
-          .join() === owners;
-      let kept = c.risk.portfolio();
-      // The first call of a run answers from the store at once when it can; the push brings the fresh one.
-      // Otherwise it waits for the first reading, as long as one answer may take: the reading goes on.
-      if (!matches(kept)) {
-        await settledOrAfter(c.risk.refresh(), FIRST_READING_WAIT_MS);
-        kept = c.risk.portfolio();
-      }
-      const err = c.risk.lastError;
+      const kept = await snapshot();
       if (!kept) {
-        if (err) throw err;
         if (c.watch.owners().length > 0) throw slowFirstReading();
         const empty: ContractResults['portfolio']['data'] = { wallets: [], prices: [], computed_at: Date.now() };
         return { data: empty, source: 'network', fetchedAt: Date.now(), stale: false };
       }
-      // Older than a records period: read again in the background (the push brings it).
-      if (Date.now() - kept.at > c.settings.effective().recordsRefreshSec * 1000) void c.risk.refresh();
-      const stale = err !== undefined || c.offline();
-      return {
-        data: kept.portfolio,
-        source: stale ? 'cache' : 'network',
-        fetchedAt: kept.at,
-        stale,
-        ...(stale && err instanceof ServiceError ? { error: staleBecause(err) } : {}),
-      };
+      return answerOf(kept, kept.portfolio);
     },
     manager: async (a, s) => {
-      const known = c.watch.managers.get(a.managerId) ?? c.margin.ownerOfManager(a.managerId);
+      const id = a.managerId;
       const watched = new Set(c.watch.owners());
+      const isWatched = (o: string | undefined): o is string => o !== undefined && watched.has(o);
+      let owner = c.watch.managers.get(id) ?? c.margin.ownerOfManager(id);
+      // Asked of the service only when nothing known names the owner (a failure is asked again below, cache-backed).
+      if (owner === undefined && !c.offline()) owner = await ownerOfManager(c.client, id, s).catch(() => undefined);
+      if (isWatched(owner)) return watchedManager(id, owner);
+      // Not watched: valued on demand by the same code, at its own time (docs/valuation.md).
       return readThrough(c, keyOf('manager', a), async () =>
-        readManager(c.client, await c.assets.load(), c.risk.valuation(), a.managerId, known, (o) => watched.has(o), s),
+        readManager(c.client, await c.assets.load(), c.risk.valuation(), id, owner, isWatched, s),
       );
     },
     alerts: (a) => {

@@ -25,6 +25,18 @@ export interface PortfolioRead {
   readings: RiskReading[];
   /** Every manager of a watched owner, with its pool and whether it has debt. */
   managers: Array<{ id: string; owner: string; dexPoolId: string; poolName: string | null; hasDebt: boolean }>;
+  /**
+   * Every manager valued, listed in the Portfolio or not (one without debt or assets is not), by
+   * id: the manager page of a watched manager answers these very objects (docs/valuation.md
+   * "One snapshot for every view").
+   */
+  valued: Map<string, ValuedManager>;
+}
+
+/** A manager as one valuation left it: its position (the object the Portfolio lists) and when it was opened. */
+export interface ValuedManager {
+  position: PositionSummary;
+  created_at: string | null;
 }
 
 /** An exchange price this recent counts as read with records read now (the oracle learnt from them moves with it). */
@@ -203,6 +215,7 @@ export async function valuePortfolio(
   now = Date.now(),
 ): Promise<PortfolioRead> {
   const managers: PortfolioRead['managers'] = [];
+  const valued = new Map<string, ValuedManager>();
   const readings: RiskReading[] = [];
   const wallets: WalletSummary[] = [];
   let failures = 0;
@@ -228,6 +241,7 @@ export async function valuePortfolio(
     const positions: PositionSummary[] = [];
     for (const m of f.managers) {
       const p = positionOf(m, ctx);
+      valued.set(m.margin_manager_id, { position: p, created_at: m.created_at ?? null });
       const hasDebt = (m.active_loans?.length ?? 0) > 0;
       managers.push({
         id: m.margin_manager_id,
@@ -257,10 +271,38 @@ export async function valuePortfolio(
     },
     readings,
     managers,
+    valued,
   };
 }
 
-/** Records and valuation in one (tests): the records are fresh. */
+/** Records, their assets' prices and a valuation, as one read of the risk loop makes them. */
+export interface FreshValuation {
+  read: PortfolioRead;
+  records: WalletRecords[];
+  book: AssetBook;
+}
+
+/**
+ * One read of every watched wallet, as the risk loop makes it and `tidewatch risk --watch` too:
+ * the records and, with them, the exchange's prices of their assets now (the records' ratios are
+ * of the oracle now, and the oracle learnt from them moves with the exchange), valued at `now`.
+ */
+export async function readAndValue(
+  client: ServiceClient,
+  bookLoad: AssetBook | Promise<AssetBook>,
+  d: ValuationDeps,
+  watch: readonly WatchEntry[],
+  previous: PortfolioSummary | undefined,
+  source?: RecordsSource,
+  now = Date.now(),
+): Promise<FreshValuation> {
+  const [book, records] = await Promise.all([bookLoad, readRecords(client, watch, source, now)]);
+  await Promise.all([...assetsOf(records, book)].filter((a) => d.prices.readable(a)).map((a) => d.prices.read(a, now)));
+  const read = await valuePortfolio(records, book, d, previous, true, now);
+  return { read, records, book };
+}
+
+/** Records and valuation in one, as the risk loop reads them (tests, `tidewatch risk --watch`). */
 export async function readPortfolio(
   client: ServiceClient,
   bookLoad: AssetBook | Promise<AssetBook>,
@@ -269,14 +311,30 @@ export async function readPortfolio(
   previous: PortfolioSummary | undefined,
   now = Date.now(),
 ): Promise<PortfolioRead> {
-  const [book, records] = await Promise.all([bookLoad, readRecords(client, watch, undefined, now)]);
-  return valuePortfolio(records, book, d, previous, true, now);
+  return (await readAndValue(client, bookLoad, d, watch, previous, undefined, now)).read;
 }
 
 /**
- * One manager for its page, watched or not: its owner is found from what is known (the watch
- * list, stored events) or asked of the service (its loans or liquidations name it), then its
- * position is read with the owner's managers.
+ * Whose manager this is, asked of the service (its loans or liquidations name it) when nothing
+ * known (the watch list, stored events) does; undefined when neither names it.
+ */
+export async function ownerOfManager(
+  client: ServiceClient,
+  managerId: string,
+  signal?: AbortSignal,
+): Promise<string | undefined> {
+  const loans = await client.activeLoans(undefined, { marginManagerId: managerId, perPage: 1 }, signal);
+  const owner = loans.items[0]?.margin_manager?.owner;
+  if (owner) return owner;
+  const liq = await client.liquidations(undefined, { marginManagerId: managerId, perPage: 1 }, signal);
+  return liq.items[0]?.margin_manager?.owner;
+}
+
+/**
+ * One manager no valuation of the risk loop holds (its owner is not watched), valued on demand by
+ * the same code at its own time (`position.valued_at`): its owner is found from what is known or
+ * asked of the service, then its position is read with the owner's managers. A watched manager's
+ * page answers the risk loop's snapshot instead (contract/watched-reads.ts).
  */
 export async function readManager(
   client: ServiceClient,
@@ -287,15 +345,7 @@ export async function readManager(
   isWatched: (owner: string) => boolean,
   signal?: AbortSignal,
 ): Promise<ManagerDetail> {
-  let owner = knownOwner;
-  if (!owner) {
-    const loans = await client.activeLoans(undefined, { marginManagerId: managerId, perPage: 1 }, signal);
-    owner = loans.items[0]?.margin_manager?.owner;
-  }
-  if (!owner) {
-    const liq = await client.liquidations(undefined, { marginManagerId: managerId, perPage: 1 }, signal);
-    owner = liq.items[0]?.margin_manager?.owner;
-  }
+  const owner = knownOwner ?? (await ownerOfManager(client, managerId, signal));
   let manager: MarginManager | undefined;
   const now = Date.now();
   if (owner) {

@@ -1,4 +1,4 @@
-import type { PortfolioSummary, RiskReading, WatchEntry } from '../../../shared/contract';
+import type { PortfolioSummary, PositionSummary, RiskReading, WatchEntry } from '../../../shared/contract';
 import type { RiskThresholds } from '../../../shared/risk-model';
 import type { AlertEngine } from '../alerts/alert-engine';
 import type { EscalationRules } from '../alerts/escalation';
@@ -14,10 +14,12 @@ import type { RiskAlertRepo } from '../store/risk-alert-repo';
 import type { AssetBook, AssetBookCache } from './asset-book';
 import {
   assetsOf,
+  readAndValue,
   valuePortfolio,
   readRecords,
   type PortfolioRead,
   type ValuationDeps,
+  type ValuedManager,
   type WalletRecords,
 } from './portfolio';
 import { describePosition, inWords } from '../alerts/position-text';
@@ -87,6 +89,28 @@ export function upgradeKept(portfolio: PortfolioSummary): PortfolioSummary {
 }
 
 /**
+ * One valuation of every watched position: one set of prices and records, valued at `at`. The
+ * Portfolio, each watched manager's page, the pool pages' lines, the tray, the alerts, the CSV and
+ * `tidewatch risk` all show this one (docs/valuation.md "One snapshot for every view").
+ */
+export interface ValuationSnapshot {
+  portfolio: PortfolioSummary;
+  /** When it was valued (the Portfolio's `computed_at`, each position's `valued_at`). */
+  at: number;
+  /** Every manager of the watched owners it valued, listed in the Portfolio or not: the very position objects. */
+  managers: ReadonlyMap<string, ValuedManager>;
+}
+
+/** A snapshot of a kept Portfolio (an offline start): its listed positions, without their opening time. */
+function snapshotOf(portfolio: PortfolioSummary, at: number): ValuationSnapshot {
+  const managers = new Map<string, ValuedManager>();
+  for (const w of portfolio.wallets) for (const p of w.positions) managers.set(p.manager_id, listed(p));
+  return { portfolio, at, managers };
+}
+
+const listed = (position: PositionSummary): ValuedManager => ({ position, created_at: null });
+
+/**
  * The risk loop. The margin records of every watched wallet (managers, loans, supplies) are read
  * every `intervalMs` (a slow timer for interest drift) and soon after an event of a watched
  * manager, with the prices of their assets; between record reads the positions are valued again
@@ -101,7 +125,7 @@ export class RiskRefresh {
   private running: Promise<RiskReading[]> | undefined;
   private revaluing: Promise<void> | undefined;
   private revalueAgain = false;
-  private latest: { portfolio: PortfolioSummary; at: number } | undefined;
+  private latest: ValuationSnapshot | undefined;
   private records: WalletRecords[] | undefined;
   private guarded: GuardedPosition[] = [];
   private closed = false;
@@ -252,11 +276,22 @@ export class RiskRefresh {
     return this.guarded;
   }
 
-  /** The Portfolio of the last good refresh, from memory or the store; undefined when none was ever read. */
-  portfolio(): { portfolio: PortfolioSummary; at: number } | undefined {
+  /**
+   * The latest valuation snapshot, from memory or (its Portfolio) the store; undefined when none
+   * was ever made. Every view of a watched position answers from it.
+   */
+  portfolio(): ValuationSnapshot | undefined {
     if (this.latest) return this.latest;
     const hit = this.d.cache.load<PortfolioSummary>(PORTFOLIO_CACHE_KEY);
-    return hit ? { portfolio: upgradeKept(hit.data), at: hit.fetchedAt } : undefined;
+    return hit ? snapshotOf(upgradeKept(hit.data), hit.fetchedAt) : undefined;
+  }
+
+  /**
+   * Read this watched owner's records now and value everything again (a manager no snapshot holds
+   * yet: just opened, or a first start); before any records were read, every wallet's.
+   */
+  refreshOwner(owner: string): Promise<unknown> {
+    return this.records ? this.refreshOwners(new Set([owner])) : this.refresh();
   }
 
   /** The watch list changed: the kept Portfolio no longer matches it. */
@@ -295,7 +330,13 @@ export class RiskRefresh {
 
   /** Store, alert on and publish one valuation. */
   private take(read: PortfolioRead, book: AssetBook, now: number): void {
-    this.latest = { portfolio: read.portfolio, at: now };
+    // A wallet that could not be read keeps its positions of the snapshot before (valuePortfolio).
+    const managers = new Map(read.valued);
+    const before = this.latest?.managers;
+    for (const w of read.portfolio.wallets)
+      for (const p of w.positions)
+        if (!managers.has(p.manager_id)) managers.set(p.manager_id, before?.get(p.manager_id) ?? listed(p));
+    this.latest = { portfolio: read.portfolio, at: now, managers };
     try {
       this.d.risk.addReadings(read.readings);
       this.d.cache.save(PORTFOLIO_CACHE_KEY, read.portfolio, now);
@@ -379,20 +420,23 @@ export class RiskRefresh {
       return [];
     const watch = this.d.watchList();
     if (watch.length === 0) {
-      this.latest = { portfolio: { wallets: [], prices: [], computed_at: Date.now() }, at: Date.now() };
+      const at = Date.now();
+      this.latest = { portfolio: { wallets: [], prices: [], computed_at: at }, at, managers: new Map() };
       this.guarded = [];
       this.d.onValued([]);
       return [];
     }
     try {
       const now = Date.now();
-      const client = this.d.client();
-      const [book, records] = await Promise.all([this.d.assets.load(), readRecords(client, watch, this.source)]);
-      // The records' ratios are of the oracle now: the exchange's prices now too (the oracle moves with them).
-      await Promise.all(
-        [...assetsOf(records, book)].filter((a) => this.d.prices.readable(a)).map((a) => this.d.prices.read(a, now)),
+      const { read, records, book } = await readAndValue(
+        this.d.client(),
+        this.d.assets.load(),
+        this.valuation(),
+        watch,
+        this.portfolio()?.portfolio,
+        this.source,
+        now,
       );
-      const read = await valuePortfolio(records, book, this.valuation(), this.portfolio()?.portfolio, true, now);
       this.d.noteNetwork();
       this.lastError = undefined;
       if (this.closed) return [];

@@ -111,7 +111,7 @@ export class RiskServices {
         for (const m of managers) this.eventUnits.notePool(m.id, m.dexPoolId);
       },
       onReadings: (readings, portfolio) => {
-        d.watch.noteReadings(readings, portfolio);
+        d.watch.noteSnapshot(portfolio);
         d.publish({ readings, portfolio });
       },
       onValued: () => {

@@ -32,8 +32,11 @@ export const usePortfolioStore = defineStore('portfolio', () => {
     loading.value = true;
     try {
       const r = await api.invoke('portfolio', {});
-      summary.value = r.data;
-      meta.value = { source: r.source, fetchedAt: r.fetchedAt, stale: r.stale, error: r.error };
+      // A push of a newer snapshot may have overtaken the answer (another connection): the newer one stays.
+      if (!summary.value || r.data.computed_at >= summary.value.computed_at) {
+        summary.value = r.data;
+        meta.value = { source: r.source, fetchedAt: r.fetchedAt, stale: r.stale, error: r.error };
+      }
       error.value = undefined;
     } catch (err) {
       error.value = describeError(err);

@@ -5,6 +5,7 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import type { PayloadOf, RiskReading, Topic } from '../../../../src/shared/contract';
 import { DAY_MS, depositFor } from '../../../../src/shared/risk-model';
 import { setApi } from '../../../../src/renderer/src/api';
+import { fakeApi } from '../../../support/fake-api';
 import { routerAt } from '../../support/router';
 import { NOW, position, H, P, chartProbe } from '../../support/manager';
 import { settle } from '../../support/timing';
@@ -104,6 +105,53 @@ describe('the manager page', () => {
     expect(w.get('[data-testid="repair-text"]').text()).toBe(
       `The risk ratio ${(3500 / 1900).toFixed(3)} is above 1.500 already: nothing to deposit or repay.`,
     );
+    w.unmount();
+  });
+
+  it("shows the snapshot's time, and the Portfolio's newer snapshot when its push overtakes the page's answer", async () => {
+    const p = position();
+    const newer = {
+      ...position({ h: { base: 1000, quote: 300, debtBase: 0, debtQuote: 1900 } }),
+      valued_at: NOW + 5_000,
+    };
+    let answer!: (v: unknown) => void;
+    const none = { data: [], source: 'cache', fetchedAt: NOW, stale: false };
+    const f = fakeApi({
+      manager: () => new Promise((r) => (answer = r)),
+      riskHistory: () => none,
+      marginEvents: () => none,
+      thresholds: () => ({ defaults: { warning: 1.2, critical: 1.15 }, perManager: {} }),
+      liquidations: () => ({ data: { items: [], isLastPage: true }, source: 'network', fetchedAt: NOW, stale: false }),
+      pools: () => ({ data: [], source: 'network', fetchedAt: NOW, stale: false }),
+      settings: () => ({ interestAlertDays: 30 }),
+      watchList: () => [],
+      activeSupplies: () => ({
+        data: { items: [], isLastPage: true },
+        source: 'network',
+        fetchedAt: NOW,
+        stale: false,
+      }),
+    });
+    setApi(f.api);
+    const { default: ManagerView } = await import('../../../../src/renderer/src/features/manager/ManagerView.vue');
+    const w = mount(ManagerView, {
+      global: { plugins: [await routerAt(`/manager/${p.manager_id}`)], stubs: { VChart: true, Echarts: true } },
+    });
+    await settle();
+    f.push('risk', {
+      readings: [],
+      portfolio: {
+        wallets: [{ owner: p.owner, label: null, positions: [newer], supplies: [], totals: {} }],
+        prices: [],
+        computed_at: NOW + 5_000,
+      },
+    });
+    const detail = { manager_id: p.manager_id, owner: p.owner, pool_name: 'SUI_USDC', created_at: null, watched: true };
+    answer({ data: { ...detail, position: p }, source: 'network', fetchedAt: NOW, stale: false });
+    await settle();
+    const valued = w.get('[data-testid="valued-at"]');
+    expect(valued.attributes('data-valued-at')).toBe(String(NOW + 5_000));
+    expect(valued.text()).toMatch(/^valued \d{1,2}:\d\d:\d\d$/);
     w.unmount();
   });
 });

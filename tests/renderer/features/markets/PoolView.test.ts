@@ -267,6 +267,10 @@ describe('the pool page: watched positions on the price chart', () => {
       ),
     );
     expect(w.get('[data-testid="pool-position-lines"]').text()).toContain('prices in USDC');
+    // The Portfolio's snapshot, with its time: the lines and the rows are one valuation.
+    expect(w.get('[data-testid="pool-position-lines"] [data-testid="valued-at"]').attributes('data-valued-at')).toBe(
+      String(NOW),
+    );
 
     // On the chart: a labelled line at each price within reach of the last price, beside the last price's.
     const labels = marks().map((m) => m.label.formatter);

@@ -134,4 +134,25 @@ describe('the Portfolio: one row per position, every figure agreeing, and price 
     expect(w.find('[data-testid="row-shocked-ratio"]').exists()).toBe(false);
     w.unmount();
   });
+
+  it('shows when its snapshot was valued, and keeps a newer pushed snapshot over an answer it overtook', async () => {
+    let answer!: (v: unknown) => void;
+    const f = fakeApi({
+      settings: () => SETTINGS,
+      watchList: () => [{ owner: '0xowner', label: 'Desk', added_at: 0 }],
+      portfolio: () => new Promise((r) => (answer = r)),
+      walletNfts: () => ({ data: { items: [], isLastPage: true }, source: 'network', fetchedAt: NOW, stale: false }),
+    });
+    setApi(f.api);
+    const w = mount(PortfolioView, { attachTo: document.body, global: { plugins: [router] } });
+    await settle();
+    // The push of a newer snapshot arrives on its own connection before the call's answer.
+    f.push('risk', { readings: [], portfolio: { ...SUMMARY, computed_at: NOW + 5_000 } });
+    answer({ data: SUMMARY, source: 'network', fetchedAt: NOW, stale: false });
+    await settle();
+    const valued = w.get('[data-testid="valued-at"]');
+    expect(valued.attributes('data-valued-at')).toBe(String(NOW + 5_000));
+    expect(valued.text()).toMatch(/^valued \d{1,2}:\d\d:\d\d$/);
+    w.unmount();
+  });
 });

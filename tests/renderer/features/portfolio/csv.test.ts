@@ -38,6 +38,7 @@ describe('the Portfolio CSV', () => {
     const [header, ...rows] = parseCsv(positionsToCsv([WALLET]));
     expect(header).toEqual([...POSITION_COLUMNS]);
     for (const c of [
+      'valued_at',
       'side',
       'size',
       'break_even_price',
@@ -67,6 +68,8 @@ describe('the Portfolio CSV', () => {
       level: 'warning',
       price_source: 'oracle',
     });
+    // When the snapshot the row is of was valued (the time the Portfolio shows).
+    expect(Date.parse(short['valued_at']!)).toBe(WALLET.positions.find((p) => p.manager_id === '0xshort')!.valued_at);
     expect(short['pnl_note']).toBe(
       "Some SUI moves are valued at the nearest price Tidewatch knows, not their own time's.",
     );

@@ -3,6 +3,7 @@ import { csvRow } from '../../../../shared/csv';
 
 /** The Portfolio's columns: one row per margin manager, the figures its row shows, unrounded. */
 export const POSITION_COLUMNS = [
+  'valued_at',
   'owner',
   'wallet_label',
   'manager_id',
@@ -42,6 +43,7 @@ type Column = (typeof POSITION_COLUMNS)[number];
 
 function rowOf(w: WalletSummary, p: PositionSummary): Record<Column, unknown> {
   return {
+    valued_at: new Date(p.valued_at).toISOString(),
     owner: w.owner,
     wallet_label: w.label,
     manager_id: p.manager_id,
@@ -78,7 +80,11 @@ function rowOf(w: WalletSummary, p: PositionSummary): Record<Column, unknown> {
   };
 }
 
-/** Every watched wallet's positions as CSV (RFC 4180), riskiest first as the Portfolio lists them. */
+/**
+ * Every watched wallet's positions as CSV (RFC 4180), riskiest first as the Portfolio lists them:
+ * the snapshot on screen, each row with the time it was valued (the snapshot's; older for a wallet
+ * the last read could not reach, which keeps its figures of before).
+ */
 export function positionsToCsv(wallets: readonly WalletSummary[]): string {
   const rows = wallets.flatMap((w) => w.positions.map((p) => rowOf(w, p)));
   return [POSITION_COLUMNS.join(','), ...rows.map((r) => csvRow(POSITION_COLUMNS.map((c) => r[c])))].join('\n') + '\n';
