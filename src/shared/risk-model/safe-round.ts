@@ -9,8 +9,12 @@
  * - A distance to liquidation rounds toward zero: never farther than it is.
  */
 
-/** A hair of float error: x units that are an integer within it stay that integer. */
-const EPSILON = 1e-7;
+/**
+ * A hair of float error: x units that are an integer within it stay that integer (30.4 computed
+ * as 30.400000000000002 is 30.4, not 30.41). A billionth of the last digit: under 1e-12 of any
+ * amount shown with four significant digits or more.
+ */
+const EPSILON = 1e-9;
 
 export const ceilAt = (x: number, digits: number): number => {
   const unit = 10 ** digits;
