@@ -16,6 +16,10 @@ export interface AlertServicesDeps {
   channels: Pick<NotifierDeps, 'stored' | 'file' | 'privacy' | 'publicUrl'>;
   /** What the monitor sees now, for the blind alarm. */
   sight: () => SightState;
+  /** Which alert channels are not reached changed: the status shows it. */
+  onReachChanged?: () => void;
+  /** The alert channels' clock (tests). */
+  now?: () => number;
   fetch?: typeof fetch;
   log: (line: string) => void;
   redact: (text: string) => string;
@@ -43,6 +47,8 @@ export class AlertServices {
       ...d.channels,
       repo: risk,
       onAlertsChanged: d.publish,
+      onReachChanged: d.onReachChanged,
+      now: d.now,
       fetch: d.fetch,
       log: d.log,
       redact: d.redact,

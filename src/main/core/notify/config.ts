@@ -25,6 +25,7 @@ const RULES = [
   'credit-budget',
   'interest',
   'blind',
+  'channel',
 ] as const satisfies ReadonlyArray<AlertRecord['rule']>;
 
 const Url = v.pipe(

@@ -48,7 +48,8 @@ describe('Settings → Alert channels', () => {
       pending: 3,
       lastSentAt: null,
       failing: {
-        at: Date.UTC(2026, 10, 25, 15, 20),
+        since: Date.UTC(2026, 10, 25, 15, 20),
+        at: Date.UTC(2026, 10, 25, 15, 24),
         detail: 'the webhook (ops) could not be reached (the host is down, unknown or unreachable); it is tried again.',
       },
     },

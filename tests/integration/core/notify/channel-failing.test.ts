@@ -1,0 +1,96 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { AlertRecord, StatusSnapshot } from '../../../../src/shared/contract';
+import { parseNotifyConfig } from '../../../../src/main/core/notify/config';
+import type { Monitor } from '../../../../src/main/core/monitor';
+import { monitorOn, tempDir, until } from '../../../support/monitor';
+import { refusingPort } from '../../../support/refusing-port';
+import { startTestSim, type TestSim } from '../../../support/sim';
+
+/**
+ * A failing channel is loud (docs/notify.md#a-failing-channel): ntfy pointed at a port that
+ * refuses connections, a critical alert queued; on the alert channels' own clock, moved by the
+ * test, the status flags it a minute after the first failure, one alert says so, and the Alerts
+ * page's delivery line reads "not delivered".
+ */
+let t: TestSim;
+const dirs: Array<{ remove(): void }> = [];
+const monitors: Monitor[] = [];
+
+beforeAll(async () => {
+  t = await startTestSim({ historyDays: 0.2 });
+});
+afterAll(async () => {
+  for (const m of monitors.splice(0)) await m.close();
+  await t.close();
+  for (const d of dirs) d.remove();
+});
+
+/** A monitor whose alert channels run on a clock the test moves (`skew` ms ahead of the wall). */
+function monitorWith(doc: Record<string, unknown>): { m: Monitor; skip: (ms: number) => void } {
+  const dir = tempDir();
+  dirs.push(dir);
+  let skew = 0;
+  const parsed = parseNotifyConfig(JSON.stringify(doc), {});
+  const m = monitorOn(t, dir.dir, {
+    notifyFile: { path: 'test.json', ...parsed },
+    notifyClock: () => Date.now() + skew,
+  }).start();
+  monitors.push(m);
+  return { m, skip: (ms) => (skew += ms) };
+}
+
+function critical(m: Monitor, n: number, at: number): AlertRecord {
+  return m.store.risk.addAlert({
+    dedupe_key: `test:refused:${n}:${at}`,
+    rule: 'liquidation',
+    level: 'critical',
+    manager_id: `0x${n.toString(16).padStart(64, '0')}`,
+    owner: `0x${'b'.repeat(64)}`,
+    event_id: null,
+    title: 'Liquidated: SUI_USDC',
+    message: `Margin manager ${n} (SUI_USDC) was liquidated.`,
+    created_at: at,
+  })!;
+}
+
+describe('a channel that refuses connections', () => {
+  it('is flagged in the status within a minute, said once, and its alerts read "not delivered"', async () => {
+    const port = await refusingPort();
+    const { m, skip } = monitorWith({
+      channels: [{ type: 'ntfy', name: 'phone', url: `http://127.0.0.1:${port}/tidewatch-test` }],
+    });
+    const pushed: StatusSnapshot[] = [];
+    const raised: AlertRecord[] = [];
+    m.subscribe('status', (s) => pushed.push(s));
+    m.subscribe('alerts', (list) => raised.push(...list.filter((a) => a.rule === 'channel')));
+    const a = critical(m, 1, Date.now());
+    await until(() => m.alerts.notify.worker.spellOf('phone') !== null, 10_000, 'the first refused send');
+    expect(m.alerts.notify.worker.spellOf('phone')!.detail).toMatch(/connection refused/);
+
+    // Under a minute: waiting, not flagged.
+    skip(30_000);
+    m.alerts.notify.reach.tick();
+    expect(m.status().unreached).toEqual([]);
+    const early = (await m.invoke('alerts', {})).data.find((x) => x.id === a.id)!;
+    expect(early.deliveries?.at(-1)?.result).not.toBe('undelivered');
+
+    // A minute after the first failure: flagged, pushed, said once.
+    skip(31_000);
+    m.alerts.notify.reach.tick();
+    const [u] = m.status().unreached ?? [];
+    expect(u).toMatchObject({ channel: 'phone', words: 'phone (ntfy)', short: 'connection refused', waiting: 1 });
+    expect(u!.reason).toMatch(/^ntfy \(phone\) could not be reached: connection refused/);
+    await until(() => pushed.some((s) => (s.unreached ?? []).length === 1), 5_000, 'the status push');
+    expect(raised).toHaveLength(1);
+    expect(raised[0]).toMatchObject({ level: 'warning', title: 'Alerts are not reaching phone (ntfy)' });
+    expect(raised[0]!.message).toMatch(/has not been reached: ntfy \(phone\) could not be reached: connection refused/);
+    skip(5_000);
+    m.alerts.notify.reach.tick();
+    expect(raised).toHaveLength(1);
+
+    // The Alerts page: the critical alert is not delivered to phone (not "waiting").
+    const line = (await m.invoke('alerts', {})).data.find((x) => x.id === a.id)!.deliveries!.at(-1)!;
+    expect(line).toMatchObject({ channel: 'phone', result: 'undelivered' });
+    expect(line.detail).toBe('not reached for 1 min: connection refused');
+  }, 30_000);
+});
