@@ -201,6 +201,8 @@ export interface NotifyChannelView {
   quietHours: { from: string; to: string } | null;
   hideAmounts: boolean;
   minIntervalSec: number | null;
+  /** Where its waiting alerts go when it has not been reached for `afterMin` minutes, or null. */
+  fallback: { channel: string; afterMin: number } | null;
   /** The fields that are not secrets, by path ("chatId", "smtp.host", "to"). */
   fields: Record<string, string | number | boolean | string[] | null>;
   /** Each secret field ("url", "botToken", "smtp.password"): whether it is set. Never the value. */

@@ -14,7 +14,7 @@ import type { Enqueue } from '../store/outbox-repo';
 import { carries, parseNotifyConfig, secretFieldsOf, type ChannelConfig, type NotifyConfig } from './config';
 import { OutboxWorker } from './outbox-worker';
 import { quietUntil } from './quiet-hours';
-import { ChannelReach } from './reach';
+import { ChannelReach, channelWords } from './reach';
 import { sendOn, type Delivery } from './senders';
 import { testChannels } from './channel-test';
 import { compose } from './compose';
@@ -96,6 +96,7 @@ export class Notifier {
       channels: () => this.channels(),
       facts: (name) => ({ failing: this.worker.spellOf(name), ...deps.repo.outbox.waitingOn(name) }),
       onUnreached: (u, now) => this.sayUnreached(u, now),
+      reroute: (from, to, u, now) => this.reroute(from, to, u, now),
       onChange: () => {
         deps.onReachChanged?.();
         deps.onAlertsChanged([]);
@@ -137,7 +138,7 @@ export class Notifier {
     const text = this.deps.stored.get();
     if (!text) return { config: EMPTY, secrets: [] };
     try {
-      return parseNotifyConfig(text, {}, 'the channels saved in Settings');
+      return parseNotifyConfig(text, {}, 'the channels saved in Settings', this.deps.file?.config.channels);
     } catch (err) {
       this.deps.log(`alert channels: ${(err as Error).message}; they are left out until saved again`);
       return { config: EMPTY, secrets: [] };
@@ -227,6 +228,33 @@ export class Notifier {
     })();
     this.deps.log(`alert delivery: ${u.words} not reached since ${clock(u.since)}: ${u.short}`);
     if (a) this.deps.onAlertsChanged([a]);
+  }
+
+  /**
+   * A channel not reached past its fallback's time: every alert waiting on it goes to the fallback
+   * too, once (a warning waits out the fallback's quiet hours; its level and rules do not apply:
+   * the user chose it to carry this channel's alerts). The failing channel keeps trying its own.
+   */
+  private reroute(from: ChannelConfig, to: ChannelConfig, u: UnreachedChannel, now: number): void {
+    const waiting = this.deps.repo.outbox.waitingWithout(from.name, to.name);
+    if (waiting.length === 0) return;
+    const items = waiting.map((w) => {
+      const until = w.level === 'critical' ? null : quietUntil(to.quietHours, now);
+      return until === null
+        ? { alertId: w.alert_id, dueAt: now }
+        : { alertId: w.alert_id, dueAt: until, held: `quiet hours until ${clock(until)}` };
+    });
+    const mins = Math.max(1, Math.floor((now - u.since) / 60_000));
+    const n = this.deps.repo.outbox.reroute(from.name, to.name, items, now, {
+      from: `not reached for ${mins} min: sent to ${channelWords(to)} instead`,
+      to: `instead of ${u.words}, not reached for ${mins} min`,
+    });
+    if (n === 0) return;
+    this.deps.log(
+      `alert delivery: ${u.words} not reached for ${mins} min; ${n} alert${n === 1 ? '' : 's'} sent to ${channelWords(to)} instead`,
+    );
+    this.worker.kick();
+    this.deps.onAlertsChanged([]);
   }
 
   /** The delivery log of these alerts, a row still waiting on a channel not reached said as not delivered. */
@@ -381,6 +409,11 @@ export class Notifier {
     const stored = this.storedRaw();
     if (!stored.channels.some((x) => x['name'] === name))
       throw new RangeError(`no channel named "${name}" is saved in Settings`);
+    const leaning = this.channels().filter((c) => c.fallback?.channel === name);
+    if (leaning.length > 0)
+      throw new RangeError(
+        `"${name}" is the fallback of ${leaning.map((c) => `"${c.name}"`).join(', ')}: choose another fallback there first`,
+      );
     this.saveStored({ ...stored, channels: stored.channels.filter((x) => x['name'] !== name) });
     this.deps.repo.outbox.dropChannelsExcept(
       this.channels().map((c) => c.name),
@@ -413,7 +446,7 @@ export class Notifier {
   /** Validate the whole document, then keep it (a bad one throws and nothing changes). */
   private saveStored(doc: Record<string, unknown>): void {
     const text = JSON.stringify(doc);
-    const parsed = parseNotifyConfig(text, {}, 'the channel');
+    const parsed = parseNotifyConfig(text, {}, 'the channel', this.deps.file?.config.channels);
     const names = new Set(this.deps.file?.config.channels.map((c) => c.name) ?? []);
     const clash = parsed.config.channels.find((c) => names.has(c.name));
     if (clash)
@@ -461,7 +494,9 @@ function channelView(c: ChannelConfig, source: 'file' | 'settings', status: Chan
     for (const [k, v] of Object.entries(o)) {
       const path = `${prefix}${k}`;
       if (
-        ['type', 'name', 'minLevel', 'rules', 'quietHours', 'hideAmounts', 'minIntervalSec'].includes(path) ||
+        ['type', 'name', 'minLevel', 'rules', 'quietHours', 'hideAmounts', 'minIntervalSec', 'fallback'].includes(
+          path,
+        ) ||
         secretFields.includes(path)
       )
         continue;
@@ -479,6 +514,7 @@ function channelView(c: ChannelConfig, source: 'file' | 'settings', status: Chan
     quietHours: c.quietHours ?? null,
     hideAmounts: c.hideAmounts,
     minIntervalSec: c.minIntervalSec ?? null,
+    fallback: c.fallback ? { channel: c.fallback.channel, afterMin: c.fallback.afterMin } : null,
     fields,
     secrets: Object.fromEntries(
       secretFields.map((f) => [f, typeof get(c as unknown as Record<string, unknown>, f) === 'string']),

@@ -67,7 +67,12 @@ export function shortReason(detail: string): string {
 }
 
 /** The channel's spell if it is past a minute (and something waits on it), else null. */
-export function unreachedOf(c: ChannelConfig, f: ChannelFacts, now: number): UnreachedChannel | null {
+export function unreachedOf(
+  c: ChannelConfig,
+  f: ChannelFacts,
+  now: number,
+  fallback?: ChannelConfig,
+): UnreachedChannel | null {
   if (f.waiting === 0) return null;
   const since = Math.min(f.failing?.since ?? Infinity, f.criticalSince ?? Infinity);
   if (!(now - since >= UNREACHED_AFTER_MS)) return null;
@@ -81,7 +86,10 @@ export function unreachedOf(c: ChannelConfig, f: ChannelFacts, now: number): Unr
     reason,
     short: f.failing ? shortReason(f.failing.detail) : 'a critical alert waits',
     waiting: f.waiting,
-    fallback: null,
+    fallback:
+      c.fallback && fallback
+        ? { channel: fallback.name, words: channelWords(fallback), at: since + c.fallback.afterMin * 60_000 }
+        : null,
   };
 }
 
@@ -91,6 +99,8 @@ export interface ChannelReachDeps {
   facts: (channel: string) => ChannelFacts;
   /** A channel's spell passed a minute: say so, once per spell (`since` names the spell). */
   onUnreached: (u: UnreachedChannel, now: number) => void;
+  /** A spell passed its fallback's time: the waiting alerts go there too (once each: one row per alert and channel). */
+  reroute: (from: ChannelConfig, to: ChannelConfig, u: UnreachedChannel, now: number) => void;
   /** Which channels are not reached changed (the status push). */
   onChange: () => void;
   log: (line: string) => void;
@@ -138,14 +148,18 @@ export class ChannelReach {
   tick(now = this.now()): readonly UnreachedChannel[] {
     let next: UnreachedChannel[] = [];
     try {
-      for (const c of this.deps.channels().filter((x) => x.type !== 'desktop')) {
-        const u = unreachedOf(c, this.deps.facts(c.name), now);
+      const channels = this.deps.channels().filter((x) => x.type !== 'desktop');
+      for (const c of channels) {
+        const fb = c.fallback ? channels.find((x) => x.name === c.fallback!.channel) : undefined;
+        const u = unreachedOf(c, this.deps.facts(c.name), now, fb);
         if (!u) continue;
         next.push(u);
         if (this.said.get(c.name) !== u.since) {
           this.said.set(c.name, u.since);
           this.deps.onUnreached(u, now);
         }
+        // Every tick past its time: alerts queued on it since go too, each once.
+        if (fb && u.fallback && now >= u.fallback.at) this.deps.reroute(c, fb, u, now);
       }
     } catch (err) {
       // The store cannot be read: what was known stands until it can.

@@ -3,6 +3,7 @@ import type { AlertRecord, StatusSnapshot } from '../../../../src/shared/contrac
 import { parseNotifyConfig } from '../../../../src/main/core/notify/config';
 import type { Monitor } from '../../../../src/main/core/monitor';
 import { monitorOn, tempDir, until } from '../../../support/monitor';
+import { Receivers } from '../../../support/receivers';
 import { refusingPort } from '../../../support/refusing-port';
 import { startTestSim, type TestSim } from '../../../support/sim';
 
@@ -13,14 +14,17 @@ import { startTestSim, type TestSim } from '../../../support/sim';
  * page's delivery line reads "not delivered".
  */
 let t: TestSim;
+let rx: Receivers;
 const dirs: Array<{ remove(): void }> = [];
 const monitors: Monitor[] = [];
 
 beforeAll(async () => {
   t = await startTestSim({ historyDays: 0.2 });
+  rx = await Receivers.start();
 });
 afterAll(async () => {
   for (const m of monitors.splice(0)) await m.close();
+  await rx.close();
   await t.close();
   for (const d of dirs) d.remove();
 });
@@ -92,5 +96,45 @@ describe('a channel that refuses connections', () => {
     const line = (await m.invoke('alerts', {})).data.find((x) => x.id === a.id)!.deliveries!.at(-1)!;
     expect(line).toMatchObject({ channel: 'phone', result: 'undelivered' });
     expect(line.detail).toBe('not reached for 1 min: connection refused');
+  }, 30_000);
+
+  it("sends its waiting alerts to its fallback after the fallback's minutes, once each", async () => {
+    const port = await refusingPort();
+    rx.arrivals.length = 0;
+    const hook = rx.channels({ rules: ['blind'] }).find((c) => c['type'] === 'webhook')!;
+    const { m, skip } = monitorWith({
+      channels: [
+        {
+          type: 'ntfy',
+          name: 'phone',
+          url: `http://127.0.0.1:${port}/tidewatch-test`,
+          fallback: { channel: 'webhook', afterMin: 2 },
+        },
+        hook,
+      ],
+    });
+    const a = critical(m, 2, Date.now());
+    await until(() => m.alerts.notify.worker.spellOf('phone') !== null, 10_000, 'the first refused send');
+    skip(61_000);
+    m.alerts.notify.reach.tick();
+    expect(m.status().unreached?.[0]?.fallback).toMatchObject({ channel: 'webhook', words: 'the webhook' });
+    expect(rx.of('webhook').flatMap((x) => x.alerts)).not.toContain(a.id);
+    skip(60_000);
+    m.alerts.notify.reach.tick();
+    await until(() => rx.of('webhook').some((x) => x.alerts.includes(a.id)), 10_000, 'the fallback message');
+    skip(5_000);
+    m.alerts.notify.reach.tick();
+    skip(5_000);
+    m.alerts.notify.reach.tick();
+    expect(rx.of('webhook').filter((x) => x.alerts.includes(a.id))).toHaveLength(1);
+    const log = (await m.invoke('alerts', {})).data.find((x) => x.id === a.id)!.deliveries!;
+    expect(log.map((e) => [e.channel, e.result])).toEqual(
+      expect.arrayContaining([
+        ['phone', 'rerouted'],
+        ['webhook', 'fallback'],
+        ['webhook', 'sent'],
+        ['phone', 'undelivered'],
+      ]),
+    );
   }, 30_000);
 });

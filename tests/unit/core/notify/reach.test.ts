@@ -23,11 +23,13 @@ function reachOf(list: ChannelConfig[]) {
     list.map((c) => [c.name, { failing: null, waiting: 0, criticalSince: null }]),
   );
   const said: UnreachedChannel[] = [];
+  const rerouted: Array<{ from: string; to: string; at: number }> = [];
   let changes = 0;
   const reach = new ChannelReach({
     channels: () => list,
     facts: (name) => facts.get(name)!,
     onUnreached: (u) => said.push(u),
+    reroute: (from, to, _u, at) => rerouted.push({ from: from.name, to: to.name, at }),
     onChange: () => changes++,
     log: () => {},
     now: () => now,
@@ -36,6 +38,7 @@ function reachOf(list: ChannelConfig[]) {
     reach,
     facts,
     said,
+    rerouted,
     changes: () => changes,
     at: () => now,
     step: (ms: number) => reach.tick((now += ms)),
@@ -157,6 +160,32 @@ describe('a channel not reached', () => {
     expect(reach.noneReaches()).toBe(
       'no alert channel reaches you (phone (ntfy): connection refused; e-mail: host name unknown)',
     );
+  });
+
+  it("routes a channel's waiting alerts to its fallback only once its spell has lasted the fallback's minutes", () => {
+    const { facts, said, rerouted, step, at } = reachOf(
+      channels([
+        { type: 'ntfy', name: 'phone', url: 'https://x.y/t', fallback: { channel: 'email', afterMin: 2 } },
+        { type: 'email', smtp: { host: 'smtp.example.org' }, from: 'a@example.org', to: 'b@example.org' },
+      ]),
+    );
+    const start = at();
+    facts.set('phone', { failing: { since: start, at: start, detail: REFUSED }, waiting: 4, criticalSince: null });
+    const [u] = step(UNREACHED_AFTER_MS);
+    expect(u!.fallback).toEqual({ channel: 'email', words: 'e-mail', at: start + 2 * 60_000 });
+    for (let t = UNREACHED_AFTER_MS; t < 2 * 60_000 - 5_000; t += 5_000) step(5_000);
+    expect(rerouted).toEqual([]);
+    step(5_000);
+    expect(rerouted).toEqual([{ from: 'phone', to: 'email', at: start + 2 * 60_000 }]);
+    // Each tick after, alerts queued on it since go too (the outbox takes each alert once).
+    step(5_000);
+    expect(rerouted).toHaveLength(2);
+    expect(said).toHaveLength(1);
+    // Reached again: nothing more goes to the fallback.
+    facts.set('phone', { failing: null, waiting: 0, criticalSince: null });
+    step(5_000);
+    step(5_000);
+    expect(rerouted).toHaveLength(2);
   });
 
   it('with no channel but the desktop, nothing is judged', () => {
