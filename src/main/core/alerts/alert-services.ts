@@ -14,8 +14,8 @@ export interface AlertServicesDeps {
   publish: (alerts: AlertRecord[]) => void;
   /** The channels and what a message may show. */
   channels: Pick<NotifierDeps, 'stored' | 'file' | 'privacy' | 'publicUrl'>;
-  /** What the monitor sees now, for the blind alarm. */
-  sight: () => SightState;
+  /** What the monitor sees now, for the blind alarm (whether a channel reaches the trader is the notifier's). */
+  sight: () => Omit<SightState, 'noChannel'>;
   /** Which alert channels are not reached changed: the status shows it. */
   onReachChanged?: () => void;
   /** The alert channels' clock (tests). */
@@ -54,7 +54,8 @@ export class AlertServices {
       redact: d.redact,
     });
     this.sight = new SightWatch({
-      state: d.sight,
+      // An alarm no channel can carry is blindness too: the heartbeat stops, so a service outside tells.
+      state: () => ({ ...d.sight(), noChannel: this.notify.reach.noneReaches() }),
       config: () => this.notify.config(),
       // The store refusing writes is one way to go blind: then the alarm goes out without the outbox.
       blind: (since, reasons, now) => this.notify.deliverUnstored(this.engine.onBlind(since, reasons, now)),

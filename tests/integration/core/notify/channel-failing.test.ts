@@ -77,6 +77,7 @@ describe('a channel that refuses connections', () => {
     expect(m.status().unreached).toEqual([]);
     const early = (await m.invoke('alerts', {})).data.find((x) => x.id === a.id)!;
     expect(early.deliveries?.at(-1)?.result).not.toBe('undelivered');
+    expect(m.alerts.sight.reasons().join()).not.toContain('alert channel');
 
     // A minute after the first failure: flagged, pushed, said once.
     skip(31_000);
@@ -85,6 +86,8 @@ describe('a channel that refuses connections', () => {
     expect(u).toMatchObject({ channel: 'phone', words: 'phone (ntfy)', short: 'connection refused', waiting: 1 });
     expect(u!.reason).toMatch(/^ntfy \(phone\) could not be reached: connection refused/);
     await until(() => pushed.some((s) => (s.unreached ?? []).length === 1), 5_000, 'the status push');
+    // Its only channel: nothing reaches the trader, which the blind alarm counts (in words).
+    expect(m.alerts.sight.reasons()).toContain('no alert channel reaches you (phone (ntfy): connection refused)');
     expect(raised).toHaveLength(1);
     expect(raised[0]).toMatchObject({ level: 'warning', title: 'Alerts are not reaching phone (ntfy)' });
     expect(raised[0]!.message).toMatch(/has not been reached: ntfy \(phone\) could not be reached: connection refused/);
@@ -127,7 +130,14 @@ describe('a channel that refuses connections', () => {
     skip(5_000);
     m.alerts.notify.reach.tick();
     expect(rx.of('webhook').filter((x) => x.alerts.includes(a.id))).toHaveLength(1);
-    const log = (await m.invoke('alerts', {})).data.find((x) => x.id === a.id)!.deliveries!;
+    // The receiver keeps a message before it answers: the outbox logs it sent just after.
+    const logOf = async () => (await m.invoke('alerts', {})).data.find((x) => x.id === a.id)!.deliveries!;
+    await until(
+      async () => (await logOf()).some((e) => e.channel === 'webhook' && e.result === 'sent'),
+      5_000,
+      'the fallback logged sent',
+    );
+    const log = await logOf();
     expect(log.map((e) => [e.channel, e.result])).toEqual(
       expect.arrayContaining([
         ['phone', 'rerouted'],
