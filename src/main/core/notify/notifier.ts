@@ -217,7 +217,8 @@ export class Notifier {
           event_id: null,
           title: `Alerts are not reaching ${u.words}`,
           message:
-            `Since ${clock(u.since)} (${mins} min) ${u.words} has not been reached: ${u.reason.replace(/\.?$/, '.')} ` +
+            // No clock time: the page that shows it may be in another zone than this machine.
+            `Nothing has reached ${u.words} for ${mins} min: ${u.reason.replace(/\.?$/, '.')} ` +
             `${u.waiting} alert${u.waiting === 1 ? '' : 's'} wait for it; Tidewatch keeps trying. ` +
             'Check the channel in Settings → Alert channels ("Send a test").',
           created_at: now,

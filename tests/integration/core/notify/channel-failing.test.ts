@@ -90,7 +90,9 @@ describe('a channel that refuses connections', () => {
     expect(m.alerts.sight.reasons()).toContain('no alert channel reaches you (phone (ntfy): connection refused)');
     expect(raised).toHaveLength(1);
     expect(raised[0]).toMatchObject({ level: 'warning', title: 'Alerts are not reaching phone (ntfy)' });
-    expect(raised[0]!.message).toMatch(/has not been reached: ntfy \(phone\) could not be reached: connection refused/);
+    expect(raised[0]!.message).toMatch(
+      /^Nothing has reached phone \(ntfy\) for 1 min: ntfy \(phone\) could not be reached: connection refused/,
+    );
     skip(5_000);
     m.alerts.notify.reach.tick();
     expect(raised).toHaveLength(1);
