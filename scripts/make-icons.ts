@@ -50,8 +50,11 @@ function png(size: number, pixel: (x: number, y: number) => [number, number, num
 }
 
 type Rgb = [number, number, number];
-/** A disc with two white waves; anti-aliased by 4x4 supersampling. */
-function mark(size: number, color: Rgb, opts: { template?: boolean } = {}): Buffer {
+/**
+ * A disc with two white waves; anti-aliased by 4x4 supersampling. `cut`: a diagonal band taken
+ * out of it (alerts do not get through), which shows on macOS's one-colour template images too.
+ */
+function mark(size: number, color: Rgb, opts: { template?: boolean; cut?: boolean } = {}): Buffer {
   return png(size, (px, py) => {
     let cover = 0;
     let wave = 0;
@@ -61,6 +64,7 @@ function mark(size: number, color: Rgb, opts: { template?: boolean } = {}): Buff
         const y = (py + (sy + 0.5) / 4) / size;
         const d = Math.hypot(x - 0.5, y - 0.5);
         if (d > 0.47) continue;
+        if (opts.cut && Math.abs(x - y) / Math.SQRT2 < 0.055) continue;
         cover++;
         for (const base of [0.45, 0.62]) {
           const wy = base + 0.06 * Math.sin((x - 0.1) * Math.PI * 3.2);
@@ -84,15 +88,19 @@ const STATES: Record<string, Rgb> = {
   warning: [215, 153, 34],
   critical: [198, 40, 40],
   offline: [120, 128, 140],
+  // An alert channel not reached: the warning's colour, cut through.
+  unreached: [215, 153, 34],
 };
+const CUT = new Set(['unreached']);
 mkdirSync('resources/tray', { recursive: true });
 mkdirSync('build', { recursive: true });
 for (const [state, color] of Object.entries(STATES)) {
-  writeFileSync(`resources/tray/${state}.png`, mark(16, color));
-  writeFileSync(`resources/tray/${state}@2x.png`, mark(32, color));
+  const cut = CUT.has(state);
+  writeFileSync(`resources/tray/${state}.png`, mark(16, color, { cut }));
+  writeFileSync(`resources/tray/${state}@2x.png`, mark(32, color, { cut }));
   // macOS template images: black shapes on transparency, tinted by the menu bar.
-  writeFileSync(`resources/tray/${state}Template.png`, mark(16, color, { template: true }));
-  writeFileSync(`resources/tray/${state}Template@2x.png`, mark(32, color, { template: true }));
+  writeFileSync(`resources/tray/${state}Template.png`, mark(16, color, { template: true, cut }));
+  writeFileSync(`resources/tray/${state}Template@2x.png`, mark(32, color, { template: true, cut }));
 }
 writeFileSync('build/icon.png', mark(512, [31, 111, 235]));
 writeFileSync('resources/icon.png', mark(256, [31, 111, 235]));

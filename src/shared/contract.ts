@@ -60,6 +60,7 @@ export type {
   StatusSnapshot,
   StreamState,
   StreamStatus,
+  UnreachedChannel,
 } from './status';
 
 /**
@@ -175,7 +176,8 @@ export interface AlertRecord {
     | 'history-gap'
     | 'credit-budget'
     | 'interest'
-    | 'blind';
+    | 'blind'
+    | 'channel';
   level: AlertLevel;
   manager_id: string | null;
   owner: string | null;
@@ -200,6 +202,8 @@ export interface NotifyChannelView {
   quietHours: { from: string; to: string } | null;
   hideAmounts: boolean;
   minIntervalSec: number | null;
+  /** Where its waiting alerts go when it has not been reached for `afterMin` minutes, or null. */
+  fallback: { channel: string; afterMin: number } | null;
   /** The fields that are not secrets, by path ("chatId", "smtp.host", "to"). */
   fields: Record<string, string | number | boolean | string[] | null>;
   /** Each secret field ("url", "botToken", "smtp.password"): whether it is set. Never the value. */
@@ -212,8 +216,11 @@ export interface ChannelStatus {
   /** Alerts (and repeats) waiting to be sent on it. */
   pending: number;
   lastSentAt: number | null;
-  /** Its latest attempt failed (after `lastSentAt`): when, and why in plain words. */
-  failing: { at: number; detail: string } | null;
+  /**
+   * Its latest attempt failed (after `lastSentAt`): since when (the first failure since a message
+   * went out), the latest failure, and why in plain words.
+   */
+  failing: { since: number; at: number; detail: string } | null;
 }
 
 export interface NotifyView {
@@ -245,8 +252,13 @@ export interface DeliveryEntry {
   /** 0: the alert; 1…: the escalation's repeats. */
   repeat: number;
   at: number;
-  /** `queued`: waiting for its channel (its minimum interval, a backoff), not tried yet; `at` is when it is due. */
-  result: 'sent' | 'failed' | 'held' | 'dropped' | 'queued';
+  /**
+   * `queued`: waiting for its channel (its minimum interval, a backoff), not tried yet; `at` is when
+   * it is due. `undelivered`: still waiting on a channel not reached for a minute or more (`at`:
+   * now). `rerouted`: its channel failed long enough and it went to the channel's fallback too;
+   * `fallback`: on the fallback, carried for that channel.
+   */
+  result: 'sent' | 'failed' | 'held' | 'dropped' | 'queued' | 'undelivered' | 'rerouted' | 'fallback';
   /** Why it failed or waits, in plain words (never a URL or a secret). */
   detail: string | null;
 }

@@ -46,6 +46,29 @@ export interface StatusSnapshot {
   credits: CreditUsage | null;
   /** What the guard reads and how often (docs/credits.md); null before the first plan. */
   reads: ReadPlan | null;
+  /** Alert channels not reached for a minute or more (docs/notify.md#a-failing-channel); absent or empty: all reach. */
+  unreached?: UnreachedChannel[];
+}
+
+/**
+ * An alert channel in a failure spell past a minute: its sends have failed since then, or a
+ * critical alert has waited that long on it. The status bar, the banner and the tray say so.
+ */
+export interface UnreachedChannel {
+  /** Its name in the config. */
+  channel: string;
+  /** Its name and kind in words: "phone (ntfy)", "e-mail". */
+  words: string;
+  /** When the spell began: the first failure since its last message went out, or the oldest critical alert's wait. */
+  since: number;
+  /** Why, in plain words (the latest failure's, never a URL or a secret). */
+  reason: string;
+  /** The same in a few words for the status bar: "connection refused". */
+  short: string;
+  /** Alerts (and repeats) waiting on it. */
+  waiting: number;
+  /** Where its waiting alerts go (its fallback) and from when; null: it has none. */
+  fallback: { channel: string; words: string; at: number } | null;
 }
 
 /** The guard's reads: each watched asset's price, the margin records, and what the budget did to them. */

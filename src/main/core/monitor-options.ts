@@ -24,6 +24,8 @@ export interface MonitorOptions {
   /** `last-id` for the margin stream's very first start; default: `0` on the Demo network, `$` elsewhere. */
   marginFirstStart?: '$' | '0';
   fetch?: typeof fetch;
+  /** The alert channels' clock: tests move it to judge a failing channel without waiting (default Date.now). */
+  notifyClock?: () => number;
   /** Stream tuning (tests use short times). */
   streams?: { watchdogMs?: number; backoffBaseMs?: number; backoffCapMs?: number };
   log?: (line: string) => void;

@@ -84,6 +84,7 @@ export class Monitor implements TidewatchApi {
       historyGaps: () => this.store.gaps.recent(),
       credits: () => (this.credits.metered ? this.credits.meter.usage() : null),
       reads: () => this.risk.schedule.plan(),
+      unreached: () => [...this.alerts.notify.reach.unreached],
       publish: (s) => this.hub.publish('status', s),
       closed: () => this.closed,
     });
@@ -111,6 +112,8 @@ export class Monitor implements TidewatchApi {
         storeError: this.storeHealth.current(),
         creditsSpent: this.credits.plan.spent(),
       }),
+      onReachChanged: () => this.reporter.changed(),
+      now: opts.notifyClock,
       fetch: opts.fetch,
       log: this.log,
       redact: (text) => this.redact(text),

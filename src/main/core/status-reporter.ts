@@ -1,4 +1,11 @@
-import type { CreditUsage, HistoryGap, ReadPlan, StatusSnapshot, StreamStatus } from '../../shared/contract';
+import type {
+  CreditUsage,
+  HistoryGap,
+  ReadPlan,
+  StatusSnapshot,
+  StreamStatus,
+  UnreachedChannel,
+} from '../../shared/contract';
 
 export interface StatusSources {
   network: () => StatusSnapshot['network'];
@@ -12,13 +19,15 @@ export interface StatusSources {
   /** The credits spent where the service bills, null where it is free. */
   credits: () => CreditUsage | null;
   reads: () => ReadPlan | null;
+  /** Alert channels not reached for a minute or more. */
+  unreached: () => UnreachedChannel[];
   publish: (status: StatusSnapshot) => void;
   closed: () => boolean;
 }
 
 /**
- * The status bar's one snapshot (network, streams, store, gaps, credits, reads, the last internal
- * error), and its push: changes within 100 ms go out as one.
+ * The status bar's one snapshot (network, streams, store, gaps, credits, reads, alert channels not
+ * reached, the last internal error), and its push: changes within 100 ms go out as one.
  */
 export class StatusReporter {
   private timer: NodeJS.Timeout | undefined;
@@ -45,6 +54,7 @@ export class StatusReporter {
       internalError: this.internalError,
       credits: this.s.credits(),
       reads: this.s.reads(),
+      unreached: this.s.unreached(),
     };
   }
 

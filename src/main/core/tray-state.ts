@@ -2,7 +2,8 @@ import type { RiskReading, StatusSnapshot } from '../../shared/contract';
 import { LEVEL_RANK, type PositionLevel } from '../../shared/risk-model';
 import { ratioText } from '../../shared/units';
 
-export type TrayLevel = 'ok' | 'warning' | 'critical' | 'offline';
+/** `unreached`: an alert channel has not been reached for a minute (docs/notify.md#a-failing-channel). */
+export type TrayLevel = 'ok' | 'warning' | 'critical' | 'unreached' | 'offline';
 
 /** What the tray shows; computed here so the tray itself holds no logic (rotki's tray-manager). */
 export interface TrayState {
@@ -11,6 +12,8 @@ export interface TrayState {
   worstRatio: number | null;
   tooltip: string;
   alertsPausedUntil: number | null;
+  /** Each alert channel not reached, in words for the menu: "phone (ntfy) not reached since 12:55: connection refused". */
+  unreached: string[];
 }
 
 export interface TrayInput {
@@ -39,9 +42,13 @@ export function trayStateOf(i: TrayInput): TrayState {
       worst = r;
   }
   const authStopped = i.status?.streams.some((s) => s.state === 'stopped-auth') ?? false;
+  const unreached = (i.status?.unreached ?? []).map((u) => `${u.words} not reached since ${time(u.since)}: ${u.short}`);
+  // A position at its critical level first; then alerts that do not reach the phone, above a warning.
   let level: TrayLevel = 'ok';
   if (i.status && (!i.status.online || authStopped)) level = 'offline';
-  else if (worst && worst.level !== 'ok') level = worst.level === 'warning' ? 'warning' : 'critical';
+  else if (worst?.level === 'critical') level = 'critical';
+  else if (unreached.length > 0) level = 'unreached';
+  else if (worst && worst.level !== 'ok') level = 'warning';
   const paused = i.alertsPausedUntil !== null && i.alertsPausedUntil > i.now ? i.alertsPausedUntil : null;
   const parts = ['Tidewatch'];
   if (level === 'offline') {
@@ -51,6 +58,7 @@ export function trayStateOf(i: TrayInput): TrayState {
         : `offline${i.status?.offlineSince ? ` since ${time(i.status.offlineSince)}` : ''}`,
     );
   }
+  parts.push(...unreached);
   parts.push(loans.length === 1 ? '1 watched loan' : `${loans.length} watched loans`);
   // Before the ratio: the macOS menu bar title is the tooltip's last part.
   if (worst && i.valuedAt) parts.push(`valued ${time(i.valuedAt)}`);
@@ -62,5 +70,6 @@ export function trayStateOf(i: TrayInput): TrayState {
     worstRatio: worst?.risk_ratio ?? null,
     tooltip: parts.join(' · '),
     alertsPausedUntil: paused,
+    unreached,
   };
 }

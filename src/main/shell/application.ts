@@ -117,6 +117,7 @@ export async function startApplication(paths: ShellPaths): Promise<void> {
   let status: StatusSnapshot | undefined = monitor.status();
   const tray = new TrayManager(join(resources, 'tray'), {
     open: () => windows.show(),
+    openChannels: () => windows.show('#/settings'),
     pause: (forMs) => {
       notifier.pause(forMs);
       renderTray();

@@ -4,6 +4,8 @@ import type { TrayState } from '../core/tray-state';
 
 export interface TrayActions {
   open(): void;
+  /** Settings → Alert channels (a channel is not reached). */
+  openChannels(): void;
   pause(forMs: number | 'tomorrow' | null): void;
   setStartAtLogin(on: boolean): void;
   startAtLogin(): boolean;
@@ -48,6 +50,11 @@ export class TrayManager {
     const paused = state.alertsPausedUntil !== null;
     return [
       { label: 'Open Tidewatch', click: () => this.actions.open() },
+      // What the changed icon means, each a way to the channel's settings.
+      ...state.unreached.map((line): MenuItemConstructorOptions => ({
+        label: line,
+        click: () => this.actions.openChannels(),
+      })),
       { type: 'separator' },
       {
         label: paused

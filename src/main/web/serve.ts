@@ -25,6 +25,8 @@ export interface ServeOptions {
   marginFirstStart?: '$' | '0';
   /** `serve --notify-config FILE`, parsed: where alerts go besides the page. */
   notifyFile?: MonitorOptions['notifyFile'];
+  /** The alert channels' clock (tests move it to see a failing channel flagged without waiting a minute). */
+  notifyClock?: MonitorOptions['notifyClock'];
   rendererDir?: string;
   log?: (line: string) => void;
 }
@@ -75,6 +77,7 @@ export async function startServe(o: ServeOptions): Promise<Serving> {
     watch: o.watch,
     marginFirstStart: o.marginFirstStart,
     notifyFile: o.notifyFile,
+    notifyClock: o.notifyClock,
     // Links in messages point here unless the config names another address (a reverse proxy).
     publicUrl: () => origin,
     log: o.log,

@@ -82,3 +82,61 @@ describe('the status bar: what the budget did to the reads', () => {
     w.unmount();
   });
 });
+
+describe('the status bar: an alert channel not reached', () => {
+  it('says which, since when on the local clock, and why in a few words, in the warning colour', async () => {
+    setApi(fakeApi({ settings: () => SETTINGS }).api);
+    const status = useStatusStore();
+    // Today at 12:55 on this machine's clock (the tests run in UTC).
+    const since = new Date().setHours(12, 55, 0, 0);
+    const base: StatusSnapshot = {
+      network: 'demo',
+      online: true,
+      offlineSince: null,
+      streams: [
+        {
+          id: 'margin',
+          state: 'open',
+          lastEventAt: null,
+          lastByteAt: null,
+          nextTryAt: null,
+          reconnects: 0,
+          events: 0,
+          lastError: null,
+        },
+      ],
+      storeNotice: null,
+      storeError: null,
+      historyGaps: [],
+      internalError: null,
+      credits: null,
+      reads: null,
+    };
+    status.snapshot = base;
+    const w = mount(StatusBar);
+    expect(w.find('[data-testid="channel-unreached"]').exists()).toBe(false);
+    status.snapshot = {
+      ...base,
+      unreached: [
+        {
+          channel: 'phone',
+          words: 'phone (ntfy)',
+          since,
+          reason:
+            'ntfy (phone) could not be reached: connection refused (nothing listens at that address); it is tried again.',
+          short: 'connection refused',
+          waiting: 28,
+          fallback: null,
+        },
+      ],
+    };
+    await nextTick();
+    const flag = w.get('[data-testid="channel-unreached"]');
+    expect(flag.text()).toMatch(/^phone \(ntfy\) not reached since 12:55\s?PM: connection refused$/);
+    expect(flag.classes()).toContain('unreached');
+    expect(flag.attributes('title')).toContain('28 waiting');
+    // The margin stream is still live: both are said.
+    expect(w.get('[data-testid="stream-margin"]').text()).toContain('live');
+    w.unmount();
+  });
+});

@@ -97,4 +97,32 @@ describe('tray state (computed in core)', () => {
       'Tidewatch · 0 watched loans',
     );
   });
+  it('shows an alert channel not reached: its own icon above a warning, below a critical position, said in the tooltip', () => {
+    const unreached: StatusSnapshot['unreached'] = [
+      {
+        channel: 'phone',
+        words: 'phone (ntfy)',
+        since: base.now - 5 * 60_000,
+        reason: 'ntfy (phone) could not be reached: connection refused; it is tried again.',
+        short: 'connection refused',
+        waiting: 28,
+        fallback: null,
+      },
+    ];
+    const calm = trayStateOf({ ...base, status: status({ unreached }), readings: [reading('a', 1.4)] });
+    expect(calm.level).toBe('unreached');
+    expect(calm.unreached).toEqual([
+      `phone (ntfy) not reached since ${hhmm(base.now - 5 * 60_000)}: connection refused`,
+    ]);
+    expect(calm.tooltip).toBe(`Tidewatch · ${calm.unreached[0]} · 1 watched loan · worst risk ratio 1.400`);
+    expect(trayStateOf({ ...base, status: status({ unreached }), readings: [reading('a', 1.2)] }).level).toBe(
+      'critical',
+    );
+    expect(trayStateOf({ ...base, status: status({ unreached: [] }), readings: [] })).toMatchObject({
+      level: 'ok',
+      unreached: [],
+    });
+  });
 });
+
+const hhmm = (ms: number): string => new Date(ms).toTimeString().slice(0, 5);

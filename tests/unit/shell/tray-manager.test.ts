@@ -10,13 +10,25 @@ const { TrayManager } = await import('../../../src/main/shell/tray-manager');
 
 describe('TrayManager', () => {
   beforeEach(() => electron.trays.splice(0));
-  const actions = { open: vi.fn(), pause: vi.fn(), setStartAtLogin: vi.fn(), startAtLogin: () => true, quit: vi.fn() };
-  const state = (level: 'ok' | 'warning' | 'critical' | 'offline', paused: number | null = null) => ({
+  const actions = {
+    open: vi.fn(),
+    openChannels: vi.fn(),
+    pause: vi.fn(),
+    setStartAtLogin: vi.fn(),
+    startAtLogin: () => true,
+    quit: vi.fn(),
+  };
+  const state = (
+    level: 'ok' | 'warning' | 'critical' | 'unreached' | 'offline',
+    paused: number | null = null,
+    unreached: string[] = [],
+  ) => ({
     level,
     watchedLoans: 2,
     worstRatio: 1.3,
     tooltip: `Tidewatch · ${level}`,
     alertsPausedUntil: paused,
+    unreached,
   });
 
   it('shows an icon per state and the tooltip (Linux/Windows), and builds the menu', () => {
@@ -45,6 +57,21 @@ describe('TrayManager', () => {
     expect(actions.quit).toHaveBeenCalled();
   });
 
+  it('changes the icon when an alert channel is not reached, and says which in the menu, a way to its settings', () => {
+    const tm = new TrayManager('/icons', actions, 'linux');
+    tm.render(state('ok'));
+    tm.render(state('unreached', null, ['phone (ntfy) not reached since 12:55: connection refused']));
+    const tray = electron.trays[0]!;
+    expect(tray.image).toBe(join('/icons', 'unreached.png'));
+    expect(tray.menu!.map((i) => i.label ?? i.type).slice(0, 3)).toEqual([
+      'Open Tidewatch',
+      'phone (ntfy) not reached since 12:55: connection refused',
+      'separator',
+    ]);
+    tray.menu![1].click();
+    expect(actions.openChannels).toHaveBeenCalled();
+  });
+
   it('uses template images and a title on macOS, and offers Resume while paused', () => {
     const tm = new TrayManager('/icons', actions, 'darwin');
     tm.render(state('warning', Date.now() + 1000));
@@ -57,7 +84,7 @@ describe('TrayManager', () => {
   });
 
   it('has every icon it can show on disk', () => {
-    for (const level of ['ok', 'warning', 'critical', 'offline'] as const) {
+    for (const level of ['ok', 'warning', 'critical', 'unreached', 'offline'] as const) {
       for (const platform of ['linux', 'darwin'] as const) {
         expect(
           readFileSync(new TrayManager('resources/tray', actions, platform).iconPath(level))

@@ -14,8 +14,12 @@ export interface AlertServicesDeps {
   publish: (alerts: AlertRecord[]) => void;
   /** The channels and what a message may show. */
   channels: Pick<NotifierDeps, 'stored' | 'file' | 'privacy' | 'publicUrl'>;
-  /** What the monitor sees now, for the blind alarm. */
-  sight: () => SightState;
+  /** What the monitor sees now, for the blind alarm (whether a channel reaches the trader is the notifier's). */
+  sight: () => Omit<SightState, 'noChannel'>;
+  /** Which alert channels are not reached changed: the status shows it. */
+  onReachChanged?: () => void;
+  /** The alert channels' clock (tests). */
+  now?: () => number;
   fetch?: typeof fetch;
   log: (line: string) => void;
   redact: (text: string) => string;
@@ -43,12 +47,15 @@ export class AlertServices {
       ...d.channels,
       repo: risk,
       onAlertsChanged: d.publish,
+      onReachChanged: d.onReachChanged,
+      now: d.now,
       fetch: d.fetch,
       log: d.log,
       redact: d.redact,
     });
     this.sight = new SightWatch({
-      state: d.sight,
+      // An alarm no channel can carry is blindness too: the heartbeat stops, so a service outside tells.
+      state: () => ({ ...d.sight(), noChannel: this.notify.reach.noneReaches() }),
       config: () => this.notify.config(),
       // The store refusing writes is one way to go blind: then the alarm goes out without the outbox.
       blind: (since, reasons, now) => this.notify.deliverUnstored(this.engine.onBlind(since, reasons, now)),

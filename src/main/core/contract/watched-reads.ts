@@ -29,7 +29,17 @@ export function watchedReads(
   c: ReadThroughContext &
     Pick<
       ContractContext,
-      'client' | 'margin' | 'alerts' | 'watch' | 'eventUnits' | 'lateUnits' | 'risk' | 'assets' | 'settings' | 'offline'
+      | 'client'
+      | 'margin'
+      | 'alerts'
+      | 'notify'
+      | 'watch'
+      | 'eventUnits'
+      | 'lateUnits'
+      | 'risk'
+      | 'assets'
+      | 'settings'
+      | 'offline'
     >,
 ): Handlers<WatchedReads> {
   /** Stored events with their amounts in units, the watched wallets' marked as the user's own. */
@@ -139,7 +149,7 @@ export function watchedReads(
     },
     alerts: (a) => {
       const list = c.alerts.alerts(a.includeAcknowledged ?? true, a.limit);
-      const log = c.alerts.outbox.log(list.map((x) => x.id));
+      const log = c.notify.deliveryLog(list.map((x) => x.id));
       return {
         data: list.map((x) => ({ ...x, deliveries: log.get(x.id) ?? [] })),
         source: 'cache',

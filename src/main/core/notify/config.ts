@@ -25,6 +25,7 @@ const RULES = [
   'credit-budget',
   'interest',
   'blind',
+  'channel',
 ] as const satisfies ReadonlyArray<AlertRecord['rule']>;
 
 const Url = v.pipe(
@@ -56,6 +57,13 @@ const common = {
   hideAmounts: v.optional(v.boolean(), false),
   /** The least time between two messages (seconds): a burst meanwhile goes as one (default 5, e-mail 30, webhook 0). */
   minIntervalSec: v.optional(v.pipe(v.number(), v.minValue(0), v.maxValue(3600))),
+  /** When this channel has failed for `afterMin` minutes, its waiting alerts go to that channel too (docs/notify.md#a-failing-channel). */
+  fallback: v.optional(
+    v.object({
+      channel: v.pipe(v.string(), v.minLength(1), v.maxLength(60)),
+      afterMin: v.optional(v.pipe(v.number(), v.minValue(0.5), v.maxValue(1440)), 2),
+    }),
+  ),
 };
 
 const ChannelSchema = v.variant('type', [
@@ -187,11 +195,14 @@ function problem(where: string, issues: readonly v.BaseIssue<unknown>[]): string
 /**
  * The config in `text` (JSON or YAML; `source` names it in errors), secrets read from `env`.
  * Returns it with every secret's value (to be redacted everywhere); throws NotifyConfigError.
+ * `elsewhere`: channels defined outside this document that a fallback may name (the config
+ * file's, for the channels saved in Settings), with their kinds.
  */
 export function parseNotifyConfig(
   text: string,
   env: Readonly<Record<string, string | undefined>> = process.env,
   source = 'the notify config',
+  elsewhere: ReadonlyArray<Pick<ChannelConfig, 'name' | 'type'>> = [],
 ): { config: NotifyConfig; secrets: string[] } {
   let raw: unknown;
   try {
@@ -226,6 +237,24 @@ export function parseNotifyConfig(
       throw new NotifyConfigError(`${source}: two channels are named "${c.name}"; give each its own name.`);
     names.add(c.name);
   }
+  const kinds = new Map([...elsewhere, ...channels].map((c) => [c.name, c.type]));
+  channels.forEach((c, i) => {
+    if (!c.fallback) return;
+    const where = `channels[${i}] (${c.type}): fallback`;
+    const to = c.fallback.channel;
+    if (c.type === 'desktop')
+      throw new NotifyConfigError(`${where}: the desktop notification has no fallback (it does not fail).`);
+    if (to === c.name) throw new NotifyConfigError(`${where}: a channel cannot be its own fallback.`);
+    const kind = kinds.get(to);
+    if (kind === undefined)
+      throw new NotifyConfigError(
+        `${where}: no channel is named "${to}"; name one of ${[...kinds.keys()].join(', ')}.`,
+      );
+    if (kind === 'desktop')
+      throw new NotifyConfigError(
+        `${where}: the desktop notification cannot be a fallback (it shows on this computer, not away from the desk).`,
+      );
+  });
   if (top.output.heartbeatUrl) secrets.push(top.output.heartbeatUrl);
   return { config: { ...top.output, channels }, secrets };
 }

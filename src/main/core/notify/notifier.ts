@@ -2,9 +2,11 @@ import { randomBytes } from 'node:crypto';
 import type {
   AlertRecord,
   ChannelStatus,
+  DeliveryEntry,
   NotifyChannelView,
   NotifyTestResult,
   NotifyView,
+  UnreachedChannel,
 } from '../../../shared/contract';
 import type { SecretStore } from '../settings';
 import type { RiskAlertRepo } from '../store/risk-alert-repo';
@@ -12,6 +14,7 @@ import type { Enqueue } from '../store/outbox-repo';
 import { carries, parseNotifyConfig, secretFieldsOf, type ChannelConfig, type NotifyConfig } from './config';
 import { OutboxWorker } from './outbox-worker';
 import { quietUntil } from './quiet-hours';
+import { ChannelReach, channelWords } from './reach';
 import { sendOn, type Delivery } from './senders';
 import { testChannels } from './channel-test';
 import { compose } from './compose';
@@ -28,14 +31,21 @@ export interface NotifierDeps {
   publicUrl: () => string | null;
   /** An alert changed (acknowledged by a link, a delivery logged): the Alerts page reads again. */
   onAlertsChanged: (changed: AlertRecord[]) => void;
+  /** Which channels are not reached changed: the status shows it. */
+  onReachChanged?: () => void;
   fetch?: typeof fetch;
   log: (line: string) => void;
   redact: (text: string) => string;
   now?: () => number;
 }
 
+/** The local clock's "12:55", for an alert's words (as the blind alarm's). */
+const clock = (ms: number): string => new Date(ms).toTimeString().slice(0, 5);
+
 /** Rules whose critical alerts repeat until acknowledged. */
 const ESCALATED = new Set<AlertRecord['rule']>(['liquidation', 'risk-threshold']);
+/** Rules about delivery itself (Tidewatch cannot see; a channel not reached): every channel carries them, whatever its level and rules. */
+const TO_EVERY_CHANNEL = new Set<AlertRecord['rule']>(['blind', 'channel']);
 
 const EMPTY: NotifyConfig = {
   channels: [],
@@ -54,6 +64,10 @@ const EMPTY: NotifyConfig = {
  */
 export class Notifier {
   readonly worker: OutboxWorker;
+  /** Whether each channel reaches the trader: the status, the banner, the blind alarm. */
+  readonly reach: ChannelReach;
+  /** The channel a "not reached" alert is about: not queued on it (it would wait behind the rest). */
+  private routingAround: string | null = null;
   private storedDoc: { config: NotifyConfig; secrets: string[] };
   private escalation: NodeJS.Timeout | undefined;
   private closed = false;
@@ -78,17 +92,31 @@ export class Notifier {
       (a) => this.route(a),
       () => this.worker.kick(),
     );
+    this.reach = new ChannelReach({
+      channels: () => this.channels(),
+      facts: (name) => ({ failing: this.worker.spellOf(name), ...deps.repo.outbox.waitingOn(name) }),
+      onUnreached: (u, now) => this.sayUnreached(u, now),
+      reroute: (from, to, u, now) => this.reroute(from, to, u, now),
+      onChange: () => {
+        deps.onReachChanged?.();
+        deps.onAlertsChanged([]);
+      },
+      log: (line) => deps.log(deps.redact(line)),
+      now: this.now,
+    });
   }
 
   start(): this {
     this.worker.kick();
     this.scheduleEscalation();
+    this.reach.start();
     return this;
   }
 
   close(): void {
     this.closed = true;
     this.worker.close();
+    this.reach.close();
     if (this.escalation) clearTimeout(this.escalation);
   }
 
@@ -110,7 +138,7 @@ export class Notifier {
     const text = this.deps.stored.get();
     if (!text) return { config: EMPTY, secrets: [] };
     try {
-      return parseNotifyConfig(text, {}, 'the channels saved in Settings');
+      return parseNotifyConfig(text, {}, 'the channels saved in Settings', this.deps.file?.config.channels);
     } catch (err) {
       this.deps.log(`alert channels: ${(err as Error).message}; they are left out until saved again`);
       return { config: EMPTY, secrets: [] };
@@ -141,24 +169,26 @@ export class Notifier {
   desktopCarries(a: AlertRecord, now = this.now()): boolean {
     const desktop = this.channels().filter((c) => c.type === 'desktop');
     if (desktop.length === 0)
-      return a.level !== 'info' && a.rule !== 'blind'
+      return a.level !== 'info' && !TO_EVERY_CHANNEL.has(a.rule)
         ? ['liquidation', 'risk-threshold', 'stream-auth', 'large-liquidation'].includes(a.rule)
-        : a.rule === 'blind';
+        : TO_EVERY_CHANNEL.has(a.rule);
     return desktop.some(
       (c) =>
-        (a.rule === 'blind' || carries(c, a)) && (a.level === 'critical' || quietUntil(c.quietHours, now) === null),
+        (TO_EVERY_CHANNEL.has(a.rule) || carries(c, a)) &&
+        (a.level === 'critical' || quietUntil(c.quietHours, now) === null),
     );
   }
 
   /**
-   * The channels a new alert goes to, and when: the blind alarm and its all-clear to every
-   * channel; others by level and rule; a warning in a channel's quiet hours waits for their end.
+   * The channels a new alert goes to, and when: the blind alarm and its all-clear, and a channel
+   * not reached, to every channel (but that one); others by level and rule; a warning in a
+   * channel's quiet hours waits for their end.
    */
   route(a: AlertRecord): Enqueue[] {
     const out: Enqueue[] = [];
     for (const c of this.channels()) {
-      if (c.type === 'desktop') continue;
-      if (a.rule !== 'blind' && !carries(c, a)) continue;
+      if (c.type === 'desktop' || c.name === this.routingAround) continue;
+      if (!TO_EVERY_CHANNEL.has(a.rule) && !carries(c, a)) continue;
       const until = a.level === 'critical' || a.rule === 'blind' ? null : quietUntil(c.quietHours, a.created_at);
       out.push(
         until === null
@@ -167,6 +197,76 @@ export class Notifier {
       );
     }
     return out;
+  }
+
+  /**
+   * A channel's spell passed a minute: one alert says so (a desktop or browser notification, the
+   * other channels), once per spell; its `since` names the spell, so a restart does not say it again.
+   */
+  private sayUnreached(u: UnreachedChannel, now: number): void {
+    const mins = Math.max(1, Math.floor((now - u.since) / 60_000));
+    const a = (() => {
+      this.routingAround = u.channel;
+      try {
+        return this.deps.repo.addAlert({
+          dedupe_key: `channel:${u.channel}:warning:${u.since}`,
+          rule: 'channel',
+          level: 'warning',
+          manager_id: null,
+          owner: null,
+          event_id: null,
+          title: `Alerts are not reaching ${u.words}`,
+          message:
+            // No clock time: the page that shows it may be in another zone than this machine.
+            `Nothing has reached ${u.words} for ${mins} min: ${u.reason.replace(/\.?$/, '.')} ` +
+            `${u.waiting} alert${u.waiting === 1 ? '' : 's'} wait for it; Tidewatch keeps trying. ` +
+            'Check the channel in Settings → Alert channels ("Send a test").',
+          created_at: now,
+        });
+      } finally {
+        this.routingAround = null;
+      }
+    })();
+    this.deps.log(`alert delivery: ${u.words} not reached since ${clock(u.since)}: ${u.short}`);
+    if (a) this.deps.onAlertsChanged([a]);
+  }
+
+  /**
+   * A channel not reached past its fallback's time: every alert waiting on it goes to the fallback
+   * too, once (a warning waits out the fallback's quiet hours; its level and rules do not apply:
+   * the user chose it to carry this channel's alerts). The failing channel keeps trying its own.
+   */
+  private reroute(from: ChannelConfig, to: ChannelConfig, u: UnreachedChannel, now: number): void {
+    const waiting = this.deps.repo.outbox.waitingWithout(from.name, to.name);
+    if (waiting.length === 0) return;
+    const items = waiting.map((w) => {
+      const until = w.level === 'critical' ? null : quietUntil(to.quietHours, now);
+      return until === null
+        ? { alertId: w.alert_id, dueAt: now }
+        : { alertId: w.alert_id, dueAt: until, held: `quiet hours until ${clock(until)}` };
+    });
+    const mins = Math.max(1, Math.floor((now - u.since) / 60_000));
+    const n = this.deps.repo.outbox.reroute(from.name, to.name, items, now, {
+      from: `not reached for ${mins} min: sent to ${channelWords(to)} instead`,
+      to: `instead of ${u.words}, not reached for ${mins} min`,
+    });
+    if (n === 0) return;
+    this.deps.log(
+      `alert delivery: ${u.words} not reached for ${mins} min; ${n} alert${n === 1 ? '' : 's'} sent to ${channelWords(to)} instead`,
+    );
+    this.worker.kick();
+    this.deps.onAlertsChanged([]);
+  }
+
+  /** The delivery log of these alerts, a row still waiting on a channel not reached said as not delivered. */
+  deliveryLog(alertIds: readonly number[], now = this.now()): Map<number, DeliveryEntry[]> {
+    const unreached = new Map(
+      this.reach.unreached.map((u) => [
+        u.channel,
+        `not reached for ${Math.max(1, Math.floor((now - u.since) / 60_000))} min: ${u.short}`,
+      ]),
+    );
+    return this.deps.repo.outbox.log(alertIds, unreached, now);
   }
 
   private send(c: ChannelConfig, d: Delivery): Promise<void> {
@@ -310,6 +410,11 @@ export class Notifier {
     const stored = this.storedRaw();
     if (!stored.channels.some((x) => x['name'] === name))
       throw new RangeError(`no channel named "${name}" is saved in Settings`);
+    const leaning = this.channels().filter((c) => c.fallback?.channel === name);
+    if (leaning.length > 0)
+      throw new RangeError(
+        `"${name}" is the fallback of ${leaning.map((c) => `"${c.name}"`).join(', ')}: choose another fallback there first`,
+      );
     this.saveStored({ ...stored, channels: stored.channels.filter((x) => x['name'] !== name) });
     this.deps.repo.outbox.dropChannelsExcept(
       this.channels().map((c) => c.name),
@@ -342,7 +447,7 @@ export class Notifier {
   /** Validate the whole document, then keep it (a bad one throws and nothing changes). */
   private saveStored(doc: Record<string, unknown>): void {
     const text = JSON.stringify(doc);
-    const parsed = parseNotifyConfig(text, {}, 'the channel');
+    const parsed = parseNotifyConfig(text, {}, 'the channel', this.deps.file?.config.channels);
     const names = new Set(this.deps.file?.config.channels.map((c) => c.name) ?? []);
     const clash = parsed.config.channels.find((c) => names.has(c.name));
     if (clash)
@@ -390,7 +495,9 @@ function channelView(c: ChannelConfig, source: 'file' | 'settings', status: Chan
     for (const [k, v] of Object.entries(o)) {
       const path = `${prefix}${k}`;
       if (
-        ['type', 'name', 'minLevel', 'rules', 'quietHours', 'hideAmounts', 'minIntervalSec'].includes(path) ||
+        ['type', 'name', 'minLevel', 'rules', 'quietHours', 'hideAmounts', 'minIntervalSec', 'fallback'].includes(
+          path,
+        ) ||
         secretFields.includes(path)
       )
         continue;
@@ -408,6 +515,7 @@ function channelView(c: ChannelConfig, source: 'file' | 'settings', status: Chan
     quietHours: c.quietHours ?? null,
     hideAmounts: c.hideAmounts,
     minIntervalSec: c.minIntervalSec ?? null,
+    fallback: c.fallback ? { channel: c.fallback.channel, afterMin: c.fallback.afterMin } : null,
     fields,
     secrets: Object.fromEntries(
       secretFields.map((f) => [f, typeof get(c as unknown as Record<string, unknown>, f) === 'string']),

@@ -2,6 +2,7 @@ import type { AlertRecord } from '../../../shared/contract';
 import type { OutboxRepo, OutboxRow } from '../store/outbox-repo';
 import { compose, fits, MESSAGE_LIMIT, messageId, type ComposeOptions, type Outgoing } from './compose';
 import type { ChannelConfig } from './config';
+import type { FailureSpell } from './reach';
 import { DeliveryError, type Delivery } from './senders';
 
 export interface OutboxWorkerDeps {
@@ -54,6 +55,8 @@ export class OutboxWorker {
   /** Per channel: the time a critical alert may go despite the minimum interval (a rate limit or a backoff holds it too). */
   private readonly criticalAfter = new Map<string, number>();
   private readonly failures = new Map<string, number>();
+  /** Per channel: its failure spell (since the first failure after its last message went out), or null when it is reached; read from the log when first asked. */
+  private readonly spells = new Map<string, FailureSpell | null>();
   private timer: NodeJS.Timeout | undefined;
   private wakeAt = Infinity;
   private closed = false;
@@ -80,6 +83,12 @@ export class OutboxWorker {
       this.criticalAfter.delete(channel);
     }
     this.kick();
+  }
+
+  /** The channel's failure spell, or null: its last attempt went out (a restart reads it from the log). */
+  spellOf(channel: string): FailureSpell | null {
+    if (!this.spells.has(channel)) this.spells.set(channel, this.deps.outbox.channelStatus(channel).failing);
+    return this.spells.get(channel) ?? null;
   }
 
   /** Whether every channel is idle (tests; shutdown). */
@@ -191,6 +200,7 @@ export class OutboxWorker {
       const now = this.now();
       this.deps.outbox.sent(rows, now, `${now - started} ms`);
       this.failures.delete(c.name);
+      this.spells.set(c.name, null);
       const interval = c.minIntervalSec !== undefined ? c.minIntervalSec * 1000 : MIN_INTERVAL_MS[c.type];
       this.notBefore.set(c.name, now + interval);
       this.criticalAfter.set(c.name, now + Math.min(interval, CRITICAL_GAP_MS));
@@ -204,6 +214,7 @@ export class OutboxWorker {
       const message = this.deps.redact(e.message);
       this.notBefore.set(c.name, now + delay);
       this.criticalAfter.delete(c.name);
+      this.spells.set(c.name, { since: this.spellOf(c.name)?.since ?? now, at: now, detail: message });
       try {
         this.deps.outbox.failed(rows, now, message, now + delay);
       } catch (storeErr) {

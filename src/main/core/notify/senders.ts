@@ -106,6 +106,32 @@ function refused(res: Response, who: string): DeliveryError {
   );
 }
 
+/** The socket's error codes a trader can act on, in words (the status bar shows the first words). */
+const NETWORK_CAUSES: Readonly<Record<string, string>> = {
+  ECONNREFUSED: 'connection refused (nothing listens at that address)',
+  ENOTFOUND: 'host name unknown',
+  EAI_AGAIN: 'host name unknown (the name server did not answer)',
+  EHOSTUNREACH: 'host unreachable',
+  ENETUNREACH: 'network unreachable',
+  ECONNRESET: 'connection reset',
+  ETIMEDOUT: 'connection timed out',
+  UND_ERR_CONNECT_TIMEOUT: 'connection timed out',
+};
+
+/** Why a request got no answer, from the error's code or its cause's (fetch wraps it in `cause`). */
+export function networkCause(err: unknown): string {
+  for (let e = err, depth = 0; e !== null && typeof e === 'object' && depth < 4; depth++) {
+    const code = (e as { code?: unknown }).code;
+    const byCode = typeof code === 'string' ? NETWORK_CAUSES[code] : undefined;
+    if (byCode) return byCode;
+    const m = /\b(E[A-Z_]{4,})\b/.exec(String((e as { message?: unknown }).message ?? ''));
+    const byMessage = m ? NETWORK_CAUSES[m[1]!] : undefined;
+    if (byMessage) return byMessage;
+    e = (e as { cause?: unknown }).cause;
+  }
+  return 'the host is down, unknown or unreachable';
+}
+
 /** A request that never got an answer, in words (the host, a timeout), never with its URL. */
 async function post(fetchFn: Fetch, url: string, init: RequestInit, who: string, timeoutMs: number): Promise<Response> {
   try {
@@ -114,9 +140,7 @@ async function post(fetchFn: Fetch, url: string, init: RequestInit, who: string,
     const e = err as Error;
     if (e.name === 'TimeoutError')
       throw new DeliveryError(`${who} did not answer within ${Math.round(timeoutMs / 1000)} s; it is tried again.`);
-    throw new DeliveryError(
-      `${who} could not be reached (the host is down, unknown or unreachable); it is tried again.`,
-    );
+    throw new DeliveryError(`${who} could not be reached: ${networkCause(err)}; it is tried again.`);
   }
 }
 
@@ -332,9 +356,7 @@ export async function sendEmail(
       throw new DeliveryError(`${who}: the SMTP server refused the message (${e.responseCode}).`, null, true);
     if (e.responseCode !== undefined)
       throw new DeliveryError(`${who}: the SMTP server is busy (${e.responseCode}); it is tried again.`);
-    throw new DeliveryError(
-      `${who}: the SMTP server could not be reached (the host is down, unknown or unreachable, or did not answer); it is tried again.`,
-    );
+    throw new DeliveryError(`${who}: the SMTP server could not be reached: ${networkCause(err)}; it is tried again.`);
   } finally {
     transport.close();
   }

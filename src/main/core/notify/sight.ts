@@ -1,7 +1,8 @@
 /**
  * The monitor watches itself: while Tidewatch cannot see (the margin stream down or
  * silent past its watchdog, the service unreachable, the plan's credits used up, the store
- * refusing writes, the computer just woke and the time asleep is not read yet) a "blind" alarm
+ * refusing writes, the computer just woke and the time asleep is not read yet), or cannot reach
+ * the trader (every alert channel in a failure spell past a minute), a "blind" alarm
  * goes to every channel once after a grace, and an all-clear with what the catch-up found when
  * sight returns. While everything is seen, a heartbeat URL is called (the healthchecks.io /
  * Uptime Kuma push convention), so an outside service notices when Tidewatch itself is gone.
@@ -14,6 +15,8 @@ export interface SightState {
   offline: boolean;
   storeError: string | null;
   creditsSpent: boolean;
+  /** Why no alert channel reaches the trader (each one failing for a minute), or null (notify/reach.ts). */
+  noChannel: string | null;
 }
 
 export interface SightDeps {
@@ -83,6 +86,7 @@ export class SightWatch {
     else if (!s.marginOpen) out.push('the margin stream is down (reconnecting)');
     if (s.storeError) out.push(`the store refuses writes (${s.storeError})`);
     if (s.creditsSpent) out.push("the plan's credits for this month are used up");
+    if (s.noChannel) out.push(s.noChannel);
     if (this.wokeAt !== null) out.push('the computer just woke and the time asleep is not read yet');
     return out;
   }

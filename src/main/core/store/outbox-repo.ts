@@ -1,5 +1,5 @@
 import type Database from 'better-sqlite3';
-import type { ChannelStatus, DeliveryEntry } from '../../../shared/contract';
+import type { AlertLevel, ChannelStatus, DeliveryEntry } from '../../../shared/contract';
 
 /**
  * The outbox: one row per alert, channel and repeat (0 the alert itself, 1… the
@@ -189,8 +189,71 @@ export class OutboxRepo {
       .all(alertId) as OutboxRow[];
   }
 
-  /** The delivery log of these alerts, oldest first: what the Alerts page shows under each. */
-  log(alertIds: readonly number[]): Map<number, DeliveryEntry[]> {
+  /**
+   * What waits on a channel: how many rows, and since when the oldest critical one that was never
+   * tried (its due time: when it was queued) has been due. A row that was tried and failed is the
+   * failure spell's to tell.
+   */
+  waitingOn(channel: string): { waiting: number; criticalSince: number | null } {
+    const r = this.db
+      .prepare(
+        `SELECT count(*) AS waiting, min(CASE WHEN a.level = 'critical' AND d.attempts = 0 THEN d.due_at END) AS criticalSince
+         FROM deliveries d JOIN alerts a ON a.id = d.alert_id WHERE d.state = 'pending' AND d.channel = ?`,
+      )
+      .get(channel) as { waiting: number; criticalSince: number | null };
+    return { waiting: r.waiting, criticalSince: r.criticalSince ?? null };
+  }
+
+  /** Alerts waiting on `from` that have no row on `to`: what a fallback would take. */
+  waitingWithout(from: string, to: string): Array<{ alert_id: number; level: AlertLevel }> {
+    return this.db
+      .prepare(
+        `SELECT DISTINCT d.alert_id, a.level FROM deliveries d JOIN alerts a ON a.id = d.alert_id
+         WHERE d.channel = ? AND d.state = 'pending'
+         AND NOT EXISTS (SELECT 1 FROM deliveries f WHERE f.alert_id = d.alert_id AND f.channel = ?) ORDER BY d.alert_id`,
+      )
+      .all(from, to) as Array<{ alert_id: number; level: AlertLevel }>;
+  }
+
+  /**
+   * A failing channel's waiting alerts go to its fallback as well, in one transaction: a row on
+   * the fallback per alert (the PRIMARY KEY keeps it to one), logged `rerouted` on the failing
+   * channel and `fallback` on the other. The failing channel keeps its own rows and tries them still.
+   */
+  reroute(
+    from: string,
+    to: string,
+    items: ReadonlyArray<{ alertId: number; dueAt: number; held?: string }>,
+    now: number,
+    words: { from: string; to: string },
+  ): number {
+    let n = 0;
+    this.db.transaction(() => {
+      for (const i of items) {
+        if (this.insert.run(i.alertId, to, 0, i.dueAt).changes === 0) continue;
+        n++;
+        for (const r of this.db
+          .prepare(`SELECT repeat FROM deliveries WHERE alert_id = ? AND channel = ? AND state = 'pending'`)
+          .pluck()
+          .all(i.alertId, from) as number[])
+          this.insertLog.run(i.alertId, from, r, now, 'rerouted', words.from);
+        this.insertLog.run(i.alertId, to, 0, now, 'fallback', words.to);
+        if (i.held) this.insertLog.run(i.alertId, to, 0, now, 'held', i.held);
+      }
+    })();
+    return n;
+  }
+
+  /**
+   * The delivery log of these alerts, oldest first: what the Alerts page shows under each.
+   * `unreached`: the channels in a failure spell past a minute, with what to say of a row still
+   * waiting on one (`undelivered`, as of `now`).
+   */
+  log(
+    alertIds: readonly number[],
+    unreached: ReadonlyMap<string, string> = new Map(),
+    now = Date.now(),
+  ): Map<number, DeliveryEntry[]> {
     const out = new Map<number, DeliveryEntry[]>();
     if (alertIds.length === 0) return out;
     const rows = this.db
@@ -203,6 +266,21 @@ export class OutboxRepo {
       list.push(e);
       out.set(alert_id, list);
     }
+    // What still waits on a channel that is not reached: said so, as of now, whether it was tried or not.
+    if (unreached.size > 0) {
+      const stuck = this.db
+        .prepare(
+          `SELECT alert_id, channel, repeat FROM deliveries WHERE state = 'pending' AND alert_id IN (SELECT value FROM json_each(?)) ORDER BY repeat`,
+        )
+        .all(JSON.stringify(alertIds)) as Array<{ alert_id: number; channel: string; repeat: number }>;
+      for (const w of stuck) {
+        const detail = unreached.get(w.channel);
+        if (detail === undefined) continue;
+        const list = out.get(w.alert_id) ?? [];
+        list.push({ channel: w.channel, repeat: w.repeat, at: now, result: 'undelivered', detail });
+        out.set(w.alert_id, list);
+      }
+    }
     // What waits for its channel and was never tried: said as queued, so no channel is missing from the log.
     const waiting = this.db
       .prepare(
@@ -212,6 +290,7 @@ export class OutboxRepo {
       .all(JSON.stringify(alertIds)) as Array<{ alert_id: number; channel: string; repeat: number; due_at: number }>;
     const status = new Map<string, ChannelStatus>();
     for (const w of waiting) {
+      if (unreached.has(w.channel)) continue;
       const list = out.get(w.alert_id) ?? [];
       if (!status.has(w.channel)) status.set(w.channel, this.channelStatus(w.channel));
       const failing = status.get(w.channel)!.failing;
@@ -243,11 +322,13 @@ export class OutboxRepo {
         `SELECT at, detail FROM delivery_log WHERE channel = ? AND result = 'failed' ORDER BY at DESC, id DESC LIMIT 1`,
       )
       .get(channel) as { at: number; detail: string | null } | undefined;
-    const failing =
-      failed && (lastSentAt === null || failed.at > lastSentAt)
-        ? { at: failed.at, detail: failed.detail ?? 'it failed' }
-        : null;
-    return { pending, lastSentAt, failing };
+    if (!failed || (lastSentAt !== null && failed.at <= lastSentAt)) return { pending, lastSentAt, failing: null };
+    // The spell began with the first failure after the last message that went out.
+    const since = this.db
+      .prepare(`SELECT min(at) FROM delivery_log WHERE channel = ? AND result = 'failed' AND at > ?`)
+      .pluck()
+      .get(channel, lastSentAt ?? -1) as number;
+    return { pending, lastSentAt, failing: { since, at: failed.at, detail: failed.detail ?? 'it failed' } };
   }
 
   /** A one-time token that acknowledges an alert from a link. */

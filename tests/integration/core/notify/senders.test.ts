@@ -4,6 +4,7 @@ import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AlertRecord } from '../../../../src/shared/contract';
 import { parseNotifyConfig, type ChannelConfig } from '../../../../src/main/core/notify/config';
+import { refusingPort } from '../../../support/refusing-port';
 import {
   DeliveryError,
   deliveryOf,
@@ -132,7 +133,12 @@ describe('the senders, against a real HTTP server', () => {
     expect(await failure()).toMatchObject({ permanent: false, retryAfterMs: null });
     const gone = channel<'webhook'>('{"type":"webhook","url":"http://127.0.0.1:1/hook"}');
     await expect(sendWebhook(gone, deliveryOf(alert, null))).rejects.toThrow(
-      'the webhook (webhook) could not be reached (the host is down, unknown or unreachable); it is tried again.',
+      'the webhook (webhook) could not be reached: the host is down, unknown or unreachable; it is tried again.',
+    );
+    // A port nothing listens on says so (the status bar shows "connection refused").
+    const refused = channel<'webhook'>(`{"type":"webhook","url":"http://127.0.0.1:${await refusingPort()}/hook"}`);
+    await expect(sendWebhook(refused, deliveryOf(alert, null))).rejects.toThrow(
+      'the webhook (webhook) could not be reached: connection refused (nothing listens at that address); it is tried again.',
     );
   });
 });

@@ -159,6 +159,51 @@ describe('the Alerts page', () => {
     w.unmount();
   });
 
+  it('says "not delivered to phone" for an alert waiting on a channel not reached, and marks what a fallback carried', async () => {
+    const now = Date.now();
+    const log: DeliveryEntry[] = [
+      { channel: 'phone', repeat: 0, at: now - 3 * MIN, result: 'failed', detail: 'ntfy (phone) could not be reached' },
+      {
+        channel: 'phone',
+        repeat: 0,
+        at: now - MIN,
+        result: 'rerouted',
+        detail: 'not reached for 2 min: sent to email instead',
+      },
+      { channel: 'email', repeat: 0, at: now - MIN, result: 'fallback', detail: 'instead of phone (ntfy)' },
+      { channel: 'email', repeat: 0, at: now - MIN + 1000, result: 'sent', detail: '180 ms' },
+      {
+        channel: 'phone',
+        repeat: 0,
+        at: now,
+        result: 'undelivered',
+        detail: 'not reached for 3 min: connection refused',
+      },
+    ];
+    const waiting: DeliveryEntry[] = [
+      {
+        channel: 'phone',
+        repeat: 0,
+        at: now,
+        result: 'undelivered',
+        detail: 'not reached for 1 min: connection refused',
+      },
+    ];
+    const { w } = mountAlerts([
+      alert(1, { level: 'critical', created_at: now - 3 * MIN, deliveries: log }),
+      alert(2, { level: 'critical', created_at: now - MIN, manager_id: '0xother', deliveries: waiting }),
+    ]);
+    await settle();
+    const chips = w
+      .findAll('[data-testid="alert-delivery"]')
+      .map((c) => c.text().replace(/\d{1,2}:\d{2}\s?[AP]M/, 'TIME'));
+    expect(chips).toContain('✗ not delivered to phone · sent to its fallback');
+    expect(chips).toContain('email ✓ TIME · as fallback');
+    expect(chips).toContain('✗ not delivered to phone');
+    expect(chips.join('\n')).not.toContain('waiting to be sent');
+    w.unmount();
+  });
+
   it('reads the list again a second after a delivery is logged, only while the page is open', async () => {
     vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'setInterval', 'clearInterval'] });
     const { f, w, set } = mountAlerts([alert(1)]);

@@ -64,8 +64,24 @@ describe('alert threads', () => {
       { channel: 'phone', repeat: 2, at: T0 + 10 * MIN, result: 'sent', detail: null },
     ];
     expect(deliveryChips(log)).toEqual([
-      { channel: 'phone', result: 'sent', at: T0 + 10 * MIN, detail: null, repeats: 2 },
-      { channel: 'mail', result: 'held', at: T0, detail: 'quiet hours until 07:00', repeats: 0 },
+      {
+        channel: 'phone',
+        result: 'sent',
+        at: T0 + 10 * MIN,
+        detail: null,
+        repeats: 2,
+        rerouted: false,
+        fallback: false,
+      },
+      {
+        channel: 'mail',
+        result: 'held',
+        at: T0,
+        detail: 'quiet hours until 07:00',
+        repeats: 0,
+        rerouted: false,
+        fallback: false,
+      },
     ]);
     expect(deliveryChips(undefined)).toEqual([]);
   });

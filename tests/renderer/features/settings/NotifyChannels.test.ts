@@ -29,6 +29,7 @@ describe('Settings → Alert channels', () => {
     quietHours: { from: '22:00', to: '07:00' },
     hideAmounts: false,
     minIntervalSec: null,
+    fallback: null,
     fields: { chatId: '12345', apiRoot: 'https://api.telegram.org' },
     secrets: { botToken: true },
     status: { pending: 0, lastSentAt: null, failing: null },
@@ -42,13 +43,15 @@ describe('Settings → Alert channels', () => {
     quietHours: null,
     hideAmounts: true,
     minIntervalSec: 0,
+    fallback: null,
     fields: {},
     secrets: { url: true, secret: false },
     status: {
       pending: 3,
       lastSentAt: null,
       failing: {
-        at: Date.UTC(2026, 10, 25, 15, 20),
+        since: Date.UTC(2026, 10, 25, 15, 20),
+        at: Date.UTC(2026, 10, 25, 15, 24),
         detail: 'the webhook (ops) could not be reached (the host is down, unknown or unreachable); it is tried again.',
       },
     },
@@ -132,6 +135,37 @@ describe('Settings → Alert channels', () => {
     w.unmount();
   });
 
+  it('names a fallback: another channel that takes its waiting alerts after some minutes, said on its row', async () => {
+    const withFallback: NotifyView = {
+      ...VIEW,
+      channels: [ops, { ...phone, fallback: { channel: 'ops', afterMin: 3 } }],
+    };
+    const { f, w } = mountChannels({ notifyChannels: () => withFallback, saveNotifyChannel: () => withFallback });
+    await settle();
+    expect(w.get('[data-channel="phone"] [data-testid="notify-fallback-words"]').text()).toBe(
+      'not reached for 3 min: its alerts go to ops',
+    );
+    await w.get('[data-channel="phone"] [data-testid="notify-edit"]').trigger('click');
+    const choices = w.findAll('[data-testid="notify-fallback"] option').map((o) => o.attributes('value'));
+    expect(choices).toEqual(['', 'ops']);
+    expect((w.get('[data-testid="notify-fallback"]').element as HTMLSelectElement).value).toBe('ops');
+    await w.get('[data-testid="notify-fallback-after"]').setValue('5');
+    // A typed number input hands Vue a number, not text: it is taken as one.
+    await w.get('[aria-label="Least seconds between messages"]').setValue('10');
+    await w.get('[data-testid="notify-form"]').trigger('submit');
+    await settle();
+    const [, args] = f.calls.find(([m]) => m === 'saveNotifyChannel')! as [
+      string,
+      { channel: Record<string, unknown> },
+    ];
+    expect(args.channel['fallback']).toEqual({ channel: 'ops', afterMin: 5 });
+    expect(args.channel['minIntervalSec']).toBe(10);
+    expect(
+      plainError('saveNotifyChannel: the channel: channels[0] (telegram): fallback: no channel is named "pager"'),
+    ).toBe('The fallback: no channel is named "pager".');
+    w.unmount();
+  });
+
   it('adds a channel, saying in plain words what main refused, next to the form', async () => {
     const { f, w } = mountChannels({
       saveNotifyChannel: () => {
@@ -194,6 +228,7 @@ describe('Settings → Alert channels', () => {
       quietHours: null,
       hideAmounts: true,
       minIntervalSec: 30,
+      fallback: null,
       fields: {
         'smtp.host': 'smtp.example.com',
         'smtp.port': 587,

@@ -92,6 +92,50 @@ describe('the notify config (channels for alerts away from the screen)', () => {
     expect(bad).not.toContain('s3cr3t');
   });
 
+  it('takes a fallback that names another channel (of this file, or of the file beside Settings), in YAML too', () => {
+    const yaml = `channels:
+  - type: ntfy
+    name: phone
+    url: https://ntfy.sh/t
+    fallback: { channel: email, afterMin: 5 }
+  - type: email
+    smtp: { host: smtp.example.org }
+    from: a@example.org
+    to: b@example.org
+    fallback: { channel: phone }
+`;
+    const { config } = parseNotifyConfig(yaml, {});
+    expect(config.channels.map((c) => c.fallback)).toEqual([
+      { channel: 'email', afterMin: 5 },
+      { channel: 'phone', afterMin: 2 },
+    ]);
+    const fail = (text: string, elsewhere: Array<{ name: string; type: 'ntfy' | 'desktop' }> = []): string => {
+      try {
+        parseNotifyConfig(text, {}, 'notify.json', elsewhere);
+      } catch (err) {
+        expect(err).toBeInstanceOf(NotifyConfigError);
+        return (err as Error).message;
+      }
+      throw new Error('no error');
+    };
+    const hook = (fallback: unknown): string =>
+      JSON.stringify({ channels: [{ type: 'webhook', name: 'hook', url: 'https://h.example/x', fallback }] });
+    expect(fail(hook({ channel: 'pager' }))).toBe(
+      'channels[0] (webhook): fallback: no channel is named "pager"; name one of hook.',
+    );
+    expect(fail(hook({ channel: 'hook' }))).toBe(
+      'channels[0] (webhook): fallback: a channel cannot be its own fallback.',
+    );
+    expect(fail(hook({ channel: 'screen' }), [{ name: 'screen', type: 'desktop' }])).toMatch(
+      /^channels\[0\] \(webhook\): fallback: the desktop notification cannot be a fallback/,
+    );
+    expect(fail(hook({ channel: 'phone', afterMin: 0 }))).toMatch(/^channels\[0\] \(webhook\): fallback.afterMin: /);
+    // A channel saved in Settings may name one of the file's.
+    expect(() =>
+      parseNotifyConfig(hook({ channel: 'phone' }), {}, 'Settings', [{ name: 'phone', type: 'ntfy' }]),
+    ).not.toThrow();
+  });
+
   it('carries an alert by its level and rule', () => {
     expect(carries({ minLevel: 'warning' }, { level: 'critical', rule: 'liquidation' })).toBe(true);
     expect(carries({ minLevel: 'critical' }, { level: 'warning', rule: 'risk-threshold' })).toBe(false);

@@ -12,6 +12,7 @@ describe('the blind alarm', () => {
       offline: false,
       storeError: null,
       creditsSpent: false,
+      noChannel: null,
       ...state,
     };
     const events: string[] = [];
@@ -73,5 +74,28 @@ describe('the blind alarm', () => {
     const { w } = watch({ expected: false, offline: true });
     expect(w.reasons()).toEqual([]);
     vi.restoreAllMocks();
+  });
+
+  it('counts "no channel reaches you" as blindness: the alarm after the grace, no heartbeat meanwhile, the all-clear after', () => {
+    const { s, w, events, pings, step } = watch({});
+    step(5_000);
+    expect(pings).toHaveLength(1);
+    // Every channel has failed for a minute (notify/reach.ts says so in words).
+    s.noChannel = 'no alert channel reaches you (phone (ntfy): connection refused)';
+    const blindAt = 1_000_000 + 10_000;
+    step(5_000);
+    expect(w.reasons()).toEqual(['no alert channel reaches you (phone (ntfy): connection refused)']);
+    for (let t = 0; t < 175_000; t += 5_000) step(5_000);
+    expect(events).toEqual([]);
+    step(5_000);
+    expect(events).toEqual([`blind since ${blindAt}: no alert channel reaches you (phone (ntfy): connection refused)`]);
+    expect(w.isBlind).toBe(true);
+    // The heartbeat stops while blind: the service outside tells the trader.
+    for (let t = 0; t < 120_000; t += 5_000) step(5_000);
+    expect(pings).toHaveLength(1);
+    // A channel is reached again.
+    s.noChannel = null;
+    for (let t = 0; t <= SETTLE_MS; t += 5_000) step(5_000);
+    expect(events[1]).toMatch(/^back /);
   });
 });

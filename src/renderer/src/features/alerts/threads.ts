@@ -19,6 +19,7 @@ export const RULE_NAMES: Readonly<Record<Rule, string>> = {
   'store-write': 'cannot save data',
   'history-gap': 'stream history gaps',
   'credit-budget': 'credit budget',
+  channel: 'alert channel not reached',
 };
 
 /** The rule filter's choices: the rules a trader tells apart, the rest as "other". */
@@ -27,7 +28,7 @@ export const RULE_GROUPS = {
   liquidation: ['liquidation', 'large-liquidation'],
   interest: ['interest'],
   blind: ['blind'],
-  other: ['stream-auth', 'store-write', 'history-gap', 'credit-budget'],
+  other: ['stream-auth', 'store-write', 'history-gap', 'credit-budget', 'channel'],
 } as const satisfies Record<string, readonly Rule[]>;
 export type RuleGroup = keyof typeof RULE_GROUPS;
 export const RULE_GROUP_NAMES: Readonly<Record<RuleGroup, string>> = {
@@ -158,6 +159,10 @@ export interface DeliveryChip {
   detail: string | null;
   /** How many escalation repeats were sent ("repeated 3×"). */
   repeats: number;
+  /** It went to this channel's fallback too (its channel was not reached long enough). */
+  rerouted: boolean;
+  /** This channel carried it as the fallback of one not reached. */
+  fallback: boolean;
 }
 
 /** One chip per channel, in the order the channels were first tried; the log is oldest first. */
@@ -170,8 +175,12 @@ export function deliveryChips(log: readonly DeliveryEntry[] | undefined): Delive
       at: e.at,
       detail: e.detail,
       repeats: 0,
+      rerouted: false,
+      fallback: false,
     };
     if (e.at >= chip.at) Object.assign(chip, { result: e.result, at: e.at, detail: e.detail });
+    if (e.result === 'rerouted') chip.rerouted = true;
+    if (e.result === 'fallback') chip.fallback = true;
     if (e.repeat > 0 && e.result === 'sent') chip.repeats = Math.max(chip.repeats, e.repeat);
     chips.set(e.channel, chip);
   }

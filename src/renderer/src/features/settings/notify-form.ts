@@ -158,7 +158,11 @@ export interface ChannelForm {
   quietFrom: string;
   quietTo: string;
   hideAmounts: boolean;
-  minIntervalSec: string;
+  /** As typed: Vue's v-model on a number input hands over a number once one is typed. */
+  minIntervalSec: string | number;
+  /** The channel its waiting alerts go to when it is not reached ('' none), and after how many minutes. */
+  fallbackChannel: string;
+  fallbackAfterMin: string | number;
   /** The kind's fields by path, as typed (secrets empty unless typed). */
   values: Record<string, string>;
 }
@@ -177,6 +181,8 @@ export function emptyForm(type: ChannelType = 'ntfy'): ChannelForm {
     quietTo: '',
     hideAmounts: false,
     minIntervalSec: '',
+    fallbackChannel: '',
+    fallbackAfterMin: '2',
     values: initialValues(type),
   };
 }
@@ -202,6 +208,8 @@ export function formOf(c: NotifyChannelView): ChannelForm {
     quietTo: c.quietHours?.to ?? '',
     hideAmounts: c.hideAmounts,
     minIntervalSec: c.minIntervalSec === null ? '' : String(c.minIntervalSec),
+    fallbackChannel: c.fallback?.channel ?? '',
+    fallbackAfterMin: String(c.fallback?.afterMin ?? 2),
     values,
   };
 }
@@ -234,10 +242,16 @@ export function channelOf(
     channel['quietHours'] = { from, to };
   }
   channel['hideAmounts'] = form.hideAmounts;
-  if (form.minIntervalSec.trim()) {
+  if (String(form.minIntervalSec).trim()) {
     const s = Number(form.minIntervalSec);
     if (!Number.isFinite(s) || s < 0) return { problem: 'The least time between messages is a number of seconds.' };
     channel['minIntervalSec'] = s;
+  }
+  if (form.fallbackChannel) {
+    const after = Number(form.fallbackAfterMin);
+    if (String(form.fallbackAfterMin).trim() === '' || !Number.isFinite(after) || after < 0.5)
+      return { problem: 'The fallback takes over after a number of minutes (at least 0.5).' };
+    channel['fallback'] = { channel: form.fallbackChannel, afterMin: after };
   }
   for (const f of CHANNEL_FIELDS[form.type]) {
     const text = (form.values[f.path] ?? '').trim();
@@ -274,6 +288,9 @@ function labelOf(type: ChannelType | undefined, path: string): string {
     'quietHours.to': 'end of the quiet hours',
     minIntervalSec: 'least time between messages',
     hideAmounts: 'hide amounts',
+    fallback: 'fallback',
+    'fallback.channel': 'fallback channel',
+    'fallback.afterMin': 'fallback delay',
     escalateEveryMin: 'repeat interval',
     blindAfterMin: 'blind alarm delay',
     heartbeatUrl: 'heartbeat URL',
