@@ -2,7 +2,14 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServe, type Serving } from '../../src/main/web/serve';
 import type { AlertRecord } from '../../src/shared/contract';
-import { go, launchChromium, rendererBuilt, SCREENSHOTS } from '../support/browser';
+import {
+  go,
+  launchChromium,
+  recordNotifications,
+  rendererBuilt,
+  SCREENSHOTS,
+  shownNotifications,
+} from '../support/browser';
 import { tempDir, until } from '../support/monitor';
 import { refusingPort } from '../support/refusing-port';
 
@@ -23,7 +30,7 @@ let page: Page;
 let skew = 0;
 const pageErrors: string[] = [];
 
-const shown = (): Promise<Array<{ title: string }>> => page.evaluate('window.__notifications') as never;
+const shown = () => shownNotifications(page);
 /** "3:25 PM" as the page shows a time of today in its zone. */
 const local = (ms: number): string =>
   new Intl.DateTimeFormat('en-US', { hour: 'numeric', minute: '2-digit', timeZone: ZONE }).format(ms);
@@ -39,18 +46,7 @@ beforeAll(async () => {
   });
   browser = await launchChromium();
   context = await browser.newContext({ viewport: { width: 1280, height: 800 }, timezoneId: ZONE, locale: 'en-US' });
-  await context.grantPermissions(['notifications'], { origin: new URL(serving.url).origin });
-  await context.addInitScript(`(() => {
-    const Original = window.Notification;
-    const seen = (window.__notifications = []);
-    class Recorded extends Original {
-      constructor(title, options = {}) {
-        seen.push({ title });
-        super(title, options);
-      }
-    }
-    window.Notification = Recorded;
-  })()`);
+  await recordNotifications(context, serving.url);
   page = await context.newPage();
   page.on('pageerror', (e) => pageErrors.push(String(e)));
 });

@@ -5,7 +5,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServe, type Serving } from '../../src/main/web/serve';
 import type { NewAlert } from '../../src/main/core/store/risk-alert-repo';
 import type { AlertRecord } from '../../src/shared/contract';
-import { go, launchChromium, rendererBuilt, SCREENSHOTS } from '../support/browser';
+import {
+  go,
+  launchChromium,
+  recordNotifications,
+  rendererBuilt,
+  SCREENSHOTS,
+  shownNotifications,
+} from '../support/browser';
 import { tempDir } from '../support/monitor';
 
 /**
@@ -45,8 +52,7 @@ function raise(a: Partial<NewAlert> & Pick<NewAlert, 'rule' | 'level' | 'title' 
 }
 
 /** Constructed notifications, as the wrapper in the page recorded them. */
-const shown = (): Promise<Array<{ title: string; body: string; tag: string; requireInteraction: boolean }>> =>
-  page.evaluate('window.__notifications') as never;
+const shown = () => shownNotifications(page);
 /** A time of day on the core's clock (quiet hours are the server's local time). */
 const hhmm = (ms: number): string => new Date(ms).toTimeString().slice(0, 5);
 
@@ -70,18 +76,7 @@ beforeAll(async () => {
     timezoneId: 'Asia/Kolkata',
     locale: 'en-US',
   });
-  await context.grantPermissions(['notifications'], { origin: new URL(serving.url).origin });
-  await context.addInitScript(`(() => {
-    const Original = window.Notification;
-    const seen = (window.__notifications = []);
-    class Recorded extends Original {
-      constructor(title, options = {}) {
-        seen.push({ title, body: options.body, tag: options.tag, requireInteraction: options.requireInteraction });
-        super(title, options);
-      }
-    }
-    window.Notification = Recorded;
-  })()`);
+  await recordNotifications(context, serving.url);
   page = await context.newPage();
   page.on('pageerror', (e) => pageErrors.push(String(e)));
 });

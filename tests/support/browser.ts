@@ -1,5 +1,5 @@
 import { existsSync, mkdirSync } from 'node:fs';
-import { chromium, type Browser, type Locator, type Page } from 'playwright-core';
+import { chromium, type Browser, type BrowserContext, type Locator, type Page } from 'playwright-core';
 
 export const CHROMIUM = process.env['CHROMIUM_PATH'] ?? '/usr/bin/chromium';
 export const SCREENSHOTS = 'test-results/screenshots';
@@ -66,3 +66,34 @@ export async function textsIn(root: Locator, selector: string): Promise<string[]
     selector,
   );
 }
+
+/** A browser notification as `recordNotifications` keeps it (`window.__notifications`). */
+export interface RecordedNotification {
+  title: string;
+  body?: string;
+  tag?: string;
+  requireInteraction?: boolean;
+}
+
+/**
+ * Let the pages of `context` show notifications at `url`'s origin, and keep each one the page
+ * shows in `window.__notifications` (read them with `shownNotifications`).
+ */
+export async function recordNotifications(context: BrowserContext, url: string): Promise<void> {
+  await context.grantPermissions(['notifications'], { origin: new URL(url).origin });
+  await context.addInitScript(`(() => {
+    const Original = window.Notification;
+    const seen = (window.__notifications = []);
+    class Recorded extends Original {
+      constructor(title, options = {}) {
+        seen.push({ title, body: options.body, tag: options.tag, requireInteraction: options.requireInteraction });
+        super(title, options);
+      }
+    }
+    window.Notification = Recorded;
+  })()`);
+}
+
+/** The notifications a page has shown so far (`recordNotifications`). */
+export const shownNotifications = (page: Page): Promise<RecordedNotification[]> =>
+  page.evaluate('window.__notifications') as Promise<RecordedNotification[]>;

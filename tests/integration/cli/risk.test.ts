@@ -40,10 +40,12 @@ describe('tidewatch risk --shock (command line)', () => {
     await t.close();
     dir.remove();
   });
-
-  it("shocks every watched position as the service's own ratios say it would move", async () => {
-    const owner = t.sim.world.describe().owners.find((o) => o.loans >= 8)!.owner;
-    const r = await cli([
+  /** A wallet with 8 loans or more. */
+  const watched = (): string => t.sim.world.describe().owners.find((o) => o.loans >= 8)!.owner;
+  /** `tidewatch risk` watching it, with `args` beside. */
+  const riskOf = (args: string[]) => {
+    const owner = watched();
+    return cli([
       'risk',
       '--base-url',
       t.sim.url,
@@ -51,14 +53,15 @@ describe('tidewatch risk --shock (command line)', () => {
       join(dir.dir, 'key'),
       '--watch',
       owner,
-      '--shock',
-      'SUI=-15%',
-      '--shock',
-      'ALL=+2%',
-      '--json',
+      ...args,
       '--data-dir',
       dir.dir,
     ]);
+  };
+
+  it("shocks every watched position as the service's own ratios say it would move", async () => {
+    const owner = watched();
+    const r = await riskOf(['--shock', 'SUI=-15%', '--shock', 'ALL=+2%', '--json']);
     expect(r.code, r.err).toBe(0);
     const answer = JSON.parse(r.out) as {
       totals: { positions: number; liquidated: number };
@@ -109,21 +112,7 @@ describe('tidewatch risk --shock (command line)', () => {
   });
 
   it('refuses an asset it does not know, or a stablecoin, naming the ones it knows (exit 2, nothing shocked)', async () => {
-    const owner = t.sim.world.describe().owners.find((o) => o.loans >= 8)!.owner;
-    const run = (shock: string) =>
-      cli([
-        'risk',
-        '--base-url',
-        t.sim.url,
-        '--api-key-file',
-        join(dir.dir, 'key'),
-        '--watch',
-        owner,
-        '--shock',
-        shock,
-        '--data-dir',
-        dir.dir,
-      ]);
+    const run = (shock: string) => riskOf(['--shock', shock]);
     const [typo, stable] = [await run('FOO=-10%'), await run('usdc=-10%')];
     // The last line: a warning about the key file's mode may come first.
     const said = (err: string) => err.trim().split('\n').at(-1);
@@ -146,7 +135,7 @@ describe('tidewatch risk --shock (command line)', () => {
     expect(r.code).toBe(1);
     expect(r.err).toMatch(/no Portfolio is kept .* Watch a wallet/);
     // The app's snapshot as the risk loop keeps it: the command shows its figures, not figures of its own.
-    const owner = t.sim.world.describe().owners.find((o) => o.loans >= 8)!.owner;
+    const owner = watched();
     const client = new ServiceClient({ baseUrl: t.sim.url, apiKey: TEST_KEY });
     const assets = new AssetBookCache(
       () => client,
