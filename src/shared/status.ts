@@ -54,6 +54,9 @@ export interface StatusSnapshot {
  * An alert channel in a failure spell past a minute: its sends have failed since then, or a
  * critical alert has waited that long on it. The status bar, the banner and the tray say so.
  */
+/** How the blind alarm's reason for "every alert channel fails" starts (notify/reach.ts). */
+export const NO_CHANNEL = 'no alert channel reaches you';
+
 export interface UnreachedChannel {
   /** Its name in the config. */
   channel: string;

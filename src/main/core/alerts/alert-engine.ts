@@ -1,5 +1,6 @@
 import { distanceShown } from '../../../shared/risk-model';
 import { EVENT_TYPES } from '../../../shared/api';
+import { NO_CHANNEL } from '../../../shared/status';
 import type { AlertRecord, CreditUsage, RiskReading } from '../../../shared/contract';
 import { ratioText, riskRatioFromStream } from '../../../shared/units';
 import type { IncomingMarginEvent } from '../store/margin-events';
@@ -253,6 +254,8 @@ export class AlertEngine {
   /** Tidewatch cannot see (notify/sight.ts): once per blind spell, on every channel. */
   onBlind(since: number, reasons: readonly string[], now = Date.now()): AlertRecord | undefined {
     const mins = Math.max(1, Math.round((now - since) / 60_000));
+    // It still sees, and only its channels fail (notify/sight.ts): the trader is unreachable, not blind.
+    const unheard = reasons.length > 0 && reasons.every((r) => r.startsWith(NO_CHANNEL));
     return this.raise({
       dedupe_key: `blind:-:critical:${since}`,
       rule: 'blind',
@@ -260,10 +263,12 @@ export class AlertEngine {
       manager_id: null,
       owner: null,
       event_id: null,
-      title: 'Tidewatch cannot see',
-      message:
-        `Since ${clock(since)} (${mins} min): ${reasons.join('; ')}. Liquidations and threshold crossings are not seen until it sees again; ` +
-        'what happened meanwhile is read then and summarised. Check the network, the service and the machine Tidewatch runs on.',
+      title: unheard ? 'Tidewatch cannot reach you' : 'Tidewatch cannot see',
+      message: unheard
+        ? `Since ${clock(since)} (${mins} min): ${reasons.join('; ')}. Tidewatch still watches and shows its alerts on this screen, ` +
+          'but none reaches your phone until a channel works again. Open Settings, Alert channels: send a test, or name a fallback channel.'
+        : `Since ${clock(since)} (${mins} min): ${reasons.join('; ')}. Liquidations and threshold crossings are not seen until it sees again; ` +
+          'what happened meanwhile is read then and summarised. Check the network, the service and the machine Tidewatch runs on.',
       created_at: now,
     });
   }

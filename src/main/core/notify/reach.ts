@@ -1,4 +1,5 @@
 import type { UnreachedChannel } from '../../../shared/contract';
+import { NO_CHANNEL } from '../../../shared/status';
 import type { ChannelConfig } from './config';
 
 /**
@@ -142,7 +143,7 @@ export class ChannelReach {
     const channels = this.deps.channels().filter((c) => c.type !== 'desktop');
     if (channels.length === 0 || this.current.length < channels.length) return null;
     if (!channels.every((c) => this.current.some((u) => u.channel === c.name))) return null;
-    return `no alert channel reaches you (${this.current.map((u) => `${u.words}: ${u.short}`).join('; ')})`;
+    return `${NO_CHANNEL} (${this.current.map((u) => `${u.words}: ${u.short}`).join('; ')})`;
   }
 
   tick(now = this.now()): readonly UnreachedChannel[] {
