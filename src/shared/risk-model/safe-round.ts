@@ -66,3 +66,13 @@ export function liquidationPriceShown(liquidation: number, now: number | null): 
 export function distanceShown(pct: number, digits = 1): number {
   return towardZeroAt(pct, digits);
 }
+
+/**
+ * What an advice aims at beyond its target ratio: 0.05 % more. A trader checks it with the figures
+ * on screen (assets in whole dollars or cents, a debt to the cent), which differ from the exact
+ * ones by up to about that much; the cushion keeps that check above the target too.
+ */
+export const ADVICE_CUSHION = 5e-4;
+
+/** The ratio an advice to reach `target` is computed for (`ADVICE_CUSHION` above it). */
+export const adviceTarget = (target: number): number => target * (1 + ADVICE_CUSHION);

@@ -33,6 +33,11 @@ export class AlertEngine {
   poolOf: (managerId: string) => string | undefined = () => undefined;
   /** The tracker's state as last written (`keepLevels` writes only a change). */
   private savedLevels: string;
+  /**
+   * Watched managers liquidated lately: when on chain, and when told. A valuation of records
+   * older than that is of the position before its liquidation and alerts nothing.
+   */
+  private readonly liquidated = new Map<string, { chainAt: number | null; at: number }>();
 
   constructor(
     private readonly repo: RiskAlertRepo,
@@ -63,10 +68,11 @@ export class AlertEngine {
   ): AlertRecord[] {
     const fired: AlertRecord[] = [];
     for (const r of readings) {
+      const about = describe(r.manager_id);
+      if (this.beforeLiquidation(r.manager_id, about?.updated ?? null, now)) continue;
       const t = rulesOf(r.manager_id);
       const raised = this.tracker.observe(r.manager_id, { ratio: r.risk_ratio, distancePct: r.distance_pct }, t, now);
       if (!raised) continue;
-      const about = describe(r.manager_id);
       const text = riskAlertText(raised, r, t, about);
       this.raise(
         {
@@ -87,6 +93,19 @@ export class AlertEngine {
     if (fired.length > 0) this.publish(fired);
     this.keepLevels(now);
     return fired;
+  }
+
+  /**
+   * Whether a valuation is of the position as it was before its liquidation (its records, last
+   * changed at `updated` on chain, predate it): then it says nothing new. Without a record time,
+   * for a minute after the liquidation was told (the next read of the owner's records).
+   */
+  private beforeLiquidation(managerId: string, updated: number | null, now: number): boolean {
+    const l = this.liquidated.get(managerId);
+    if (!l) return false;
+    const stale = updated !== null && l.chainAt !== null ? updated < l.chainAt : now - l.at < 60_000;
+    if (!stale) this.liquidated.delete(managerId);
+    return stale;
   }
 
   /**
@@ -170,8 +189,10 @@ export class AlertEngine {
     const ratio = typeof risk === 'number' ? ` at a risk ratio of ${ratioText(riskRatioFromStream(risk))}` : '';
     const amounts = wordsOrNone(words);
     const pool = wordsOrNone(() => this.poolOf(e.margin_manager_id!));
-    // What remains is a new position: its thresholds alert afresh (a second approach within the cooldown too).
+    // What remains is a new position: its thresholds alert afresh (a second approach within the
+    // cooldown too), once a valuation of its records from after the liquidation comes.
     this.tracker.forget(e.margin_manager_id);
+    this.liquidated.set(e.margin_manager_id, { chainAt: e.timestamp_ms, at: now });
     return this.raise(
       {
         dedupe_key: liquidationKey(e),

@@ -28,6 +28,13 @@ interface Alerted {
   room: number | null;
 }
 
+/**
+ * The least a critical position must come closer (a share of the price: half a point) to be
+ * alerted again: at 0.4 % and then 0.2 % the next word is "Liquidatable now", not another
+ * "closer" that a one-decimal distance shows as the same figure.
+ */
+export const CLOSER_MIN = 0.005;
+
 /** What a tracker keeps across a restart: each manager's level (when not ok) and its last alert per level. */
 export interface TrackerState {
   levels: Record<string, PositionLevel>;
@@ -61,8 +68,9 @@ const roomOf = (r: PositionReading, t: EscalationRules): number | null =>
  * - every rise in level alerts at once, whatever the cooldown; the cooldown only holds the
  *   repeat of a level when it, or a higher one, was alerted within it at a ratio as bad or worse
  *   (a flap back into it that tells nothing new). Entering liquidatable is never held;
- * - a critical position whose distance to liquidation has halved since its last alert is
- *   alerted again (`worse`), cooldown or not: halvings are few before liquidation;
+ * - a critical position whose distance to liquidation has halved since its last alert, by half a
+ *   point or more (CLOSER_MIN), is alerted again (`worse`), cooldown or not: from 3 % that is at
+ *   most twice (1.5 %, 0.75 %) before liquidatable;
  * - a steady position alerts once.
  */
 export class EscalationTracker {
@@ -154,7 +162,14 @@ export class EscalationTracker {
     };
     if (LEVEL_RANK[next] > LEVEL_RANK[prev])
       return next !== 'liquidatable' && this.told(managerId, next, reading, now) ? null : mark('rise');
-    if (next === 'critical' && last !== undefined && last.room !== null && room !== null && room <= last.room / 2)
+    if (
+      next === 'critical' &&
+      last !== undefined &&
+      last.room !== null &&
+      room !== null &&
+      room <= last.room / 2 &&
+      last.room - room >= CLOSER_MIN
+    )
       return mark('worse');
     return null;
   }

@@ -75,6 +75,8 @@ export interface PositionWords {
   liquidation: number;
   ratio: number | null;
   distance: number | null;
+  /** When its records last changed on chain (ms), where known. */
+  updated: number | null;
 }
 
 export function describePosition(p: PositionSummary): PositionWords {
@@ -94,6 +96,7 @@ export function describePosition(p: PositionSummary): PositionWords {
     liquidation: p.liquidation_ratio,
     ratio: p.risk_ratio,
     distance: p.distance_pct,
+    updated: p.updated_ms,
   };
 }
 

@@ -39,12 +39,23 @@ export interface DangerPricingDeps {
   clearTimer?: (t: unknown) => void;
 }
 
+/**
+ * In danger: critical or liquidatable, or within twice the near-liquidation band of its
+ * liquidation price (6 % by default), where the next 45 s read may already find it liquidated.
+ */
+export function inDanger(g: Pick<GuardedPosition, 'position' | 'thresholds'>): boolean {
+  const { level, distance_pct } = g.position;
+  if (level === 'critical' || level === 'liquidatable') return true;
+  const near = g.thresholds.near_pct;
+  return near !== null && distance_pct !== null && Math.abs(distance_pct) <= 2 * near;
+}
+
 /** The least time between two valuations a stream's trades ask for (trades come many a second). */
 export const LIVE_REVALUE_MS = 1_000;
 
 /**
  * Live prices while a position is in danger (docs/credits.md "In danger: the pool's stream"): the
- * pool that prices the moving asset of a watched position at critical or liquidatable is wanted
+ * pool that prices the moving asset of a watched position in danger (`inDanger`) is wanted
  * on its trade stream, where the plan allows one, so the position is valued at each trade (at most
  * once a second) instead of at the schedule's 45 s. The streams room opens the streams it is told
  * (`onWanted`) in a free slot and hands back their trades (`onTrades`).
@@ -78,7 +89,7 @@ export class DangerPricing {
     const next = new Set<string>();
     if (this.d.allowed())
       for (const g of positions) {
-        if (g.position.level !== 'critical' && g.position.level !== 'liquidatable') continue;
+        if (!inDanger(g)) continue;
         const pool = this.d.prices.pricingPool(g.baseAsset);
         if (pool) next.add(pool.pool_name);
       }

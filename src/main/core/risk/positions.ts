@@ -11,6 +11,7 @@ import type {
 import {
   accrued,
   adviceAmount,
+  adviceTarget,
   afterDeposit,
   aprFromIndex,
   borrowApr,
@@ -228,11 +229,13 @@ function repairOf(
   liquidation: number,
   s: { base: string; quote: string; baseDecimals: number; quoteDecimals: number },
 ): RepairPlan | null {
-  const byQuote = depositFor(h, p, target, 'quote', s.quoteDecimals);
-  if (!byQuote) return null;
-  const byBase = depositFor(h, p, target, 'base', s.baseDecimals);
+  if (!depositFor(h, p, target, 'quote', s.quoteDecimals)) return null;
+  // Aimed a hair above the target, so a check with the rounded figures on screen reaches it too.
+  const aim = adviceTarget(target);
+  const byQuote = depositFor(h, p, aim, 'quote', s.quoteDecimals)!;
+  const byBase = depositFor(h, p, aim, 'base', s.baseDecimals);
   const inBase = h.debtBase > 0 && h.debtQuote <= 0;
-  const repay = repayFor(h, p, target, inBase ? s.baseDecimals : s.quoteDecimals);
+  const repay = repayFor(h, p, aim, inBase ? s.baseDecimals : s.quoteDecimals);
   // Each amount as it is shown, rounded up there (safe-round.ts): what is read reaches the target.
   const shown = (x: number, decimals: number, price: number, most = Infinity): { amount: number; usd: number } => {
     const amount = Math.min(most, adviceAmount(x, decimals));
@@ -304,10 +307,12 @@ export function positionOf(m: MarginManager, ctx: ValuationContext): PositionSum
   const hasDebt = loans.length > 0;
   const L = params.liquidation;
   const liq = h && p && hasDebt ? priceAtRatio(h, p.quote, L) : null;
-  const distance = p ? movePct(p.base, liq) : null;
-  // As shown, rounded toward the danger (safe-round.ts); the level is judged on the exact figures.
+  // As shown, rounded toward the danger (safe-round.ts). The level is judged on the distance as
+  // shown (a row reading −3.0 % is within a 3 % band) and the exact ratio: every view, the tray and
+  // the alerts judge these same figures.
   const liqShown = liq === null || !p ? liq : liquidationPriceShown(liq, p.base);
-  const distanceOut = p ? movePct(p.base, liqShown) : null;
+  const moved = p ? movePct(p.base, liqShown) : null;
+  const distanceOut = moved === null ? null : distanceShown(moved, 1);
   const ratio = v?.ratio ?? null;
   const exB = pool ? ctx.exchange(pool.base_asset_id) : null;
   const exQ = pool ? ctx.exchange(pool.quote_asset_id) : null;
@@ -376,7 +381,7 @@ export function positionOf(m: MarginManager, ctx: ValuationContext): PositionSum
     price: basePrice,
     quote_price: quotePrice,
     liquidation_price: liqShown,
-    distance_pct: distanceOut === null ? null : distanceShown(distanceOut, 1),
+    distance_pct: distanceOut,
     side: h ? sideOf(h) : null,
     size: h ? sizeOf(h) : 0,
     debt_base: h?.debtBase ?? 0,
@@ -384,7 +389,7 @@ export function positionOf(m: MarginManager, ctx: ValuationContext): PositionSum
     base_decimals: symbols.baseDecimals,
     quote_decimals: symbols.quoteDecimals,
     thresholds,
-    level: levelOf(ratio, distance, thresholds, L),
+    level: levelOf(ratio, distanceOut, thresholds, L),
     exchange_view: exchangeView,
     pnl:
       h && p

@@ -2,7 +2,14 @@
 import { mount } from '@vue/test-utils';
 import { createPinia, setActivePinia } from 'pinia';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { afterDeposit, depositFor, priceAtRatio, repayFor } from '../../../../src/shared/risk-model';
+import {
+  adviceTarget,
+  afterDeposit,
+  depositFor,
+  liquidationPriceShown,
+  priceAtRatio,
+  repayFor,
+} from '../../../../src/shared/risk-model';
 import { num, usd, usdPrice } from '../../../../src/renderer/src/format';
 import RepairPanel from '../../../../src/renderer/src/features/manager/RepairPanel.vue';
 import { adviceAmount as shownUp } from '../../../../src/shared/risk-model';
@@ -18,17 +25,21 @@ describe('the repair plan on the manager page', () => {
     const w = mount(RepairPanel, { props: { position: position(), own: false } });
     const select = w.get('[data-testid="repair-target"]');
     expect((select.element as HTMLSelectElement).value).toBe('warning');
-    const usdc = depositFor(H, P, 1.5, 'quote', 6)!;
-    const sui = depositFor(H, P, 1.5, 'base', 9)!;
-    const repay = repayFor(H, P, 1.5, 6)!;
+    const usdc = depositFor(H, P, adviceTarget(1.5), 'quote', 6)!;
+    const sui = depositFor(H, P, adviceTarget(1.5), 'base', 9)!;
+    const repay = repayFor(H, P, adviceTarget(1.5), 6)!;
     expect(amountOf(w, 'repair-deposit-USDC')).toBe(usdc.amount);
     expect(amountOf(w, 'repair-deposit-SUI')).toBe(sui.amount);
     expect(amountOf(w, 'repair-repay')).toBe(repay.amount);
-    // (1.5 x 1,900 - 2,700) / 1 = 150 USDC; / 2.5 = 60 SUI; 1,900 - 2,700 / 1.5 = 100 USDC.
-    expect([usdc.amount, sui.amount, repay.amount]).toEqual([150, 60, 100]);
-    const after = priceAtRatio(afterDeposit(H, 'quote', usdc.amount), 1, 1.125)!;
+    // Aimed at 1.5 x 1.0005 = 1.50075 (the cushion for a check by hand with rounded figures):
+    // (1.50075 x 1,900 - 2,700) / 1 = 151.425 USDC; / 2.5 = 60.57 SUI; 1,900 - 2,700 / 1.50075 = 100.8996 USDC.
+    expect(usdc.amount).toBeCloseTo(151.425, 5);
+    expect(sui.amount).toBeCloseTo(60.57, 5);
+    expect(repay.amount).toBeCloseTo(100.8996, 4);
+    // Shown rounded up at two decimals: 151.43, 60.58 ($151.45 at $2.50), 100.90.
+    const after = priceAtRatio(afterDeposit(H, 'quote', 151.43), 1, 1.125)!;
     expect(w.get('[data-testid="repair-text"]').text()).toBe(
-      `Deposit 150.00 USDC ($150.00) or 60.00 SUI ($150.00) or repay 100.00 USDC ($100.00) to get back to 1.500; liquidation price after the USDC deposit ${usdPrice(after)} (now ${usdPrice(position().liquidation_price)}).`,
+      `Deposit 151.43 USDC ($151.43) or 60.58 SUI ($151.45) or repay 100.90 USDC ($100.90) to get back to 1.500; liquidation price after the USDC deposit ${usdPrice(liquidationPriceShown(after, 2.5))} (now ${usdPrice(position().liquidation_price)}).`,
     );
 
     // The pool's target after a liquidation (1.25) is below the ratio now: nothing to do.
@@ -41,11 +52,11 @@ describe('the repair plan on the manager page', () => {
     // A custom target: the amounts follow it, shown rounded up.
     await select.setValue('custom');
     await w.get('[data-testid="repair-custom"]').setValue('1.777');
-    const u = depositFor(H, P, 1.777, 'quote', 6)!;
-    const s = depositFor(H, P, 1.777, 'base', 9)!;
+    const u = depositFor(H, P, adviceTarget(1.777), 'quote', 6)!;
+    const s = depositFor(H, P, adviceTarget(1.777), 'base', 9)!;
     expect(amountOf(w, 'repair-deposit-USDC')).toBe(u.amount);
     expect(amountOf(w, 'repair-deposit-SUI')).toBe(s.amount);
-    expect(amountOf(w, 'repair-repay')).toBe(repayFor(H, P, 1.777, 6)!.amount);
+    expect(amountOf(w, 'repair-repay')).toBe(repayFor(H, P, adviceTarget(1.777), 6)!.amount);
     expect(w.get('[data-testid="repair-deposit-SUI"]').text()).toBe(
       `${num(shownUp(s.amount, 9))} SUI (${usd(shownUp(s.amount, 9) * P.base)})`,
     );
@@ -60,7 +71,7 @@ describe('the repair plan on the manager page', () => {
     const h = { base: 0, quote: 3000, debtBase: 850, debtQuote: 0 };
     const w = mount(RepairPanel, { props: { position: position({ h }), own: false } });
     expect(w.get('[data-testid="repair-repay"]').text()).toContain(' SUI (');
-    expect(amountOf(w, 'repair-repay')).toBe(repayFor(h, P, 1.5, 9)!.amount);
+    expect(amountOf(w, 'repair-repay')).toBe(repayFor(h, P, adviceTarget(1.5), 9)!.amount);
   });
 
   it('says what a liquidation at the liquidation price would take if nothing is done', () => {

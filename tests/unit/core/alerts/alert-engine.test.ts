@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { AlertEngine, riskAlertText } from '../../../../src/main/core/alerts/alert-engine';
+import type { IncomingMarginEvent } from '../../../../src/main/core/store/margin-events';
 import { Store } from '../../../../src/main/core/store/store';
 import type { AlertRecord, RiskReading } from '../../../../src/shared/contract';
 import { NO_CHANNEL } from '../../../../src/shared/status';
@@ -13,6 +14,7 @@ const about = {
   liquidation: 1.2,
   ratio: 1.199,
   distance: -0.1,
+  updated: 5_000,
 };
 const reading = (risk_ratio: number, ts_ms: number, distance_pct = -0.1): RiskReading => ({
   manager_id: `0x${'ab'.repeat(32)}`,
@@ -75,6 +77,47 @@ describe('the alert engine (injected clock, a store in memory)', () => {
     expect(text.message).toMatch(
       /^Still critical, and half as far from liquidation as at the last alert\. A 0\.1 % fall/,
     );
+  });
+
+  it('a valuation of the records from before a liquidation alerts nothing; one from after alerts afresh', () => {
+    const { engine } = start();
+    const id = `0x${'ab'.repeat(32)}`;
+    expect(
+      engine.onReadings(
+        [reading(1.199, 1_000)],
+        () => rules,
+        1_000,
+        () => about,
+      ),
+    ).toHaveLength(1);
+    // Liquidated on chain at 6,000 (after the records' 5,000): the Liquidated alert, then a
+    // valuation still of the old records (the owner's records not read again yet).
+    const liquidation = {
+      id: '6000-0',
+      type: 'liquidation',
+      margin_manager_id: id,
+      timestamp_ms: 6_000,
+      data: '{}',
+    } as unknown as IncomingMarginEvent;
+    expect(engine.onLiquidation(liquidation, '0xowner', 0, {}, () => undefined, 6_100)?.title).toBe('Liquidated');
+    expect(
+      engine.onReadings(
+        [reading(1.199, 6_200)],
+        () => rules,
+        6_200,
+        () => about,
+      ),
+    ).toEqual([]);
+    // The records read again (changed at 6,000): what is left is judged as a new position.
+    const after = { ...about, updated: 6_000 };
+    expect(
+      engine.onReadings(
+        [reading(1.199, 7_000)],
+        () => rules,
+        7_000,
+        () => after,
+      ),
+    ).toHaveLength(1);
   });
 
   it('tells "cannot reach you" apart from "cannot see" when only the channels fail', () => {

@@ -31,9 +31,9 @@ const pool = (name: string, base: string, baseSymbol: string): Pool =>
   }) as unknown as Pool;
 const POOLS = [pool('SUI_USDC', SUI, 'SUI'), pool('WAL_USDC', WAL, 'WAL')];
 
-const guarded = (level: PositionLevel, baseAsset = SUI): GuardedPosition =>
+const guarded = (level: PositionLevel, baseAsset = SUI, distance_pct: number | null = -8): GuardedPosition =>
   ({
-    position: { level } as GuardedPosition['position'],
+    position: { level, distance_pct } as GuardedPosition['position'],
     thresholds: { warning: 1.2, critical: 1.15, near_pct: 3 },
     baseAsset,
     quoteAsset: USDC,
@@ -82,9 +82,12 @@ describe('live prices while a position is in danger', () => {
     expect(told).toEqual([]);
     danger.update([guarded('critical'), guarded('warning', WAL)]);
     danger.update([guarded('critical'), guarded('warning', WAL)]);
+    // A warning within twice the 3 % band of its liquidation price (−5.9 %) is in danger too.
+    danger.update([guarded('critical'), guarded('warning', WAL, -5.9)]);
+    danger.update([guarded('critical'), guarded('warning', WAL)]);
     danger.update([guarded('critical'), guarded('liquidatable', WAL)]);
     danger.update([guarded('warning'), guarded('ok', WAL)]);
-    expect(told).toEqual([['SUI_USDC'], ['SUI_USDC', 'WAL_USDC'], []]);
+    expect(told).toEqual([['SUI_USDC'], ['SUI_USDC', 'WAL_USDC'], ['SUI_USDC'], ['SUI_USDC', 'WAL_USDC'], []]);
   });
 
   it('wants nothing when the plan does not allow a stream', () => {

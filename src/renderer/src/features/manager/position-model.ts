@@ -2,6 +2,7 @@ import type { PositionSummary } from '../../../../shared/contract';
 import { modelOf } from '../../../../shared/portfolio';
 import {
   adviceAmount,
+  adviceTarget,
   afterDeposit,
   DAY_MS,
   liquidationPriceShown,
@@ -51,14 +52,17 @@ export function repairAt(p: PositionSummary, target: number): RepairAt | null {
   const base = p.base_symbol ?? '?';
   const quote = p.quote_symbol ?? '?';
   const owesBase = h.debtBase > 0 && h.debtQuote <= 0;
-  const byQuote = depositFor(h, m.prices, target, 'quote', p.quote_decimals);
-  const byBase = depositFor(h, m.prices, target, 'base', p.base_decimals);
+  // Aimed a hair above the target, as the alerts' advice is (safe-round.ts ADVICE_CUSHION).
+  const above = ratio >= target;
+  const aim = adviceTarget(target);
+  const byQuote = above ? null : depositFor(h, m.prices, aim, 'quote', p.quote_decimals);
+  const byBase = above ? null : depositFor(h, m.prices, aim, 'base', p.base_decimals);
   const repayDecimals = owesBase ? p.base_decimals : p.quote_decimals;
-  const repay = repayFor(h, m.prices, target, repayDecimals);
+  const repay = above ? null : repayFor(h, m.prices, aim, repayDecimals);
   return {
     target,
     ratio,
-    above: byQuote === null,
+    above,
     deposits: [
       ...(byQuote ? [{ asset: 'quote' as const, symbol: quote, decimals: p.quote_decimals, amount: byQuote }] : []),
       ...(byBase ? [{ asset: 'base' as const, symbol: base, decimals: p.base_decimals, amount: byBase }] : []),
