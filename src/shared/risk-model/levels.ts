@@ -26,4 +26,11 @@ export function levelOf(
   return 'ok';
 }
 
+/**
+ * A level is left only once a reading clears it by this share (its thresholds x 1.02, the
+ * near-liquidation band likewise): a ratio hovering at a threshold neither flaps on screen nor
+ * alerts twice (main/core/alerts/escalation.ts).
+ */
+export const LEVEL_HYSTERESIS = 0.02;
+
 export const LEVEL_RANK: Record<PositionLevel, number> = { ok: 0, warning: 1, critical: 2, liquidatable: 3 };

@@ -48,7 +48,7 @@ export class AlertEngine {
     /** Where the threshold levels are kept across restarts (the settings table), if anywhere. */
     private readonly levels?: { load(): TrackerState | undefined; save(state: TrackerState): void },
   ) {
-    this.tracker = new EscalationTracker(0.02, cooldownMs);
+    this.tracker = new EscalationTracker(undefined, cooldownMs);
     const kept = levels?.load();
     if (kept) this.tracker.restore(kept);
     this.savedLevels = JSON.stringify(kept ?? null);

@@ -1,4 +1,4 @@
-import { LEVEL_RANK, type PositionLevel, type RiskThresholds } from '../../../shared/risk-model';
+import { LEVEL_HYSTERESIS, LEVEL_RANK, type PositionLevel, type RiskThresholds } from '../../../shared/risk-model';
 
 /** The rules a reading is judged by: the thresholds in force and the pool's liquidation ratio. */
 export interface EscalationRules extends RiskThresholds {
@@ -78,7 +78,7 @@ export class EscalationTracker {
   private readonly alerted = new Map<string, Alerted>();
 
   constructor(
-    private readonly hysteresis = 0.02,
+    private readonly hysteresis = LEVEL_HYSTERESIS,
     private cooldownMs = 15 * 60_000,
   ) {}
 
@@ -128,6 +128,11 @@ export class EscalationTracker {
 
   level(managerId: string): PositionLevel {
     return this.levels.get(managerId) ?? 'ok';
+  }
+
+  /** The level it holds for a manager it has judged since it was last forgotten; undefined otherwise. */
+  held(managerId: string): PositionLevel | undefined {
+    return this.levels.get(managerId);
   }
 
   /**

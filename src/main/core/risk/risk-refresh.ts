@@ -357,6 +357,9 @@ export class RiskRefresh {
       const p = byId.get(id);
       return p ? describePosition(p) : undefined;
     });
+    // One judgement: every view and the tray show the level the alerts hold, hysteresis and all
+    // (a row does not flap between warning and critical while the alerts stay critical).
+    for (const p of byId.values()) p.level = this.d.alerts.tracker.held(p.manager_id) ?? p.level;
     this.alertInterest(read, now);
     const pools = [...book.poolsById.values()];
     this.guarded = [];

@@ -1,5 +1,5 @@
 import type { PositionSummary } from '../../../../shared/contract';
-import { DAY_MS } from '../../../../shared/risk-model';
+import { DAY_MS, LEVEL_HYSTERESIS, LEVEL_RANK, levelOf } from '../../../../shared/risk-model';
 import { amount, ratio, shortTime, time, usd } from '../../format';
 
 /**
@@ -19,6 +19,12 @@ export function levelReason(p: PositionSummary): string {
   const near = t.near_pct === null ? '' : `, or within ${t.near_pct} % of its liquidation price`;
   const rule = `Warning below ${ratio(t.warning)}; critical below ${ratio(t.critical)}${near}; liquidated below ${ratio(p.liquidation_ratio)}.`;
   const r = ratio(p.risk_ratio);
+  // Held by the hysteresis: the figures are past the level's edge, but not yet 2 % past it.
+  const judged = levelOf(p.risk_ratio, p.distance_pct, t, p.liquidation_ratio);
+  if (LEVEL_RANK[judged] < LEVEL_RANK[p.level]) {
+    const edge = p.level === 'liquidatable' ? p.liquidation_ratio : p.level === 'critical' ? t.critical : t.warning;
+    return `Ratio ${r}: held at ${p.level} until it is ${Math.round(LEVEL_HYSTERESIS * 100)} % past the edge (${ratio(edge * (1 + LEVEL_HYSTERESIS))}${p.level === 'critical' && t.near_pct !== null ? `, and ${(t.near_pct * (1 + LEVEL_HYSTERESIS)).toFixed(2)} % from its liquidation price` : ''}), so a ratio hovering at a threshold does not flap. ${rule}`;
+  }
   switch (p.level) {
     case 'liquidatable':
       return `Ratio ${r} is below the liquidation ratio: liquidators can take it now. ${rule}`;
