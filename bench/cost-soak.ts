@@ -19,7 +19,7 @@
  *
  * Prints the tables and writes them to docs/cost-soak.md.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -32,9 +32,8 @@ import { DEFAULT_SETTINGS } from '../src/main/core/settings';
 import { DAYS_PER_MONTH, PLANS, type PlanName } from '../src/shared/credit-prices';
 import { thresholdsOnPool, type PortfolioSummary } from '../src/shared/portfolio';
 import type { AlertRecord, CreditForecast, StatusSnapshot } from '../src/shared/contract';
-import { spawnServe, spawnSim } from './support';
+import { busiestWallets, spawnServe, spawnSim } from './support';
 
-const BIN = fileURLToPath(new URL('../bin/tidewatch.js', import.meta.url));
 const { values } = parseArgs({
   options: {
     minutes: { type: 'string' },
@@ -114,18 +113,7 @@ async function startServe(spec: RunSpec, simUrl: string, watch: string[]): Promi
 
 /** The five wallets with the most loans (seed 7): what a trader with several accounts watches. */
 async function wallets(): Promise<string[]> {
-  const child = spawn(process.execPath, [BIN, 'sim', '--describe', '--seed', String(SEED)], {
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  let out = '';
-  child.stdout!.on('data', (d) => (out += d));
-  await new Promise((r) => child.once('exit', r));
-  const owners = (JSON.parse(out) as { owners: Array<{ owner: string; loans: number }> }).owners;
-  return owners
-    .filter((o) => o.loans > 0)
-    .sort((a, b) => b.loans - a.loans)
-    .slice(0, 5)
-    .map((o) => o.owner);
+  return (await busiestWallets(SEED, 5)).map((o) => o.owner);
 }
 
 /** Each watched position's ratio as the protocol has it, every 2 s, turned into crossings. */

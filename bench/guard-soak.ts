@@ -39,7 +39,7 @@ import { DAYS_PER_MONTH, PLAN_NAMES, PLANS, type PlanName } from '../src/shared/
 import { DEFAULT_SETTINGS } from '../src/main/core/settings';
 import { DEFAULT_LIQUIDATION_RATIO, thresholdsOnPool } from '../src/shared/portfolio';
 import { riskRatioFromStream } from '../src/shared/units';
-import { spawnServe, spawnSim, type ServeProcess } from './support';
+import { busiestWallets, spawnServe, spawnSim, type ServeProcess } from './support';
 
 const BIN = fileURLToPath(new URL('../bin/tidewatch.js', import.meta.url));
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
@@ -165,20 +165,7 @@ function codeMeasured(): string {
 }
 
 /** The `count` owners with the most open loans (seed `SEED`), as the other soaks choose them. */
-async function busiest(count: number): Promise<Array<{ owner: string; loans: number }>> {
-  const child = spawn(process.execPath, [BIN, 'sim', '--describe', '--seed', String(SEED)], {
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  track(child);
-  let out = '';
-  child.stdout!.on('data', (d) => (out += d));
-  await new Promise((r) => child.once('exit', r));
-  const owners = (JSON.parse(out) as { owners: Array<{ owner: string; loans: number }> }).owners;
-  return owners
-    .filter((o) => o.loans > 0)
-    .sort((a, b) => b.loans - a.loans)
-    .slice(0, count);
-}
+const busiest = (count: number) => busiestWallets(SEED, count, track);
 
 // ---- the truth: the Demo network's own ratios and liquidations ------------------------------
 

@@ -34,6 +34,29 @@ export async function spawnSim(args: string[]): Promise<{ child: ChildProcess; u
   };
 }
 
+/**
+ * The `count` wallets of the Demo network (seed `seed`) with the most open loans, by `sim
+ * --describe`: what the soaks watch. `track` is handed the child (a soak stops it on every way out).
+ */
+export async function busiestWallets(
+  seed: number,
+  count: number,
+  track: (child: ChildProcess) => void = () => {},
+): Promise<Array<{ owner: string; loans: number }>> {
+  const child = spawn(process.execPath, [BIN, 'sim', '--describe', '--seed', String(seed)], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  track(child);
+  let out = '';
+  child.stdout!.on('data', (d) => (out += d));
+  await new Promise((r) => child.once('exit', r));
+  const owners = (JSON.parse(out) as { owners: Array<{ owner: string; loans: number }> }).owners;
+  return owners
+    .filter((o) => o.loans > 0)
+    .sort((a, b) => b.loans - a.loans)
+    .slice(0, count);
+}
+
 /** `serve`'s arguments for a store in `dir` reading the service at `url` (REST and streams) with `key`. */
 export function serveArgs(dir: string, url: string, key: string, history: boolean): string[] {
   return [
