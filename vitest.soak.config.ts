@@ -1,5 +1,5 @@
 import { configDefaults, defineConfig } from 'vitest/config';
-import base, { SOAK_FILES } from './vitest.config';
+import base, { SOAK_FILES } from './vitest.config.ts';
 
 /** `npm run test:soak`: the long runs at production timings (vitest.config.ts SOAK_FILES), longest first. */
 export default defineConfig({
