@@ -26,6 +26,8 @@ export interface StreamStatus {
   reconnects: number;
   events: number;
   lastError: string | null;
+  /** A pool's stream held open because a watched position priced there is in danger (risk/danger-pricing.ts). */
+  guard?: boolean;
 }
 
 export interface StatusSnapshot {

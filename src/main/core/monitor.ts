@@ -78,7 +78,12 @@ export class Monitor implements TidewatchApi {
     this.reporter = new StatusReporter({
       network: () => this.effective().network,
       unreachableSince: () => this.link.unreachableSince,
-      streams: () => this.streams.supervisor.statuses(),
+      streams: () =>
+        this.streams.supervisor
+          .statuses()
+          .map((s) =>
+            s.id.startsWith('pool:') && this.streams.pools.isGuarded(s.id.slice(5)) ? { ...s, guard: true } : s,
+          ),
       storeNotice: () => this.store.notice,
       storeError: () => this.storeHealth.current(),
       historyGaps: () => this.store.gaps.recent(),

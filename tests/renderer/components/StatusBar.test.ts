@@ -140,3 +140,40 @@ describe('the status bar: an alert channel not reached', () => {
     w.unmount();
   });
 });
+
+describe('the status bar: a pool the guard prices live', () => {
+  it('says a pool streams because a position there is in danger, and what it costs', () => {
+    setApi(fakeApi({ settings: () => SETTINGS }).api);
+    const stream = (id: string, guard?: boolean) => ({
+      id,
+      state: 'open' as const,
+      lastEventAt: Date.now(),
+      lastByteAt: Date.now(),
+      nextTryAt: null,
+      reconnects: 0,
+      events: 3,
+      lastError: null,
+      ...(guard ? { guard } : {}),
+    });
+    useStatusStore().snapshot = {
+      network: 'custom',
+      online: true,
+      offlineSince: null,
+      streams: [stream('margin'), stream('pool:WAL_USDC', true), stream('pool:SUI_USDC')],
+      storeNotice: null,
+      storeError: null,
+      historyGaps: [],
+      internalError: null,
+      credits: null,
+      reads: null,
+    };
+    const w = mount(StatusBar);
+    const pools = w.findAll('.stream').filter((s) => /_USDC/.test(s.text()));
+    const wal = pools.find((s) => s.text().startsWith('WAL_USDC'))!;
+    expect(wal.text()).toMatch(/^WAL_USDC: .* · guarding$/);
+    expect(wal.attributes('title')).toMatch(/a watched position there is in danger.*1 credit per KB/);
+    const sui = pools.find((s) => s.text().startsWith('SUI_USDC'))!;
+    expect(sui.text()).not.toMatch(/guarding/);
+    expect(sui.attributes('title')).toBeUndefined();
+  });
+});
