@@ -32,5 +32,10 @@ export function levelOf(
  * alerts twice (main/core/alerts/escalation.ts).
  */
 export const LEVEL_HYSTERESIS = 0.02;
+/**
+ * The near-liquidation band widens five times as much (3 % -> 3.3 %): a distance is shown, and
+ * judged, at one decimal, so a 2 % widening (3.06 %) would be left by one tick of rounding.
+ */
+export const NEAR_HYSTERESIS = LEVEL_HYSTERESIS * 5;
 
 export const LEVEL_RANK: Record<PositionLevel, number> = { ok: 0, warning: 1, critical: 2, liquidatable: 3 };

@@ -1,4 +1,10 @@
-import { LEVEL_HYSTERESIS, LEVEL_RANK, type PositionLevel, type RiskThresholds } from '../../../shared/risk-model';
+import {
+  LEVEL_HYSTERESIS,
+  LEVEL_RANK,
+  NEAR_HYSTERESIS,
+  type PositionLevel,
+  type RiskThresholds,
+} from '../../../shared/risk-model';
 
 /** The rules a reading is judged by: the thresholds in force and the pool's liquidation ratio. */
 export interface EscalationRules extends RiskThresholds {
@@ -50,7 +56,9 @@ export interface TrackerState {
 function levelAt(r: PositionReading, t: EscalationRules, factor: number): PositionLevel {
   if (r.ratio === null) return 'ok';
   if (r.ratio <= t.liquidation * factor) return 'liquidatable';
-  const near = t.near_pct !== null && r.distancePct !== null && Math.abs(r.distancePct) <= t.near_pct * factor;
+  // The near-liquidation band widens NEAR_HYSTERESIS / LEVEL_HYSTERESIS times as much.
+  const nearFactor = 1 + (factor - 1) * (NEAR_HYSTERESIS / LEVEL_HYSTERESIS);
+  const near = t.near_pct !== null && r.distancePct !== null && Math.abs(r.distancePct) <= t.near_pct * nearFactor;
   if (r.ratio < t.critical * factor || near) return 'critical';
   if (r.ratio < t.warning * factor) return 'warning';
   return 'ok';
@@ -65,9 +73,9 @@ const roomOf = (r: PositionReading, t: EscalationRules): number | null =>
  * clears it by the hysteresis (its thresholds × (1 + hysteresis)), so a ratio hovering at a
  * threshold alerts once. Then:
  *
- * - every rise in level alerts at once, whatever the cooldown; the cooldown only holds the
- *   repeat of a level when it, or a higher one, was alerted within it at a ratio as bad or worse
- *   (a flap back into it that tells nothing new). Entering liquidatable is never held;
+ * - every rise in level alerts at once, whatever the cooldown: a return to critical after the
+ *   position had recovered is news to a trader who saw it recover (the hysteresis keeps a ratio
+ *   hovering at a threshold from rising again and again);
  * - a critical position whose distance to liquidation has halved since its last alert, by half a
  *   point or more (CLOSER_MIN), is alerted again (`worse`), cooldown or not: from 3 % that is at
  *   most twice (1.5 %, 0.75 %) before liquidatable;
@@ -135,19 +143,6 @@ export class EscalationTracker {
     return this.levels.get(managerId);
   }
 
-  /**
-   * Whether this level, or a higher one, was alerted within the cooldown at a ratio as bad or
-   * worse than this reading's: entering it again tells the trader nothing new.
-   */
-  private told(managerId: string, level: PositionLevel, reading: PositionReading, now: number): boolean {
-    if (reading.ratio === null) return false;
-    for (const [l, rank] of Object.entries(LEVEL_RANK)) {
-      const a = rank >= LEVEL_RANK[level] ? this.alerted.get(`${managerId}:${l}`) : undefined;
-      if (a && now - a.at < this.cooldownMs && a.ratio !== null && a.ratio <= reading.ratio) return true;
-    }
-    return false;
-  }
-
   /** Feed a reading; returns what to alert on, if anything. */
   observe(managerId: string, reading: PositionReading, t: EscalationRules, now: number): Escalation | null {
     const prev = this.level(managerId);
@@ -165,8 +160,7 @@ export class EscalationTracker {
       this.alerted.set(key, { at: now, ratio: reading.ratio, room });
       return { level: next, kind, from: prev };
     };
-    if (LEVEL_RANK[next] > LEVEL_RANK[prev])
-      return next !== 'liquidatable' && this.told(managerId, next, reading, now) ? null : mark('rise');
+    if (LEVEL_RANK[next] > LEVEL_RANK[prev]) return mark('rise');
     if (
       next === 'critical' &&
       last !== undefined &&

@@ -17,9 +17,9 @@ describe("a row's level in words", () => {
   });
 
   it('says a level held by the hysteresis is held, and until when, as the alerts hold it', () => {
-    // Critical at 1.14, now 1.16 and 4 % away: judged alone a warning, held critical until 1.173 and 3.06 %.
+    // Critical at 1.14, now 1.16 and 4 % away: judged alone a warning, held critical until 1.173 and 3.3 %.
     expect(levelReason(at(1.16, -4, 'critical'))).toMatch(
-      /^Ratio 1\.160: held at critical until it is 2 % past the edge \(1\.173, and 3\.06 % from its liquidation price\)/,
+      /^Ratio 1\.160: held at critical until it is 2 % past the edge \(1\.173, and 3\.3 % from its liquidation price\)/,
     );
     expect(levelReason(at(1.21, -8, 'warning'))).toMatch(/^Ratio 1\.210: held at warning until .*\(1\.224\)/);
   });

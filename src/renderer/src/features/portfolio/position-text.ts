@@ -1,5 +1,5 @@
 import type { PositionSummary } from '../../../../shared/contract';
-import { DAY_MS, LEVEL_HYSTERESIS, LEVEL_RANK, levelOf } from '../../../../shared/risk-model';
+import { DAY_MS, LEVEL_HYSTERESIS, LEVEL_RANK, levelOf, NEAR_HYSTERESIS } from '../../../../shared/risk-model';
 import { amount, ratio, shortTime, time, usd } from '../../format';
 
 /**
@@ -23,7 +23,7 @@ export function levelReason(p: PositionSummary): string {
   const judged = levelOf(p.risk_ratio, p.distance_pct, t, p.liquidation_ratio);
   if (LEVEL_RANK[judged] < LEVEL_RANK[p.level]) {
     const edge = p.level === 'liquidatable' ? p.liquidation_ratio : p.level === 'critical' ? t.critical : t.warning;
-    return `Ratio ${r}: held at ${p.level} until it is ${Math.round(LEVEL_HYSTERESIS * 100)} % past the edge (${ratio(edge * (1 + LEVEL_HYSTERESIS))}${p.level === 'critical' && t.near_pct !== null ? `, and ${(t.near_pct * (1 + LEVEL_HYSTERESIS)).toFixed(2)} % from its liquidation price` : ''}), so a ratio hovering at a threshold does not flap. ${rule}`;
+    return `Ratio ${r}: held at ${p.level} until it is ${Math.round(LEVEL_HYSTERESIS * 100)} % past the edge (${ratio(edge * (1 + LEVEL_HYSTERESIS))}${p.level === 'critical' && t.near_pct !== null ? `, and ${(t.near_pct * (1 + NEAR_HYSTERESIS)).toFixed(1)} % from its liquidation price` : ''}), so a ratio hovering at a threshold does not flap. ${rule}`;
   }
   switch (p.level) {
     case 'liquidatable':
