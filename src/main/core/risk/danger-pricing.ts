@@ -34,6 +34,10 @@ export interface DangerPricingDeps {
   allowed: () => boolean;
   /** New prices came from a stream: value the positions again. */
   revalue: () => void;
+  /** The watched positions with debt now (their moving assets are what a market liquidation may move). */
+  positions?: () => readonly GuardedPosition[];
+  /** Read these assets' prices now and value again (the price schedule's readNow). */
+  readNow?: (assets: string[]) => void;
   now?: () => number;
   setTimer?: (fn: () => void, ms: number) => { unref?: () => void };
   clearTimer?: (t: unknown) => void;
@@ -49,6 +53,9 @@ export function inDanger(g: Pick<GuardedPosition, 'position' | 'thresholds'>): b
   const near = g.thresholds.near_pct;
   return near !== null && distance_pct !== null && Math.abs(distance_pct) <= 2 * near;
 }
+
+/** The least time between two reads of one asset for other traders' liquidations (a cascade is one read). */
+export const MARKET_READ_GAP_MS = 5_000;
 
 /** The least time between two valuations a stream's trades ask for (trades come many a second). */
 export const LIVE_REVALUE_MS = 1_000;
@@ -66,6 +73,8 @@ export class DangerPricing {
   /** The newest trade time taken per pool: a replay or backfill is older and moves nothing. */
   private readonly newest = new Map<string, number>();
   private lastRevalue = -Infinity;
+  /** When each asset was last read for a market liquidation. */
+  private readonly marketRead = new Map<string, number>();
   private timer: unknown;
   private readonly now: () => number;
 
@@ -107,6 +116,26 @@ export class DangerPricing {
     this.newest.set(pool, last.checkpoint_timestamp_ms);
     if (!this.d.prices.noteTrade(pool, last.price, this.now())) return;
     this.revalueSoon();
+  }
+
+  /**
+   * Other traders were liquidated on these pools (undefined: pool not known): the market moved
+   * there, perhaps toward a watched position. The moving asset of each watched position on such a
+   * pool is read at once (20 credits), at most once every MARKET_READ_GAP_MS per asset, so a
+   * cascade costs one read and a jump that the 45 s schedule would find late is seen in seconds.
+   */
+  onMarketLiquidations(pools: ReadonlyArray<string | undefined>): void {
+    const names = new Set(pools.filter((p): p is string => p !== undefined));
+    if (names.size === 0 || !this.d.readNow || !this.d.positions) return;
+    const now = this.now();
+    const due = new Set<string>();
+    for (const g of this.d.positions()) {
+      if (!g.position.pool_name || !names.has(g.position.pool_name)) continue;
+      if (now - (this.marketRead.get(g.baseAsset) ?? -Infinity) < MARKET_READ_GAP_MS) continue;
+      this.marketRead.set(g.baseAsset, now);
+      due.add(g.baseAsset);
+    }
+    if (due.size > 0) this.d.readNow([...due]);
   }
 
   close(): void {

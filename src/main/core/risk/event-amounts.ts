@@ -139,6 +139,18 @@ export class EventUnits {
     return pool ? (this.book()?.poolsById ?? this.cachedPools()).get(pool)?.pool_name : undefined;
   }
 
+  /**
+   * The pools of these managers, any trader's ("SUI_USDC"; undefined where not known): looked up
+   * in the stored history (their manager_created events) when not learnt yet.
+   */
+  poolNamesOf(managerIds: readonly string[]): Array<string | undefined> {
+    this.context(
+      managerIds.map((margin_manager_id) => ({ margin_manager_id })),
+      () => null,
+    );
+    return managerIds.map((id) => this.poolNameOf(id));
+  }
+
   /** One event's amounts from its data as parsed (a liquidation's alert on receipt: no copy of the event). */
   amountsOfOne(
     e: Pick<StoredMarginEvent, 'valid' | 'type' | 'margin_manager_id'>,

@@ -139,6 +139,8 @@ export class RiskServices {
       allowed: () =>
         d.connected() && !d.offline() && streamAffordable(d.budget(), this.schedule.reads(), rule(), Date.now()),
       revalue: () => void this.refresh.revalue(),
+      positions: () => this.refresh.positions(),
+      readNow: (assets) => void this.schedule.readNow(assets),
     });
   }
 

@@ -20,6 +20,11 @@ export interface MarginDispatchDeps {
   listening: () => boolean;
   /** Watched managers of these owners moved: read their records (and prices) again soon. */
   refreshSoon: (owners: ReadonlySet<string>) => void;
+  /**
+   * Other traders' managers were liquidated: the market moved on their pools, perhaps toward a
+   * watched position there (risk/danger-pricing.ts reads that pool's price at once).
+   */
+  marketLiquidations?: (managerIds: readonly string[]) => void;
 }
 
 /**
@@ -65,6 +70,12 @@ export function dispatchMarginEvents(events: IncomingMarginEvent[], d: MarginDis
     d.afterPush(pushed);
   }
   if (touched.size > 0) d.refreshSoon(touched);
+  const others = events
+    .filter(
+      (e) => e.type === EVENT_TYPES.liquidation && e.margin_manager_id && !d.watchedManagers.has(e.margin_manager_id),
+    )
+    .map((e) => e.margin_manager_id!);
+  if (others.length > 0) d.marketLiquidations?.(others);
 }
 
 /**

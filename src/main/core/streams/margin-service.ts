@@ -35,6 +35,8 @@ export interface MarginServiceDeps {
   /** Read every watched wallet now, or these owners' records soon. */
   refreshRisk: () => Promise<unknown>;
   refreshSoon: (owners: ReadonlySet<string>) => void;
+  /** Other traders' liquidations (margin-dispatch.ts). */
+  marketLiquidations?: (managerIds: readonly string[]) => void;
   /** The stream (re)opened. */
   onOpen: () => void;
   /** The stream's commits failed or work again (the store health tells the status). */
@@ -157,6 +159,7 @@ export class MarginService {
       afterPush: (pushed) => d.lateUnits.afterPush(pushed),
       listening: d.listening,
       refreshSoon: d.refreshSoon,
+      marketLiquidations: d.marketLiquidations,
     });
   }
 }

@@ -105,6 +105,8 @@ export class StreamServices {
       listening: () => d.hub.count('margin') > 0,
       refreshRisk: () => d.risk.refresh.refresh(),
       refreshSoon: (owners) => d.risk.refresh.refreshSoon(owners),
+      marketLiquidations: (ids) =>
+        d.risk.danger.onMarketLiquidations(ids.map((id) => d.risk.eventUnits.poolNameOf(id))),
       onOpen: d.onMarginOpen,
       onStoreState: () => d.storeHealth.changed(),
       onGap: d.onChange,

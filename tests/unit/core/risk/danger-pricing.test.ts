@@ -3,6 +3,7 @@ import type { Pool, Trade } from '../../../../src/shared/api';
 import {
   DangerPricing,
   LIVE_REVALUE_MS,
+  MARKET_READ_GAP_MS,
   STREAM_CREDITS_PER_HOUR,
   streamAffordable,
 } from '../../../../src/main/core/risk/danger-pricing';
@@ -43,7 +44,7 @@ const guarded = (level: PositionLevel, baseAsset = SUI, distance_pct: number | n
 const trade = (usd: number, ms: number): Trade =>
   ({ price: Math.round(usd * 1e6), checkpoint_timestamp_ms: ms }) as unknown as Trade;
 
-function setup(allowed = true) {
+function setup(allowed = true, positions: GuardedPosition[] = []) {
   let now = 1_000_000;
   const timers: Array<{ at: number; fn: () => void; unref?: () => void }> = [];
   const prices = new PriceBook(
@@ -51,10 +52,13 @@ function setup(allowed = true) {
     () => POOLS,
   );
   const revalue = vi.fn();
+  const readNow = vi.fn();
   const danger = new DangerPricing({
     prices,
     allowed: () => allowed,
     revalue,
+    positions: () => positions,
+    readNow,
     now: () => now,
     setTimer: (fn, ms) => {
       const t = { at: now + ms, fn, unref: () => {} };
@@ -70,7 +74,7 @@ function setup(allowed = true) {
       t.fn();
     }
   };
-  return { danger, prices, revalue, advance };
+  return { danger, prices, revalue, readNow, advance };
 }
 
 describe('live prices while a position is in danger', () => {
@@ -118,6 +122,31 @@ describe('live prices while a position is in danger', () => {
     expect(prices.peek(SUI)?.usd).toBeCloseTo(2.99, 9);
     advance(5_000);
     expect(revalue).toHaveBeenCalledTimes(2);
+  });
+});
+
+describe("other traders' liquidations", () => {
+  it("read the moving asset of each watched position on their pools at once, once in a cascade's 5 s", () => {
+    const onPool = (pool: string, baseAsset: string): GuardedPosition =>
+      ({
+        ...guarded('ok', baseAsset),
+        position: { level: 'ok', distance_pct: -9, pool_name: pool },
+      }) as GuardedPosition;
+    const { danger, readNow, advance } = setup(true, [onPool('SUI_USDC', SUI), onPool('WAL_USDC', WAL)]);
+    danger.onMarketLiquidations(['SUI_USDC', undefined, 'DEEP_USDC']);
+    expect(readNow).toHaveBeenCalledTimes(1);
+    expect(readNow).toHaveBeenLastCalledWith([SUI]);
+    advance(2_000);
+    danger.onMarketLiquidations(['SUI_USDC', 'SUI_USDC']);
+    expect(readNow).toHaveBeenCalledTimes(1);
+    danger.onMarketLiquidations(['WAL_USDC']);
+    expect(readNow).toHaveBeenLastCalledWith([WAL]);
+    advance(MARKET_READ_GAP_MS);
+    danger.onMarketLiquidations(['SUI_USDC']);
+    expect(readNow).toHaveBeenCalledTimes(3);
+    // No watched position on the pool: nothing is read.
+    danger.onMarketLiquidations(['DEEP_USDC']);
+    expect(readNow).toHaveBeenCalledTimes(3);
   });
 });
 
