@@ -104,10 +104,18 @@ const reading = fc.record({
   ratio: fc.oneof(fc.constant(null), fc.double({ min: 0.8, max: 2.2, noNaN: true })),
   distancePct: fc.oneof(fc.constant(null), fc.double({ min: -40, max: -0.01, noNaN: true })),
 });
-const rules = fc.record({
-  liquidation: fc.double({ min: 1.05, max: 1.3, noNaN: true }),
-  near_pct: fc.oneof(fc.constant(null), fc.double({ min: 0.5, max: 5, noNaN: true })),
-});
+/** A pool's rules: its liquidation ratio, critical 5 % and warning 15 % above it, a near band or none. */
+const rules = fc
+  .record({
+    liquidation: fc.double({ min: 1.05, max: 1.3, noNaN: true }),
+    near_pct: fc.oneof(fc.constant(null), fc.double({ min: 0.5, max: 5, noNaN: true })),
+  })
+  .map((r): EscalationRules => ({
+    liquidation: r.liquidation,
+    critical: r.liquidation * 1.05,
+    warning: r.liquidation * 1.15,
+    near_pct: r.near_pct,
+  }));
 const steps = fc.array(fc.record({ r: reading, gapMs: fc.integer({ min: 0, max: 20 * 60_000 }) }), {
   minLength: 1,
   maxLength: 60,
@@ -116,13 +124,7 @@ const steps = fc.array(fc.record({ r: reading, gapMs: fc.integer({ min: 0, max: 
 describe('escalation: properties (fast-check, injected clock)', () => {
   it('no reading that enters a higher level goes unalerted', () => {
     fc.assert(
-      fc.property(rules, steps, fc.integer({ min: 0, max: 30 * 60_000 }), (r, seq, cooldown) => {
-        const rule: EscalationRules = {
-          liquidation: r.liquidation,
-          critical: r.liquidation * 1.05,
-          warning: r.liquidation * 1.15,
-          near_pct: r.near_pct,
-        };
+      fc.property(rules, steps, fc.integer({ min: 0, max: 30 * 60_000 }), (rule, seq, cooldown) => {
         const tr = new EscalationTracker(0.02, cooldown);
         let now = 0;
         for (const { r: x, gapMs } of seq) {
@@ -143,13 +145,7 @@ describe('escalation: properties (fast-check, injected clock)', () => {
 
   it('a steady position alerts at most once per cooldown', () => {
     fc.assert(
-      fc.property(rules, reading, fc.integer({ min: 1, max: 200 }), (r, x, n) => {
-        const rule: EscalationRules = {
-          liquidation: r.liquidation,
-          critical: r.liquidation * 1.05,
-          warning: r.liquidation * 1.15,
-          near_pct: r.near_pct,
-        };
+      fc.property(rules, reading, fc.integer({ min: 1, max: 200 }), (rule, x, n) => {
         const tr = new EscalationTracker(0.02, COOLDOWN);
         let alerts = 0;
         // Readings every 10 s for up to 33 minutes: the same reading, so one alert at most.
