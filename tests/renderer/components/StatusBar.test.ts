@@ -12,19 +12,23 @@ import { SETTINGS } from '../support/settings';
 
 beforeEach(() => setActivePinia(createPinia()));
 
+/** A status snapshot of a custom network, online, with nothing to say but `patch`. */
+const snapshotWith = (patch: Partial<StatusSnapshot>): StatusSnapshot => ({
+  network: 'custom',
+  online: true,
+  offlineSince: null,
+  streams: [],
+  storeNotice: null,
+  storeError: null,
+  historyGaps: [],
+  internalError: null,
+  credits: null,
+  reads: null,
+  ...patch,
+});
+
 describe('the status bar: what the budget did to the reads', () => {
-  const snapshot = (reads: StatusSnapshot['reads']): StatusSnapshot => ({
-    network: 'custom',
-    online: true,
-    offlineSince: null,
-    streams: [],
-    storeNotice: null,
-    storeError: null,
-    historyGaps: [],
-    internalError: null,
-    credits: null,
-    reads,
-  });
+  const snapshot = (reads: StatusSnapshot['reads']): StatusSnapshot => snapshotWith({ reads });
   const prices = [
     { symbol: 'SUI', everyMs: 45_000, slowed: false, why: 'near liquidation (+3.2 %)', readAt: null },
     { symbol: 'DEEP', everyMs: 300_000, slowed: true, why: 'far from liquidation', readAt: null },
@@ -155,18 +159,9 @@ describe('the status bar: a pool the guard prices live', () => {
       lastError: null,
       ...(guard ? { guard } : {}),
     });
-    useStatusStore().snapshot = {
-      network: 'custom',
-      online: true,
-      offlineSince: null,
+    useStatusStore().snapshot = snapshotWith({
       streams: [stream('margin'), stream('pool:WAL_USDC', true), stream('pool:SUI_USDC')],
-      storeNotice: null,
-      storeError: null,
-      historyGaps: [],
-      internalError: null,
-      credits: null,
-      reads: null,
-    };
+    });
     const w = mount(StatusBar);
     const pools = w.findAll('.stream').filter((s) => /_USDC/.test(s.text()));
     const wal = pools.find((s) => s.text().startsWith('WAL_USDC'))!;
