@@ -365,6 +365,8 @@ interface Bill {
   total: number;
   requestCredits: number;
   streamCredits: number;
+  /** Requests' credits by spec path pattern (the sim's bill). */
+  byPath: Record<string, { requests: number; credits: number }>;
 }
 
 interface Run {
@@ -390,7 +392,13 @@ interface Run {
 async function bill(run: { sim: { url: string } }): Promise<{ at: number } & Bill> {
   const res = await fetch(`${run.sim.url}/__sim/credits?api-key=${SERVE_KEY}`);
   const b = (await res.json()) as Bill;
-  return { at: Date.now(), total: b.total, requestCredits: b.requestCredits, streamCredits: b.streamCredits };
+  return {
+    at: Date.now(),
+    total: b.total,
+    requestCredits: b.requestCredits,
+    streamCredits: b.streamCredits,
+    byPath: b.byPath,
+  };
 }
 
 /** serve's risk history (`tidewatch export risk`, read while it runs) for the managers in `of`. */
@@ -603,6 +611,8 @@ interface Summary {
   /** Of it, the requests' and the streams' (the margin stream's KB grow with the speed). */
   requestsPerDay: number;
   streamPerDay: number;
+  /** The requests' credits a day by path, dearest first. */
+  byPath: Array<{ path: string; requests: number; credits: number }>;
   planDay: number;
   targets: Array<{ name: string; met: boolean; figure: string }>;
 }
@@ -619,8 +629,16 @@ function summarise(run: Run): Summary {
   // A day's credits from the bill after the warm-up (the whole run when it was too short for one).
   const last = run.bills.at(-1)!;
   const from = run.bills.find((b) => b.at >= run.t0 + WARMUP_MS && last.at - b.at >= WARMUP_MS) ?? run.bills[0]!;
-  const day = (k: keyof Bill) => (last.at > from.at ? ((last[k] - from[k]) / (last.at - from.at)) * 86_400_000 : NaN);
+  const perDayOf = (a: number, b: number) => (last.at > from.at ? ((a - b) / (last.at - from.at)) * 86_400_000 : NaN);
+  const day = (k: 'total' | 'requestCredits' | 'streamCredits') => perDayOf(last[k], from[k]);
   const perDay = day('total');
+  const byPath = Object.entries(last.byPath)
+    .map(([path, p]) => {
+      const before = from.byPath[path] ?? { requests: 0, credits: 0 };
+      return { path, requests: perDayOf(p.requests, before.requests), credits: perDayOf(p.credits, before.credits) };
+    })
+    .filter((p) => p.credits > 0)
+    .sort((a, b) => b.credits - a.credits);
   const planDay = PLANS[run.plan].monthlyCredits / DAYS_PER_MONTH;
   const share = long.length ? criticalOfNearLong / long.length : NaN;
   return {
@@ -636,6 +654,7 @@ function summarise(run: Run): Summary {
     perDay,
     requestsPerDay: day('requestCredits'),
     streamPerDay: day('streamCredits'),
+    byPath,
     planDay,
     targets: [
       {
@@ -704,6 +723,18 @@ function report(summaries: Summary[], owners: Array<{ owner: string; loans: numb
   for (const s of summaries)
     for (const t of s.targets)
       say(`| ${PLANS[s.run.plan].label} | ${s.run.speed} | ${t.name} | ${t.figure} | ${t.met ? 'met' : 'MISSED'} |`);
+  say();
+  say('## Where the credits go');
+  say();
+  say("A day of each path, from the bill after the warm-up, as the Demo network charged serve's key.");
+  say();
+  say('| plan | speed | path | requests a day | credits a day |');
+  say('| --- | ---: | --- | ---: | ---: |');
+  for (const s of summaries) {
+    for (const p of s.byPath)
+      say(`| ${PLANS[s.run.plan].label} | ${s.run.speed} | \`${p.path}\` | ${fmt(p.requests)} | ${fmt(p.credits)} |`);
+    say(`| ${PLANS[s.run.plan].label} | ${s.run.speed} | streams (1 per KB) | | ${fmt(s.streamPerDay)} |`);
+  }
   say();
   say('## Each watched liquidation');
   say();

@@ -105,8 +105,8 @@ export class StreamServices {
       listening: () => d.hub.count('margin') > 0,
       refreshRisk: () => d.risk.refresh.refresh(),
       refreshSoon: (owners) => d.risk.refresh.refreshSoon(owners),
-      marketLiquidations: (ids) =>
-        d.risk.danger.onMarketLiquidations(ids.map((id) => d.risk.eventUnits.poolNameOf(id))),
+      // Another trader's manager is seldom learnt yet: its pool comes from its stored creation.
+      marketLiquidations: (ids) => d.risk.danger.onMarketLiquidations(d.risk.eventUnits.poolNamesOf(ids)),
       onOpen: d.onMarginOpen,
       onStoreState: () => d.storeHealth.changed(),
       onGap: d.onChange,

@@ -1,6 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import type { Pool } from '../../../../src/shared/api';
-import { amountsInWords, amountsOf, type AmountContext } from '../../../../src/main/core/risk/event-amounts';
+import {
+  amountsInWords,
+  amountsOf,
+  EventUnits,
+  type AmountContext,
+} from '../../../../src/main/core/risk/event-amounts';
+import { Store } from '../../../../src/main/core/store/store';
 
 const POOL = {
   pool_id: '0xpool',
@@ -54,5 +60,33 @@ describe('the amounts of a margin stream event', () => {
     expect(amountsOf({ ...e, valid: false }, { quote_asset_amount: 1 }, ctx)).toBeUndefined();
     expect(amountsOf({ ...e, margin_manager_id: '0xother' }, { quote_asset_amount: 1 }, ctx)).toBeUndefined();
     expect(amountsOf(e, { quote_asset_amount: '1e6', base_asset_amount: -3 }, ctx)).toBeUndefined();
+  });
+});
+
+describe("another trader's manager", () => {
+  it('is placed in its pool from its stored creation, as a market liquidation needs', () => {
+    const store = Store.openInMemory();
+    try {
+      store.cache.save('pools', [POOL], 0);
+      const created = {
+        id: '1800000000000-0',
+        type: `${T}manager_created`,
+        timestamp_ms: 1_800_000_000_000,
+        checkpoint_id: 1,
+        tx_hash: 'tx',
+        margin_manager_id: '0xother',
+        data: JSON.stringify({ margin_manager_id: '0xother', dex_pool_id: POOL.pool_id, owner: '0xwhale' }),
+        valid: true,
+        problem: null,
+      };
+      store.margin.commit([created]);
+      const units = new EventUnits(store.margin, store.cache, () => undefined);
+      // Nothing learnt yet: only the lookup in the stored history places it.
+      expect(units.poolNameOf('0xother')).toBeUndefined();
+      expect(units.poolNamesOf(['0xother', '0xnever'])).toEqual(['SUI_USDC', undefined]);
+      expect(units.poolNameOf('0xother')).toBe('SUI_USDC');
+    } finally {
+      store.close();
+    }
   });
 });
