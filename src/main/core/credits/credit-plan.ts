@@ -7,6 +7,7 @@ import { monthlyBudgetOf, planOf, type SettingsService } from '../settings';
 import type { CreditMeter } from './credit-meter';
 import { forecast, MARGIN_STREAM_PRIOR_PER_DAY } from './cost-model';
 import type { StreamVolumes } from './stream-volume';
+import { UnplannedSpend } from './unplanned-spend';
 
 export interface CreditPlanDeps {
   settings: Pick<SettingsService, 'effective' | 'update'>;
@@ -14,7 +15,10 @@ export interface CreditPlanDeps {
   credits: CreditMeter;
   volumes: StreamVolumes;
   risk: Pick<RiskRefresh, 'recordsCredits' | 'eventReads'>;
-  schedule: () => Pick<PriceSchedule, 'planWith' | 'reads' | 'recordsIntervalMs' | 'eventReads'>;
+  schedule: () => Pick<
+    PriceSchedule,
+    'planWith' | 'reads' | 'recordsIntervalMs' | 'eventReads' | 'plannedCreditsPerDay'
+  >;
   prices: Pick<PriceBook, 'symbolOf'>;
   streams: () => StreamStatus[];
   /** How many owners are watched. */
@@ -28,7 +32,12 @@ export interface CreditPlanDeps {
  * budget leaves the read schedule, and the forecast of credits a day (credits/cost-model.ts).
  */
 export class CreditPlan {
-  constructor(private readonly d: CreditPlanDeps) {}
+  private readonly unplanned = new UnplannedSpend();
+
+  constructor(
+    private readonly d: CreditPlanDeps,
+    private readonly now: () => number = Date.now,
+  ) {}
 
   private get settings(): Settings {
     return this.d.settings.effective();
@@ -54,15 +63,22 @@ export class CreditPlan {
     this.d.setStreamBudget(this.streamBudget());
   }
 
-  /** What the budget allows the schedule (no budget where reads are free: the Demo network in this process). */
+  /**
+   * What the budget allows the schedule (no budget where reads are free: the Demo network in this
+   * process). Never cut: the margin stream, and what the requests spent beyond the plan lately
+   * (credits/unplanned-spend.ts).
+   */
   budgetState(): BudgetState {
     const s = this.settings;
     const rate = this.d.volumes.rate('margin');
     const metered = this.d.link.client.http.metered;
+    const usage = metered ? this.d.credits.usage() : null;
+    if (usage)
+      this.unplanned.note(this.now(), usage.thisMonth - usage.streamedKb, this.d.schedule().plannedCreditsPerDay());
     return {
       monthly: metered ? monthlyBudgetOf(s) : null,
-      spentThisMonth: metered ? this.d.credits.usage().thisMonth : 0,
-      fixedPerDay: rate === null ? MARGIN_STREAM_PRIOR_PER_DAY : (rate * 86_400) / 1024,
+      spentThisMonth: usage?.thisMonth ?? 0,
+      fixedPerDay: (rate === null ? MARGIN_STREAM_PRIOR_PER_DAY : (rate * 86_400) / 1024) + this.unplanned.perDay(),
       records: {
         id: 'margin records',
         intervalMs: s.recordsRefreshSec * 1000,

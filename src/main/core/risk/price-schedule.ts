@@ -1,6 +1,6 @@
 import type { PositionSummary, ReadPlan } from '../../../shared/contract';
 import type { RiskThresholds } from '../../../shared/risk-model';
-import { allowedPerDay, paceFactor, pacedIntervalMs, type PacedRead } from '../credits/budget-pacer';
+import { allowedPerDay, paceFactor, pacedIntervalMs, readsPerDay, type PacedRead } from '../credits/budget-pacer';
 import { everyText } from '../credits/cost-model';
 import { priceOf } from '../../../shared/credit-prices';
 import { describeForLog } from '../client/errors';
@@ -76,6 +76,7 @@ export class PriceSchedule {
   private recordsEveryMs: number | null = null;
   private eventGaps = new Map<string, number>();
   private events: PacedRead[] = [];
+  private plannedPerDay = 0;
   private timer: NodeJS.Timeout | undefined;
   private readonly seeded = new Set<string>();
   private closed = false;
@@ -89,7 +90,9 @@ export class PriceSchedule {
   replan(): void {
     if (this.closed) return;
     const prices = this.d.prices;
-    const plan = this.planWith(this.d.budget());
+    const budget = this.d.budget();
+    const plan = this.planWith(budget);
+    this.plannedPerDay = plannedCreditsPerDay(plan, budget, this.d.rule());
     this.pace = plan.pace;
     this.recordsEveryMs = plan.recordsEveryMs;
     this.eventGaps = plan.eventGaps;
@@ -119,6 +122,11 @@ export class PriceSchedule {
       sigma: (a) => this.d.volatility.sigma(a),
       now: this.now(),
     });
+  }
+
+  /** The request credits a day the plan in force expects: prices, records and event reads, paced. */
+  plannedCreditsPerDay(): number {
+    return this.plannedPerDay;
   }
 
   /** The least time between two event reads of the owner's records (0: not paced). */
@@ -306,6 +314,17 @@ export function planReads(
     ),
     events,
   };
+}
+
+/** What a plan's reads spend a day, after pacing (the budget's records read at its paced interval). */
+export function plannedCreditsPerDay(plan: PlannedReads, budget: BudgetState | null, rule: CadenceRule): number {
+  const reads: PacedRead[] = [
+    ...plan.assets.map((a) => ({ id: a.asset, intervalMs: a.everyMs, credits: PRICE_READ_CREDITS })),
+    ...plan.events,
+  ];
+  if (budget && plan.recordsEveryMs !== null)
+    reads.push({ ...budget.records, intervalMs: plan.recordsEveryMs, maxMs: undefined });
+  return readsPerDay(reads, 1, rule);
 }
 
 /** Why an asset is read as often as it is, in a trader's words. */
