@@ -1,8 +1,8 @@
 import type { CreditForecast, Settings, StreamStatus } from '../../../shared/contract';
-import type { ServiceLink } from '../client/service-link';
 import type { PriceBook } from '../risk/prices';
 import { PRICE_READ_CREDITS, type BudgetState, type PriceSchedule } from '../risk/price-schedule';
 import type { RiskRefresh } from '../risk/risk-refresh';
+import type { ServiceLink } from '../service-link';
 import { monthlyBudgetOf, planOf, type SettingsService } from '../settings';
 import type { CreditMeter } from './credit-meter';
 import { forecast, MARGIN_STREAM_PRIOR_PER_DAY } from './cost-model';
