@@ -11,7 +11,7 @@ export interface MarginDispatchDeps {
   watchedManagers: Map<string, string>;
   eventUnits: EventUnits;
   alerts: AlertEngine;
-  /** The optional protocol-wide rule (alerts/large-liquidations.ts). */
+  /** The optional protocol-wide rule (risk/large-liquidations.ts). */
   checkLarge: (events: readonly IncomingMarginEvent[]) => void;
   publish: (events: StoredMarginEvent[]) => void;
   /** Pushed events, some perhaps without units (a manager's pool or the asset book not known yet): pushed again once known. */
