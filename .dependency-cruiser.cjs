@@ -1,11 +1,60 @@
 /**
  * The rooms of docs/architecture.md ("Rooms and the arrows between them") as rules, so a
  * forbidden import fails CI. src/cli (the command line) may use any room but the renderer, and
- * the two shells (main/web, main/shell) may start src/sim in-process as the Demo network.
+ * the two shells (main/web, main/shell) may start src/sim in-process as the Demo network. Inside
+ * src/main/core, the layers below ("The core in layers") do the same for its folders and files.
  */
+
+/**
+ * src/main/core in layers, bottom first: [name, its job, its rooms]. A room is a folder of the
+ * core (`client` is `client/`) or a loose file (`wait` is `wait.ts`). A room may import its own
+ * modules and the rooms of the layers below its own: never a room of its own layer nor one above,
+ * type-only imports included. So each pair of rooms has one direction, and a new import that
+ * climbs a layer fails `npm run deps` (tests/unit/core/layers.test.ts shows the rules bite).
+ */
+const CORE_LAYERS = [
+  ['base', 'needs nothing of the core', ['wait', 'safety-net', 'push-hub', 'tray-state', 'budget']],
+  ['io', 'the service client and the store', ['client', 'store']],
+  ['state', 'the settings and the watch list', ['settings', 'watch-registry']],
+  ['links', 'the service as the settings point at it; the channels', ['service-link', 'notify']],
+  ['alerts', 'the rules that make alert records, handed to notify', ['alerts']],
+  ['risk', 'prices, valuation, the read schedule; hands alerts its verdicts', ['risk']],
+  ['credits', 'the meter, and the plan that steers the risk reads', ['credits']],
+  ['streams', 'the streams; a committed batch goes to alerts, risk and credits', ['streams']],
+  ['contract', 'the contract handlers and the status', ['contract', 'status-reporter', 'monitor-options']],
+  ['monitor', 'builds and wires every room', ['monitor']],
+];
+
+const CORE = '^src/main/core/';
+/** A regular expression of these rooms; its one group is the room's name. */
+const roomsPattern = (rooms) => `${CORE}(${rooms.join('|')})(?:/|\\.ts$)`;
+
+const coreLayerRules = CORE_LAYERS.map(([layer, job, rooms], i) => {
+  const below = CORE_LAYERS.slice(0, i).flatMap(([, , r]) => r);
+  return {
+    name: `core-layer-${layer}`,
+    comment: `Core layer ${i + 1} of ${CORE_LAYERS.length}, ${layer} (${job}): ${rooms.join(', ')} may import ${below.length > 0 ? below.join(', ') : 'nothing of the core'}; never another room of its layer or one above.`,
+    severity: 'error',
+    from: { path: roomsPattern(rooms) },
+    to: {
+      path: CORE,
+      pathNot: [`${CORE}$1(?:/|\\.ts$)`, ...(below.length > 0 ? [roomsPattern(below)] : [])],
+    },
+  };
+});
+
 /** @type {import('dependency-cruiser').IConfiguration} */
 module.exports = {
   forbidden: [
+    ...coreLayerRules,
+    {
+      name: 'core-room-in-a-layer',
+      comment:
+        'Every folder and loose file of src/main/core is in one of CORE_LAYERS: give a new one its layer before it imports anything.',
+      severity: 'error',
+      from: { path: CORE, pathNot: roomsPattern(CORE_LAYERS.flatMap(([, , r]) => r)) },
+      to: {},
+    },
     {
       name: 'shared-is-self-contained',
       comment: 'src/shared holds wire types, schemas and units: nothing outside itself, no node built-ins.',

@@ -1,8 +1,8 @@
 import { accessSync, constants, existsSync } from 'node:fs';
 import { join } from 'node:path';
+import { MARGIN_STREAM_PRIOR_PER_DAY } from '../main/core/budget/cost-model';
 import { ServiceError } from '../main/core/client/errors';
 import { ServiceClient } from '../main/core/client/service-client';
-import { MARGIN_STREAM_PRIOR_PER_DAY } from '../main/core/credits/cost-model';
 import { forecastFromStore } from '../main/core/credits/store-forecast';
 import type { Pool } from '../shared/api';
 import { SCHEMA_VERSION } from '../main/core/store/migrations';

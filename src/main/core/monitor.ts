@@ -15,7 +15,6 @@ import {
 import { AlertServices } from './alerts/alert-services';
 import { toAbortSignal } from './client/abort';
 import { redact, ServiceError } from './client/errors';
-import { ServiceLink } from './client/service-link';
 import type { Handlers } from './contract/context';
 import { contractHandlers, dispatch } from './contract/handlers';
 import { contractContext } from './contract/rooms';
@@ -23,6 +22,7 @@ import { CreditServices } from './credits/credit-services';
 import type { MonitorOptions } from './monitor-options';
 import { PushHub } from './push-hub';
 import { RiskServices } from './risk/risk-services';
+import { ServiceLink } from './service-link';
 import { MemorySecretStore, SettingsService } from './settings';
 import { StatusReporter } from './status-reporter';
 import { Store } from './store/store';

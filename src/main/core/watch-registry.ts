@@ -3,7 +3,6 @@ import type { PortfolioSummary } from '../../shared/portfolio';
 import type { PositionLevel } from '../../shared/risk-model';
 import type { MarginEventRepo } from './store/margin-events';
 import type { SettingsRepo } from './store/settings-repo';
-import { learnStoredManagers } from './streams/margin-dispatch';
 
 /** A manager's latest reading with the level the valuation gave it (the tray shows the worst). */
 export type LatestReading = RiskReading & { level: PositionLevel };
@@ -39,9 +38,18 @@ export class WatchRegistry {
     return this.settings.watchedSince(owner);
   }
 
-  /** Learn the managers the store already knows for these owners (all watched owners by default). */
+  /**
+   * Learn the managers the store already knows for these owners (all watched owners by default):
+   * their manager_created events, stored by the protocol-wide stream, and the owners the REST
+   * margin managers named. Learnt at start and when an owner is added, so a liquidation read
+   * before the risk loop's first answer (right after a restart, or all through an outage of the
+   * service's REST while the stream still runs) is alerted. Without them, a restarted app learnt
+   * a watched manager only from the REST answer, and a liquidation read before it was neither
+   * alerted on receipt nor after its commit.
+   */
   learnStored(owners: readonly string[] = this.owners()): void {
-    learnStoredManagers(owners, this.margin, this.managers);
+    for (const owner of owners)
+      for (const id of this.margin.managersOfOwner(owner)) if (!this.managers.has(id)) this.managers.set(id, owner);
   }
 
   /** Watch `owner`; its managers the store knows are watched at once. */

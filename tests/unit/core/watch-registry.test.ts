@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { PortfolioSummary, PositionSummary } from '../../../src/shared/contract';
+import type { PortfolioSummary, PositionSummary, WatchEntry } from '../../../src/shared/contract';
 import { WatchRegistry } from '../../../src/main/core/watch-registry';
 
 const position = (id: string, ratio: number, debt: boolean, valuedAt: number): PositionSummary =>
@@ -49,5 +49,41 @@ describe('the watch registry keeps the tray on one snapshot', () => {
     expect([...w.latest.keys()]).toEqual(['b']);
     expect(w.latest.get('b')!.risk_ratio).toBe(1.4);
     expect(w.valuedAt).toBe(2_000);
+  });
+});
+
+describe('the watch registry learns the managers the store knows', () => {
+  const stored: Record<string, string[]> = { '0xa': ['m1', 'm2'], '0xb': ['m3'], '0xc': ['m4'] };
+  const registry = (watched: string[]): WatchRegistry => {
+    const list: WatchEntry[] = watched.map((owner) => ({ owner, label: null, added_at: 0 }));
+    return new WatchRegistry(
+      {
+        watchList: () => list,
+        watchedSince: (o) => (list.some((w) => w.owner === o) ? 0 : undefined),
+        addWatch: (owner, label) => void list.push({ owner, label, added_at: 0 }),
+        removeWatch: () => {},
+      },
+      { managersOfOwner: (owner) => stored[owner] ?? [] },
+    );
+  };
+
+  it('learns every watched owner by default, and an added owner at once', () => {
+    const w = registry(['0xa', '0xb']);
+    w.learnStored();
+    expect([...w.managers]).toEqual([
+      ['m1', '0xa'],
+      ['m2', '0xa'],
+      ['m3', '0xb'],
+    ]);
+    w.add('0xc', null);
+    expect(w.managers.get('m4')).toBe('0xc');
+  });
+
+  it('keeps the owner it already knows for a manager (the stream or the risk loop told it first)', () => {
+    const w = registry(['0xa']);
+    w.noteManagers([{ id: 'm1', owner: '0xnew' }]);
+    w.learnStored(['0xa']);
+    expect(w.managers.get('m1')).toBe('0xnew');
+    expect(w.managers.get('m2')).toBe('0xa');
   });
 });

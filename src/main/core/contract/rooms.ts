@@ -1,7 +1,7 @@
-import type { ServiceLink } from '../client/service-link';
 import type { CreditPlan } from '../credits/credit-plan';
 import type { Notifier } from '../notify/notifier';
 import type { RiskServices } from '../risk/risk-services';
+import type { ServiceLink } from '../service-link';
 import type { SettingsService } from '../settings';
 import type { Store } from '../store/store';
 import type { StoreHealth } from '../store/store-health';

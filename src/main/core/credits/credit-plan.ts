@@ -1,11 +1,11 @@
 import type { CreditForecast, Settings, StreamStatus } from '../../../shared/contract';
-import type { ServiceLink } from '../client/service-link';
+import { forecast, MARGIN_STREAM_PRIOR_PER_DAY } from '../budget/cost-model';
 import type { PriceBook } from '../risk/prices';
 import { PRICE_READ_CREDITS, type BudgetState, type PriceSchedule } from '../risk/price-schedule';
 import type { RiskRefresh } from '../risk/risk-refresh';
+import type { ServiceLink } from '../service-link';
 import { monthlyBudgetOf, planOf, type SettingsService } from '../settings';
 import type { CreditMeter } from './credit-meter';
-import { forecast, MARGIN_STREAM_PRIOR_PER_DAY } from './cost-model';
 import type { StreamVolumes } from './stream-volume';
 import { UnplannedSpend } from './unplanned-spend';
 
@@ -29,7 +29,7 @@ export interface CreditPlanDeps {
 
 /**
  * The service's plan as Tidewatch keeps to it: how many streams may be open, what the month's
- * budget leaves the read schedule, and the forecast of credits a day (credits/cost-model.ts).
+ * budget leaves the read schedule, and the forecast of credits a day (budget/cost-model.ts).
  */
 export class CreditPlan {
   private readonly unplanned = new UnplannedSpend();

@@ -1,5 +1,5 @@
 import type { StreamStatus } from '../../../shared/contract';
-import type { ServiceLink } from '../client/service-link';
+import type { ServiceLink } from '../service-link';
 import { monthlyBudgetOf, type SettingsService } from '../settings';
 import type { SettingsRepo } from '../store/settings-repo';
 import type { StoreHealth } from '../store/store-health';

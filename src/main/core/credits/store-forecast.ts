@@ -1,5 +1,6 @@
 import type { Pool } from '../../../shared/api';
 import type { CreditForecast, PortfolioSummary } from '../../../shared/contract';
+import { forecast, MARGIN_STREAM_PRIOR_PER_DAY, recordsReadCredits } from '../budget/cost-model';
 import { thresholdsFrom } from '../risk/thresholds';
 import { CADENCE_RULES } from '../risk/cadence';
 import { planReads, PRICE_READ_CREDITS, type GuardedPosition } from '../risk/price-schedule';
@@ -9,7 +10,6 @@ import { PRIOR_DAILY_VOL } from '../risk/volatility';
 import { MemorySecretStore, monthlyBudgetOf, planOf, SettingsService } from '../settings';
 import type { Store } from '../store/store';
 import { CREDITS_KEY, type CreditCounts } from './credit-meter';
-import { forecast, MARGIN_STREAM_PRIOR_PER_DAY, recordsReadCredits } from './cost-model';
 
 /**
  * The forecast from a store alone (`tidewatch doctor`): the settings, the watch list and the last

@@ -1,7 +1,7 @@
 /**
  * What each stream costs to keep open, measured: bytes received per second since it opened,
  * leaving out its first WARMUP_MS (a resume replays what was missed: a one-off, not the steady
- * rate). The cost model (cost-model.ts) turns it into credits a day or an hour.
+ * rate). The cost model (budget/cost-model.ts) turns it into credits a day or an hour.
  */
 const WARMUP_MS = 120_000;
 /** Below this much steady time the rate is not known yet. */

@@ -1,5 +1,5 @@
 import type { Trade } from '../../../shared/api';
-import { allowedPerDay, readsPerDay, type PaceBounds, type PacedRead } from '../credits/budget-pacer';
+import { allowedPerDay, readsPerDay, type PaceBounds, type PacedRead } from '../budget/budget-pacer';
 import type { BudgetState, GuardedPosition } from './price-schedule';
 import type { PriceBook } from './prices';
 

@@ -1,4 +1,4 @@
-import type { PacedRead } from '../credits/budget-pacer';
+import type { PacedRead } from '../budget/budget-pacer';
 
 /** Events come in bursts: an owner's records are read this long after the first of them. */
 export const EVENT_SOON_MS = 300;

@@ -1,7 +1,7 @@
 import type { PositionSummary, ReadPlan } from '../../../shared/contract';
 import type { RiskThresholds } from '../../../shared/risk-model';
-import { allowedPerDay, paceFactor, pacedIntervalMs, readsPerDay, type PacedRead } from '../credits/budget-pacer';
-import { everyText } from '../credits/cost-model';
+import { allowedPerDay, paceFactor, pacedIntervalMs, readsPerDay, type PacedRead } from '../budget/budget-pacer';
+import { everyText } from '../budget/cost-model';
 import { priceOf } from '../../../shared/credit-prices';
 import { describeForLog } from '../client/errors';
 import type { ServiceClient } from '../client/service-client';

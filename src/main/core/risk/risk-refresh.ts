@@ -31,8 +31,8 @@ import type { PositionPnl, RiskParams } from '../../../shared/portfolio';
 import { PRICE_READ_CREDITS, type GuardedPosition } from './price-schedule';
 import { EventReads } from './event-reads';
 import { RecordsSource } from './records-source';
-import { recordsReadCredits } from '../credits/cost-model';
-import type { PacedRead } from '../credits/budget-pacer';
+import { recordsReadCredits } from '../budget/cost-model';
+import type { PacedRead } from '../budget/budget-pacer';
 
 export interface RiskRefreshDeps {
   client: () => ServiceClient;

@@ -2,7 +2,7 @@ import { EVENT_TYPES } from '../../../shared/api';
 import type { StoredMarginEvent } from '../../../shared/contract';
 import type { AlertEngine } from '../alerts/alert-engine';
 import { amountsInWords, type EventUnits } from '../risk/event-amounts';
-import type { IncomingMarginEvent, MarginEventRepo } from '../store/margin-events';
+import type { IncomingMarginEvent } from '../store/margin-events';
 
 export interface MarginDispatchDeps {
   /** When an owner joined the watch list (ms), undefined when it is not on it. */
@@ -11,7 +11,7 @@ export interface MarginDispatchDeps {
   watchedManagers: Map<string, string>;
   eventUnits: EventUnits;
   alerts: AlertEngine;
-  /** The optional protocol-wide rule (alerts/large-liquidations.ts). */
+  /** The optional protocol-wide rule (risk/large-liquidations.ts). */
   checkLarge: (events: readonly IncomingMarginEvent[]) => void;
   publish: (events: StoredMarginEvent[]) => void;
   /** Pushed events, some perhaps without units (a manager's pool or the asset book not known yet): pushed again once known. */
@@ -106,22 +106,6 @@ export function alertOnReceipt(
     },
     now,
   );
-}
-
-/**
- * The managers the store knows of watched owners (their manager_created events, stored by the
- * protocol-wide stream, and the owners the REST margin managers named), learnt at start and when
- * an owner is added: a liquidation read before the risk loop's first answer (right after a
- * restart, or all through an outage of the service's REST while the stream still runs) is
- * alerted. Without them, a restarted app learnt a watched manager only from the REST answer, and
- * a liquidation read before it was neither alerted on receipt nor after its commit.
- */
-export function learnStoredManagers(
-  owners: readonly string[],
-  repo: Pick<MarginEventRepo, 'managersOfOwner'>,
-  into: Map<string, string>,
-): void {
-  for (const owner of owners) for (const id of repo.managersOfOwner(owner)) if (!into.has(id)) into.set(id, owner);
 }
 
 function ownerNamed(data: string): string | undefined {

@@ -1,9 +1,9 @@
 import type { StoredMarginEvent } from '../../../shared/contract';
 import type { AlertEngine } from '../alerts/alert-engine';
-import { checkLargeLiquidations } from '../alerts/large-liquidations';
 import type { ServiceClient } from '../client/service-client';
 import type { AssetBookCache } from '../risk/asset-book';
 import type { EventUnits } from '../risk/event-amounts';
+import { checkLargeLiquidations } from '../risk/large-liquidations';
 import type { LateUnits } from '../risk/late-units';
 import type { PriceBook } from '../risk/prices';
 import type { IncomingMarginEvent } from '../store/margin-events';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { paceFactor, readsPerDay } from '../../../../src/main/core/credits/budget-pacer';
+import { paceFactor, readsPerDay } from '../../../../src/main/core/budget/budget-pacer';
 import { UNPLANNED_WINDOW_MS, UnplannedSpend } from '../../../../src/main/core/credits/unplanned-spend';
 
 const MIN = 60_000;

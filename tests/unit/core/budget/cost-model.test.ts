@@ -1,9 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import {
-  forecast,
-  MARGIN_STREAM_PRIOR_PER_DAY,
-  recordsReadCredits,
-} from '../../../../src/main/core/credits/cost-model';
+import { forecast, MARGIN_STREAM_PRIOR_PER_DAY, recordsReadCredits } from '../../../../src/main/core/budget/cost-model';
 import { PLANS } from '../../../../src/shared/credit-prices';
 
 describe('the cost model', () => {

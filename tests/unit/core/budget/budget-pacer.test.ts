@@ -6,7 +6,7 @@ import {
   pacedIntervalMs,
   readsPerDay,
   type PacedRead,
-} from '../../../../src/main/core/credits/budget-pacer';
+} from '../../../../src/main/core/budget/budget-pacer';
 import { CADENCE_RULES } from '../../../../src/main/core/risk/cadence';
 
 const DAY_MS = 86_400_000;

@@ -1,9 +1,9 @@
-import type { Settings } from '../../../shared/contract';
-import type { SettingsService } from '../settings';
-import { ServiceError } from './errors';
-import type { ServiceConfig } from './http';
-import { ServiceClient } from './service-client';
-import { serviceConfigOf, serviceIdentity, type DemoTarget } from './service-target';
+import type { Settings } from '../../shared/contract';
+import type { SettingsService } from './settings';
+import { ServiceError } from './client/errors';
+import type { ServiceConfig } from './client/http';
+import { ServiceClient } from './client/service-client';
+import { serviceConfigOf, serviceIdentity, type DemoTarget } from './client/service-target';
 
 export interface ServiceLinkOptions {
   settings: Pick<SettingsService, 'effective' | 'apiKey' | 'streamKeys'>;

@@ -1,10 +1,10 @@
 import { EVENT_TYPES } from '../../../shared/api';
 import { marginAmount } from '../../../shared/units';
+import type { AlertEngine } from '../alerts/alert-engine';
 import { describeForLog } from '../client/errors';
-import type { AssetBookCache } from '../risk/asset-book';
-import type { PriceBook } from '../risk/prices';
 import type { IncomingMarginEvent } from '../store/margin-events';
-import type { AlertEngine } from './alert-engine';
+import type { AssetBookCache } from './asset-book';
+import type { PriceBook } from './prices';
 
 /**
  * The optional protocol-wide rule: a live liquidation (not replayed history, so after `since`)
