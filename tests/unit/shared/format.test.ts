@@ -57,6 +57,7 @@ describe('pool prices', () => {
   const XBTC_USDC = { base_asset_decimals: 8, quote_asset_decimals: 6, tick_size: 1_000_000 };
   const SUI_USDC = { base_asset_decimals: 9, quote_asset_decimals: 6, tick_size: 100 };
   const COARSE = { base_asset_decimals: 6, quote_asset_decimals: 6, tick_size: 5_000_000_000 };
+  const DEEP_SUI = { base_asset_decimals: 6, quote_asset_decimals: 9, tick_size: 1 };
 
   it("keep the tick's decimals, trailing zeros too, so a column of them lines up", () => {
     expect(poolPriceText(107_677.8, tickDecimals(XBTC_USDC), 'en-US')).toBe('107,677.8');
@@ -64,11 +65,14 @@ describe('pool prices', () => {
     expect(poolPriceText(3.38, tickDecimals(SUI_USDC), 'en-US')).toBe('3.3800');
     expect(poolPriceText(3.38004, tickDecimals(SUI_USDC), 'en-US')).toBe('3.3800');
     expect(poolPriceText(1235, tickDecimals(COARSE), 'en-US')).toBe('1,235');
+    // A tick of 1e-12: a tiny price keeps its digits.
+    expect(poolPriceText(0.0425, tickDecimals(DEEP_SUI), 'en-US')).toBe('0.042500000000');
+    expect(poolPriceText(0.000000123456, tickDecimals(DEEP_SUI), 'en-US')).toBe('0.000000123456');
     expect(poolPriceText(1e9, tickDecimals(XBTC_USDC), 'en-US')).toBe('1,000,000,000.0');
   });
 
   it('write the tick itself and a mid between two ticks (one decimal more) exactly', () => {
-    for (const pool of [XBTC_USDC, SUI_USDC, COARSE]) {
+    for (const pool of [XBTC_USDC, SUI_USDC, COARSE, DEEP_SUI]) {
       const tick = humanPrice(pool.tick_size, pool);
       expect(Number(poolPriceText(tick, tickDecimals(pool), 'en-US').replace(/,/g, ''))).toBe(tick);
     }
