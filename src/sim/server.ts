@@ -52,7 +52,10 @@ export interface SimOptions {
   gradual?: boolean;
   /** Benchmarks: one pool's stream also carries synthetic depth and trades at these rates. */
   flood?: PoolFlood;
-  /** The pool stream honours `last-id` / Last-Event-ID by replaying the pool's retained trades (default off, as in the spec). */
+  /**
+   * The pool stream honours `last-id` / Last-Event-ID by replaying the pool's retained trades
+   * (default off, as in the service contract).
+   */
   poolResume?: boolean;
   /** false: no `/dex-margin/pools` and `/dex-margin/registered-dex-pools` (a service that does not publish risk parameters). */
   riskParams?: boolean;
