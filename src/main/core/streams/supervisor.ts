@@ -1,6 +1,6 @@
 import type { EventSourceMessage } from 'eventsource-parser';
 import type { StreamState, StreamStatus } from '../../../shared/contract';
-import { backoffMs } from '../client/limiter';
+import { backoffDelay, type BackoffPolicy } from '../client/backoff';
 import { connectSse, type SseEnd, type SseHandlers } from './sse-connection';
 import { connectEventSource } from './sse-eventsource';
 
@@ -254,8 +254,11 @@ export class StreamSupervisor {
 
   private async loop(r: Running): Promise<void> {
     let attempt = 0;
-    const base = this.opts.backoffBaseMs ?? 1000;
-    const cap = this.opts.backoffCapMs ?? 30_000;
+    const backoff: BackoffPolicy = {
+      baseMs: this.opts.backoffBaseMs ?? 1000,
+      capMs: this.opts.backoffCapMs ?? 30_000,
+      jitter: 'full',
+    };
     while (!r.removed && !this.stopped) {
       if (r.authStopped) {
         await this.sleep(r, r.status.state === 'stopped-quota' ? QUOTA_RETRY_MS : AUTH_RETRY_MS);
@@ -339,7 +342,7 @@ export class StreamSupervisor {
         delay = 0;
       } else {
         const floor = Math.min(end.retryAfterMs ?? 0, RETRY_AFTER_CAP_MS);
-        delay = Math.max(floor, backoffMs(attempt, base, cap, this.opts.random));
+        delay = Math.max(floor, backoffDelay(backoff, attempt, this.opts.random));
         attempt++;
       }
       r.status.reconnects++;
