@@ -75,7 +75,10 @@ export class OutboxWorker {
     this.wake(0);
   }
 
-  /** A channel's pace starts afresh (its config changed): a backoff for a wrong token ends with the fix. */
+  /**
+   * A channel's pace starts afresh (its config changed): a backoff for a wrong token ends with the
+   * fix, and what failed on it is tried again now.
+   */
   reset(channel?: string): void {
     if (channel === undefined) {
       this.notBefore.clear();
@@ -85,6 +88,14 @@ export class OutboxWorker {
       this.notBefore.delete(channel);
       this.failures.delete(channel);
       this.criticalAfter.delete(channel);
+    }
+    try {
+      this.deps.outbox.retryNow(channel, this.now());
+    } catch (err) {
+      // The store cannot be written: the rows go when their backoff ends, as before the change.
+      this.deps.log(
+        `alert delivery: failed messages cannot be tried again at once (${this.deps.redact((err as Error).message)})`,
+      );
     }
     this.kick();
   }

@@ -256,6 +256,37 @@ describe('OutboxWorker', () => {
     expect(store.risk.outbox.rowsOf(b.id).find((r) => r.channel === 'ntfy')!.due_at).toBe(T0 + 8 * S);
   });
 
+  it('holds a refusal that retrying cannot help for 15 minutes, and tries at once when the channel is fixed', async () => {
+    const wrong = 'whsec_' + Buffer.from('another-signing-secret').toString('base64');
+    const w = start([{ type: 'webhook', url: `${rx.url}/hook`, secret: wrong }]);
+    const a = alert();
+    await tick(0, 1);
+    expect(lines.at(-1)).toBe(
+      "alert delivery: the webhook (webhook) refused the credentials (401): check the channel's token or secret. (attempt 1; next in 900 s)",
+    );
+    expect(store.risk.outbox.rowsOf(a.id)[0]!.due_at).toBe(T0 + 15 * MIN);
+    await tick(14 * MIN);
+    expect(rx.requests).toHaveLength(1);
+    // A warning held for quiet hours on the same channel, never tried.
+    store.risk.routeTo(
+      () => [{ channel: 'webhook', dueAt: T0 + 120 * MIN, held: 'quiet hours until 14:00' }],
+      () => w.kick(),
+    );
+    const held = alert();
+
+    // The secret is corrected (Settings saved the channel): its pace starts afresh, and what failed goes now.
+    channels = parse([{ type: 'webhook', url: `${rx.url}/hook`, secret: WEBHOOK_SECRET }]);
+    w.reset('webhook');
+    await tick(0, 2);
+    expect(rx.of('webhook')).toEqual([expect.objectContaining({ alerts: [a.id], at: T0 + 14 * MIN })]);
+    // The held one keeps its time.
+    expect(store.risk.outbox.rowsOf(held.id)[0]).toMatchObject({ state: 'pending', due_at: T0 + 120 * MIN });
+    await tick(120 * MIN - 14 * MIN - 1);
+    expect(rx.requests).toHaveLength(2);
+    await tick(1, 3);
+    expect(rx.of('webhook')[1]).toMatchObject({ alerts: [held.id], at: T0 + 120 * MIN });
+  });
+
   it('never gives up on a channel: the backoff grows to ten minutes and stays there', async () => {
     const port = await refusingPort();
     const w = start([{ type: 'ntfy', url: `http://127.0.0.1:${port}/ntfy/gone` }]);
