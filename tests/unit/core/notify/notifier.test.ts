@@ -85,7 +85,7 @@ const deadHook = (): Record<string, unknown> => hook({ url: `http://127.0.0.1:${
 
 /** A Notifier on the store; `file` is `serve --notify-config`'s document, `settings` the one saved in Settings. */
 function make(
-  o: { file?: Record<string, unknown>; settings?: Record<string, unknown> } & Partial<NotifierDeps> = {},
+  o: { file?: Record<string, unknown>; settings?: Record<string, unknown> } & Partial<Omit<NotifierDeps, 'file'>> = {},
 ): Notifier {
   const { file, settings, ...deps } = o;
   if (settings) stored.set(JSON.stringify(settings));
