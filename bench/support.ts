@@ -1,7 +1,7 @@
 import { NAMING_PROFILES } from '../src/main/core/client/naming';
 import type { Store } from '../src/main/core/store/store';
 import { marginStream } from '../src/main/core/streams/margin-stream';
-import { StreamSupervisor, type SseTransport } from '../src/main/core/streams/supervisor';
+import { StreamSupervisor } from '../src/main/core/streams/supervisor';
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { Agent, request } from 'node:http';
@@ -216,9 +216,8 @@ export async function ingestInto(
   store: Store,
   count: number,
   onBatch: (size: number) => void = () => {},
-  transport?: SseTransport,
 ): Promise<void> {
-  const sup = new StreamSupervisor({ budget: 1, redact: (s) => s, transport });
+  const sup = new StreamSupervisor({ budget: 1, redact: (s) => s });
   let seen = 0;
   await new Promise<void>((resolve) => {
     const ingest = marginStream({

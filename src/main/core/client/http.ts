@@ -1,8 +1,9 @@
 import * as v from 'valibot';
 import { errorMessageOf } from '../../../shared/api';
+import { backoffDelay, type BackoffPolicy } from './backoff';
 import { BodyTooLargeError, cutText, formatBytes, readBounded } from './body';
 import { kindOfStatus, parseRetryAfter, redact, ServiceError } from './errors';
-import { backoffMs, LimiterPausedError, RequestLimiter } from './limiter';
+import { LimiterPausedError, RequestLimiter } from './limiter';
 import { NAMING_PROFILES, type NamingProfileName } from './naming';
 import { allStreamKeys, streamKeyFor, type StreamKeys } from './stream-keys';
 
@@ -186,7 +187,7 @@ export class ServiceHttp {
               ? Math.min(2, this.config.attempts)
               : this.config.attempts;
         if (!(e instanceof ServiceError) || !e.retryable || attempt >= attempts) throw err;
-        const wait = e.retryAfterMs ?? backoffMs(attempt, 500, 8_000);
+        const wait = e.retryAfterMs ?? backoffDelay(RETRY_BACKOFF, attempt - 1);
         if (e.kind === 'rate-limited') this.limiter.pauseFor(wait);
         // Retries never take a call past the total timeout.
         if (wait > MAX_INLINE_WAIT_MS || Date.now() + wait - started > this.config.timeoutMs) throw err;
@@ -287,6 +288,8 @@ export class ServiceHttp {
   }
 }
 
+/** A GET's retries without a Retry-After: the first waits up to 1 s, doubling to 8 s (full jitter). */
+const RETRY_BACKOFF: BackoffPolicy = { baseMs: 1_000, capMs: 8_000, jitter: 'full' };
 /** Waits longer than this (a 429's Retry-After) are not spent inside a call: it fails and the caller serves its cache. */
 const MAX_INLINE_WAIT_MS = 5_000;
 /** An error page is read only this far: its message is all we keep. */

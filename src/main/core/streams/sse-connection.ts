@@ -40,7 +40,7 @@ export interface SseOptions {
  * Retry-After and message, the message read only as far as 64 KB), or a page that is not an
  * event stream (lenient on a missing or generic type, which some servers forget).
  */
-export async function refusalOf(
+async function refusalOf(
   res: Response,
   redact: (s: string) => string,
 ): Promise<Omit<SseEnd, 'opened' | 'events'> | undefined> {
