@@ -127,6 +127,7 @@ export class Monitor implements TidewatchApi {
       settings: this.settings,
       demo: opts.demo,
       fetch: opts.fetch,
+      timeoutMs: opts.serviceTimeoutMs,
       onAnswered: (p) => this.credits.meter.noteRequest(p),
       onOfflineChange: () => this.reporter.changed(),
     });

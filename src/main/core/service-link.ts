@@ -10,6 +10,8 @@ export interface ServiceLinkOptions {
   /** The Demo network the shell started (src/sim), used when the network is `demo`. */
   demo?: DemoTarget;
   fetch?: typeof fetch;
+  /** How long one answer, and so one contract call, may take (ServiceConfig.timeoutMs; default 30 s). */
+  timeoutMs?: number;
   /** Each answered request, by its spec path (the credit meter counts them). */
   onAnswered: (specPath: string) => void;
   /** The service became reachable or unreachable. */
@@ -52,7 +54,11 @@ export class ServiceLink {
 
   config(): ServiceConfig {
     const keys = { apiKey: this.apiKey(), streamKeys: this.o.settings.streamKeys() };
-    return serviceConfigOf(this.settings, this.demo(), keys, { fetch: this.o.fetch, onAnswered: this.o.onAnswered });
+    return serviceConfigOf(this.settings, this.demo(), keys, {
+      fetch: this.o.fetch,
+      timeoutMs: this.o.timeoutMs,
+      onAnswered: this.o.onAnswered,
+    });
   }
 
   /** Point the client at the settings again; true when the service itself changed. */

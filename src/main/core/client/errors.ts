@@ -49,8 +49,9 @@ export class ServiceError extends Error {
       case 'rate-limited':
         return 'The service is rate-limiting this key; requests will resume shortly. Lower the request rate in Settings if it persists.';
       case 'network':
-      case 'timeout':
         return 'The service cannot be reached. Showing cached data; it will retry.';
+      case 'timeout':
+        return 'The service is answering too slowly. An earlier answer is shown where Tidewatch kept one; try again in a minute.';
       case 'server':
         return 'The service had an internal error. It will retry.';
       case 'invalid-response':

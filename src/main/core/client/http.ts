@@ -132,20 +132,26 @@ export class ServiceHttp {
   }
 
   /**
-   * A call of several requests (the pages or windows of a range) within the time one answer may
-   * take (`timeoutMs`), so a service that trickles each answer cannot hold the caller for a
-   * timeout per request. `run` gets the signal every request of the call must carry.
+   * A call of any number of requests (a contract call, the windows of a range) within the time one
+   * answer may take (`timeoutMs`) in all: its turns at the limiter, every request and every retry
+   * carry one deadline, so a service that trickles its answers, or holds every slot with requests
+   * of its own, costs the call one timeout and not one per request or per wait. `run` gets the
+   * signal its requests must carry; when the deadline passes they fail as a `timeout` (a kept copy
+   * may answer then), while the caller's own signal still makes them `cancelled`.
    */
   async withinOneTimeout<T>(signal: AbortSignal | undefined, run: (signal: AbortSignal) => Promise<T>): Promise<T> {
-    const ms = this.config.timeoutMs;
-    const deadline = AbortSignal.timeout(ms);
+    const late = deadlineError(this.config.timeoutMs);
+    const deadline = new AbortController();
+    const timer = setTimeout(() => deadline.abort(late), this.config.timeoutMs);
+    timer.unref();
     try {
-      return await run(signal ? AbortSignal.any([signal, deadline]) : deadline);
+      return await run(signal ? AbortSignal.any([signal, deadline.signal]) : deadline.signal);
     } catch (err) {
-      if (deadline.aborted && !signal?.aborted) {
-        throw new ServiceError('timeout', `The service's answers took longer than ${ms / 1000} s in all.`);
-      }
+      // What stopped at the deadline without saying why (an abort error from below) says so.
+      if (deadline.signal.aborted && !signal?.aborted && stoppedBySignal(err)) throw late;
       throw err;
+    } finally {
+      clearTimeout(timer);
     }
   }
 
@@ -216,8 +222,15 @@ export class ServiceHttp {
       timer.abort();
     }, timeoutMs);
     const fail = (err: unknown): ServiceError => {
-      if (err instanceof ServiceError) return err;
-      if (signal?.aborted) return new ServiceError('cancelled', 'The request was cancelled.');
+      // A deadline's own reason (fetch rejects with it) is copied below: each request keeps its own.
+      if (err instanceof ServiceError && err !== signal?.reason) return err;
+      if (signal?.aborted) {
+        // A call's deadline (withinOneTimeout) aborts with the timeout it means; the caller's signal with a cancel.
+        const reason: unknown = signal.reason;
+        return reason instanceof ServiceError && reason.kind === 'timeout'
+          ? new ServiceError('timeout', reason.message)
+          : new ServiceError('cancelled', 'The request was cancelled.');
+      }
       if (timedOut === 'connect')
         return new ServiceError('timeout', `The service did not answer within ${connectTimeoutMs / 1000} s.`);
       if (timedOut === 'total')
@@ -294,6 +307,17 @@ const RETRY_BACKOFF: BackoffPolicy = { baseMs: 1_000, capMs: 8_000, jitter: 'ful
 const MAX_INLINE_WAIT_MS = 5_000;
 /** An error page is read only this far: its message is all we keep. */
 const ERROR_BODY_MAX_BYTES = 64 * 1024;
+
+/** What a call that ran out of its one timeout says (withinOneTimeout). */
+function deadlineError(ms: number): ServiceError {
+  return new ServiceError('timeout', `The service took longer than ${ms / 1000} s to answer.`);
+}
+
+/** An error that says no more than that a signal fired. */
+function stoppedBySignal(err: unknown): boolean {
+  if (err instanceof ServiceError) return err.kind === 'cancelled';
+  return err instanceof Error && (err.name === 'AbortError' || err.name === 'TimeoutError');
+}
 
 function parseJson(text: string): unknown {
   if (text.length === 0) return undefined;
