@@ -34,7 +34,7 @@ export interface MarginServiceDeps {
   listening: () => boolean;
   /** Read every watched wallet now, or these owners' records soon. */
   refreshRisk: () => Promise<unknown>;
-  refreshSoon: (owners: ReadonlySet<string>) => void;
+  refreshSoon: MarginDispatchDeps['refreshSoon'];
   /** Other traders' liquidations (margin-dispatch.ts). */
   marketLiquidations?: (managerIds: readonly string[]) => void;
   /** The stream (re)opened. */

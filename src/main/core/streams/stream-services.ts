@@ -104,7 +104,7 @@ export class StreamServices {
       publish: (pushed) => d.hub.publish('margin', pushed),
       listening: () => d.hub.count('margin') > 0,
       refreshRisk: () => d.risk.refresh.refresh(),
-      refreshSoon: (owners) => d.risk.refresh.refreshSoon(owners),
+      refreshSoon: (owners, live) => d.risk.refresh.refreshSoon(owners, live),
       // Another trader's manager is seldom learnt yet: its pool comes from its stored creation.
       marketLiquidations: (ids) => d.risk.danger.onMarketLiquidations(d.risk.eventUnits.poolNamesOf(ids)),
       onOpen: d.onMarginOpen,
