@@ -55,6 +55,7 @@ export { withoutKeyFacts, type KeyFacts, type Settings, type SettingsPatch } fro
 export type {
   CreditForecast,
   CreditUsage,
+  ForecastPreview,
   HistoryGap,
   ReadPlan,
   StatusSnapshot,
@@ -386,8 +387,21 @@ export const CONTRACT_ARGS = {
   }),
   settings: v.object({}),
   streamStatus: v.object({}),
-  /** Credits a day at the current settings, and where they go. */
-  creditForecast: v.object({}),
+  /**
+   * Credits a day at the current settings, and where they go; with `preview`, at those settings
+   * instead, without saving them (a plan picked in Settings, before Save).
+   */
+  creditForecast: v.object({
+    preview: v.optional(
+      v.object({
+        plan: v.optional(v.picklist(['free', 'builder', 'scale', 'pro', 'custom'])),
+        monthlyCreditBudget: v.optional(
+          v.nullable(v.pipe(v.number(), v.finite(), v.integer(), v.minValue(1), v.maxValue(1e12))),
+        ),
+        recordsRefreshSec: v.optional(v.pipe(v.number(), v.finite(), v.integer(), v.minValue(60), v.maxValue(86_400))),
+      }),
+    ),
+  }),
   watchList: v.object({}),
   thresholds: v.object({}),
   updateSettings: v.object({

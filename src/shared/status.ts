@@ -82,6 +82,8 @@ export interface ReadPlan {
   prices: Array<{ symbol: string; everyMs: number | null; slowed: boolean; why: string; readAt: number | null }>;
   /** How often the margin records are read now; null: only on events. */
   recordsEveryMs: number | null;
+  /** The budget stretched the records' interval beyond the one set (Settings: *Read margin records every*). */
+  recordsSlowed: boolean;
   /** The budget's pace factor (1: not slowed); null: reads stopped for the budget. */
   pace: number | null;
   /** What the budget did, in plain words, or null when nothing was slowed. */
@@ -114,6 +116,16 @@ export interface HistoryGap {
   message: string;
 }
 
+/**
+ * Settings a forecast may be asked for before they are saved (the plan picked in Settings): what
+ * is not given is as saved.
+ */
+export interface ForecastPreview {
+  plan?: 'free' | 'builder' | 'scale' | 'pro' | 'custom';
+  monthlyCreditBudget?: number | null;
+  recordsRefreshSec?: number;
+}
+
 /** What Tidewatch forecasts it spends a day at the current settings (the cost model). */
 export interface CreditForecast {
   /** Credits a day, pool streams aside. */
@@ -131,4 +143,20 @@ export interface CreditForecast {
   shareOfBudgetDay: number | null;
   /** Pool streams open now (while their page is shown) and what each costs an hour (null: not measured yet). */
   poolStreams: Array<{ pool: string; perHour: number | null }>;
+  /**
+   * The reads the lines count: the plan in force, the very one the status bar shows (`reads`),
+   * or for a preview the plan those settings would get now.
+   */
+  reads: ReadPlan;
+  /** Of settings not saved (`creditForecast`'s `preview`). */
+  preview: boolean;
+  /**
+   * On the Demo network (free, its reads not paced): its speed (the streams' volume and the
+   * events are measured at it and divided by it here, as at speed 1), and what the data service
+   * would make of the same reads under the plan's budget. Null on the service.
+   */
+  demo: {
+    speed: number;
+    service: { perDay: number; shareOfPlanDay: number | null; shareOfBudgetDay: number | null; reads: ReadPlan };
+  } | null;
 }

@@ -24,6 +24,9 @@ describe('credits and reads in words', () => {
       budget: 60_000,
       shareOfBudgetDay: 0.45,
       poolStreams: [],
+      reads: { prices: [], recordsEveryMs: null, recordsSlowed: false, pace: 1, budgetNote: null },
+      preview: false,
+      demo: null,
     };
     expect(forecastSentence(f)).toBe(
       'About 900 credits a day at these settings: 45 % of your budget (2,000 a day of 60,000 a month).',

@@ -178,7 +178,7 @@ export class Monitor implements TidewatchApi {
       stored: this.store.settings,
       storeHealth: this.storeHealth,
       link: this.link,
-      risk: { risk: this.risk.refresh, schedule: () => this.risk.schedule, prices: this.risk.prices },
+      risk: { risk: this.risk.refresh, schedule: () => this.risk.schedule },
       streams: this.streams,
       owners: () => this.watch.list().length,
       onBudget: (share, usage) => engine.onCreditBudget(share, usage),

@@ -42,6 +42,14 @@ export class ServiceLink {
     return this.settings.network === 'demo' ? this.o.demo : undefined;
   }
 
+  /**
+   * The Demo network's speed while the settings point at it (its market and its streams run that
+   * many times faster than real time), or null on the service.
+   */
+  demoSpeed(): number | null {
+    return this.settings.network === 'demo' ? (this.o.demo?.speed ?? 1) : null;
+  }
+
   apiKey(): string | null {
     return this.settings.network === 'demo' ? (this.o.demo?.apiKey ?? null) : this.o.settings.apiKey();
   }

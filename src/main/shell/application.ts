@@ -52,7 +52,7 @@ export async function startApplication(paths: ShellPaths): Promise<void> {
   // 3. The monitor: store, streams, risk, alerts.
   const monitor = new Monitor({
     dataDir: join(userData, 'data'),
-    demo: { baseUrl: sim.url, apiKey: demoKey, hints: () => (sim.world.built ? sim.world.owners() : []) },
+    demo: { baseUrl: sim.url, apiKey: demoKey, speed, hints: () => (sim.world.built ? sim.world.owners() : []) },
     secrets,
     streamSecrets,
     notifySecrets,

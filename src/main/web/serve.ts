@@ -62,7 +62,12 @@ export async function startServe(o: ServeOptions): Promise<Serving> {
       gradual: true,
     });
     const running = sim;
-    demo = { baseUrl: sim.url, apiKey, hints: () => (running.world.built ? running.world.owners() : []) };
+    demo = {
+      baseUrl: sim.url,
+      apiKey,
+      speed: o.demo?.speed,
+      hints: () => (running.world.built ? running.world.owners() : []),
+    };
   }
   /** This shell's own address, once it listens. */
   let origin: string | null = null;

@@ -39,8 +39,9 @@ export function shareText(share: number): string {
 }
 
 /**
- * The forecast in one sentence: credits a day at the saved settings, against the plan's share of
- * a day and, when one is set apart from the plan's credits, the budget's.
+ * The forecast in one sentence: credits a day at the saved settings (or at the ones previewed),
+ * against the plan's share of a day and, when one is set apart from the plan's credits, the
+ * budget's.
  */
 export function forecastSentence(f: CreditForecast): string {
   const parts: string[] = [];
@@ -54,7 +55,7 @@ export function forecastSentence(f: CreditForecast): string {
       `${shareText(f.shareOfBudgetDay)} of your budget (${whole(f.budget / DAYS_PER_MONTH)} a day of ${whole(f.budget)} a month)`,
     );
   }
-  const head = `About ${about(f.perDay)} credits a day at these settings`;
+  const head = `About ${about(f.perDay)} credits a day at ${f.preview ? 'the settings above, not saved' : 'these settings'}`;
   if (parts.length === 0) return `${head}. A custom plan without a monthly budget: nothing to compare it with.`;
   return `${head}: ${parts.join(', and ')}.`;
 }
@@ -112,13 +113,48 @@ export function priceReadText(p: ReadPlan['prices'][number]): string {
 
 /**
  * The guard's reads, one a line (the status bar's tooltip): the prices, then the margin records
- * when they are on a timer (null is also what the Demo network reports, so it is not spelled out).
+ * when they are on a timer.
  */
 export function readsList(r: ReadPlan): string[] {
   return [
     ...r.prices.map(priceReadText),
-    ...(r.recordsEveryMs === null ? [] : [`Margin records read every ${every(r.recordsEveryMs)}`]),
+    ...(r.recordsEveryMs === null
+      ? []
+      : [`Margin records read every ${every(r.recordsEveryMs)}${r.recordsSlowed ? ' (slowed for the budget)' : ''}`]),
   ];
+}
+
+/**
+ * On the Demo network, which charges nothing and paces nothing: what the lines are, and what the
+ * data service's budget would make of the same reads (`CreditForecast.demo.service`).
+ */
+export function demoServiceText(f: CreditForecast): string | null {
+  if (!f.demo) return null;
+  const head =
+    'The Demo network charges nothing and does not slow the reads for a budget: the lines are the reads made now, at what the data service would charge for them.';
+  if (f.budget === null) return `${head} A custom plan without a budget: the service would not slow them either.`;
+  const s = f.demo.service;
+  const budget =
+    f.budget !== f.planMonthlyCredits
+      ? `your budget of ${whole(f.budget)} a month`
+      : `the ${f.planLabel} plan's budget`;
+  const share = s.shareOfBudgetDay ?? s.shareOfPlanDay;
+  const day = `about ${about(s.perDay)} credits a day${share === null ? '' : ` (${shareText(share)} of its day)`}`;
+  if (s.reads.pace === null)
+    return `${head} On the data service ${budget} would not cover these reads: prices would not be read, only the margin stream would alert (${day}).`;
+  // The most urgent read here (not slowed) and the same asset's on the service.
+  const urgent = f.reads.prices.find((p) => p.everyMs !== null);
+  const there = urgent && s.reads.prices.find((p) => p.symbol === urgent.symbol);
+  if (!urgent || !there?.slowed || there.everyMs === null)
+    return `${head} On the data service ${budget} would not slow them: ${day}.`;
+  return `${head} On the data service ${budget} would slow them to ${day}: ${urgent.symbol} every ${every(there.everyMs)} instead of ${every(urgent.everyMs!)}.`;
+}
+
+/** What the Demo network's speed does to the figures, or null at speed 1. */
+export function demoSpeedText(speed: number): string | null {
+  if (speed === 1) return null;
+  const x = Number(speed.toPrecision(3)).toString();
+  return `Speed ${x}: the Demo network's market runs ${x} times faster than real time, so its streams deliver and its wallets act ${x} times as often. The streams' measured volume and the records read for events are divided by ${x} here, as at speed 1; prices are read as often as its faster market asks, since they move further between two reads.`;
 }
 
 /** The budget's effect on the reads in a few words for the status bar, or null when it has none. */

@@ -268,6 +268,14 @@ describe('contract queries against the Demo network', () => {
     expect(forecast.lines[0]!.what).toMatch(/Margin stream/);
     expect(forecast.perDay).toBe(forecast.lines.reduce((a: number, l: { perDay: number }) => a + l.perDay, 0));
     expect(forecast.shareOfPlanDay).toBeCloseTo(forecast.perDay / (250_000 / 30), 6);
+    // Its lines count the reads the status bar shows (asked at one moment: each new valuation plans
+    // them again); a plan picked before Save is forecast without saving it.
+    expect(m.credits.plan.forecast().reads).toEqual(m.status().reads);
+    const preview = await call('creditForecast', { preview: { plan: 'builder', recordsRefreshSec: 1_800 } });
+    expect(preview).toMatchObject({ plan: 'builder', planLabel: 'Builder', preview: true });
+    expect(preview.reads.recordsEveryMs).toBe(1_800_000);
+    expect((await call('settings', {})).plan).toBe('free');
+    await expect(call('creditForecast', { preview: { recordsRefreshSec: 5 } })).rejects.toThrow(/recordsRefreshSec/);
     await expect(call('updateSettings', { warningRatio: 1.1, criticalRatio: 1.2 })).rejects.toThrow(/warning ratio/);
     const withKey = await call('setApiKey', { apiKey: 'secret-key-123' });
     expect(withKey.hasApiKey).toBe(true);

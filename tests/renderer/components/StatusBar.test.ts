@@ -41,6 +41,7 @@ describe('the status bar: what the budget did to the reads', () => {
     status.snapshot = snapshot({
       prices,
       recordsEveryMs: 3 * 3_600_000,
+      recordsSlowed: false,
       pace: 2.5,
       budgetNote: "Reads slowed to stay within this month's credits (least urgent first, up to 2.5x).",
     });
@@ -56,16 +57,18 @@ describe('the status bar: what the budget did to the reads', () => {
     ]);
     status.snapshot = snapshot({
       prices: [{ ...prices[0]!, everyMs: null }],
-      recordsEveryMs: null,
+      recordsEveryMs: 86_400_000,
+      recordsSlowed: true,
       pace: null,
       budgetNote:
         "This month's credits are spent: prices are no longer read; the margin stream still alerts liquidations.",
     });
     await nextTick();
     expect(w.get('[data-testid="reads-note"]').text()).toBe('Reads stopped for the budget');
-    expect(w.get('[data-testid="reads-note"]').attributes('title')).toContain(
+    expect(w.get('[data-testid="reads-note"]').attributes('title')!.split('\n').slice(1)).toEqual([
       'SUI price not read: near liquidation (+3.2 %)',
-    );
+      'Margin records read every 24 h (slowed for the budget)',
+    ]);
     w.unmount();
   });
 
@@ -75,6 +78,7 @@ describe('the status bar: what the budget did to the reads', () => {
     status.snapshot = snapshot({
       prices: prices.slice(0, 1),
       recordsEveryMs: 3 * 3_600_000,
+      recordsSlowed: false,
       pace: 1,
       budgetNote: null,
     });

@@ -53,4 +53,13 @@ export const FORECAST: CreditForecast = {
     { pool: 'SUI_USDC', perHour: 1_234 },
     { pool: 'DEEP_USDC', perHour: null },
   ],
+  reads: {
+    prices: [{ symbol: 'SUI', everyMs: 300_000, slowed: false, why: 'far from liquidation', readAt: null }],
+    recordsEveryMs: 10_800_000,
+    recordsSlowed: false,
+    pace: 1,
+    budgetNote: null,
+  },
+  preview: false,
+  demo: null,
 };

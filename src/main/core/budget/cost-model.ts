@@ -1,4 +1,4 @@
-import type { CreditForecast } from '../../../shared/contract';
+import type { CreditForecast, ReadPlan } from '../../../shared/contract';
 import { DAYS_PER_MONTH, ESTIMATED_CREDITS, STREAM_CREDITS_PER_KB, type Plan } from '../../../shared/credit-prices';
 import type { PacedRead } from './budget-pacer';
 
@@ -16,18 +16,35 @@ export interface CostInputs {
   budget: number | null;
   /** The margin stream's measured bytes per second, or null while not measured. */
   marginStreamRate: number | null;
-  /** The price reads as scheduled now (after the budget's pacing). */
-  prices: readonly PacedRead[];
+  /**
+   * The reads counted (after the budget's pacing): each price at its interval, the margin
+   * records on their timer; the plan the status bar shows (price-schedule.ts `readPlanOf`).
+   */
+  reads: ReadPlan;
+  /** Credits of one price read. */
+  priceCredits: number;
   /** Owners watched (each costs a margin-managers and an active-supplies request per records read). */
   owners: number;
   /** Credits of one read of every watched owner's records (recordsReadCredits, or the protocol-wide list's). */
   recordsCredits: number;
-  /** How often the records are read on the timer; null: never on a timer. */
-  recordsEveryMs: number | null;
-  /** Each owner's record reads for its managers' events, at their measured (and paced) interval. */
+  /**
+   * Each owner's record reads for its managers' events, at their measured (and paced) interval;
+   * on the Demo network already as at speed 1 (`demoEvents`).
+   */
   events: readonly PacedRead[];
   /** Pool streams open now (a page shows them) and their measured bytes per second (null: not yet). */
   poolStreams: ReadonlyArray<{ pool: string; rate: number | null }>;
+  /**
+   * The Demo network's speed, or null on the service. Its market runs that many times faster
+   * than real time, so the streams' bytes come that much oftener: the measured rates are divided
+   * by it, the forecast is as at speed 1.
+   */
+  demoSpeed?: number | null;
+}
+
+/** The Demo network's event reads as at speed 1: its events come `speed` times as often as a real market's. */
+export function demoEvents(events: readonly PacedRead[], speed: number): PacedRead[] {
+  return events.map((e) => ({ ...e, intervalMs: e.intervalMs * speed }));
 }
 
 /** Credits of one read of every watched owner's records (managers and supplies, one page each). */
@@ -41,42 +58,40 @@ const round = (x: number): number => Math.round(x);
  * (1 credit per KB) and the record reads events caused. A pool stream costs only while its page
  * is shown: it is given per hour, beside the day's figure, not in it.
  */
-export function forecast(i: CostInputs): CreditForecast {
+export function forecast(i: CostInputs): Omit<CreditForecast, 'preview' | 'demo'> {
+  const speed = i.demoSpeed ?? 1;
+  const atSpeed = speed === 1 ? '' : ` at speed ${speed} and divided by ${speed}`;
   const lines: CreditForecast['lines'] = [];
-  const stream =
-    i.marginStreamRate === null
-      ? MARGIN_STREAM_PRIOR_PER_DAY
-      : ((i.marginStreamRate * 86_400) / KB) * STREAM_CREDITS_PER_KB;
+  const kbPerDay = i.marginStreamRate === null ? null : (i.marginStreamRate * 86_400) / KB / speed;
   lines.push({
     what: 'Margin stream (always open: the liquidation alarm)',
-    perDay: round(stream),
+    perDay: round(kbPerDay === null ? MARGIN_STREAM_PRIOR_PER_DAY : kbPerDay * STREAM_CREDITS_PER_KB),
     detail:
-      i.marginStreamRate === null
+      kbPerDay === null
         ? 'assumed until measured'
-        : `${round((i.marginStreamRate * 86_400) / KB).toLocaleString('en-US')} KB a day, measured`,
+        : `${round(kbPerDay).toLocaleString('en-US')} KB a day, measured${atSpeed}`,
   });
-  for (const r of i.prices) {
-    const perDay = r.intervalMs === Infinity ? 0 : (DAY_MS / r.intervalMs) * r.credits;
+  const slowed = (yes: boolean): string => (yes ? ' (slowed for the budget)' : '');
+  for (const r of i.reads.prices) {
     lines.push({
-      what: `${r.id} price`,
-      perDay: round(perDay),
+      what: `${r.symbol} price`,
+      perDay: r.everyMs === null ? 0 : round((DAY_MS / r.everyMs) * i.priceCredits),
       detail:
-        r.intervalMs === Infinity
+        r.everyMs === null
           ? 'not read: the budget is spent'
-          : `every ${everyText(r.intervalMs)}, ${r.credits} credits a read`,
+          : `every ${everyText(r.everyMs)}, ${i.priceCredits} credits a read${slowed(r.slowed)}`,
     });
   }
   if (i.owners > 0) {
     const perRead = i.recordsCredits;
-    const timer =
-      i.recordsEveryMs === null || i.recordsEveryMs === Infinity ? 0 : (DAY_MS / i.recordsEveryMs) * perRead;
+    const every = i.reads.recordsEveryMs;
     lines.push({
       what: 'Margin records (loans, deposits, supplies)',
-      perDay: round(timer),
+      perDay: every === null ? 0 : round((DAY_MS / every) * perRead),
       detail:
-        i.recordsEveryMs === null || i.recordsEveryMs === Infinity
+        every === null
           ? 'not on a timer'
-          : `every ${everyText(i.recordsEveryMs)}, ${perRead} credits a read (${i.owners} wallet${i.owners === 1 ? '' : 's'})`,
+          : `every ${everyText(every)}, ${perRead} credits a read (${i.owners} wallet${i.owners === 1 ? '' : 's'})${slowed(i.reads.recordsSlowed)}`,
     });
     const eventReads = i.events.reduce((a, e) => a + DAY_MS / e.intervalMs, 0);
     const eventCredits = i.events.reduce((a, e) => a + (DAY_MS / e.intervalMs) * e.credits, 0);
@@ -84,14 +99,14 @@ export function forecast(i: CostInputs): CreditForecast {
       lines.push({
         what: "Records read again for watched managers' events",
         perDay: round(eventCredits),
-        detail: `about ${eventReads.toFixed(0)} a day (an owner's lists and its prices), measured`,
+        detail: `about ${eventReads.toFixed(0)} a day (an owner's lists and its prices), measured${atSpeed}`,
       });
   }
   const perDay = lines.reduce((a, l) => a + l.perDay, 0);
   const planDay = i.plan.plan ? i.plan.plan.monthlyCredits / DAYS_PER_MONTH : null;
   const pools = i.poolStreams.map((p) => ({
     pool: p.pool,
-    perHour: p.rate === null ? null : round(((p.rate * 3600) / KB) * STREAM_CREDITS_PER_KB),
+    perHour: p.rate === null ? null : round(((p.rate * 3600) / KB / speed) * STREAM_CREDITS_PER_KB),
   }));
   return {
     perDay,
@@ -103,6 +118,7 @@ export function forecast(i: CostInputs): CreditForecast {
     budget: i.budget,
     shareOfBudgetDay: i.budget ? perDay / (i.budget / DAYS_PER_MONTH) : null,
     poolStreams: pools,
+    reads: i.reads,
   };
 }
 

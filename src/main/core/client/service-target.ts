@@ -6,6 +6,8 @@ import type { StreamKeys } from './stream-keys';
 export interface DemoTarget {
   baseUrl: string;
   apiKey: string;
+  /** Its market's activity as a multiple of real time (`--speed`; default 1). */
+  speed?: number;
 }
 
 /**

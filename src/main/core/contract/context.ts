@@ -4,6 +4,7 @@ import type {
   ContractResults,
   CreditForecast,
   DemoOwnerHint,
+  ForecastPreview,
   StatusSnapshot,
   StreamStatus,
 } from '../../../shared/contract';
@@ -51,7 +52,8 @@ export interface ContractContext {
   reconfigure: () => void;
   retryStreams: () => void;
   status: () => StatusSnapshot;
-  forecast: () => CreditForecast;
+  /** Credits a day at the saved settings, or at `preview`'s without saving them. */
+  forecast: (preview?: ForecastPreview) => CreditForecast;
   notify: Notifier;
   demoHints: () => DemoOwnerHint[];
 }

@@ -40,7 +40,7 @@ export function settingsCommands(
       return c.settings.effective();
     },
     streamStatus: () => c.status(),
-    creditForecast: () => c.forecast(),
+    creditForecast: (a) => c.forecast(a.preview),
     retryStreams: () => {
       c.retryStreams();
       return c.status();

@@ -1,6 +1,5 @@
-import type { CreditForecast, Settings, StreamStatus } from '../../../shared/contract';
-import { forecast, MARGIN_STREAM_PRIOR_PER_DAY } from '../budget/cost-model';
-import type { PriceBook } from '../risk/prices';
+import type { CreditForecast, ForecastPreview, Settings, StreamStatus } from '../../../shared/contract';
+import { demoEvents, forecast, MARGIN_STREAM_PRIOR_PER_DAY } from '../budget/cost-model';
 import { PRICE_READ_CREDITS, type BudgetState, type PriceSchedule } from '../risk/price-schedule';
 import type { RiskRefresh } from '../risk/risk-refresh';
 import type { ServiceLink } from '../service-link';
@@ -15,11 +14,7 @@ export interface CreditPlanDeps {
   credits: CreditMeter;
   volumes: StreamVolumes;
   risk: Pick<RiskRefresh, 'recordsCredits' | 'eventReads'>;
-  schedule: () => Pick<
-    PriceSchedule,
-    'planWith' | 'reads' | 'recordsIntervalMs' | 'eventReads' | 'plannedCreditsPerDay'
-  >;
-  prices: Pick<PriceBook, 'symbolOf'>;
+  schedule: () => Pick<PriceSchedule, 'inForce' | 'planFor' | 'plannedCreditsPerDay'>;
   streams: () => StreamStatus[];
   /** How many owners are watched. */
   owners: () => number;
@@ -66,10 +61,9 @@ export class CreditPlan {
   /**
    * What the budget allows the schedule (no budget where reads are free: the Demo network in this
    * process). Never cut: the margin stream, and what the requests spent beyond the plan lately
-   * (credits/unplanned-spend.ts).
+   * (credits/unplanned-spend.ts). `s`: settings other than the saved ones (a preview).
    */
-  budgetState(): BudgetState {
-    const s = this.settings;
+  budgetState(s: Settings = this.settings): BudgetState {
     const rate = this.d.volumes.rate('margin');
     const metered = this.d.link.client.http.metered;
     const usage = metered ? this.d.credits.usage() : null;
@@ -79,13 +73,34 @@ export class CreditPlan {
       monthly: metered ? monthlyBudgetOf(s) : null,
       spentThisMonth: usage?.thisMonth ?? 0,
       fixedPerDay: (rate === null ? MARGIN_STREAM_PRIOR_PER_DAY : (rate * 86_400) / 1024) + this.unplanned.perDay(),
-      records: {
-        id: 'margin records',
-        intervalMs: s.recordsRefreshSec * 1000,
-        credits: this.d.risk.recordsCredits(),
-        maxMs: 86_400_000,
-      },
+      records: this.recordsRead(s),
       events: this.d.risk.eventReads(),
+    };
+  }
+
+  /** The margin records' read as the settings set it (the budget may stretch it to a day). */
+  private recordsRead(s: Settings): BudgetState['records'] {
+    return {
+      id: 'margin records',
+      intervalMs: s.recordsRefreshSec * 1000,
+      credits: this.d.risk.recordsCredits(),
+      maxMs: 86_400_000,
+    };
+  }
+
+  /**
+   * What the data service's budget would allow the Demo network's reads: the plan's month from
+   * its start, the margin stream and the events as at speed 1 (the Demo network bills nothing,
+   * so nothing is spent and nothing unplanned is measured).
+   */
+  private serviceBudget(s: Settings, speed: number): BudgetState {
+    const rate = this.d.volumes.rate('margin');
+    return {
+      monthly: monthlyBudgetOf(s),
+      spentThisMonth: 0,
+      fixedPerDay: rate === null ? MARGIN_STREAM_PRIOR_PER_DAY : (rate * 86_400) / 1024 / speed,
+      records: this.recordsRead(s),
+      events: demoEvents(this.d.risk.eventReads(), speed),
     };
   }
 
@@ -95,32 +110,49 @@ export class CreditPlan {
     return this.d.link.client.http.metered && budget !== null && this.d.credits.usage().thisMonth >= budget;
   }
 
-  /** Credits a day at the current settings, and where they go. */
-  forecast(): CreditForecast {
-    const s = this.settings;
+  /**
+   * Credits a day at the current settings, and where they go, from the plan in force: the very
+   * plan the status bar shows and the timer reads, so the two never tell different stories. With
+   * `preview` (settings not saved), from the plan those settings would get now. On the Demo
+   * network (free, not paced) the lines are the reads made, the measured streams and events as at
+   * speed 1, and `demo.service` what the data service's budget would make of them.
+   */
+  forecast(preview?: ForecastPreview): CreditForecast {
+    const s: Settings = preview ? { ...this.settings, ...preview } : this.settings;
     const schedule = this.d.schedule();
+    const speed = this.d.link.demoSpeed();
+    const planned = preview ? schedule.planFor(this.budgetState(s)) : schedule.inForce();
     const pools = this.d.streams().filter((x) => x.id.startsWith('pool:') && x.state === 'open');
-    // Where reads are free (the Demo network in this process) they are not paced: the forecast is
-    // of what the service would charge, so it plans them as the service's budget would pace them.
-    const paced = this.d.link.client.http.metered
-      ? null
-      : schedule.planWith({ ...this.budgetState(), monthly: monthlyBudgetOf(s) });
-    return forecast({
+    const inputs = {
       plan: { name: s.plan, plan: planOf(s) },
       budget: monthlyBudgetOf(s),
       marginStreamRate: this.d.volumes.rate('margin'),
-      prices: paced
-        ? paced.assets.map((a) => ({
-            id: this.d.prices.symbolOf(a.asset),
-            intervalMs: a.everyMs,
-            credits: PRICE_READ_CREDITS,
-          }))
-        : schedule.reads(),
+      priceCredits: PRICE_READ_CREDITS,
       owners: this.d.owners(),
       recordsCredits: this.d.risk.recordsCredits(),
-      recordsEveryMs: (paced ? paced.recordsEveryMs : schedule.recordsIntervalMs()) ?? s.recordsRefreshSec * 1000,
-      events: paced ? paced.events : schedule.eventReads(),
       poolStreams: pools.map((p) => ({ pool: p.id.slice(5), rate: this.d.volumes.rate(p.id) })),
+      demoSpeed: speed,
+    };
+    const made = forecast({
+      ...inputs,
+      reads: planned.reads,
+      events: speed === null ? planned.events : demoEvents(planned.events, speed),
     });
+    if (speed === null) return { ...made, preview: preview !== undefined, demo: null };
+    const paced = schedule.planFor(this.serviceBudget(s, speed));
+    const service = forecast({ ...inputs, reads: paced.reads, events: paced.events });
+    return {
+      ...made,
+      preview: preview !== undefined,
+      demo: {
+        speed,
+        service: {
+          perDay: service.perDay,
+          shareOfPlanDay: service.shareOfPlanDay,
+          shareOfBudgetDay: service.shareOfBudgetDay,
+          reads: service.reads,
+        },
+      },
+    };
   }
 }

@@ -14,7 +14,7 @@ export interface CreditServicesDeps {
   storeHealth: Pick<StoreHealth, 'guard'>;
   link: ServiceLink;
   /** The reads the risk room makes, for the forecast and the budget's pacing. */
-  risk: Pick<CreditPlanDeps, 'risk' | 'schedule' | 'prices'>;
+  risk: Pick<CreditPlanDeps, 'risk' | 'schedule'>;
   /** The streams: what each receives, their states, and the limit on how many are open. */
   streams: {
     volumes: StreamVolumes;

@@ -3,7 +3,7 @@ import type { CreditForecast, PortfolioSummary } from '../../../shared/contract'
 import { forecast, MARGIN_STREAM_PRIOR_PER_DAY, recordsReadCredits } from '../budget/cost-model';
 import { thresholdsFrom } from '../risk/thresholds';
 import { CADENCE_RULES } from '../risk/cadence';
-import { planReads, PRICE_READ_CREDITS, type GuardedPosition } from '../risk/price-schedule';
+import { planReads, PRICE_READ_CREDITS, readPlanOf, type GuardedPosition } from '../risk/price-schedule';
 import { isStable, pricingPoolOf } from '../risk/prices';
 import { PORTFOLIO_CACHE_KEY } from '../risk/risk-refresh';
 import { PRIOR_DAILY_VOL } from '../risk/volatility';
@@ -63,19 +63,19 @@ export function forecastFromStore(store: Store, pools: readonly Pool[], now = Da
       now,
     },
   );
-  return forecast({
-    plan: { name: settings.plan, plan: planOf(settings) },
-    budget: monthlyBudgetOf(settings),
-    marginStreamRate: null,
-    prices: plan.assets.map((a) => ({
-      id: symbolOf.get(a.asset) ?? a.asset,
-      intervalMs: a.everyMs,
-      credits: PRICE_READ_CREDITS,
-    })),
-    owners,
-    recordsCredits: recordsReadCredits(owners),
-    recordsEveryMs: plan.recordsEveryMs,
-    events: [],
-    poolStreams: [],
-  });
+  return {
+    ...forecast({
+      plan: { name: settings.plan, plan: planOf(settings) },
+      budget: monthlyBudgetOf(settings),
+      marginStreamRate: null,
+      reads: readPlanOf(plan, (a) => symbolOf.get(a) ?? a),
+      priceCredits: PRICE_READ_CREDITS,
+      owners,
+      recordsCredits: recordsReadCredits(owners),
+      events: [],
+      poolStreams: [],
+    }),
+    preview: false,
+    demo: null,
+  };
 }

@@ -72,10 +72,8 @@ const SEED_CANDLES = 24;
  */
 export class PriceSchedule {
   private plans = new Map<string, AssetPlan>();
-  private pace = 1;
-  private recordsEveryMs: number | null = null;
-  private eventGaps = new Map<string, number>();
-  private events: PacedRead[] = [];
+  /** The plan in force: what the timer reads, what the status bar and the forecast show. */
+  private current: PlannedReads = EMPTY_PLAN;
   private plannedPerDay = 0;
   private timer: NodeJS.Timeout | undefined;
   private readonly seeded = new Set<string>();
@@ -93,10 +91,7 @@ export class PriceSchedule {
     const budget = this.d.budget();
     const plan = this.planWith(budget);
     this.plannedPerDay = plannedCreditsPerDay(plan, budget, this.d.rule());
-    this.pace = plan.pace;
-    this.recordsEveryMs = plan.recordsEveryMs;
-    this.eventGaps = plan.eventGaps;
-    this.events = plan.events;
+    this.current = plan;
     const next = new Map<string, AssetPlan>();
     for (const w of plan.assets) {
       const old = this.plans.get(w.asset);
@@ -131,17 +126,35 @@ export class PriceSchedule {
 
   /** The least time between two event reads of the owner's records (0: not paced). */
   eventGapMs(owner: string): number {
-    return this.eventGaps.get(owner) ?? 0;
+    return this.current.eventGaps.get(owner) ?? 0;
   }
 
   /** The owners' event reads as they will be paced (the cost model). */
   eventReads(): PacedRead[] {
-    return this.events;
+    return this.current.events;
   }
 
   /** How often the margin records are read now: the setting, paced like the prices (null: as set). */
   recordsIntervalMs(): number | null {
-    return this.recordsEveryMs;
+    return this.current.recordsEveryMs;
+  }
+
+  /**
+   * The plan in force as the status bar and the forecast show it: one object, so what they say
+   * is what the timer reads.
+   */
+  inForce(): { reads: ReadPlan; events: PacedRead[] } {
+    return { reads: this.plan(), events: this.current.events };
+  }
+
+  /**
+   * The plan these positions would get now under `budget`, in the same shape: a plan picked in
+   * Settings before it is saved, or what a service's budget would make of the Demo network's reads.
+   */
+  planFor(budget: BudgetState | null): { reads: ReadPlan; events: PacedRead[] } {
+    const plan = this.planWith(budget);
+    const readAt = (asset: string): number | null => this.plans.get(asset)?.lastReadAt || null;
+    return { reads: readPlanOf(plan, (a) => this.d.prices.symbolOf(a), readAt), events: plan.events };
   }
 
   /** Read these assets' prices now (a watched manager's event), then value again. */
@@ -151,31 +164,13 @@ export class PriceSchedule {
     await this.readAll(due);
   }
 
-  /** What the status bar says of the reads. */
+  /** What the status bar says of the reads: the plan in force. */
   plan(): ReadPlan {
-    const prices = [...this.plans.values()]
-      .sort((a, b) => a.everyMs - b.everyMs)
-      .map((p) => ({
-        symbol: p.symbol,
-        everyMs: p.everyMs === Infinity ? null : p.everyMs,
-        slowed: p.everyMs > p.wantMs * 1.1,
-        why: p.why,
-        readAt: p.lastReadAt || null,
-      }));
-    let budgetNote: string | null = null;
-    const urgent = [...this.plans.values()].sort((a, b) => a.wantMs - b.wantMs)[0];
-    if (this.pace === Infinity) {
-      budgetNote =
-        "Prices are no longer read: what is left of this month's credit budget goes to the margin stream, which still alerts liquidations; warnings before a liquidation are off until the budget allows reads again (a larger budget or plan in Settings).";
-    } else if (urgent && urgent.everyMs > urgent.wantMs * 1.1) {
-      budgetNote = `Reads slowed to stay within this month's credits: the most urgent price every ${everyText(urgent.everyMs)} instead of ${everyText(urgent.wantMs)}.`;
-    }
-    return {
-      prices,
-      recordsEveryMs: this.recordsEveryMs === Infinity ? null : this.recordsEveryMs,
-      pace: this.pace === Infinity ? null : this.pace,
-      budgetNote,
-    };
+    return readPlanOf(
+      this.current,
+      (a) => this.plans.get(a)?.symbol ?? this.d.prices.symbolOf(a),
+      (a) => this.plans.get(a)?.lastReadAt || null,
+    );
   }
 
   /** The asset reads as PacedReads (what the cost model forecasts): after pacing. */
@@ -248,6 +243,8 @@ export interface PlannedReads {
   assets: Array<{ asset: string; wantMs: number; everyMs: number; why: string }>;
   /** The budget's pace factor (1: none; Infinity: reads stopped). */
   pace: number;
+  /** The margin records' interval as set, and after pacing (null: no budget state, as set). */
+  recordsWantMs: number | null;
   recordsEveryMs: number | null;
   /** Per owner, the least time between two event reads (only when paced). */
   eventGaps: Map<string, number>;
@@ -306,6 +303,7 @@ export function planReads(
       why: w.why,
     })),
     pace,
+    recordsWantMs: budget ? budget.records.intervalMs : null,
     recordsEveryMs: budget ? pacedIntervalMs(budget.records.intervalMs, pace, rule, budget.records.maxMs) : null,
     // Reads that wait a gap g after each read come at λ / (1 + λ g): to read at the paced rate
     // λ / f^w the gap is the paced interval less the measured one (nothing at f = 1).
@@ -313,6 +311,53 @@ export function planReads(
       pace > 1 ? events.map((e, i) => [e.id, Math.max(0, e.intervalMs - budget!.events[i]!.intervalMs)]) : [],
     ),
     events,
+  };
+}
+
+const EMPTY_PLAN: PlannedReads = {
+  assets: [],
+  pace: 1,
+  recordsWantMs: null,
+  recordsEveryMs: null,
+  eventGaps: new Map(),
+  events: [],
+};
+
+/** A read the budget stretched by more than a tenth is "slowed for the budget". */
+const slowedFrom = (wantMs: number, everyMs: number): boolean => everyMs > wantMs * 1.1;
+
+/**
+ * A plan as the status bar, the forecast and `doctor` show it (one object for all three): each
+ * price's interval (null: not read), most often first, and why; the margin records' interval; and
+ * what the budget did, in a sentence.
+ */
+export function readPlanOf(
+  plan: PlannedReads,
+  symbolOf: (asset: string) => string,
+  readAt: (asset: string) => number | null = () => null,
+): ReadPlan {
+  const assets = [...plan.assets].sort((a, b) => a.everyMs - b.everyMs);
+  const urgent = [...plan.assets].sort((a, b) => a.wantMs - b.wantMs)[0];
+  let budgetNote: string | null = null;
+  if (plan.pace === Infinity) {
+    budgetNote =
+      "Prices are no longer read: what is left of this month's credit budget goes to the margin stream, which still alerts liquidations; warnings before a liquidation are off until the budget allows reads again (a larger budget or plan in Settings).";
+  } else if (urgent && slowedFrom(urgent.wantMs, urgent.everyMs)) {
+    budgetNote = `Reads slowed to stay within this month's credits: the most urgent price every ${everyText(urgent.everyMs)} instead of ${everyText(urgent.wantMs)}.`;
+  }
+  const records = plan.recordsEveryMs;
+  return {
+    prices: assets.map((a) => ({
+      symbol: symbolOf(a.asset),
+      everyMs: a.everyMs === Infinity ? null : a.everyMs,
+      slowed: slowedFrom(a.wantMs, a.everyMs),
+      why: a.why,
+      readAt: readAt(a.asset),
+    })),
+    recordsEveryMs: records === Infinity ? null : records,
+    recordsSlowed: records !== null && plan.recordsWantMs !== null && slowedFrom(plan.recordsWantMs, records),
+    pace: plan.pace === Infinity ? null : plan.pace,
+    budgetNote,
   };
 }
 

@@ -1,6 +1,22 @@
 import { describe, expect, it } from 'vitest';
 import { forecast, MARGIN_STREAM_PRIOR_PER_DAY, recordsReadCredits } from '../../../../src/main/core/budget/cost-model';
+import type { ReadPlan } from '../../../../src/shared/contract';
 import { PLANS } from '../../../../src/shared/credit-prices';
+
+/** A plan of these prices' intervals (null: not read) and the records', none slowed. */
+const readPlan = (prices: Record<string, number | null>, recordsEveryMs: number | null): ReadPlan => ({
+  prices: Object.entries(prices).map(([symbol, everyMs]) => ({
+    symbol,
+    everyMs,
+    slowed: false,
+    why: 'far',
+    readAt: null,
+  })),
+  recordsEveryMs,
+  recordsSlowed: false,
+  pace: 1,
+  budgetNote: null,
+});
 
 describe('the cost model', () => {
   it('forecasts a day from the scheduled reads, the measured stream and the records, against the plan', () => {
@@ -8,13 +24,10 @@ describe('the cost model', () => {
       plan: { name: 'free', plan: PLANS.free },
       budget: PLANS.free.monthlyCredits,
       marginStreamRate: null,
-      prices: [
-        { id: 'SUI', intervalMs: 15 * 60_000, credits: 20 },
-        { id: 'WAL', intervalMs: 30 * 60_000, credits: 20 },
-      ],
+      reads: readPlan({ SUI: 15 * 60_000, WAL: 30 * 60_000 }, 3 * 3_600_000),
+      priceCredits: 20,
       owners: 5,
       recordsCredits: recordsReadCredits(5),
-      recordsEveryMs: 3 * 3_600_000,
       events: [{ id: '0xowner', intervalMs: 6 * 3_600_000, credits: 100 }],
       poolStreams: [{ pool: 'SUI_USDC', rate: 2048 }],
     });
@@ -36,13 +49,65 @@ describe('the cost model', () => {
         plan: { name: 'custom', plan: null },
         budget: null,
         marginStreamRate: 1024,
-        prices: [],
+        reads: readPlan({}, null),
+        priceCredits: 20,
         owners: 0,
         recordsCredits: 0,
-        recordsEveryMs: null,
         events: [],
         poolStreams: [],
       }).perDay,
     ).toBe(86_400);
+  });
+});
+
+describe('the cost model on the Demo network and under a budget', () => {
+  const base = {
+    plan: { name: 'free', plan: PLANS.free },
+    budget: PLANS.free.monthlyCredits,
+    priceCredits: 20,
+    owners: 2,
+    recordsCredits: recordsReadCredits(2),
+    events: [],
+  };
+
+  it('divides what the streams measured by the Demo network speed, and says so', () => {
+    // 20 KB/s at speed 20 is 1 KB/s at speed 1: 86,400 KB a day where 1,728,000 were measured.
+    const f = forecast({
+      ...base,
+      marginStreamRate: 20 * 1024,
+      reads: readPlan({}, 3 * 3_600_000),
+      poolStreams: [{ pool: 'SUI_USDC', rate: 40 * 1024 }],
+      demoSpeed: 20,
+    });
+    expect(f.lines[0]).toEqual({
+      what: 'Margin stream (always open: the liquidation alarm)',
+      perDay: 86_400,
+      detail: '86,400 KB a day, measured at speed 20 and divided by 20',
+    });
+    expect(f.poolStreams).toEqual([{ pool: 'SUI_USDC', perHour: 7_200 }]);
+  });
+
+  it('says which reads the budget slowed and which it stopped, as the status bar does', () => {
+    const reads: ReadPlan = {
+      prices: [
+        { symbol: 'SUI', everyMs: 15 * 60_000, slowed: true, why: 'near liquidation (+2.0 %)', readAt: null },
+        { symbol: 'WAL', everyMs: null, slowed: true, why: 'far from liquidation', readAt: null },
+      ],
+      recordsEveryMs: 86_400_000,
+      recordsSlowed: true,
+      pace: null,
+      budgetNote: 'stopped',
+    };
+    const f = forecast({ ...base, marginStreamRate: null, reads, poolStreams: [] });
+    expect(f.lines.slice(1).map((l) => [l.what, l.perDay, l.detail])).toEqual([
+      ['SUI price', 1_920, 'every 15 min, 20 credits a read (slowed for the budget)'],
+      ['WAL price', 0, 'not read: the budget is spent'],
+      [
+        'Margin records (loans, deposits, supplies)',
+        40,
+        'every 24 h, 40 credits a read (2 wallets) (slowed for the budget)',
+      ],
+    ]);
+    expect(f.reads).toBe(reads);
   });
 });
