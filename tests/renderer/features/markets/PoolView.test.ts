@@ -2,6 +2,7 @@
 import { mount } from '@vue/test-utils';
 import { createPinia, setActivePinia } from 'pinia';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { nextTick } from 'vue';
 import type { Router } from 'vue-router';
 import type { Pool } from '../../../../src/shared/api';
 import type {
@@ -300,6 +301,71 @@ describe('the pool page: watched positions on the price chart', () => {
       inUsdc(long.liquidation_price),
       inUsdc(long.pnl.break_even_price),
     ]);
+    w.unmount();
+  });
+});
+
+describe('the pool page: one mid for the header and the depth chart', () => {
+  it('takes both from the same book at every moment, while the book moves many times a second', async () => {
+    const POOL = {
+      pool_id: '0x1',
+      pool_name: 'SUI_USDC',
+      base_asset_id: '0x2::sui::SUI',
+      quote_asset_id: '0x3::usdc::USDC',
+      base_asset_decimals: 9,
+      quote_asset_decimals: 6,
+      base_asset_symbol: 'SUI',
+      quote_asset_symbol: 'USDC',
+      tick_size: 100,
+      lot_size: 100_000_000,
+    } as Pool;
+    const answer = <T>(data: T) => ({ data, source: 'network', fetchedAt: Date.now(), stale: false });
+    /** A book around `bid` (raw price): one bid, one ask 10 ticks above. */
+    const book = (bid: number) => ({
+      pool_id: '0x1',
+      bids: [{ price: bid, total_quantity: 2e9, order_count: 1 }],
+      asks: [{ price: bid + 1_000, total_quantity: 1e9, order_count: 1 }],
+    });
+    const f = fakeApi({
+      pools: () => answer([POOL]),
+      depth: () => answer(book(3_500_000)),
+      trades: () => answer([]),
+      candles: () => answer([]),
+    });
+    setApi(f.api);
+    const options: Array<{ series?: Array<{ name?: string; markLine?: { label?: { formatter?: string } } }> }> = [];
+    const w = mount(PoolView, {
+      props: { poolName: 'SUI_USDC' },
+      global: {
+        plugins: [await routerAt('/markets/SUI_USDC')],
+        stubs: { VChart: chartProbe(options), Echarts: chartProbe(options) },
+      },
+    });
+    await settle();
+    /** The mid the depth chart draws, as its label says it. */
+    const chartMid = (): string | undefined =>
+      options
+        .filter((o) => o.series?.[0]?.name === 'bids')
+        .at(-1)
+        ?.series?.[1]?.markLine?.label?.formatter?.replace(/^mid /, '');
+    const headerMid = (): string => w.get('[data-testid="mid-price"]').text();
+    expect(headerMid()).toBe('3.50050');
+    expect(chartMid()).toBe(headerMid());
+    // 1.2 s of a book moving every 20 ms: at each look the two say the same mid.
+    let bid = 3_500_000;
+    const seen = new Set<string>();
+    const started = performance.now();
+    while (performance.now() - started < 1_200) {
+      bid += 100;
+      f.push('pool:SUI_USDC', { pool: 'SUI_USDC', trades: [], depth: book(bid) });
+      await new Promise((r) => setTimeout(r, 20));
+      await nextTick();
+      expect(chartMid()).toBe(headerMid());
+      seen.add(headerMid());
+    }
+    // The chart's cadence (once a second): the header moved with it, not ahead of it.
+    expect(seen.size).toBeGreaterThanOrEqual(2);
+    expect(seen.size).toBeLessThanOrEqual(3);
     w.unmount();
   });
 });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Pool } from '../../../../src/shared/api';
-import { aggregateDepth, depthSeries } from '../../../../src/renderer/src/features/markets/depth';
+import { aggregateDepth, depthSeries, midOf } from '../../../../src/renderer/src/features/markets/depth';
 
 describe('depth aggregation', () => {
   const pool = { pool_id: '0x1', base_asset_decimals: 9, quote_asset_decimals: 6 } as Pool;
@@ -36,5 +36,13 @@ describe('depth aggregation', () => {
       [3.38, 3],
       [3.3805, 1],
     ]);
+  });
+
+  it('has one mid for the header and the chart: between the best prices, else the one side, else none', () => {
+    const v = aggregateDepth(depth, pool);
+    expect(midOf(v)).toBe(v.mid);
+    expect(midOf(aggregateDepth({ ...depth, asks: [] }, pool))).toBe(3.3805);
+    expect(midOf(aggregateDepth({ ...depth, bids: [] }, pool))).toBe(3.381);
+    expect(midOf(aggregateDepth({ ...depth, bids: [], asks: [] }, pool))).toBeNull();
   });
 });

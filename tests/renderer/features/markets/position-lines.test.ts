@@ -1,14 +1,19 @@
 import { describe, expect, it } from 'vitest';
 import {
   drawnLines,
+  layoutLabels,
+  mergedLabelText,
   positionLineRows,
+  priceAxisRange,
   withinReach,
+  type LineLabel,
   type PositionLine,
 } from '../../../../src/renderer/src/features/markets/position-lines';
 
+const line = (manager_id: string, kind: PositionLine['kind'], price: number, distance: number | null = null) =>
+  ({ manager_id, kind, price, side: 'long', distance, movedAt: kind === 'break-even' ? 7 : null }) as PositionLine;
+
 describe("the watched positions' lines on a pool chart", () => {
-  const line = (manager_id: string, kind: PositionLine['kind'], price: number, distance: number | null = null) =>
-    ({ manager_id, kind, price, side: 'long', distance, movedAt: kind === 'break-even' ? 7 : null }) as PositionLine;
   const lines = [
     line('far', 'liquidation', 1.5, -40),
     line('far', 'break-even', 2.1),
@@ -42,5 +47,68 @@ describe("the watched positions' lines on a pool chart", () => {
       'none break-even',
     ]);
     expect(ids(drawnLines(lines, null, new Set(), null))).toEqual(['far liquidation', 'near liquidation']);
+  });
+});
+
+describe('labels of the lines on the price chart', () => {
+  /** Where each label is, in pixels above the plot's bottom: [left, right) in slots, [bottom, top). */
+  const boxes = (prices: number[], labels: LineLabel[], pxPerUnit: number) =>
+    labels.map((l) => ({ slot: l.slot, bottom: prices[l.at]! * pxPerUnit, top: prices[l.at]! * pxPerUnit + 17 }));
+  const overlaps = (bs: ReturnType<typeof boxes>): boolean =>
+    bs.some((a, i) => bs.some((b, j) => i < j && a.slot === b.slot && a.bottom < b.top && b.bottom < a.top));
+
+  it('puts close lines side by side, and far ones each on the left', () => {
+    // 100 px per unit: 3.60 and 3.61 are 1 px apart, 3.80 is 19 px above 3.61.
+    const prices = [3.61, 3.8, 3.6];
+    const labels = layoutLabels(prices, { pxPerUnit: 100, labelPx: 17, slots: 3 });
+    expect(labels).toEqual([
+      { lines: [2], at: 2, slot: 0 },
+      { lines: [0], at: 0, slot: 1 },
+      { lines: [1], at: 1, slot: 0 },
+    ]);
+    expect(overlaps(boxes(prices, labels, 100))).toBe(false);
+  });
+
+  it('merges a cluster larger than the width holds into one label, above its highest line', () => {
+    const prices = [3.6, 3.605, 3.61, 3.615, 3.9];
+    expect(layoutLabels(prices, { pxPerUnit: 100, labelPx: 17, slots: 3 })).toEqual([
+      { lines: [0, 1, 2, 3], at: 3, slot: 0 },
+      { lines: [4], at: 4, slot: 0 },
+    ]);
+    // A narrow chart holds one label a row: two close lines are merged too.
+    expect(layoutLabels([3.6, 3.61], { pxPerUnit: 100, labelPx: 17, slots: 1.6 })).toEqual([
+      { lines: [0, 1], at: 1, slot: 0 },
+    ]);
+  });
+
+  it('never lets two labels overlap, however the lines fall', () => {
+    // 2 to 10 lines at random within 150 px, on charts holding 1 to 3 labels a row: each layout checked box by box.
+    for (const slots of [1, 2, 3]) {
+      for (let seed = 1; seed < 200; seed++) {
+        let x = seed;
+        const rnd = (): number => (x = (x * 16807) % 2147483647) / 2147483647;
+        const prices = Array.from({ length: 2 + (seed % 9) }, () => 3 + rnd() * 0.5);
+        const labels = layoutLabels(prices, { pxPerUnit: 300, labelPx: 17, slots });
+        expect(overlaps(boxes(prices, labels, 300))).toBe(false);
+        // Every line is labelled, alone or in a merged label, once.
+        expect(labels.flatMap((l) => l.lines).sort((a, b) => a - b)).toEqual(prices.map((_, i) => i));
+      }
+    }
+  });
+
+  it('fixes the price axis to the data, with room for a label above the highest', () => {
+    const r = priceAxisRange([3.6, 3.7, 3.65], { plotPx: 302, topPx: 21 });
+    expect(r.max - 3.7).toBeCloseTo(((r.max - r.min) * 21) / 302, 9);
+    expect(3.6 - r.min).toBeCloseTo((r.max - r.min) * 0.04, 9);
+    // A flat market: the price in the middle of a thousandth either side.
+    const flat = priceAxisRange([2, 2], { plotPx: 302, topPx: 21 });
+    expect(flat.min).toBeLessThan(2);
+    expect(flat.max).toBeGreaterThan(2);
+    expect(priceAxisRange([], { plotPx: 302, topPx: 21 })).toEqual({ min: 0, max: 1 });
+  });
+
+  it('says what a merged label stands for: how many lines, of which kind, between which prices', () => {
+    const ls = [line('a', 'liquidation', 3.61), line('b', 'liquidation', 3.6), line('a', 'break-even', 3.62)];
+    expect(mergedLabelText(ls, (x) => x.toFixed(4))).toBe('3 lines: Liq ×2, Break-even ×1, 3.6000–3.6200');
   });
 });

@@ -36,6 +36,15 @@ export function aggregateDepth(depth: Depth, pool: Pool): DepthView {
   return { bids, asks, mid, spread, spreadPct: mid && spread !== null ? (spread / mid) * 100 : null };
 }
 
+/**
+ * The mid of a book: halfway between the best bid and the best ask, or the one side's best while
+ * the other is empty; null for an empty book. The page's header and its depth chart both show it,
+ * from the same book (PoolView.vue's `glanceBook`).
+ */
+export function midOf(view: DepthView): number | null {
+  return view.mid ?? view.bids[0]?.price ?? view.asks[0]?.price ?? null;
+}
+
 /** The depth chart's two step series: [price, cumulative size], bids ascending in price. */
 export function depthSeries(view: DepthView): { bids: Array<[number, number]>; asks: Array<[number, number]> } {
   return {
@@ -49,7 +58,7 @@ export function depthSeries(view: DepthView): { bids: Array<[number, number]>; a
  * the larger book's size, so one stray order far away does not squash the book into a line.
  */
 export function depthHalfRange(view: DepthView): number {
-  const mid = view.mid ?? view.bids[0]?.price ?? view.asks[0]?.price ?? 0;
+  const mid = midOf(view) ?? 0;
   const reach = (levels: readonly LadderLevel[]): number => {
     const total = levels[levels.length - 1]?.total ?? 0;
     const level = levels.find((l) => l.total >= total * 0.95) ?? levels[levels.length - 1];

@@ -111,3 +111,71 @@ export function drawnLines(
       withinReach(l.price, last) && (l.kind === 'liquidation' || listed.has(l.manager_id) || l.manager_id === focus),
   );
 }
+
+/** A label on the price chart: on one line, or one for several lines too close to label apart. */
+export interface LineLabel {
+  /** Indexes of the lines it stands for (in the order given), lowest price first. */
+  lines: number[];
+  /** The line it sits on (above it): the highest of them. */
+  at: number;
+  /** 0, 1, 2: left, middle, right of the plot. */
+  slot: number;
+}
+
+/**
+ * Where the position lines' labels go, so that no two overlap (each is `labelPx` tall and sits
+ * just above its line; `pxPerUnit` is the price axis's scale). Lines whose labels would touch form
+ * a cluster (nearest neighbours closer than a label's height); a cluster of at most `slots` lines
+ * labels each line, side by side (left, middle, right); a larger one is one label with a count,
+ * above its highest line. Clusters are at least a label's height apart, so their labels never meet.
+ */
+export function layoutLabels(
+  prices: readonly number[],
+  o: { pxPerUnit: number; labelPx: number; slots: number },
+): LineLabel[] {
+  const order = prices.map((p, i) => [p, i] as const).sort((a, b) => a[0] - b[0]);
+  const clusters: number[][] = [];
+  let top = -Infinity;
+  for (const [p, i] of order) {
+    const cluster = clusters.at(-1);
+    if (cluster && (p - top) * o.pxPerUnit < o.labelPx) cluster.push(i);
+    else clusters.push([i]);
+    top = p;
+  }
+  const slots = Math.max(1, Math.floor(o.slots));
+  return clusters.flatMap((c): LineLabel[] =>
+    c.length <= slots
+      ? c.map((i, k) => ({ lines: [i], at: i, slot: k }))
+      : [{ lines: c, at: c[c.length - 1]!, slot: 0 }],
+  );
+}
+
+/**
+ * The price axis of the candle chart, fixed so that labels can be laid out on it: the candles in
+ * view, the lines drawn and the last price, with room below and, above the highest, for a label
+ * (`topPx` of `plotPx`).
+ */
+export function priceAxisRange(
+  prices: readonly number[],
+  o: { plotPx: number; topPx: number; bottomShare?: number },
+): { min: number; max: number } {
+  const finite = prices.filter((p) => Number.isFinite(p));
+  if (finite.length === 0) return { min: 0, max: 1 };
+  const lo = Math.min(...finite);
+  const hi = Math.max(...finite);
+  // A flat market still gets an axis: a thousandth of the price either side.
+  const span = hi > lo ? hi - lo : Math.abs(hi) * 0.002 || 1;
+  const bottom = o.bottomShare ?? 0.04;
+  const total = span / (1 - bottom - o.topPx / o.plotPx);
+  const min = (hi > lo ? lo : lo - span / 2) - total * bottom;
+  return { min, max: min + total };
+}
+
+/** A merged label's words: "3 lines: Liq ×2, Break-even ×1, 3.6102–3.6350". */
+export function mergedLabelText(lines: readonly PositionLine[], price: (x: number) => string): string {
+  const liq = lines.filter((l) => l.kind === 'liquidation').length;
+  const even = lines.length - liq;
+  const kinds = [liq ? `Liq ×${liq}` : '', even ? `Break-even ×${even}` : ''].filter(Boolean).join(', ');
+  const ps = lines.map((l) => l.price);
+  return `${lines.length} lines: ${kinds}, ${price(Math.min(...ps))}–${price(Math.max(...ps))}`;
+}
