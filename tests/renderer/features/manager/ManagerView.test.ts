@@ -61,7 +61,10 @@ describe('the manager page', () => {
       },
     });
     const { default: ManagerView } = await import('../../../../src/renderer/src/features/manager/ManagerView.vue');
-    const options: Array<{ series: Array<{ data: Array<[number, number]> }> }> = [];
+    const options: Array<{
+      xAxis: { min?: number; max?: number };
+      series: Array<{ data: Array<[number, number]>; endLabel?: { formatter: string } }>;
+    }> = [];
     const w = mount(ManagerView, {
       global: {
         plugins: [await routerAt(`/manager/${p.manager_id}`)],
@@ -84,12 +87,18 @@ describe('the manager page', () => {
     expect(w.get('[data-testid="interest-liquidation"]').classes()).toContain('soon');
     const dashed = (): Array<[number, number]> => options.at(-1)!.series[1]!.data;
     expect(dashed()[0]).toEqual([NOW - 60_000, p.risk_ratio]);
-    // As far ahead as the history goes back (a day at least here), or to the liquidation if sooner.
-    const ahead = Math.min(DAY_MS, p.interest.liquidation_in_ms!);
-    expect(dashed().at(-1)![0]).toBeCloseTo(p.valued_at + ahead, -3);
-    if (ahead < DAY_MS) expect(dashed().at(-1)![1]).toBeCloseTo(1.125, 3);
+    // A short tail: a quarter of the history's 10 minutes, so the history keeps four fifths of the width.
+    const tail = (p.valued_at - (NOW - 600_000)) / 4;
+    expect(dashed().at(-1)![0]).toBeCloseTo(p.valued_at + tail, -3);
+    expect(options.at(-1)!.xAxis).toMatchObject({ min: NOW - 600_000, max: p.valued_at + tail });
+    // Its label: what interest does to the ratio in a day (here about 57 days to go from 1.42 to 1.125).
+    const drift = /^interest alone: \u2212(0\.\d+) a day$/.exec(options.at(-1)!.series[1]!.endLabel!.formatter)!;
+    expect(Number(drift[1])).toBeGreaterThan((p.risk_ratio! - 1.125) / (p.interest.liquidation_in_ms! / DAY_MS));
+    expect(Number(drift[1])).toBeLessThan(0.02);
     await w.get('[data-testid="risk-ahead"]').setValue(false);
     expect(dashed()).toEqual([]);
+    // Without the tail the history runs to the valuation, the axis's end.
+    expect(options.at(-1)!.xAxis.max).toBe(p.valued_at);
 
     // A refresh values it again: the page follows (here, the position was topped up above the warning).
     const topped = position({ h: { ...H, quote: 1000 }, apr: 1.5 });

@@ -103,6 +103,36 @@ export function interestProjection(
   return projectRatio(m.holdings, m.prices, debtRates(p), startMs, days);
 }
 
+/** The dashed interest tail takes at most this share of the risk chart's width: the history keeps the rest. */
+export const TAIL_SHARE = 0.2;
+/** The least span of history the chart shows (a single reading still gets an axis). */
+export const MIN_HISTORY_MS = 10 * 60_000;
+
+/**
+ * The risk chart's time axis: the history from its first reading to the position's valuation
+ * (at least 10 minutes of it), and when the interest tail is shown, a fifth of the width more
+ * (a quarter of the history's span): the history fills the chart, never a day of flat dashes.
+ */
+export function riskChartWindow(
+  firstMs: number,
+  lastMs: number,
+  ahead: boolean,
+): { fromMs: number; toMs: number; tailMs: number } {
+  const fromMs = Math.min(firstMs, lastMs - MIN_HISTORY_MS);
+  const tailMs = ahead ? ((lastMs - fromMs) * TAIL_SHARE) / (1 - TAIL_SHARE) : 0;
+  return { fromMs, toMs: lastMs + tailMs, tailMs };
+}
+
+/**
+ * How the ratio moves a day with interest alone at today's prices (negative: it falls), over the
+ * next day or to liquidation if sooner; null without debt, prices or a known rate.
+ */
+export function interestDriftPerDay(p: PositionSummary, startMs: number): number | null {
+  const [now, then] = interestProjection(p, startMs, 1, 1);
+  if (!now || !then || now.ratio === null || then.ratio === null || then.ts_ms <= now.ts_ms) return null;
+  return ((then.ratio - now.ratio) / (then.ts_ms - now.ts_ms)) * DAY_MS;
+}
+
 /** A wait in plain words: "5 hours", "1 day", "213 days" (rounded down: it comes no later). */
 export function duration(ms: number): string {
   const hours = Math.floor(ms / 3_600_000);
