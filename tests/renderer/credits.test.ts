@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { every, PRICE_SOURCE } from '../../src/renderer/src/format';
-import { about, forecastSentence } from '../../src/renderer/src/credits';
+import { about, forecastSentence, shareText } from '../../src/renderer/src/credits';
 
 describe('credits and reads in words', () => {
   it('intervals as a trader says them, and a forecast rounded to what it is worth', () => {
@@ -11,6 +11,7 @@ describe('credits and reads in words', () => {
       '3 h',
     ]);
     expect([about(47), about(6_874), about(1_234_567)]).toEqual(['47', '6,900', '1,200,000']);
+    expect([shareText(0.004), shareText(0.83), shareText(18.675)]).toEqual(['under 1 %', '83 %', '1,868 %']);
   });
 
   it('a custom plan is compared with its budget, or with nothing', () => {

@@ -33,9 +33,9 @@ export function about(x: number): string {
   return whole(Math.round(x / step) * step);
 }
 
-/** A share of a day's credits as a percentage: "83 %", "under 1 %". */
+/** A share of a day's credits as a percentage: "83 %", "1,868 %", "under 1 %". */
 export function shareText(share: number): string {
-  return share > 0 && share < 0.005 ? 'under 1 %' : `${Math.round(share * 100)} %`;
+  return share > 0 && share < 0.005 ? 'under 1 %' : `${whole(Math.round(share * 100))} %`;
 }
 
 /**
@@ -55,14 +55,22 @@ export function forecastSentence(f: CreditForecast): string {
       `${shareText(f.shareOfBudgetDay)} of your budget (${whole(f.budget / DAYS_PER_MONTH)} a day of ${whole(f.budget)} a month)`,
     );
   }
-  const head = `About ${about(f.perDay)} credits a day at ${f.preview ? 'the settings above, not saved' : 'these settings'}`;
+  const at = f.preview ? 'the settings above, not saved' : 'these settings';
+  // The Demo network charges nothing: the figure is what the service would charge for its reads.
+  const head = f.demo
+    ? `At the data service's prices the reads made here would cost about ${about(f.perDay)} credits a day at ${at}`
+    : `About ${about(f.perDay)} credits a day at ${at}`;
   if (parts.length === 0) return `${head}. A custom plan without a monthly budget: nothing to compare it with.`;
   return `${head}: ${parts.join(', and ')}.`;
 }
 
-/** Whether the forecast spends more than the month allows (the budget, else the plan's credits). */
+/**
+ * Whether the forecast spends more than the month allows (the budget, else the plan's credits):
+ * never on the Demo network, which charges nothing (`demoServiceText` says what the service's
+ * budget would do instead).
+ */
 export function forecastOver(f: CreditForecast): boolean {
-  return (f.shareOfBudgetDay ?? f.shareOfPlanDay ?? 0) > 1;
+  return !f.demo && (f.shareOfBudgetDay ?? f.shareOfPlanDay ?? 0) > 1;
 }
 
 /** An open pool stream's cost: "SUI_USDC pool stream: about 1,200 credits an hour while its page is open". */
@@ -130,8 +138,7 @@ export function readsList(r: ReadPlan): string[] {
  */
 export function demoServiceText(f: CreditForecast): string | null {
   if (!f.demo) return null;
-  const head =
-    'The Demo network charges nothing and does not slow the reads for a budget: the lines are the reads made now, at what the data service would charge for them.';
+  const head = 'The Demo network does not slow the reads for a budget: the lines are the reads made now.';
   if (f.budget === null) return `${head} A custom plan without a budget: the service would not slow them either.`;
   const s = f.demo.service;
   const budget =
@@ -154,7 +161,7 @@ export function demoServiceText(f: CreditForecast): string | null {
 export function demoSpeedText(speed: number): string | null {
   if (speed === 1) return null;
   const x = Number(speed.toPrecision(3)).toString();
-  return `Speed ${x}: the Demo network's market runs ${x} times faster than real time, so its streams deliver and its wallets act ${x} times as often. The streams' measured volume and the records read for events are divided by ${x} here, as at speed 1; prices are read as often as its faster market asks, since they move further between two reads.`;
+  return `At speed ${x} the Demo network's market runs ${x} times faster than real time: its streams' volume and its wallets' events are divided by ${x} here, as at speed 1. Prices are read as often as the faster market asks (they move further between two reads), so more often than at speed 1.`;
 }
 
 /** The budget's effect on the reads in a few words for the status bar, or null when it has none. */

@@ -50,7 +50,7 @@ describe('the risk history chart', () => {
     // A week of history: a tail of under two days, where 24 hours of dashes once took the chart.
     const week = riskChartWindow(last - 7 * DAY_MS, last, true);
     expect(week.tailMs).toBe(1.75 * DAY_MS);
-    // Without the tail, the history runs to the axis's end; one reading still gets ten minutes.
+    // Without the tail, the history runs to the axis's end; one reading still gets a minute.
     expect(riskChartWindow(last - 15 * 60_000, last, false)).toEqual({
       fromMs: last - 15 * 60_000,
       toMs: last,
@@ -96,6 +96,6 @@ describe('the risk history chart', () => {
     const o = options.at(-1)!;
     expect(o.xAxis).toMatchObject({ min: NOW - 15 * 60_000, max: NOW + 225_000 });
     expect(o.yAxis).toMatchObject({ name: 'risk ratio', nameLocation: 'middle', nameRotate: 90 });
-    expect(o.series[1]!.endLabel!.formatter).toMatch(/^interest alone: \u22120\.00\d+ a day$/);
+    expect(o.series[1]!.endLabel!.formatter).toMatch(/^interest alone: \u22120\.00\d\d? a day$/);
   });
 });

@@ -223,11 +223,17 @@ describe('the credits panel tells one story with the status bar', () => {
     const w = mount(SettingsView, { attachTo: document.body });
     await settle();
     expect(w.get('[data-testid="forecast-demo"]').text()).toBe(
-      "The Demo network charges nothing and does not slow the reads for a budget: the lines are the reads made now, at what the data service would charge for them. On the data service the Free plan's budget would slow them to about 2,300 credits a day (28 % of its day): SUI every 15 min instead of 45 s.",
+      "The Demo network does not slow the reads for a budget: the lines are the reads made now. On the data service the Free plan's budget would slow them to about 2,300 credits a day (28 % of its day): SUI every 15 min instead of 45 s.",
     );
     expect(w.get('[data-testid="forecast-speed"]').text()).toBe(
-      "Speed 20: the Demo network's market runs 20 times faster than real time, so its streams deliver and its wallets act 20 times as often. The streams' measured volume and the records read for events are divided by 20 here, as at speed 1; prices are read as often as its faster market asks, since they move further between two reads.",
+      "At speed 20 the Demo network's market runs 20 times faster than real time: its streams' volume and its wallets' events are divided by 20 here, as at speed 1. Prices are read as often as the faster market asks (they move further between two reads), so more often than at speed 1.",
     );
+    // The figure is what the service would charge for the reads made, at 488 % of Free: not the warning colour, nothing is charged.
+    const sentence = w.get('[data-testid="forecast-sentence"]');
+    expect(sentence.text()).toBe(
+      "At the data service's prices the reads made here would cost about 41,000 credits a day at these settings: 488 % of the Free plan (8,333 a day of its 250,000 a month).",
+    );
+    expect(sentence.classes()).not.toContain('over');
     // The lines are the reads made: SUI every 45 s, as the status bar says, never "not read".
     const rows = w.findAll('[data-testid="forecast-lines"] tbody tr').map((r) => r.findAll('td').map((d) => d.text()));
     expect(rows.find((r) => r[0] === 'SUI price')).toEqual(['SUI price', '38,400', 'every 45 s, 20 credits a read']);

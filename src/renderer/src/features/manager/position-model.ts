@@ -106,11 +106,11 @@ export function interestProjection(
 /** The dashed interest tail takes at most this share of the risk chart's width: the history keeps the rest. */
 export const TAIL_SHARE = 0.2;
 /** The least span of history the chart shows (a single reading still gets an axis). */
-export const MIN_HISTORY_MS = 10 * 60_000;
+export const MIN_HISTORY_MS = 60_000;
 
 /**
  * The risk chart's time axis: the history from its first reading to the position's valuation
- * (at least 10 minutes of it), and when the interest tail is shown, a fifth of the width more
+ * (at least a minute of it), and when the interest tail is shown, a fifth of the width more
  * (a quarter of the history's span): the history fills the chart, never a day of flat dashes.
  */
 export function riskChartWindow(
