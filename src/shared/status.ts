@@ -141,8 +141,11 @@ export interface CreditForecast {
   /** The month's budget (Settings, else the plan's credits), or null. */
   budget: number | null;
   shareOfBudgetDay: number | null;
-  /** Pool streams open now (while their page is shown) and what each costs an hour (null: not measured yet). */
-  poolStreams: Array<{ pool: string; perHour: number | null }>;
+  /**
+   * Pool streams open now and what each costs an hour (null: not measured yet): while their page is
+   * shown, or while the guard holds one for a watched position in danger (`guard`).
+   */
+  poolStreams: Array<{ pool: string; perHour: number | null; guard?: boolean }>;
   /**
    * The reads the lines count: the plan in force, the very one the status bar shows (`reads`),
    * or for a preview the plan those settings would get now.

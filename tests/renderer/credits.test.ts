@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { every, PRICE_SOURCE } from '../../src/renderer/src/format';
-import { about, forecastSentence, shareText } from '../../src/renderer/src/credits';
+import { about, forecastSentence, poolStreamText, shareText } from '../../src/renderer/src/credits';
 
 describe('credits and reads in words', () => {
   it('intervals as a trader says them, and a forecast rounded to what it is worth', () => {
@@ -12,6 +12,13 @@ describe('credits and reads in words', () => {
     ]);
     expect([about(47), about(6_874), about(1_234_567)]).toEqual(['47', '6,900', '1,200,000']);
     expect([shareText(0.004), shareText(0.83), shareText(18.675)]).toEqual(['under 1 %', '83 %', '1,868 %']);
+    // A stream the guard holds is open while its position is in danger, not while a page is.
+    expect(poolStreamText({ pool: 'WAL_USDC', perHour: 2_870, guard: true })).toBe(
+      'WAL_USDC pool stream: about 2,900 credits an hour while it guards a watched position in danger',
+    );
+    expect(poolStreamText({ pool: 'SUI_USDC', perHour: 1_234 })).toBe(
+      'SUI_USDC pool stream: about 1,200 credits an hour while its page is open',
+    );
   });
 
   it('a custom plan is compared with its budget, or with nothing', () => {

@@ -73,9 +73,14 @@ export function forecastOver(f: CreditForecast): boolean {
   return !f.demo && (f.shareOfBudgetDay ?? f.shareOfPlanDay ?? 0) > 1;
 }
 
-/** An open pool stream's cost: "SUI_USDC pool stream: about 1,200 credits an hour while its page is open". */
+/**
+ * An open pool stream's cost: "SUI_USDC pool stream: about 1,200 credits an hour while its page is
+ * open", or for one the guard holds, while the position it guards is in danger (as the status bar's
+ * "guarding" says).
+ */
 export function poolStreamText(p: CreditForecast['poolStreams'][number]): string {
-  return `${p.pool} pool stream: ${p.perHour === null ? 'measuring…' : `about ${about(p.perHour)} credits an hour while its page is open`}`;
+  const open = p.guard ? 'while it guards a watched position in danger' : 'while its page is open';
+  return `${p.pool} pool stream: ${p.perHour === null ? 'measuring…' : `about ${about(p.perHour)} credits an hour ${open}`}`;
 }
 
 /** A pool page's own stream: "Live stream: about 41,000 credits an hour while this page is open". */

@@ -32,8 +32,11 @@ export interface CostInputs {
    * on the Demo network already as at speed 1 (`demoEvents`).
    */
   events: readonly PacedRead[];
-  /** Pool streams open now (a page shows them) and their measured bytes per second (null: not yet). */
-  poolStreams: ReadonlyArray<{ pool: string; rate: number | null }>;
+  /**
+   * Pool streams open now (a page shows them, or the guard holds them for a position in danger)
+   * and their measured bytes per second (null: not yet).
+   */
+  poolStreams: ReadonlyArray<{ pool: string; rate: number | null; guard?: boolean }>;
   /**
    * The Demo network's speed, or null on the service. Its market runs that many times faster
    * than real time, so the streams' bytes come that much oftener: the measured rates are divided
@@ -106,6 +109,7 @@ export function forecast(i: CostInputs): Omit<CreditForecast, 'preview' | 'demo'
   const planDay = i.plan.plan ? i.plan.plan.monthlyCredits / DAYS_PER_MONTH : null;
   const pools = i.poolStreams.map((p) => ({
     pool: p.pool,
+    guard: p.guard === true,
     perHour: p.rate === null ? null : round(((p.rate * 3600) / KB / speed) * STREAM_CREDITS_PER_KB),
   }));
   return {

@@ -130,7 +130,11 @@ export class CreditPlan {
       priceCredits: PRICE_READ_CREDITS,
       owners: this.d.owners(),
       recordsCredits: this.d.risk.recordsCredits(),
-      poolStreams: pools.map((p) => ({ pool: p.id.slice(5), rate: this.d.volumes.rate(p.id) })),
+      poolStreams: pools.map((p) => ({
+        pool: p.id.slice(5),
+        rate: this.d.volumes.rate(p.id),
+        guard: p.guard === true,
+      })),
       demoSpeed: speed,
     };
     const made = forecast({

@@ -15,10 +15,11 @@ export interface CreditServicesDeps {
   link: ServiceLink;
   /** The reads the risk room makes, for the forecast and the budget's pacing. */
   risk: Pick<CreditPlanDeps, 'risk' | 'schedule'>;
-  /** The streams: what each receives, their states, and the limit on how many are open. */
+  /** The streams: what each receives, their states, the limit on how many are open, which the guard holds. */
   streams: {
     volumes: StreamVolumes;
     supervisor: { statuses(): StreamStatus[]; setBudget(streams: number): void };
+    pools?: { isGuarded(pool: string): boolean };
   };
   owners: () => number;
   onBudget: CreditMeterDeps['onBudget'];
@@ -42,14 +43,17 @@ export class CreditServices {
       onBudget: d.onBudget,
       onChange: d.onChange,
     });
-    const { supervisor, volumes } = d.streams;
+    const { supervisor, volumes, pools } = d.streams;
     this.plan = new CreditPlan({
       ...d.risk,
       settings: d.settings,
       link: d.link,
       credits: this.meter,
       volumes,
-      streams: () => supervisor.statuses(),
+      streams: () =>
+        supervisor
+          .statuses()
+          .map((s) => (s.id.startsWith('pool:') && pools?.isGuarded(s.id.slice(5)) ? { ...s, guard: true } : s)),
       owners: d.owners,
       setStreamBudget: (n) => supervisor.setBudget(n),
     });

@@ -42,7 +42,7 @@ describe('the cost model', () => {
       "Records read again for watched managers' events",
     ]);
     // 2 KB/s is 7,200 credits an hour, while the page is open; not in the day's figure.
-    expect(f.poolStreams).toEqual([{ pool: 'SUI_USDC', perHour: 7200 }]);
+    expect(f.poolStreams).toEqual([{ pool: 'SUI_USDC', perHour: 7200, guard: false }]);
     // A measured stream: 1 KB/s is 86,400 credits a day.
     expect(
       forecast({
@@ -76,7 +76,7 @@ describe('the cost model on the Demo network and under a budget', () => {
       ...base,
       marginStreamRate: 20 * 1024,
       reads: readPlan({}, 3 * 3_600_000),
-      poolStreams: [{ pool: 'SUI_USDC', rate: 40 * 1024 }],
+      poolStreams: [{ pool: 'SUI_USDC', rate: 40 * 1024, guard: true }],
       demoSpeed: 20,
     });
     expect(f.lines[0]).toEqual({
@@ -84,7 +84,7 @@ describe('the cost model on the Demo network and under a budget', () => {
       perDay: 86_400,
       detail: '86,400 KB a day, measured at speed 20 and divided by 20',
     });
-    expect(f.poolStreams).toEqual([{ pool: 'SUI_USDC', perHour: 7_200 }]);
+    expect(f.poolStreams).toEqual([{ pool: 'SUI_USDC', perHour: 7_200, guard: true }]);
   });
 
   it('says which reads the budget slowed and which it stopped, as the status bar does', () => {
