@@ -39,6 +39,8 @@ export interface PriceScheduleDeps {
   budget: () => BudgetState | null;
   /** New prices were read: value the positions again (and plan again). */
   onPrices: () => void;
+  /** The plan was made again (the records' timer follows its interval). */
+  onPlan?: () => void;
   canRun: () => boolean;
   log: (line: string) => void;
   now?: () => number;
@@ -103,6 +105,7 @@ export class PriceSchedule {
     this.plans = next;
     for (const asset of next.keys()) if (!this.seeded.has(asset)) void this.seed(asset);
     this.arm();
+    this.d.onPlan?.();
   }
 
   /**

@@ -121,6 +121,8 @@ const listed = (position: PositionSummary): ValuedManager => ({ position, create
  */
 export class RiskRefresh {
   private timer: NodeJS.Timeout | undefined;
+  /** When the records' timer was armed, and for how long: an interval the budget moves re-arms it. */
+  private armed: { at: number; ms: number } | undefined;
   private soon: NodeJS.Timeout | undefined;
   private running: Promise<RiskReading[]> | undefined;
   private revaluing: Promise<void> | undefined;
@@ -143,12 +145,30 @@ export class RiskRefresh {
   constructor(private readonly d: RiskRefreshDeps) {}
 
   restartTimer(): void {
+    this.arm(Date.now(), this.d.intervalMs());
+  }
+
+  /**
+   * The records' interval may have moved (the budget paces it with the prices): the timer waits
+   * the new one from when it was armed, so the records are read when the plan shown says.
+   */
+  retime(): void {
+    const ms = this.d.intervalMs();
+    if (this.armed && this.timer && ms !== this.armed.ms) this.arm(this.armed.at, ms);
+  }
+
+  private arm(from: number, ms: number): void {
     if (this.timer) clearTimeout(this.timer);
+    this.timer = undefined;
     if (this.closed) return;
-    this.timer = setTimeout(() => {
-      this.timer = undefined;
-      void this.refresh().finally(() => this.restartTimer());
-    }, this.d.intervalMs());
+    this.armed = { at: from, ms };
+    this.timer = setTimeout(
+      () => {
+        this.timer = undefined;
+        void this.refresh().finally(() => this.restartTimer());
+      },
+      Math.min(Math.max(0, from + ms - Date.now()), MAX_TIMER_MS),
+    );
     this.timer.unref?.();
   }
 

@@ -131,6 +131,7 @@ export class RiskServices {
       positions: () => this.refresh.positions(),
       budget: d.budget,
       onPrices: () => void this.refresh.revalue(),
+      onPlan: () => this.refresh.retime(),
       canRun: () => d.connected() && !d.offline(),
       log: d.log,
     });
