@@ -14,6 +14,10 @@ describe('RiskGauge', () => {
     expect(ok.classes()).toContain('ok');
     expect(ok.text()).toContain('2.100');
     expect(ok.attributes('title')).toContain('from liquidation (1.1, its left end) to 2.5');
+    // A list that does not know each pool's ratio: the default's, said to be one.
+    expect(mount(RiskGauge, { props: { value: 1.4, warning: 1.5, critical: 1.25 } }).attributes('title')).toContain(
+      "from the protocol's default liquidation ratio (1.125, its left end; a pool may liquidate at another)",
+    );
   });
 
   it('says what its bar is: its ends labelled under it, the thresholds its marks in the tooltip, the ratio first', () => {

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import {
   drawnLines,
+  labelPositions,
   layoutLabels,
   mergedLabelText,
   positionLineRows,
@@ -81,19 +82,44 @@ describe('labels of the lines on the price chart', () => {
     ]);
   });
 
-  it('never lets two labels overlap, however the lines fall', () => {
-    // 2 to 10 lines at random within 150 px, on charts holding 1 to 3 labels a row: each layout checked box by box.
-    for (const slots of [1, 2, 3]) {
-      for (let seed = 1; seed < 200; seed++) {
-        let x = seed;
-        const rnd = (): number => (x = (x * 16807) % 2147483647) / 2147483647;
-        const prices = Array.from({ length: 2 + (seed % 9) }, () => 3 + rnd() * 0.5);
-        const labels = layoutLabels(prices, { pxPerUnit: 300, labelPx: 17, slots });
-        expect(overlaps(boxes(prices, labels, 300))).toBe(false);
-        // Every line is labelled, alone or in a merged label, once.
-        expect(labels.flatMap((l) => l.lines).sort((a, b) => a - b)).toEqual(prices.map((_, i) => i));
-      }
+  it('never lets two labels overlap, however the lines fall and however wide the plot', () => {
+    // Labels 190 px wide and 17 px tall on plots one to four labels wide, as many side by side as
+    // fit: each label a box, at its slot's place (left, middle or right) and above its line.
+    const w = 190;
+    const at = (pos: string, plot: number): [number, number] =>
+      pos === 'insideStartTop'
+        ? [0, w]
+        : pos === 'insideEndTop'
+          ? [plot - w, plot]
+          : [plot / 2 - w / 2, plot / 2 + w / 2];
+    for (let seed = 1; seed < 600; seed++) {
+      let x = seed;
+      const rnd = (): number => (x = (x * 16807) % 2147483647) / 2147483647;
+      // A small seed's first draws are tiny: past them, the draws spread over [0, 1).
+      for (let k = 0; k < 3; k++) rnd();
+      const plot = w * (1 + rnd() * 3);
+      const slots = Math.min(3, Math.floor(plot / w));
+      const places = labelPositions(slots);
+      // 2 to 10 lines within 150 px.
+      const prices = Array.from({ length: 2 + (seed % 9) }, () => 3 + rnd() * 0.5);
+      const labels = layoutLabels(prices, { pxPerUnit: 300, labelPx: 17, slots });
+      const boxes = labels.map((l) => {
+        const [left, right] = at(places[l.slot]!, plot);
+        const bottom = prices[l.at]! * 300;
+        return { left, right, bottom, top: bottom + 17 };
+      });
+      for (const [i, a] of boxes.entries())
+        for (const b of boxes.slice(i + 1))
+          expect(a.left < b.right && b.left < a.right && a.bottom < b.top && b.bottom < a.top).toBe(false);
+      // Every line is labelled, alone or in a merged label, once.
+      expect(labels.flatMap((l) => l.lines).sort((a, b) => a - b)).toEqual(prices.map((_, i) => i));
     }
+  });
+
+  it('puts two labels side by side at the ends, three at the ends and the middle', () => {
+    expect(labelPositions(1)).toEqual(['insideStartTop']);
+    expect(labelPositions(2)).toEqual(['insideStartTop', 'insideEndTop']);
+    expect(labelPositions(3)).toEqual(['insideStartTop', 'insideMiddleTop', 'insideEndTop']);
   });
 
   it('fixes the price axis to the data, with room for a label above the highest', () => {

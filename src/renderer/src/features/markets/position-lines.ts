@@ -151,6 +151,16 @@ export function layoutLabels(
 }
 
 /**
+ * Where `slots` labels side by side go on a markLine: one at the plot's left; two at its ends (a
+ * centred one would meet a left one unless the plot is three labels wide); three at the left,
+ * middle and right.
+ */
+export function labelPositions(slots: number): Array<'insideStartTop' | 'insideMiddleTop' | 'insideEndTop'> {
+  if (slots >= 3) return ['insideStartTop', 'insideMiddleTop', 'insideEndTop'];
+  return slots === 2 ? ['insideStartTop', 'insideEndTop'] : ['insideStartTop'];
+}
+
+/**
  * The price axis of the candle chart, fixed so that labels can be laid out on it: the candles in
  * view, the lines drawn and the last price, with room below and, above the highest, for a label
  * (`topPx` of `plotPx`).
