@@ -313,7 +313,7 @@ describe('the browser page alerts', () => {
               .textContent(),
           { timeout: 30_000 },
         )
-        .toMatch(/desk · quiet hours until \d\d:\d\d/);
+        .toMatch(/desk · quiet hours until \d{1,2}:\d\d [AP]M \S+/);
 
       // A unfolded: the first critical alert's try on the dead webhook failed, its detail in words in the log.
       await thread.getByTestId('alert-fold').click();

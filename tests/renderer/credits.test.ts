@@ -26,7 +26,7 @@ describe('credits and reads in words', () => {
       poolStreams: [],
     };
     expect(forecastSentence(f)).toBe(
-      'About 900 credits a day at these settings: 45 % of your budget (2,000 a day of 60,000 a month).',
+      'About 900 credits a day at these settings: 45\u202F% of your budget (2,000 a day of 60,000 a month).',
     );
     expect(forecastSentence({ ...f, budget: null, shareOfBudgetDay: null })).toBe(
       'About 900 credits a day at these settings. A custom plan without a monthly budget: nothing to compare it with.',

@@ -1,5 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AlertRecord } from '../../shared/contract';
+import { CORE_LOCALE, timeText } from '../../shared/format';
 
 /** What the acknowledge link needs of the monitor (notify/notifier.ts). */
 export interface AckLinks {
@@ -78,14 +79,7 @@ export async function answerAck(
     return;
   }
   // The time as the machine Tidewatch runs on tells it, with its zone (the phone's may differ).
-  const when = new Date(a.created_at).toLocaleString('en-US', {
-    year: 'numeric',
-    month: 'short',
-    day: 'numeric',
-    hour: 'numeric',
-    minute: '2-digit',
-    timeZoneName: 'short',
-  });
+  const when = timeText(a.created_at, CORE_LOCALE);
   page(
     res,
     200,

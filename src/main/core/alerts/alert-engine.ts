@@ -1,15 +1,27 @@
-import { distanceShown } from '../../../shared/risk-model';
 import { EVENT_TYPES } from '../../../shared/api';
 import { NO_CHANNEL } from '../../../shared/status';
 import type { AlertRecord, CreditUsage, RiskReading } from '../../../shared/contract';
+import {
+  clockText,
+  CORE_LOCALE,
+  countText,
+  DISTANCE_DIGITS,
+  percentText,
+  settingPercentText,
+  usdText,
+} from '../../../shared/format';
+import { towardZeroAt } from '../../../shared/rounding';
 import { ratioText, riskRatioFromStream } from '../../../shared/units';
 import type { IncomingMarginEvent } from '../store/margin-events';
 import type { NewAlert, RiskAlertRepo } from '../store/risk-alert-repo';
 import { EscalationTracker, type Escalation, type EscalationRules, type TrackerState } from './escalation';
 import type { PositionWords } from './position-text';
 
-/** "14:02" in the machine's local time. */
-const clock = (ms: number): string => new Date(ms).toTimeString().slice(0, 5);
+/** "2:02 PM EST": the machine's local time, its zone named (the page that shows it may be in another). */
+const clock = (ms: number): string => clockText(ms, CORE_LOCALE);
+/** "$12,400": money by the product's rule (shared/format.ts). */
+const usd = (n: number): string => usdText(n, CORE_LOCALE);
+const count = (n: number): string => countText(n, CORE_LOCALE);
 const short = (id: string | null): string => (id ? `${id.slice(0, 8)}…${id.slice(-4)}` : '?');
 const liquidationKey = (e: IncomingMarginEvent): string => `liquidation:${e.margin_manager_id}:critical:${e.id}`;
 
@@ -213,7 +225,7 @@ export class AlertEngine {
   /** A protocol-wide liquidation above the user's USD threshold (optional rule, off by default). */
   onLargeLiquidation(
     e: IncomingMarginEvent,
-    usd: number,
+    value: number,
     amountText: string,
     now = Date.now(),
   ): AlertRecord | undefined {
@@ -224,8 +236,8 @@ export class AlertEngine {
       manager_id: e.margin_manager_id,
       owner: null,
       event_id: e.id,
-      title: `Large liquidation: $${Math.round(usd).toLocaleString('en-US')}`,
-      message: `Margin manager ${short(e.margin_manager_id)} was liquidated for ${amountText} (about $${Math.round(usd).toLocaleString('en-US')}). Large liquidations move the book: check your positions on that pool.`,
+      title: `Large liquidation: ${usd(value)}`,
+      message: `Margin manager ${short(e.margin_manager_id)} was liquidated for ${amountText} (about ${usd(value)}). Large liquidations move the book: check your positions on that pool.`,
       created_at: now,
     });
   }
@@ -324,7 +336,6 @@ export class AlertEngine {
    * month and budget (a budget raised past what is spent warns again when that is reached).
    */
   onCreditBudget(share: 0.8 | 1, usage: CreditUsage, now = Date.now()): AlertRecord | undefined {
-    const n = (x: number): string => Math.round(x).toLocaleString('en-US');
     const pct = Math.round(share * 100);
     return this.raise({
       dedupe_key: `credit-budget:-:warning:${usage.month}:${pct}:${usage.budget ?? 0}`,
@@ -333,9 +344,12 @@ export class AlertEngine {
       manager_id: null,
       owner: null,
       event_id: null,
-      title: share >= 1 ? 'Monthly credit budget used up' : `${pct} % of the monthly credit budget used`,
+      title:
+        share >= 1
+          ? 'Monthly credit budget used up'
+          : `${percentText(pct, 0, CORE_LOCALE)} of the monthly credit budget used`,
       message:
-        `${n(usage.thisMonth)} of your ${n(usage.budget ?? 0)} credits for ${usage.month} are spent (by the service's published prices; its dashboard is the authority). ` +
+        `${count(usage.thisMonth)} of your ${count(usage.budget ?? 0)} credits for ${usage.month} are spent (by the service's published prices; its dashboard is the authority). ` +
         (share >= 1
           ? 'Tidewatch keeps running: the service decides what happens past your plan. Close pool pages you do not need, or raise the budget in Settings.'
           : 'Pool pages and stream history cost the most: close the pages you do not need.'),
@@ -421,14 +435,14 @@ export function riskAlertText(
     why =
       r.risk_ratio !== null && r.risk_ratio < threshold
         ? `Its ratio ${ratio} fell below the ${e.level} threshold ${threshold}.`
-        : `It is within ${t.near_pct} % of its liquidation price.`;
+        : `It is within ${settingPercentText(t.near_pct ?? 0, CORE_LOCALE)} of its liquidation price.`;
   }
   const action = about?.action ? `${about.action}${e.level === 'liquidatable' ? ' now' : ''}. ` : '';
   const facts = about
     ? ` ${about.text}`
     : r.distance_pct === null
       ? ''
-      : ` A ${Math.abs(distanceShown(r.distance_pct, 1)).toFixed(1)} % ${r.distance_pct < 0 ? 'fall' : 'rise'} in the base price liquidates it.`;
+      : ` A ${percentText(Math.abs(towardZeroAt(r.distance_pct, DISTANCE_DIGITS)), DISTANCE_DIGITS, CORE_LOCALE)} ${r.distance_pct < 0 ? 'fall' : 'rise'} in the base price liquidates it.`;
   return {
     title: `${word} \u2014 ${where}`,
     message: `${action}${why}${facts} It is liquidated at or below a ratio of ${liquidation}.`,

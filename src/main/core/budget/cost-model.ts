@@ -1,4 +1,5 @@
 import type { CreditForecast } from '../../../shared/contract';
+import { CORE_LOCALE, countText, intervalText } from '../../../shared/format';
 import { DAYS_PER_MONTH, ESTIMATED_CREDITS, STREAM_CREDITS_PER_KB, type Plan } from '../../../shared/credit-prices';
 import type { PacedRead } from './budget-pacer';
 
@@ -53,7 +54,7 @@ export function forecast(i: CostInputs): CreditForecast {
     detail:
       i.marginStreamRate === null
         ? 'assumed until measured'
-        : `${round((i.marginStreamRate * 86_400) / KB).toLocaleString('en-US')} KB a day, measured`,
+        : `${countText((i.marginStreamRate * 86_400) / KB, CORE_LOCALE)} KB a day, measured`,
   });
   for (const r of i.prices) {
     const perDay = r.intervalMs === Infinity ? 0 : (DAY_MS / r.intervalMs) * r.credits;
@@ -84,7 +85,7 @@ export function forecast(i: CostInputs): CreditForecast {
       lines.push({
         what: "Records read again for watched managers' events",
         perDay: round(eventCredits),
-        detail: `about ${eventReads.toFixed(0)} a day (an owner's lists and its prices), measured`,
+        detail: `about ${countText(eventReads, CORE_LOCALE)} a day (an owner's lists and its prices), measured`,
       });
   }
   const perDay = lines.reduce((a, l) => a + l.perDay, 0);
@@ -106,9 +107,7 @@ export function forecast(i: CostInputs): CreditForecast {
   };
 }
 
-/** "45 s", "5 min", "2.5 h". */
+/** "45 s", "5 min", "2.5 h" (shared/format.ts `intervalText`). */
 export function everyText(ms: number): string {
-  if (ms < 90_000) return `${Math.round(ms / 1000)} s`;
-  if (ms < 90 * 60_000) return `${Math.round(ms / 60_000)} min`;
-  return `${Number((ms / 3_600_000).toFixed(1))} h`;
+  return intervalText(ms, CORE_LOCALE);
 }

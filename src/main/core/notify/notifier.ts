@@ -8,6 +8,7 @@ import type {
   NotifyView,
   UnreachedChannel,
 } from '../../../shared/contract';
+import { clockText, CORE_LOCALE } from '../../../shared/format';
 import type { SecretStore } from '../settings';
 import type { RiskAlertRepo } from '../store/risk-alert-repo';
 import type { Enqueue } from '../store/outbox-repo';
@@ -39,8 +40,21 @@ export interface NotifierDeps {
   now?: () => number;
 }
 
-/** The local clock's "12:55", for an alert's words (as the blind alarm's). */
-const clock = (ms: number): string => new Date(ms).toTimeString().slice(0, 5);
+/** The local clock with its zone, "12:55 PM EST", for a delivery's words and the log (as the blind alarm's). */
+const clock = (ms: number): string => clockText(ms, CORE_LOCALE);
+
+/** The alert that a channel is not reached, in words: its title and message. */
+export function unreachedWords(u: UnreachedChannel, now: number): { title: string; message: string } {
+  const mins = Math.max(1, Math.floor((now - u.since) / 60_000));
+  return {
+    title: `Alerts are not reaching ${u.words}`,
+    message:
+      // No clock time: the page that shows it may be in another zone than this machine.
+      `Nothing has reached ${u.words} for ${mins} min: ${u.reason.replace(/\.?$/, '.')} ` +
+      `${u.waiting} alert${u.waiting === 1 ? '' : 's'} wait for it; Tidewatch keeps trying. ` +
+      'Check the channel in Settings → Alert channels ("Send a test").',
+  };
+}
 
 /** Rules whose critical alerts repeat until acknowledged. */
 const ESCALATED = new Set<AlertRecord['rule']>(['liquidation', 'risk-threshold']);
@@ -193,7 +207,7 @@ export class Notifier {
       out.push(
         until === null
           ? { channel: c.name, dueAt: a.created_at }
-          : { channel: c.name, dueAt: until, held: `quiet hours until ${new Date(until).toTimeString().slice(0, 5)}` },
+          : { channel: c.name, dueAt: until, held: `quiet hours until ${clock(until)}` },
       );
     }
     return out;
@@ -204,7 +218,6 @@ export class Notifier {
    * other channels), once per spell; its `since` names the spell, so a restart does not say it again.
    */
   private sayUnreached(u: UnreachedChannel, now: number): void {
-    const mins = Math.max(1, Math.floor((now - u.since) / 60_000));
     const a = (() => {
       this.routingAround = u.channel;
       try {
@@ -215,12 +228,7 @@ export class Notifier {
           manager_id: null,
           owner: null,
           event_id: null,
-          title: `Alerts are not reaching ${u.words}`,
-          message:
-            // No clock time: the page that shows it may be in another zone than this machine.
-            `Nothing has reached ${u.words} for ${mins} min: ${u.reason.replace(/\.?$/, '.')} ` +
-            `${u.waiting} alert${u.waiting === 1 ? '' : 's'} wait for it; Tidewatch keeps trying. ` +
-            'Check the channel in Settings → Alert channels ("Send a test").',
+          ...unreachedWords(u, now),
           created_at: now,
         });
       } finally {

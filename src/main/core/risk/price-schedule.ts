@@ -1,4 +1,5 @@
 import type { PositionSummary, ReadPlan } from '../../../shared/contract';
+import { CORE_LOCALE, distanceText, percentText } from '../../../shared/format';
 import type { RiskThresholds } from '../../../shared/risk-model';
 import { allowedPerDay, paceFactor, pacedIntervalMs, readsPerDay, type PacedRead } from '../budget/budget-pacer';
 import { everyText } from '../budget/cost-model';
@@ -332,8 +333,7 @@ function reasonOf(p: PositionSummary, distance: number | null, rule: CadenceRule
   const liq = p.distance_pct;
   if (rule.fixedMs !== undefined) return 'a fixed interval';
   if (distance === 0) return 'a position at its liquidation ratio';
-  if (liq !== null && Math.abs(liq) <= rule.nearPct)
-    return `near liquidation (${liq > 0 ? '+' : ''}${liq.toFixed(1)} %)`;
-  if (distance !== null && distance < 0.05) return `${(distance * 100).toFixed(1)} % from a threshold`;
+  if (liq !== null && Math.abs(liq) <= rule.nearPct) return `near liquidation (${distanceText(liq, CORE_LOCALE)})`;
+  if (distance !== null && distance < 0.05) return `${percentText(distance * 100, 1, CORE_LOCALE)} from a threshold`;
   return 'far from liquidation';
 }

@@ -22,7 +22,7 @@ import {
   type ValuedManager,
   type WalletRecords,
 } from './portfolio';
-import { describePosition, inWords } from '../alerts/position-text';
+import { describePosition, inWords, interestWords } from '../alerts/position-text';
 import type { ManagerHistory } from './positions';
 import type { OracleBook } from './oracle-book';
 import type { PriceBook } from './prices';
@@ -400,15 +400,7 @@ export class RiskRefresh {
           p.level === 'liquidatable'
         )
           continue;
-        const about = describePosition(p);
-        this.d.alerts.onInterestDrift(
-          p.manager_id,
-          p.owner,
-          p.pool_name,
-          inWords(ms),
-          `${about.action ? `${about.action}. ` : ''}Borrow rate ${(p.interest.apr * 100).toFixed(1)} % a year. ${about.text}`,
-          now,
-        );
+        this.d.alerts.onInterestDrift(p.manager_id, p.owner, p.pool_name, inWords(ms), interestWords(p), now);
       }
     }
   }

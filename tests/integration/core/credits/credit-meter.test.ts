@@ -95,9 +95,9 @@ describe('the credit meter', () => {
     const offB = b.m.subscribe('pool:SUI_USDC', () => {});
     cleanups.push(offB);
     await until(async () => (await titles()).length >= 1, 10_000, 'the 80 % warning');
-    expect((await titles())[0]).toBe('80 % of the monthly credit budget used');
+    expect((await titles())[0]).toBe('80\u202F% of the monthly credit budget used');
     for (let i = 0; i < 200 && (await titles()).length < 2; i++) await b.m.invoke('depth', { pool: 'DEEP_USDC' });
-    expect(await titles()).toEqual(['80 % of the monthly credit budget used', 'Monthly credit budget used up']);
+    expect(await titles()).toEqual(['80\u202F% of the monthly credit budget used', 'Monthly credit budget used up']);
     await until(
       () => b.m.status().credits !== null && b.m.status().credits!.thisMonth >= budget,
       5_000,

@@ -9,7 +9,7 @@ import { NO_CHANNEL } from '../../../../src/shared/status';
 const rules = { warning: 1.275, critical: 1.225, near_pct: 3, liquidation: 1.2 };
 const about = {
   pool: 'WAL_USDC',
-  headline: 'Long 10,175 WAL on WAL_USDC: 1.199, liquidation at $0.1965, \u22120.1 %',
+  headline: 'Long 10,175.0000 WAL on WAL_USDC: 1.199, liquidation at $0.1965, \u22120.1\u202F%',
   action: 'Deposit 307.41 USDC or repay 70.71 USDC \u2192 1.275',
   text: 'Assets $2,000, debt 1,668 USDC ($1,668): ratio 1.199.',
   liquidation: 1.2,
@@ -76,7 +76,7 @@ describe('the alert engine (injected clock, a store in memory)', () => {
     );
     expect(text.title).toBe('Critical, closer \u2014 Margin manager 0xababab\u2026abab: risk ratio 1.210');
     expect(text.message).toMatch(
-      /^Still critical, and half as far from liquidation as at the last alert\. A 0\.1 % fall/,
+      /^Still critical, and half as far from liquidation as at the last alert\. A 0\.1\u202F% fall/,
     );
   });
 
@@ -166,7 +166,7 @@ describe('the alert engine: readings', () => {
       created_at: 1_000,
     });
     expect(warning[0]!.message).toBe(
-      'Its ratio 1.260 fell below the warning threshold 1.275. A 5.0 % fall in the base price liquidates it. It is liquidated at or below a ratio of 1.2.',
+      'Its ratio 1.260 fell below the warning threshold 1.275. A 5.0\u202F% fall in the base price liquidates it. It is liquidated at or below a ratio of 1.2.',
     );
     // The same level a minute later, and again after the cooldown: a steady position said once.
     expect(at(1.262, -5, 61_000)).toEqual([]);
@@ -385,7 +385,7 @@ describe('the alert engine: the monitor itself', () => {
 
     const usage = (budget: number): CreditUsage =>
       ({ month: '2026-11', thisMonth: 8_000, budget }) as unknown as CreditUsage;
-    expect(engine.onCreditBudget(0.8, usage(10_000), 1)?.title).toBe('80 % of the monthly credit budget used');
+    expect(engine.onCreditBudget(0.8, usage(10_000), 1)?.title).toBe('80\u202F% of the monthly credit budget used');
     expect(engine.onCreditBudget(0.8, usage(10_000), 2)).toBeUndefined();
     // A budget raised past what is spent warns again when that is reached.
     expect(engine.onCreditBudget(0.8, usage(10_000 * 1.25), 3)).toBeDefined();
@@ -403,7 +403,7 @@ describe('the alert engine: the monitor itself', () => {
     const back = engine.onSight(since, since + 7 * 60_000)!;
     expect(back).toMatchObject({ rule: 'blind', level: 'info', title: 'Tidewatch sees again' });
     expect(back.message).toBe(
-      'Blind for 7 min (14:00 to 14:07). While you were away: 1 liquidation of a watched manager, 1 threshold crossing, 1 other alert.',
+      'Blind for 7 min (2:00 PM UTC to 2:07 PM UTC). While you were away: 1 liquidation of a watched manager, 1 threshold crossing, 1 other alert.',
     );
     expect(engine.onSight(since, since + 8 * 60_000)).toBeUndefined();
     expect(engine.onBlind(since, ['the service cannot be reached'], since + 9 * 60_000)).toBeUndefined();

@@ -205,7 +205,9 @@ describe('Notifier: where an alert goes', () => {
     const n = make({
       file: { channels: [ntfy('phone', { quietHours: { from: '11:00', to: '13:00' } })], escalateEveryMin: 0 },
     });
-    expect(n.route(record())).toEqual([{ channel: 'phone', dueAt: T0 + 60 * MIN, held: 'quiet hours until 13:00' }]);
+    expect(n.route(record())).toEqual([
+      { channel: 'phone', dueAt: T0 + 60 * MIN, held: 'quiet hours until 1:00 PM UTC' },
+    ]);
     expect(n.route(record({ level: 'critical' }))).toEqual([{ channel: 'phone', dueAt: T0 }]);
     expect(n.route(record({ rule: 'blind', level: 'info' }))).toEqual([{ channel: 'phone', dueAt: T0 }]);
 

@@ -17,6 +17,8 @@ describe('the read plan', () => {
     const at = { readable: (a: string) => a === 'SUI', quoteUsd: () => 1, sigma: () => sigma, now: 0 };
     // Both within 10 % of liquidation: both ask for the 45 s floor; the reason is the nearer one's.
     const plan = planReads([pos('a', -8.5), pos('b', 2.9)], CADENCE_RULES.guard, null, at);
-    expect(plan.assets).toEqual([{ asset: 'SUI', wantMs: 45_000, everyMs: 45_000, why: 'near liquidation (+2.9 %)' }]);
+    expect(plan.assets).toEqual([
+      { asset: 'SUI', wantMs: 45_000, everyMs: 45_000, why: 'near liquidation (+2.9\u202F%)' },
+    ]);
   });
 });

@@ -120,9 +120,9 @@ describe('thresholds that mean something', () => {
     } as unknown as PositionSummary;
     const words = describePosition({ ...p, side: 'long', size: 1000, base_symbol: 'SUI' } as PositionSummary);
     expect(words.text).toBe(
-      'Assets $3,000, debt 2,600 USDC ($2,600): ratio 1.153. SUI at $2.925 (\u22122.5 %) liquidates it.',
+      'Assets $3,000.00, debt 2,600.00 USDC ($2,600.00): ratio 1.153. SUI at $2.9250 (\u22122.5\u202F%) liquidates it.',
     );
-    expect(words.headline).toBe('Long 1,000 SUI on SUI_USDC: 1.153, liquidation at $2.925, \u22122.5 %');
-    expect(words.action).toBe('Deposit 120 USDC or repay 100 USDC \u2192 1.20');
+    expect(words.headline).toBe('Long 1,000.0000 SUI on SUI_USDC: 1.153, liquidation at $2.9250, \u22122.5\u202F%');
+    expect(words.action).toBe('Deposit 120.00 USDC or repay 100.00 USDC \u2192 1.20');
   });
 });
