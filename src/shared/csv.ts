@@ -1,3 +1,4 @@
+import type { RiskReading } from './contract';
 import { isoTime } from './format';
 import type { PositionSummary } from './portfolio';
 
@@ -26,7 +27,8 @@ export const MARGIN_EVENT_COLUMNS = [
 
 /**
  * The Portfolio's columns (its Export CSV): one row per margin manager, the figures its row shows,
- * unrounded, and its times in ISO 8601 with the zone's offset (format.ts `isoTime`).
+ * unrounded, and its times in ISO 8601 with the zone's offset (format.ts `isoTime`). `tidewatch
+ * export risk` speaks with these names too (`RISK_COLUMNS`).
  */
 export const POSITION_COLUMNS = [
   'valued_at',
@@ -107,5 +109,53 @@ export function positionRow(owner: string, label: string | null, p: PositionSumm
     exchange_base_usd: p.exchange_view?.base_usd ?? null,
     exchange_ratio: p.exchange_view?.ratio ?? null,
     updated_at: isoOrNull(p.updated_ms),
+  };
+}
+
+/**
+ * The columns of `tidewatch export risk`: each reading of the risk history as the Portfolio's CSV
+ * names its figures (a reading is the position at one valuation: its time, side, size,
+ * break-even, level, liquidation price and distance).
+ */
+export const RISK_COLUMNS = [
+  'valued_at',
+  'owner',
+  'manager_id',
+  'pool',
+  'side',
+  'size',
+  'base_symbol',
+  'quote_symbol',
+  'price_usd',
+  'break_even_price',
+  'assets_usd',
+  'debt_usd',
+  'risk_ratio',
+  'level',
+  'liquidation_price',
+  'distance_pct',
+] as const satisfies readonly PositionColumn[];
+
+export type RiskColumn = (typeof RISK_COLUMNS)[number];
+
+/** A stored reading as a row of `export risk` (a figure a reading of an older Tidewatch did not keep is empty). */
+export function riskRow(r: RiskReading): Record<RiskColumn, unknown> {
+  return {
+    valued_at: isoTime(r.ts_ms),
+    owner: r.owner,
+    manager_id: r.manager_id,
+    pool: r.pool ?? null,
+    side: r.side ?? null,
+    size: r.size ?? null,
+    base_symbol: r.base_symbol ?? null,
+    quote_symbol: r.quote_symbol ?? null,
+    price_usd: r.price_usd ?? null,
+    break_even_price: r.break_even_price ?? null,
+    assets_usd: r.assets_usd,
+    debt_usd: r.debt_usd,
+    risk_ratio: r.risk_ratio,
+    level: r.level ?? null,
+    liquidation_price: r.liquidation_price ?? null,
+    distance_pct: r.distance_pct,
   };
 }

@@ -160,6 +160,14 @@ describe('contract queries against the Demo network', () => {
     const history = await call('riskHistory', { managerId: readings[0]!.manager_id });
     expect(history.data.length).toBeGreaterThan(0);
     expect(history.data[0].risk_ratio).toBeGreaterThan(1);
+    // Each reading keeps the position as its Portfolio row showed it (`export risk` prints them).
+    const last = history.data.at(-1);
+    const row = (await call('portfolio', {})).data.wallets
+      .flatMap((w: any) => w.positions)
+      .find((p: any) => p.manager_id === last.manager_id);
+    expect(last).toMatchObject({ pool: row.pool_name, side: row.side, base_symbol: row.base_symbol });
+    expect(typeof last.size).toBe('number');
+    expect(['ok', 'warning', 'critical', 'liquidatable']).toContain(last.level);
     const alerts = await call('alerts', {});
     expect(Array.isArray(alerts.data)).toBe(true);
     // History replayed at first start (from before the owner was watched) is stored, not alerted.

@@ -453,5 +453,14 @@ export function readingOf(p: PositionSummary, now: number): RiskReading {
     debt_usd: p.debt_usd,
     assets_usd: p.collateral_usd,
     distance_pct: p.distance_pct,
+    pool: p.pool_name,
+    side: p.side,
+    size: p.size,
+    base_symbol: p.base_symbol,
+    quote_symbol: p.quote_symbol,
+    price_usd: p.price?.usd ?? null,
+    break_even_price: p.pnl.break_even_price,
+    liquidation_price: p.liquidation_price,
+    level: p.level,
   };
 }

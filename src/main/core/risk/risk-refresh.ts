@@ -338,13 +338,6 @@ export class RiskRefresh {
       for (const p of w.positions)
         if (!managers.has(p.manager_id)) managers.set(p.manager_id, before?.get(p.manager_id) ?? listed(p));
     this.latest = { portfolio: read.portfolio, at: now, managers };
-    try {
-      this.d.risk.addReadings(read.readings);
-      this.d.cache.save(PORTFOLIO_CACHE_KEY, read.portfolio, now);
-      this.d.noteStore();
-    } catch (err) {
-      this.d.noteStore(err);
-    }
     this.d.alerts.tracker.setCooldown(this.d.cooldownMs());
     const byId = new Map(read.portfolio.wallets.flatMap((w) => w.positions.map((p) => [p.manager_id, p])));
     const thresholdsOf = this.d.thresholdsOf();
@@ -361,6 +354,15 @@ export class RiskRefresh {
     // One judgement: every view and the tray show the level the alerts hold, hysteresis and all
     // (a row does not flap between warning and critical while the alerts stay critical).
     for (const p of byId.values()) p.level = this.d.alerts.tracker.held(p.manager_id) ?? p.level;
+    // The history keeps each reading with that level, as the Portfolio's row shows it.
+    for (const r of read.readings) r.level = byId.get(r.manager_id)?.level ?? r.level;
+    try {
+      this.d.risk.addReadings(read.readings);
+      this.d.cache.save(PORTFOLIO_CACHE_KEY, read.portfolio, now);
+      this.d.noteStore();
+    } catch (err) {
+      this.d.noteStore(err);
+    }
     this.alertInterest(read, now);
     const pools = [...book.poolsById.values()];
     this.guarded = [];

@@ -33,6 +33,19 @@ class NewestKeyId {
   }
 }
 
+/** A reading's position figures, NULL where a reading does not carry them (every named parameter must be given). */
+const NO_POSITION = {
+  pool: null,
+  side: null,
+  size: null,
+  base_symbol: null,
+  quote_symbol: null,
+  price_usd: null,
+  break_even_price: null,
+  liquidation_price: null,
+  level: null,
+} satisfies Partial<RiskReading>;
+
 /** Where a new alert goes besides the screen: the channels that carry it (notify/router.ts). */
 export type AlertRouter = (a: AlertRecord) => Enqueue[];
 
@@ -51,8 +64,10 @@ export class RiskAlertRepo {
 
   constructor(private readonly db: Database.Database) {
     this.insertReading = db.prepare(`INSERT OR REPLACE INTO risk_readings
-      (manager_id, owner, ts_ms, risk_ratio, debt_usd, assets_usd, distance_pct)
-      VALUES (@manager_id, @owner, @ts_ms, @risk_ratio, @debt_usd, @assets_usd, @distance_pct)`);
+      (manager_id, owner, ts_ms, risk_ratio, debt_usd, assets_usd, distance_pct,
+       pool, side, size, base_symbol, quote_symbol, price_usd, break_even_price, liquidation_price, level)
+      VALUES (@manager_id, @owner, @ts_ms, @risk_ratio, @debt_usd, @assets_usd, @distance_pct,
+       @pool, @side, @size, @base_symbol, @quote_symbol, @price_usd, @break_even_price, @liquidation_price, @level)`);
     this.insertAlert = db.prepare(`INSERT OR IGNORE INTO alerts
       (dedupe_key, rule, level, manager_id, owner, event_id, title, message, created_at)
       VALUES (@dedupe_key, @rule, @level, @manager_id, @owner, @event_id, @title, @message, @created_at)`);
@@ -74,7 +89,7 @@ export class RiskAlertRepo {
 
   addReadings(readings: readonly RiskReading[]): void {
     this.db.transaction(() => {
-      for (const r of readings) this.insertReading.run(r);
+      for (const r of readings) this.insertReading.run({ ...NO_POSITION, ...r });
     })();
   }
 
