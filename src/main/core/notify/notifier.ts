@@ -15,6 +15,7 @@ import { carries, parseNotifyConfig, secretFieldsOf, type ChannelConfig, type No
 import { OutboxWorker } from './outbox-worker';
 import { quietUntil } from './quiet-hours';
 import { ChannelReach, channelWords } from './reach';
+import { AlertRouter, TO_EVERY_CHANNEL } from './router';
 import { sendOn, type Delivery } from './senders';
 import { testChannels } from './channel-test';
 import { compose } from './compose';
@@ -44,8 +45,6 @@ const clock = (ms: number): string => new Date(ms).toTimeString().slice(0, 5);
 
 /** Rules whose critical alerts repeat until acknowledged. */
 const ESCALATED = new Set<AlertRecord['rule']>(['liquidation', 'risk-threshold']);
-/** Rules about delivery itself (Tidewatch cannot see; a channel not reached): every channel carries them, whatever its level and rules. */
-const TO_EVERY_CHANNEL = new Set<AlertRecord['rule']>(['blind', 'channel']);
 
 const EMPTY: NotifyConfig = {
   channels: [],
@@ -57,17 +56,18 @@ const EMPTY: NotifyConfig = {
 };
 
 /**
- * Alerts away from the desk: which channels carry an alert (level, rules, quiet hours),
- * the outbox worker that sends them, the escalation that repeats a critical alert until it is
+ * Alerts away from the desk: which channels carry an alert (level, rules, quiet hours: the
+ * router, notify/router.ts, which the alert repository asks for every alert it stores), the
+ * outbox worker that sends them, the escalation that repeats a critical alert until it is
  * acknowledged (in the app, on the page, or by the one-time link in the message), and the
  * channels' configuration from the command line's file and from Settings.
  */
 export class Notifier {
   readonly worker: OutboxWorker;
+  /** Which channels carry a new alert: asked in the transaction that stores it. */
+  readonly router: AlertRouter;
   /** Whether each channel reaches the trader: the status, the banner, the blind alarm. */
   readonly reach: ChannelReach;
-  /** The channel a "not reached" alert is about: not queued on it (it would wait behind the rest). */
-  private routingAround: string | null = null;
   private storedDoc: { config: NotifyConfig; secrets: string[] };
   private escalation: NodeJS.Timeout | undefined;
   private closed = false;
@@ -88,10 +88,8 @@ export class Notifier {
       log: (line) => deps.log(line),
       now: this.now,
     });
-    deps.repo.routeTo(
-      (a) => this.route(a),
-      () => this.worker.kick(),
-    );
+    this.router = new AlertRouter(() => this.channels(), this.worker);
+    deps.repo.routeWith(this.router);
     this.reach = new ChannelReach({
       channels: () => this.channels(),
       facts: (name) => ({ failing: this.worker.spellOf(name), ...deps.repo.outbox.waitingOn(name) }),
@@ -180,53 +178,28 @@ export class Notifier {
   }
 
   /**
-   * The channels a new alert goes to, and when: the blind alarm and its all-clear, and a channel
-   * not reached, to every channel (but that one); others by level and rule; a warning in a
-   * channel's quiet hours waits for their end.
-   */
-  route(a: AlertRecord): Enqueue[] {
-    const out: Enqueue[] = [];
-    for (const c of this.channels()) {
-      if (c.type === 'desktop' || c.name === this.routingAround) continue;
-      if (!TO_EVERY_CHANNEL.has(a.rule) && !carries(c, a)) continue;
-      const until = a.level === 'critical' || a.rule === 'blind' ? null : quietUntil(c.quietHours, a.created_at);
-      out.push(
-        until === null
-          ? { channel: c.name, dueAt: a.created_at }
-          : { channel: c.name, dueAt: until, held: `quiet hours until ${new Date(until).toTimeString().slice(0, 5)}` },
-      );
-    }
-    return out;
-  }
-
-  /**
    * A channel's spell passed a minute: one alert says so (a desktop or browser notification, the
    * other channels), once per spell; its `since` names the spell, so a restart does not say it again.
    */
   private sayUnreached(u: UnreachedChannel, now: number): void {
     const mins = Math.max(1, Math.floor((now - u.since) / 60_000));
-    const a = (() => {
-      this.routingAround = u.channel;
-      try {
-        return this.deps.repo.addAlert({
-          dedupe_key: `channel:${u.channel}:warning:${u.since}`,
-          rule: 'channel',
-          level: 'warning',
-          manager_id: null,
-          owner: null,
-          event_id: null,
-          title: `Alerts are not reaching ${u.words}`,
-          message:
-            // No clock time: the page that shows it may be in another zone than this machine.
-            `Nothing has reached ${u.words} for ${mins} min: ${u.reason.replace(/\.?$/, '.')} ` +
-            `${u.waiting} alert${u.waiting === 1 ? '' : 's'} wait for it; Tidewatch keeps trying. ` +
-            'Check the channel in Settings → Alert channels ("Send a test").',
-          created_at: now,
-        });
-      } finally {
-        this.routingAround = null;
-      }
-    })();
+    const a = this.router.routingAround(u.channel, () =>
+      this.deps.repo.addAlert({
+        dedupe_key: `channel:${u.channel}:warning:${u.since}`,
+        rule: 'channel',
+        level: 'warning',
+        manager_id: null,
+        owner: null,
+        event_id: null,
+        title: `Alerts are not reaching ${u.words}`,
+        message:
+          // No clock time: the page that shows it may be in another zone than this machine.
+          `Nothing has reached ${u.words} for ${mins} min: ${u.reason.replace(/\.?$/, '.')} ` +
+          `${u.waiting} alert${u.waiting === 1 ? '' : 's'} wait for it; Tidewatch keeps trying. ` +
+          'Check the channel in Settings → Alert channels ("Send a test").',
+        created_at: now,
+      }),
+    );
     this.deps.log(`alert delivery: ${u.words} not reached since ${clock(u.since)}: ${u.short}`);
     if (a) this.deps.onAlertsChanged([a]);
   }
@@ -279,7 +252,7 @@ export class Notifier {
    */
   deliverUnstored(a: AlertRecord | undefined): void {
     if (!a || a.id !== 0) return;
-    for (const e of this.route(a)) {
+    for (const e of this.router.route(a)) {
       const c = this.channels().find((x) => x.name === e.channel);
       if (!c) continue;
       const d = compose([{ alert: a, repeat: 0, ackUrl: null }], {
@@ -346,7 +319,7 @@ export class Notifier {
       const repeats: Array<{ alertId: number; repeat: number; to: Enqueue[] }> = [];
       for (const a of newest.values()) {
         const rows = this.deps.repo.outbox.rowsOf(a.id);
-        for (const e of this.route(a)) {
+        for (const e of this.router.route(a)) {
           const mine = rows.filter((r) => r.channel === e.channel);
           if (mine.length === 0 || mine.some((r) => r.state === 'pending')) continue;
           const last = mine.reduce((x, r) => (r.repeat > x.repeat ? r : x));
