@@ -4,32 +4,39 @@ import { ServiceError } from './client/errors';
 import type { ServiceConfig } from './client/http';
 import { ServiceClient } from './client/service-client';
 import { serviceConfigOf, serviceIdentity, type DemoTarget } from './client/service-target';
+import type { CoreBus } from './events';
 
 export interface ServiceLinkOptions {
   settings: Pick<SettingsService, 'effective' | 'apiKey' | 'streamKeys'>;
   /** The Demo network the shell started (src/sim), used when the network is `demo`. */
   demo?: DemoTarget;
   fetch?: typeof fetch;
-  /** Each answered request, by its spec path (the credit meter counts them). */
-  onAnswered: (specPath: string) => void;
-  /** The service became reachable or unreachable. */
-  onOfflineChange: () => void;
+  /**
+   * Publishes each answered request (`requestAnswered`, by its spec path: the credit meter counts
+   * them) and each change of reachability (`offlineChanged`); hears the streams' (`streamReached`).
+   */
+  events: Pick<CoreBus, 'on' | 'emit'>;
 }
 
 /**
  * The data service as the settings point at it: the client, whether Tidewatch can connect at all
  * (a key and an address), which service it is (a change of network, URL, key or naming is another
- * service), and whether it is reachable now (the offline banner).
+ * service), whether it is reachable now (the offline banner), and whether it may be asked at all.
  */
 export class ServiceLink {
   readonly client: ServiceClient;
   private identity: string;
   private offlineSince: number | null = null;
+  private closed = false;
+  /** Each answered request, published: one function for the client's every answer. */
+  private readonly answered: (specPath: string) => void;
 
   constructor(private readonly o: ServiceLinkOptions) {
+    this.answered = (specPath) => o.events.emit('requestAnswered', { specPath });
     const config = this.config();
     this.client = new ServiceClient(config);
     this.identity = serviceIdentity(config);
+    o.events.on('streamReached', ({ reachable }) => this.noteNetwork(reachable ? undefined : 'unreachable'));
   }
 
   private get settings(): Settings {
@@ -50,9 +57,19 @@ export class ServiceLink {
     return this.apiKey() !== null && (s.network === 'demo' ? this.o.demo !== undefined : s.baseUrl !== '');
   }
 
+  /** A key, an address, and the monitor open: reads and streams may go out. */
+  mayAsk(): boolean {
+    return !this.closed && this.canConnect();
+  }
+
+  /** The monitor closes: nothing more is asked of the service. */
+  close(): void {
+    this.closed = true;
+  }
+
   config(): ServiceConfig {
     const keys = { apiKey: this.apiKey(), streamKeys: this.o.settings.streamKeys() };
-    return serviceConfigOf(this.settings, this.demo(), keys, { fetch: this.o.fetch, onAnswered: this.o.onAnswered });
+    return serviceConfigOf(this.settings, this.demo(), keys, { fetch: this.o.fetch, onAnswered: this.answered });
   }
 
   /** Point the client at the settings again; true when the service itself changed. */
@@ -85,6 +102,6 @@ export class ServiceLink {
     const was = this.offlineSince;
     if (offline) this.offlineSince ??= Date.now();
     else if (!err) this.offlineSince = null;
-    if (was !== this.offlineSince) this.o.onOfflineChange();
+    if (was !== this.offlineSince) this.o.events.emit('offlineChanged', { offline: this.offlineSince !== null });
   }
 }

@@ -8,6 +8,7 @@ import type {
   NotifyView,
   UnreachedChannel,
 } from '../../../shared/contract';
+import type { CoreBus } from '../events';
 import type { SecretStore } from '../settings';
 import type { RiskAlertRepo } from '../store/risk-alert-repo';
 import type { Enqueue } from '../store/outbox-repo';
@@ -30,10 +31,11 @@ export interface NotifierDeps {
   privacy: () => boolean;
   /** Where a link in a message points when the config names none (serve's own address), or null. */
   publicUrl: () => string | null;
-  /** An alert changed (acknowledged by a link, a delivery logged): the Alerts page reads again. */
-  onAlertsChanged: (changed: AlertRecord[]) => void;
-  /** Which channels are not reached changed: the status shows it. */
-  onReachChanged?: () => void;
+  /**
+   * Where it publishes an alert changed (`alertsUpdated`: acknowledged by a link, a delivery
+   * logged; the Alerts page reads again) and a change of the channels not reached (`reachChanged`).
+   */
+  events: Pick<CoreBus, 'emit'>;
   fetch?: typeof fetch;
   log: (line: string) => void;
   redact: (text: string) => string;
@@ -83,7 +85,7 @@ export class Notifier {
       send: (c, d) => this.send(c, d),
       composeOptions: (c) => ({ linkBase: this.linkBase(), hideAmounts: c.hideAmounts || deps.privacy() }),
       ackUrl: (a) => this.ackUrl(a),
-      onLogged: () => deps.onAlertsChanged([]),
+      onLogged: () => this.alertsUpdated([]),
       redact: (t) => deps.redact(t),
       log: (line) => deps.log(line),
       now: this.now,
@@ -96,12 +98,17 @@ export class Notifier {
       onUnreached: (u, now) => this.sayUnreached(u, now),
       reroute: (from, to, u, now) => this.reroute(from, to, u, now),
       onChange: () => {
-        deps.onReachChanged?.();
-        deps.onAlertsChanged([]);
+        deps.events.emit('reachChanged', { unreached: this.reach.unreached });
+        this.alertsUpdated([]);
       },
       log: (line) => deps.log(deps.redact(line)),
       now: this.now,
     });
+  }
+
+  /** Alerts changed after they were raised (`[]`: the page reads them again). */
+  private alertsUpdated(alerts: AlertRecord[]): void {
+    this.deps.events.emit('alertsUpdated', { alerts });
   }
 
   start(): this {
@@ -201,7 +208,7 @@ export class Notifier {
       }),
     );
     this.deps.log(`alert delivery: ${u.words} not reached since ${clock(u.since)}: ${u.short}`);
-    if (a) this.deps.onAlertsChanged([a]);
+    if (a) this.alertsUpdated([a]);
   }
 
   /**
@@ -228,7 +235,7 @@ export class Notifier {
       `alert delivery: ${u.words} not reached for ${mins} min; ${n} alert${n === 1 ? '' : 's'} sent to ${channelWords(to)} instead`,
     );
     this.worker.kick();
-    this.deps.onAlertsChanged([]);
+    this.alertsUpdated([]);
   }
 
   /** The delivery log of these alerts, a row still waiting on a channel not reached said as not delivered. */
@@ -291,7 +298,7 @@ export class Notifier {
     const id = this.deps.repo.outbox.spendAckToken(token);
     if (id === undefined) return undefined;
     const a = this.deps.repo.acknowledge(id, this.now());
-    if (a) this.deps.onAlertsChanged([a]);
+    if (a) this.alertsUpdated([a]);
     return a;
   }
 

@@ -1,5 +1,6 @@
 import type { Trade } from '../../../shared/api';
 import { allowedPerDay, readsPerDay, type PaceBounds, type PacedRead } from '../budget/budget-pacer';
+import type { CoreBus } from '../events';
 import type { BudgetState, GuardedPosition } from './price-schedule';
 import type { PriceBook } from './prices';
 
@@ -38,6 +39,8 @@ export interface DangerPricingDeps {
   positions?: () => readonly GuardedPosition[];
   /** Read these assets' prices now and value again (the price schedule's readNow). */
   readNow?: (assets: string[]) => void;
+  /** Publishes the pools wanted live (`guardPoolsWanted`); hears the pool streams' trades (`poolStreamRead`). */
+  events: Pick<CoreBus, 'on' | 'emit'>;
   now?: () => number;
   setTimer?: (fn: () => void, ms: number) => { unref?: () => void };
   clearTimer?: (t: unknown) => void;
@@ -65,11 +68,10 @@ export const LIVE_REVALUE_MS = 1_000;
  * pool that prices the moving asset of a watched position in danger (`inDanger`) is wanted
  * on its trade stream, where the plan allows one, so the position is valued at each trade (at most
  * once a second) instead of at the schedule's 45 s. The streams room opens the streams it is told
- * (`onWanted`) in a free slot and hands back their trades (`onTrades`).
+ * (`guardPoolsWanted`) in a free slot and publishes their trades (`poolStreamRead`: `onTrades`).
  */
 export class DangerPricing {
   private wanted = new Set<string>();
-  private readonly listeners = new Set<(pools: ReadonlySet<string>) => void>();
   /** The newest trade time taken per pool: a replay or backfill is older and moves nothing. */
   private readonly newest = new Map<string, number>();
   private lastRevalue = -Infinity;
@@ -80,17 +82,12 @@ export class DangerPricing {
 
   constructor(private readonly d: DangerPricingDeps) {
     this.now = d.now ?? Date.now;
+    d.events.on('poolStreamRead', ({ pool, trades }) => this.onTrades(pool, trades));
   }
 
   /** The pools wanted live now. */
   pools(): ReadonlySet<string> {
     return this.wanted;
-  }
-
-  /** Told every time the pools wanted change. */
-  onWanted(listener: (pools: ReadonlySet<string>) => void): () => void {
-    this.listeners.add(listener);
-    return () => this.listeners.delete(listener);
   }
 
   /** After each valuation: the pools of the positions in danger, when the plan allows. */
@@ -105,7 +102,7 @@ export class DangerPricing {
     if (next.size === this.wanted.size && [...next].every((p) => this.wanted.has(p))) return;
     this.wanted = next;
     for (const p of [...this.newest.keys()]) if (!next.has(p)) this.newest.delete(p);
-    for (const l of this.listeners) l(next);
+    this.d.events.emit('guardPoolsWanted', { pools: next });
   }
 
   /** Trades a pool stream received: a wanted pool's newest trade prices its asset. */

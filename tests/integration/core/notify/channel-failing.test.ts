@@ -77,7 +77,7 @@ describe('a channel that refuses connections', () => {
     expect(m.status().unreached).toEqual([]);
     const early = (await m.invoke('alerts', {})).data.find((x) => x.id === a.id)!;
     expect(early.deliveries?.at(-1)?.result).not.toBe('undelivered');
-    expect(m.alerts.sight.reasons().join()).not.toContain('alert channel');
+    expect(m.sight.reasons().join()).not.toContain('alert channel');
 
     // A minute after the first failure: flagged, pushed, said once.
     skip(31_000);
@@ -87,7 +87,7 @@ describe('a channel that refuses connections', () => {
     expect(u!.reason).toMatch(/^ntfy \(phone\) could not be reached: connection refused/);
     await until(() => pushed.some((s) => (s.unreached ?? []).length === 1), 5_000, 'the status push');
     // Its only channel: nothing reaches the trader, which the blind alarm counts (in words).
-    expect(m.alerts.sight.reasons()).toContain('no alert channel reaches you (phone (ntfy): connection refused)');
+    expect(m.sight.reasons()).toContain('no alert channel reaches you (phone (ntfy): connection refused)');
     expect(raised).toHaveLength(1);
     expect(raised[0]).toMatchObject({ level: 'warning', title: 'Alerts are not reaching phone (ntfy)' });
     expect(raised[0]!.message).toMatch(

@@ -4,6 +4,7 @@ import type { IncomingMarginEvent } from '../../../../src/main/core/store/margin
 import { Store } from '../../../../src/main/core/store/store';
 import type { AlertRecord, RiskReading } from '../../../../src/shared/contract';
 import { NO_CHANNEL } from '../../../../src/shared/status';
+import { alertsHeard } from '../../../support/events';
 
 const rules = { warning: 1.275, critical: 1.225, near_pct: 3, liquidation: 1.2 };
 const about = {
@@ -32,7 +33,7 @@ afterEach(() => store?.close());
 function start(): { engine: AlertEngine; pushed: AlertRecord[] } {
   store = Store.openInMemory();
   const pushed: AlertRecord[] = [];
-  return { engine: new AlertEngine(store.risk, (a) => pushed.push(...a), 15 * 60_000), pushed };
+  return { engine: new AlertEngine(store.risk, alertsHeard(pushed), 15 * 60_000), pushed };
 }
 
 describe('the alert engine (injected clock, a store in memory)', () => {
@@ -99,7 +100,10 @@ describe('the alert engine (injected clock, a store in memory)', () => {
       timestamp_ms: 6_000,
       data: '{}',
     } as unknown as IncomingMarginEvent;
-    expect(engine.onLiquidation(liquidation, '0xowner', 0, {}, () => undefined, 6_100)?.title).toBe('Liquidated');
+    expect(
+      engine.onLiquidation(liquidation, '0xowner', 0, {}, { amounts: () => undefined, pool: () => undefined }, 6_100)
+        ?.title,
+    ).toBe('Liquidated');
     expect(
       engine.onReadings(
         [reading(1.199, 6_200)],

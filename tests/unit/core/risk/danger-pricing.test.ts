@@ -11,6 +11,7 @@ import { CADENCE_RULES } from '../../../../src/main/core/risk/cadence';
 import type { GuardedPosition } from '../../../../src/main/core/risk/price-schedule';
 import { PriceBook } from '../../../../src/main/core/risk/prices';
 import type { ServiceClient } from '../../../../src/main/core/client/service-client';
+import { EventBus, type CoreEvents } from '../../../../src/main/core/events';
 import type { PositionLevel } from '../../../../src/shared/risk-model';
 
 const SUI = '0x2::sui::SUI';
@@ -53,12 +54,14 @@ function setup(allowed = true, positions: GuardedPosition[] = []) {
   );
   const revalue = vi.fn();
   const readNow = vi.fn();
+  const events = new EventBus<CoreEvents>();
   const danger = new DangerPricing({
     prices,
     allowed: () => allowed,
     revalue,
     positions: () => positions,
     readNow,
+    events,
     now: () => now,
     setTimer: (fn, ms) => {
       const t = { at: now + ms, fn, unref: () => {} };
@@ -74,14 +77,14 @@ function setup(allowed = true, positions: GuardedPosition[] = []) {
       t.fn();
     }
   };
-  return { danger, prices, revalue, readNow, advance };
+  return { danger, events, prices, revalue, readNow, advance };
 }
 
 describe('live prices while a position is in danger', () => {
   it('wants the pool that prices a critical or liquidatable position, and tells only changes', () => {
-    const { danger } = setup();
+    const { danger, events } = setup();
     const told: string[][] = [];
-    danger.onWanted((p) => told.push([...p].sort()));
+    events.on('guardPoolsWanted', ({ pools }) => told.push([...pools].sort()));
     danger.update([guarded('warning'), guarded('ok', WAL)]);
     expect(told).toEqual([]);
     danger.update([guarded('critical'), guarded('warning', WAL)]);
@@ -101,12 +104,13 @@ describe('live prices while a position is in danger', () => {
   });
 
   it("prices the asset at each wanted pool's newest trade and values again at most once a second", () => {
-    const { danger, prices, revalue, advance } = setup();
+    const { danger, events, prices, revalue, advance } = setup();
     danger.update([guarded('critical')]);
     // A pool not wanted moves nothing.
     danger.onTrades('WAL_USDC', [trade(0.5, 10)]);
     expect(prices.peek(WAL)).toBeNull();
-    danger.onTrades('SUI_USDC', [trade(3.1, 10), trade(3.05, 20)]);
+    // As a pool stream publishes what it read.
+    events.emit('poolStreamRead', { pool: 'SUI_USDC', trades: [trade(3.1, 10), trade(3.05, 20)], depth: null });
     expect(prices.peek(SUI)?.usd).toBeCloseTo(3.05, 9);
     expect(revalue).toHaveBeenCalledTimes(1);
     // Trades within the second wait for one valuation at its end.
