@@ -1,5 +1,6 @@
 import {
   parseArgs,
+  type AlertRecord,
   type ContractInput,
   type ContractMethod,
   type ContractResults,
@@ -32,37 +33,39 @@ import { StatusReporter } from './status-reporter';
 import { Store } from './store/store';
 import { StoreHealth } from './store/store-health';
 import { StreamServices } from './streams/stream-services';
-import { WatchRegistry } from './watch-registry';
+import { WatchRegistry, type LatestReading } from './watch-registry';
 
 export type { MonitorOptions } from './monitor-options';
 
 /**
  * The monitor: the composition root of core. It builds each service in dependency order (each
  * after every service it calls), gives them one event bus to tell one another what happened
- * (events.ts), runs their lifecycle, and implements TidewatchApi for both shells through the
- * contract's handlers (core/contract).
+ * (events.ts), and runs their lifecycle. The shells get the contract (TidewatchApi, answered by
+ * the handlers of core/contract), the lifecycle, and the few things a shell itself shows: the
+ * tray's readings, the desktop's notifications, the acknowledge links. The services stay inside
+ * (tests/support/monitor-harness.ts shows them to tests).
  */
 export class Monitor implements TidewatchApi {
   /** What happened, published by the service that saw it to the services that care. */
-  readonly events: CoreBus;
-  readonly hub: PushHub;
-  readonly store: Store;
-  readonly settings: SettingsService;
+  protected readonly events: CoreBus;
+  protected readonly hub: PushHub;
+  protected readonly store: Store;
+  protected readonly settings: SettingsService;
   /** What is watched: owners, their managers, the latest readings. */
-  readonly watch: WatchRegistry;
-  readonly storeHealth: StoreHealth;
+  protected readonly watch: WatchRegistry;
+  protected readonly storeHealth: StoreHealth;
   /** The data service as the settings point at it: the client, connectability, reachability. */
-  readonly link: ServiceLink;
+  protected readonly link: ServiceLink;
   /** The alert room: the channels (router, outbox, escalation), then the engine. */
-  readonly alerts: AlertServices;
+  protected readonly alerts: AlertServices;
   /** The risk room: asset book, event units, prices, volatility, the read schedule, the valuation loop. */
-  readonly risk: RiskServices;
+  protected readonly risk: RiskServices;
   /** The credits room: what the service bills, and the plan kept to. */
-  readonly credits: CreditServices;
+  protected readonly credits: CreditServices;
   /** The streams room: the supervisor, the margin stream end to end, the pool streams. */
-  readonly streams: StreamServices;
+  protected readonly streams: StreamServices;
   /** The monitor watching itself: the blind alarm and the heartbeat. */
-  readonly sight: SightWatch;
+  protected readonly sight: SightWatch;
   /** The status bar's snapshot and its push. */
   private readonly reporter: StatusReporter;
   /** The one redaction: the keys once the link is built, the channels' secrets once the notifier is. */
@@ -229,7 +232,7 @@ export class Monitor implements TidewatchApi {
    * Settings changed: point the client at them; when the service itself changed (network, URLs,
    * key, naming), forget what was learnt about it and reconnect every stream.
    */
-  reconfigure(): void {
+  private reconfigure(): void {
     const changed = this.link.reconfigure();
     this.streams.supervisor.setBudget(this.credits.plan.streamBudget());
     this.credits.meter.checkBudget();
@@ -279,13 +282,33 @@ export class Monitor implements TidewatchApi {
     return this.redaction.redact(text);
   }
 
+  /** The tray's figures: each watched loan's latest reading (with its level) and when it was valued. */
+  latestReadings(): { readings: LatestReading[]; valuedAt: number | null } {
+    return { readings: [...this.watch.latest.values()], valuedAt: this.watch.valuedAt };
+  }
+
+  /** Whether the desktop's notification carries this alert (its channel's level, rules, quiet hours). */
+  desktopCarries(alert: AlertRecord): boolean {
+    return this.alerts.notify.desktopCarries(alert);
+  }
+
+  /** The alert an acknowledge link's token names, without spending it (`serve`'s confirming page). */
+  alertOfToken(token: string): AlertRecord | undefined {
+    return this.alerts.notify.alertOfToken(token);
+  }
+
+  /** An acknowledge link was used: its alert is acknowledged, once; undefined for a token unknown or spent. */
+  acknowledgeByToken(token: string): AlertRecord | undefined {
+    return this.alerts.notify.acknowledgeByToken(token);
+  }
+
   /** The shells' last resort: an error nobody handled was caught and logged; the status shows it. */
   noteInternalError(err: unknown): void {
     this.reporter.noteInternalError(this.redact(err instanceof Error ? err.message : String(err)));
   }
 
   /** Reconnect every stream now (the user asked, or a key was entered). */
-  retryStreamsNow(): void {
+  private retryStreamsNow(): void {
     this.streams.supervisor.resumeAll();
   }
 
@@ -295,7 +318,7 @@ export class Monitor implements TidewatchApi {
   }
 
   /** Read every watched wallet now; resolves with the readings stored. */
-  refreshRisk(): Promise<RiskReading[]> {
+  protected refreshRisk(): Promise<RiskReading[]> {
     return this.risk.refresh.refresh();
   }
 

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AlertRecord, StatusSnapshot } from '../../../../src/shared/contract';
 import { parseNotifyConfig } from '../../../../src/main/core/notify/config';
-import type { Monitor } from '../../../../src/main/core/monitor';
+import type { MonitorHarness } from '../../../support/monitor-harness';
 import { monitorOn, tempDir, until } from '../../../support/monitor';
 import { Receivers } from '../../../support/receivers';
 import { refusingPort } from '../../../support/refusing-port';
@@ -16,7 +16,7 @@ import { startTestSim, type TestSim } from '../../../support/sim';
 let t: TestSim;
 let rx: Receivers;
 const dirs: Array<{ remove(): void }> = [];
-const monitors: Monitor[] = [];
+const monitors: MonitorHarness[] = [];
 
 beforeAll(async () => {
   t = await startTestSim({ historyDays: 0.2 });
@@ -30,7 +30,7 @@ afterAll(async () => {
 });
 
 /** A monitor whose alert channels run on a clock the test moves (`skew` ms ahead of the wall). */
-function monitorWith(doc: Record<string, unknown>): { m: Monitor; skip: (ms: number) => void } {
+function monitorWith(doc: Record<string, unknown>): { m: MonitorHarness; skip: (ms: number) => void } {
   const dir = tempDir();
   dirs.push(dir);
   let skew = 0;
@@ -43,7 +43,7 @@ function monitorWith(doc: Record<string, unknown>): { m: Monitor; skip: (ms: num
   return { m, skip: (ms) => (skew += ms) };
 }
 
-function critical(m: Monitor, n: number, at: number): AlertRecord {
+function critical(m: MonitorHarness, n: number, at: number): AlertRecord {
   return m.store.risk.addAlert({
     dedupe_key: `test:refused:${n}:${at}`,
     rule: 'liquidation',
