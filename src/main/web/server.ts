@@ -3,7 +3,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import { isContractMethod, isTopic, type TidewatchApi, type Topic } from '../../shared/contract';
 import { CSP } from '../../shared/csp';
-import { INTERNAL, toWire, type WireError } from '../../shared/wire';
+import { INTERNAL, toWire, WIRE_ERRORS } from '../../shared/wire';
 import { PushWriter } from './push-writer';
 import { NOT_BUILT_PAGE, staticFile } from './static-files';
 import { ACK_PATH, answerAck, type AckLinks } from './ack-page';
@@ -85,26 +85,6 @@ function cookieValue(req: IncomingMessage, name: string): string | undefined {
     if (k === name) return rest.join('=');
   }
   return undefined;
-}
-
-/**
- * The HTTP status of a failed call: the service's own verdict on the request (404, 400, 429)
- * passes through; the service failing or unreachable is a gateway error (502, 504).
- */
-function statusOf(e: WireError): number {
-  switch (e.kind) {
-    case 'bad-argument':
-    case 'bad-request':
-      return 400;
-    case 'not-found':
-      return 404;
-    case 'rate-limited':
-      return 429;
-    case 'timeout':
-      return 504;
-    default:
-      return 502;
-  }
 }
 
 /** Equal in constant time. */
@@ -246,7 +226,7 @@ export async function startWebShell(opts: WebShellOptions): Promise<WebShell> {
           } catch (err) {
             if (res.destroyed) return;
             const told = toWire(err);
-            if (told) send(res, statusOf(told), { error: told }, {}, startedAt);
+            if (told) send(res, WIRE_ERRORS[told.kind].status, { error: told }, {}, startedAt);
             else {
               log(`internal error in ${method}: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`);
               send(res, 500, { error: INTERNAL });
