@@ -1,7 +1,7 @@
 /**
  * The wire between main and the page, written once for both shells: the desktop's IPC channels
- * (preload <-> main/shell/ipc-bridge) and the web shell's HTTP answers (main/web/server <->
- * renderer/api/web-transport) carry the same answers and the same errors.
+ * (preload <-> main/shell/ipc-bridge) and the web shell's HTTP answers
+ * (main/web/invoke-handler <-> renderer/api/web-transport) carry the same answers and errors.
  *
  * An error crosses as `WireError` (kind, message, advice: never a stack, never the key) and
  * arrives as an `ApiError` on the page, whichever shell carried it, so the page says the same
