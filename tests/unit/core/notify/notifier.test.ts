@@ -7,6 +7,7 @@ import { Store } from '../../../../src/main/core/store/store';
 import type { AlertRecord } from '../../../../src/shared/contract';
 import { Receivers, TELEGRAM_TOKEN, WEBHOOK_SECRET } from '../../../support/receivers';
 import { refusingPort } from '../../../support/refusing-port';
+import { Watch } from '../../../support/watch';
 
 /**
  * The Notifier on vitest's fake clock (12:00 UTC; the tests read local time as UTC), with its
@@ -18,18 +19,6 @@ import { refusingPort } from '../../../support/refusing-port';
 const T0 = Date.UTC(2026, 10, 25, 12, 0);
 const S = 1_000;
 const MIN = 60_000;
-
-/** Resolves a wait once its condition holds, looked at again whenever a collaborator calls back. */
-class Watch {
-  private waiting: Array<{ check: () => boolean; done: () => void }> = [];
-  readonly poke = (): void => {
-    this.waiting = this.waiting.filter((w) => !(w.check() && (w.done(), true)));
-  };
-  when(check: () => boolean): Promise<void> {
-    if (check()) return Promise.resolve();
-    return new Promise((done) => this.waiting.push({ check, done }));
-  }
-}
 
 let rx: Receivers;
 let closed: number;
