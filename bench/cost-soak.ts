@@ -17,11 +17,13 @@
  *   npm run soak:cost                         30 minutes, fast network at speed 20
  *   npm run soak:cost -- --minutes 6 --speed 30
  *
- * Prints the tables and writes them to docs/cost-soak.md.
+ * Prints the tables and writes them to docs/cost-soak.md, the cost soak's one record (`--out FILE`
+ * writes elsewhere, for a trial): each run replaces it, its header says how the run was made, and
+ * earlier runs are in git (`git log -p docs/cost-soak.md`).
  */
 import type { ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
@@ -32,7 +34,7 @@ import { DEFAULT_SETTINGS } from '../src/main/core/settings';
 import { DAYS_PER_MONTH, PLANS, type PlanName } from '../src/shared/credit-prices';
 import { thresholdsOnPool, type PortfolioSummary } from '../src/shared/portfolio';
 import type { AlertRecord, CreditForecast, StatusSnapshot } from '../src/shared/contract';
-import { busiestWallets, spawnServe, spawnSim } from './support';
+import { busiestWallets, codeMeasured, spawnServe, spawnSim } from './support';
 
 const { values } = parseArgs({
   options: {
@@ -214,6 +216,7 @@ function watchLiquidations(simUrl: string, managers: () => Set<string>) {
 
 async function main(): Promise<void> {
   const owners = await wallets();
+  const code = codeMeasured();
   const keys = RUNS.map((r) => `soak-${r.name}`);
   const keyArgs = [...keys, TRUTH_KEY].flatMap((k) => ['--api-key', k]);
   console.log(
@@ -342,10 +345,13 @@ async function main(): Promise<void> {
       lines.push(l);
       console.log(l);
     };
+    const args = process.argv.slice(2);
+    const cpu = cpus();
     say(`# Cost soak`);
     say();
     say(
-      `Written by \`npm run soak:cost\` (bench/cost-soak.ts) on ${new Date().toISOString().slice(0, 16)} UTC: ${MINUTES} minutes, seed ${SEED}, the ${owners.length} wallets with the most loans; each monitor is \`tidewatch serve\` with its own key against a Demo network in its own process, billed per key by the Demo network (published prices; margin lists at the app's estimate of 10).`,
+      `Written by \`npm run soak:cost${args.length > 0 ? ` -- ${args.join(' ')}` : ''}\` (bench/cost-soak.ts) on ${new Date().toISOString().slice(0, 16)} UTC, serve running the sources of ${code}, on ${cpu.length} cores (${cpu[0]?.model.trim() ?? '?'}): ${MINUTES} minutes, seed ${SEED}, a Demo network at speed 1 (the cost) and one at speed ${FAST} (the guard), the ${owners.length} wallets with the most loans; each monitor is \`tidewatch serve\` with its own key against a Demo network in its own process, billed per key by the Demo network (published prices; margin lists at the app's estimate of 10). ` +
+        `Each run replaces this file; earlier runs: \`git log -p docs/cost-soak.md\`.`,
     );
     say();
     say('## Credits a day, billed against forecast (speed 1)');

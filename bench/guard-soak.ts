@@ -25,7 +25,7 @@
  * them to docs/guard-soak.md (--out FILE elsewhere). Exit 1 when a target is missed, a child process
  * dies, or anything throws that nobody handled; the children are stopped on every way out.
  */
-import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, tmpdir } from 'node:os';
 import { createInterface } from 'node:readline';
@@ -39,10 +39,9 @@ import { DAYS_PER_MONTH, PLAN_NAMES, PLANS, type PlanName } from '../src/shared/
 import { DEFAULT_SETTINGS } from '../src/main/core/settings';
 import { DEFAULT_LIQUIDATION_RATIO, thresholdsOnPool } from '../src/shared/portfolio';
 import { riskRatioFromStream } from '../src/shared/units';
-import { busiestWallets, spawnServe, spawnSim, type ServeProcess } from './support';
+import { busiestWallets, codeMeasured, spawnServe, spawnSim, type ServeProcess } from './support';
 
 const BIN = fileURLToPath(new URL('../bin/tidewatch.js', import.meta.url));
-const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const { values } = parseArgs({
   options: {
     plan: { type: 'string' },
@@ -148,21 +147,6 @@ process.once('SIGTERM', () => fail('stopped (SIGTERM)'));
 process.on('exit', () => {
   for (const c of children) c.kill('SIGKILL');
 });
-
-/** The commit serve runs (it runs from the sources), and the source files changed since. */
-function codeMeasured(): string {
-  const git = (...args: string[]): string => execFileSync('git', args, { cwd: ROOT, encoding: 'utf8' }).trim();
-  try {
-    const head = git('log', '-1', '--format=%h');
-    const dirty = git('status', '--porcelain', '--', 'src', 'bin', 'bench')
-      .split('\n')
-      .filter(Boolean)
-      .map((l) => l.slice(3));
-    return `commit ${head}${dirty.length > 0 ? ` with uncommitted changes to ${dirty.join(', ')}` : ''}`;
-  } catch {
-    return 'a tree git cannot describe';
-  }
-}
 
 /** The `count` owners with the most open loans (seed `SEED`), as the other soaks choose them. */
 const busiest = (count: number) => busiestWallets(SEED, count, track);

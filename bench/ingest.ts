@@ -4,7 +4,7 @@
  *  - one INSERT per event (each its own transaction), and raw INSERTs 1,000 per transaction;
  *  - the ingest alone: a fast SSE stream read, parsed, validated and committed with its cursor,
  *    and the bytes the process wrote to disk per event (/proc/self/io write_bytes);
- *  - reading + parsing the same stream without storing it, with either SSE transport.
+ *  - reading + parsing the same stream without storing it.
  * No budgets: `npx tsx bench/ingest.ts` prints the breakdown.
  */
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -13,7 +13,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { IncomingMarginEvent } from '../src/main/core/store/margin-events';
 import { Store } from '../src/main/core/store/store';
-import { StreamSupervisor, type SseTransport } from '../src/main/core/streams/supervisor';
+import { StreamSupervisor } from '../src/main/core/streams/supervisor';
 import { marginEvent, startEventServer } from './event-server';
 import { ingestInto } from './support';
 
@@ -71,7 +71,7 @@ function writtenBytes(pid: number | 'self' = 'self'): number {
 let bytesPerEvent = NaN;
 let commits = 0;
 
-export async function streamBench(persist: boolean, transport: SseTransport = 'parser'): Promise<number> {
+export async function streamBench(persist: boolean): Promise<number> {
   // The stream's bytes are made before the clock starts (bench/event-server.ts).
   const server = await startEventServer(N);
   const url = `${server.url}/dex-margin/manager-updates?last-id=0`;
@@ -81,10 +81,10 @@ export async function streamBench(persist: boolean, transport: SseTransport = 'p
   const start = performance.now();
   if (persist) {
     commits = 0;
-    await ingestInto(url, store, N, () => commits++, transport);
+    await ingestInto(url, store, N, () => commits++);
   } else {
     // The same stream read and parsed, nothing stored: what the client costs before the store.
-    const sup = new StreamSupervisor({ budget: 1, redact: (s) => s, transport });
+    const sup = new StreamSupervisor({ budget: 1, redact: (s) => s });
     let seen = 0;
     await new Promise<void>((resolve) =>
       sup.add({ id: 'margin', priority: 0, url: () => url, onEvent: () => void (++seen >= N && resolve()) }),
@@ -112,10 +112,6 @@ export async function ingestBench(): Promise<void> {
   const ends: number[] = [];
   let parserBytes = NaN;
   let parserCommits = 0;
-  // The `eventsource` package as the transport, on the same bytes; first,
-  // so the bytes-per-event and commit figures below are the default transport's.
-  const esParseOnly = await streamBench(false, 'eventsource');
-  const esPersisted = await streamBench(true, 'eventsource');
   const parseOnly = await streamBench(false);
   for (let i = 0; i < 3; i++) {
     ones.push(rawInsertBench(1));
@@ -137,16 +133,6 @@ export async function ingestBench(): Promise<void> {
     'end to end: SSE + parse + validate + commit + cursor',
     persisted,
     `${(persisted / one).toFixed(2)}x one-per-event, ${(persisted / raw).toFixed(2)}x raw batched, ${(persisted / parseOnly).toFixed(2)}x not stored`,
-  );
-  row(
-    'SSE read + parse, not stored, via the eventsource package',
-    esParseOnly,
-    `${(esParseOnly / parseOnly).toFixed(2)}x eventsource-parser`,
-  );
-  row(
-    'end to end via the eventsource package',
-    esPersisted,
-    `${(esPersisted / persisted).toFixed(2)}x eventsource-parser`,
   );
   console.log(
     `bytes written per event (store + WAL + checkpoint): ${Number.isNaN(bytesPerEvent) ? 'unknown (no /proc/self/io)' : bytesPerEvent.toFixed(0)}; ${commits} commits, ${(N / commits).toFixed(0)} events each`,

@@ -1,8 +1,8 @@
 import { NAMING_PROFILES } from '../src/main/core/client/naming';
 import type { Store } from '../src/main/core/store/store';
 import { marginStream } from '../src/main/core/streams/margin-stream';
-import { StreamSupervisor, type SseTransport } from '../src/main/core/streams/supervisor';
-import { spawn, type ChildProcess } from 'node:child_process';
+import { StreamSupervisor } from '../src/main/core/streams/supervisor';
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { Agent, request } from 'node:http';
 import { createParser } from 'eventsource-parser';
@@ -10,6 +10,22 @@ import type { Figure } from './figures';
 import { fileURLToPath } from 'node:url';
 
 const BIN = fileURLToPath(new URL('../bin/tidewatch.js', import.meta.url));
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
+
+/** The commit a soak's `serve` runs (it runs from the sources), and the source files changed since. */
+export function codeMeasured(): string {
+  const git = (...args: string[]): string => execFileSync('git', args, { cwd: ROOT, encoding: 'utf8' }).trim();
+  try {
+    const head = git('log', '-1', '--format=%h');
+    const dirty = git('status', '--porcelain', '--', 'src', 'bin', 'bench')
+      .split('\n')
+      .filter(Boolean)
+      .map((l) => l.slice(3));
+    return `commit ${head}${dirty.length > 0 ? ` with uncommitted changes to ${dirty.join(', ')}` : ''}`;
+  } catch {
+    return 'a tree git cannot describe';
+  }
+}
 
 /** Start `tidewatch sim` in its own process (so load and server do not share a core). */
 export async function spawnSim(args: string[]): Promise<{ child: ChildProcess; url: string; stop(): Promise<void> }> {
@@ -200,9 +216,8 @@ export async function ingestInto(
   store: Store,
   count: number,
   onBatch: (size: number) => void = () => {},
-  transport?: SseTransport,
 ): Promise<void> {
-  const sup = new StreamSupervisor({ budget: 1, redact: (s) => s, transport });
+  const sup = new StreamSupervisor({ budget: 1, redact: (s) => s });
   let seen = 0;
   await new Promise<void>((resolve) => {
     const ingest = marginStream({

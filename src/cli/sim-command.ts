@@ -46,7 +46,8 @@ ${PLAN_HELP.map((line) => `                      ${line}`).join('\n')}
                     minute, also without --plan; GET /__sim/credits?api-key=KEY answers it any time
   --no-retry-after  429s without a Retry-After header (the real service documents none)
   --pool-resume     pool streams resume after last-id (or Last-Event-ID) by replaying the pool's
-                    retained trades, as the real service documents (default: off, as in the spec)
+                    retained trades, as the real service documents (default: off, as in the
+                    service contract)
   --rate-limit N    requests per second per key before 429 (default: none, or the plan's)
   --max-streams N   streams open at once per key before 429 (default: none)
   --heartbeat-ms N  interval of ': ping' comments on streams (default ${DEFAULT_HEARTBEAT_MS})

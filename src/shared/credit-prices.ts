@@ -1,8 +1,8 @@
 /**
  * What the data service charges, in credits (the credit meter). From its published price list
  * (surflux.dev/docs/get-started/credits, read 2026-11-23): a fixed price per answered request,
- * and 1 credit per KB streamed. One table, in spec paths (`dex` for the exchange); update it
- * here when the list changes.
+ * and 1 credit per KB streamed. One table, by spec path pattern (`dex` for the exchange:
+ * docs/service.md, Words this page uses); update it here when the list changes.
  *
  * The margin endpoints (and the margin pools lists) are not on the published list: they are
  * counted at ESTIMATED_CREDITS and the meter says its figure is an estimate.

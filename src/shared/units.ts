@@ -104,10 +104,17 @@ export function candleTimeMs(timestamp: string): number {
   return Date.parse(/(?:[zZ]|[+-]\d\d:?\d\d)$/.test(timestamp) ? timestamp : `${timestamp}Z`);
 }
 
-/** Decimal places a step of `human` size needs: 0.1 -> 1, 0.001 -> 3, 5 -> 0, 0.00005 -> 5. */
+/**
+ * Decimal places a step of `human` size needs: 0.1 -> 1, 0.001 -> 3, 5 -> 0, 0.00005 -> 5,
+ * 1e-9 -> 9 (at most 12). The step must be at least one unit of the last decimal: a step below a
+ * millionth is otherwise within the float tolerance of zero units and got 0 decimals.
+ */
 function stepDecimals(human: number): number {
   if (!(human > 0) || !Number.isFinite(human)) return 2;
-  for (let d = 0; d <= 12; d++) if (Math.abs(Math.round(human * 10 ** d) - human * 10 ** d) < 1e-6) return d;
+  for (let d = 0; d <= 12; d++) {
+    const units = human * 10 ** d;
+    if (Math.round(units) >= 1 && Math.abs(Math.round(units) - units) < 1e-6) return d;
+  }
   return 12;
 }
 

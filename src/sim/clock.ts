@@ -14,7 +14,7 @@ export function isoAt(ms: number): string {
   return new Date(ms).toISOString();
 }
 
-/** OHLCV timestamps: ISO 8601, UTC, without zone suffix (spec, OHLCV candle object). */
+/** OHLCV timestamps: ISO 8601, UTC, without zone suffix (docs/service.md, Resources). */
 export function isoNoZone(ms: number): string {
   return new Date(ms).toISOString().replace(/\.\d{3}Z$/, '');
 }

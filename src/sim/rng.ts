@@ -110,7 +110,8 @@ const DIGITS = new Uint8Array(48);
 /**
  * A transaction digest: base58 of 32 bytes (43 or 44 characters). Base58 by long division of the
  * bytes in 58s, in small integers: the BigInt of 256 bits it was divided as before allocated at
- * every step (8-13 us a digest, 3 us now; ~17 ms of a Demo world's start); the digits are the same.
+ * every step, which made digests a noticeable part of a Demo world's start (docs/operations.md,
+ * The Demo network, has the figures); the digits are the same.
  */
 export function txDigest(rng: Rng): string {
   let len = 0;

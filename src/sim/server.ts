@@ -52,7 +52,10 @@ export interface SimOptions {
   gradual?: boolean;
   /** Benchmarks: one pool's stream also carries synthetic depth and trades at these rates. */
   flood?: PoolFlood;
-  /** The pool stream honours `last-id` / Last-Event-ID by replaying the pool's retained trades (default off, as in the spec). */
+  /**
+   * The pool stream honours `last-id` / Last-Event-ID by replaying the pool's retained trades
+   * (default off, as in the service contract).
+   */
   poolResume?: boolean;
   /** false: no `/dex-margin/pools` and `/dex-margin/registered-dex-pools` (a service that does not publish risk parameters). */
   riskParams?: boolean;
@@ -197,8 +200,9 @@ export async function startSim(opts: SimOptions): Promise<RunningSim> {
     setImmediate(slice);
   }
   // A request for history whose route says today's world holds its whole answer (a pool's newest
-  // trades): a first Portfolio asks for each pool's last price, and would otherwise wait ~1 s for
-  // the older epochs. A request the route cannot read answers at once too (its error).
+  // trades): a first Portfolio asks for each pool's last price, and would otherwise wait for the
+  // older epochs (docs/operations.md, The Demo network). A request the route cannot read answers at
+  // once too (its error).
   const answersEarly = (req: IncomingMessage, need: Level): boolean => {
     if (need !== Level.history || !world.built) return false;
     const url = new URL(req.url ?? '/', 'http://sim.invalid');

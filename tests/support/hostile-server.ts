@@ -16,7 +16,9 @@ export type HostileMode =
   /** Echo the api-key of the request in many encodings: in a 401 error message. */
   | 'echo-key'
   /** Echo it inside a valid answer (a pool's name). */
-  | 'echo-key-200';
+  | 'echo-key-200'
+  /** A valid answer sent one byte every `trickleMs` after its headers: it takes minutes to arrive. */
+  | 'trickle';
 
 /** The key in every encoding a careless service or proxy might echo it. */
 export function echoes(key: string): string {
@@ -89,6 +91,8 @@ export class HostileServer {
   private readonly hanging = new Set<ServerResponse>();
   /** The second every dense trade shares. */
   denseSecond = Math.floor(Date.now() / 1000) - 600;
+  /** How often a trickling answer sends its next byte. */
+  trickleMs = 2_000;
 
   constructor() {
     this.server = createServer((req, res) => void this.handle(req, res));
@@ -127,6 +131,20 @@ export class HostileServer {
         return json(401, { error: { message: `key not valid: ${echoes(key)}` } });
       case 'echo-key-200':
         return json(200, [{ ...POOL, base_asset_name: `Sui ${echoes(key)}` }]);
+      case 'trickle': {
+        // An empty page behind a kilobyte of white space: valid JSON, once it has all arrived.
+        const body = Buffer.from(`${' '.repeat(1024)}{"items":[],"isLastPage":true,"currentPage":0,"perPage":10}`);
+        res.writeHead(200, { 'content-type': 'application/json', 'content-length': String(body.length) });
+        let sent = 0;
+        const timer = setInterval(() => {
+          res.write(body.subarray(sent, ++sent));
+          if (sent < body.length) return;
+          clearInterval(timer);
+          res.end();
+        }, this.trickleMs);
+        res.on('close', () => clearInterval(timer));
+        return;
+      }
       case 'never':
         this.hanging.add(res);
         res.on('close', () => this.hanging.delete(res));

@@ -55,6 +55,10 @@ export class Receivers {
   readonly arrivals: Arrival[] = [];
   /** Requests refused on purpose (failures and 429s), by kind. */
   readonly refused: Record<string, number> = {};
+  /** Every request to a known route, taken or refused, in order, with its message id when the protocol carries one. */
+  readonly requests: Array<Pick<Arrival, 'kind' | 'id' | 'at'>> = [];
+  /** Called once each request has been answered: a test on a fake clock waits on this, not on time. */
+  onAnswered: () => void = () => {};
   url = '';
   private server!: Server;
 
@@ -62,7 +66,7 @@ export class Receivers {
 
   static async start(opts: ReceiverOptions = {}): Promise<Receivers> {
     const r = new Receivers(opts);
-    r.server = createServer((req, res) => void r.answer(req, res));
+    r.server = createServer((req, res) => void r.answer(req, res).finally(() => r.onAnswered()));
     await new Promise<void>((ok) => r.server.listen(0, '127.0.0.1', ok));
     r.url = `http://127.0.0.1:${(r.server.address() as AddressInfo).port}`;
     return r;
@@ -127,6 +131,8 @@ export class Receivers {
                 ? 'heartbeat'
                 : null;
     if (kind === null) return json(404, { error: 'no such route' });
+    const messageId = req.headers['x-message-id'] ?? req.headers['webhook-id'];
+    this.requests.push({ kind, id: typeof messageId === 'string' ? messageId : null, at: Date.now() });
     const keep = (title: string, text: string, id: string | null, named = alertsNamed(text)): void => {
       this.arrivals.push({ kind, id, at: Date.now(), title, text, ...named, headers: req.headers });
     };

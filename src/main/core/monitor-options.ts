@@ -28,5 +28,7 @@ export interface MonitorOptions {
   notifyClock?: () => number;
   /** Stream tuning (tests use short times). */
   streams?: { watchdogMs?: number; backoffBaseMs?: number; backoffCapMs?: number };
+  /** How long one answer of the service, and so one contract call, may take (default 30 s; tests use short times). */
+  serviceTimeoutMs?: number;
   log?: (line: string) => void;
 }

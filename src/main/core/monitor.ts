@@ -97,7 +97,13 @@ export class Monitor implements TidewatchApi {
     for (const owner of opts.watch ?? []) store.settings.addWatch(owner, null);
     const watch = (this.watch = new WatchRegistry(store.settings, store.margin));
     const storeHealth = (this.storeHealth = new StoreHealth(events));
-    const link = (this.link = new ServiceLink({ settings, demo: opts.demo, fetch: opts.fetch, events }));
+    const link = (this.link = new ServiceLink({
+      settings,
+      demo: opts.demo,
+      fetch: opts.fetch,
+      timeoutMs: opts.serviceTimeoutMs,
+      events,
+    }));
     this.redaction.add(link.client.http);
     const alerts = (this.alerts = new AlertServices({
       store,

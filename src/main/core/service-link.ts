@@ -11,6 +11,8 @@ export interface ServiceLinkOptions {
   /** The Demo network the shell started (src/sim), used when the network is `demo`. */
   demo?: DemoTarget;
   fetch?: typeof fetch;
+  /** How long one answer, and so one contract call, may take (ServiceConfig.timeoutMs; default 30 s). */
+  timeoutMs?: number;
   /**
    * Publishes each answered request (`requestAnswered`, by its spec path: the credit meter counts
    * them) and each change of reachability (`offlineChanged`); hears the streams' (`streamReached`).
@@ -69,7 +71,11 @@ export class ServiceLink {
 
   config(): ServiceConfig {
     const keys = { apiKey: this.apiKey(), streamKeys: this.o.settings.streamKeys() };
-    return serviceConfigOf(this.settings, this.demo(), keys, { fetch: this.o.fetch, onAnswered: this.answered });
+    return serviceConfigOf(this.settings, this.demo(), keys, {
+      fetch: this.o.fetch,
+      timeoutMs: this.o.timeoutMs,
+      onAnswered: this.answered,
+    });
   }
 
   /** Point the client at the settings again; true when the service itself changed. */

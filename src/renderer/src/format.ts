@@ -1,5 +1,6 @@
 import { ref } from 'vue';
 import type { UsdPrice } from '../../shared/contract';
+import { numberFormat, poolPriceText, usdPriceText } from '../../shared/format';
 import { MASK, maskAmounts } from '../../shared/privacy';
 import { formatUnits, ratioText } from '../../shared/units';
 
@@ -20,16 +21,11 @@ const locale = typeof navigator !== 'undefined' ? navigator.language : 'en-US';
 /**
  * Formatters built once per set of options: `value.toLocaleString(locale, opts)` builds a new
  * Intl formatter on every call (tens of microseconds), and a busy pool formats thousands of
- * numbers and times a second (the ladder, the tape, chart labels). Same output, made once.
+ * numbers and times a second (the ladder, the tape, chart labels). Same output, made once
+ * (numbers: `numberFormat` in shared/format.ts).
  */
-const numberFormats = new Map<string, Intl.NumberFormat>();
 const dateFormats = new Map<string, Intl.DateTimeFormat>();
-function nf(opts: Intl.NumberFormatOptions = {}): Intl.NumberFormat {
-  const key = JSON.stringify(opts);
-  let f = numberFormats.get(key);
-  if (!f) numberFormats.set(key, (f = new Intl.NumberFormat(locale, opts)));
-  return f;
-}
+const nf = (opts: Intl.NumberFormatOptions = {}): Intl.NumberFormat => numberFormat(locale, opts);
 function df(opts: Intl.DateTimeFormatOptions): Intl.DateTimeFormat {
   const key = JSON.stringify(opts);
   let f = dateFormats.get(key);
@@ -68,17 +64,19 @@ export function usd(value: number | null | undefined, opts: { private?: boolean 
   }).format(value);
 }
 
-/** An asset's USD price (market data, never masked): enough digits for cheap assets ("$0.03412"). */
+/**
+ * An asset's USD price (market data, never masked): enough digits for cheap assets ("$0.03412"),
+ * by the rule the alerts write it with (`usdPriceText`, shared/format.ts).
+ */
 export function usdPrice(value: number | null | undefined): string {
   if (value === null || value === undefined || !Number.isFinite(value)) return '–';
-  const digits = value >= 1000 ? 2 : value >= 1 ? 4 : Math.min(8, 3 - Math.floor(Math.log10(value)));
-  return `$${nf({ minimumFractionDigits: Math.min(2, digits), maximumFractionDigits: digits }).format(value)}`;
+  return usdPriceText(value, locale);
 }
 
 /** A pool price with the decimals its tick implies (market data, never masked). */
 export function price(value: number | null | undefined, decimals: number): string {
   if (value === null || value === undefined || !Number.isFinite(value)) return '–';
-  return nf({ minimumFractionDigits: decimals, maximumFractionDigits: decimals }).format(value);
+  return poolPriceText(value, decimals, locale);
 }
 
 /** A size or amount with a fixed number of decimals (a pool's lot), masked unless `private: false`. */

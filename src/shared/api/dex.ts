@@ -80,7 +80,7 @@ export const TIMEFRAME_SECONDS: Record<Timeframe, number> = {
   '1d': 86400,
 };
 
-/** Bounds of the exchange endpoints' `limit` (spec, "Limits"). */
+/** Bounds of the exchange endpoints' `limit` (docs/service.md, Limits). */
 export const DEPTH_LIMIT_MAX = 20;
 export const SERIES_LIMIT_MAX = 100;
 

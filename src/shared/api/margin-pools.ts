@@ -3,8 +3,9 @@ import { Num } from './primitives';
 
 /**
  * The margin pools and the exchange pools registered for margin, with their risk parameters
- * (docs/service.md, Beyond the spec). Not in the spec: the fields are the real service's published
- * ones (`/deepbook-margin/pools`, `/deepbook-margin/registered-deepbook-pools`), spec-named here.
+ * (docs/service.md, Beyond the service contract). Not in the contract: the fields are the real
+ * service's published ones (`/deepbook-margin/pools`, `/deepbook-margin/registered-deepbook-pools`),
+ * in spec naming here.
  * Only what Tidewatch uses is required; the rest passes through unchecked.
  */
 

@@ -65,8 +65,8 @@ export const MarginManagerSchema = v.object({
 });
 
 /**
- * The margin manager nested in liquidations and active loans: the spec says only "margin
- * manager details", so every field is optional and unknown ones are kept.
+ * The margin manager nested in liquidations and active loans: the service contract names no
+ * fields for it (docs/service.md, Resources), so every field is optional and unknown ones are kept.
  */
 export const NestedMarginManagerSchema = v.nullish(v.looseObject({ ...v.partial(MarginManagerSchema).entries }));
 

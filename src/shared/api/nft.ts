@@ -68,7 +68,7 @@ export const HolderSchema = v.object({ owner: v.string(), count: Num });
 export const NftPageSchema = PageSchema(NftObjectSchema);
 export const HolderPageSchema = PageSchema(HolderSchema);
 
-/** Kiosk NFTs (endpoint 2): the envelope plus the Kiosk itself. */
+/** Kiosk NFTs (docs/service.md, NFT endpoints): the envelope plus the Kiosk itself. */
 export const KioskNftsPageSchema = v.object({
   kiosk: KioskSchema,
   items: v.array(NftObjectSchema),

@@ -1,6 +1,6 @@
 import * as v from 'valibot';
 
-/** The pagination envelope of every paginated endpoint (1-4, 10, 12-20). */
+/** The pagination envelope of every paged list (docs/service.md, Pagination). */
 export function PageSchema<TItem extends v.GenericSchema>(item: TItem) {
   return v.object({
     items: v.array(item),
@@ -17,7 +17,7 @@ export interface Page<T> {
   perPage: number;
 }
 
-/** Bounds of the spec's paging parameters. */
+/** Bounds of the paging parameters (docs/service.md, Limits). */
 export const PAGE_DEFAULT = 0;
 export const PER_PAGE_DEFAULT = 10;
 export const PER_PAGE_MAX = 50;

@@ -1,7 +1,7 @@
 import * as v from 'valibot';
 
 /**
- * A number on the wire. The spec says "number", but the real service's SDK types some of them
+ * A number on the wire. The service contract says "number", but the real service's SDK types some of them
  * (depth levels, OHLC prices) as strings, so a numeric string is accepted and normalised here,
  * at the boundary, instead of in every view (docs/service.md, Units).
  */

@@ -2,8 +2,9 @@
  * A predicate compiled from a valibot schema, for the hot path: true only where
  * `v.safeParse(schema, x)` succeeds, without valibot's allocations (a dataset per value, an
  * output copy of every object). False means "ask valibot", which gives the message: a check that
- * is unsure answers false, never true. The margin stream validates every event with it (valibot
- * took 1.05 us of a 3.1 us event).
+ * is unsure answers false, never true. The margin stream validates every event with it: valibot's
+ * allocations were a large share of an event's handling (docs/operations.md, A liquidation's way
+ * to its alert, has the figures).
  *
  * It knows the shapes the stream schemas use (object, variant on a literal, union, string,
  * number, literal, and pipes of finite/integer/trim/regex ending in a transform) and refuses any

@@ -1,3 +1,5 @@
+import { usdPriceDigits } from '../format';
+
 /**
  * Rounding toward safety (docs/valuation.md "Advice that is safe to follow"): a figure a trader
  * acts on is rounded so that doing exactly what it says reaches the target, and a figure that
@@ -42,14 +44,6 @@ export function adviceDigits(x: number, assetDecimals: number): number {
 export function adviceAmount(x: number, assetDecimals: number): number {
   if (!(x > 0)) return x;
   return ceilAt(x, adviceDigits(x, assetDecimals));
-}
-
-/** The decimals a USD price is shown with: $97,250.00, $3.8017, $0.1138 (four significant below $1). */
-export function usdPriceDigits(value: number): number {
-  const abs = Math.abs(value);
-  if (abs >= 1000) return 2;
-  if (abs >= 1 || abs === 0) return 4;
-  return Math.min(8, 3 - Math.floor(Math.log10(abs)));
 }
 
 /**

@@ -14,7 +14,7 @@ export function marketOf(world: World, name: string): Market {
   return market;
 }
 
-/** `from`/`to` in UNIX seconds; as the spec says, `from` defaults to one day before now and `to` to now. */
+/** `from`/`to` in UNIX seconds; as the service contract says, `from` defaults to one day before now and `to` to now. */
 function timeRange(query: Query): { from: number; to: number } {
   const nowSec = Math.floor(Date.now() / 1000);
   const to = query.num('to') ?? nowSec;
@@ -40,7 +40,7 @@ function tradesAsked(
   return { market, limit, from, trades: tradesInRange(market.trades, from, to, limit) };
 }
 
-/** Endpoints 5-8. */
+/** The exchange endpoints (docs/service.md, Exchange endpoints). */
 export function dexRoutes(world: World): Route[] {
   const pools = world.markets.map((m) => m.pool);
   return [

@@ -1,7 +1,7 @@
 import { badParameter } from './errors';
 
 /**
- * The `fields` filter of Collection Snapshot (spec, endpoint 3): a JSON object whose keys are
+ * The `fields` filter of Collection Snapshot (docs/service.md, NFT endpoints): a JSON object whose keys are
  * dot paths into decoded_fields (array indexes allowed: `attributes.contents.0.value`); a
  * simple value must be equal, an array value matches any element (OR), keys combine with AND.
  */

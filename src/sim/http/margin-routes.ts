@@ -9,7 +9,7 @@ import { badParameter, notFound } from './errors';
 import { paginate, type Query } from './query';
 import { route, type Route, type RouteContext } from './route';
 
-/** Keep the items for which every filter that is present holds (spec: "filters present are applied"). */
+/** Keep the items for which every filter that is present holds (docs/service.md, Margin endpoints). */
 function where<T>(items: readonly T[], filters: Array<[string | undefined, (item: T, value: string) => boolean]>): T[] {
   const active = filters.filter(([value]) => value !== undefined) as Array<
     [string, (item: T, value: string) => boolean]
@@ -26,7 +26,10 @@ function checkpointRange(query: Query): { from: number; to: number } {
 
 const newestFirst = <T>(items: T[], time: (t: T) => number): T[] => items.sort((a, b) => time(b) - time(a));
 
-/** Endpoints 9-20. Lists are computed per request: loans and supplies follow live prices. */
+/**
+ * The margin endpoints (docs/service.md, Margin endpoints). Lists are computed per request: loans
+ * and supplies follow live prices.
+ */
 export function marginRoutes(world: World, o: { riskParams: boolean } = { riskParams: true }): Route[] {
   const m = world.margin;
   const managerById = (): Map<string, (typeof m.managers)[number]> => new Map(m.managers.map((x) => [x.id, x]));
@@ -115,7 +118,8 @@ export function marginRoutes(world: World, o: { riskParams: boolean } = { riskPa
     return { ...result, items: result.items.map((x) => activeLoanToWire(m, x)).filter((x) => x !== null) };
   };
 
-  // Not in the spec: the real service publishes both (docs/service.md, Beyond the spec); fields as its docs name them, spec-named.
+  // Not in the service contract: the real service publishes both (docs/service.md, Beyond the
+  // service contract); fields as its docs name them, in spec naming.
   const registeredAt = world.startMs - 90 * DAY_MS;
   const stamp = {
     checkpoint_id: checkpointAt(registeredAt),

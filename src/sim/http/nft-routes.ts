@@ -6,7 +6,7 @@ import { matchesFields, parseFieldsFilter } from './fields-filter';
 import { paginate } from './query';
 import { route, type Route } from './route';
 
-/** Endpoints 1-4. The NFT set is static, so lookups are indexed once. */
+/** The NFT endpoints (docs/service.md, NFT endpoints). The NFT set is static, so lookups are indexed once. */
 export function nftRoutes(world: World): Route[] {
   const { nfts, kiosks } = world.nfts;
   const byHolder = new Map<string, NftObject[]>();
@@ -40,7 +40,8 @@ export function nftRoutes(world: World): Route[] {
 
   const byId = new Map(nfts.map((n) => [n.object_id, n]));
   return [
-    // One NFT by its object id (not in the spec; the real service serves it and its SDK calls it: docs/service.md, Beyond the spec).
+    // One NFT by its object id (not in the service contract; the real service serves it and its
+    // SDK calls it: docs/service.md, Beyond the service contract).
     route('/nfts/:id', ({ params }) => {
       const nft = byId.get(params['id']!);
       if (!nft) throw notFound(`no NFT with object id ${params['id']}`);

@@ -2,7 +2,7 @@ import { PER_PAGE_DEFAULT, PER_PAGE_MAX, type Page } from '../../shared/api';
 import { badParameter } from './errors';
 
 /**
- * Query parameters with the bounds of the spec; every violation is a 400 that names the
+ * Query parameters with the bounds of the service contract; every violation is a 400 that names the
  * parameter, its range and what was sent (docs/service.md, Error responses).
  */
 export class Query {

@@ -22,7 +22,10 @@ export interface StreamHub {
   billing: Billing;
   /** Load for benchmarks: this pool's stream also carries synthetic depth and trades at these rates. */
   flood?: PoolFlood;
-  /** The pool stream replays the pool's retained trades after `last-id` (the real service documents it; off by default, as in the spec). */
+  /**
+   * The pool stream replays the pool's retained trades after `last-id` (the real service documents
+   * it; off by default, as in the service contract).
+   */
   poolResume?: boolean;
 }
 
@@ -69,7 +72,7 @@ function openTracked(hub: StreamHub, ctx: RouteContext, onClose: () => void): Ss
   return conn;
 }
 
-/** Streams 21 and 22. */
+/** The pool stream and the margin stream (docs/service.md, Streams). */
 export function streamRoutes(world: World, hub: StreamHub): Route[] {
   return [
     route(
@@ -78,7 +81,8 @@ export function streamRoutes(world: World, hub: StreamHub): Route[] {
         const market = marketOf(world, ctx.params['pool']!);
         const name = market.pool.pool_name;
         // Every trade carries its stream id. Resume (`last-id`, or the Last-Event-ID header) is
-        // honoured only when switched on: the spec shows none on the pool stream, the real service documents it.
+        // honoured only when switched on: the service contract shows none on the pool stream, the
+        // real service documents it.
         const from = hub.poolResume ? resumePoint(ctx) : null;
         const envelope = (type: string, ms: number, txHash: string, data: unknown): string =>
           JSON.stringify({ type, timestamp_ms: ms, checkpoint_id: checkpointAt(ms), tx_hash: txHash, data });

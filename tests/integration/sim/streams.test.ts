@@ -167,7 +167,8 @@ describe('the pool stream /dex/{pool}/live-trades', () => {
     await live.until((x) => trades(x).length >= 6, 15_000);
     const ids = trades(live).map((m) => m.id!);
     for (let i = 1; i < ids.length; i++) expect(idLess(ids[i - 1]!, ids[i]!)).toBe(true);
-    // Off (the default, as the spec shows no resume on the pool stream): last-id is ignored, only new trades come.
+    // Off (the default, as the service contract shows no resume on the pool stream): last-id is
+    // ignored, only new trades come.
     const ignored = await sse('/dex/SUI_USDC/live-trades', { 'last-id': ids[0]! });
     await ignored.until((x) => trades(x).length >= 1, 15_000);
     expect(idLess(ids[0]!, trades(ignored)[0]!.id!)).toBe(true);

@@ -11,7 +11,7 @@ import {
 } from '../../../src/shared/api';
 
 describe('shared schemas', () => {
-  it('accept numeric strings where the spec says number, and normalise them', () => {
+  it('accept numeric strings where the service contract says number, and normalise them', () => {
     expect(v.parse(Num, '3380500')).toBe(3_380_500);
     expect(v.parse(Num, ' 1.5e3 ')).toBe(1500);
     expect(v.parse(PriceLevelSchema, { price: '3380500', total_quantity: 10, order_count: '2' })).toEqual({

@@ -112,4 +112,14 @@ describe('units', () => {
     expect(lotDecimals(sui)).toBe(1);
     expect(tickDecimals({ base_asset_decimals: 6, quote_asset_decimals: 6, tick_size: 5_000_000_000 })).toBe(0);
   });
+
+  it('gives a tick or lot below a millionth its decimals, not none', () => {
+    // DEEP (6) priced in SUI (9): prices have 12 raw decimals, so a raw tick of 1 is 1e-12.
+    const tiny = { base_asset_decimals: 6, quote_asset_decimals: 9 };
+    expect(tickDecimals({ ...tiny, tick_size: 1 })).toBe(12);
+    expect(tickDecimals({ ...tiny, tick_size: 500 })).toBe(10); // 5e-10
+    expect(tickDecimals({ ...tiny, tick_size: 100_000 })).toBe(7); // 1e-7
+    expect(tickDecimals({ ...tiny, tick_size: 1_000_000 })).toBe(6); // 1e-6, as before
+    expect(lotDecimals({ base_asset_decimals: 9, quote_asset_decimals: 6, lot_size: 1 })).toBe(9);
+  });
 });

@@ -68,7 +68,7 @@ const roomOf = (r: PositionReading, t: EscalationRules): number | null =>
   r.distancePct !== null ? Math.abs(r.distancePct) / 100 : r.ratio === null ? null : r.ratio / t.liquidation - 1;
 
 /**
- * Escalation that never sleeps (docs/alerts.md "Escalation"). Levels ok → warning → critical →
+ * Escalation that never sleeps (docs/operations.md "Risk readings and alerts"). Levels ok → warning → critical →
  * liquidatable. A level is entered as soon as a reading is in it and left only once a reading
  * clears it by the hysteresis (its thresholds × (1 + hysteresis)), so a ratio hovering at a
  * threshold alerts once. Then:

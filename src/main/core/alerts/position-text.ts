@@ -1,5 +1,6 @@
 import type { PositionSummary } from '../../../shared/contract';
-import { distanceShown, usdPriceDigits } from '../../../shared/risk-model';
+import { usdPriceText } from '../../../shared/format';
+import { distanceShown } from '../../../shared/risk-model';
 import { ratioText } from '../../../shared/units';
 
 const words = (n: number): string =>
@@ -10,11 +11,8 @@ const usd = (n: number): string => `$${words(n)}`;
  * with (safe-round.ts adviceAmount), so it is written whole, never rounded again.
  */
 const exact = (n: number): string => n.toLocaleString('en-US', { maximumFractionDigits: 8 });
-/** A price with the decimals the rows give it: $97,250.00, $3.8017, $0.1138. */
-const price = (n: number): string => {
-  const digits = usdPriceDigits(n);
-  return `$${n.toLocaleString('en-US', { minimumFractionDigits: Math.min(2, digits), maximumFractionDigits: digits })}`;
-};
+/** A price as the rows show it (shared/format.ts): $97,250.00, $3.8017, $0.1138. */
+const price = (n: number): string => usdPriceText(n, 'en-US');
 /** A distance to liquidation with a true minus sign, toward zero: "−1.2 %", "+4.0 %". */
 const distance = (pct: number): string => {
   const d = distanceShown(pct, 1);

@@ -1,8 +1,9 @@
 import * as v from 'valibot';
 import { errorMessageOf } from '../../../shared/api';
+import { backoffDelay, type BackoffPolicy } from './backoff';
 import { BodyTooLargeError, cutText, formatBytes, readBounded } from './body';
 import { kindOfStatus, parseRetryAfter, redact, ServiceError } from './errors';
-import { backoffMs, LimiterPausedError, RequestLimiter } from './limiter';
+import { LimiterPausedError, RequestLimiter } from './limiter';
 import { NAMING_PROFILES, type NamingProfileName } from './naming';
 import { allStreamKeys, streamKeyFor, type StreamKeys } from './stream-keys';
 
@@ -136,20 +137,26 @@ export class ServiceHttp {
   }
 
   /**
-   * A call of several requests (the pages or windows of a range) within the time one answer may
-   * take (`timeoutMs`), so a service that trickles each answer cannot hold the caller for a
-   * timeout per request. `run` gets the signal every request of the call must carry.
+   * A call of any number of requests (a contract call, the windows of a range) within the time one
+   * answer may take (`timeoutMs`) in all: its turns at the limiter, every request and every retry
+   * carry one deadline, so a service that trickles its answers, or holds every slot with requests
+   * of its own, costs the call one timeout and not one per request or per wait. `run` gets the
+   * signal its requests must carry; when the deadline passes they fail as a `timeout` (a kept copy
+   * may answer then), while the caller's own signal still makes them `cancelled`.
    */
   async withinOneTimeout<T>(signal: AbortSignal | undefined, run: (signal: AbortSignal) => Promise<T>): Promise<T> {
-    const ms = this.config.timeoutMs;
-    const deadline = AbortSignal.timeout(ms);
+    const late = deadlineError(this.config.timeoutMs);
+    const deadline = new AbortController();
+    const timer = setTimeout(() => deadline.abort(late), this.config.timeoutMs);
+    timer.unref();
     try {
-      return await run(signal ? AbortSignal.any([signal, deadline]) : deadline);
+      return await run(signal ? AbortSignal.any([signal, deadline.signal]) : deadline.signal);
     } catch (err) {
-      if (deadline.aborted && !signal?.aborted) {
-        throw new ServiceError('timeout', `The service's answers took longer than ${ms / 1000} s in all.`);
-      }
+      // What stopped at the deadline without saying why (an abort error from below) says so.
+      if (deadline.signal.aborted && !signal?.aborted && stoppedBySignal(err)) throw late;
       throw err;
+    } finally {
+      clearTimeout(timer);
     }
   }
 
@@ -191,7 +198,7 @@ export class ServiceHttp {
               ? Math.min(2, this.config.attempts)
               : this.config.attempts;
         if (!(e instanceof ServiceError) || !e.retryable || attempt >= attempts) throw err;
-        const wait = e.retryAfterMs ?? backoffMs(attempt, 500, 8_000);
+        const wait = e.retryAfterMs ?? backoffDelay(RETRY_BACKOFF, attempt - 1);
         if (e.kind === 'rate-limited') this.limiter.pauseFor(wait);
         // Retries never take a call past the total timeout.
         if (wait > MAX_INLINE_WAIT_MS || Date.now() + wait - started > this.config.timeoutMs) throw err;
@@ -220,8 +227,15 @@ export class ServiceHttp {
       timer.abort();
     }, timeoutMs);
     const fail = (err: unknown): ServiceError => {
-      if (err instanceof ServiceError) return err;
-      if (signal?.aborted) return new ServiceError('cancelled', 'The request was cancelled.');
+      // A deadline's own reason (fetch rejects with it) is copied below: each request keeps its own.
+      if (err instanceof ServiceError && err !== signal?.reason) return err;
+      if (signal?.aborted) {
+        // A call's deadline (withinOneTimeout) aborts with the timeout it means; the caller's signal with a cancel.
+        const reason: unknown = signal.reason;
+        return reason instanceof ServiceError && reason.kind === 'timeout'
+          ? new ServiceError('timeout', reason.message)
+          : new ServiceError('cancelled', 'The request was cancelled.');
+      }
       if (timedOut === 'connect')
         return new ServiceError('timeout', `The service did not answer within ${connectTimeoutMs / 1000} s.`);
       if (timedOut === 'total')
@@ -292,10 +306,23 @@ export class ServiceHttp {
   }
 }
 
+/** A GET's retries without a Retry-After: the first waits up to 1 s, doubling to 8 s (full jitter). */
+const RETRY_BACKOFF: BackoffPolicy = { baseMs: 1_000, capMs: 8_000, jitter: 'full' };
 /** Waits longer than this (a 429's Retry-After) are not spent inside a call: it fails and the caller serves its cache. */
 const MAX_INLINE_WAIT_MS = 5_000;
 /** An error page is read only this far: its message is all we keep. */
 const ERROR_BODY_MAX_BYTES = 64 * 1024;
+
+/** What a call that ran out of its one timeout says (withinOneTimeout). */
+function deadlineError(ms: number): ServiceError {
+  return new ServiceError('timeout', `The service took longer than ${ms / 1000} s to answer.`);
+}
+
+/** An error that says no more than that a signal fired. */
+function stoppedBySignal(err: unknown): boolean {
+  if (err instanceof ServiceError) return err.kind === 'cancelled';
+  return err instanceof Error && (err.name === 'AbortError' || err.name === 'TimeoutError');
+}
 
 function parseJson(text: string): unknown {
   if (text.length === 0) return undefined;

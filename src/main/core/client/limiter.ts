@@ -89,8 +89,3 @@ export class RequestLimiter {
     }
   }
 }
-
-/** Full-jitter exponential backoff: a random delay in [0, min(cap, base x 2^attempt)]. */
-export function backoffMs(attempt: number, baseMs: number, capMs: number, random: () => number = Math.random): number {
-  return Math.round(random() * Math.min(capMs, baseMs * 2 ** attempt));
-}

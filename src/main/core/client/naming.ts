@@ -1,7 +1,8 @@
 /**
- * The service naming profile (docs/service.md, Naming profiles): the spec says `dex` where the real service
- * says `deepbook`. Every such name is here, so switching a deployment is one setting.
- * The client always speaks spec naming inside; this table translates at the edge.
+ * The service naming profile (docs/service.md, Naming profiles): the service contract says `dex`
+ * where the real service says `deepbook`. Every such name is here, so switching a deployment is one
+ * setting. The client always speaks spec naming (the contract's) inside; this table translates at
+ * the edge.
  */
 export type NamingProfileName = 'spec' | 'deepbook';
 

@@ -68,10 +68,10 @@ function paging(p: Paging = {}): Record<string, QueryValue> {
 }
 
 const seg = (s: string): string => encodeURIComponent(s);
-/** A collection type keeps its `::` in the path (spec, endpoint 3). */
+/** A collection type keeps its `::` in the path (docs/service.md, NFT endpoints). */
 const typeSeg = (t: string): string => encodeURIComponent(t).replace(/%3A/gi, ':');
 
-/** The 20 REST endpoints of the service, typed and validated. */
+/** The 20 REST endpoints of the service (docs/service.md, Endpoints), typed and validated. */
 export class ServiceClient {
   readonly http: ServiceHttp;
   /** Requests one range call (trades, candles) may make. */
@@ -81,8 +81,11 @@ export class ServiceClient {
     this.http = config instanceof ServiceHttp ? config : new ServiceHttp(config);
   }
 
-  // NFT (1-4)
-  /** One NFT by its object id (not in the spec; the real service serves it: docs/service.md, Beyond the spec). */
+  // NFT endpoints
+  /**
+   * One NFT by its object id (not in the service contract; the real service serves it:
+   * docs/service.md, Beyond the service contract).
+   */
   nft(objectId: string, signal?: AbortSignal) {
     return this.http.get(`/nfts/${seg(objectId)}`, {}, NftObjectSchema, signal);
   }
@@ -110,7 +113,7 @@ export class ServiceClient {
     return this.http.get(`/nfts/collection/${typeSeg(type)}/holders`, paging(opts), HolderPageSchema, signal);
   }
 
-  // Exchange (5-8)
+  // Exchange endpoints
   pools(signal?: AbortSignal) {
     return this.http.get('/dex/get_pools', {}, PoolListSchema, signal);
   }
@@ -142,7 +145,7 @@ export class ServiceClient {
       CandleListSchema,
       signal,
     );
-    // The spec's text and sample disagree on ordering: sort ourselves (docs/service.md, Ordering).
+    // The service contract's text and sample disagree on ordering: sort ourselves (docs/service.md, Ordering).
     return [...list].sort((a, b) => (a.timestamp < b.timestamp ? -1 : a.timestamp > b.timestamp ? 1 : 0));
   }
 
@@ -194,12 +197,15 @@ export class ServiceClient {
     return { candles, truncated: r.incomplete || r.truncatedWindows > 0 };
   }
 
-  // Margin (9-20)
-  /** The margin pools (not in the spec; the real service publishes it). */
+  // Margin endpoints
+  /**
+   * The margin pools (not in the service contract; the real service publishes it: docs/service.md,
+   * Beyond the service contract).
+   */
   marginPools(signal?: AbortSignal) {
     return this.http.get('/dex-margin/pools', {}, MarginPoolInfoListSchema, signal);
   }
-  /** The exchange pools registered for margin, with their risk parameters (not in the spec). */
+  /** The exchange pools registered for margin, with their risk parameters (not in the service contract). */
   registeredDexPools(signal?: AbortSignal) {
     return this.http.get('/dex-margin/registered-dex-pools', {}, RegisteredDexPoolListSchema, signal);
   }

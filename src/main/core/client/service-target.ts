@@ -16,7 +16,7 @@ export function serviceConfigOf(
   s: Settings,
   demo: DemoTarget | undefined,
   keys: { apiKey: string | null; streamKeys: StreamKeys },
-  hooks: { fetch?: typeof globalThis.fetch; onAnswered?: (specPath: string) => void } = {},
+  hooks: { fetch?: typeof globalThis.fetch; timeoutMs?: number; onAnswered?: (specPath: string) => void } = {},
 ): ServiceConfig {
   const baseUrl = demo?.baseUrl ?? (s.baseUrl || 'http://127.0.0.1:9');
   return {
@@ -29,6 +29,7 @@ export function serviceConfigOf(
     requestsPerSecond: demo ? Math.max(s.requestsPerSecond, 200) : s.requestsPerSecond,
     concurrency: demo ? Math.max(s.concurrency, 8) : s.concurrency,
     fetch: hooks.fetch,
+    timeoutMs: hooks.timeoutMs,
     // The Demo network is free: only the service's answers are counted.
     onAnswered: demo ? undefined : hooks.onAnswered,
   };

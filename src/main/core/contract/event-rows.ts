@@ -2,8 +2,8 @@ import { ROW_DATA_FIELDS, type MarginEventRow, type StoredMarginEvent } from '..
 
 /**
  * A stored event as a Live events row: the fields the page reads, `data` cut to ROW_DATA_FIELDS.
- * 200 rows of 1,000,000 stored answered 81 KB whole; cut, they are about half of that, which the
- * page parses and this process writes at every call.
+ * Cut, an answer is about half of a whole one, which the page parses and this process writes at
+ * every call (docs/operations.md, Live events' own connection, has the figures).
  */
 export function toEventRow(e: StoredMarginEvent): MarginEventRow {
   const row: MarginEventRow = {

@@ -1,4 +1,5 @@
 import type { QueryResult } from '../../../shared/contract';
+import { unlessAborted } from '../client/abort';
 import { ServiceError } from '../client/errors';
 import type { ContractContext } from './context';
 
@@ -23,15 +24,17 @@ export const keyOf = (method: string, args: unknown): string => `${method}:${JSO
 
 /**
  * Network first; on success the answer is kept. When the network fails and a kept copy exists,
- * that copy is returned with `stale: true` and the reason.
+ * that copy is returned with `stale: true` and the reason. The call's `signal` (with its deadline:
+ * contract/handlers.ts) ends the wait at once, whatever part of the fetch does not carry it.
  */
 export async function readThrough<T>(
   c: ReadThroughContext,
   key: string,
   fetcher: () => Promise<T>,
+  signal?: AbortSignal,
 ): Promise<QueryResult<T>> {
   try {
-    const data = await fetcher();
+    const data = await unlessAborted(fetcher(), signal);
     const fetchedAt = Date.now();
     keepQuietly(c, key, data, fetchedAt);
     c.noteNetwork();

@@ -33,16 +33,17 @@ const CANDLES_CACHED = 5_000;
 export function serviceReads(
   c: ReadThroughContext & Pick<ContractContext, 'client' | 'market'>,
 ): Handlers<ServiceReads> {
-  const through = <T>(key: string, fetcher: () => Promise<T>) => readThrough(c, key, fetcher);
+  const through = <T>(key: string, fetcher: () => Promise<T>, signal: AbortSignal | undefined) =>
+    readThrough(c, key, fetcher, signal);
   return {
-    walletNfts: (a, s) => through(keyOf('walletNfts', a), () => c.client.addressNfts(a.owner, a, s)),
-    kiosk: (a, s) => through(keyOf('kiosk', a), () => c.client.kioskNfts(a.kioskId, a, s)),
-    collection: (a, s) => through(keyOf('collection', a), () => c.client.collection(a.type, a, s)),
-    holders: (a, s) => through(keyOf('holders', a), () => c.client.holders(a.type, a, s)),
-    pools: (_a, s) => through('pools', () => c.client.pools(s)),
+    walletNfts: (a, s) => through(keyOf('walletNfts', a), () => c.client.addressNfts(a.owner, a, s), s),
+    kiosk: (a, s) => through(keyOf('kiosk', a), () => c.client.kioskNfts(a.kioskId, a, s), s),
+    collection: (a, s) => through(keyOf('collection', a), () => c.client.collection(a.type, a, s), s),
+    holders: (a, s) => through(keyOf('holders', a), () => c.client.holders(a.type, a, s), s),
+    pools: (_a, s) => through('pools', () => c.client.pools(s), s),
     depth: async (a, s) => {
       try {
-        return await through(keyOf('depth', a), () => c.client.depth(a.pool, a.limit, s));
+        return await through(keyOf('depth', a), () => c.client.depth(a.pool, a.limit, s), s);
       } catch (err) {
         const stored = c.market.depth(a.pool);
         if (!stored || !cacheWorthy(err)) throw err;
@@ -97,14 +98,14 @@ export function serviceReads(
         };
       }
     },
-    supplyReferral: (a, s) => through(keyOf('supplyReferral', a), () => c.client.supplyReferral(a.id, s)),
-    supplyReferrals: (a, s) => through(keyOf('supplyReferrals', a), () => c.client.supplyReferrals(a, s)),
-    supplierCap: (a, s) => through(keyOf('supplierCap', a), () => c.client.supplierCap(a.id, s)),
-    nft: (a, s) => through(keyOf('nft', a), () => c.client.nft(a.objectId, s)),
-    supplierCaps: (a, s) => through(keyOf('supplierCaps', a), () => c.client.supplierCaps(a, s)),
-    marginManagers: (a, s) => through(keyOf('marginManagers', a), () => c.client.marginManagers(a.owner, a, s)),
-    liquidations: (a, s) => through(keyOf('liquidations', a), () => c.client.liquidations(a.owner, a, s)),
-    activeSupplies: (a, s) => through(keyOf('activeSupplies', a), () => c.client.activeSupplies(a.owner, a, s)),
-    activeLoans: (a, s) => through(keyOf('activeLoans', a), () => c.client.activeLoans(a.owner, a, s)),
+    supplyReferral: (a, s) => through(keyOf('supplyReferral', a), () => c.client.supplyReferral(a.id, s), s),
+    supplyReferrals: (a, s) => through(keyOf('supplyReferrals', a), () => c.client.supplyReferrals(a, s), s),
+    supplierCap: (a, s) => through(keyOf('supplierCap', a), () => c.client.supplierCap(a.id, s), s),
+    nft: (a, s) => through(keyOf('nft', a), () => c.client.nft(a.objectId, s), s),
+    supplierCaps: (a, s) => through(keyOf('supplierCaps', a), () => c.client.supplierCaps(a, s), s),
+    marginManagers: (a, s) => through(keyOf('marginManagers', a), () => c.client.marginManagers(a.owner, a, s), s),
+    liquidations: (a, s) => through(keyOf('liquidations', a), () => c.client.liquidations(a.owner, a, s), s),
+    activeSupplies: (a, s) => through(keyOf('activeSupplies', a), () => c.client.activeSupplies(a.owner, a, s), s),
+    activeLoans: (a, s) => through(keyOf('activeLoans', a), () => c.client.activeLoans(a.owner, a, s), s),
   };
 }

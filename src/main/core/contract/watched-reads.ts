@@ -143,8 +143,11 @@ export function watchedReads(
       if (owner === undefined && !c.offline()) owner = await ownerOfManager(c.client, id, s).catch(() => undefined);
       if (isWatched(owner)) return watchedManager(id, owner);
       // Not watched: valued on demand by the same code, at its own time (docs/valuation.md).
-      return readThrough(c, keyOf('manager', a), async () =>
-        readManager(c.client, await c.assets.load(), c.risk.valuation(), id, owner, isWatched, s),
+      return readThrough(
+        c,
+        keyOf('manager', a),
+        async () => readManager(c.client, await c.assets.load(), c.risk.valuation(), id, owner, isWatched, s),
+        s,
       );
     },
     alerts: (a) => {

@@ -77,7 +77,8 @@ export class CreditMeter {
    * Bytes received on a stream: a credit per whole KB, the rest carried to the next bytes. Each
    * read only adds them up; they are counted (the month, the budget, a date) at most every
    * STREAM_TALLY_MS and whenever usage is read: counted per read, that work stood in front of
-   * every event the read brought, a watched liquidation's alert among them (~10 us).
+   * every event the read brought, a watched liquidation's alert among them (docs/operations.md, A
+   * liquidation's way to its alert).
    */
   noteStreamBytes(bytes: number): void {
     this.streamBytes += bytes;

@@ -1,4 +1,5 @@
 import type { AlertRecord } from '../../../shared/contract';
+import { backoffDelay, type BackoffPolicy } from '../client/backoff';
 import type { OutboxRepo, OutboxRow } from '../store/outbox-repo';
 import { compose, fits, MESSAGE_LIMIT, messageId, type ComposeOptions, type Outgoing } from './compose';
 import type { ChannelConfig } from './config';
@@ -20,6 +21,8 @@ export interface OutboxWorkerDeps {
   redact: (text: string) => string;
   log: (line: string) => void;
   now?: () => number;
+  /** The backoff's jitter draws, in [0, 1) (a test hands its own); Math.random by default. */
+  random?: () => number;
 }
 
 /** The least time between two messages on a channel, unless it sets its own: a burst meanwhile becomes one message. */
@@ -33,8 +36,7 @@ export const MIN_INTERVAL_MS: Record<ChannelConfig['type'], number> = {
   desktop: 0,
 };
 /** Backoff after a failure: 1 s doubling to 10 minutes (±20 %); after a refusal that retrying cannot help, 15 minutes. */
-const BACKOFF_BASE_MS = 1_000;
-const BACKOFF_CAP_MS = 600_000;
+const BACKOFF: BackoffPolicy = { baseMs: 1_000, capMs: 600_000, jitter: 0.2 };
 const PERMANENT_MS = 900_000;
 /** The least time between two messages when a critical alert is due. */
 const CRITICAL_GAP_MS = 1_000;
@@ -61,9 +63,11 @@ export class OutboxWorker {
   private wakeAt = Infinity;
   private closed = false;
   private readonly now: () => number;
+  private readonly random: () => number;
 
   constructor(private readonly deps: OutboxWorkerDeps) {
     this.now = deps.now ?? Date.now;
+    this.random = deps.random ?? Math.random;
   }
 
   /** Look for work now (an alert was queued, a channel changed). */
@@ -71,7 +75,10 @@ export class OutboxWorker {
     this.wake(0);
   }
 
-  /** A channel's pace starts afresh (its config changed): a backoff for a wrong token ends with the fix. */
+  /**
+   * A channel's pace starts afresh (its config changed): a backoff for a wrong token ends with the
+   * fix, and what failed on it is tried again now.
+   */
   reset(channel?: string): void {
     if (channel === undefined) {
       this.notBefore.clear();
@@ -81,6 +88,14 @@ export class OutboxWorker {
       this.notBefore.delete(channel);
       this.failures.delete(channel);
       this.criticalAfter.delete(channel);
+    }
+    try {
+      this.deps.outbox.retryNow(channel, this.now());
+    } catch (err) {
+      // The store cannot be written: the rows go when their backoff ends, as before the change.
+      this.deps.log(
+        `alert delivery: failed messages cannot be tried again at once (${this.deps.redact((err as Error).message)})`,
+      );
     }
     this.kick();
   }
@@ -209,8 +224,12 @@ export class OutboxWorker {
       const n = (this.failures.get(c.name) ?? 0) + 1;
       this.failures.set(c.name, n);
       const e = err instanceof DeliveryError ? err : new DeliveryError(`${c.name}: ${(err as Error).message}`);
-      const backoff = Math.min(BACKOFF_CAP_MS, BACKOFF_BASE_MS * 2 ** (n - 1)) * (0.8 + Math.random() * 0.4);
-      const delay = e.retryAfterMs !== null ? Math.max(1_000, e.retryAfterMs) : e.permanent ? PERMANENT_MS : backoff;
+      const delay =
+        e.retryAfterMs !== null
+          ? Math.max(1_000, e.retryAfterMs)
+          : e.permanent
+            ? PERMANENT_MS
+            : backoffDelay(BACKOFF, n - 1, this.random);
       const message = this.deps.redact(e.message);
       this.notBefore.set(c.name, now + delay);
       this.criticalAfter.delete(c.name);

@@ -77,8 +77,9 @@ export async function loadAssetBook(client: ServiceClient): Promise<AssetBook> {
  */
 /**
  * `now()` is asked for every committed batch and every alert: while the service cannot answer,
- * each would start a load (a request, and 23 us on a liquidation's way to its alert). A failed
- * one is started again after this; `load()`, which callers wait for, always asks.
+ * each would start a load (a request, and time on a liquidation's way to its alert:
+ * docs/operations.md, A liquidation's way to its alert). A failed one is started again after
+ * this; `load()`, which callers wait for, always asks.
  */
 const BACKGROUND_RETRY_MS = 10_000;
 

@@ -5,9 +5,9 @@ import type { BudgetState, GuardedPosition } from './price-schedule';
 import type { PriceBook } from './prices';
 
 /**
- * What a pool stream costs an hour, as reserved before one opens for the guard: the Demo
- * network's SUI_USDC stream at speed 1 delivered 853 KB in 75 s after its first 15 s (11.1 KB/s,
- * trades and depth), about 40,000 credits an hour at 1 credit per KB.
+ * What a pool stream costs an hour, as reserved before one opens for the guard: the Demo network's
+ * SUI_USDC stream at speed 1, at 1 credit per KB (docs/credits.md, "In danger: the pool's stream",
+ * has the measurement).
  */
 export const STREAM_CREDITS_PER_HOUR = 40_000;
 

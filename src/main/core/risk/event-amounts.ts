@@ -205,7 +205,10 @@ export class EventUnits {
   }
 }
 
-/** Built once: `toLocaleString` builds a formatter per call (~10 us, on a liquidation's way to its alert). */
+/**
+ * Built once: `toLocaleString` builds a formatter per call, on a liquidation's way to its alert
+ * (docs/operations.md, A liquidation's way to its alert).
+ */
 const GROUPED = new Intl.NumberFormat('en-US');
 
 /** Amounts in words for alerts: "repaid 1,234.5 USDC, left 10 SUI and 20 USDC". */

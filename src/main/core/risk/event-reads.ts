@@ -4,8 +4,13 @@ import type { PacedRead } from '../budget/budget-pacer';
 export const EVENT_SOON_MS = 300;
 /** However short the budget, an owner's event is read within this long (as the records' own timer). */
 export const EVENT_READ_MAX_GAP_MS = 3 * 3_600_000;
-/** Event rates are measured over at least this long (a burst at start is not a day's rate). */
-const MIN_MEASURED_MS = 3_600_000;
+/**
+ * Event rates are measured over at least this long: a few events in the first minute are not a
+ * day's rate, so until then they are spread over it (the rate taken low; what it misses, the
+ * budget reserves as spend beyond the plan, credits/unplanned-spend.ts). History a first start
+ * replays is not counted at all (streams/margin-dispatch.ts).
+ */
+const MIN_MEASURED_MS = 10 * 60_000;
 
 interface OwnerEvents {
   events: number;

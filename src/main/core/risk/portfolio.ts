@@ -349,7 +349,7 @@ export async function readManager(
   let manager: MarginManager | undefined;
   const now = Date.now();
   if (owner) {
-    const all = await managersOf(client, owner);
+    const all = await managersOf(client, owner, signal);
     manager = all.find((m) => m.margin_manager_id === managerId);
     const pool = manager ? book.poolsById.get(manager.dex_pool_id) : undefined;
     // The ratios are of the oracle now: the exchange's prices must be of now too (the oracle moves with them).
@@ -379,8 +379,8 @@ export async function readManager(
  * Every manager of the owner (all pages), one page after another: a page asked ahead that turns
  * out empty costs the same credits as a full one, and most owners have one page.
  */
-export async function managersOf(client: ServiceClient, owner: string): Promise<MarginManager[]> {
+export async function managersOf(client: ServiceClient, owner: string, signal?: AbortSignal): Promise<MarginManager[]> {
   return collect(
-    allItems((page, perPage) => client.marginManagers(owner, { page, perPage }), { maxPages: 40, prefetch: 0 }),
+    allItems((page, perPage) => client.marginManagers(owner, { page, perPage }, signal), { maxPages: 40, prefetch: 0 }),
   );
 }

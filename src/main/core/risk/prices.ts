@@ -23,7 +23,7 @@ export function pricingPoolOf(pools: readonly Pool[], assetType: string): Pool |
 }
 
 /**
- * The exchange's prices (docs/credits.md "Prices"): a stablecoin is $1; any other asset the last
+ * The exchange's prices (docs/credits.md "What is read"): a stablecoin is $1; any other asset the last
  * trade in a pool that quotes it in a stablecoin (SUI from SUI_USDC), or else in a pool that
  * quotes it in an asset that has one (NS from NS_SUI times SUI's price). The last trade is the
  * cheapest adequate source (`trades?limit=1`, 20 credits, against 30 for the book's depth); the

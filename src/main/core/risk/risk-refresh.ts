@@ -152,11 +152,12 @@ export class RiskRefresh {
   /**
    * Watched managers of these owners changed: read those owners' records and their assets'
    * prices shortly (events come in bursts), not every wallet's; when the budget paces the reads,
-   * no sooner than its gap after the owner's last read (EventReads).
+   * no sooner than its gap after the owner's last read (EventReads). Only `live` owners' events
+   * (of now, not history replayed) count toward how often an owner's events come.
    */
-  refreshSoon(owners: ReadonlySet<string>): void {
+  refreshSoon(owners: ReadonlySet<string>, live: ReadonlySet<string> = owners): void {
     for (const o of owners) {
-      this.reads.noteEvent(o);
+      if (live.has(o)) this.reads.noteEvent(o);
       const due = this.reads.dueAt(o, this.d.eventGapMs(o));
       this.soonOwners.set(o, Math.min(this.soonOwners.get(o) ?? Infinity, due));
     }

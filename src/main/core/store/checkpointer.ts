@@ -5,9 +5,9 @@ import { Worker } from 'node:worker_threads';
 import { settledOrAfter } from '../wait';
 
 /**
- * How often the checkpointer copies what the WAL gained into the database file. Measured (issue
- * 12, 2 shared cores): every 250 ms alert p99 4-10 ms but catch-up ingest 0.49x raw INSERTs;
- * every second 15 ms and 0.81x; none (SQLite's automatic checkpoint in the writer) 45-49 ms.
+ * How often the checkpointer copies what the WAL gained into the database file: more often shortens
+ * the alerts' worst waits and slows a catch-up's ingest (docs/operations.md, WAL checkpoints, has the
+ * figures of 250 ms, 500 ms and a second).
  */
 export const CHECKPOINT_EVERY_MS = 500;
 /** The writer's own automatic checkpoint while a checkpointer runs: a far fallback (64 MB of WAL). */
@@ -149,8 +149,8 @@ function asWorker(config: object, log: (line: string) => void, checked?: (answer
 
 /**
  * WAL checkpoints off the writer's thread (docs/operations.md, WAL checkpoints): with SQLite's automatic checkpoint, the
- * commit that crosses the threshold copies ~16 MB into the file itself, a ~50 ms stall about once a
- * second under a 5,000 events/s stream, felt by every alert behind it. Here another process (a
+ * commit that crosses the threshold copies the WAL (~16 MB) into the file itself, a stall about
+ * once a second under a busy stream, felt by every alert behind it. Here another process (a
  * worker thread inside Electron) checkpoints every half second on its own connection and the writer's
  * automatic checkpoint becomes a far fallback. Under Node it is a child process because a worker
  * thread shares the command line's module hooks (tsx), and that deadlocked `serve`'s start

@@ -14,14 +14,13 @@ export const WAL_AUTOCHECKPOINT_PAGES = 4000;
 
 /**
  * How much of the store Live events reads through a memory map rather than a read() per page.
- * A query by manager reads ~200 pages scattered over the file; over a store of 1,000,000 events
- * (440 MB) serve answered it at p50 3.2 ms with read() and 1.6 ms mapped (the SQL alone 1.3 ->
- * 0.7 ms). The price SQLite names: an I/O error on a mapped page is a signal, not an error it
- * can report. So only the reading connection maps (openReader), opened after `quick_check` has
- * read every page of the file without one (at open, or off the thread for a file closed cleanly:
- * Store.open), which is what Chromium checks before it maps a database. The app's own connection
- * keeps read(): a catch-up it commits touched every page it wrote beside through the map, +184 MB
- * of RSS over 1,000,000 events against +100 MB.
+ * A query by manager reads ~200 pages scattered over the file, and a page mapped costs no read()
+ * and no copy (docs/operations.md, Live events' own connection, has the figures). The price SQLite
+ * names: an I/O error on a mapped page is a signal, not an error it can report. So only the
+ * reading connection maps (openReader), opened after `quick_check` has read every page of the file
+ * without one (at open, or off the thread for a file closed cleanly: Store.open), which is what
+ * Chromium checks before it maps a database. The app's own connection keeps read(): a catch-up it
+ * commits would touch every page it wrote beside through the map, in the process's memory.
  */
 export const MMAP_BYTES = 1024 * 1024 * 1024;
 
@@ -33,8 +32,8 @@ export function configure(db: Database.Database): void {
   db.pragma('foreign_keys = ON');
   db.pragma('busy_timeout = 5000');
   // A page cache for the hot indexes of a store of millions of events (default: 2 MB). 16 MB: the
-  // Live events queries over 1M events kept p99 0.6-1.4 ms as with 32 MB, and a catch-up (whose
-  // first seconds commit here before the writer thread starts) peaked at +98-100 MB RSS, not +118.
+  // Live events queries are as fast as with 32 MB, and a catch-up (whose first seconds commit here
+  // before the writer thread starts) peaks lower (docs/operations.md, Memory, has the figures).
   db.pragma('cache_size = -16384');
   db.pragma('temp_store = MEMORY');
   // Checkpoint the WAL every ~16 MB rather than every 4 MB, and keep its file from growing unbounded.

@@ -1,15 +1,14 @@
 import { setFlagsFromString } from 'node:v8';
 
 /**
- * V8's heap settings for a process that streams into the store (docs/operations.md, Memory). Under a catch-up of a
- * million events V8 doubles its young generation from 4 MB up to 128 MB (no pointer compression
- * in Node or Electron's main process), and lets the old generation grow by its own factor of up to 4
- * between full collections: peak RSS +216-257 MB over the catch-up while the live heap stayed
- * ~11 MB. Keeping the young generation at its first size and growing the old one by 30 %
- * measured +81-89 MB (2 shared cores, 1M events, same run): live data here is a batch of a few
- * thousand events, so a small young generation costs ~10 % of catch-up ingest speed
- * (`npm run bench` prints both). Both flags are read at every collection, so setting them at run
- * time works (a test checks it on this Node); `--max-semi-space-size` is read only at start-up.
+ * V8's heap settings for a process that streams into the store (docs/operations.md, Memory, has
+ * the figures). Under a catch-up V8 doubles its young generation up to 128 MB (no pointer
+ * compression in Node or Electron's main process) and lets the old generation grow by its own
+ * factor of up to 4 between full collections, while the live data is a batch of a few thousand
+ * events: most of that memory holds garbage. So the young generation stays at its first size and
+ * the old one grows by 30 %, for a little catch-up ingest speed (`npm run bench` measures both in
+ * its heap-limits part). Both flags are read at every collection, so setting them at run time
+ * works (a test checks it on this Node); `--max-semi-space-size` is read only at start-up.
  */
 export const STREAMING_HEAP_FLAGS = ['--semi-space-growth-factor=1', '--heap-growing-percent=30'] as const;
 

@@ -36,8 +36,8 @@ const db = new Database(file, { fileMustExist: true });
 configure(db);
 db.pragma(`wal_autocheckpoint = ${autocheckpointPages}`);
 // The writer's hot pages are the indexes' right edges (one per active manager, owner and type):
-// 8 MB holds ~2,000 managers' (others come from the OS's file cache). A 1M-event catch-up peaked
-// at +75-97 MB RSS with 8 MB, +102 MB with 16 MB, at the same ingest rate.
+// 8 MB holds ~2,000 managers' (others come from the OS's file cache). A larger cache raised a
+// catch-up's peak memory at the same ingest rate (docs/operations.md, Memory, has the figures).
 db.pragma('cache_size = -8192');
 const repo = new MarginEventRepo(db);
 // The same rule as on the main thread: after a failed commit, nothing more until `resume`.

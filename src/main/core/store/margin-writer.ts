@@ -8,23 +8,23 @@ import type { WriterData, WriterReply, WriterRequest } from './margin-writer-thr
 const THREAD = 'margin-writer-thread';
 /**
  * The thread starts this long after the store opens: its start (a module load, SQLite, its own
- * connection) made a first start's Portfolio answer 70 ms later (719 vs 651 ms, medians of 5,
- * 2 shared cores); until then batches are committed in the calling thread.
+ * connection) made a first start's Portfolio answer later (docs/operations.md, Commits on a thread
+ * of their own, has the figures); until then batches are committed in the calling thread.
  */
 export const WRITER_START_DELAY_MS = 2_000;
 /**
  * A batch this large is a catch-up (the group commit closes a batch at 5,000 rows or 5 ms; a live
  * stream's are tens): committed in the calling thread when nothing is in flight. Handing it over
- * buys nothing there (an event in a backlog waits for the backlog, not for a commit) and, over a
- * 1,000,000-event catch-up, cost 39k events/s and +98 MB peak RSS against 46-48k/s and +74-79 MB
- * this way (the copy of every batch to the thread, its heap and page cache in use).
+ * buys nothing there (an event in a backlog waits for the backlog, not for a commit) and costs
+ * ingest speed and memory: the copy of every batch to the thread, its heap and page cache in use
+ * (docs/operations.md, Commits on a thread of their own, has the figures).
  */
 export const CATCH_UP_BATCH = 1_000;
 /**
  * A catch-up commits in the calling thread whatever happens, so the thread starts only once no
  * catch-up batch came for this long: its start (tsx and its modules from the sources, its own
- * heap and connection) added ~16 MB of RSS and a core's worth of work in the middle of a
- * catch-up it takes no part in.
+ * heap and connection) added memory and a core's worth of work in the middle of a catch-up it
+ * takes no part in (docs/operations.md, Commits on a thread of their own).
  */
 export const CATCH_UP_QUIET_MS = 1_000;
 /** Events handed to the thread and not yet answered, at which the reader waits, and down to which. */
@@ -58,13 +58,12 @@ interface Waiting {
 
 /**
  * The margin stream's commits on a thread of their own (docs/operations.md, Commits on a thread of
- * their own): a commit is a WAL append that takes
- * ~0.3 ms and, on this machine's disk, now and then 10-50 ms; on the thread that reads the
- * stream every liquidation behind it waited that long to be alerted. Here the reading thread
- * hands a batch over and goes on; the thread commits batches in order on its own connection
- * and answers which events were new. Should the thread stop, what it had not answered is failed
- * (the stream's failure path writes it again) and every later batch is committed in the calling
- * thread, on the app's connection.
+ * their own): a commit is a WAL append of a fraction of a millisecond that now and then takes tens
+ * of milliseconds; on the thread that reads the stream every liquidation behind it waited that long
+ * to be alerted. Here the reading thread hands a batch over and goes on; the thread commits batches
+ * in order on its own connection and answers which events were new. Should the thread stop, what
+ * it had not answered is failed (the stream's failure path writes it again) and every later batch
+ * is committed in the calling thread, on the app's connection.
  */
 export class MarginWriter implements MarginCommitter {
   private n = 0;

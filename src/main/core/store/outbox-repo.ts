@@ -118,6 +118,19 @@ export class OutboxRepo {
     })();
   }
 
+  /**
+   * The rows of a channel (every channel when none is named) that failed and wait out a backoff
+   * fall due now: its config changed, so the old refusal says nothing of the next try. Rows never
+   * tried (held for quiet hours) keep their time. Returns how many.
+   */
+  retryNow(channel: string | undefined, now: number): number {
+    return this.db
+      .prepare(
+        `UPDATE deliveries SET due_at = ? WHERE state = 'pending' AND attempts > 0 AND due_at > ? AND (? IS NULL OR channel = ?)`,
+      )
+      .run(now, now, channel ?? null, channel ?? null).changes;
+  }
+
   /** A channel that is no longer configured: its rows are not sent (and said so). */
   dropChannelsExcept(channels: readonly string[], now = Date.now()): number {
     const keep = new Set(channels);

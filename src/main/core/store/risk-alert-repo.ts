@@ -101,9 +101,10 @@ export class RiskAlertRepo {
   /**
    * Insert unless an alert with the same dedupe key exists; returns the new record or undefined.
    * With `showFirst`, the record (its id reserved) is handed over before its row is written: a
-   * liquidation reaches the trader without waiting for the disk (a write here is a WAL append,
-   * 0.1 ms and sometimes tens). Should the write then fail (a full disk), the alert was shown but
-   * not stored, and shows again when its event comes again.
+   * liquidation reaches the trader without waiting for the disk (a write here is a WAL append, now
+   * and then tens of milliseconds: docs/operations.md, A liquidation's way to its alert). Should the
+   * write then fail (a full disk), the alert was shown but not stored, and shows again when its
+   * event comes again.
    */
   addAlert(a: NewAlert, showFirst?: (record: AlertRecord) => void): AlertRecord | undefined {
     if (showFirst) return this.addShowingFirst(a, showFirst);
@@ -123,12 +124,13 @@ export class RiskAlertRepo {
 
   /**
    * The show-first path reads nothing on the way to the trader: right after the margin writer
-   * thread commits, a read on this connection starts over from the WAL (45 us the dedupe check, 12
-   * the id, on a liquidation's way to its alert). So what it needs is kept here, exact
-   * while this connection is the only one that writes alerts (the app's; the writer thread writes
-   * margin events only): the id AUTOINCREMENT gives next, and the newest stream id that ends any
-   * dedupe key (liquidation keys end with their event's id). A key ending in a newer id cannot
-   * exist yet; any other key (a replayed event, an id of another shape) is looked up.
+   * thread commits, a read on this connection starts over from the WAL, tens of microseconds on a
+   * liquidation's way to its alert (docs/operations.md, A liquidation's way to its alert). So what
+   * it needs is kept here, exact while this connection is the only one that writes alerts (the
+   * app's; the writer thread writes margin events only): the id AUTOINCREMENT gives next, and the
+   * newest stream id that ends any dedupe key (liquidation keys end with their event's id). A key
+   * ending in a newer id cannot exist yet; any other key (a replayed event, an id of another shape)
+   * is looked up.
    */
   private showFirst(): ShowFirst {
     if (!this.shownFirst) {

@@ -71,7 +71,7 @@ export class Store {
     keepHeapSmall();
     const file = join(dataDir, STORE_FILE);
     // A file the last run closed cleanly is checked off this thread, by the checkpointer: the
-    // check reads every page (~1 s for 1,000,000 events, 440 MB), and a start waited for it.
+    // check reads every page, and a start waited for it (docs/operations.md, The store's check at start).
     // After a crash, or without the mark, it is checked here first, as before.
     const cleanly = takeCleanMark(file);
     const { db, recovered } = openDatabase(file, new Date(), !cleanly);

@@ -18,14 +18,25 @@ export interface MarginDispatchDeps {
   afterPush: (pushed: StoredMarginEvent[]) => void;
   /** Whether anything shows the events (a Live events page): only then are they dressed for display and pushed. */
   listening: () => boolean;
-  /** Watched managers of these owners moved: read their records (and prices) again soon. */
-  refreshSoon: (owners: ReadonlySet<string>) => void;
   /**
-   * Other traders' managers were liquidated: the market moved on their pools, perhaps toward a
-   * watched position there (risk/danger-pricing.ts reads that pool's price at once).
+   * Watched managers of these owners moved: read their records (and prices) again soon. `live`:
+   * the owners with an event of now, not a replay of history (only they measure how often events
+   * come, risk/event-reads.ts).
+   */
+  refreshSoon: (owners: ReadonlySet<string>, live: ReadonlySet<string>) => void;
+  /**
+   * Other traders' managers were liquidated just now: the market moved on their pools, perhaps
+   * toward a watched position there (risk/danger-pricing.ts reads that pool's price at once).
    */
   marketLiquidations?: (managerIds: readonly string[]) => void;
 }
+
+/**
+ * An event at most this old is of now; an older one is history replayed (a first start, the time
+ * an outage or a sleep missed): it still reads its owner's records, but says nothing of how often
+ * events come or of where the market is now.
+ */
+export const LIVE_EVENT_MS = 120_000;
 
 /**
  * What follows a commit of margin stream events (or of liquidations recovered over REST): managers of
@@ -34,9 +45,14 @@ export interface MarginDispatchDeps {
  */
 export function dispatchMarginEvents(events: IncomingMarginEvent[], d: MarginDispatchDeps, now = Date.now()): void {
   const touched = new Set<string>();
+  const live = new Set<string>();
+  const isLive = (e: IncomingMarginEvent): boolean => e.timestamp_ms !== null && e.timestamp_ms >= now - LIVE_EVENT_MS;
   for (const e of events) {
     const known = e.margin_manager_id ? d.watchedManagers.get(e.margin_manager_id) : undefined;
-    if (known !== undefined) touched.add(known);
+    if (known !== undefined) {
+      touched.add(known);
+      if (isLive(e)) live.add(known);
+    }
     // A manager created by a watched owner, or a recovered liquidation that names its owner.
     if ((e.type.endsWith('manager_created') || e.recovered) && e.margin_manager_id) {
       const owner = ownerNamed(e.data);
@@ -66,10 +82,14 @@ export function dispatchMarginEvents(events: IncomingMarginEvent[], d: MarginDis
     d.publish(pushed);
     d.afterPush(pushed);
   }
-  if (touched.size > 0) d.refreshSoon(touched);
+  if (touched.size > 0) d.refreshSoon(touched, live);
   const others = events
     .filter(
-      (e) => e.type === EVENT_TYPES.liquidation && e.margin_manager_id && !d.watchedManagers.has(e.margin_manager_id),
+      (e) =>
+        e.type === EVENT_TYPES.liquidation &&
+        e.margin_manager_id &&
+        !d.watchedManagers.has(e.margin_manager_id) &&
+        isLive(e),
     )
     .map((e) => e.margin_manager_id!);
   if (others.length > 0) d.marketLiquidations?.(others);

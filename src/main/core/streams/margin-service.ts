@@ -150,7 +150,7 @@ export class MarginService {
       publish: (pushed) => this.d.events.emit('marginEventsReady', { events: pushed }),
       afterPush: (pushed) => risk.lateUnits.afterPush(pushed),
       listening: () => this.d.hub.count('margin') > 0,
-      refreshSoon: (owners) => risk.refresh.refreshSoon(owners),
+      refreshSoon: (owners, live) => risk.refresh.refreshSoon(owners, live),
       // Another trader's manager is seldom learnt yet: its pool comes from its stored creation.
       marketLiquidations: (ids) => risk.danger.onMarketLiquidations(risk.eventUnits.poolNamesOf(ids)),
     });

@@ -134,9 +134,9 @@ export function marginStream(opts: MarginStreamOptions): {
   storeFailure(): string | null;
   /**
    * Connect (`connect`) now, or, when the first connection replays the stream's retained history (a
-   * first start from `0`: 1,299 events on the Demo network), once `firstRead` (the first Portfolio
-   * read) settles, at most 2 s: handled meanwhile, the replay made that read ~50 ms later, and
-   * nothing is missed by connecting later. A resume from the cursor, or `$`, connects at once.
+   * first start from `0`), once `firstRead` (the first Portfolio read) settles, at most 2 s: handled
+   * meanwhile, the replay made that read later (docs/operations.md, A first start's history replay),
+   * and nothing is missed by connecting later. A resume from the cursor, or `$`, connects at once.
    */
   connectAfter(firstRead: Promise<unknown>, connect: () => void): void;
 } {

@@ -40,7 +40,7 @@ export interface SseOptions {
  * Retry-After and message, the message read only as far as 64 KB), or a page that is not an
  * event stream (lenient on a missing or generic type, which some servers forget).
  */
-export async function refusalOf(
+async function refusalOf(
   res: Response,
   redact: (s: string) => string,
 ): Promise<Omit<SseEnd, 'opened' | 'events'> | undefined> {
@@ -74,9 +74,9 @@ export async function refusalOf(
 
 /**
  * Longest run of stream handling between two turns of the event loop. Each turn lets the group
- * commit close its batch, so it is a trade: every 5 ms, a 100k-event catch-up committed 1,124
- * events at a time at 0.69x raw INSERTs (2,567 bytes written per event); every 20 ms, 3,030 at
- * 1.02x (1,888 bytes); and a first start's Portfolio still answers while 1,299 events replay.
+ * commit close its batch, so it is a trade: shorter runs make smaller batches, a slower catch-up
+ * and more bytes written per event; longer ones keep the app's other work waiting
+ * (docs/operations.md, The margin stream into the store, has the figures).
  */
 const YIELD_AFTER_MS = 20;
 

@@ -1,18 +1,8 @@
 import type { EventSourceMessage } from 'eventsource-parser';
 import type { StreamState, StreamStatus } from '../../../shared/contract';
-import { backoffMs } from '../client/limiter';
+import { backoffDelay, type BackoffPolicy } from '../client/backoff';
 import type { CoreBus } from '../events';
 import { connectSse, type SseEnd, type SseHandlers } from './sse-connection';
-import { connectEventSource } from './sse-eventsource';
-
-/**
- * How a connection reads its stream: `parser` (fetch + eventsource-parser, sse-connection.ts) or
- * `eventsource` (the `eventsource` package, sse-eventsource.ts). docs/service.md, The stream
- * transport, has the measurement that chose the default.
- */
-export type SseTransport = 'parser' | 'eventsource';
-export const DEFAULT_SSE_TRANSPORT: SseTransport =
-  (process.env['TIDEWATCH_SSE_TRANSPORT'] as SseTransport | undefined) ?? 'parser';
 
 export interface StreamSpec {
   /** `margin` or `pool:<name>`. */
@@ -56,8 +46,6 @@ export interface SupervisorOptions {
   /** Which key a stream sends, in words ("the stream key"), for what a refusal says; default the API key. */
   keyName?: (streamId: string) => string;
   random?: () => number;
-  /** See SseTransport; default DEFAULT_SSE_TRANSPORT. */
-  transport?: SseTransport;
   /**
    * Where it publishes each change of a stream's state (`streamsChanged`), the bytes a stream
    * received (`streamBytes`: the credit meter counts them), and whether the service answered a
@@ -85,8 +73,8 @@ interface Running {
 }
 
 /**
- * Owns every stream's reconnect loop (docs/operations.md, Reconnects: the `eventsource` package's own reconnect
- * reuses a stale URL and gives up on non-200). A connection that delivered events is re-opened
+ * Owns every stream's reconnect loop (docs/operations.md, Reconnects: an `EventSource`'s own reconnect
+ * would reuse a stale URL and give up on a non-200). A connection that delivered events is re-opened
  * at once; only consecutive failed attempts back off (full jitter from 1 s to a 30 s cap, a
  * Retry-After as a floor, capped at a minute). A watchdog reconnects after 45 s without a byte;
  * a rejected key stops the stream, retried every 5 minutes and at once when a key is set; a
@@ -253,8 +241,11 @@ export class StreamSupervisor {
 
   private async loop(r: Running): Promise<void> {
     let attempt = 0;
-    const base = this.opts.backoffBaseMs ?? 1000;
-    const cap = this.opts.backoffCapMs ?? 30_000;
+    const backoff: BackoffPolicy = {
+      baseMs: this.opts.backoffBaseMs ?? 1000,
+      capMs: this.opts.backoffCapMs ?? 30_000,
+      jitter: 'full',
+    };
     while (!r.removed && !this.stopped) {
       if (r.authStopped) {
         await this.sleep(r, r.status.state === 'stopped-quota' ? QUOTA_RETRY_MS : AUTH_RETRY_MS);
@@ -294,11 +285,9 @@ export class StreamSupervisor {
         },
         pause: () => r.spec.pause?.(),
       };
-      const connect =
-        (this.opts.transport ?? DEFAULT_SSE_TRANSPORT) === 'eventsource' ? connectEventSource : connectSse;
       const url = await r.spec.url();
       if (r.removed || this.stopped) break;
-      const conn = connect(url, handlers, {
+      const conn = connectSse(url, handlers, {
         fetch: this.opts.fetch,
         watchdogMs: this.opts.watchdogMs ?? 45_000,
         redact: this.opts.redact,
@@ -339,7 +328,7 @@ export class StreamSupervisor {
         delay = 0;
       } else {
         const floor = Math.min(end.retryAfterMs ?? 0, RETRY_AFTER_CAP_MS);
-        delay = Math.max(floor, backoffMs(attempt, base, cap, this.opts.random));
+        delay = Math.max(floor, backoffDelay(backoff, attempt, this.opts.random));
         attempt++;
       }
       r.status.reconnects++;

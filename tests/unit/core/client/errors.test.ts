@@ -1,7 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { redact, secretForms, kindOfStatus, parseRetryAfter } from '../../../../src/main/core/client/errors';
-import { backoffMs } from '../../../../src/main/core/client/limiter';
 
 /** How a service or a proxy may echo a key back. */
 const ENCODINGS: Record<string, (k: string) => string> = {
@@ -109,15 +108,5 @@ describe('service errors', () => {
     expect(parseRetryAfter('3')).toBe(3000);
     expect(parseRetryAfter(new Date(Date.now() + 10_000).toUTCString())).toBeGreaterThan(8000);
     expect(parseRetryAfter('soon')).toBeUndefined();
-  });
-
-  it('back off with full jitter under the cap', () => {
-    fc.assert(
-      fc.property(fc.integer({ min: 0, max: 30 }), fc.double({ min: 0, max: 0.999, noNaN: true }), (attempt, r) => {
-        const ms = backoffMs(attempt, 1000, 30_000, () => r);
-        expect(ms).toBeGreaterThanOrEqual(0);
-        expect(ms).toBeLessThanOrEqual(Math.min(30_000, 1000 * 2 ** attempt));
-      }),
-    );
   });
 });

@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { ServiceError } from '../../../../src/main/core/client/errors';
 import { ServiceHttp } from '../../../../src/main/core/client/http';
 import { PoolListSchema } from '../../../../src/shared/api';
@@ -73,5 +73,81 @@ describe('ServiceHttp', () => {
       .get('/x', {}, PoolListSchema)
       .catch((e) => e);
     expect(err.kind).toBe('timeout');
+  });
+});
+
+describe('one timeout for a whole call', () => {
+  beforeEach(() => vi.useFakeTimers());
+  afterEach(() => vi.useRealTimers());
+
+  /** A service that answers each request `ms` after it arrives; an aborted request fails with the signal's reason, as fetch does. */
+  const answersAfter = (ms: number): { fetch: typeof fetch; paths: string[] } => {
+    const paths: string[] = [];
+    const f = ((input: string | URL | Request, init?: RequestInit) => {
+      paths.push(new URL(String(input)).pathname);
+      return new Promise<Response>((resolve, reject) => {
+        const t = setTimeout(() => resolve(json(200, [POOL])()), ms);
+        init?.signal?.addEventListener('abort', () => {
+          clearTimeout(t);
+          reject(init.signal!.reason as Error);
+        });
+      });
+    }) as typeof fetch;
+    return { fetch: f, paths };
+  };
+
+  it('counts the wait for a free slot and every request of the call against one deadline', async () => {
+    const svc = answersAfter(800);
+    const http = new ServiceHttp({
+      baseUrl: 'http://s',
+      apiKey: 'k',
+      fetch: svc.fetch,
+      timeoutMs: 1_000,
+      concurrency: 1,
+    });
+    // Another caller's request holds the only slot for 800 ms; the call then needs two answers of 800 ms each.
+    const other = http.get('/other', {}, PoolListSchema);
+    const started = Date.now();
+    let tookMs: number | undefined;
+    const call = http
+      .withinOneTimeout(undefined, async (signal) => {
+        await http.get('/first', {}, PoolListSchema, signal);
+        return http.get('/second', {}, PoolListSchema, signal);
+      })
+      .catch((err: unknown) => err)
+      .finally(() => (tookMs = Date.now() - started));
+    await vi.advanceTimersByTimeAsync(999);
+    expect(tookMs).toBeUndefined();
+    await vi.advanceTimersByTimeAsync(1);
+    expect(tookMs).toBe(1_000);
+    const err = await call;
+    expect(err).toBeInstanceOf(ServiceError);
+    expect(err).toMatchObject({ kind: 'timeout', message: 'The service took longer than 1 s to answer.' });
+    // Each request alone was within its own timeout: only the call's deadline could stop it.
+    expect(svc.paths).toEqual(['/other', '/first']);
+    expect(await other).toHaveLength(1);
+  });
+
+  it('leaves a quick call alone, and a caller that gives up is told it was cancelled', async () => {
+    const http = new ServiceHttp({
+      baseUrl: 'http://s',
+      apiKey: 'k',
+      fetch: answersAfter(100).fetch,
+      timeoutMs: 1_000,
+    });
+    const quick = http.withinOneTimeout(undefined, async (signal) => {
+      await http.get('/first', {}, PoolListSchema, signal);
+      return http.get('/second', {}, PoolListSchema, signal);
+    });
+    await vi.advanceTimersByTimeAsync(200);
+    expect(await quick).toHaveLength(1);
+
+    const caller = new AbortController();
+    const cancelled = http
+      .withinOneTimeout(caller.signal, (signal) => http.get('/x', {}, PoolListSchema, signal))
+      .catch((err: unknown) => err);
+    await vi.advanceTimersByTimeAsync(50);
+    caller.abort();
+    expect(await cancelled).toMatchObject({ kind: 'cancelled' });
   });
 });

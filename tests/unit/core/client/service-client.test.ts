@@ -64,7 +64,7 @@ describe('a call of several requests', () => {
     const took = Date.now() - started;
     expect(err).toBeInstanceOf(ServiceError);
     expect((err as ServiceError).kind).toBe('timeout');
-    expect((err as ServiceError).message).toBe("The service's answers took longer than 1.5 s in all.");
+    expect((err as ServiceError).message).toBe('The service took longer than 1.5 s to answer.');
     expect(took).toBeGreaterThanOrEqual(1_400);
     expect(took).toBeLessThan(3_000);
   });

@@ -140,6 +140,43 @@ describe('a watched liquidation is alerted on receipt', () => {
   });
 });
 
+describe('history replayed and events of now', () => {
+  it('reads the owners of both, but only events of now count as live and tell of the market', () => {
+    const { store, manager, deps: watching } = watched();
+    const now = 1_800_000_600_000;
+    const refreshed: Array<{ owners: string[]; live: string[] }> = [];
+    const market: string[][] = [];
+    const deps = {
+      ...watching,
+      checkLarge: () => {},
+      publish: () => {},
+      afterPush: () => {},
+      listening: () => false,
+      refreshSoon: (owners: ReadonlySet<string>, live: ReadonlySet<string>) =>
+        refreshed.push({ owners: [...owners], live: [...live] }),
+      marketLiquidations: (ids: readonly string[]) => market.push([...ids]),
+    };
+    const owner = watching.watchedManagers.get(manager)!;
+    const other = `0x${'ef'.repeat(32)}`;
+    // Ten minutes old: a first start's replay, or the time an outage missed.
+    const replayed = [
+      { ...liquidation('1800000000000-0', manager, 1_800_000_000_000), type: EVENT_TYPES.deposit },
+      liquidation('1800000000000-1', other, 1_800_000_000_000),
+    ];
+    dispatchMarginEvents(store.margin.commit(replayed), deps, now);
+    expect(refreshed).toEqual([{ owners: [owner], live: [] }]);
+    expect(market).toEqual([]);
+
+    const live = [
+      { ...liquidation('1800000590000-0', manager, now - 10_000), type: EVENT_TYPES.deposit },
+      liquidation('1800000590000-1', other, now - 10_000),
+    ];
+    dispatchMarginEvents(store.margin.commit(live), deps, now);
+    expect(refreshed.at(-1)).toEqual({ owners: [owner], live: [owner] });
+    expect(market).toEqual([[other]]);
+  });
+});
+
 describe('an alert that cannot be stored (a full disk) is shown all the same', () => {
   /** The app's connection refuses alert rows as a full disk does (the error SQLite gives then). */
   function diskFullForAlerts(store: Store): () => void {

@@ -6,7 +6,7 @@ import { useApi } from '../../api';
 export const TAPE_SIZE = 200;
 /** The ladder and the tape follow the pool at most this often (10 a second: faster than anyone reads a book). */
 export const LIVE_EVERY_MS = 100;
-/** The charts (depth, candles) at most this often: a redraw of both costs ~50 ms of main thread. */
+/** The charts (depth, candles) at most this often: a redraw of both takes tens of milliseconds of main thread. */
 export const CHART_EVERY_MS = 1000;
 /** Trades remembered to drop one pushed again (a reconnect's REST backfill overlaps what the stream brought). */
 const SEEN_TRADES = 20_000;
@@ -15,8 +15,8 @@ const SEEN_TRADES = 20_000;
  * Live pushes of one pool, coalesced: whatever arrives between two renders is merged and rendered
  * once, in an animation frame (TradingView's lightweight-charts does the same), at most every
  * 100 ms; the tape is a bounded ring. The charts get the book (`chartDepth`) and the trades
- * (`onTrades`) at most once a second. Measured on a busy pool (200 books, 500 trades a second,
- * bench/renderer.ts): rendering every frame left the page ~90 % busy in paint and layout.
+ * (`onTrades`) at most once a second: rendering every frame kept a busy pool's page busy nearly all
+ * the time (docs/architecture.md, Data flow, has the figures; bench/renderer.ts measures the page).
  */
 export function useLivePool(pool: () => string, onTrades: (trades: Trade[]) => void) {
   const depth = shallowRef<Depth>();

@@ -2,7 +2,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { NAMING_PROFILES } from '../../../../src/main/core/client/naming';
 import { Store } from '../../../../src/main/core/store/store';
 import { marginStream } from '../../../../src/main/core/streams/margin-stream';
-import { StreamSupervisor, type SseTransport } from '../../../../src/main/core/streams/supervisor';
+import { StreamSupervisor } from '../../../../src/main/core/streams/supervisor';
 import { FaultyStreamServer } from '../../../support/faulty-stream-server';
 import { until } from '../../../support/monitor';
 
@@ -12,17 +12,17 @@ afterAll(async () => {
 });
 
 /**
- * Both transports of the margin stream (the `eventsource` package, and the parser the app uses by
- * default because the package measured slower: docs/service.md, The stream transport) on the
- * same unreliable server, at production backoff: refused connections, cuts mid-message, repeats,
- * named events, a message that is not JSON. What is stored must be exactly what was sent.
+ * The margin stream (fetch + eventsource-parser under the supervisor: docs/service.md, The stream
+ * transport) on an unreliable server, at production backoff: refused connections, cuts
+ * mid-message, repeats, named events, a message that is not JSON. What is stored must be exactly
+ * what was sent.
  */
-describe.each<SseTransport>(['parser', 'eventsource'])('the margin stream over the %s transport', (transport) => {
+describe('the margin stream on an unreliable server', () => {
   it('stores exactly what was sent through refusals and cuts: nothing lost, nothing twice, named and broken events kept', async () => {
     const faulty = new FaultyStreamServer(7);
     const url = await faulty.listen();
     const store = Store.openInMemory();
-    const sup = new StreamSupervisor({ budget: 1, redact: (s) => s, transport });
+    const sup = new StreamSupervisor({ budget: 1, redact: (s) => s });
     cleanups.push(
       () => faulty.close(),
       () => store.close(),
@@ -49,7 +49,7 @@ describe.each<SseTransport>(['parser', 'eventsource'])('the margin stream over t
     expect(broken.length).toBeGreaterThan(0);
     expect(broken.every((e) => /not JSON/.test(e.problem ?? ''))).toBe(true);
     console.log(
-      `${transport}: ${faulty.connections} connections, ${faulty.refused} refused, ${faulty.cut} cut; ${stored.length} stored = sent`,
+      `${faulty.connections} connections, ${faulty.refused} refused, ${faulty.cut} cut; ${stored.length} stored = sent`,
     );
   }, 120_000);
 });
