@@ -1,6 +1,7 @@
 import type { Trade } from '../../../shared/api';
 import { allowedPerDay, readsPerDay, type PaceBounds, type PacedRead } from '../budget/budget-pacer';
 import type { CoreBus } from '../events';
+import { CADENCE_RULES } from './cadence';
 import type { BudgetState, GuardedPosition } from './price-schedule';
 import type { PriceBook } from './prices';
 
@@ -57,8 +58,18 @@ export function inDanger(g: Pick<GuardedPosition, 'position' | 'thresholds'>): b
   return near !== null && distance_pct !== null && Math.abs(distance_pct) <= 2 * near;
 }
 
-/** The least time between two reads of one asset for other traders' liquidations (a cascade is one read). */
-export const MARKET_READ_GAP_MS = 5_000;
+/**
+ * The least time between two reads of one asset for other traders' liquidations: a cascade is
+ * one read, and a busy market (at the Demo network's speed 20, liquidations come every few
+ * seconds) reads an asset at most 4 times a minute, each read moving its scheduled one later.
+ */
+export const MARKET_READ_GAP_MS = 15_000;
+
+/**
+ * Other traders' liquidations read an asset only for a position this close to its liquidation
+ * price (percent): the schedule's own near band (cadence.ts), where one jump may cross the rest.
+ */
+export const MARKET_READ_NEAR_PCT = CADENCE_RULES.guard.nearPct;
 
 /** The least time between two valuations a stream's trades ask for (trades come many a second). */
 export const LIVE_REVALUE_MS = 1_000;
@@ -118,8 +129,10 @@ export class DangerPricing {
   /**
    * Other traders were liquidated on these pools (undefined: pool not known): the market moved
    * there, perhaps toward a watched position. The moving asset of each watched position on such a
-   * pool is read at once (20 credits), at most once every MARKET_READ_GAP_MS per asset, so a
-   * cascade costs one read and a jump that the 45 s schedule would find late is seen in seconds.
+   * pool within MARKET_READ_NEAR_PCT of its liquidation price is read at once (20 credits; not
+   * while the budget has stopped price reads), at most once every MARKET_READ_GAP_MS per asset,
+   * so a cascade costs one read and a jump that the 45 s schedule would find late is seen in
+   * seconds.
    */
   onMarketLiquidations(pools: ReadonlyArray<string | undefined>): void {
     const names = new Set(pools.filter((p): p is string => p !== undefined));
@@ -128,6 +141,8 @@ export class DangerPricing {
     const due = new Set<string>();
     for (const g of this.d.positions()) {
       if (!g.position.pool_name || !names.has(g.position.pool_name)) continue;
+      const near = g.position.distance_pct;
+      if (near === null || Math.abs(near) > MARKET_READ_NEAR_PCT) continue;
       if (now - (this.marketRead.get(g.baseAsset) ?? -Infinity) < MARKET_READ_GAP_MS) continue;
       this.marketRead.set(g.baseAsset, now);
       due.add(g.baseAsset);

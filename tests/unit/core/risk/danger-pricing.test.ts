@@ -4,6 +4,7 @@ import {
   DangerPricing,
   LIVE_REVALUE_MS,
   MARKET_READ_GAP_MS,
+  MARKET_READ_NEAR_PCT,
   STREAM_CREDITS_PER_HOUR,
   streamAffordable,
 } from '../../../../src/main/core/risk/danger-pricing';
@@ -17,6 +18,7 @@ import type { PositionLevel } from '../../../../src/shared/risk-model';
 const SUI = '0x2::sui::SUI';
 const USDC = '0x5::usdc::USDC';
 const WAL = '0x3::wal::WAL';
+const DEEP = '0x4::deep::DEEP';
 const pool = (name: string, base: string, baseSymbol: string): Pool =>
   ({
     pool_id: name,
@@ -130,13 +132,18 @@ describe('live prices while a position is in danger', () => {
 });
 
 describe("other traders' liquidations", () => {
-  it("read the moving asset of each watched position on their pools at once, once in a cascade's 5 s", () => {
-    const onPool = (pool: string, baseAsset: string): GuardedPosition =>
+  it("read the moving asset of each watched position on their pools at once, once in a cascade's 15 s", () => {
+    const onPool = (pool: string, baseAsset: string, distance = -9): GuardedPosition =>
       ({
         ...guarded('ok', baseAsset),
-        position: { level: 'ok', distance_pct: -9, pool_name: pool },
+        position: { level: 'ok', distance_pct: distance, pool_name: pool },
       }) as GuardedPosition;
-    const { danger, readNow, advance } = setup(true, [onPool('SUI_USDC', SUI), onPool('WAL_USDC', WAL)]);
+    const { danger, readNow, advance } = setup(true, [
+      onPool('SUI_USDC', SUI),
+      onPool('WAL_USDC', WAL),
+      // Far from liquidation: one jump cannot reach it, a liquidation there reads nothing.
+      onPool('DEEP_USDC', DEEP, -(MARKET_READ_NEAR_PCT + 0.1)),
+    ]);
     danger.onMarketLiquidations(['SUI_USDC', undefined, 'DEEP_USDC']);
     expect(readNow).toHaveBeenCalledTimes(1);
     expect(readNow).toHaveBeenLastCalledWith([SUI]);
@@ -148,8 +155,8 @@ describe("other traders' liquidations", () => {
     advance(MARKET_READ_GAP_MS);
     danger.onMarketLiquidations(['SUI_USDC']);
     expect(readNow).toHaveBeenCalledTimes(3);
-    // No watched position on the pool: nothing is read.
-    danger.onMarketLiquidations(['DEEP_USDC']);
+    // No watched position on the pool near its liquidation: nothing is read.
+    danger.onMarketLiquidations(['DEEP_USDC', 'NS_USDC']);
     expect(readNow).toHaveBeenCalledTimes(3);
   });
 });
