@@ -554,7 +554,7 @@ export class ContractArgumentError extends Error {
   }
 
   /** As the page is told it (a ToldError of shared/wire.ts). */
-  toWire(): { kind: string; message: string; advice?: string } {
+  toWire(): { kind: 'bad-argument'; message: string; advice?: string } {
     return this.advice === undefined
       ? { kind: 'bad-argument', message: this.message }
       : { kind: 'bad-argument', message: this.message, advice: this.advice };

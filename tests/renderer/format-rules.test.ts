@@ -16,6 +16,7 @@ import type {
 import { amountText, usdPriceDigits } from '../../src/shared/format';
 import { rawPrice, tickDecimals } from '../../src/shared/units';
 import { AlertEngine, riskAlertText } from '../../src/main/core/alerts/alert-engine';
+import { EventBus, type CoreEvents } from '../../src/main/core/events';
 import { describePosition, interestWords } from '../../src/main/core/alerts/position-text';
 import { compose } from '../../src/main/core/notify/compose';
 import { unreachedWords } from '../../src/main/core/notify/notifier';
@@ -286,7 +287,7 @@ const RULES = { warning: 1.2, critical: 1.15, near_pct: 3, liquidation: 1.125 };
 function everyAlert(): AlertRecord[] {
   const store = Store.openInMemory();
   try {
-    const engine = new AlertEngine(store.risk, () => {}, 15 * 60_000);
+    const engine = new AlertEngine(store.risk, new EventBus<CoreEvents>(), 15 * 60_000);
     const out: AlertRecord[] = [];
     const add = (a: AlertRecord | AlertRecord[] | undefined): void => {
       if (a) out.push(...(Array.isArray(a) ? a : [a]));
@@ -340,9 +341,17 @@ function everyAlert(): AlertRecord[] {
       valid: true,
       problem: null,
     } as IncomingMarginEvent;
-    engine.poolOf = () => 'SUI_USDC';
     add(
-      engine.onLiquidation(liq, MANAGER.owner, 0, { risk_ratio: 1_118_700 }, () => amountsInWords(EVENTS[0]!.amounts!)),
+      engine.onLiquidation(
+        liq,
+        MANAGER.owner,
+        0,
+        { risk_ratio: 1_118_700 },
+        {
+          amounts: () => amountsInWords(EVENTS[0]!.amounts!),
+          pool: () => 'SUI_USDC',
+        },
+      ),
     );
     add(
       engine.onLargeLiquidation(

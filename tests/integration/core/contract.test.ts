@@ -1,12 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CONTRACT_METHODS, withoutKeyFacts, type ContractMethod } from '../../../src/shared/contract';
-import type { Monitor } from '../../../src/main/core/monitor';
+import type { MonitorHarness } from '../../support/monitor-harness';
 import { monitorOn, tempDir, until } from '../../support/monitor';
 import { Receivers, TELEGRAM_CHAT, TELEGRAM_TOKEN } from '../../support/receivers';
 import { startTestSim, type TestSim } from '../../support/sim';
 
 let t: TestSim;
-let m: Monitor;
+let m: MonitorHarness;
 let d: ReturnType<TestSim['sim']['world']['describe']>;
 const dir = tempDir();
 const covered = new Set<ContractMethod>();

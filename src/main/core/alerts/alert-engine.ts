@@ -12,6 +12,7 @@ import {
 } from '../../../shared/format';
 import { towardZeroAt } from '../../../shared/rounding';
 import { ratioText, riskRatioFromStream } from '../../../shared/units';
+import type { CoreBus } from '../events';
 import type { IncomingMarginEvent } from '../store/margin-events';
 import type { NewAlert, RiskAlertRepo } from '../store/risk-alert-repo';
 import { EscalationTracker, type Escalation, type EscalationRules, type TrackerState } from './escalation';
@@ -35,14 +36,28 @@ function parsed(text: string): unknown {
 }
 
 /**
+ * What a liquidation's alert says besides its event, each read as the alert is written (a read
+ * that fails, the store refusing it, leaves that part out): the stream's side knows them.
+ */
+export interface LiquidationWords {
+  /** The event's amounts in words ("repaid 1,234.5 USDC; left 10 SUI and 20 USDC"). */
+  amounts(): string | undefined;
+  /** The manager's pool by name: the alert names it ("Liquidated: SUI_USDC"). */
+  pool(): string | undefined;
+}
+
+const NO_WORDS: LiquidationWords = { amounts: () => undefined, pool: () => undefined };
+
+/**
  * Rules -> Alert records: threshold crossings of watched managers, liquidations of watched
  * managers (critical), and streams stopped because the key was rejected. Each alert is stored
- * once (dedupe key: rule, manager, level, event) and then handed to whichever shell listens.
+ * once (dedupe key: rule, manager, level, event), queued for its channels in the same
+ * transaction (RiskAlertRepo.addAlert asks the notifier's router), and published as
+ * `alertsRaised` (the shells' `alerts` push). It hears the facts it alerts on from rooms above and
+ * below it: the store refusing writes (`storeFailed`), the credit budget (`creditBudgetReached`).
  */
 export class AlertEngine {
   readonly tracker: EscalationTracker;
-  /** The pool of a manager by name, when known: a liquidation's alert names it ("Liquidated: SUI_USDC"). */
-  poolOf: (managerId: string) => string | undefined = () => undefined;
   /** The tracker's state as last written (`keepLevels` writes only a change). */
   private savedLevels: string;
   /**
@@ -53,7 +68,7 @@ export class AlertEngine {
 
   constructor(
     private readonly repo: RiskAlertRepo,
-    private readonly publish: (alerts: AlertRecord[]) => void,
+    private readonly events: Pick<CoreBus, 'on' | 'emit'>,
     cooldownMs: number,
     /** Whether an alert's write worked (undefined) or failed (a full disk: the alert was shown all the same). */
     private readonly noteStore: (err?: unknown) => void = () => {},
@@ -64,6 +79,13 @@ export class AlertEngine {
     const kept = levels?.load();
     if (kept) this.tracker.restore(kept);
     this.savedLevels = JSON.stringify(kept ?? null);
+    events.on('storeFailed', ({ reason }) => this.onStoreFailure(reason));
+    events.on('creditBudgetReached', ({ share, usage }) => this.onCreditBudget(share, usage));
+  }
+
+  /** Alerts raised (stored, or shown unstored): pushed to the shells. */
+  private publish(alerts: AlertRecord[]): void {
+    this.events.emit('alertsRaised', { alerts });
   }
 
   /**
@@ -166,8 +188,8 @@ export class AlertEngine {
     isWatched: (managerId: string) => string | undefined,
     watchedSince: (owner: string) => number,
     now = Date.now(),
-    /** The event's amounts in words ("repaid 1,234.5 USDC; left 10 SUI and 20 USDC"), when known; `data` is its data as parsed. */
-    amountsOf: (e: IncomingMarginEvent, data: unknown) => string | undefined = () => undefined,
+    /** What the alert of `e` says besides it (its amounts, its pool); `data` is its data as parsed. */
+    wordsOf: (e: IncomingMarginEvent, data: unknown) => LiquidationWords = () => NO_WORDS,
   ): AlertRecord[] {
     const fired: AlertRecord[] = [];
     for (const e of events) {
@@ -178,7 +200,7 @@ export class AlertEngine {
       const since = watchedSince(owner);
       if ((e.timestamp_ms !== null && e.timestamp_ms < since) || this.repo.hasAlert(liquidationKey(e))) continue;
       const data = parsed(e.data);
-      const a = this.onLiquidation(e, owner, since, data, () => amountsOf(e, data), now);
+      const a = this.onLiquidation(e, owner, since, data, wordsOf(e, data), now);
       if (a) fired.push(a);
     }
     return fired;
@@ -193,14 +215,14 @@ export class AlertEngine {
     owner: string,
     since: number,
     data: unknown,
-    words: () => string | undefined,
+    words: LiquidationWords,
     now = Date.now(),
   ): AlertRecord | undefined {
     if (!e.margin_manager_id || (e.timestamp_ms !== null && e.timestamp_ms < since)) return undefined;
     const risk = typeof data === 'object' && data !== null ? (data as { risk_ratio?: unknown }).risk_ratio : undefined;
     const ratio = typeof risk === 'number' ? ` at a risk ratio of ${ratioText(riskRatioFromStream(risk))}` : '';
-    const amounts = wordsOrNone(words);
-    const pool = wordsOrNone(() => this.poolOf(e.margin_manager_id!));
+    const amounts = wordsOrNone(() => words.amounts());
+    const pool = wordsOrNone(() => words.pool());
     // What remains is a new position: its thresholds alert afresh (a second approach within the
     // cooldown too), once a valuation of its records from after the liquidation comes.
     this.tracker.forget(e.margin_manager_id);

@@ -45,7 +45,7 @@ export function contractContext(r: ContractRooms, commands: MonitorCommands): Co
     risk: r.risk.refresh,
     assets: r.risk.assets,
     settings: r.settings,
-    forecast: () => r.plan.forecast(),
+    forecast: () => r.plan.forecast(r.supervisor.statuses()),
     notify: r.notify,
   };
 }

@@ -1,10 +1,12 @@
 import type { CreditForecast, Settings, StreamStatus } from '../../../shared/contract';
 import { forecast, MARGIN_STREAM_PRIOR_PER_DAY } from '../budget/cost-model';
+import type { CoreBus } from '../events';
 import type { PriceBook } from '../risk/prices';
 import { PRICE_READ_CREDITS, type BudgetState, type PriceSchedule } from '../risk/price-schedule';
 import type { RiskRefresh } from '../risk/risk-refresh';
 import type { ServiceLink } from '../service-link';
 import { monthlyBudgetOf, planOf, type SettingsService } from '../settings';
+import type { WatchRegistry } from '../watch-registry';
 import type { CreditMeter } from './credit-meter';
 import type { StreamVolumes } from './stream-volume';
 import { UnplannedSpend } from './unplanned-spend';
@@ -14,17 +16,16 @@ export interface CreditPlanDeps {
   link: ServiceLink;
   credits: CreditMeter;
   volumes: StreamVolumes;
-  risk: Pick<RiskRefresh, 'recordsCredits' | 'eventReads'>;
-  schedule: () => Pick<
-    PriceSchedule,
-    'planWith' | 'reads' | 'recordsIntervalMs' | 'eventReads' | 'plannedCreditsPerDay'
-  >;
-  prices: Pick<PriceBook, 'symbolOf'>;
-  streams: () => StreamStatus[];
+  /** The reads the risk room makes, for the forecast and the budget's pacing. */
+  risk: {
+    refresh: Pick<RiskRefresh, 'recordsCredits' | 'eventReads'>;
+    schedule: Pick<PriceSchedule, 'planWith' | 'reads' | 'recordsIntervalMs' | 'eventReads' | 'plannedCreditsPerDay'>;
+    prices: Pick<PriceBook, 'symbolOf'>;
+  };
   /** How many owners are watched. */
-  owners: () => number;
-  /** The plan's stream limit changed: the supervisor keeps to it. */
-  setStreamBudget: (streams: number) => void;
+  watch: Pick<WatchRegistry, 'list'>;
+  /** Publishes a new stream limit (`streamBudgetChanged`): the supervisor keeps to it. */
+  events: Pick<CoreBus, 'emit'>;
 }
 
 /**
@@ -60,7 +61,7 @@ export class CreditPlan {
   choose(plan: Exclude<Settings['plan'], 'custom'>): void {
     this.d.settings.update({ plan });
     this.d.link.reconfigure();
-    this.d.setStreamBudget(this.streamBudget());
+    this.d.events.emit('streamBudgetChanged', { streams: this.streamBudget() });
   }
 
   /**
@@ -74,7 +75,7 @@ export class CreditPlan {
     const metered = this.d.link.client.http.metered;
     const usage = metered ? this.d.credits.usage() : null;
     if (usage)
-      this.unplanned.note(this.now(), usage.thisMonth - usage.streamedKb, this.d.schedule().plannedCreditsPerDay());
+      this.unplanned.note(this.now(), usage.thisMonth - usage.streamedKb, this.d.risk.schedule.plannedCreditsPerDay());
     return {
       monthly: metered ? monthlyBudgetOf(s) : null,
       spentThisMonth: usage?.thisMonth ?? 0,
@@ -82,10 +83,10 @@ export class CreditPlan {
       records: {
         id: 'margin records',
         intervalMs: s.recordsRefreshSec * 1000,
-        credits: this.d.risk.recordsCredits(),
+        credits: this.d.risk.refresh.recordsCredits(),
         maxMs: 86_400_000,
       },
-      events: this.d.risk.eventReads(),
+      events: this.d.risk.refresh.eventReads(),
     };
   }
 
@@ -95,11 +96,11 @@ export class CreditPlan {
     return this.d.link.client.http.metered && budget !== null && this.d.credits.usage().thisMonth >= budget;
   }
 
-  /** Credits a day at the current settings, and where they go. */
-  forecast(): CreditForecast {
+  /** Credits a day at the current settings, and where they go, with `streams` open as they are now. */
+  forecast(streams: readonly StreamStatus[]): CreditForecast {
     const s = this.settings;
-    const schedule = this.d.schedule();
-    const pools = this.d.streams().filter((x) => x.id.startsWith('pool:') && x.state === 'open');
+    const schedule = this.d.risk.schedule;
+    const pools = streams.filter((x) => x.id.startsWith('pool:') && x.state === 'open');
     // Where reads are free (the Demo network in this process) they are not paced: the forecast is
     // of what the service would charge, so it plans them as the service's budget would pace them.
     const paced = this.d.link.client.http.metered
@@ -111,13 +112,13 @@ export class CreditPlan {
       marginStreamRate: this.d.volumes.rate('margin'),
       prices: paced
         ? paced.assets.map((a) => ({
-            id: this.d.prices.symbolOf(a.asset),
+            id: this.d.risk.prices.symbolOf(a.asset),
             intervalMs: a.everyMs,
             credits: PRICE_READ_CREDITS,
           }))
         : schedule.reads(),
-      owners: this.d.owners(),
-      recordsCredits: this.d.risk.recordsCredits(),
+      owners: this.d.watch.list().length,
+      recordsCredits: this.d.risk.refresh.recordsCredits(),
       recordsEveryMs: (paced ? paced.recordsEveryMs : schedule.recordsIntervalMs()) ?? s.recordsRefreshSec * 1000,
       events: paced ? paced.events : schedule.eventReads(),
       poolStreams: pools.map((p) => ({ pool: p.id.slice(5), rate: this.d.volumes.rate(p.id) })),

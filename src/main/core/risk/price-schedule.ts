@@ -145,10 +145,11 @@ export class PriceSchedule {
     return this.recordsEveryMs;
   }
 
-  /** Read these assets' prices now (a watched manager's event), then value again. */
+  /** Read these assets' prices now (other traders' liquidations moved their market), then value again. */
   async readNow(assets: Iterable<string>): Promise<void> {
     const due = [...new Set(assets)].filter((a) => this.d.prices.readable(a));
-    if (due.length === 0 || this.closed || !this.d.canRun()) return;
+    // The budget stopped price reads (the margin stream alone is left): so are these.
+    if (due.length === 0 || this.closed || this.pace === Infinity || !this.d.canRun()) return;
     await this.readAll(due);
   }
 

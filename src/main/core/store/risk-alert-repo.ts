@@ -46,17 +46,26 @@ const NO_POSITION = {
   level: null,
 } satisfies Partial<RiskReading>;
 
-/** Where a new alert goes besides the screen: the channels that carry it (notify/router.ts). */
-export type AlertRouter = (a: AlertRecord) => Enqueue[];
+/**
+ * Where a stored alert goes besides the screen (notify/router.ts, AlertRouter): `route` names the
+ * channels that carry it, asked in the transaction that stores it; `queued` is told once that
+ * transaction committed with a row queued (the outbox worker wakes).
+ */
+export interface AlertRouting {
+  route(a: AlertRecord): Enqueue[];
+  queued(): void;
+}
+
+/** Before the notifier routes alerts: none is queued anywhere. */
+const NO_ROUTES: AlertRouting = { route: () => [], queued: () => {} };
 
 /**
  * Risk readings over time and alerts (deduplicated by rule, manager, level and event). An alert is
- * queued in the outbox, for the channels that carry it, in the transaction that stores it.
+ * queued in the outbox, for the channels its router names, in the transaction that stores it.
  */
 export class RiskAlertRepo {
   readonly outbox: OutboxRepo;
-  private router: AlertRouter = () => [];
-  private onQueued: () => void = () => {};
+  private router: AlertRouting = NO_ROUTES;
   private alertById: Database.Statement | undefined;
   private shownFirst: ShowFirst | undefined;
   private readonly insertReading: Database.Statement;
@@ -74,15 +83,14 @@ export class RiskAlertRepo {
     this.outbox = new OutboxRepo(db);
   }
 
-  /** Route every new alert (`onQueued` after its commit, when it was queued somewhere). */
-  routeTo(router: AlertRouter, onQueued: () => void): void {
+  /** Route every new alert with `router` (the notifier's AlertRouter, notify/router.ts). */
+  routeWith(router: AlertRouting): void {
     this.router = router;
-    this.onQueued = onQueued;
   }
 
-  /** Queue a stored alert for its channels (inside its transaction); whether any took it. */
+  /** Queue a stored alert for the channels its router names (inside its transaction); whether any took it. */
   private enqueue(record: AlertRecord): boolean {
-    const to = this.router(record);
+    const to = this.router.route(record);
     this.outbox.enqueue(record.id, to, 0, record.created_at);
     return to.length > 0;
   }
@@ -125,7 +133,7 @@ export class RiskAlertRepo {
     })();
     if (!record) return undefined;
     this.noteInserted(a.dedupe_key, record.id);
-    if (queued) this.onQueued();
+    if (queued) this.router.queued();
     return record;
   }
 
@@ -198,7 +206,7 @@ export class RiskAlertRepo {
       queued = this.enqueue(record);
     })();
     this.noteInserted(a.dedupe_key, id);
-    if (queued) this.onQueued();
+    if (queued) this.router.queued();
     return record;
   }
 

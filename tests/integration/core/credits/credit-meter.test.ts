@@ -1,5 +1,5 @@
 import { afterAll, describe, expect, it } from 'vitest';
-import { Monitor } from '../../../../src/main/core/monitor';
+import { MonitorHarness } from '../../../support/monitor-harness';
 import { MemorySecretStore } from '../../../../src/main/core/settings';
 import { priceOf } from '../../../../src/shared/credit-prices';
 import { monitorOn, tempDir, until } from '../../../support/monitor';
@@ -28,7 +28,7 @@ function metered(t: TestSim, dir: string) {
     if (res.ok) asked.push(url.pathname);
     return res;
   };
-  const m = new Monitor({
+  const m = new MonitorHarness({
     dataDir: dir,
     secrets: new MemorySecretStore(TEST_KEY),
     // Builder's three streams: the pool page streams beside the margin stream (Free allows one).

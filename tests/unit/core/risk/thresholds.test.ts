@@ -7,6 +7,7 @@ import { Store } from '../../../../src/main/core/store/store';
 import type { PositionSummary, RiskReading } from '../../../../src/shared/contract';
 import { DEFAULT_SETTINGS, MemorySecretStore, SettingsService } from '../../../../src/main/core/settings';
 import { describePosition } from '../../../../src/main/core/alerts/position-text';
+import { EventBus, type CoreEvents } from '../../../../src/main/core/events';
 
 describe('alerts kept across a restart', () => {
   const t = { warning: 1.5, critical: 1.25, near_pct: null, liquidation: 1.1 };
@@ -29,13 +30,9 @@ describe('alerts kept across a restart', () => {
       };
       const start = (): { engine: AlertEngine; pushed: string[] } => {
         const pushed: string[] = [];
-        const engine = new AlertEngine(
-          store.risk,
-          (a) => pushed.push(...a.map((x) => `${x.manager_id}:${x.level}`)),
-          15 * 60_000,
-          () => {},
-          levels,
-        );
+        const events = new EventBus<CoreEvents>();
+        events.on('alertsRaised', ({ alerts }) => pushed.push(...alerts.map((x) => `${x.manager_id}:${x.level}`)));
+        const engine = new AlertEngine(store.risk, events, 15 * 60_000, () => {}, levels);
         return { engine, pushed };
       };
       const first = start();
@@ -48,7 +45,7 @@ describe('alerts kept across a restart', () => {
       second.engine.onReadings([reading('a', 1.41, 90_000), reading('b', 1.2, 90_000)], () => t, 90_000);
       expect(second.pushed).toEqual(['b:critical']);
       // Without the kept levels (as before) the restart alerted both again.
-      const forgetful = new AlertEngine(store.risk, () => {}, 15 * 60_000);
+      const forgetful = new AlertEngine(store.risk, new EventBus<CoreEvents>(), 15 * 60_000);
       expect(forgetful.onReadings([reading('a', 1.41, 120_000)], () => t, 120_000).map((x) => x.level)).toEqual([
         'warning',
       ]);
