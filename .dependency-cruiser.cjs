@@ -13,7 +13,8 @@
  * climbs a layer fails `npm run deps` (tests/unit/core/layers.test.ts shows the rules bite).
  */
 const CORE_LAYERS = [
-  ['base', 'needs nothing of the core', ['wait', 'safety-net', 'push-hub', 'tray-state', 'budget']],
+  ['events', 'the event bus and the facts it carries; needs nothing of the core', ['events']],
+  ['base', 'needs only the event bus', ['wait', 'safety-net', 'push-hub', 'tray-state', 'budget']],
   ['io', 'the service client and the store', ['client', 'store']],
   ['state', 'the settings and the watch list', ['settings', 'watch-registry']],
   ['links', 'the service as the settings point at it; the channels', ['service-link', 'notify']],

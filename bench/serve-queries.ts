@@ -72,7 +72,7 @@ export async function serveQueriesBench(): Promise<Figure[]> {
     await store.shutdown();
 
     const serve = await spawnServe('queries', serveArgs(dir, service.url, 'bench', false));
-    // The bytes serve answers for the newest 200, as it writes them (server.ts: JSON of { result }).
+    // The bytes serve answers for the newest 200, as it writes them (invoke-handler.ts: JSON of { result }).
     const answer = join(dir, 'answer.json');
     writeFileSync(answer, JSON.stringify({ result: await serve.call('marginEvents', { limit: 200 }) }));
     const fixed = await fixedAnswerServer(answer);

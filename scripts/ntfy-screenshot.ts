@@ -14,6 +14,7 @@ import { parseNotifyConfig } from '../src/main/core/notify/config';
 import { startServe } from '../src/main/web/serve';
 import { launchChromium } from '../tests/support/browser';
 import { until } from '../tests/support/monitor';
+import { MonitorHarness } from '../tests/support/monitor-harness';
 import { Receivers } from '../tests/support/receivers';
 import { busiestOwners } from '../tests/support/sim';
 
@@ -33,12 +34,15 @@ const serving = await startServe({
   demo: { speed: 1, seed: SEED },
   watch: busiestOwners(new World({ seed: SEED }), 1),
   notifyFile: { path: 'ntfy.json', ...parseNotifyConfig(JSON.stringify(doc), {}) },
+  // Its refreshRisk reads the positions again at once, once the threshold is set.
+  buildMonitor: (options) => new MonitorHarness(options),
 });
 try {
-  await until(() => serving.monitor.watch.latest.size > 0, 120_000, 'the watched positions');
+  await until(() => serving.monitor.latestReadings().readings.length > 0, 120_000, 'the watched positions');
   // The riskiest position is called critical: a real alert, in the words every channel gets.
-  const worst = [...serving.monitor.watch.latest.values()]
-    .filter((r) => r.risk_ratio !== null)
+  const worst = serving.monitor
+    .latestReadings()
+    .readings.filter((r) => r.risk_ratio !== null)
     .sort((a, b) => a.risk_ratio! - b.risk_ratio!)[0]!;
   await serving.monitor.invoke('setThreshold', {
     managerId: worst.manager_id,

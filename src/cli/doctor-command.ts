@@ -5,6 +5,7 @@ import { ServiceError } from '../main/core/client/errors';
 import { ServiceClient } from '../main/core/client/service-client';
 import { forecastFromStore } from '../main/core/credits/store-forecast';
 import type { Pool } from '../shared/api';
+import { CORE_LOCALE, countText, percentText } from '../shared/format';
 import { SCHEMA_VERSION } from '../main/core/store/migrations';
 import { Store, STORE_FILE } from '../main/core/store/store';
 import { connectSse } from '../main/core/streams/sse-connection';
@@ -123,11 +124,13 @@ async function creditsForecast(dir: string, pools: Pool[], demo: boolean): Promi
   try {
     const f = forecastFromStore(store, pools);
     const share =
-      f.shareOfPlanDay === null ? '' : `: ${Math.round(f.shareOfPlanDay * 100)} % of the ${f.planLabel} plan's day`;
+      f.shareOfPlanDay === null
+        ? ''
+        : `: ${percentText(f.shareOfPlanDay * 100, 0, CORE_LOCALE)} of the ${f.planLabel} plan's day`;
     const lines = f.lines
-      .map((l) => `\n        ${l.what}: ${l.perDay.toLocaleString('en-US')} a day (${l.detail})`)
+      .map((l) => `\n        ${l.what}: ${countText(l.perDay, CORE_LOCALE)} a day (${l.detail})`)
       .join('');
-    return `about ${f.perDay.toLocaleString('en-US')} credits a day at these settings${share}${demo ? ' (the Demo network itself is free)' : ''}${lines}\n       `;
+    return `about ${countText(f.perDay, CORE_LOCALE)} credits a day at these settings${share}${demo ? ' (the Demo network itself is free)' : ''}${lines}\n       `;
   } finally {
     store.close();
   }

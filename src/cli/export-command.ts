@@ -1,6 +1,7 @@
 import { EVENT_TYPES } from '../shared/api';
-import type { StoredMarginEvent } from '../shared/contract';
-import { csvRow } from '../shared/csv';
+import type { AlertRecord, StoredMarginEvent } from '../shared/contract';
+import { csvRow, riskRow } from '../shared/csv';
+import { isoTime } from '../shared/format';
 import { riskRatioFromStream } from '../shared/units';
 import { Store } from '../main/core/store/store';
 import { parse, UsageError } from './args';
@@ -14,7 +15,13 @@ export const EXPORT_USAGE = `tidewatch export: print what the store holds (works
   tidewatch export alerts        [--data-dir DIR] [--format jsonl|csv]
   tidewatch export risk          [--data-dir DIR] [--format jsonl|csv]
 
-  margin-events: one row per stored margin stream event, oldest first, with its stream id.`;
+  margin-events: one row per stored margin stream event, oldest first, with its stream id.
+  alerts: one row per alert, oldest first, its times in ISO 8601 with the zone's offset.
+  risk: one row per risk reading, oldest first, named as the Portfolio's CSV names its columns:
+        valued_at (ISO 8601 with the zone's offset), owner, manager_id, pool, side, size,
+        base_symbol, quote_symbol, price_usd, break_even_price, assets_usd, debt_usd, risk_ratio,
+        level, liquidation_price, distance_pct (readings older than these columns leave the
+        position's figures empty).`;
 
 type Row = Record<string, unknown>;
 
@@ -69,6 +76,17 @@ function liquidationRow(e: StoredMarginEvent): Row {
   };
 }
 
+/** An alert as stored, its times in ISO 8601 with the zone's offset. */
+function alertRow(a: AlertRecord): Row {
+  const iso = (ms: number | null): string | null => (ms === null ? null : isoTime(ms));
+  return {
+    ...a,
+    created_at: isoTime(a.created_at),
+    acknowledged_at: iso(a.acknowledged_at),
+    snoozed_until: iso(a.snoozed_until),
+  };
+}
+
 export function exportCommand(args: string[]): number {
   // `export ... | head` closes the pipe early: that is not an error.
   process.stdout.on('error', (err: NodeJS.ErrnoException) => {
@@ -105,10 +123,10 @@ export function exportCommand(args: string[]): number {
         break;
       }
       case 'alerts':
-        for (const a of store.risk.alerts(true, 1_000_000).reverse()) out.write(a as unknown as Row);
+        for (const a of store.risk.alerts(true, 1_000_000).reverse()) out.write(alertRow(a));
         break;
       case 'risk':
-        for (const r of store.risk.allReadings()) out.write(r as unknown as Row);
+        for (const r of store.risk.allReadings()) out.write(riskRow(r));
         break;
       default:
         throw new UsageError(`unknown export "${what}": margin-events, liquidations, trades, alerts or risk`);

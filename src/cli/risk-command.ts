@@ -4,6 +4,7 @@ import type { PortfolioSummary, PositionSummary } from '../shared/contract';
 import { modelOf } from '../shared/portfolio';
 import type { Pool } from '../shared/api';
 import { ALL, isStable, shockPortfolio, type Shocks } from '../shared/risk-model';
+import { CORE_LOCALE, settingPercentText, signedUsdText, timeText, usdText } from '../shared/format';
 import { ratioText } from '../shared/units';
 import { describeForLog } from '../main/core/client/errors';
 import { ServiceClient } from '../main/core/client/service-client';
@@ -85,11 +86,12 @@ function knownAssets(portfolio: PortfolioSummary, pools: readonly Pool[]): Set<s
   return out;
 }
 
-const usd = (n: number | null): string =>
-  n === null ? '-' : `${n < 0 ? '-' : ''}$${Math.abs(n).toLocaleString('en-US', { maximumFractionDigits: 0 })}`;
-const pct = (x: number): string => `${x > 0 ? '+' : ''}${(x * 100).toFixed(1).replace(/\.0$/, '')} %`;
+/** Money, moves and times by the product's rules (shared/format.ts), as the app writes them. */
+const usd = (n: number | null): string => (n === null ? '–' : usdText(n, CORE_LOCALE));
+/** A shock as it was set, signed: "−15 %", "+2.5 %". */
+const pct = (x: number): string => `${x > 0 ? '+' : ''}${settingPercentText(x * 100, CORE_LOCALE)}`;
 
-/** "SUI -15 %, ALL +5 %" */
+/** "SUI −15 %, all non-stable +5 %" */
 export function shocksText(s: Shocks): string {
   return (
     Object.entries(s)
@@ -219,7 +221,7 @@ export async function riskCommand(args: string[]): Promise<number> {
     return 0;
   }
   console.log(
-    `Tidewatch risk: ${shocksText(shocks)}, from the valuation of ${new Date(portfolio.computed_at).toLocaleString()} (${o.watch && o.watch.length > 0 ? 'read now from the service' : "the Portfolio's, as the app last kept it"})`,
+    `Tidewatch risk: ${shocksText(shocks)}, from the valuation of ${timeText(portfolio.computed_at, CORE_LOCALE)} (${o.watch && o.watch.length > 0 ? 'read now from the service' : "the Portfolio's, as the app last kept it"})`,
   );
   console.log('');
   const table = positions.map((p, i) => {
@@ -227,8 +229,8 @@ export async function riskCommand(args: string[]): Promise<number> {
     return [
       p.pool_name ?? '?',
       `${p.manager_id.slice(0, 8)}…${p.manager_id.slice(-4)}`,
-      p.side ?? '-',
-      `${p.risk_ratio === null ? '-' : ratioText(p.risk_ratio)} -> ${r.ratio === null ? '-' : ratioText(r.ratio)}`,
+      p.side ?? '–',
+      `${p.risk_ratio === null ? '–' : ratioText(p.risk_ratio)} -> ${r.ratio === null ? '–' : ratioText(r.ratio)}`,
       `${usd(p.equity_usd)} -> ${usd(r.equity)}`,
       `${p.level} -> ${r.liquidated ? 'LIQUIDATED' : r.level}`,
     ];
@@ -238,7 +240,7 @@ export async function riskCommand(args: string[]): Promise<number> {
   for (const row of [head, ...table]) console.log(row.map((x, c) => x.padEnd(widths[c]!)).join('  '));
   console.log('');
   console.log(
-    `${shocksText(shocks)}: ${totals.liquidated} of ${totals.positions} positions liquidated, ${usd(totals.repaid_usd)} of debt repaid by liquidators, equity ${totals.equity_change_usd >= 0 ? '+' : '-'}${usd(Math.abs(totals.equity_change_usd))}.`,
+    `${shocksText(shocks)}: ${totals.liquidated} of ${totals.positions} positions liquidated, ${usd(totals.repaid_usd)} of debt repaid by liquidators, equity ${signedUsdText(totals.equity_change_usd, CORE_LOCALE)}.`,
   );
   return 0;
 }

@@ -9,6 +9,7 @@ import {
   type Bill,
   type PlanName,
 } from '../sim';
+import { CORE_LOCALE, countText } from '../shared/format';
 import { intOption, numberOption, parse, untilSignal, UsageError } from './args';
 
 /** How often `--bill-log` (or `--plan`) prints the keys' bills. */
@@ -18,7 +19,7 @@ const BILL_LOG_MS = 60_000;
 const PLAN_HELP = PLAN_NAMES.map((name) => {
   const p = PLANS[name];
   const streams = `${p.streams} ${p.streams === 1 ? 'stream' : 'streams'}`;
-  return `${name} ${p.requestsPerSecond} req/s, ${streams}, ${p.monthlyCredits.toLocaleString('en-US')} credits a month`;
+  return `${name} ${p.requestsPerSecond} req/s, ${streams}, ${countText(p.monthlyCredits, CORE_LOCALE)} credits a month`;
 });
 
 export const SIM_USAGE = `tidewatch sim: the Demo network, a reference implementation of the chain data service

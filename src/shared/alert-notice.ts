@@ -44,9 +44,15 @@ const ACTION_VERBS = new Set([
   'withdraw',
 ]);
 
+/**
+ * Runs of white space, made one space; the narrow no-break space of a percentage ("2.4 %",
+ * shared/format.ts) is not white space here: it stays, and no cut falls on it.
+ */
+const SPACES = /[^\S\u202F]+/g;
+
 /** `text` within `max` characters: cut on a word boundary, "…" marking the cut. */
 export function cutAt(text: string, max = LEAD_MAX): string {
-  const t = text.replace(/\s+/g, ' ').trim();
+  const t = text.replace(SPACES, ' ').trim();
   if (t.length <= max) return t;
   // Room for the "…"; a word that ends exactly at the edge is kept whole.
   const room = t.slice(0, max - 1);
@@ -59,7 +65,7 @@ export function cutAt(text: string, max = LEAD_MAX): string {
 export function sentencesOf(text: string): string[] {
   return (
     text
-      .replace(/\s+/g, ' ')
+      .replace(SPACES, ' ')
       .trim()
       .match(/.+?[.!?](?= |$)|.+$/g) ?? []
   ).map((s) => s.trim());

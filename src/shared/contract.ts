@@ -34,6 +34,7 @@ import {
 } from './arguments';
 import { PageArg, PerPageArg, PoolName, Ratio, TOO_LONG, TRADES_MAX_SPAN_SEC, UnixMs, UnixSeconds } from './arguments';
 import type { DemoOwnerHint, ManagerDetail, PortfolioSummary } from './portfolio';
+import type { PositionLevel } from './risk-model';
 import type { Settings } from './settings';
 import type { CreditForecast, StatusSnapshot } from './status';
 
@@ -162,6 +163,20 @@ export interface RiskReading {
   assets_usd: number | null;
   /** Percentage move of the base asset's price that brings the ratio to the liquidation threshold. */
   distance_pct: number | null;
+  /**
+   * The position at that valuation, as its Portfolio row showed it: its pool, side and size (base
+   * units, negative: short), the base price (USD), its break-even and liquidation prices (USD) and
+   * the level every view showed. Absent (null) in readings kept before Tidewatch stored them.
+   */
+  pool?: string | null;
+  side?: 'long' | 'short' | null;
+  size?: number | null;
+  base_symbol?: string | null;
+  quote_symbol?: string | null;
+  price_usd?: number | null;
+  break_even_price?: number | null;
+  liquidation_price?: number | null;
+  level?: PositionLevel | null;
 }
 
 export type AlertLevel = 'info' | 'warning' | 'critical';
@@ -553,7 +568,7 @@ export class ContractArgumentError extends Error {
   }
 
   /** As the page is told it (a ToldError of shared/wire.ts). */
-  toWire(): { kind: string; message: string; advice?: string } {
+  toWire(): { kind: 'bad-argument'; message: string; advice?: string } {
     return this.advice === undefined
       ? { kind: 'bad-argument', message: this.message }
       : { kind: 'bad-argument', message: this.message, advice: this.advice };

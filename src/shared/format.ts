@@ -1,10 +1,49 @@
+import { isStable } from './risk-model/stable';
+import { towardZeroAt } from './rounding';
+
 /**
- * Number formatting that the page and the monitor share: how many decimals a price is shown
- * with, and the text of it in a given locale. The renderer's `format.ts` adds what only the page
- * knows (the user's locale, privacy mode, '–' for a missing figure); the core writes its alerts
- * and messages in `en-US`. A rule written here once reads the same on screen, in an alert and in
- * a message.
+ * The one formatting module of the product: every number and time a person reads (the page, the
+ * alerts and the messages of every channel, the command line, the exports) is written by these
+ * rules, in a given locale. The rules, with examples: docs/formats.md.
+ *
+ * - A price keeps its precision with its trailing zeros: a pool's price the decimals of its tick
+ *   ("3.3800"), a USD price those of `usdPriceDigits` ("$0.1870", "$97,250.00").
+ * - An amount of an asset keeps the asset's display precision (`amountDigits`: a stablecoin 2
+ *   decimals, any other asset 4), the same in every view; its full value goes in a tooltip and
+ *   in the exports.
+ * - A percentage is the number, a narrow no-break space (U+202F) and "%": "22.79 %". A negative
+ *   number, a percentage or not, takes the true minus sign U+2212 ("−2.4 %", "−$4,100.00"); a
+ *   signed change takes "+" when it rises ("+1.8 %", "+$200.00").
+ * - A borrow rate (APR) has `APR_DIGITS` decimals everywhere.
+ * - Money is written in full ("$12,345", "$1,234.56"); compact ("$1.2M") only where the room is
+ *   short (chart axes, tables of markets, the liquidation timeline), always by `usdCompactText`.
+ * - A time is in the reader's time zone, and says which where it is read on its own: an alert's
+ *   clock ("2:02 PM EST"), a tooltip's date and time, an export's ISO 8601 with its offset.
+ *
+ * The renderer's `format.ts` adds what only the page knows (the user's locale, privacy mode, '–'
+ * for a missing figure); the core and the command line write in `CORE_LOCALE`.
  */
+
+/** The locale the monitor writes its alerts, messages and command line output in. */
+export const CORE_LOCALE = 'en-US';
+
+/** The minus sign of every negative number shown (U+2212), never the hyphen-minus. */
+export const MINUS = '\u2212';
+
+/** What ends every percentage: a narrow no-break space (U+202F), so "22.79 %" never breaks before its sign. */
+export const PERCENT = '\u202F%';
+
+/** The decimals of a borrow rate, in every view and message: "22.79 %". */
+export const APR_DIGITS = 2;
+
+/** The decimals of a distance to liquidation, rounded toward zero (never farther than it is): "−4.9 %". */
+export const DISTANCE_DIGITS = 1;
+
+/** The most decimals an asset of the exchange has (SUI's 9): the full value of an amount in a tooltip. */
+export const FULL_AMOUNT_DIGITS = 9;
+
+/** Money from this many dollars is written in whole dollars ("$12,345"), below it to the cent ("$1,234.56"). */
+export const USD_WHOLE_FROM = 10_000;
 
 const numberFormats = new Map<string, Intl.NumberFormat>();
 
@@ -20,6 +59,45 @@ export function numberFormat(locale: string, options: Intl.NumberFormatOptions =
   return f;
 }
 
+const dateFormats = new Map<string, Intl.DateTimeFormat>();
+
+/** An `Intl.DateTimeFormat`, built once per locale and options (as `numberFormat`). */
+export function dateFormat(locale: string, options: Intl.DateTimeFormatOptions): Intl.DateTimeFormat {
+  const key = `${locale}\u0000${JSON.stringify(options)}`;
+  let f = dateFormats.get(key);
+  if (!f) dateFormats.set(key, (f = new Intl.DateTimeFormat(locale, options)));
+  return f;
+}
+
+/**
+ * A number, or a decimal text (`formatUnits` of a raw amount) that Intl reads exactly: every digit
+ * kept, beyond 2^53 too.
+ */
+export type Decimal = number | string;
+
+/** The hyphen-minus a locale writes, made the true minus. */
+const trueMinus = (text: string): string => text.replace('-', MINUS);
+
+/**
+ * A number with exactly `digits` decimals, trailing zeros kept, grouped in the locale's way, its
+ * minus the true one; `signed` writes "+" before a positive one. A figure that rounds to zero
+ * has no sign ("0.0", never "−0.0").
+ */
+export function decimalText(value: Decimal, digits: number, locale: string, signed = false): string {
+  return trueMinus(
+    numberFormat(locale, {
+      minimumFractionDigits: digits,
+      maximumFractionDigits: digits,
+      signDisplay: signed ? 'exceptZero' : 'negative',
+    }).format(value as number | `${number}`),
+  );
+}
+
+/** A count, whole and grouped: "12,400". */
+export function countText(value: number, locale: string): string {
+  return decimalText(Math.round(value), 0, locale);
+}
+
 /**
  * The decimals a USD price is shown with: two from $1,000 ($97,250.00), four from $1 ($3.8017),
  * four significant digits below ($0.1138, $0.00004321), at most eight. By the price's size, so a
@@ -32,13 +110,19 @@ export function usdPriceDigits(value: number): number {
   return Math.min(8, 3 - Math.floor(Math.log10(abs)));
 }
 
+/** "$" and the digits of `abs` (already formatted), the true minus before a negative figure that is not zero. */
+function dollars(value: number, digitsText: string, plus = false): string {
+  const zero = !/[1-9]/.test(digitsText);
+  const sign = zero ? '' : value < 0 ? MINUS : plus && value > 0 ? '+' : '';
+  return `${sign}$${digitsText}`;
+}
+
 /**
- * A USD price with `usdPriceDigits`, trailing zeros dropped down to cents: "$97,250.00",
- * "$3.0712", "$3.38", "$0.03412".
+ * A USD price with `usdPriceDigits`, trailing zeros kept, so prices of one size line up:
+ * "$97,250.00", "$3.0712", "$3.3800", "$0.1870", "$0.03412".
  */
 export function usdPriceText(value: number, locale: string): string {
-  const digits = usdPriceDigits(value);
-  return `$${numberFormat(locale, { minimumFractionDigits: Math.min(2, digits), maximumFractionDigits: digits }).format(value)}`;
+  return dollars(value, decimalText(Math.abs(value), usdPriceDigits(value), locale));
 }
 
 /**
@@ -47,5 +131,136 @@ export function usdPriceText(value: number, locale: string): string {
  * pool's; a mid between two ticks takes one more).
  */
 export function poolPriceText(value: number, decimals: number, locale: string): string {
-  return numberFormat(locale, { minimumFractionDigits: decimals, maximumFractionDigits: decimals }).format(value);
+  return decimalText(value, decimals, locale);
+}
+
+/** The decimals an amount of money is written with: cents below `USD_WHOLE_FROM`, whole dollars from it. */
+export function usdDigits(value: number): number {
+  return Math.abs(value) >= USD_WHOLE_FROM ? 0 : 2;
+}
+
+/** An amount of money in USD, in full: "$1,234.56", "$12,345", "−$4,100.00". */
+export function usdText(value: number, locale: string): string {
+  return dollars(value, decimalText(Math.abs(value), usdDigits(value), locale));
+}
+
+/** A change of money, signed: "+$1,234.00", "−$4,100.00", "$0.00". */
+export function signedUsdText(value: number, locale: string): string {
+  return dollars(value, decimalText(Math.abs(value), usdDigits(value), locale), true);
+}
+
+/** Money where the room is short (chart axes, tables of markets): "$1.2M", "$12K", "$532". */
+export function usdCompactText(value: number, locale: string): string {
+  return dollars(value, numberFormat(locale, { notation: 'compact' }).format(Math.abs(value)));
+}
+
+/** A count where the room is short (volumes on a chart axis): "1.2M", "12K", "532". */
+export function compactText(value: number, locale: string): string {
+  return trueMinus(numberFormat(locale, { notation: 'compact', signDisplay: 'negative' }).format(value));
+}
+
+/**
+ * The decimals every amount of an asset is shown with, in every view, alert and message: a
+ * stablecoin's to the cent (2: "1,240.51 USDC"), any other asset's 4 ("3,757.2372 SUI",
+ * "0.1523 XBTC"). By the symbol alone, so a view that does not know the asset's decimals writes
+ * it as one that does. The full value goes in a tooltip (`amountFullText`) and in the exports.
+ */
+export function amountDigits(symbol: string | null | undefined): number {
+  return symbol && isStable(symbol) ? 2 : 4;
+}
+
+/**
+ * An amount of an asset at its display precision, with its symbol: "3,757.2372 SUI"; a decimal
+ * text (a raw amount in units: `formatUnits`) is rounded exactly, whatever its size. Without a
+ * symbol, the number alone.
+ */
+export function amountText(value: Decimal, symbol: string | null | undefined, locale: string): string {
+  const n = decimalText(value, amountDigits(symbol), locale);
+  return symbol ? `${n} ${symbol}` : n;
+}
+
+/** An amount in full, for its tooltip: every decimal of a raw amount's text, up to `FULL_AMOUNT_DIGITS` of a number. */
+export function amountFullText(value: Decimal, symbol: string | null | undefined, locale: string): string {
+  const fraction = typeof value === 'string' ? (value.split('.')[1]?.length ?? 0) : FULL_AMOUNT_DIGITS;
+  const n = trueMinus(
+    numberFormat(locale, { maximumFractionDigits: fraction, signDisplay: 'negative' }).format(
+      value as number | `${number}`,
+    ),
+  );
+  return symbol ? `${n} ${symbol}` : n;
+}
+
+/** A percentage (`value` in percent) with `digits` decimals: "22.79 %", "−2.4 %". */
+export function percentText(value: number, digits: number, locale: string): string {
+  return `${decimalText(value, digits, locale)}${PERCENT}`;
+}
+
+/**
+ * A percentage as it was set (a threshold, a protocol's reward share), up to two decimals and no
+ * trailing zeros: "3 %", "2.5 %".
+ */
+export function settingPercentText(value: number, locale: string): string {
+  return `${trueMinus(numberFormat(locale, { maximumFractionDigits: 2, signDisplay: 'negative' }).format(value))}${PERCENT}`;
+}
+
+/** A change in percent, signed: "+1.8 %", "−15 %"; "0 %" when it rounds to nothing. */
+export function signedPercentText(value: number, digits: number, locale: string): string {
+  return `${decimalText(value, digits, locale, true)}${PERCENT}`;
+}
+
+/** A borrow rate (a fraction a year) in percent with `APR_DIGITS` decimals: 0.2279 -> "22.79 %". */
+export function aprText(apr: number, locale: string): string {
+  return percentText(apr * 100, APR_DIGITS, locale);
+}
+
+/**
+ * A distance to liquidation (percent, negative for a fall), signed, rounded toward zero at one
+ * decimal (never farther than it is: risk-model/safe-round.ts): "−4.9 %", "+12.0 %".
+ */
+export function distanceText(pct: number, locale: string): string {
+  return signedPercentText(towardZeroAt(pct, DISTANCE_DIGITS), DISTANCE_DIGITS, locale);
+}
+
+/** An interval in plain words: "45 s", "5 min", "1.5 h". */
+export function intervalText(ms: number, locale: string): string {
+  if (ms < 90_000) return `${countText(ms / 1000, locale)} s`;
+  if (ms < 90 * 60_000) return `${countText(ms / 60_000, locale)} min`;
+  return `${numberFormat(locale, { maximumFractionDigits: 1 }).format(ms / 3_600_000)} h`;
+}
+
+/** Leverage, assets over equity: "5.00×". */
+export function leverageText(value: number, locale: string): string {
+  return `${decimalText(value, 2, locale)}\u00D7`;
+}
+
+/** A date and time with its zone, the one absolute format of the product: "11/23/26, 6:05:12 AM EST". */
+export function timeText(at: number | Date, locale: string): string {
+  return dateFormat(locale, { dateStyle: 'short', timeStyle: 'long' }).format(at);
+}
+
+/**
+ * A clock time with its zone, as an alert says it: "2:02 PM EST"; `zone: false` only where the
+ * reader is on the very machine (the tray): "2:02 PM".
+ */
+export function clockText(at: number | Date, locale: string, zone = true): string {
+  return dateFormat(locale, { hour: 'numeric', minute: '2-digit', ...(zone ? { timeZoneName: 'short' } : {}) }).format(
+    at,
+  );
+}
+
+const pad = (n: number, width = 2): string => String(n).padStart(width, '0');
+
+/**
+ * A time as an export writes it: ISO 8601 in the local zone with its offset,
+ * "2026-11-23T06:05:12.000-05:00" ("+00:00" in UTC), so a reader knows the zone and a program
+ * the instant.
+ */
+export function isoTime(at: number | Date): string {
+  const d = new Date(at);
+  const offset = -d.getTimezoneOffset();
+  const zone = `${offset < 0 ? '-' : '+'}${pad(Math.floor(Math.abs(offset) / 60))}:${pad(Math.abs(offset) % 60)}`;
+  return (
+    `${pad(d.getFullYear(), 4)}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}` +
+    `T${pad(d.getHours())}:${pad(d.getMinutes())}:${pad(d.getSeconds())}.${pad(d.getMilliseconds(), 3)}${zone}`
+  );
 }

@@ -1,6 +1,7 @@
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServe, type Serving } from '../../src/main/web/serve';
+import { MonitorHarness } from '../support/monitor-harness';
 import type { AlertRecord } from '../../src/shared/contract';
 import {
   go,
@@ -23,7 +24,7 @@ import { refusingPort } from '../support/refusing-port';
  */
 const ZONE = 'Asia/Kolkata';
 const dir = tempDir();
-let serving: Serving;
+let serving: Serving<MonitorHarness>;
 let browser: Browser;
 let context: BrowserContext;
 let page: Page;
@@ -43,6 +44,7 @@ beforeAll(async () => {
     demo: { speed: 60 },
     notifyClock: () => Date.now() + skew,
     log: () => {},
+    buildMonitor: (options) => new MonitorHarness(options),
   });
   browser = await launchChromium();
   context = await browser.newContext({ viewport: { width: 1280, height: 800 }, timezoneId: ZONE, locale: 'en-US' });

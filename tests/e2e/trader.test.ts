@@ -59,11 +59,11 @@ describe('what a trader must see', () => {
       const first = (await rows.first().textContent()) ?? '';
       expect(first).toMatch(/\$[\d,.]+/);
       expect(first).toMatch(/\d\.\d\d×/);
-      // "Long SUI … liq. $3.07 … -4.9%": the row names the asset that moves; its liquidation price and the distance.
+      // "Long SUI … liq. $3.0700 … −4.9 %": the row names the asset that moves; its liquidation price and the distance.
       const distances = await textsIn(page.getByTestId('wallet-card').first(), '[data-testid=distance]');
-      expect(distances[0]).toMatch(/^\s*liq\. \$[\d,.]+\s*[-+]\d+\.\d%/);
+      expect(distances[0]).toMatch(/^\s*liq\. \$[\d,.]+\s*[\u2212+]?\d+\.\d\u202F%/);
       const abs = distances
-        .map((d) => Math.abs(Number(/([-+]\d+\.\d)%/.exec(d)?.[1] ?? 'NaN')))
+        .map((d) => Math.abs(Number(/[\u2212+]?(\d+\.\d)\u202F%/.exec(d)?.[1] ?? 'NaN')))
         .filter((x) => !Number.isNaN(x));
       expect(abs).toEqual([...abs].sort((a, b) => a - b));
       // The pricing rule is shown with each price's source and age.
@@ -149,7 +149,8 @@ describe('what a trader must see', () => {
     await cell.waitFor();
     expect(await cell.textContent()).toMatch(/just now|\d+ s ago|\d+ min ago|\d+ h ago/);
     const title = (await cell.getAttribute('title')) ?? '';
-    expect(title).toMatch(/^\d{1,2}\/\d{1,2}\/\d{2}, \d{1,2}:\d{2}:\d{2}\s[AP]M$/);
+    // With its zone: New York's.
+    expect(title).toMatch(/^\d{1,2}\/\d{1,2}\/\d{2}, \d{1,2}:\d{2}:\d{2}\s[AP]M E[SD]T$/);
     // The hour on screen is New York's, not UTC's.
     const hour = Number(/, (\d{1,2}):/.exec(title)![1]) % 12;
     const ny =
@@ -175,7 +176,7 @@ describe('what a trader must see', () => {
       .allTextContents();
     expect(prices.length).toBeGreaterThan(0);
     for (const p of prices) expect(p.trim()).toMatch(/^\d{1,3}(,\d{3})*\.\d$/);
-    expect(await text('spread-row')).toMatch(/mid · spread [\d,.]+ \(\d+\.\d{3} %\)/);
+    expect(await text('spread-row')).toMatch(/mid · spread [\d,.]+ \(\d+\.\d{3}\u202F%\)/);
     await page.locator('[data-testid=trade-tape] tbody tr').first().waitFor({ timeout: 30_000 });
     expect(await page.locator('[data-testid=trade-tape] tbody td:nth-child(2)').first().textContent()).toMatch(
       /Buy|Sell/,
@@ -193,7 +194,7 @@ describe('what a trader must see', () => {
     await page.getByTestId('sort-change').click();
     const changes = async (): Promise<number[]> =>
       (await textsIn(page.locator('body'), '[data-testid=change]'))
-        .map((t) => Number(t.replace('%', '').trim()))
+        .map((t) => Number(t.replace('\u2212', '-').replace('%', '').trim()))
         .filter((x) => !Number.isNaN(x));
     const a = await changes();
     const sorted = [...a].sort((x, y) => y - x);
@@ -239,7 +240,7 @@ describe('what a trader must see', () => {
     await page.getByTestId('tab-holders').click();
     const shares = await page.getByTestId('holder-share').allTextContents();
     expect(shares.length).toBe(await page.getByTestId('holder-row').count());
-    expect(shares.every((s) => /^\d+\.\d%$/.test(s.trim()))).toBe(true);
+    expect(shares.every((s) => /^\d+\.\d\u202F%$/.test(s.trim()))).toBe(true);
 
     await go(page, '#/alerts');
     await page.getByTestId('alert-item').first().waitFor({ timeout: 120_000 });

@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServe, type Serving } from '../../src/main/web/serve';
+import { MonitorHarness } from '../support/monitor-harness';
 import type { NewAlert } from '../../src/main/core/store/risk-alert-repo';
 import type { AlertRecord } from '../../src/shared/contract';
 import {
@@ -21,7 +22,7 @@ import { tempDir } from '../support/monitor';
  * Alerts page and Settings → Alert channels, shot light and dark at 1280 wide in a non-UTC zone.
  */
 const dir = tempDir();
-let serving: Serving;
+let serving: Serving<MonitorHarness>;
 let browser: Browser;
 let context: BrowserContext;
 let page: Page;
@@ -37,7 +38,7 @@ const MANAGER_B = `0x${'b2'.repeat(32)}`;
 const OTHER = `0x${'c3'.repeat(32)}`;
 const OWNER = `0x${'0d'.repeat(32)}`;
 
-/** An alert raised as the core raises one: stored (and so routed to the channels), then pushed. */
+/** An alert raised as the core raises one: stored (and so routed to the channels), then published (`alertsRaised`: pushed). */
 function raise(a: Partial<NewAlert> & Pick<NewAlert, 'rule' | 'level' | 'title' | 'message'>, agoMs = 0): AlertRecord {
   const record = serving.monitor.store.risk.addAlert({
     dedupe_key: `e2e:${++seq}`,
@@ -47,7 +48,7 @@ function raise(a: Partial<NewAlert> & Pick<NewAlert, 'rule' | 'level' | 'title' 
     created_at: Date.now() - agoMs,
     ...a,
   })!;
-  serving.monitor.hub.publish('alerts', [record]);
+  serving.monitor.events.emit('alertsRaised', { alerts: [record] });
   return record;
 }
 
@@ -68,7 +69,13 @@ beforeAll(async () => {
   });
   await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
   receiverUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}`;
-  serving = await startServe({ port: 0, dataDir: dir.dir, demo: { speed: 60 }, log: () => {} });
+  serving = await startServe({
+    port: 0,
+    dataDir: dir.dir,
+    demo: { speed: 60 },
+    log: () => {},
+    buildMonitor: (options) => new MonitorHarness(options),
+  });
   browser = await launchChromium();
   // A zone away from UTC (and half an hour off it): every time on the page must be local.
   context = await browser.newContext({
@@ -313,7 +320,7 @@ describe('the browser page alerts', () => {
               .textContent(),
           { timeout: 30_000 },
         )
-        .toMatch(/desk · quiet hours until \d\d:\d\d/);
+        .toMatch(/desk · quiet hours until \d{1,2}:\d\d [AP]M \S+/);
 
       // A unfolded: the first critical alert's try on the dead webhook failed, its detail in words in the log.
       await thread.getByTestId('alert-fold').click();

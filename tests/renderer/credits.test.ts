@@ -11,7 +11,11 @@ describe('credits and reads in words', () => {
       '3 h',
     ]);
     expect([about(47), about(6_874), about(1_234_567)]).toEqual(['47', '6,900', '1,200,000']);
-    expect([shareText(0.004), shareText(0.83), shareText(18.675)]).toEqual(['under 1 %', '83 %', '1,868 %']);
+    expect([shareText(0.004), shareText(0.83), shareText(18.675)]).toEqual([
+      'under 1\u202F%',
+      '83\u202F%',
+      '1,868\u202F%',
+    ]);
     // A stream the guard holds is open while its position is in danger, not while a page is.
     expect(poolStreamText({ pool: 'WAL_USDC', perHour: 2_870, guard: true })).toBe(
       'WAL_USDC pool stream: about 2,900 credits an hour while it guards a watched position in danger',
@@ -37,7 +41,7 @@ describe('credits and reads in words', () => {
       demo: null,
     };
     expect(forecastSentence(f)).toBe(
-      'About 900 credits a day at these settings: 45 % of your budget (2,000 a day of 60,000 a month).',
+      'About 900 credits a day at these settings: 45\u202F% of your budget (2,000 a day of 60,000 a month).',
     );
     expect(forecastSentence({ ...f, budget: null, shareOfBudgetDay: null })).toBe(
       'About 900 credits a day at these settings. A custom plan without a monthly budget: nothing to compare it with.',

@@ -1,8 +1,9 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Monitor, type MonitorOptions } from '../../src/main/core/monitor';
+import type { MonitorOptions } from '../../src/main/core/monitor';
 import { MemorySecretStore } from '../../src/main/core/settings';
+import { MonitorHarness } from './monitor-harness';
 import { TEST_KEY, type TestSim } from './sim';
 
 export function tempDir(prefix = 'tidewatch-test-'): { dir: string; remove(): void } {
@@ -10,9 +11,9 @@ export function tempDir(prefix = 'tidewatch-test-'): { dir: string; remove(): vo
   return { dir, remove: () => rmSync(dir, { recursive: true, force: true }) };
 }
 
-/** A monitor on the given sim as its Demo network, at production stream timings (backoff, watchdog). */
-export function monitorOn(t: TestSim, dataDir: string, extra: Partial<MonitorOptions> = {}): Monitor {
-  return new Monitor({
+/** A monitor on the given sim as its Demo network, at production stream timings (backoff, watchdog), its services shown. */
+export function monitorOn(t: TestSim, dataDir: string, extra: Partial<MonitorOptions> = {}): MonitorHarness {
+  return new MonitorHarness({
     dataDir,
     demo: { baseUrl: t.sim.url, apiKey: TEST_KEY },
     secrets: new MemorySecretStore(),

@@ -1,5 +1,6 @@
 import {
   parseArgs,
+  type AlertRecord,
   type ContractInput,
   type ContractMethod,
   type ContractResults,
@@ -14,12 +15,16 @@ import {
 } from '../../shared/contract';
 import { AlertServices } from './alerts/alert-services';
 import { toAbortSignal } from './client/abort';
-import { redact, ServiceError } from './client/errors';
+import { ServiceError } from './client/errors';
+import { Redaction } from './client/redaction';
 import type { Handlers } from './contract/context';
 import { contractHandlers, dispatch } from './contract/handlers';
+import { pushFacts } from './contract/pushes';
 import { contractContext } from './contract/rooms';
 import { CreditServices } from './credits/credit-services';
+import { EventBus, type CoreBus, type CoreEvents } from './events';
 import type { MonitorOptions } from './monitor-options';
+import { SightWatch } from './notify/sight';
 import { PushHub } from './push-hub';
 import { RiskServices } from './risk/risk-services';
 import { ServiceLink } from './service-link';
@@ -28,34 +33,43 @@ import { StatusReporter } from './status-reporter';
 import { Store } from './store/store';
 import { StoreHealth } from './store/store-health';
 import { StreamServices } from './streams/stream-services';
-import { WatchRegistry } from './watch-registry';
+import { WatchRegistry, type LatestReading } from './watch-registry';
 
 export type { MonitorOptions } from './monitor-options';
 
 /**
- * The monitor: the composition root of core. It builds each service, wires what one tells
- * another, and implements TidewatchApi for both shells through the contract's handlers
- * (core/contract). Each field is a service that owns its state.
+ * The monitor: the composition root of core. It builds each service in dependency order (each
+ * after every service it calls), gives them one event bus to tell one another what happened
+ * (events.ts), and runs their lifecycle. The shells get the contract (TidewatchApi, answered by
+ * the handlers of core/contract), the lifecycle, and the few things a shell itself shows: the
+ * tray's readings, the desktop's notifications, the acknowledge links. The services stay inside
+ * (tests/support/monitor-harness.ts shows them to tests).
  */
 export class Monitor implements TidewatchApi {
-  readonly store: Store;
-  readonly settings: SettingsService;
-  /** The data service as the settings point at it: the client, connectability, reachability. */
-  readonly link: ServiceLink;
+  /** What happened, published by the service that saw it to the services that care. */
+  protected readonly events: CoreBus;
+  protected readonly hub: PushHub;
+  protected readonly store: Store;
+  protected readonly settings: SettingsService;
   /** What is watched: owners, their managers, the latest readings. */
-  readonly watch: WatchRegistry;
-  readonly hub: PushHub;
-  readonly storeHealth: StoreHealth;
+  protected readonly watch: WatchRegistry;
+  protected readonly storeHealth: StoreHealth;
+  /** The data service as the settings point at it: the client, connectability, reachability. */
+  protected readonly link: ServiceLink;
+  /** The alert room: the channels (router, outbox, escalation), then the engine. */
+  protected readonly alerts: AlertServices;
+  /** The risk room: asset book, event units, prices, volatility, the read schedule, the valuation loop. */
+  protected readonly risk: RiskServices;
+  /** The credits room: what the service bills, and the plan kept to. */
+  protected readonly credits: CreditServices;
+  /** The streams room: the supervisor, the margin stream end to end, the pool streams. */
+  protected readonly streams: StreamServices;
+  /** The monitor watching itself: the blind alarm and the heartbeat. */
+  protected readonly sight: SightWatch;
   /** The status bar's snapshot and its push. */
   private readonly reporter: StatusReporter;
-  /** The alert room: the engine, alerts away from the desk, the monitor watching itself. */
-  readonly alerts: AlertServices;
-  /** The risk room: asset book, event units, prices, volatility, the read schedule, the valuation loop. */
-  readonly risk: RiskServices;
-  /** The credits room: what the service bills, and the plan kept to. */
-  readonly credits: CreditServices;
-  /** The streams room: the supervisor, the margin stream end to end, the pool streams. */
-  readonly streams: StreamServices;
+  /** The one redaction: the keys once the link is built, the channels' secrets once the notifier is. */
+  private readonly redaction = new Redaction();
   private readonly handlers: Handlers;
   private closed = false;
   private readonly log: (line: string) => void;
@@ -64,137 +78,121 @@ export class Monitor implements TidewatchApi {
     const log = opts.log ?? (() => {});
     // Every log line passes the one redaction (a service's message may echo the key in any encoding).
     this.log = (line) => log(this.redact(line));
-    // A key, an address, and the monitor open: reads and streams may go out.
-    const connected = (): boolean => !this.closed && this.link.canConnect();
-    // Built in dependency order: each service after those it calls while it is built. A callback
-    // into one built later (an event, or data pulled for a snapshot) runs only once all are built.
+    const redact = (text: string): string => this.redact(text);
+    // Built in dependency order: each service after every service it calls, so none reaches one
+    // built later; what one tells the others goes on the bus, and those that care subscribe.
+    const events = (this.events = new EventBus<CoreEvents>(this.log));
+    this.hub = new PushHub(events);
+    // The pages hear of a fact before any other listener does.
+    pushFacts(events, this.hub);
 
-    this.store = Store.open(opts.dataDir, this.log);
-    if (this.store.notice) this.log(this.store.notice);
-    this.settings = new SettingsService(this.store.settings, opts.secrets, opts.streamSecrets, opts.overrides);
-    for (const owner of opts.watch ?? []) this.store.settings.addWatch(owner, null);
-    this.watch = new WatchRegistry(this.store.settings, this.store.margin);
-    this.hub = new PushHub((topic, count) => this.streams.onSubscribers(topic, count));
-    this.reporter = new StatusReporter({
-      network: () => this.effective().network,
-      unreachableSince: () => this.link.unreachableSince,
-      streams: () =>
-        this.streams.supervisor
-          .statuses()
-          .map((s) =>
-            s.id.startsWith('pool:') && this.streams.pools.isGuarded(s.id.slice(5)) ? { ...s, guard: true } : s,
-          ),
-      storeNotice: () => this.store.notice,
-      storeError: () => this.storeHealth.current(),
-      historyGaps: () => this.store.gaps.recent(),
-      credits: () => (this.credits.metered ? this.credits.meter.usage() : null),
-      reads: () => this.risk.schedule.plan(),
-      unreached: () => [...this.alerts.notify.reach.unreached],
-      publish: (s) => this.hub.publish('status', s),
-      closed: () => this.closed,
-    });
-    this.store.onNotice = () => this.reporter.changed();
-    this.storeHealth = new StoreHealth(
-      () => this.streams.margin.storeFailure(),
-      (reason) => this.alerts.engine.onStoreFailure(reason),
-      () => this.reporter.changed(),
-    );
-    this.alerts = new AlertServices({
-      store: this.store,
-      storeHealth: this.storeHealth,
-      cooldownMs: this.effective().alertCooldownSec * 1000,
-      publish: (a) => this.hub.publish('alerts', a),
-      channels: {
-        stored: opts.notifySecrets ?? new MemorySecretStore(),
-        file: opts.notifyFile ?? null,
-        privacy: () => this.effective().privacyMode,
-        publicUrl: () => opts.publicUrl?.() ?? null,
-      },
-      sight: () => ({
-        expected: connected(),
-        marginOpen: this.streams.margin.isOpen(),
-        offline: this.link.offline,
-        storeError: this.storeHealth.current(),
-        creditsSpent: this.credits.plan.spent(),
-      }),
-      onReachChanged: () => this.reporter.changed(),
-      now: opts.notifyClock,
-      fetch: opts.fetch,
-      log: this.log,
-      redact: (text) => this.redact(text),
-    });
-    this.link = new ServiceLink({
-      settings: this.settings,
+    const store = (this.store = Store.open(opts.dataDir, this.log, events));
+    if (store.notice) this.log(store.notice);
+    const settings = (this.settings = new SettingsService(
+      store.settings,
+      opts.secrets,
+      opts.streamSecrets,
+      opts.overrides,
+    ));
+    for (const owner of opts.watch ?? []) store.settings.addWatch(owner, null);
+    const watch = (this.watch = new WatchRegistry(store.settings, store.margin));
+    const storeHealth = (this.storeHealth = new StoreHealth(events));
+    const link = (this.link = new ServiceLink({
+      settings,
       demo: opts.demo,
       fetch: opts.fetch,
       timeoutMs: opts.serviceTimeoutMs,
-      onAnswered: (p) => this.credits.meter.noteRequest(p),
-      onOfflineChange: () => this.reporter.changed(),
-    });
-    const client = this.link.client;
-    const engine = this.alerts.engine;
-
-    this.risk = new RiskServices({
-      store: this.store,
-      client,
-      settings: () => this.effective(),
-      watch: this.watch,
-      alerts: engine,
-      storeHealth: this.storeHealth,
-      connected,
-      offline: () => this.link.offline,
-      noteNetwork: (err) => this.link.noteNetwork(err),
-      budget: () => this.credits.plan.budgetState(),
-      publish: (push) => this.hub.publish('risk', push),
-      republish: (events) => this.hub.publish('margin', events),
-      onValued: () => this.reporter.changed(),
+      events,
+    }));
+    this.redaction.add(link.client.http);
+    const alerts = (this.alerts = new AlertServices({
+      store,
+      storeHealth,
+      cooldownMs: settings.effective().alertCooldownSec * 1000,
+      channels: {
+        stored: opts.notifySecrets ?? new MemorySecretStore(),
+        file: opts.notifyFile ?? null,
+        privacy: () => settings.effective().privacyMode,
+        publicUrl: () => opts.publicUrl?.() ?? null,
+      },
+      events,
+      now: opts.notifyClock,
+      fetch: opts.fetch,
       log: this.log,
-    });
-
-    this.streams = new StreamServices({
-      store: this.store,
-      client,
-      settings: () => this.effective(),
-      watch: this.watch,
-      risk: this.risk,
+      redact,
+    }));
+    this.redaction.add(alerts.notify);
+    const engine = alerts.engine;
+    const risk = (this.risk = new RiskServices({
+      store,
+      link,
+      settings,
+      watch,
+      alerts: engine,
+      storeHealth,
+      events,
+      log: this.log,
+    }));
+    const credits = (this.credits = new CreditServices({
+      settings,
+      stored: store.settings,
+      storeHealth,
+      link,
+      risk,
+      watch,
+      events,
+    }));
+    const streams = (this.streams = new StreamServices({
+      store,
+      link,
+      settings,
+      watch,
+      risk,
       alerts: engine,
       hub: this.hub,
-      storeHealth: this.storeHealth,
-      connected,
+      storeHealth,
+      credits,
+      events,
       marginFirstStart: opts.marginFirstStart,
       tuning: opts.streams,
       fetch: opts.fetch,
-      onBytes: (bytes) => this.credits.noteStreamBytes(bytes),
-      onReachable: (reachable) => this.link.noteNetwork(reachable ? undefined : 'unreachable'),
-      onChange: () => this.reporter.changed(),
-      onMarginOpen: () => this.alerts.sight.noteStreamOpen(),
-      closed: () => this.closed,
-      redact: (s) => this.redact(s),
+      redact,
+      log: this.log,
+    }));
+    this.sight = SightWatch.over({
+      link,
+      margin: streams.margin,
+      storeHealth,
+      plan: credits.plan,
+      notify: alerts.notify,
+      alarms: engine,
+      events,
+      fetch: opts.fetch,
       log: this.log,
     });
-
-    this.credits = new CreditServices({
-      settings: this.settings,
-      stored: this.store.settings,
-      storeHealth: this.storeHealth,
-      link: this.link,
-      risk: { risk: this.risk.refresh, schedule: () => this.risk.schedule },
-      streams: this.streams,
-      owners: () => this.watch.list().length,
-      onBudget: (share, usage) => engine.onCreditBudget(share, usage),
-      onChange: () => this.reporter.changed(),
+    this.reporter = new StatusReporter({
+      settings,
+      link,
+      store,
+      storeHealth,
+      streams,
+      credits,
+      schedule: risk.schedule,
+      reach: alerts.notify.reach,
+      events,
     });
 
     const rooms = {
-      store: this.store,
-      settings: this.settings,
-      storeHealth: this.storeHealth,
-      link: this.link,
-      watch: this.watch,
-      risk: this.risk,
-      supervisor: this.streams.supervisor,
-      plan: this.credits.plan,
-      notify: this.alerts.notify,
+      store,
+      settings,
+      storeHealth,
+      link,
+      watch,
+      risk,
+      // Its statuses mark a pool stream the guard holds (the forecast names it so).
+      supervisor: streams,
+      plan: credits.plan,
+      notify: alerts.notify,
     };
     this.handlers = contractHandlers(
       contractContext(rooms, {
@@ -213,6 +211,7 @@ export class Monitor implements TidewatchApi {
     this.streams.margin.connectAfter(this.refreshRisk(), () => this.link.canConnect());
     this.risk.refresh.restartTimer();
     this.alerts.start();
+    this.sight.start();
     return this;
   }
 
@@ -223,7 +222,7 @@ export class Monitor implements TidewatchApi {
    */
   resume(): void {
     this.log('the computer woke from sleep: reconnecting the streams to read the time asleep');
-    this.alerts.sight.noteResume();
+    this.sight.noteResume();
     if (this.link.canConnect()) this.streams.supervisor.resumeAll();
   }
 
@@ -240,7 +239,7 @@ export class Monitor implements TidewatchApi {
    * Settings changed: point the client at them; when the service itself changed (network, URLs,
    * key, naming), forget what was learnt about it and reconnect every stream.
    */
-  reconfigure(): void {
+  private reconfigure(): void {
     const changed = this.link.reconfigure();
     this.streams.supervisor.setBudget(this.credits.plan.streamBudget());
     this.credits.meter.checkBudget();
@@ -287,8 +286,27 @@ export class Monitor implements TidewatchApi {
   /** The one redaction with this run's secrets: the keys, and the alert channels' tokens, passwords and URLs. */
   redact(text: string): string {
     // One pass over all of them: every stream event goes through it.
-    const channels = this.alerts ? this.alerts.notify.secrets() : [];
-    return this.link ? this.link.client.http.redact(text, ...channels) : redact(text, ...channels);
+    return this.redaction.redact(text);
+  }
+
+  /** The tray's figures: each watched loan's latest reading (with its level) and when it was valued. */
+  latestReadings(): { readings: LatestReading[]; valuedAt: number | null } {
+    return { readings: [...this.watch.latest.values()], valuedAt: this.watch.valuedAt };
+  }
+
+  /** Whether the desktop's notification carries this alert (its channel's level, rules, quiet hours). */
+  desktopCarries(alert: AlertRecord): boolean {
+    return this.alerts.notify.desktopCarries(alert);
+  }
+
+  /** The alert an acknowledge link's token names, without spending it (`serve`'s confirming page). */
+  alertOfToken(token: string): AlertRecord | undefined {
+    return this.alerts.notify.alertOfToken(token);
+  }
+
+  /** An acknowledge link was used: its alert is acknowledged, once; undefined for a token unknown or spent. */
+  acknowledgeByToken(token: string): AlertRecord | undefined {
+    return this.alerts.notify.acknowledgeByToken(token);
   }
 
   /** The shells' last resort: an error nobody handled was caught and logged; the status shows it. */
@@ -297,7 +315,7 @@ export class Monitor implements TidewatchApi {
   }
 
   /** Reconnect every stream now (the user asked, or a key was entered). */
-  retryStreamsNow(): void {
+  private retryStreamsNow(): void {
     this.streams.supervisor.resumeAll();
   }
 
@@ -307,7 +325,7 @@ export class Monitor implements TidewatchApi {
   }
 
   /** Read every watched wallet now; resolves with the readings stored. */
-  refreshRisk(): Promise<RiskReading[]> {
+  protected refreshRisk(): Promise<RiskReading[]> {
     return this.risk.refresh.refresh();
   }
 
@@ -315,9 +333,11 @@ export class Monitor implements TidewatchApi {
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
+    this.link.close();
     this.reporter.close();
     this.risk.close();
     this.alerts.close();
+    this.sight.close();
     this.streams.close();
     this.credits.meter.flush();
     await this.store.shutdown(); // after the margin writer commits what it was handed

@@ -4,6 +4,7 @@ import { ServiceError } from './client/errors';
 import type { ServiceConfig } from './client/http';
 import { ServiceClient } from './client/service-client';
 import { serviceConfigOf, serviceIdentity, type DemoTarget } from './client/service-target';
+import type { CoreBus } from './events';
 
 export interface ServiceLinkOptions {
   settings: Pick<SettingsService, 'effective' | 'apiKey' | 'streamKeys'>;
@@ -12,26 +13,32 @@ export interface ServiceLinkOptions {
   fetch?: typeof fetch;
   /** How long one answer, and so one contract call, may take (ServiceConfig.timeoutMs; default 30 s). */
   timeoutMs?: number;
-  /** Each answered request, by its spec path (the credit meter counts them). */
-  onAnswered: (specPath: string) => void;
-  /** The service became reachable or unreachable. */
-  onOfflineChange: () => void;
+  /**
+   * Publishes each answered request (`requestAnswered`, by its spec path: the credit meter counts
+   * them) and each change of reachability (`offlineChanged`); hears the streams' (`streamReached`).
+   */
+  events: Pick<CoreBus, 'on' | 'emit'>;
 }
 
 /**
  * The data service as the settings point at it: the client, whether Tidewatch can connect at all
  * (a key and an address), which service it is (a change of network, URL, key or naming is another
- * service), and whether it is reachable now (the offline banner).
+ * service), whether it is reachable now (the offline banner), and whether it may be asked at all.
  */
 export class ServiceLink {
   readonly client: ServiceClient;
   private identity: string;
   private offlineSince: number | null = null;
+  private closed = false;
+  /** Each answered request, published: one function for the client's every answer. */
+  private readonly answered: (specPath: string) => void;
 
   constructor(private readonly o: ServiceLinkOptions) {
+    this.answered = (specPath) => o.events.emit('requestAnswered', { specPath });
     const config = this.config();
     this.client = new ServiceClient(config);
     this.identity = serviceIdentity(config);
+    o.events.on('streamReached', ({ reachable }) => this.noteNetwork(reachable ? undefined : 'unreachable'));
   }
 
   private get settings(): Settings {
@@ -60,12 +67,22 @@ export class ServiceLink {
     return this.apiKey() !== null && (s.network === 'demo' ? this.o.demo !== undefined : s.baseUrl !== '');
   }
 
+  /** A key, an address, and the monitor open: reads and streams may go out. */
+  mayAsk(): boolean {
+    return !this.closed && this.canConnect();
+  }
+
+  /** The monitor closes: nothing more is asked of the service. */
+  close(): void {
+    this.closed = true;
+  }
+
   config(): ServiceConfig {
     const keys = { apiKey: this.apiKey(), streamKeys: this.o.settings.streamKeys() };
     return serviceConfigOf(this.settings, this.demo(), keys, {
       fetch: this.o.fetch,
       timeoutMs: this.o.timeoutMs,
-      onAnswered: this.o.onAnswered,
+      onAnswered: this.answered,
     });
   }
 
@@ -99,6 +116,6 @@ export class ServiceLink {
     const was = this.offlineSince;
     if (offline) this.offlineSince ??= Date.now();
     else if (!err) this.offlineSince = null;
-    if (was !== this.offlineSince) this.o.onOfflineChange();
+    if (was !== this.offlineSince) this.o.events.emit('offlineChanged', { offline: this.offlineSince !== null });
   }
 }

@@ -1,5 +1,6 @@
 import type { RiskReading, StatusSnapshot } from '../../shared/contract';
 import { LEVEL_RANK, type PositionLevel } from '../../shared/risk-model';
+import { clockText, CORE_LOCALE } from '../../shared/format';
 import { ratioText } from '../../shared/units';
 
 /** `unreached`: an alert channel has not been reached for a minute (docs/notify.md#a-failing-channel). */
@@ -27,7 +28,8 @@ export interface TrayInput {
   now: number;
 }
 
-const time = (ms: number): string => new Date(ms).toTimeString().slice(0, 5);
+/** The tray's clock, read on this very machine (no zone): "12:55 PM". */
+const time = (ms: number): string => clockText(ms, CORE_LOCALE, false);
 
 export function trayStateOf(i: TrayInput): TrayState {
   const loans = i.readings.filter((r) => r.risk_ratio !== null);

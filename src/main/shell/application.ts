@@ -112,7 +112,7 @@ export async function startApplication(paths: ShellPaths): Promise<void> {
     (alert) => windows.show(!alert ? '#/alerts' : alert.rule === 'stream-auth' ? '#/settings' : `#/alerts/${alert.id}`),
     Date.now,
     () => monitor.effective().privacyMode,
-    (alert) => monitor.alerts.notify.desktopCarries(alert),
+    (alert) => monitor.desktopCarries(alert),
   );
   let status: StatusSnapshot | undefined = monitor.status();
   const tray = new TrayManager(join(resources, 'tray'), {
@@ -134,8 +134,7 @@ export async function startApplication(paths: ShellPaths): Promise<void> {
     tray.render(
       trayStateOf({
         status,
-        readings: [...monitor.watch.latest.values()],
-        valuedAt: monitor.watch.valuedAt,
+        ...monitor.latestReadings(),
         privacy: s.privacyMode,
         alertsPausedUntil: notifier.pausedUntil,
         now: Date.now(),

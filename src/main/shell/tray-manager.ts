@@ -1,6 +1,7 @@
 import { join } from 'node:path';
 import { Menu, nativeImage, Tray, type MenuItemConstructorOptions } from 'electron';
 import type { TrayState } from '../core/tray-state';
+import { clockText, CORE_LOCALE } from '../../shared/format';
 
 export interface TrayActions {
   open(): void;
@@ -58,7 +59,7 @@ export class TrayManager {
       { type: 'separator' },
       {
         label: paused
-          ? `Desktop alerts paused until ${new Date(state.alertsPausedUntil!).toLocaleTimeString()}`
+          ? `Desktop alerts paused until ${clockText(state.alertsPausedUntil!, CORE_LOCALE, false)}`
           : 'Pause desktop alerts',
         submenu: [
           { label: 'For 1 hour', click: () => this.actions.pause(3_600_000) },

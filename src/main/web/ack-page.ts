@@ -1,5 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AlertRecord } from '../../shared/contract';
+import { CORE_LOCALE, timeText } from '../../shared/format';
+import { BASE_HEADERS } from './answer';
 
 /** What the acknowledge link needs of the monitor (notify/notifier.ts). */
 export interface AckLinks {
@@ -17,9 +19,7 @@ function page(res: ServerResponse, status: number, title: string, body: string):
   res.writeHead(status, {
     'content-type': 'text/html; charset=utf-8',
     'cache-control': 'no-store',
-    'referrer-policy': 'no-referrer',
-    'x-frame-options': 'DENY',
-    'x-content-type-options': 'nosniff',
+    ...BASE_HEADERS,
     // Nothing runs on this page: a form that posts to itself.
     'content-security-policy':
       "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'",
@@ -78,14 +78,7 @@ export async function answerAck(
     return;
   }
   // The time as the machine Tidewatch runs on tells it, with its zone (the phone's may differ).
-  const when = new Date(a.created_at).toLocaleString('en-US', {
-    year: 'numeric',
-    month: 'short',
-    day: 'numeric',
-    hour: 'numeric',
-    minute: '2-digit',
-    timeZoneName: 'short',
-  });
+  const when = timeText(a.created_at, CORE_LOCALE);
   page(
     res,
     200,

@@ -7,7 +7,7 @@ import { Monitor, type MonitorOptions } from '../core/monitor';
 import { MemorySecretStore } from '../core/settings';
 import { startWebShell, type WebShell } from './server';
 
-export interface ServeOptions {
+export interface ServeOptions<M extends Monitor = Monitor> {
   port: number;
   dataDir: string;
   /** The real service; absent: the Demo network in this process. */
@@ -29,11 +29,13 @@ export interface ServeOptions {
   notifyClock?: MonitorOptions['notifyClock'];
   rendererDir?: string;
   log?: (line: string) => void;
+  /** Builds the monitor from its options (tests build one that shows them its services); default `new Monitor`. */
+  buildMonitor?: (options: MonitorOptions) => M;
 }
 
-export interface Serving {
+export interface Serving<M extends Monitor = Monitor> {
   url: string;
-  monitor: Monitor;
+  monitor: M;
   web: WebShell;
   /** The in-process Demo network, when there is one. */
   sim?: RunningSim;
@@ -46,7 +48,7 @@ const DEFAULT_RENDERER = fileURLToPath(new URL('../../../out/renderer', import.m
  * The headless shell, composed: the Demo network (unless a service is given), the monitor on
  * it, and the contract + built UI on loopback. `tidewatch serve` is this and a signal handler.
  */
-export async function startServe(o: ServeOptions): Promise<Serving> {
+export async function startServe<M extends Monitor = Monitor>(o: ServeOptions<M>): Promise<Serving<M>> {
   let sim: RunningSim | undefined;
   let demo: MonitorOptions['demo'];
   if (!o.service) {
@@ -71,7 +73,7 @@ export async function startServe(o: ServeOptions): Promise<Serving> {
   }
   /** This shell's own address, once it listens. */
   let origin: string | null = null;
-  const monitor = new Monitor({
+  const options: MonitorOptions = {
     dataDir: o.dataDir,
     demo,
     secrets: new MemorySecretStore(o.service?.apiKey ?? null),
@@ -86,7 +88,9 @@ export async function startServe(o: ServeOptions): Promise<Serving> {
     // Links in messages point here unless the config names another address (a reverse proxy).
     publicUrl: () => origin,
     log: o.log,
-  });
+  };
+  // Without buildMonitor, M is its default: Monitor.
+  const monitor = o.buildMonitor ? o.buildMonitor(options) : (new Monitor(options) as M);
   if (o.plan) monitor.choosePlan(o.plan);
   monitor.start();
   const web = await startWebShell({
@@ -96,8 +100,8 @@ export async function startServe(o: ServeOptions): Promise<Serving> {
     initial: (topic) => (topic === 'status' ? monitor.status() : undefined),
     log: (line) => (o.log ?? ((l: string) => console.error(`tidewatch: ${l}`)))(monitor.redact(line)),
     ack: {
-      peek: (token) => monitor.alerts.notify.alertOfToken(token),
-      spend: (token) => monitor.alerts.notify.acknowledgeByToken(token),
+      peek: (token) => monitor.alertOfToken(token),
+      spend: (token) => monitor.acknowledgeByToken(token),
     },
   });
   origin = `http://127.0.0.1:${web.port}`;

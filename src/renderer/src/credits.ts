@@ -1,9 +1,9 @@
 import type { CreditForecast, CreditUsage, ReadPlan } from '../../shared/contract';
 import { DAYS_PER_MONTH } from '../../shared/credit-prices';
-import { every, num } from './format';
+import { count, every, pct } from './format';
 
 /** Credits are the app's own spending, not the trader's positions: privacy mode leaves them shown. */
-export const whole = (x: number): string => num(x, 0, { private: false });
+export const whole = (x: number): string => count(x, { private: false });
 
 /** Share of the month's budget spent (0..), or null without a budget. */
 export function budgetShare(u: CreditUsage): number | null {
@@ -13,7 +13,7 @@ export function budgetShare(u: CreditUsage): number | null {
 /** The meter in one line: today, this month (against the budget), what of it is an estimate. */
 export function creditsSummary(u: CreditUsage): string {
   const share = budgetShare(u);
-  const month = `${whole(u.thisMonth)} this month${u.budget ? ` of a ${whole(u.budget)} budget (${Math.round((share ?? 0) * 100)} %)` : ''}`;
+  const month = `${whole(u.thisMonth)} this month${u.budget ? ` of a ${whole(u.budget)} budget (${pct((share ?? 0) * 100, 0)})` : ''}`;
   const estimate = u.estimated > 0 ? ` · ${whole(u.estimated)} of them estimated (prices not published)` : '';
   return `Credits: ${whole(u.today)} today · ${month}${estimate}`;
 }
@@ -35,7 +35,7 @@ export function about(x: number): string {
 
 /** A share of a day's credits as a percentage: "83 %", "1,868 %", "under 1 %". */
 export function shareText(share: number): string {
-  return share > 0 && share < 0.005 ? 'under 1 %' : `${whole(Math.round(share * 100))} %`;
+  return share > 0 && share < 0.005 ? `under ${pct(1, 0)}` : pct(share * 100, 0);
 }
 
 /**

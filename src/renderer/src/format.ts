@@ -1,12 +1,35 @@
 import { ref } from 'vue';
 import type { UsdPrice } from '../../shared/contract';
-import { numberFormat, poolPriceText, usdPriceText } from '../../shared/format';
+import {
+  amountFullText,
+  amountText,
+  aprText,
+  clockText,
+  compactText,
+  countText,
+  dateFormat,
+  decimalText,
+  distanceText,
+  intervalText,
+  leverageText,
+  MINUS,
+  percentText,
+  poolPriceText,
+  settingPercentText,
+  signedPercentText,
+  signedUsdText,
+  timeText,
+  usdCompactText,
+  usdPriceText,
+  usdText,
+} from '../../shared/format';
 import { MASK, maskAmounts } from '../../shared/privacy';
 import { formatUnits, ratioText } from '../../shared/units';
 
 /**
- * The one formatter every number on screen passes through: units, locale and privacy mode in
- * one place (a number that skips it would leak in privacy mode).
+ * The one formatter every number on screen passes through: the product's rules
+ * (shared/format.ts, docs/formats.md) in the user's locale, with privacy mode and '–' for a
+ * missing figure (a number that skips it would leak in privacy mode).
  *
  * Privacy rule (docs/guide.md, Privacy mode): the user's own amounts are masked: holdings, debts,
  * equity, supplies and their USD values, and the amounts of events and liquidations of watched
@@ -19,90 +42,99 @@ export const privacy = ref(false);
 const locale = typeof navigator !== 'undefined' ? navigator.language : 'en-US';
 
 /**
- * Formatters built once per set of options: `value.toLocaleString(locale, opts)` builds a new
- * Intl formatter on every call (tens of microseconds), and a busy pool formats thousands of
- * numbers and times a second (the ladder, the tape, chart labels). Same output, made once
- * (numbers: `numberFormat` in shared/format.ts).
+ * Formatters are built once per set of options (`numberFormat` and `dateFormat` in
+ * shared/format.ts): a busy pool formats thousands of numbers and times a second (the ladder, the
+ * tape, chart labels).
  */
-const dateFormats = new Map<string, Intl.DateTimeFormat>();
-const nf = (opts: Intl.NumberFormatOptions = {}): Intl.NumberFormat => numberFormat(locale, opts);
-function df(opts: Intl.DateTimeFormatOptions): Intl.DateTimeFormat {
-  const key = JSON.stringify(opts);
-  let f = dateFormats.get(key);
-  if (!f) dateFormats.set(key, (f = new Intl.DateTimeFormat(locale, opts)));
-  return f;
+const df = (opts: Intl.DateTimeFormatOptions): Intl.DateTimeFormat => dateFormat(locale, opts);
+
+type Figure = number | null | undefined;
+const missing = (value: Figure): value is null | undefined =>
+  value === null || value === undefined || !Number.isFinite(value);
+const masked = (opts: { private?: boolean }): boolean => opts.private !== false && privacy.value;
+
+/** A count, whole and grouped ("12,400"), masked unless `private: false`. */
+export function count(value: Figure, opts: { private?: boolean } = {}): string {
+  if (missing(value)) return '–';
+  return masked(opts) ? MASK : countText(value, locale);
 }
 
-export function num(value: number | null | undefined, digits = 2, opts: { private?: boolean } = {}): string {
-  if (value === null || value === undefined || !Number.isFinite(value)) return '–';
-  if (opts.private !== false && privacy.value) return MASK;
-  const abs = Math.abs(value);
-  const maximumFractionDigits =
-    abs !== 0 && abs < 1 ? Math.max(digits, Math.min(8, 2 - Math.floor(Math.log10(abs)) + 2)) : digits;
-  return nf({ maximumFractionDigits, minimumFractionDigits: Math.min(digits, maximumFractionDigits) }).format(value);
+/** A count where the room is short: 12K, 4.5M (a volume on a chart axis). */
+export function compact(value: Figure, opts: { private?: boolean } = {}): string {
+  if (missing(value)) return '–';
+  return masked(opts) ? MASK : compactText(value, locale);
 }
 
-/** Compact amounts: 12.3K, 4.5M. */
-export function compact(value: number | null | undefined, opts: { private?: boolean } = {}): string {
-  if (value === null || value === undefined || !Number.isFinite(value)) return '–';
-  if (opts.private !== false && privacy.value) return MASK;
-  return nf({ notation: 'compact', maximumFractionDigits: 2 }).format(value);
+/** An amount of money in USD, in full: "$12,345", "$1,234.56". */
+export function usd(value: Figure, opts: { private?: boolean } = {}): string {
+  if (missing(value)) return '–';
+  return masked(opts) ? `$${MASK}` : usdText(value, locale);
 }
 
-/** An amount of money in USD: "$12,345.67", compact above a million ("$1.2M"). */
-export function usd(value: number | null | undefined, opts: { private?: boolean } = {}): string {
-  if (value === null || value === undefined || !Number.isFinite(value)) return '–';
-  if (opts.private !== false && privacy.value) return `$${MASK}`;
-  if (Math.abs(value) >= 1e6)
-    return nf({ style: 'currency', currency: 'USD', notation: 'compact', maximumFractionDigits: 2 }).format(value);
-  const digits = Math.abs(value) >= 10_000 ? 0 : 2;
-  return nf({
-    style: 'currency',
-    currency: 'USD',
-    maximumFractionDigits: digits,
-    minimumFractionDigits: digits,
-  }).format(value);
+/** Money where the room is short (a chart axis, the markets' table, the timeline): "$1.2M". */
+export function usdCompact(value: Figure, opts: { private?: boolean } = {}): string {
+  if (missing(value)) return '–';
+  return masked(opts) ? `$${MASK}` : usdCompactText(value, locale);
 }
 
 /**
- * An asset's USD price (market data, never masked): enough digits for cheap assets ("$0.03412"),
- * by the rule the alerts write it with (`usdPriceText`, shared/format.ts).
+ * An asset's USD price (market data, never masked), trailing zeros kept ("$0.1870"), by the rule
+ * the alerts write it with (`usdPriceText`, shared/format.ts).
  */
-export function usdPrice(value: number | null | undefined): string {
-  if (value === null || value === undefined || !Number.isFinite(value)) return '–';
-  return usdPriceText(value, locale);
+export function usdPrice(value: Figure): string {
+  return missing(value) ? '–' : usdPriceText(value, locale);
 }
 
-/** A pool price with the decimals its tick implies (market data, never masked). */
-export function price(value: number | null | undefined, decimals: number): string {
-  if (value === null || value === undefined || !Number.isFinite(value)) return '–';
-  return poolPriceText(value, decimals, locale);
+/** A pool price with the decimals its tick implies, trailing zeros kept (market data, never masked). */
+export function price(value: Figure, decimals: number): string {
+  return missing(value) ? '–' : poolPriceText(value, decimals, locale);
 }
 
-/** A size or amount with a fixed number of decimals (a pool's lot), masked unless `private: false`. */
-export function fixed(value: number | null | undefined, decimals: number, opts: { private?: boolean } = {}): string {
-  if (value === null || value === undefined || !Number.isFinite(value)) return '–';
-  if (opts.private !== false && privacy.value) return MASK;
-  return nf({ minimumFractionDigits: decimals, maximumFractionDigits: decimals }).format(value);
+/** A number with a fixed number of decimals (a size by its pool's lot), masked unless `private: false`. */
+export function fixed(value: Figure, decimals: number, opts: { private?: boolean } = {}): string {
+  if (missing(value)) return '–';
+  return masked(opts) ? MASK : decimalText(value, decimals, locale);
 }
 
-/** A human amount with its symbol: "1,234.5 SUI". */
-export function amount(
-  value: number | null | undefined,
+/** An amount of an asset at the asset's display precision, with its symbol: "1,234.5000 SUI". */
+export function amount(value: Figure, symbol: string | null | undefined, opts: { private?: boolean } = {}): string {
+  if (missing(value) || masked(opts)) {
+    const n = missing(value) ? '–' : MASK;
+    return symbol ? `${n} ${symbol}` : n;
+  }
+  return amountText(value, symbol, locale);
+}
+
+/** An amount in full, for its tooltip ("3,757.237166 SUI"), masked like `amount`. */
+export function amountTitle(
+  value: Figure,
   symbol: string | null | undefined,
   opts: { private?: boolean } = {},
 ): string {
-  const n = num(value, 2, opts);
-  return symbol ? `${n} ${symbol}` : n;
+  if (missing(value) || masked(opts)) return amount(value, symbol, opts);
+  return amountFullText(value, symbol, locale);
 }
 
-/** An exact raw amount in human units, as text (amounts beyond 2^53 keep their digits). */
-export function units(raw: number | string | bigint, decimals: number, opts: { private?: boolean } = {}): string {
-  if (opts.private !== false && privacy.value) return MASK;
-  const text = formatUnits(raw, decimals);
-  const [whole, fraction] = text.split('.');
-  const grouped = nf().format(BigInt(whole!));
-  return fraction ? `${grouped}.${fraction.slice(0, 6)}` : grouped;
+/** A raw amount in its asset's units at the asset's display precision (exact, beyond 2^53 too): "3,757.2372 SUI". */
+export function units(
+  raw: number | string | bigint,
+  decimals: number,
+  symbol: string | null | undefined,
+  opts: { private?: boolean } = {},
+): string {
+  if (masked(opts)) return symbol ? `${MASK} ${symbol}` : MASK;
+  return amountText(formatUnits(raw, decimals), symbol, locale);
+}
+
+/** A raw amount in full, for its tooltip: every decimal it has ("3,757.237166 SUI"), masked like `units`. */
+export function unitsTitle(
+  raw: number | string | bigint,
+  decimals: number,
+  symbol: string | null | undefined,
+  opts: { private?: boolean } = {},
+): string {
+  if (masked(opts)) return units(raw, decimals, symbol, opts);
+  return amountFullText(formatUnits(raw, decimals), symbol, locale);
 }
 
 /** Ratios are not amounts: they stay visible in privacy mode unless asked. */
@@ -110,9 +142,34 @@ export function ratio(value: number | null | undefined): string {
   return value === null || value === undefined ? '–' : ratioText(value);
 }
 
-export function pct(value: number | null | undefined, digits = 1): string {
-  if (value === null || value === undefined || !Number.isFinite(value)) return '–';
-  return `${value > 0 ? '+' : ''}${value.toFixed(digits)}%`;
+/** A percentage (`value` in percent), unsigned: "22.8 %" (a share, a spread). */
+export function pct(value: Figure, digits = 1): string {
+  return missing(value) ? '–' : percentText(value, digits, locale);
+}
+
+/** A percentage as it was set (a threshold, a reward share): "3 %", "2.5 %". */
+export function pctSet(value: Figure): string {
+  return missing(value) ? '–' : settingPercentText(value, locale);
+}
+
+/** A signed move in percent: "+1.8 %", "−15 %". */
+export function signedPct(value: Figure, digits = 0): string {
+  return missing(value) ? '–' : signedPercentText(value, digits, locale);
+}
+
+/** A borrow rate (a fraction a year), with the same decimals in every view: "22.79 %". */
+export function apr(value: Figure): string {
+  return missing(value) ? '–' : aprText(value, locale);
+}
+
+/** A distance to liquidation, rounded toward zero: "−4.9 %". */
+export function distance(value: Figure): string {
+  return missing(value) ? '–' : distanceText(value, locale);
+}
+
+/** Leverage: "5.00×". */
+export function leverage(value: Figure): string {
+  return missing(value) ? '–' : leverageText(value, locale);
 }
 
 export function shortId(id: string | null | undefined): string {
@@ -120,11 +177,11 @@ export function shortId(id: string | null | undefined): string {
   return id.length > 14 ? `${id.slice(0, 8)}…${id.slice(-4)}` : id;
 }
 
-/** The one absolute date format of the app, in the user's time zone: "11/23/26, 6:05:12 AM". */
+/** The one absolute date format of the app, in the user's time zone, which it names: "11/23/26, 6:05:12 AM EST". */
 export function time(at: number | string | null | undefined): string {
   if (at === null || at === undefined || at === '' || at === 0) return '–';
   const d = new Date(at);
-  return Number.isNaN(d.getTime()) ? String(at) : df({ dateStyle: 'short', timeStyle: 'medium' }).format(d);
+  return Number.isNaN(d.getTime()) ? String(at) : timeText(d, locale);
 }
 
 /** Recent times relative ("3 min ago"), older ones absolute; `time()` of the same value goes in the tooltip. */
@@ -175,11 +232,9 @@ export const PRICE_SOURCE: Readonly<Record<UsdPrice['source'], string>> = {
   exchange: 'last exchange trade',
 };
 
-/** A time of day today ("2:02 PM"), the full date and time otherwise. */
+/** A time of day today with its zone ("2:02 PM EST"), the full date and time otherwise. */
 function clockOrTime(ms: number, now = Date.now()): string {
-  return new Date(ms).toDateString() === new Date(now).toDateString()
-    ? df({ hour: 'numeric', minute: '2-digit' }).format(ms)
-    : time(ms);
+  return new Date(ms).toDateString() === new Date(now).toDateString() ? clockText(ms, locale) : time(ms);
 }
 
 /** A short time in the user's zone: "2:02 PM" today, "Nov 23, 2:02 PM" another day (a delivery chip). */
@@ -195,7 +250,7 @@ export function shortTime(ms: number, now = Date.now()): string {
  * 2:02 PM, moved with the exchange since)".
  */
 export function priceSource(p: UsdPrice, now = Date.now()): string {
-  if (p.source === 'stablecoin') return 'stablecoin, counted as $1';
+  if (p.source === 'stablecoin') return 'stablecoin, counted as $1.00';
   if (p.source === 'exchange') return "the exchange's last trade (no oracle price learnt yet)";
   const at = p.oracle_at ? ` at ${clockOrTime(p.oracle_at, now)}` : '';
   const from =
@@ -207,31 +262,21 @@ export function priceSource(p: UsdPrice, now = Date.now()): string {
   return `oracle price (${from}, moved with the exchange since)`;
 }
 
-/** The exchange's price beside an oracle price where they differ by more than 1 %: "exchange $3.41 (+1.8 %)"; null otherwise. */
+/** The exchange's price beside an oracle price where they differ by more than 1 %: "exchange $3.4100 (+1.8 %)"; null otherwise. */
 export function exchangeBeside(p: UsdPrice): string | null {
   if (p.source !== 'oracle' || p.exchange_usd === null || p.exchange_usd === undefined || !(p.usd > 0)) return null;
   const diff = (p.exchange_usd / p.usd - 1) * 100;
   return Math.abs(diff) > 1 ? `exchange ${usdPrice(p.exchange_usd)} (${signedPct(diff, 1)})` : null;
 }
 
-/** A signed move in percent with a true minus sign and a space: "+1.8 %", "−15 %". */
-export function signedPct(value: number | null | undefined, digits = 0): string {
-  if (value === null || value === undefined || !Number.isFinite(value)) return '–';
-  const text = Math.abs(value).toFixed(digits);
-  const zero = Number(text) === 0;
-  return `${zero ? '' : value > 0 ? '+' : '\u2212'}${text} %`;
-}
-
-/** A signed amount of money: "+$1,234.00", "−$4,100" (masked like `usd`). */
-export function signedUsd(value: number | null | undefined, opts: { private?: boolean } = {}): string {
-  if (value === null || value === undefined || !Number.isFinite(value)) return '–';
-  const text = usd(Math.abs(value), opts);
-  return value > 0 ? `+${text}` : value < 0 ? `\u2212${text}` : text;
+/** A signed amount of money: "+$1,234.00", "−$4,100.00" (masked like `usd`). */
+export function signedUsd(value: Figure, opts: { private?: boolean } = {}): string {
+  if (missing(value)) return '–';
+  if (masked(opts)) return `${value > 0 ? '+' : value < 0 ? MINUS : ''}$${MASK}`;
+  return signedUsdText(value, locale);
 }
 
 /** An interval in plain words: "45 s", "5 min", "1.5 h". */
 export function every(ms: number): string {
-  if (ms < 90_000) return `${Math.round(ms / 1000)} s`;
-  if (ms < 90 * 60_000) return `${Math.round(ms / 60_000)} min`;
-  return `${Number((ms / 3_600_000).toFixed(1))} h`;
+  return intervalText(ms, locale);
 }

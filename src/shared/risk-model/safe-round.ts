@@ -1,4 +1,5 @@
-import { usdPriceDigits } from '../format';
+import { amountDigits, usdPriceDigits } from '../format';
+import { ceilAt, floorAt, towardZeroAt } from '../rounding';
 
 /**
  * Rounding toward safety (docs/valuation.md "Advice that is safe to follow"): a figure a trader
@@ -11,39 +12,20 @@ import { usdPriceDigits } from '../format';
  * - A distance to liquidation rounds toward zero: never farther than it is.
  */
 
-/**
- * A hair of float error: x units that are an integer within it stay that integer (30.4 computed
- * as 30.400000000000002 is 30.4, not 30.41). A billionth of the last digit: under 1e-12 of any
- * amount shown with four significant digits or more.
- */
-const EPSILON = 1e-9;
-
-export const ceilAt = (x: number, digits: number): number => {
-  const unit = 10 ** digits;
-  return Math.ceil(x * unit - EPSILON) / unit;
-};
-
-export const floorAt = (x: number, digits: number): number => {
-  const unit = 10 ** digits;
-  return Math.floor(x * unit + EPSILON) / unit;
-};
-
-export const towardZeroAt = (x: number, digits: number): number => (x < 0 ? -floorAt(-x, digits) : floorAt(x, digits));
+export { ceilAt, floorAt, towardZeroAt } from '../rounding';
 
 /**
- * The decimals an amount to bring is shown with: two from 1 up ("1,240.51"), four significant
- * digits below ("0.004321"), never more than the asset has.
+ * The decimals an amount to bring is shown with: its asset's, as every amount of it is
+ * (format.ts `amountDigits`: "1,240.51 USDC", "70.7072 SUI"), never more than the asset has.
  */
-export function adviceDigits(x: number, assetDecimals: number): number {
-  const abs = Math.abs(x);
-  const digits = abs >= 1 || abs === 0 ? 2 : Math.min(8, 3 - Math.floor(Math.log10(abs)));
-  return Math.max(0, Math.min(assetDecimals, digits));
+export function adviceDigits(symbol: string, assetDecimals: number): number {
+  return Math.max(0, Math.min(assetDecimals, amountDigits(symbol)));
 }
 
 /** An amount to deposit or repay as shown: rounded up at the digits it is shown with (`adviceDigits`). */
-export function adviceAmount(x: number, assetDecimals: number): number {
+export function adviceAmount(x: number, symbol: string, assetDecimals: number): number {
   if (!(x > 0)) return x;
-  return ceilAt(x, adviceDigits(x, assetDecimals));
+  return ceilAt(x, adviceDigits(symbol, assetDecimals));
 }
 
 /**

@@ -1,12 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CONTRACT_METHODS, withoutKeyFacts, type ContractMethod } from '../../../src/shared/contract';
-import type { Monitor } from '../../../src/main/core/monitor';
+import type { MonitorHarness } from '../../support/monitor-harness';
 import { monitorOn, tempDir, until } from '../../support/monitor';
 import { Receivers, TELEGRAM_CHAT, TELEGRAM_TOKEN } from '../../support/receivers';
 import { startTestSim, type TestSim } from '../../support/sim';
 
 let t: TestSim;
-let m: Monitor;
+let m: MonitorHarness;
 let d: ReturnType<TestSim['sim']['world']['describe']>;
 const dir = tempDir();
 const covered = new Set<ContractMethod>();
@@ -160,6 +160,14 @@ describe('contract queries against the Demo network', () => {
     const history = await call('riskHistory', { managerId: readings[0]!.manager_id });
     expect(history.data.length).toBeGreaterThan(0);
     expect(history.data[0].risk_ratio).toBeGreaterThan(1);
+    // Each reading keeps the position as its Portfolio row showed it (`export risk` prints them).
+    const last = history.data.at(-1);
+    const row = (await call('portfolio', {})).data.wallets
+      .flatMap((w: any) => w.positions)
+      .find((p: any) => p.manager_id === last.manager_id);
+    expect(last).toMatchObject({ pool: row.pool_name, side: row.side, base_symbol: row.base_symbol });
+    expect(typeof last.size).toBe('number');
+    expect(['ok', 'warning', 'critical', 'liquidatable']).toContain(last.level);
     const alerts = await call('alerts', {});
     expect(Array.isArray(alerts.data)).toBe(true);
     // History replayed at first start (from before the owner was watched) is stored, not alerted.
@@ -270,7 +278,7 @@ describe('contract queries against the Demo network', () => {
     expect(forecast.shareOfPlanDay).toBeCloseTo(forecast.perDay / (250_000 / 30), 6);
     // Its lines count the reads the status bar shows (asked at one moment: each new valuation plans
     // them again); a plan picked before Save is forecast without saving it.
-    expect(m.credits.plan.forecast().reads).toEqual(m.status().reads);
+    expect(m.credits.plan.forecast(m.streams.statuses()).reads).toEqual(m.status().reads);
     const preview = await call('creditForecast', { preview: { plan: 'builder', recordsRefreshSec: 1_800 } });
     expect(preview).toMatchObject({ plan: 'builder', planLabel: 'Builder', preview: true });
     expect(preview.reads.recordsEveryMs).toBe(1_800_000);

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Monitor } from '../../../src/main/core/monitor';
+import { MonitorHarness } from '../../support/monitor-harness';
 import { MemorySecretStore } from '../../../src/main/core/settings';
 import { HostileServer } from '../../support/hostile-server';
 import { tempDir, until } from '../../support/monitor';
@@ -10,7 +10,7 @@ import { tempDir, until } from '../../support/monitor';
  * with a plain error or the cached copy, and memory stays bounded.
  */
 let hostile: HostileServer;
-let m: Monitor;
+let m: MonitorHarness;
 const dir = tempDir();
 let peakRss = 0;
 const sampler = setInterval(() => (peakRss = Math.max(peakRss, process.memoryUsage().rss)), 20);
@@ -20,7 +20,7 @@ beforeAll(async () => {
   hostile = new HostileServer();
   const url = await hostile.listen();
   hostile.modes.set('/manager-updates', 'ok');
-  m = new Monitor({
+  m = new MonitorHarness({
     dataDir: dir.dir,
     secrets: new MemorySecretStore('hostile-key'),
     overrides: { network: 'custom', baseUrl: url, streamUrl: url },
@@ -148,7 +148,7 @@ describe('a hostile service', () => {
   it('an SSE line of 300 MB without a newline: stored as invalid with its problem, the next event kept, memory bounded', async () => {
     hostile.modes.set('/manager-updates', 'endless-line');
     const { rssMb } = await measured('SSE line of 300 MB', async () => {
-      m.retryStreamsNow();
+      await m.invoke('retryStreams', {});
       await until(() => m.store.margin.count() >= 2, 60_000, 'both events');
     });
     const rows = [...m.store.margin.iterate()];

@@ -1,6 +1,6 @@
 import { spawnSync } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Monitor } from '../../../src/main/core/monitor';
+import { MonitorHarness } from '../../support/monitor-harness';
 import { secretForms } from '../../../src/main/core/client/errors';
 import { MemorySecretStore } from '../../../src/main/core/settings';
 import { startWebShell, type WebShell } from '../../../src/main/web/server';
@@ -15,7 +15,7 @@ import { BIN, serveApi } from '../../support/processes';
  */
 const KEY = 'k+y/Z=9 s3cr&t~x';
 let hostile: HostileServer;
-let m: Monitor;
+let m: MonitorHarness;
 let web: WebShell;
 const dir = tempDir();
 const logs: string[] = [];
@@ -31,7 +31,7 @@ beforeAll(async () => {
   hostile.modes.set('/manager-updates', 'echo-key');
   hostile.modes.set('/get_pools', 'echo-key-200');
   hostile.modes.set('/dex-margin', 'echo-key');
-  m = new Monitor({
+  m = new MonitorHarness({
     dataDir: dir.dir,
     secrets: new MemorySecretStore(KEY),
     overrides: { network: 'custom', baseUrl: url, streamUrl: url },

@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { EVENT_TYPES } from '../../../src/shared/api';
 import type { AlertRecord } from '../../../src/shared/contract';
-import { Monitor } from '../../../src/main/core/monitor';
+import { MonitorHarness } from '../../support/monitor-harness';
 import { MemorySecretStore } from '../../../src/main/core/settings';
 import { tempDir, until } from '../../support/monitor';
 
@@ -55,8 +55,8 @@ async function streamOnly() {
   };
 }
 
-function monitor(url: string, dataDir: string, watch: string[]): { m: Monitor; alerts: AlertRecord[] } {
-  const m = new Monitor({
+function monitor(url: string, dataDir: string, watch: string[]): { m: MonitorHarness; alerts: AlertRecord[] } {
+  const m = new MonitorHarness({
     dataDir,
     secrets: new MemorySecretStore('key'),
     overrides: { network: 'custom', baseUrl: url, streamUrl: url, naming: 'spec' },

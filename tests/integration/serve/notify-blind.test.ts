@@ -79,7 +79,9 @@ describe('the blind alarm', () => {
       expect(first.text).toMatch(/the service cannot be reached|the margin stream is down/);
       // One "sees again" per channel, with what the catch-up found.
       expect(back.map((m) => m.kind).sort()).toEqual(['ntfy', 'telegram']);
-      expect(back[0]!.text).toMatch(/Blind for \d+ min \(\d\d:\d\d to \d\d:\d\d\)\. While you were away: /);
+      expect(back[0]!.text).toMatch(
+        /Blind for \d+ min \(\d{1,2}:\d\d [AP]M \S+ to \d{1,2}:\d\d [AP]M \S+\)\. While you were away: /,
+      );
       expect(blindMessages()).toHaveLength(4);
       expect(beatsWhileBlind).toEqual([]);
       expect(serve.exited()).toBe(false);

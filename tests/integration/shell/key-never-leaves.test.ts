@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CONTRACT_METHODS, type ContractMethod } from '../../../src/shared/contract';
-import { Monitor } from '../../../src/main/core/monitor';
+import { MonitorHarness } from '../../support/monitor-harness';
 import { MemorySecretStore } from '../../../src/main/core/settings';
 import { IpcBridge } from '../../../src/main/shell/ipc-bridge';
 import { tempDir, until } from '../../support/monitor';
@@ -19,7 +19,7 @@ const HEARTBEAT = 'http://127.0.0.1:9/ping/HEARTBEAT-very-secret';
 const CHANNEL_SECRETS = [TG_TOKEN, DISCORD_URL, HOOK_SECRET, SMTP_PASSWORD, HEARTBEAT];
 const logLines: string[] = [];
 let t: TestSim;
-let m: Monitor;
+let m: MonitorHarness;
 const dir = tempDir();
 let d: ReturnType<TestSim['sim']['world']['describe']>;
 
@@ -31,7 +31,7 @@ beforeAll(async () => {
     historyDays: 0.3,
   });
   d = t.sim.world.describe();
-  m = new Monitor({
+  m = new MonitorHarness({
     dataDir: dir.dir,
     secrets: new MemorySecretStore(KEY),
     streamSecrets: new MemorySecretStore(JSON.stringify({ all: STREAM_KEY, pools: { SUI_USDC: POOL_KEY } })),

@@ -9,10 +9,10 @@ beforeEach(() => setActivePinia(createPinia()));
 describe('DistanceBar', () => {
   it('names the asset and its liquidation price, and fills as the price nears it', () => {
     const near = mount(DistanceBar, { props: { symbol: 'SUI', liquidationPrice: 3.07, distance: -0.4 } });
-    expect(near.text()).toContain('SUI liq. $3.07');
-    expect(near.text()).toContain('-0.4%');
+    expect(near.text()).toContain('SUI liq. $3.0700');
+    expect(near.text()).toContain('\u22120.4\u202F%');
     expect(near.classes()).toContain('critical');
-    expect(near.attributes('title')).toContain('Liquidated if SUI falls 0.4 % to $3.07');
+    expect(near.attributes('title')).toContain('Liquidated if SUI falls 0.4\u202F% to $3.0700');
     const far = mount(DistanceBar, { props: { symbol: 'SUI', liquidationPrice: 2.1, distance: -30.5 } });
     expect(far.classes()).toContain('ok');
     const width = (w: typeof near): number =>

@@ -17,7 +17,7 @@ describe('the shock panel', () => {
     await sui.setValue('-15');
     expect(w.emitted('update:modelValue')!.at(-1)).toEqual([{ SUI: -0.15 }]);
     await w.setProps({ modelValue: { SUI: -0.15, '*': 0.1 } });
-    expect(w.findAll('output').map((o) => o.text())).toEqual(['0 %', '\u221215 %', '+10 %']);
+    expect(w.findAll('output').map((o) => o.text())).toEqual(['0\u202F%', '\u221215\u202F%', '+10\u202F%']);
     await w.get('[data-testid="shock-slider-all"]').setValue('0');
     expect(w.emitted('update:modelValue')!.at(-1)).toEqual([{ SUI: -0.15 }]);
     await w.get('[data-testid="shock-reset"]').trigger('click');

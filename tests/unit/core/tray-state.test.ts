@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { RiskReading, StatusSnapshot } from '../../../src/shared/contract';
+import { clockText, CORE_LOCALE } from '../../../src/shared/format';
 import type { PositionLevel } from '../../../src/shared/risk-model';
 import { trayStateOf } from '../../../src/main/core/tray-state';
 
@@ -53,7 +54,9 @@ describe('tray state (computed in core)', () => {
       readings: [reading('a', 1.2)],
     });
     expect(off.level).toBe('offline');
-    expect(off.tooltip).toMatch(/^Tidewatch · offline since \d\d:\d\d · 1 watched loan · worst risk ratio 1.200$/);
+    expect(off.tooltip).toMatch(
+      /^Tidewatch · offline since \d{1,2}:\d\d [AP]M · 1 watched loan · worst risk ratio 1.200$/,
+    );
     const auth = trayStateOf({
       ...base,
       status: status({
@@ -87,12 +90,12 @@ describe('tray state (computed in core)', () => {
     });
     expect(s.level).toBe('critical');
     expect(s.worstRatio).toBe(2);
-    expect(s.tooltip).toMatch(/alerts paused until \d\d:\d\d$/);
+    expect(s.tooltip).toMatch(/alerts paused until \d{1,2}:\d\d [AP]M$/);
   });
   it('says when the snapshot it shows was valued, before the worst ratio (the macOS title)', () => {
     const valuedAt = base.now - 90_000;
     const s = trayStateOf({ ...base, status: status(), readings: [reading('a', 1.4)], valuedAt });
-    expect(s.tooltip).toMatch(/^Tidewatch · 1 watched loan · valued \d\d:\d\d · worst risk ratio 1\.400$/);
+    expect(s.tooltip).toMatch(/^Tidewatch · 1 watched loan · valued \d{1,2}:\d\d [AP]M · worst risk ratio 1\.400$/);
     expect(trayStateOf({ ...base, status: status(), readings: [], valuedAt }).tooltip).toBe(
       'Tidewatch · 0 watched loans',
     );
@@ -125,4 +128,5 @@ describe('tray state (computed in core)', () => {
   });
 });
 
-const hhmm = (ms: number): string => new Date(ms).toTimeString().slice(0, 5);
+/** The tray's clock (read on the machine itself: no zone), as the format module writes it. */
+const hhmm = (ms: number): string => clockText(ms, CORE_LOCALE, false);

@@ -31,12 +31,21 @@ describe('the action first, within 120 characters', () => {
     expect(cutAt('x'.repeat(300))).toBe(`${'x'.repeat(119)}…`);
     // A cut after a comma drops the comma.
     expect(cutAt(`${'a '.repeat(58)}bb, cc dd`)).toBe(`${'a '.repeat(58)}bb…`);
+    // A percentage's narrow no-break space is not white space to fold, nor a place to cut.
+    expect(cutAt('WAL at $0.1965  (\u22121.2\u202F%) liquidates it.')).toBe(
+      'WAL at $0.1965 (\u22121.2\u202F%) liquidates it.',
+    );
+    expect(cutAt(`${'a '.repeat(58)}12.5\u202F% of it`)).toBe(`${'a '.repeat(58).trimEnd()}…`);
   });
 
   it('tells sentences apart by a full stop before a space, not by a decimal point', () => {
     expect(sentencesOf('Deposit 307.4 USDC or repay 70.7 SUI → 1.20. WAL at $0.1965 (−1.2 %) liquidates it.')).toEqual([
       'Deposit 307.4 USDC or repay 70.7 SUI → 1.20.',
       'WAL at $0.1965 (−1.2 %) liquidates it.',
+    ]);
+    expect(sentencesOf('Repay 70.7072 SUI.  WAL at $0.1965 (\u22121.2\u202F%) liquidates it.')).toEqual([
+      'Repay 70.7072 SUI.',
+      'WAL at $0.1965 (\u22121.2\u202F%) liquidates it.',
     ]);
     expect(isAction('Deposit 307.4 USDC or repay 70.7 SUI → 1.20.')).toBe(true);
     expect(isAction('Repay 70.7 SUI → 1.20.')).toBe(true);

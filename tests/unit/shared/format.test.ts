@@ -1,6 +1,29 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { numberFormat, poolPriceText, usdPriceDigits, usdPriceText } from '../../../src/shared/format';
+import {
+  amountDigits,
+  amountFullText,
+  amountText,
+  aprText,
+  clockText,
+  countText,
+  decimalText,
+  distanceText,
+  intervalText,
+  isoTime,
+  leverageText,
+  numberFormat,
+  percentText,
+  poolPriceText,
+  settingPercentText,
+  signedPercentText,
+  signedUsdText,
+  timeText,
+  usdCompactText,
+  usdPriceDigits,
+  usdPriceText,
+  usdText,
+} from '../../../src/shared/format';
 import { humanPrice, tickDecimals } from '../../../src/shared/units';
 
 describe('USD prices', () => {
@@ -22,20 +45,24 @@ describe('USD prices', () => {
     expect(usdPriceDigits(-5000)).toBe(2);
   });
 
-  it('writes them with those digits, trailing zeros dropped down to cents', () => {
+  it('writes them with those digits, trailing zeros kept, so prices of one size line up', () => {
     expect(usdPriceText(97_250, 'en-US')).toBe('$97,250.00');
     expect(usdPriceText(1_234_567.891, 'en-US')).toBe('$1,234,567.89');
     expect(usdPriceText(1000, 'en-US')).toBe('$1,000.00');
     expect(usdPriceText(999.12345, 'en-US')).toBe('$999.1235');
     expect(usdPriceText(3.8017, 'en-US')).toBe('$3.8017');
-    expect(usdPriceText(3.38, 'en-US')).toBe('$3.38');
-    expect(usdPriceText(1, 'en-US')).toBe('$1.00');
+    expect(usdPriceText(3.38, 'en-US')).toBe('$3.3800');
+    expect(usdPriceText(1, 'en-US')).toBe('$1.0000');
+    // The trader's two prices of one screen: "$0.187" beside "$0.1591" is "$0.1870" now.
+    expect(usdPriceText(0.187, 'en-US')).toBe('$0.1870');
+    expect(usdPriceText(0.31, 'en-US')).toBe('$0.3100');
     expect(usdPriceText(0.1138, 'en-US')).toBe('$0.1138');
     expect(usdPriceText(0.034123, 'en-US')).toBe('$0.03412');
     expect(usdPriceText(0.00004321, 'en-US')).toBe('$0.00004321');
     expect(usdPriceText(0.0000012345, 'en-US')).toBe('$0.00000123');
-    expect(usdPriceText(1e-9, 'en-US')).toBe('$0.00');
-    expect(usdPriceText(0, 'en-US')).toBe('$0.00');
+    expect(usdPriceText(1e-9, 'en-US')).toBe('$0.00000000');
+    expect(usdPriceText(0, 'en-US')).toBe('$0.0000');
+    expect(usdPriceText(-3.38, 'en-US')).toBe('\u2212$3.3800');
   });
 
   it("writes them in the locale's digits and separators", () => {
@@ -91,5 +118,98 @@ describe('numberFormat', () => {
     expect(numberFormat('en-US', opts)).not.toBe(numberFormat('de-DE', opts));
     expect(numberFormat('en-US', opts)).not.toBe(numberFormat('en-US', { maximumFractionDigits: 2 }));
     expect(numberFormat('de-DE', opts).format(1234.5678)).toBe('1.234,568');
+  });
+});
+
+describe('amounts', () => {
+  it("keep their asset's precision: a stablecoin's cents, 4 decimals of any other asset, by the symbol alone", () => {
+    expect(amountDigits('USDC')).toBe(2);
+    expect(amountDigits('SUI')).toBe(4);
+    expect(amountDigits('XBTC')).toBe(4);
+    expect(amountDigits(null)).toBe(4);
+    // The trader's one repaid amount, once 3,757.24, 3,757.2371 and 3,757.237166 SUI in three views.
+    expect(amountText(3757.237166, 'SUI', 'en-US')).toBe('3,757.2372 SUI');
+    expect(amountText('3757.237166', 'SUI', 'en-US')).toBe('3,757.2372 SUI');
+    expect(amountText(1234.5, 'USDC', 'en-US')).toBe('1,234.50 USDC');
+    expect(amountText(-2, 'SUI', 'en-US')).toBe('\u22122.0000 SUI');
+    expect(amountText(1.5, null, 'en-US')).toBe('1.5000');
+  });
+
+  it('round a decimal text exactly, beyond 2^53 too, and give it in full for a tooltip', () => {
+    expect(amountText('123456789012345678.125', 'USDC', 'en-US')).toBe('123,456,789,012,345,678.13 USDC');
+    expect(amountFullText('3757.237166', 'SUI', 'en-US')).toBe('3,757.237166 SUI');
+    expect(amountFullText('12000000000.000000123', 'SUI', 'en-US')).toBe('12,000,000,000.000000123 SUI');
+    expect(amountFullText(0.1 + 0.2, 'SUI', 'en-US')).toBe('0.3 SUI');
+    expect(amountFullText(1000, 'USDC', 'en-US')).toBe('1,000 USDC');
+  });
+});
+
+describe('percentages', () => {
+  it('are one style: the number, a narrow no-break space, "%"; the true minus; "+" on a signed change', () => {
+    expect(percentText(22.8, 1, 'en-US')).toBe('22.8\u202F%');
+    expect(percentText(-2.44, 1, 'en-US')).toBe('\u22122.4\u202F%');
+    expect(signedPercentText(1.84, 1, 'en-US')).toBe('+1.8\u202F%');
+    expect(signedPercentText(-15, 0, 'en-US')).toBe('\u221215\u202F%');
+    // A change that rounds to nothing has no sign.
+    expect(signedPercentText(-0.04, 1, 'en-US')).toBe('0.0\u202F%');
+    expect(settingPercentText(3, 'en-US')).toBe('3\u202F%');
+    expect(settingPercentText(2.5, 'en-US')).toBe('2.5\u202F%');
+    expect(percentText(22.8, 1, 'de-DE')).toBe('22,8\u202F%');
+  });
+
+  it('give a borrow rate two decimals everywhere, and a distance one, rounded toward zero', () => {
+    // The trader's "22.8 %" on the Portfolio and "22.79 %" on the manager page.
+    expect(aprText(0.2279, 'en-US')).toBe('22.79\u202F%');
+    expect(aprText(0.082, 'en-US')).toBe('8.20\u202F%');
+    expect(distanceText(-4.99, 'en-US')).toBe('\u22124.9\u202F%');
+    expect(distanceText(12, 'en-US')).toBe('+12.0\u202F%');
+    expect(distanceText(-0.04, 'en-US')).toBe('0.0\u202F%');
+  });
+});
+
+describe('money and counts', () => {
+  it('write money in full, cents below $10,000 and whole dollars from it, compact only when asked', () => {
+    expect(usdText(1234.5, 'en-US')).toBe('$1,234.50');
+    expect(usdText(12_345.6, 'en-US')).toBe('$12,346');
+    expect(usdText(1_234_567, 'en-US')).toBe('$1,234,567');
+    expect(usdText(-4100, 'en-US')).toBe('\u2212$4,100.00');
+    expect(usdText(-0.001, 'en-US')).toBe('$0.00');
+    expect(signedUsdText(200, 'en-US')).toBe('+$200.00');
+    expect(signedUsdText(-26.25, 'en-US')).toBe('\u2212$26.25');
+    expect(usdCompactText(1_234_567, 'en-US')).toBe('$1.2M');
+    expect(usdCompactText(12_400, 'en-US')).toBe('$12K');
+    expect(usdCompactText(-1_234_567, 'en-US')).toBe('\u2212$1.2M');
+    expect(countText(12_400.4, 'en-US')).toBe('12,400');
+    expect(decimalText(-0.00001, 4, 'en-US')).toBe('0.0000');
+    expect(leverageText(5, 'en-US')).toBe('5.00\u00D7');
+    expect(intervalText(45_000, 'en-US')).toBe('45 s');
+    expect(intervalText(300_000, 'en-US')).toBe('5 min');
+    expect(intervalText(5_400_000, 'en-US')).toBe('1.5 h');
+  });
+});
+
+describe('times', () => {
+  // The tests run with TZ=UTC (vitest.config.ts).
+  const at = Date.UTC(2026, 10, 23, 11, 5, 12, 34);
+
+  it('say their zone where they are read on their own: a tooltip, an alert', () => {
+    expect(timeText(at, 'en-US')).toBe('11/23/26, 11:05:12 AM UTC');
+    expect(clockText(at, 'en-US')).toBe('11:05 AM UTC');
+    expect(clockText(at, 'en-US', false)).toBe('11:05 AM');
+  });
+
+  it('are exported in ISO 8601 in the local zone with its offset', () => {
+    expect(isoTime(at)).toBe('2026-11-23T11:05:12.034+00:00');
+    expect(Date.parse(isoTime(at))).toBe(at);
+    // The trader in New York: the local time and its offset, winter and summer.
+    const zone = process.env['TZ'];
+    process.env['TZ'] = 'America/New_York';
+    try {
+      expect(isoTime(at)).toBe('2026-11-23T06:05:12.034-05:00');
+      expect(isoTime(Date.UTC(2026, 6, 1, 12))).toBe('2026-07-01T08:00:00.000-04:00');
+      expect(Date.parse(isoTime(at))).toBe(at);
+    } finally {
+      process.env['TZ'] = zone;
+    }
   });
 });

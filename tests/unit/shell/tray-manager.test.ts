@@ -79,7 +79,7 @@ describe('TrayManager', () => {
     expect(tray.image).toBe(join('/icons', 'warningTemplate.png'));
     expect(tray.title).toBe('warning');
     expect(tray.tooltip).toBeUndefined();
-    expect(tray.menu![2].label).toMatch(/^Desktop alerts paused until/);
+    expect(tray.menu![2].label).toMatch(/^Desktop alerts paused until \d{1,2}:\d\d [AP]M$/);
     expect((tray.menu![2].submenu as any[])[2].enabled).toBe(true);
   });
 

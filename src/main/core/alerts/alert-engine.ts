@@ -1,15 +1,28 @@
-import { distanceShown } from '../../../shared/risk-model';
 import { EVENT_TYPES } from '../../../shared/api';
 import { NO_CHANNEL } from '../../../shared/status';
 import type { AlertRecord, CreditUsage, RiskReading } from '../../../shared/contract';
+import {
+  clockText,
+  CORE_LOCALE,
+  countText,
+  DISTANCE_DIGITS,
+  percentText,
+  settingPercentText,
+  usdText,
+} from '../../../shared/format';
+import { towardZeroAt } from '../../../shared/rounding';
 import { ratioText, riskRatioFromStream } from '../../../shared/units';
+import type { CoreBus } from '../events';
 import type { IncomingMarginEvent } from '../store/margin-events';
 import type { NewAlert, RiskAlertRepo } from '../store/risk-alert-repo';
 import { EscalationTracker, type Escalation, type EscalationRules, type TrackerState } from './escalation';
 import type { PositionWords } from './position-text';
 
-/** "14:02" in the machine's local time. */
-const clock = (ms: number): string => new Date(ms).toTimeString().slice(0, 5);
+/** "2:02 PM EST": the machine's local time, its zone named (the page that shows it may be in another). */
+const clock = (ms: number): string => clockText(ms, CORE_LOCALE);
+/** "$12,400": money by the product's rule (shared/format.ts). */
+const usd = (n: number): string => usdText(n, CORE_LOCALE);
+const count = (n: number): string => countText(n, CORE_LOCALE);
 const short = (id: string | null): string => (id ? `${id.slice(0, 8)}…${id.slice(-4)}` : '?');
 const liquidationKey = (e: IncomingMarginEvent): string => `liquidation:${e.margin_manager_id}:critical:${e.id}`;
 
@@ -23,14 +36,28 @@ function parsed(text: string): unknown {
 }
 
 /**
+ * What a liquidation's alert says besides its event, each read as the alert is written (a read
+ * that fails, the store refusing it, leaves that part out): the stream's side knows them.
+ */
+export interface LiquidationWords {
+  /** The event's amounts in words ("repaid 1,234.5 USDC; left 10 SUI and 20 USDC"). */
+  amounts(): string | undefined;
+  /** The manager's pool by name: the alert names it ("Liquidated: SUI_USDC"). */
+  pool(): string | undefined;
+}
+
+const NO_WORDS: LiquidationWords = { amounts: () => undefined, pool: () => undefined };
+
+/**
  * Rules -> Alert records: threshold crossings of watched managers, liquidations of watched
  * managers (critical), and streams stopped because the key was rejected. Each alert is stored
- * once (dedupe key: rule, manager, level, event) and then handed to whichever shell listens.
+ * once (dedupe key: rule, manager, level, event), queued for its channels in the same
+ * transaction (RiskAlertRepo.addAlert asks the notifier's router), and published as
+ * `alertsRaised` (the shells' `alerts` push). It hears the facts it alerts on from rooms above and
+ * below it: the store refusing writes (`storeFailed`), the credit budget (`creditBudgetReached`).
  */
 export class AlertEngine {
   readonly tracker: EscalationTracker;
-  /** The pool of a manager by name, when known: a liquidation's alert names it ("Liquidated: SUI_USDC"). */
-  poolOf: (managerId: string) => string | undefined = () => undefined;
   /** The tracker's state as last written (`keepLevels` writes only a change). */
   private savedLevels: string;
   /**
@@ -41,7 +68,7 @@ export class AlertEngine {
 
   constructor(
     private readonly repo: RiskAlertRepo,
-    private readonly publish: (alerts: AlertRecord[]) => void,
+    private readonly events: Pick<CoreBus, 'on' | 'emit'>,
     cooldownMs: number,
     /** Whether an alert's write worked (undefined) or failed (a full disk: the alert was shown all the same). */
     private readonly noteStore: (err?: unknown) => void = () => {},
@@ -52,6 +79,13 @@ export class AlertEngine {
     const kept = levels?.load();
     if (kept) this.tracker.restore(kept);
     this.savedLevels = JSON.stringify(kept ?? null);
+    events.on('storeFailed', ({ reason }) => this.onStoreFailure(reason));
+    events.on('creditBudgetReached', ({ share, usage }) => this.onCreditBudget(share, usage));
+  }
+
+  /** Alerts raised (stored, or shown unstored): pushed to the shells. */
+  private publish(alerts: AlertRecord[]): void {
+    this.events.emit('alertsRaised', { alerts });
   }
 
   /**
@@ -154,8 +188,8 @@ export class AlertEngine {
     isWatched: (managerId: string) => string | undefined,
     watchedSince: (owner: string) => number,
     now = Date.now(),
-    /** The event's amounts in words ("repaid 1,234.5 USDC; left 10 SUI and 20 USDC"), when known; `data` is its data as parsed. */
-    amountsOf: (e: IncomingMarginEvent, data: unknown) => string | undefined = () => undefined,
+    /** What the alert of `e` says besides it (its amounts, its pool); `data` is its data as parsed. */
+    wordsOf: (e: IncomingMarginEvent, data: unknown) => LiquidationWords = () => NO_WORDS,
   ): AlertRecord[] {
     const fired: AlertRecord[] = [];
     for (const e of events) {
@@ -166,7 +200,7 @@ export class AlertEngine {
       const since = watchedSince(owner);
       if ((e.timestamp_ms !== null && e.timestamp_ms < since) || this.repo.hasAlert(liquidationKey(e))) continue;
       const data = parsed(e.data);
-      const a = this.onLiquidation(e, owner, since, data, () => amountsOf(e, data), now);
+      const a = this.onLiquidation(e, owner, since, data, wordsOf(e, data), now);
       if (a) fired.push(a);
     }
     return fired;
@@ -181,14 +215,14 @@ export class AlertEngine {
     owner: string,
     since: number,
     data: unknown,
-    words: () => string | undefined,
+    words: LiquidationWords,
     now = Date.now(),
   ): AlertRecord | undefined {
     if (!e.margin_manager_id || (e.timestamp_ms !== null && e.timestamp_ms < since)) return undefined;
     const risk = typeof data === 'object' && data !== null ? (data as { risk_ratio?: unknown }).risk_ratio : undefined;
     const ratio = typeof risk === 'number' ? ` at a risk ratio of ${ratioText(riskRatioFromStream(risk))}` : '';
-    const amounts = wordsOrNone(words);
-    const pool = wordsOrNone(() => this.poolOf(e.margin_manager_id!));
+    const amounts = wordsOrNone(() => words.amounts());
+    const pool = wordsOrNone(() => words.pool());
     // What remains is a new position: its thresholds alert afresh (a second approach within the
     // cooldown too), once a valuation of its records from after the liquidation comes.
     this.tracker.forget(e.margin_manager_id);
@@ -213,7 +247,7 @@ export class AlertEngine {
   /** A protocol-wide liquidation above the user's USD threshold (optional rule, off by default). */
   onLargeLiquidation(
     e: IncomingMarginEvent,
-    usd: number,
+    value: number,
     amountText: string,
     now = Date.now(),
   ): AlertRecord | undefined {
@@ -224,8 +258,8 @@ export class AlertEngine {
       manager_id: e.margin_manager_id,
       owner: null,
       event_id: e.id,
-      title: `Large liquidation: $${Math.round(usd).toLocaleString('en-US')}`,
-      message: `Margin manager ${short(e.margin_manager_id)} was liquidated for ${amountText} (about $${Math.round(usd).toLocaleString('en-US')}). Large liquidations move the book: check your positions on that pool.`,
+      title: `Large liquidation: ${usd(value)}`,
+      message: `Margin manager ${short(e.margin_manager_id)} was liquidated for ${amountText} (about ${usd(value)}). Large liquidations move the book: check your positions on that pool.`,
       created_at: now,
     });
   }
@@ -324,7 +358,6 @@ export class AlertEngine {
    * month and budget (a budget raised past what is spent warns again when that is reached).
    */
   onCreditBudget(share: 0.8 | 1, usage: CreditUsage, now = Date.now()): AlertRecord | undefined {
-    const n = (x: number): string => Math.round(x).toLocaleString('en-US');
     const pct = Math.round(share * 100);
     return this.raise({
       dedupe_key: `credit-budget:-:warning:${usage.month}:${pct}:${usage.budget ?? 0}`,
@@ -333,9 +366,12 @@ export class AlertEngine {
       manager_id: null,
       owner: null,
       event_id: null,
-      title: share >= 1 ? 'Monthly credit budget used up' : `${pct} % of the monthly credit budget used`,
+      title:
+        share >= 1
+          ? 'Monthly credit budget used up'
+          : `${percentText(pct, 0, CORE_LOCALE)} of the monthly credit budget used`,
       message:
-        `${n(usage.thisMonth)} of your ${n(usage.budget ?? 0)} credits for ${usage.month} are spent (by the service's published prices; its dashboard is the authority). ` +
+        `${count(usage.thisMonth)} of your ${count(usage.budget ?? 0)} credits for ${usage.month} are spent (by the service's published prices; its dashboard is the authority). ` +
         (share >= 1
           ? 'Tidewatch keeps running: the service decides what happens past your plan. Close pool pages you do not need, or raise the budget in Settings.'
           : 'Pool pages and stream history cost the most: close the pages you do not need.'),
@@ -421,14 +457,14 @@ export function riskAlertText(
     why =
       r.risk_ratio !== null && r.risk_ratio < threshold
         ? `Its ratio ${ratio} fell below the ${e.level} threshold ${threshold}.`
-        : `It is within ${t.near_pct} % of its liquidation price.`;
+        : `It is within ${settingPercentText(t.near_pct ?? 0, CORE_LOCALE)} of its liquidation price.`;
   }
   const action = about?.action ? `${about.action}${e.level === 'liquidatable' ? ' now' : ''}. ` : '';
   const facts = about
     ? ` ${about.text}`
     : r.distance_pct === null
       ? ''
-      : ` A ${Math.abs(distanceShown(r.distance_pct, 1)).toFixed(1)} % ${r.distance_pct < 0 ? 'fall' : 'rise'} in the base price liquidates it.`;
+      : ` A ${percentText(Math.abs(towardZeroAt(r.distance_pct, DISTANCE_DIGITS)), DISTANCE_DIGITS, CORE_LOCALE)} ${r.distance_pct < 0 ? 'fall' : 'rise'} in the base price liquidates it.`;
   return {
     title: `${word} \u2014 ${where}`,
     message: `${action}${why}${facts} It is liquidated at or below a ratio of ${liquidation}.`,

@@ -1,52 +1,60 @@
 import type { PositionSummary } from '../../../shared/contract';
-import { usdPriceText } from '../../../shared/format';
-import { distanceShown } from '../../../shared/risk-model';
+import {
+  amountText,
+  aprText,
+  CORE_LOCALE,
+  distanceText,
+  numberFormat,
+  usdPriceText,
+  usdText,
+} from '../../../shared/format';
 import { ratioText } from '../../../shared/units';
 
-const words = (n: number): string =>
-  n.toLocaleString('en-US', { maximumFractionDigits: n >= 100 ? 0 : n >= 1 ? 2 : 6 });
-const usd = (n: number): string => `$${words(n)}`;
 /**
- * An amount to bring, as the valuation gives it: already rounded up at the digits it is shown
- * with (safe-round.ts adviceAmount), so it is written whole, never rounded again.
+ * Every figure of an alert by the product's rules (shared/format.ts, docs/formats.md), in
+ * `CORE_LOCALE`: the page, the phone and the exports read the same digits.
  */
-const exact = (n: number): string => n.toLocaleString('en-US', { maximumFractionDigits: 8 });
-/** A price as the rows show it (shared/format.ts): $97,250.00, $3.8017, $0.1138. */
-const price = (n: number): string => usdPriceText(n, 'en-US');
+const usd = (n: number): string => usdText(n, CORE_LOCALE);
+/**
+ * An amount of an asset at the asset's precision ("70.7072 SUI", "307.41 USDC"). An amount to
+ * bring is already rounded up at those digits by the valuation (safe-round.ts adviceAmount), so
+ * writing it rounds nothing again.
+ */
+const amount = (n: number, symbol: string | null): string => amountText(n, symbol, CORE_LOCALE);
+/** A price as the rows show it, trailing zeros kept: $97,250.00, $3.8017, $0.1138. */
+const price = (n: number): string => usdPriceText(n, CORE_LOCALE);
 /** A distance to liquidation with a true minus sign, toward zero: "−1.2 %", "+4.0 %". */
-const distance = (pct: number): string => {
-  const d = distanceShown(pct, 1);
-  return `${d > 0 ? '+' : d < 0 ? '\u2212' : ''}${Math.abs(d).toFixed(1)} %`;
-};
+const distance = (pct: number): string => distanceText(pct, CORE_LOCALE);
 /** A target ratio as the thresholds are set: "1.20", "1.275". */
-const target = (r: number): string => r.toFixed(3).replace(/0$/, '');
+const target = (r: number): string =>
+  numberFormat(CORE_LOCALE, { minimumFractionDigits: 2, maximumFractionDigits: 3 }).format(r);
 
 /**
  * The action that brings the position back to its target, every option with the amount that
- * reaches it as written: "Deposit 307.41 USDC or repay 70.71 SUI → 1.20"; '' when above it.
+ * reaches it as written: "Deposit 307.41 USDC or repay 70.7072 SUI → 1.20"; '' when above it.
  */
 export function repairWords(p: PositionSummary): string {
   const r = p.repair;
   if (!r) return '';
   const first = r.deposits[0];
   const options = [
-    first ? `deposit ${exact(first.amount)} ${first.symbol}` : null,
-    r.repay ? `repay ${exact(r.repay.amount)} ${r.repay.symbol}` : null,
+    first ? `deposit ${amount(first.amount, first.symbol)}` : null,
+    r.repay ? `repay ${amount(r.repay.amount, r.repay.symbol)}` : null,
   ].filter((x) => x !== null);
   if (options.length === 0) return '';
   const text = `${options.join(' or ')} \u2192 ${target(r.target)}`;
   return `${text[0]!.toUpperCase()}${text.slice(1)}`;
 }
 
-/** The position in a trader's words: "Long 10,175 WAL on WAL_USDC" ("Position on SUI_USDC" without a side). */
+/** The position in a trader's words: "Long 10,175.0000 WAL on WAL_USDC" ("Position on SUI_USDC" without a side). */
 export function positionWords(p: PositionSummary): string {
   const pool = p.pool_name ? ` on ${p.pool_name}` : '';
   if (p.side === null || p.base_symbol === null) return `Position${pool}`;
-  return `${p.side === 'long' ? 'Long' : 'Short'} ${words(Math.abs(p.size))} ${p.base_symbol}${pool}`;
+  return `${p.side === 'long' ? 'Long' : 'Short'} ${amount(Math.abs(p.size), p.base_symbol)}${pool}`;
 }
 
 /**
- * The headline of an alert on a position: "Long 10,175 WAL on WAL_USDC: 1.190, liquidation at
+ * The headline of an alert on a position: "Long 10,175.0000 WAL on WAL_USDC: 1.190, liquidation at
  * $0.1965, −1.2 %". Every figure is the valuation's (the row's), rounded toward the danger.
  */
 export function positionHeadline(p: PositionSummary): string {
@@ -61,13 +69,13 @@ export function positionHeadline(p: PositionSummary): string {
 /** What an alert says of a position, from the one valuation the row shows. */
 export interface PositionWords {
   pool: string | null;
-  /** "Long 10,175 WAL on WAL_USDC: 1.190, liquidation at $0.1965, −1.2 %". */
+  /** "Long 10,175.0000 WAL on WAL_USDC: 1.190, liquidation at $0.1965, −1.2 %". */
   headline: string;
-  /** The action first: "Deposit 307.41 USDC or repay 70.71 SUI → 1.20"; '' when nothing is to be done. */
+  /** The action first: "Deposit 307.41 USDC or repay 70.7072 SUI → 1.20"; '' when nothing is to be done. */
   action: string;
   /**
-   * The facts after it: "Assets $3,000, debt 2,600 USDC ($2,600): ratio 1.153. SUI at $2.925
-   * (−2.5 %) liquidates it."
+   * The facts after it: "Assets $3,000.00, debt 2,600.00 USDC ($2,600.00): ratio 1.153. SUI at
+   * $2.9250 (−2.5 %) liquidates it."
    */
   text: string;
   liquidation: number;
@@ -78,7 +86,7 @@ export interface PositionWords {
 }
 
 export function describePosition(p: PositionSummary): PositionWords {
-  const debt = p.debts.map((d) => `${words(d.amount)} ${d.symbol}`).join(' + ');
+  const debt = p.debts.map((d) => amount(d.amount, d.symbol)).join(' + ');
   const debtUsd = p.debt_usd === null ? '' : ` (${usd(p.debt_usd)})`;
   const opening = p.collateral_usd === null ? 'Debt' : `Assets ${usd(p.collateral_usd)}, debt`;
   const ratio = p.risk_ratio === null ? '' : `: ratio ${ratioText(p.risk_ratio)}`;
@@ -96,6 +104,16 @@ export function describePosition(p: PositionSummary): PositionWords {
     distance: p.distance_pct,
     updated: p.updated_ms,
   };
+}
+
+/**
+ * What an interest-drift alert says of the position after its headline: the action, the borrow
+ * rate and the facts ("Deposit 307.41 USDC → 1.20. Borrow rate 22.79 % a year. Assets …").
+ */
+export function interestWords(p: PositionSummary): string {
+  const about = describePosition(p);
+  const rate = p.interest.apr === null ? '' : `Borrow rate ${aprText(p.interest.apr, CORE_LOCALE)} a year. `;
+  return `${about.action ? `${about.action}. ` : ''}${rate}${about.text}`;
 }
 
 /** "in 23 days" / "in 5 hours". */

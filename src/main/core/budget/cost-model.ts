@@ -1,4 +1,5 @@
 import type { CreditForecast, ReadPlan } from '../../../shared/contract';
+import { CORE_LOCALE, countText, intervalText } from '../../../shared/format';
 import { DAYS_PER_MONTH, ESTIMATED_CREDITS, STREAM_CREDITS_PER_KB, type Plan } from '../../../shared/credit-prices';
 import type { PacedRead } from './budget-pacer';
 
@@ -70,9 +71,7 @@ export function forecast(i: CostInputs): Omit<CreditForecast, 'preview' | 'demo'
     what: 'Margin stream (always open: the liquidation alarm)',
     perDay: round(kbPerDay === null ? MARGIN_STREAM_PRIOR_PER_DAY : kbPerDay * STREAM_CREDITS_PER_KB),
     detail:
-      kbPerDay === null
-        ? 'assumed until measured'
-        : `${round(kbPerDay).toLocaleString('en-US')} KB a day, measured${atSpeed}`,
+      kbPerDay === null ? 'assumed until measured' : `${countText(kbPerDay, CORE_LOCALE)} KB a day, measured${atSpeed}`,
   });
   const slowed = (yes: boolean): string => (yes ? ' (slowed for the budget)' : '');
   for (const r of i.reads.prices) {
@@ -102,7 +101,7 @@ export function forecast(i: CostInputs): Omit<CreditForecast, 'preview' | 'demo'
       lines.push({
         what: "Records read again for watched managers' events",
         perDay: round(eventCredits),
-        detail: `about ${eventReads.toFixed(0)} a day (an owner's lists and its prices), measured${atSpeed}`,
+        detail: `about ${countText(eventReads, CORE_LOCALE)} a day (an owner's lists and its prices), measured${atSpeed}`,
       });
   }
   const perDay = lines.reduce((a, l) => a + l.perDay, 0);
@@ -126,9 +125,7 @@ export function forecast(i: CostInputs): Omit<CreditForecast, 'preview' | 'demo'
   };
 }
 
-/** "45 s", "5 min", "2.5 h". */
+/** "45 s", "5 min", "2.5 h" (shared/format.ts `intervalText`). */
 export function everyText(ms: number): string {
-  if (ms < 90_000) return `${Math.round(ms / 1000)} s`;
-  if (ms < 90 * 60_000) return `${Math.round(ms / 60_000)} min`;
-  return `${Number((ms / 3_600_000).toFixed(1))} h`;
+  return intervalText(ms, CORE_LOCALE);
 }

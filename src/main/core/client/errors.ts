@@ -2,7 +2,7 @@
  * Every failure of the data service as one typed error (docs/service.md, Error responses).
  * Messages never contain the api-key: every text that may hold a URL passes `redact`.
  */
-import type { WireError } from '../../../shared/wire';
+import { WIRE_ERRORS, type WireError } from '../../../shared/wire';
 
 export type ServiceErrorKind =
   | 'auth'
@@ -39,30 +39,9 @@ export class ServiceError extends Error {
     return this.kind === 'rate-limited' || this.kind === 'server' || this.kind === 'network' || this.kind === 'timeout';
   }
 
-  /** What the user should do about it, for the views. */
+  /** What the user should do about it, for the views (shared/wire.ts WIRE_ERRORS). */
   get advice(): string {
-    switch (this.kind) {
-      case 'auth':
-        return 'The service rejected the API key. Check it in Settings.';
-      case 'quota':
-        return "Your plan's credits or quota are used up. Tidewatch stopped asking the service and shows what it has kept; it tries again every 15 minutes. Top up or change the plan, then press Retry now.";
-      case 'rate-limited':
-        return 'The service is rate-limiting this key; requests will resume shortly. Lower the request rate in Settings if it persists.';
-      case 'network':
-        return 'The service cannot be reached. Showing cached data; it will retry.';
-      case 'timeout':
-        return 'The service is answering too slowly. An earlier answer is shown where Tidewatch kept one; try again in a minute.';
-      case 'server':
-        return 'The service had an internal error. It will retry.';
-      case 'invalid-response':
-        return 'The service answered in an unexpected shape. Check the service URL and naming profile in Settings.';
-      case 'not-found':
-        return 'Nothing exists under that id or name.';
-      case 'bad-request':
-        return 'The request was refused as invalid.';
-      case 'cancelled':
-        return 'The request was cancelled.';
-    }
+    return WIRE_ERRORS[this.kind].advice;
   }
 
   /** As the page is told it (shared/wire.ts): the kind, the message and what to do. */

@@ -127,8 +127,13 @@ export class ServiceHttp {
     return this.config.streamKeys.all ? 'the stream key' : 'the API key';
   }
 
+  /** The keys this client sends: the API key and every stream key. */
+  secrets(): Array<string | null> {
+    return [this.config.apiKey, ...allStreamKeys(this.config.streamKeys)];
+  }
+
   redact(text: string, ...more: string[]): string {
-    return redact(text, this.config.apiKey, ...allStreamKeys(this.config.streamKeys), ...more);
+    return redact(text, ...this.secrets(), ...more);
   }
 
   /**

@@ -17,6 +17,7 @@ export interface ContractRooms {
   link: ServiceLink;
   watch: WatchRegistry;
   risk: Pick<RiskServices, 'eventUnits' | 'lateUnits' | 'refresh' | 'assets'>;
+  /** The streams' statuses (a pool stream the guard holds open says so: the forecast names it). */
   supervisor: Pick<StreamSupervisor, 'statuses'>;
   plan: Pick<CreditPlan, 'forecast'>;
   notify: Notifier;
@@ -45,7 +46,7 @@ export function contractContext(r: ContractRooms, commands: MonitorCommands): Co
     risk: r.risk.refresh,
     assets: r.risk.assets,
     settings: r.settings,
-    forecast: (preview) => r.plan.forecast(preview),
+    forecast: (preview) => r.plan.forecast(r.supervisor.statuses(), preview),
     notify: r.notify,
   };
 }

@@ -1,5 +1,6 @@
 import type { CreditUsage } from '../../../shared/contract';
 import { priceOf, STREAM_CREDITS_PER_KB } from '../../../shared/credit-prices';
+import type { CoreBus } from '../events';
 
 /** What is kept between runs (the store's settings): counts of the current day and month. */
 export interface CreditCounts {
@@ -20,12 +21,12 @@ export interface CreditMeterDeps {
   /** The monthly budget (Settings), or null: none. */
   budget(): number | null;
   /**
-   * Usage reached `share` (0.8, then 1) of the month's budget: once per month, budget and share,
-   * and only the higher share when both are reached at once (a budget set below what is spent).
+   * Publishes usage reaching `share` (0.8, then 1) of the month's budget (`creditBudgetReached`):
+   * once per month, budget and share, and only the higher share when both are reached at once (a
+   * budget set below what is spent); and that the counts changed (`creditsCounted`, at most every
+   * PUBLISH_EVERY_MS).
    */
-  onBudget(share: 0.8 | 1, usage: CreditUsage): void;
-  /** The counts changed (at most every PUBLISH_EVERY_MS). */
-  onChange(): void;
+  events: Pick<CoreBus, 'emit'>;
   now?: () => Date;
 }
 
@@ -137,7 +138,7 @@ export class CreditMeter {
     const key = (share: number): string => `${c.month}:${budget}:${share}`;
     if (this.warned.has(key(highest))) return;
     for (const share of reached) this.warned.add(key(share));
-    this.d.onBudget(highest, this.snapshot());
+    this.d.events.emit('creditBudgetReached', { share: highest, usage: this.snapshot() });
   }
 
   private add(credits: number, estimated: number, kb: number): void {
@@ -153,7 +154,7 @@ export class CreditMeter {
     }, SAVE_EVERY_MS).unref();
     this.publishTimer ??= setTimeout(() => {
       this.publishTimer = undefined;
-      this.d.onChange();
+      this.d.events.emit('creditsCounted');
     }, PUBLISH_EVERY_MS).unref();
   }
 

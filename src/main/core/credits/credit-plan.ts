@@ -1,9 +1,11 @@
 import type { CreditForecast, ForecastPreview, Settings, StreamStatus } from '../../../shared/contract';
 import { demoEvents, forecast, MARGIN_STREAM_PRIOR_PER_DAY } from '../budget/cost-model';
+import type { CoreBus } from '../events';
 import { PRICE_READ_CREDITS, type BudgetState, type PriceSchedule } from '../risk/price-schedule';
 import type { RiskRefresh } from '../risk/risk-refresh';
 import type { ServiceLink } from '../service-link';
 import { monthlyBudgetOf, planOf, type SettingsService } from '../settings';
+import type { WatchRegistry } from '../watch-registry';
 import type { CreditMeter } from './credit-meter';
 import type { StreamVolumes } from './stream-volume';
 import { UnplannedSpend } from './unplanned-spend';
@@ -13,13 +15,15 @@ export interface CreditPlanDeps {
   link: ServiceLink;
   credits: CreditMeter;
   volumes: StreamVolumes;
-  risk: Pick<RiskRefresh, 'recordsCredits' | 'eventReads'>;
-  schedule: () => Pick<PriceSchedule, 'inForce' | 'planFor' | 'plannedCreditsPerDay'>;
-  streams: () => StreamStatus[];
+  /** The reads the risk room makes, for the forecast and the budget's pacing. */
+  risk: {
+    refresh: Pick<RiskRefresh, 'recordsCredits' | 'eventReads'>;
+    schedule: Pick<PriceSchedule, 'inForce' | 'planFor' | 'plannedCreditsPerDay'>;
+  };
   /** How many owners are watched. */
-  owners: () => number;
-  /** The plan's stream limit changed: the supervisor keeps to it. */
-  setStreamBudget: (streams: number) => void;
+  watch: Pick<WatchRegistry, 'list'>;
+  /** Publishes a new stream limit (`streamBudgetChanged`): the supervisor keeps to it. */
+  events: Pick<CoreBus, 'emit'>;
 }
 
 /**
@@ -55,7 +59,7 @@ export class CreditPlan {
   choose(plan: Exclude<Settings['plan'], 'custom'>): void {
     this.d.settings.update({ plan });
     this.d.link.reconfigure();
-    this.d.setStreamBudget(this.streamBudget());
+    this.d.events.emit('streamBudgetChanged', { streams: this.streamBudget() });
   }
 
   /**
@@ -68,13 +72,13 @@ export class CreditPlan {
     const metered = this.d.link.client.http.metered;
     const usage = metered ? this.d.credits.usage() : null;
     if (usage)
-      this.unplanned.note(this.now(), usage.thisMonth - usage.streamedKb, this.d.schedule().plannedCreditsPerDay());
+      this.unplanned.note(this.now(), usage.thisMonth - usage.streamedKb, this.d.risk.schedule.plannedCreditsPerDay());
     return {
       monthly: metered ? monthlyBudgetOf(s) : null,
       spentThisMonth: usage?.thisMonth ?? 0,
       fixedPerDay: (rate === null ? MARGIN_STREAM_PRIOR_PER_DAY : (rate * 86_400) / 1024) + this.unplanned.perDay(),
       records: this.recordsRead(s),
-      events: this.d.risk.eventReads(),
+      events: this.d.risk.refresh.eventReads(),
     };
   }
 
@@ -83,7 +87,7 @@ export class CreditPlan {
     return {
       id: 'margin records',
       intervalMs: s.recordsRefreshSec * 1000,
-      credits: this.d.risk.recordsCredits(),
+      credits: this.d.risk.refresh.recordsCredits(),
       maxMs: 86_400_000,
     };
   }
@@ -100,7 +104,7 @@ export class CreditPlan {
       spentThisMonth: 0,
       fixedPerDay: rate === null ? MARGIN_STREAM_PRIOR_PER_DAY : (rate * 86_400) / 1024 / speed,
       records: this.recordsRead(s),
-      events: demoEvents(this.d.risk.eventReads(), speed),
+      events: demoEvents(this.d.risk.refresh.eventReads(), speed),
     };
   }
 
@@ -111,25 +115,26 @@ export class CreditPlan {
   }
 
   /**
-   * Credits a day at the current settings, and where they go, from the plan in force: the very
-   * plan the status bar shows and the timer reads, so the two never tell different stories. With
-   * `preview` (settings not saved), from the plan those settings would get now. On the Demo
-   * network (free, not paced) the lines are the reads made, the measured streams and events as at
-   * speed 1, and `demo.service` what the data service's budget would make of them.
+   * Credits a day at the current settings, and where they go, with `streams` open as they are
+   * now, from the plan in force: the very plan the status bar shows and the timer reads, so the
+   * two never tell different stories. With `preview` (settings not saved), from the plan those
+   * settings would get now. On the Demo network (free, not paced) the lines are the reads made,
+   * the measured streams and events as at speed 1, and `demo.service` what the data service's
+   * budget would make of them.
    */
-  forecast(preview?: ForecastPreview): CreditForecast {
+  forecast(streams: readonly StreamStatus[], preview?: ForecastPreview): CreditForecast {
     const s: Settings = preview ? { ...this.settings, ...preview } : this.settings;
-    const schedule = this.d.schedule();
+    const schedule = this.d.risk.schedule;
     const speed = this.d.link.demoSpeed();
     const planned = preview ? schedule.planFor(this.budgetState(s)) : schedule.inForce();
-    const pools = this.d.streams().filter((x) => x.id.startsWith('pool:') && x.state === 'open');
+    const pools = streams.filter((x) => x.id.startsWith('pool:') && x.state === 'open');
     const inputs = {
       plan: { name: s.plan, plan: planOf(s) },
       budget: monthlyBudgetOf(s),
       marginStreamRate: this.d.volumes.rate('margin'),
       priceCredits: PRICE_READ_CREDITS,
-      owners: this.d.owners(),
-      recordsCredits: this.d.risk.recordsCredits(),
+      owners: this.d.watch.list().length,
+      recordsCredits: this.d.risk.refresh.recordsCredits(),
       poolStreams: pools.map((p) => ({
         pool: p.id.slice(5),
         rate: this.d.volumes.rate(p.id),

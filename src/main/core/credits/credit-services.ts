@@ -1,11 +1,14 @@
-import type { StreamStatus } from '../../../shared/contract';
+import type { CreditUsage } from '../../../shared/contract';
+import type { CoreBus } from '../events';
+import type { RiskServices } from '../risk/risk-services';
 import type { ServiceLink } from '../service-link';
 import { monthlyBudgetOf, type SettingsService } from '../settings';
 import type { SettingsRepo } from '../store/settings-repo';
 import type { StoreHealth } from '../store/store-health';
-import { CreditMeter, CREDITS_KEY, type CreditCounts, type CreditMeterDeps } from './credit-meter';
-import { CreditPlan, type CreditPlanDeps } from './credit-plan';
-import type { StreamVolumes } from './stream-volume';
+import type { WatchRegistry } from '../watch-registry';
+import { CreditMeter, CREDITS_KEY, type CreditCounts } from './credit-meter';
+import { CreditPlan } from './credit-plan';
+import { StreamVolumes } from './stream-volume';
 
 export interface CreditServicesDeps {
   settings: SettingsService;
@@ -13,51 +16,49 @@ export interface CreditServicesDeps {
   stored: Pick<SettingsRepo, 'get' | 'set'>;
   storeHealth: Pick<StoreHealth, 'guard'>;
   link: ServiceLink;
-  /** The reads the risk room makes, for the forecast and the budget's pacing. */
-  risk: Pick<CreditPlanDeps, 'risk' | 'schedule'>;
-  /** The streams: what each receives, their states, the limit on how many are open, which the guard holds. */
-  streams: {
-    volumes: StreamVolumes;
-    supervisor: { statuses(): StreamStatus[]; setBudget(streams: number): void };
-    pools?: { isGuarded(pool: string): boolean };
-  };
-  owners: () => number;
-  onBudget: CreditMeterDeps['onBudget'];
-  onChange: () => void;
+  /** The reads the risk room makes, for the forecast and the budget's pacing; it is handed the plan. */
+  risk: Pick<RiskServices, 'refresh' | 'schedule' | 'prices' | 'paceBy'>;
+  /** How many owners are watched (the forecast). */
+  watch: Pick<WatchRegistry, 'list'>;
+  /** Hears what the service bills (`requestAnswered`, `streamBytes`); the meter and the plan publish here. */
+  events: CoreBus;
 }
 
 /**
  * The credits room, built and wired: the meter that counts what the service bills (each request
- * at its published price, each KB a stream delivers) and the plan Tidewatch keeps to (streams
- * open at once, the month's budget, the forecast).
+ * at its published price, each KB a stream delivers), what each stream receives (the cost model's
+ * rates), and the plan Tidewatch keeps to (streams open at once, the month's budget, which paces
+ * the risk room's reads, the forecast).
  */
 export class CreditServices {
   readonly meter: CreditMeter;
   readonly plan: CreditPlan;
+  /** What each stream receives, for the cost model (credits/credit-plan.ts). */
+  readonly volumes = new StreamVolumes();
 
   constructor(private readonly d: CreditServicesDeps) {
     this.meter = new CreditMeter({
       load: () => d.stored.get<CreditCounts>(CREDITS_KEY),
       save: (c) => d.storeHealth.guard(() => d.stored.set(CREDITS_KEY, c)),
       budget: () => monthlyBudgetOf(d.settings.effective()),
-      onBudget: d.onBudget,
-      onChange: d.onChange,
+      events: d.events,
     });
-    const { supervisor, volumes, pools } = d.streams;
     this.plan = new CreditPlan({
-      ...d.risk,
       settings: d.settings,
       link: d.link,
       credits: this.meter,
-      volumes,
-      streams: () =>
-        supervisor
-          .statuses()
-          .map((s) => (s.id.startsWith('pool:') && pools?.isGuarded(s.id.slice(5)) ? { ...s, guard: true } : s)),
-      owners: d.owners,
-      setStreamBudget: (n) => supervisor.setBudget(n),
+      volumes: this.volumes,
+      risk: d.risk,
+      watch: d.watch,
+      events: d.events,
     });
-    supervisor.setBudget(this.plan.streamBudget());
+    d.risk.paceBy(this.plan);
+    d.events.on('requestAnswered', ({ specPath }) => this.meter.noteRequest(specPath));
+    d.events.on('streamBytes', ({ streamId, bytes }) => {
+      this.volumes.note(streamId, bytes);
+      // Counted where the service bills them.
+      if (this.metered) this.meter.noteStreamBytes(bytes);
+    });
   }
 
   /** Whether what this run asks is charged (a service, not the free Demo network in this process). */
@@ -65,8 +66,8 @@ export class CreditServices {
     return this.d.link.client.http.metered;
   }
 
-  /** Bytes a stream received: counted where the service bills them. */
-  noteStreamBytes(bytes: number): void {
-    if (this.metered) this.meter.noteStreamBytes(bytes);
+  /** The credits spent where the service bills, null where it is free. */
+  usage(): CreditUsage | null {
+    return this.metered ? this.meter.usage() : null;
   }
 }

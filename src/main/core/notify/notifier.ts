@@ -8,6 +8,8 @@ import type {
   NotifyView,
   UnreachedChannel,
 } from '../../../shared/contract';
+import { clockText, CORE_LOCALE } from '../../../shared/format';
+import type { CoreBus } from '../events';
 import type { SecretStore } from '../settings';
 import type { RiskAlertRepo } from '../store/risk-alert-repo';
 import type { Enqueue } from '../store/outbox-repo';
@@ -15,6 +17,7 @@ import { carries, parseNotifyConfig, secretFieldsOf, type ChannelConfig, type No
 import { OutboxWorker } from './outbox-worker';
 import { quietUntil } from './quiet-hours';
 import { ChannelReach, channelWords } from './reach';
+import { AlertRouter, TO_EVERY_CHANNEL } from './router';
 import { sendOn, type Delivery } from './senders';
 import { testChannels } from './channel-test';
 import { compose } from './compose';
@@ -29,23 +32,35 @@ export interface NotifierDeps {
   privacy: () => boolean;
   /** Where a link in a message points when the config names none (serve's own address), or null. */
   publicUrl: () => string | null;
-  /** An alert changed (acknowledged by a link, a delivery logged): the Alerts page reads again. */
-  onAlertsChanged: (changed: AlertRecord[]) => void;
-  /** Which channels are not reached changed: the status shows it. */
-  onReachChanged?: () => void;
+  /**
+   * Where it publishes an alert changed (`alertsUpdated`: acknowledged by a link, a delivery
+   * logged; the Alerts page reads again) and a change of the channels not reached (`reachChanged`).
+   */
+  events: Pick<CoreBus, 'emit'>;
   fetch?: typeof fetch;
   log: (line: string) => void;
   redact: (text: string) => string;
   now?: () => number;
 }
 
-/** The local clock's "12:55", for an alert's words (as the blind alarm's). */
-const clock = (ms: number): string => new Date(ms).toTimeString().slice(0, 5);
+/** The local clock with its zone, "12:55 PM EST", for a delivery's words and the log (as the blind alarm's). */
+const clock = (ms: number): string => clockText(ms, CORE_LOCALE);
+
+/** The alert that a channel is not reached, in words: its title and message. */
+export function unreachedWords(u: UnreachedChannel, now: number): { title: string; message: string } {
+  const mins = Math.max(1, Math.floor((now - u.since) / 60_000));
+  return {
+    title: `Alerts are not reaching ${u.words}`,
+    message:
+      // No clock time: the page that shows it may be in another zone than this machine.
+      `Nothing has reached ${u.words} for ${mins} min: ${u.reason.replace(/\.?$/, '.')} ` +
+      `${u.waiting} alert${u.waiting === 1 ? '' : 's'} wait for it; Tidewatch keeps trying. ` +
+      'Check the channel in Settings → Alert channels ("Send a test").',
+  };
+}
 
 /** Rules whose critical alerts repeat until acknowledged. */
 const ESCALATED = new Set<AlertRecord['rule']>(['liquidation', 'risk-threshold']);
-/** Rules about delivery itself (Tidewatch cannot see; a channel not reached): every channel carries them, whatever its level and rules. */
-const TO_EVERY_CHANNEL = new Set<AlertRecord['rule']>(['blind', 'channel']);
 
 const EMPTY: NotifyConfig = {
   channels: [],
@@ -57,17 +72,18 @@ const EMPTY: NotifyConfig = {
 };
 
 /**
- * Alerts away from the desk: which channels carry an alert (level, rules, quiet hours),
- * the outbox worker that sends them, the escalation that repeats a critical alert until it is
+ * Alerts away from the desk: which channels carry an alert (level, rules, quiet hours: the
+ * router, notify/router.ts, which the alert repository asks for every alert it stores), the
+ * outbox worker that sends them, the escalation that repeats a critical alert until it is
  * acknowledged (in the app, on the page, or by the one-time link in the message), and the
  * channels' configuration from the command line's file and from Settings.
  */
 export class Notifier {
   readonly worker: OutboxWorker;
+  /** Which channels carry a new alert: asked in the transaction that stores it. */
+  readonly router: AlertRouter;
   /** Whether each channel reaches the trader: the status, the banner, the blind alarm. */
   readonly reach: ChannelReach;
-  /** The channel a "not reached" alert is about: not queued on it (it would wait behind the rest). */
-  private routingAround: string | null = null;
   private storedDoc: { config: NotifyConfig; secrets: string[] };
   private escalation: NodeJS.Timeout | undefined;
   private closed = false;
@@ -83,27 +99,30 @@ export class Notifier {
       send: (c, d) => this.send(c, d),
       composeOptions: (c) => ({ linkBase: this.linkBase(), hideAmounts: c.hideAmounts || deps.privacy() }),
       ackUrl: (a) => this.ackUrl(a),
-      onLogged: () => deps.onAlertsChanged([]),
+      onLogged: () => this.alertsUpdated([]),
       redact: (t) => deps.redact(t),
       log: (line) => deps.log(line),
       now: this.now,
     });
-    deps.repo.routeTo(
-      (a) => this.route(a),
-      () => this.worker.kick(),
-    );
+    this.router = new AlertRouter(() => this.channels(), this.worker);
+    deps.repo.routeWith(this.router);
     this.reach = new ChannelReach({
       channels: () => this.channels(),
       facts: (name) => ({ failing: this.worker.spellOf(name), ...deps.repo.outbox.waitingOn(name) }),
       onUnreached: (u, now) => this.sayUnreached(u, now),
       reroute: (from, to, u, now) => this.reroute(from, to, u, now),
       onChange: () => {
-        deps.onReachChanged?.();
-        deps.onAlertsChanged([]);
+        deps.events.emit('reachChanged', { unreached: this.reach.unreached });
+        this.alertsUpdated([]);
       },
       log: (line) => deps.log(deps.redact(line)),
       now: this.now,
     });
+  }
+
+  /** Alerts changed after they were raised (`[]`: the page reads them again). */
+  private alertsUpdated(alerts: AlertRecord[]): void {
+    this.deps.events.emit('alertsUpdated', { alerts });
   }
 
   start(): this {
@@ -180,55 +199,24 @@ export class Notifier {
   }
 
   /**
-   * The channels a new alert goes to, and when: the blind alarm and its all-clear, and a channel
-   * not reached, to every channel (but that one); others by level and rule; a warning in a
-   * channel's quiet hours waits for their end.
-   */
-  route(a: AlertRecord): Enqueue[] {
-    const out: Enqueue[] = [];
-    for (const c of this.channels()) {
-      if (c.type === 'desktop' || c.name === this.routingAround) continue;
-      if (!TO_EVERY_CHANNEL.has(a.rule) && !carries(c, a)) continue;
-      const until = a.level === 'critical' || a.rule === 'blind' ? null : quietUntil(c.quietHours, a.created_at);
-      out.push(
-        until === null
-          ? { channel: c.name, dueAt: a.created_at }
-          : { channel: c.name, dueAt: until, held: `quiet hours until ${new Date(until).toTimeString().slice(0, 5)}` },
-      );
-    }
-    return out;
-  }
-
-  /**
    * A channel's spell passed a minute: one alert says so (a desktop or browser notification, the
    * other channels), once per spell; its `since` names the spell, so a restart does not say it again.
    */
   private sayUnreached(u: UnreachedChannel, now: number): void {
-    const mins = Math.max(1, Math.floor((now - u.since) / 60_000));
-    const a = (() => {
-      this.routingAround = u.channel;
-      try {
-        return this.deps.repo.addAlert({
-          dedupe_key: `channel:${u.channel}:warning:${u.since}`,
-          rule: 'channel',
-          level: 'warning',
-          manager_id: null,
-          owner: null,
-          event_id: null,
-          title: `Alerts are not reaching ${u.words}`,
-          message:
-            // No clock time: the page that shows it may be in another zone than this machine.
-            `Nothing has reached ${u.words} for ${mins} min: ${u.reason.replace(/\.?$/, '.')} ` +
-            `${u.waiting} alert${u.waiting === 1 ? '' : 's'} wait for it; Tidewatch keeps trying. ` +
-            'Check the channel in Settings → Alert channels ("Send a test").',
-          created_at: now,
-        });
-      } finally {
-        this.routingAround = null;
-      }
-    })();
+    const a = this.router.routingAround(u.channel, () =>
+      this.deps.repo.addAlert({
+        dedupe_key: `channel:${u.channel}:warning:${u.since}`,
+        rule: 'channel',
+        level: 'warning',
+        manager_id: null,
+        owner: null,
+        event_id: null,
+        ...unreachedWords(u, now),
+        created_at: now,
+      }),
+    );
     this.deps.log(`alert delivery: ${u.words} not reached since ${clock(u.since)}: ${u.short}`);
-    if (a) this.deps.onAlertsChanged([a]);
+    if (a) this.alertsUpdated([a]);
   }
 
   /**
@@ -255,7 +243,7 @@ export class Notifier {
       `alert delivery: ${u.words} not reached for ${mins} min; ${n} alert${n === 1 ? '' : 's'} sent to ${channelWords(to)} instead`,
     );
     this.worker.kick();
-    this.deps.onAlertsChanged([]);
+    this.alertsUpdated([]);
   }
 
   /** The delivery log of these alerts, a row still waiting on a channel not reached said as not delivered. */
@@ -279,7 +267,7 @@ export class Notifier {
    */
   deliverUnstored(a: AlertRecord | undefined): void {
     if (!a || a.id !== 0) return;
-    for (const e of this.route(a)) {
+    for (const e of this.router.route(a)) {
       const c = this.channels().find((x) => x.name === e.channel);
       if (!c) continue;
       const d = compose([{ alert: a, repeat: 0, ackUrl: null }], {
@@ -318,7 +306,7 @@ export class Notifier {
     const id = this.deps.repo.outbox.spendAckToken(token);
     if (id === undefined) return undefined;
     const a = this.deps.repo.acknowledge(id, this.now());
-    if (a) this.deps.onAlertsChanged([a]);
+    if (a) this.alertsUpdated([a]);
     return a;
   }
 
@@ -346,7 +334,7 @@ export class Notifier {
       const repeats: Array<{ alertId: number; repeat: number; to: Enqueue[] }> = [];
       for (const a of newest.values()) {
         const rows = this.deps.repo.outbox.rowsOf(a.id);
-        for (const e of this.route(a)) {
+        for (const e of this.router.route(a)) {
           const mine = rows.filter((r) => r.channel === e.channel);
           if (mine.length === 0 || mine.some((r) => r.state === 'pending')) continue;
           const last = mine.reduce((x, r) => (r.repeat > x.repeat ? r : x));

@@ -2,6 +2,7 @@ import { createTransport, type Transporter } from 'nodemailer';
 import type SMTPTransport from 'nodemailer/lib/smtp-transport';
 import { Webhook } from 'standardwebhooks';
 import type { AlertLevel, AlertRecord } from '../../../shared/contract';
+import { isoTime } from '../../../shared/format';
 import type { ChannelConfig } from './config';
 
 /**
@@ -30,6 +31,7 @@ export interface WebhookPayload {
   message: string;
   manager_id: string | null;
   owner: string | null;
+  /** ISO 8601 in the monitor's zone with its offset ("2026-11-23T06:05:12.000-05:00"). */
   created_at: string;
 }
 
@@ -51,7 +53,7 @@ export function deliveryOf(a: AlertRecord, linkBase: string | null): Delivery {
       message: a.message,
       manager_id: a.manager_id,
       owner: a.owner,
-      created_at: new Date(a.created_at).toISOString(),
+      created_at: isoTime(a.created_at),
     },
   };
 }

@@ -1,3 +1,7 @@
+import type { AlertRecord } from '../../../shared/contract';
+import type { CoreBus } from '../events';
+import type { Notifier } from './notifier';
+
 /**
  * The monitor watches itself: while Tidewatch cannot see (the margin stream down or
  * silent past its watchdog, the service unreachable, the plan's credits used up, the store
@@ -31,6 +35,30 @@ export interface SightDeps {
   now?: () => number;
 }
 
+/**
+ * What the blind alarm reads and raises through, as the services that know it: it judges every
+ * room, so the monitor builds it (`SightWatch.over`) once they all are.
+ */
+export interface SightSources {
+  /** The service: whether it is to be asked at all, and whether it is reachable. */
+  link: { mayAsk(): boolean; readonly offline: boolean };
+  margin: { isOpen(): boolean };
+  storeHealth: { current(): string | null };
+  /** Whether this month's credits are spent. */
+  plan: { spent(): boolean };
+  /** The channels: whether any reaches the trader, the options, and the way out for an alarm the store cannot keep. */
+  notify: Pick<Notifier, 'reach' | 'config' | 'deliverUnstored'>;
+  /** The alert engine's blind alarm and all-clear. */
+  alarms: {
+    onBlind(since: number, reasons: readonly string[], now: number): AlertRecord | undefined;
+    onSight(since: number, now: number): AlertRecord | undefined;
+  };
+  /** Hears the margin stream open (`marginStreamOpened`): the time asleep is being read. */
+  events: Pick<CoreBus, 'on'>;
+  fetch?: typeof fetch;
+  log: (line: string) => void;
+}
+
 /** How often sight is judged. */
 const TICK_MS = 5_000;
 /** A tick this late means the process was suspended (a laptop asleep): as a resume. */
@@ -55,6 +83,30 @@ export class SightWatch {
   constructor(private readonly deps: SightDeps) {
     this.now = deps.now ?? Date.now;
     this.lastTick = this.now();
+  }
+
+  /** The blind alarm over the monitor's services. */
+  static over(s: SightSources): SightWatch {
+    const { link, notify, alarms } = s;
+    const watch = new SightWatch({
+      state: () => ({
+        expected: link.mayAsk(),
+        marginOpen: s.margin.isOpen(),
+        offline: link.offline,
+        storeError: s.storeHealth.current(),
+        creditsSpent: s.plan.spent(),
+        // An alarm no channel can carry is blindness too: the heartbeat stops, so a service outside tells.
+        noChannel: notify.reach.noneReaches(),
+      }),
+      config: () => notify.config(),
+      // The store refusing writes is one way to go blind: then the alarm goes out without the outbox.
+      blind: (since, reasons, now) => notify.deliverUnstored(alarms.onBlind(since, reasons, now)),
+      back: (since, now) => notify.deliverUnstored(alarms.onSight(since, now)),
+      fetch: s.fetch,
+      log: s.log,
+    });
+    s.events.on('marginStreamOpened', () => watch.noteStreamOpen());
+    return watch;
   }
 
   start(): this {

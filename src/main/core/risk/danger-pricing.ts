@@ -1,5 +1,7 @@
 import type { Trade } from '../../../shared/api';
 import { allowedPerDay, readsPerDay, type PaceBounds, type PacedRead } from '../budget/budget-pacer';
+import type { CoreBus } from '../events';
+import { CADENCE_RULES } from './cadence';
 import type { BudgetState, GuardedPosition } from './price-schedule';
 import type { PriceBook } from './prices';
 
@@ -38,6 +40,8 @@ export interface DangerPricingDeps {
   positions?: () => readonly GuardedPosition[];
   /** Read these assets' prices now and value again (the price schedule's readNow). */
   readNow?: (assets: string[]) => void;
+  /** Publishes the pools wanted live (`guardPoolsWanted`); hears the pool streams' trades (`poolStreamRead`). */
+  events: Pick<CoreBus, 'on' | 'emit'>;
   now?: () => number;
   setTimer?: (fn: () => void, ms: number) => { unref?: () => void };
   clearTimer?: (t: unknown) => void;
@@ -54,8 +58,18 @@ export function inDanger(g: Pick<GuardedPosition, 'position' | 'thresholds'>): b
   return near !== null && distance_pct !== null && Math.abs(distance_pct) <= 2 * near;
 }
 
-/** The least time between two reads of one asset for other traders' liquidations (a cascade is one read). */
-export const MARKET_READ_GAP_MS = 5_000;
+/**
+ * The least time between two reads of one asset for other traders' liquidations: a cascade is
+ * one read, and a busy market (at the Demo network's speed 20, liquidations come every few
+ * seconds) reads an asset at most 4 times a minute, each read moving its scheduled one later.
+ */
+export const MARKET_READ_GAP_MS = 15_000;
+
+/**
+ * Other traders' liquidations read an asset only for a position this close to its liquidation
+ * price (percent): the schedule's own near band (cadence.ts), where one jump may cross the rest.
+ */
+export const MARKET_READ_NEAR_PCT = CADENCE_RULES.guard.nearPct;
 
 /** The least time between two valuations a stream's trades ask for (trades come many a second). */
 export const LIVE_REVALUE_MS = 1_000;
@@ -65,11 +79,10 @@ export const LIVE_REVALUE_MS = 1_000;
  * pool that prices the moving asset of a watched position in danger (`inDanger`) is wanted
  * on its trade stream, where the plan allows one, so the position is valued at each trade (at most
  * once a second) instead of at the schedule's 45 s. The streams room opens the streams it is told
- * (`onWanted`) in a free slot and hands back their trades (`onTrades`).
+ * (`guardPoolsWanted`) in a free slot and publishes their trades (`poolStreamRead`: `onTrades`).
  */
 export class DangerPricing {
   private wanted = new Set<string>();
-  private readonly listeners = new Set<(pools: ReadonlySet<string>) => void>();
   /** The newest trade time taken per pool: a replay or backfill is older and moves nothing. */
   private readonly newest = new Map<string, number>();
   private lastRevalue = -Infinity;
@@ -80,17 +93,12 @@ export class DangerPricing {
 
   constructor(private readonly d: DangerPricingDeps) {
     this.now = d.now ?? Date.now;
+    d.events.on('poolStreamRead', ({ pool, trades }) => this.onTrades(pool, trades));
   }
 
   /** The pools wanted live now. */
   pools(): ReadonlySet<string> {
     return this.wanted;
-  }
-
-  /** Told every time the pools wanted change. */
-  onWanted(listener: (pools: ReadonlySet<string>) => void): () => void {
-    this.listeners.add(listener);
-    return () => this.listeners.delete(listener);
   }
 
   /** After each valuation: the pools of the positions in danger, when the plan allows. */
@@ -105,7 +113,7 @@ export class DangerPricing {
     if (next.size === this.wanted.size && [...next].every((p) => this.wanted.has(p))) return;
     this.wanted = next;
     for (const p of [...this.newest.keys()]) if (!next.has(p)) this.newest.delete(p);
-    for (const l of this.listeners) l(next);
+    this.d.events.emit('guardPoolsWanted', { pools: next });
   }
 
   /** Trades a pool stream received: a wanted pool's newest trade prices its asset. */
@@ -121,8 +129,10 @@ export class DangerPricing {
   /**
    * Other traders were liquidated on these pools (undefined: pool not known): the market moved
    * there, perhaps toward a watched position. The moving asset of each watched position on such a
-   * pool is read at once (20 credits), at most once every MARKET_READ_GAP_MS per asset, so a
-   * cascade costs one read and a jump that the 45 s schedule would find late is seen in seconds.
+   * pool within MARKET_READ_NEAR_PCT of its liquidation price is read at once (20 credits; not
+   * while the budget has stopped price reads), at most once every MARKET_READ_GAP_MS per asset,
+   * so a cascade costs one read and a jump that the 45 s schedule would find late is seen in
+   * seconds.
    */
   onMarketLiquidations(pools: ReadonlyArray<string | undefined>): void {
     const names = new Set(pools.filter((p): p is string => p !== undefined));
@@ -131,6 +141,8 @@ export class DangerPricing {
     const due = new Set<string>();
     for (const g of this.d.positions()) {
       if (!g.position.pool_name || !names.has(g.position.pool_name)) continue;
+      const near = g.position.distance_pct;
+      if (near === null || Math.abs(near) > MARKET_READ_NEAR_PCT) continue;
       if (now - (this.marketRead.get(g.baseAsset) ?? -Infinity) < MARKET_READ_GAP_MS) continue;
       this.marketRead.set(g.baseAsset, now);
       due.add(g.baseAsset);

@@ -1,4 +1,5 @@
 import type { Pool } from '../../../shared/api';
+import { amountText, CORE_LOCALE } from '../../../shared/format';
 import { formatUnits, groupedAmounts } from '../../../shared/units';
 import type { EventAmount, StoredMarginEvent } from '../../../shared/contract';
 import type { ResponseCache } from '../store/cache-repo';
@@ -206,16 +207,11 @@ export class EventUnits {
 }
 
 /**
- * Built once: `toLocaleString` builds a formatter per call, on a liquidation's way to its alert
- * (docs/operations.md, A liquidation's way to its alert).
+ * Amounts in words for alerts, each at its asset's precision as every view writes it
+ * (shared/format.ts `amountText`, exact from the raw digits): "repaid 1,234.50 USDC, left
+ * 10.0000 SUI and 20.00 USDC". Its formatters are built once (`numberFormat`), on a liquidation's
+ * way to its alert (docs/operations.md, A liquidation's way to its alert).
  */
-const GROUPED = new Intl.NumberFormat('en-US');
-
-/** Amounts in words for alerts: "repaid 1,234.5 USDC, left 10 SUI and 20 USDC". */
 export function amountsInWords(amounts: readonly EventAmount[]): string {
-  const text = (a: EventAmount): string => {
-    const [whole, fraction] = formatUnits(a.raw, a.decimals).split('.');
-    return `${GROUPED.format(BigInt(whole!))}${fraction ? `.${fraction.slice(0, 4)}` : ''} ${a.symbol}`;
-  };
-  return groupedAmounts(amounts, text);
+  return groupedAmounts(amounts, (a) => amountText(formatUnits(a.raw, a.decimals), a.symbol, CORE_LOCALE));
 }

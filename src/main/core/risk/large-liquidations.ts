@@ -1,4 +1,5 @@
 import { EVENT_TYPES } from '../../../shared/api';
+import { amountText, CORE_LOCALE } from '../../../shared/format';
 import { marginAmount } from '../../../shared/units';
 import type { AlertEngine } from '../alerts/alert-engine';
 import { describeForLog } from '../client/errors';
@@ -37,11 +38,7 @@ export async function checkLargeLiquidations(
       const amount = marginAmount(data.liquidation_amount, decimals);
       const usd = amount * price;
       if (usd >= d.limitUsd)
-        d.alerts.onLargeLiquidation(
-          e,
-          usd,
-          `${amount.toLocaleString('en-US', { maximumFractionDigits: 2 })} ${asset.split('::').pop()}`,
-        );
+        d.alerts.onLargeLiquidation(e, usd, amountText(amount, asset.split('::').pop() ?? asset, CORE_LOCALE));
     }
   } catch (err) {
     d.log(`large-liquidation check skipped: ${describeForLog(err)}`);

@@ -1,4 +1,7 @@
 import type { StoredMarginEvent } from '../../../shared/contract';
+import type { CoreBus } from '../events';
+import type { ServiceLink } from '../service-link';
+import type { WatchRegistry } from '../watch-registry';
 import type { AssetBookCache } from './asset-book';
 import type { EventUnits } from './event-amounts';
 import type { ManagerPoolLookup } from './manager-pools';
@@ -14,10 +17,11 @@ export interface LateUnitsDeps {
   managerPools: ManagerPoolLookup;
   assets: AssetBookCache;
   /** The user's own managers (`own` on their events). */
-  isOwn: (managerId: string) => boolean;
-  /** Events pushed again with their units (`replaces`: the page replaces the row it shows, adds none). */
-  republish: (events: StoredMarginEvent[]) => void;
-  closed: () => boolean;
+  watch: Pick<WatchRegistry, 'managers'>;
+  /** Whether the service may still be asked: once not (the monitor closed), nothing is pushed again. */
+  link: Pick<ServiceLink, 'mayAsk'>;
+  /** Publishes events pushed again with their units (`marginEventsReady`; `replaces`: the page replaces the row it shows, adds none). */
+  events: Pick<CoreBus, 'emit'>;
 }
 
 /**
@@ -59,7 +63,7 @@ export class LateUnits {
     keep: (i: number) => boolean = () => true,
   ): void {
     void learnt.then((any) => {
-      if (!any || this.d.closed()) return;
+      if (!any || !this.d.link.mayAsk()) return;
       const at: number[] = [];
       shown.forEach((e, i) => {
         if (e.valid && e.margin_manager_id !== null && !e.type.endsWith('manager_created') && keep(i)) at.push(i);
@@ -67,10 +71,11 @@ export class LateUnits {
       const again = this.d.eventUnits
         .apply(
           at.map((i) => shown[i]!),
-          this.d.isOwn,
+          (id) => this.d.watch.managers.has(id),
         )
         .filter((e, j) => (e.amounts?.length ?? 0) > (shown[at[j]!]!.amounts?.length ?? 0));
-      if (again.length > 0) this.d.republish(again.map((e) => ({ ...e, replaces: true })));
+      if (again.length > 0)
+        this.d.events.emit('marginEventsReady', { events: again.map((e) => ({ ...e, replaces: true })) });
     });
   }
 

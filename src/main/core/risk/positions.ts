@@ -34,6 +34,7 @@ import {
   type PricePair,
   type RiskThresholds,
 } from '../../../shared/risk-model';
+import { CORE_LOCALE, usdText } from '../../../shared/format';
 import { marginAmount, oraclePrice } from '../../../shared/units';
 import type { AssetBook } from './asset-book';
 import { holdingsOf } from './oracle-book';
@@ -206,7 +207,7 @@ function pnlOf(
       ? `Some ${[...estimatedOf].join(' and ')} moves are valued at the nearest price Tidewatch knows, not their own time's.`
       : null,
     liquidations > 0
-      ? `The profit counts ${usdWords(lost)} lost to ${liquidations === 1 ? 'a liquidation' : `${liquidations} liquidations`} (their rewards).`
+      ? `The profit counts ${usdText(lost, CORE_LOCALE)} lost to ${liquidations === 1 ? 'a liquidation' : `${liquidations} liquidations`} (their rewards).`
       : null,
   ].filter((x) => x !== null);
   return {
@@ -218,8 +219,6 @@ function pnlOf(
     note: notes.length > 0 ? notes.join(' ') : null,
   };
 }
-
-const usdWords = (n: number): string => `$${n.toLocaleString('en-US', { maximumFractionDigits: n >= 100 ? 0 : 2 })}`;
 
 /** The smallest deposit (of either asset) or repayment back to `target`, and the liquidation price after. */
 function repairOf(
@@ -237,24 +236,36 @@ function repairOf(
   const inBase = h.debtBase > 0 && h.debtQuote <= 0;
   const repay = repayFor(h, p, aim, inBase ? s.baseDecimals : s.quoteDecimals);
   // Each amount as it is shown, rounded up there (safe-round.ts): what is read reaches the target.
-  const shown = (x: number, decimals: number, price: number, most = Infinity): { amount: number; usd: number } => {
-    const amount = Math.min(most, adviceAmount(x, decimals));
+  const shown = (
+    x: number,
+    symbol: string,
+    decimals: number,
+    price: number,
+    most = Infinity,
+  ): { amount: number; usd: number } => {
+    const amount = Math.min(most, adviceAmount(x, symbol, decimals));
     return { amount, usd: amount * price };
   };
-  const quote = shown(byQuote.amount, s.quoteDecimals, p.quote);
+  const quote = shown(byQuote.amount, s.quote, s.quoteDecimals, p.quote);
   const owed = inBase ? h.debtBase : h.debtQuote;
   const after = priceAtRatio(afterDeposit(h, 'quote', quote.amount), p.quote, liquidation);
   return {
     target,
     deposits: [
       { symbol: s.quote, ...quote },
-      ...(byBase ? [{ symbol: s.base, ...shown(byBase.amount, s.baseDecimals, p.base) }] : []),
+      ...(byBase ? [{ symbol: s.base, ...shown(byBase.amount, s.base, s.baseDecimals, p.base) }] : []),
     ],
     // Never more than is owed: repaying it all is the advice then (no debt is left to liquidate).
     repay: repay
       ? {
           symbol: inBase ? s.base : s.quote,
-          ...shown(repay.amount, inBase ? s.baseDecimals : s.quoteDecimals, inBase ? p.base : p.quote, owed),
+          ...shown(
+            repay.amount,
+            inBase ? s.base : s.quote,
+            inBase ? s.baseDecimals : s.quoteDecimals,
+            inBase ? p.base : p.quote,
+            owed,
+          ),
         }
       : null,
     liquidation_price_after: after === null ? null : liquidationPriceShown(after, p.base),
@@ -442,5 +453,14 @@ export function readingOf(p: PositionSummary, now: number): RiskReading {
     debt_usd: p.debt_usd,
     assets_usd: p.collateral_usd,
     distance_pct: p.distance_pct,
+    pool: p.pool_name,
+    side: p.side,
+    size: p.size,
+    base_symbol: p.base_symbol,
+    quote_symbol: p.quote_symbol,
+    price_usd: p.price?.usd ?? null,
+    break_even_price: p.pnl.break_even_price,
+    liquidation_price: p.liquidation_price,
+    level: p.level,
   };
 }

@@ -1,4 +1,5 @@
 import type { PositionSummary, ReadPlan } from '../../../shared/contract';
+import { CORE_LOCALE, distanceText, percentText } from '../../../shared/format';
 import type { RiskThresholds } from '../../../shared/risk-model';
 import { allowedPerDay, paceFactor, pacedIntervalMs, readsPerDay, type PacedRead } from '../budget/budget-pacer';
 import { everyText } from '../budget/cost-model';
@@ -160,10 +161,11 @@ export class PriceSchedule {
     return { reads: readPlanOf(plan, (a) => this.d.prices.symbolOf(a), readAt), events: plan.events };
   }
 
-  /** Read these assets' prices now (a watched manager's event), then value again. */
+  /** Read these assets' prices now (other traders' liquidations moved their market), then value again. */
   async readNow(assets: Iterable<string>): Promise<void> {
     const due = [...new Set(assets)].filter((a) => this.d.prices.readable(a));
-    if (due.length === 0 || this.closed || !this.d.canRun()) return;
+    // The budget stopped price reads (the margin stream alone is left): so are these.
+    if (due.length === 0 || this.closed || this.current.pace === Infinity || !this.d.canRun()) return;
     await this.readAll(due);
   }
 
@@ -380,8 +382,7 @@ function reasonOf(p: PositionSummary, distance: number | null, rule: CadenceRule
   const liq = p.distance_pct;
   if (rule.fixedMs !== undefined) return 'a fixed interval';
   if (distance === 0) return 'a position at its liquidation ratio';
-  if (liq !== null && Math.abs(liq) <= rule.nearPct)
-    return `near liquidation (${liq > 0 ? '+' : ''}${liq.toFixed(1)} %)`;
-  if (distance !== null && distance < 0.05) return `${(distance * 100).toFixed(1)} % from a threshold`;
+  if (liq !== null && Math.abs(liq) <= rule.nearPct) return `near liquidation (${distanceText(liq, CORE_LOCALE)})`;
+  if (distance !== null && distance < 0.05) return `${percentText(distance * 100, 1, CORE_LOCALE)} from a threshold`;
   return 'far from liquidation';
 }

@@ -1,17 +1,22 @@
-import type { PortfolioSummary, PositionSummary, RiskReading, WatchEntry } from '../../../shared/contract';
+import type { PortfolioSummary, PositionSummary, RiskReading } from '../../../shared/contract';
 import type { RiskThresholds } from '../../../shared/risk-model';
 import type { AlertEngine } from '../alerts/alert-engine';
 import type { EscalationRules } from '../alerts/escalation';
 import { describeForLog, ServiceError } from '../client/errors';
+import type { CoreBus } from '../events';
+import type { ServiceLink } from '../service-link';
+import type { SettingsService } from '../settings';
+import type { Store } from '../store/store';
+import type { StoreHealth } from '../store/store-health';
+import type { WatchRegistry } from '../watch-registry';
 
 /** After a quota error the loop waits this long before it asks the service again. */
 const QUOTA_PAUSE_MS = 15 * 60_000;
 /** setTimeout's longest wait; a longer one fires at once (and warns). */
 const MAX_TIMER_MS = 2 ** 31 - 1;
-import type { ServiceClient } from '../client/service-client';
-import type { ResponseCache } from '../store/cache-repo';
-import type { RiskAlertRepo } from '../store/risk-alert-repo';
 import type { AssetBook, AssetBookCache } from './asset-book';
+import type { EventUnits } from './event-amounts';
+import { managerHistory } from './manager-history';
 import {
   assetsOf,
   readAndValue,
@@ -22,49 +27,41 @@ import {
   type ValuedManager,
   type WalletRecords,
 } from './portfolio';
-import { describePosition, inWords } from '../alerts/position-text';
-import type { ManagerHistory } from './positions';
+import { describePosition, inWords, interestWords } from '../alerts/position-text';
 import type { OracleBook } from './oracle-book';
 import type { PriceBook } from './prices';
 import { DEFAULT_RISK_PARAMS } from './risk-params';
-import type { PositionPnl, RiskParams } from '../../../shared/portfolio';
+import type { PositionPnl } from '../../../shared/portfolio';
 import { PRICE_READ_CREDITS, type GuardedPosition } from './price-schedule';
 import { EventReads } from './event-reads';
 import { RecordsSource } from './records-source';
+import { thresholdsFrom } from './thresholds';
 import { recordsReadCredits } from '../budget/cost-model';
 import type { PacedRead } from '../budget/budget-pacer';
 
 export interface RiskRefreshDeps {
-  client: () => ServiceClient;
+  /** The service: its client, whether it may be asked, and what each read says of its reachability. */
+  link: Pick<ServiceLink, 'client' | 'mayAsk' | 'noteNetwork'>;
+  /** Readings and the kept Portfolio are written here; managers' owners and histories are read. */
+  store: Pick<Store, 'cache' | 'risk' | 'margin' | 'settings'>;
+  storeHealth: Pick<StoreHealth, 'note' | 'guard'>;
+  /** The thresholds, the interest warning's days, the alerts' cooldown, the records' interval. */
+  settings: Pick<SettingsService, 'effective'>;
+  /** Whom to read, and where what was read is kept: managers and the latest valuation. */
+  watch: Pick<WatchRegistry, 'list' | 'noteManagers' | 'noteSnapshot'>;
+  alerts: AlertEngine;
   assets: AssetBookCache;
   prices: PriceBook;
   /** The oracle's prices as learnt from the records (the valuation's one price set). */
   oracle: OracleBook;
-  cache: ResponseCache;
-  risk: RiskAlertRepo;
-  alerts: AlertEngine;
-  watchList: () => WatchEntry[];
-  /** A manager's thresholds: its own, else the defaults moved to its pool's liquidation ratio (risk-params.ts). */
-  thresholdsOf: () => (managerId: string, params: RiskParams) => RiskThresholds;
-  /** A watched manager's deposits and withdrawals as stored (profit since opening). */
-  history: (managerId: string) => ManagerHistory | undefined;
-  /** Warn when interest alone liquidates within this many days; null: off. */
-  interestAlertDays: () => number | null;
-  cooldownMs: () => number;
-  /** How often the margin records are read again (besides events of watched managers). */
+  /** The pools of managers, learnt from each read (an event's units, a liquidation's alert). */
+  eventUnits: Pick<EventUnits, 'notePool'>;
+  /** How often the margin records are read again (besides events of watched managers): the read schedule's. */
   intervalMs: () => number;
   /** The least time between two event reads of an owner's records (the budget's pacing; 0: none). */
   eventGapMs: (owner: string) => number;
-  canRun: () => boolean;
-  /** Every manager of a watched owner, after each good refresh. */
-  onManagers: (
-    managers: Array<{ id: string; owner: string; dexPoolId: string; poolName: string | null; hasDebt: boolean }>,
-  ) => void;
-  onReadings: (readings: RiskReading[], portfolio: PortfolioSummary) => void;
-  /** After each valuation: the watched positions with debt (the price schedule plans from them). */
-  onValued: (positions: GuardedPosition[]) => void;
-  noteNetwork: (err?: unknown) => void;
-  noteStore: (err?: unknown) => void;
+  /** Publishes each valuation (`positionsValued`: the page; `valuationDone`: the schedule, the guard, the status). */
+  events: Pick<CoreBus, 'emit'>;
   log: (line: string) => void;
 }
 
@@ -133,7 +130,7 @@ export class RiskRefresh {
   private closed = false;
   /** Owners whose records an event asks to read again, and when. */
   private readonly soonOwners = new Map<string, number>();
-  private readonly events = new EventReads();
+  private readonly reads = new EventReads();
   /** The owners' event reads, one after another. */
   private ownerReads: Promise<unknown> = Promise.resolve();
   /** Per owner or protocol-wide, whichever takes fewer pages. */
@@ -180,8 +177,8 @@ export class RiskRefresh {
    */
   refreshSoon(owners: ReadonlySet<string>, live: ReadonlySet<string> = owners): void {
     for (const o of owners) {
-      if (live.has(o)) this.events.noteEvent(o);
-      const due = this.events.dueAt(o, this.d.eventGapMs(o));
+      if (live.has(o)) this.reads.noteEvent(o);
+      const due = this.reads.dueAt(o, this.d.eventGapMs(o));
       this.soonOwners.set(o, Math.min(this.soonOwners.get(o) ?? Infinity, due));
     }
     this.armSoon();
@@ -189,12 +186,12 @@ export class RiskRefresh {
 
   /** Credits of one read of every watched wallet's records. */
   recordsCredits(): number {
-    return this.source.readCredits(this.d.watchList().length);
+    return this.source.readCredits(this.d.watch.list().length);
   }
 
   /** Each owner's event reads as measured, and what one costs (the budget paces them). */
   eventReads(): PacedRead[] {
-    return this.events.reads((owner) => {
+    return this.reads.reads((owner) => {
       const records = this.records?.filter((r) => r.w.owner === owner);
       const book = this.d.assets.peek();
       const assets = records && book ? [...assetsOf(records, book)].filter((a) => this.d.prices.readable(a)).length : 0;
@@ -225,14 +222,14 @@ export class RiskRefresh {
   private refreshOwners(owners: ReadonlySet<string>): Promise<unknown> {
     const run = async (): Promise<void> => {
       const kept = this.records;
-      if (!kept || this.closed || !this.d.canRun()) return;
-      const watch = this.d.watchList().filter((w) => owners.has(w.owner));
+      if (!kept || this.closed || !this.d.link.mayAsk()) return;
+      const watch = this.d.watch.list().filter((w) => owners.has(w.owner));
       if (watch.length === 0) return;
       try {
         const now = Date.now();
         const [book, fresh] = await Promise.all([
           this.d.assets.load(),
-          readRecords(this.d.client(), watch, this.source, now),
+          readRecords(this.d.link.client, watch, this.source, now),
         ]);
         await Promise.all(
           [...assetsOf(fresh, book)].filter((a) => this.d.prices.readable(a)).map((a) => this.d.prices.read(a, now)),
@@ -251,8 +248,8 @@ export class RiskRefresh {
         );
         if (this.closed || this.records !== kept) return;
         this.records = records;
-        for (const r of read) this.events.noteRead(r.w.owner, now);
-        this.d.onManagers(value.managers);
+        for (const r of read) this.reads.noteRead(r.w.owner, now);
+        this.learn(value.managers);
         this.take(value, book, now);
       } catch (err) {
         if (!this.closed) this.d.log(`risk refresh failed: ${describeForLog(err)}`);
@@ -303,7 +300,7 @@ export class RiskRefresh {
    */
   portfolio(): ValuationSnapshot | undefined {
     if (this.latest) return this.latest;
-    const hit = this.d.cache.load<PortfolioSummary>(PORTFOLIO_CACHE_KEY);
+    const hit = this.d.store.cache.load<PortfolioSummary>(PORTFOLIO_CACHE_KEY);
     return hit ? snapshotOf(upgradeKept(hit.data), hit.fetchedAt) : undefined;
   }
 
@@ -337,7 +334,7 @@ export class RiskRefresh {
   /** Value the kept records at the prices known now. */
   private async valueKept(): Promise<void> {
     const records = this.records;
-    if (!records || this.closed || !this.d.canRun()) return;
+    if (!records || this.closed || !this.d.link.mayAsk()) return;
     try {
       const now = Date.now();
       const book = await this.d.assets.load();
@@ -358,16 +355,9 @@ export class RiskRefresh {
       for (const p of w.positions)
         if (!managers.has(p.manager_id)) managers.set(p.manager_id, before?.get(p.manager_id) ?? listed(p));
     this.latest = { portfolio: read.portfolio, at: now, managers };
-    try {
-      this.d.risk.addReadings(read.readings);
-      this.d.cache.save(PORTFOLIO_CACHE_KEY, read.portfolio, now);
-      this.d.noteStore();
-    } catch (err) {
-      this.d.noteStore(err);
-    }
-    this.d.alerts.tracker.setCooldown(this.d.cooldownMs());
+    this.d.alerts.tracker.setCooldown(this.d.settings.effective().alertCooldownSec * 1000);
     const byId = new Map(read.portfolio.wallets.flatMap((w) => w.positions.map((p) => [p.manager_id, p])));
-    const thresholdsOf = this.d.thresholdsOf();
+    const thresholdsOf = this.thresholdsOf();
     const thresholds = (id: string): RiskThresholds =>
       byId.get(id)?.thresholds ?? thresholdsOf(id, DEFAULT_RISK_PARAMS);
     const rules = (id: string): EscalationRules => ({
@@ -381,6 +371,15 @@ export class RiskRefresh {
     // One judgement: every view and the tray show the level the alerts hold, hysteresis and all
     // (a row does not flap between warning and critical while the alerts stay critical).
     for (const p of byId.values()) p.level = this.d.alerts.tracker.held(p.manager_id) ?? p.level;
+    // The history keeps each reading with that level, as the Portfolio's row shows it.
+    for (const r of read.readings) r.level = byId.get(r.manager_id)?.level ?? r.level;
+    try {
+      this.d.store.risk.addReadings(read.readings);
+      this.d.store.cache.save(PORTFOLIO_CACHE_KEY, read.portfolio, now);
+      this.d.storeHealth.note();
+    } catch (err) {
+      this.d.storeHealth.note(err);
+    }
     this.alertInterest(read, now);
     const pools = [...book.poolsById.values()];
     this.guarded = [];
@@ -395,18 +394,38 @@ export class RiskRefresh {
           quoteAsset: pool.quote_asset_id,
         });
     }
-    this.d.onReadings(read.readings, read.portfolio);
-    this.d.onValued(this.guarded);
+    this.d.watch.noteSnapshot(read.portfolio);
+    this.d.events.emit('positionsValued', { readings: read.readings, portfolio: read.portfolio });
+    this.d.events.emit('valuationDone');
+  }
+
+  /** Every manager of a watched owner, after each good read: their owners kept, watched, their pools learnt. */
+  private learn(managers: ReadonlyArray<{ id: string; owner: string; dexPoolId: string }>): void {
+    this.d.storeHealth.guard(() =>
+      this.d.store.margin.noteOwners(managers.map((m) => ({ id: m.id, owner: m.owner, dexPoolId: m.dexPoolId }))),
+    );
+    this.d.watch.noteManagers(managers);
+    for (const m of managers) this.d.eventUnits.notePool(m.id, m.dexPoolId);
+  }
+
+  /** A manager's thresholds: its own, else the defaults moved to its pool's liquidation ratio (risk-params.ts). */
+  private thresholdsOf(): ValuationDeps['thresholds'] {
+    return thresholdsFrom(this.d.settings.effective(), this.d.store.settings.thresholds());
   }
 
   /** What a valuation prices with (portfolio.ts ValuationDeps). */
   valuation(): ValuationDeps {
-    return { prices: this.d.prices, oracle: this.d.oracle, thresholds: this.d.thresholdsOf(), history: this.d.history };
+    return {
+      prices: this.d.prices,
+      oracle: this.d.oracle,
+      thresholds: this.thresholdsOf(),
+      history: (id) => managerHistory(this.d.store.margin, id),
+    };
   }
 
   /** Positions that interest alone liquidates within the days set (a warning a day each). */
   private alertInterest(read: PortfolioRead, now: number): void {
-    const days = this.d.interestAlertDays();
+    const days = this.d.settings.effective().interestAlertDays;
     if (days === null) return;
     for (const w of read.portfolio.wallets) {
       for (const p of w.positions) {
@@ -420,21 +439,13 @@ export class RiskRefresh {
           p.level === 'liquidatable'
         )
           continue;
-        const about = describePosition(p);
-        this.d.alerts.onInterestDrift(
-          p.manager_id,
-          p.owner,
-          p.pool_name,
-          inWords(ms),
-          `${about.action ? `${about.action}. ` : ''}Borrow rate ${(p.interest.apr * 100).toFixed(1)} % a year. ${about.text}`,
-          now,
-        );
+        this.d.alerts.onInterestDrift(p.manager_id, p.owner, p.pool_name, inWords(ms), interestWords(p), now);
       }
     }
   }
 
   private async once(): Promise<RiskReading[]> {
-    if (this.closed || !this.d.canRun()) return [];
+    if (this.closed || !this.d.link.mayAsk()) return [];
     // A used-up plan: every request would cost (or be refused); ask again only every 15 minutes.
     if (
       this.lastError instanceof ServiceError &&
@@ -442,18 +453,18 @@ export class RiskRefresh {
       Date.now() - this.failedAt < QUOTA_PAUSE_MS
     )
       return [];
-    const watch = this.d.watchList();
+    const watch = this.d.watch.list();
     if (watch.length === 0) {
       const at = Date.now();
       this.latest = { portfolio: { wallets: [], prices: [], computed_at: at }, at, managers: new Map() };
       this.guarded = [];
-      this.d.onValued([]);
+      this.d.events.emit('valuationDone');
       return [];
     }
     try {
       const now = Date.now();
       const { read, records, book } = await readAndValue(
-        this.d.client(),
+        this.d.link.client,
         this.d.assets.load(),
         this.valuation(),
         watch,
@@ -461,12 +472,12 @@ export class RiskRefresh {
         this.source,
         now,
       );
-      this.d.noteNetwork();
+      this.d.link.noteNetwork();
       this.lastError = undefined;
       if (this.closed) return [];
       this.records = records;
-      for (const w of watch) this.events.noteRead(w.owner, now);
-      this.d.onManagers(read.managers);
+      for (const w of watch) this.reads.noteRead(w.owner, now);
+      this.learn(read.managers);
       this.take(read, book, now);
       return read.readings;
     } catch (err) {
@@ -474,7 +485,7 @@ export class RiskRefresh {
       if (this.closed) return [];
       this.lastError = err;
       this.failedAt = Date.now();
-      this.d.noteNetwork(err);
+      this.d.link.noteNetwork(err);
       this.d.log(`risk refresh failed: ${describeForLog(err)}`);
       return [];
     }

@@ -1,6 +1,8 @@
-import type { RiskPush, Settings, StoredMarginEvent } from '../../../shared/contract';
 import type { AlertEngine } from '../alerts/alert-engine';
 import type { ServiceClient } from '../client/service-client';
+import type { CoreBus } from '../events';
+import type { ServiceLink } from '../service-link';
+import type { SettingsService } from '../settings';
 import type { Store } from '../store/store';
 import type { StoreHealth } from '../store/store-health';
 import type { WatchRegistry } from '../watch-registry';
@@ -9,40 +11,36 @@ import { CADENCE_RULES, type CadenceRule, type CadenceRuleName } from './cadence
 import { DangerPricing, streamAffordable } from './danger-pricing';
 import { EventUnits } from './event-amounts';
 import { LateUnits } from './late-units';
-import { managerHistory } from './manager-history';
 import { ManagerPoolLookup } from './manager-pools';
 import { OracleBook } from './oracle-book';
 import { PriceSchedule, type BudgetState } from './price-schedule';
 import { PriceBook } from './prices';
 import { RiskRefresh } from './risk-refresh';
-import { thresholdsFrom } from './thresholds';
 import { VolatilityBook } from './volatility';
 
 export interface RiskServicesDeps {
   store: Pick<Store, 'margin' | 'cache' | 'risk' | 'settings'>;
-  client: ServiceClient;
-  settings: () => Settings;
+  /** The service: its client, whether it may be asked and is reachable, what each read found of that. */
+  link: Pick<ServiceLink, 'client' | 'mayAsk' | 'offline' | 'noteNetwork'>;
+  settings: Pick<SettingsService, 'effective'>;
   watch: WatchRegistry;
   alerts: AlertEngine;
   storeHealth: StoreHealth;
-  /** A key, an address, and the monitor open: reads may go out. */
-  connected: () => boolean;
-  offline: () => boolean;
-  noteNetwork: (err?: unknown) => void;
-  /** What the month's budget allows the read schedule. */
-  budget: () => BudgetState;
-  publish: (push: RiskPush) => void;
-  /** Margin events pushed again to the page, now with their units. */
-  republish: (events: StoredMarginEvent[]) => void;
-  /** A valuation was made (the schedule is planned again; the status may change). */
-  onValued: () => void;
+  /** Valuations and the pools the guard wants are published here; the pool streams' trades heard. */
+  events: CoreBus;
   log: (line: string) => void;
+}
+
+/** What the month's budget allows the reads: the credits room's plan (credits/credit-plan.ts). */
+export interface BudgetSource {
+  budgetState(): BudgetState;
 }
 
 /**
  * The risk room, built and wired: the asset book, the units of events, the exchange's and the
  * oracle's prices, each asset's volatility, the read schedule, and the refresh that values every
- * watched position (risk/risk-refresh.ts) and hands its readings to the watch registry.
+ * watched position (risk/risk-refresh.ts), keeps its readings in the watch registry and publishes
+ * each valuation. The credits room, built after it, hands it the budget its reads keep to (`paceBy`).
  */
 export class RiskServices {
   readonly assets: AssetBookCache;
@@ -58,29 +56,32 @@ export class RiskServices {
   readonly schedule: PriceSchedule;
   /** Live prices from a pool's stream while a watched position there is in danger. */
   readonly danger: DangerPricing;
+  /** The plan the reads keep to; none (reads follow the guard alone) until the credits room is built. */
+  private budget: BudgetSource | null = null;
 
   constructor(d: RiskServicesDeps) {
-    const client = (): ServiceClient => d.client;
+    const { link } = d;
+    const client = (): ServiceClient => link.client;
+    const budget = (): BudgetState | null => this.budget?.budgetState() ?? null;
     const rule = (): CadenceRule =>
       CADENCE_RULES[(process.env['TIDEWATCH_CADENCE'] as CadenceRuleName | undefined) ?? 'guard'] ??
       CADENCE_RULES.guard;
-    this.assets = new AssetBookCache(client, d.connected);
+    this.assets = new AssetBookCache(client, () => link.mayAsk());
     this.eventUnits = new EventUnits(d.store.margin, d.store.cache, () => this.assets.now());
-    d.alerts.poolOf = (id) => this.eventUnits.poolNameOf(id);
     this.managerPools = new ManagerPoolLookup({
       client,
       units: this.eventUnits,
       remember: (managers) => d.storeHealth.guard(() => d.store.margin.noteOwners(managers)),
-      canRun: () => d.connected() && !d.offline(),
+      canRun: () => link.mayAsk() && !link.offline,
       log: d.log,
     });
     this.lateUnits = new LateUnits({
       eventUnits: this.eventUnits,
       managerPools: this.managerPools,
       assets: this.assets,
-      isOwn: (id) => d.watch.managers.has(id),
-      republish: d.republish,
-      closed: () => !d.connected(),
+      watch: d.watch,
+      link,
+      events: d.events,
     });
     this.prices = new PriceBook(
       client,
@@ -88,39 +89,21 @@ export class RiskServices {
       (asset, p) => this.volatility.note(asset, p.usd, p.at),
     );
     this.refresh = new RiskRefresh({
-      client,
+      link,
+      store: d.store,
+      storeHealth: d.storeHealth,
+      settings: d.settings,
+      watch: d.watch,
+      alerts: d.alerts,
       assets: this.assets,
       prices: this.prices,
       oracle: this.oracle,
-      cache: d.store.cache,
-      risk: d.store.risk,
-      alerts: d.alerts,
-      watchList: () => d.watch.list(),
-      thresholdsOf: () => thresholdsFrom(d.settings(), d.store.settings.thresholds()),
-      history: (id) => managerHistory(d.store.margin, id),
-      interestAlertDays: () => d.settings().interestAlertDays,
-      cooldownMs: () => d.settings().alertCooldownSec * 1000,
-      intervalMs: () => this.schedule.recordsIntervalMs() ?? d.settings().recordsRefreshSec * 1000,
+      eventUnits: this.eventUnits,
+      // The refresh and the schedule read each other (the intervals planned; the positions valued):
+      // these two ask the schedule, built next, only once the monitor starts.
+      intervalMs: () => this.schedule.recordsIntervalMs() ?? d.settings.effective().recordsRefreshSec * 1000,
       eventGapMs: (owner) => this.schedule.eventGapMs(owner),
-      canRun: d.connected,
-      onManagers: (managers) => {
-        d.storeHealth.guard(() =>
-          d.store.margin.noteOwners(managers.map((m) => ({ id: m.id, owner: m.owner, dexPoolId: m.dexPoolId }))),
-        );
-        d.watch.noteManagers(managers);
-        for (const m of managers) this.eventUnits.notePool(m.id, m.dexPoolId);
-      },
-      onReadings: (readings, portfolio) => {
-        d.watch.noteSnapshot(portfolio);
-        d.publish({ readings, portfolio });
-      },
-      onValued: () => {
-        this.schedule.replan();
-        this.danger.update(this.refresh.positions());
-        d.onValued();
-      },
-      noteNetwork: d.noteNetwork,
-      noteStore: (err) => d.storeHealth.note(err),
+      events: d.events,
       log: d.log,
     });
     this.schedule = new PriceSchedule({
@@ -129,20 +112,31 @@ export class RiskServices {
       client,
       rule,
       positions: () => this.refresh.positions(),
-      budget: d.budget,
+      budget,
       onPrices: () => void this.refresh.revalue(),
       onPlan: () => this.refresh.retime(),
-      canRun: () => d.connected() && !d.offline(),
+      canRun: () => link.mayAsk() && !link.offline,
       log: d.log,
     });
     this.danger = new DangerPricing({
       prices: this.prices,
       allowed: () =>
-        d.connected() && !d.offline() && streamAffordable(d.budget(), this.schedule.reads(), rule(), Date.now()),
+        link.mayAsk() && !link.offline && streamAffordable(budget(), this.schedule.reads(), rule(), Date.now()),
       revalue: () => void this.refresh.revalue(),
       positions: () => this.refresh.positions(),
       readNow: (assets) => void this.schedule.readNow(assets),
+      events: d.events,
     });
+    // After each valuation the schedule plans from the positions valued, and the guard looks for danger.
+    d.events.on('valuationDone', () => {
+      this.schedule.replan();
+      this.danger.update(this.refresh.positions());
+    });
+  }
+
+  /** The credits room's plan: what the month's budget allows the read schedule and the guard's streams. */
+  paceBy(plan: BudgetSource): void {
+    this.budget = plan;
   }
 
   /** Another service: forget what was learnt about the one before. */

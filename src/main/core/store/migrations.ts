@@ -201,6 +201,21 @@ export const MIGRATIONS: ReadonlyArray<(db: Database.Database) => void> = [
       );
     `);
   },
+  // 7: a risk reading keeps the position as its Portfolio row showed it (pool, side, size, the
+  // prices, the level), so `export risk` speaks like the Portfolio's CSV; older readings keep NULL.
+  (db) => {
+    db.exec(`
+      ALTER TABLE risk_readings ADD COLUMN pool TEXT;
+      ALTER TABLE risk_readings ADD COLUMN side TEXT;
+      ALTER TABLE risk_readings ADD COLUMN size REAL;
+      ALTER TABLE risk_readings ADD COLUMN base_symbol TEXT;
+      ALTER TABLE risk_readings ADD COLUMN quote_symbol TEXT;
+      ALTER TABLE risk_readings ADD COLUMN price_usd REAL;
+      ALTER TABLE risk_readings ADD COLUMN break_even_price REAL;
+      ALTER TABLE risk_readings ADD COLUMN liquidation_price REAL;
+      ALTER TABLE risk_readings ADD COLUMN level TEXT;
+    `);
+  },
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

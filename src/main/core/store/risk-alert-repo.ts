@@ -33,17 +33,39 @@ class NewestKeyId {
   }
 }
 
-/** Where a new alert goes besides the screen: the channels that carry it (notify/router.ts). */
-export type AlertRouter = (a: AlertRecord) => Enqueue[];
+/** A reading's position figures, NULL where a reading does not carry them (every named parameter must be given). */
+const NO_POSITION = {
+  pool: null,
+  side: null,
+  size: null,
+  base_symbol: null,
+  quote_symbol: null,
+  price_usd: null,
+  break_even_price: null,
+  liquidation_price: null,
+  level: null,
+} satisfies Partial<RiskReading>;
+
+/**
+ * Where a stored alert goes besides the screen (notify/router.ts, AlertRouter): `route` names the
+ * channels that carry it, asked in the transaction that stores it; `queued` is told once that
+ * transaction committed with a row queued (the outbox worker wakes).
+ */
+export interface AlertRouting {
+  route(a: AlertRecord): Enqueue[];
+  queued(): void;
+}
+
+/** Before the notifier routes alerts: none is queued anywhere. */
+const NO_ROUTES: AlertRouting = { route: () => [], queued: () => {} };
 
 /**
  * Risk readings over time and alerts (deduplicated by rule, manager, level and event). An alert is
- * queued in the outbox, for the channels that carry it, in the transaction that stores it.
+ * queued in the outbox, for the channels its router names, in the transaction that stores it.
  */
 export class RiskAlertRepo {
   readonly outbox: OutboxRepo;
-  private router: AlertRouter = () => [];
-  private onQueued: () => void = () => {};
+  private router: AlertRouting = NO_ROUTES;
   private alertById: Database.Statement | undefined;
   private shownFirst: ShowFirst | undefined;
   private readonly insertReading: Database.Statement;
@@ -51,30 +73,31 @@ export class RiskAlertRepo {
 
   constructor(private readonly db: Database.Database) {
     this.insertReading = db.prepare(`INSERT OR REPLACE INTO risk_readings
-      (manager_id, owner, ts_ms, risk_ratio, debt_usd, assets_usd, distance_pct)
-      VALUES (@manager_id, @owner, @ts_ms, @risk_ratio, @debt_usd, @assets_usd, @distance_pct)`);
+      (manager_id, owner, ts_ms, risk_ratio, debt_usd, assets_usd, distance_pct,
+       pool, side, size, base_symbol, quote_symbol, price_usd, break_even_price, liquidation_price, level)
+      VALUES (@manager_id, @owner, @ts_ms, @risk_ratio, @debt_usd, @assets_usd, @distance_pct,
+       @pool, @side, @size, @base_symbol, @quote_symbol, @price_usd, @break_even_price, @liquidation_price, @level)`);
     this.insertAlert = db.prepare(`INSERT OR IGNORE INTO alerts
       (dedupe_key, rule, level, manager_id, owner, event_id, title, message, created_at)
       VALUES (@dedupe_key, @rule, @level, @manager_id, @owner, @event_id, @title, @message, @created_at)`);
     this.outbox = new OutboxRepo(db);
   }
 
-  /** Route every new alert (`onQueued` after its commit, when it was queued somewhere). */
-  routeTo(router: AlertRouter, onQueued: () => void): void {
+  /** Route every new alert with `router` (the notifier's AlertRouter, notify/router.ts). */
+  routeWith(router: AlertRouting): void {
     this.router = router;
-    this.onQueued = onQueued;
   }
 
-  /** Queue a stored alert for its channels (inside its transaction); whether any took it. */
+  /** Queue a stored alert for the channels its router names (inside its transaction); whether any took it. */
   private enqueue(record: AlertRecord): boolean {
-    const to = this.router(record);
+    const to = this.router.route(record);
     this.outbox.enqueue(record.id, to, 0, record.created_at);
     return to.length > 0;
   }
 
   addReadings(readings: readonly RiskReading[]): void {
     this.db.transaction(() => {
-      for (const r of readings) this.insertReading.run(r);
+      for (const r of readings) this.insertReading.run({ ...NO_POSITION, ...r });
     })();
   }
 
@@ -110,7 +133,7 @@ export class RiskAlertRepo {
     })();
     if (!record) return undefined;
     this.noteInserted(a.dedupe_key, record.id);
-    if (queued) this.onQueued();
+    if (queued) this.router.queued();
     return record;
   }
 
@@ -183,7 +206,7 @@ export class RiskAlertRepo {
       queued = this.enqueue(record);
     })();
     this.noteInserted(a.dedupe_key, id);
-    if (queued) this.onQueued();
+    if (queued) this.router.queued();
     return record;
   }
 

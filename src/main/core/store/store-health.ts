@@ -1,25 +1,30 @@
+import type { CoreBus } from '../events';
 import { describeStoreError } from './store-errors';
 
 /**
- * Whether the store accepts writes, in plain words for the status: the margin stream reports its
- * own failed commits; cache, alert and pool-stream writes report here, each under its source
- * ("cache", "alerts", "pool:SUI_USDC"), so one that works again does not clear another that still
- * fails. A new failure raises one alert.
+ * Whether the store accepts writes, in plain words for the status: the margin stream publishes
+ * its own failed commits (`marginStoreChanged`); cache, alert and pool-stream writes report here,
+ * each under its source ("cache", "alerts", "pool:SUI_USDC"), so one that works again does not
+ * clear another that still fails. A new failure is published once (`storeFailed`: the alert engine
+ * raises its alert), every change as `storeHealthChanged` (the status).
  */
 export class StoreHealth {
   /** Source -> why its last write failed; a source is removed once a write of it works. */
   private readonly failing = new Map<string, string>();
+  /** Why the margin stream's commits fail, as it last said; null while they work. */
+  private marginFailure: string | null = null;
   private shown: string | null = null;
 
-  constructor(
-    private readonly marginFailure: () => string | null,
-    private readonly onFailure: (reason: string) => void,
-    private readonly onChange: () => void,
-  ) {}
+  constructor(private readonly events: Pick<CoreBus, 'on' | 'emit'>) {
+    events.on('marginStoreChanged', ({ failure }) => {
+      this.marginFailure = failure;
+      this.changed();
+    });
+  }
 
   /** "cannot write to the store: disk full", or null. */
   current(): string | null {
-    return this.marginFailure() ?? this.failing.values().next().value ?? null;
+    return this.marginFailure ?? this.failing.values().next().value ?? null;
   }
 
   /** A write of `source` failed. */
@@ -50,11 +55,11 @@ export class StoreHealth {
     }
   }
 
-  /** Something changed (the margin stream failed or recovered): alert on a new failure, tell the status. */
-  changed(): void {
+  /** Something changed: publish a new failure, and the change. */
+  private changed(): void {
     const now = this.current();
-    if (now !== null && now !== this.shown) this.onFailure(now);
+    if (now !== null && now !== this.shown) this.events.emit('storeFailed', { reason: now });
     this.shown = now;
-    this.onChange();
+    this.events.emit('storeHealthChanged', { error: now });
   }
 }

@@ -1,5 +1,6 @@
 import { join } from 'node:path';
 import type Database from 'better-sqlite3';
+import type { CoreBus } from '../events';
 import { ResponseCache } from './cache-repo';
 import { Checkpointer, FALLBACK_AUTOCHECKPOINT_PAGES } from './checkpointer';
 import {
@@ -34,8 +35,8 @@ export class Store {
   private checkpointer: Checkpointer | undefined;
   /** The file on disk, once its check passed in this run: a clean shutdown then leaves its mark (database.ts). */
   private checkedFile: string | undefined;
-  /** Told when `notice` changes after the open (the check off the thread found damage). */
-  onNotice: () => void = () => {};
+  /** Where a notice found after the open is published (`storeDamageFound`: the check off the thread found damage). */
+  private events: Pick<CoreBus, 'emit'> | undefined;
 
   private constructor(
     readonly db: Database.Database,
@@ -63,9 +64,10 @@ export class Store {
   /**
    * Open the store in `dataDir`, with WAL checkpoints off the writer's thread (store/checkpointer.ts),
    * the margin stream's commits on a thread of their own (store/margin-writer.ts), in a process whose heap
-   * stays small under a stream (store/heap-limits.ts).
+   * stays small under a stream (store/heap-limits.ts). Damage the check off the thread finds is
+   * published on `events`.
    */
-  static open(dataDir: string, log?: (line: string) => void): Store {
+  static open(dataDir: string, log?: (line: string) => void, events?: Pick<CoreBus, 'emit'>): Store {
     keepHeapSmall();
     const file = join(dataDir, STORE_FILE);
     // A file the last run closed cleanly is checked off this thread, by the checkpointer: the
@@ -77,6 +79,7 @@ export class Store {
       ? `The local store could not be used (${recovered.reason}). It was moved to ${recovered.movedTo} and a new one was started; cached history starts again from now.`
       : null;
     const store = new Store(db, notice, cleanly ? undefined : Store.reader(file, log));
+    store.events = events;
     if (!cleanly) store.checkedFile = file;
     // Any trouble of the checkpointer (it did not start, stopped, or its checkpoints keep failing)
     // gives the writer its own checkpoints back at the usual threshold.
@@ -108,7 +111,7 @@ export class Store {
       );
       this.noticeText =
         'The local store is damaged. Quit Tidewatch and start it again: the damaged file is then moved aside and a new one started (cached history starts again from then).';
-      this.onNotice();
+      this.events?.emit('storeDamageFound', { notice: this.noticeText });
       return;
     }
     this.checkedFile = file;

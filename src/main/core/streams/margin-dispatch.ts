@@ -1,6 +1,6 @@
 import { EVENT_TYPES } from '../../../shared/api';
 import type { StoredMarginEvent } from '../../../shared/contract';
-import type { AlertEngine } from '../alerts/alert-engine';
+import type { AlertEngine, LiquidationWords } from '../alerts/alert-engine';
 import { amountsInWords, type EventUnits } from '../risk/event-amounts';
 import type { IncomingMarginEvent } from '../store/margin-events';
 
@@ -75,10 +75,7 @@ export function dispatchMarginEvents(events: IncomingMarginEvent[], d: MarginDis
     (id) => d.watchedManagers.get(id),
     (owner) => d.watchedSince(owner) ?? 0,
     now,
-    (e, data) => {
-      const a = amounts.get(e.id) ?? d.eventUnits.amountsOfOne(e, data);
-      return a ? amountsInWords(a) : undefined;
-    },
+    (e, data) => liquidationWords(e, d.eventUnits, () => amounts.get(e.id) ?? d.eventUnits.amountsOfOne(e, data)),
   );
   d.checkLarge(events);
   if (pushed.length > 0) {
@@ -120,12 +117,24 @@ export function alertOnReceipt(
     owner,
     d.watchedSince(owner) ?? 0,
     data,
-    () => {
-      const amounts = d.eventUnits.amountsOfOne(e, data);
-      return amounts ? amountsInWords(amounts) : undefined;
-    },
+    liquidationWords(e, d.eventUnits, () => d.eventUnits.amountsOfOne(e, data)),
     now,
   );
+}
+
+/** A liquidation's amounts in words and its manager's pool, read only when its alert is written. */
+function liquidationWords(
+  e: IncomingMarginEvent,
+  units: EventUnits,
+  amounts: () => ReturnType<EventUnits['amountsOfOne']>,
+): LiquidationWords {
+  return {
+    amounts: () => {
+      const a = amounts();
+      return a ? amountsInWords(a) : undefined;
+    },
+    pool: () => units.poolNameOf(e.margin_manager_id!),
+  };
 }
 
 function ownerNamed(data: string): string | undefined {

@@ -1,11 +1,11 @@
-import type { StoredMarginEvent } from '../../../shared/contract';
 import type { AlertEngine } from '../alerts/alert-engine';
 import type { ServiceClient } from '../client/service-client';
-import type { AssetBookCache } from '../risk/asset-book';
-import type { EventUnits } from '../risk/event-amounts';
+import type { CoreBus } from '../events';
+import type { PushHub } from '../push-hub';
 import { checkLargeLiquidations } from '../risk/large-liquidations';
-import type { LateUnits } from '../risk/late-units';
-import type { PriceBook } from '../risk/prices';
+import type { RiskServices } from '../risk/risk-services';
+import type { ServiceLink } from '../service-link';
+import type { SettingsService } from '../settings';
 import type { IncomingMarginEvent } from '../store/margin-events';
 import type { Store } from '../store/store';
 import type { WatchRegistry } from '../watch-registry';
@@ -16,34 +16,28 @@ import type { StreamSupervisor } from './supervisor';
 
 export interface MarginServiceDeps {
   store: Pick<Store, 'margin' | 'marginWriter' | 'gaps' | 'settings'>;
-  client: () => ServiceClient;
+  link: Pick<ServiceLink, 'client'>;
   supervisor: StreamSupervisor;
   watch: WatchRegistry;
-  eventUnits: EventUnits;
-  /** Pushed events that lack units: pushed again once they are known. */
-  lateUnits: LateUnits;
+  /**
+   * What a batch is dispatched to in the risk room: the units of events (and those pushed without,
+   * again once known), prices for the large-liquidation rule, the refresh of watched owners, the
+   * guard's reads after other traders' liquidations.
+   */
+  risk: Pick<RiskServices, 'eventUnits' | 'lateUnits' | 'assets' | 'prices' | 'refresh' | 'danger'>;
   alerts: AlertEngine;
-  assets: AssetBookCache;
-  prices: PriceBook;
-  /** `last-id` on the very first start. */
-  firstStart: () => '$' | '0';
-  /** The large-liquidation rule's threshold in USD, or null (off). */
-  largeLiquidationUsd: () => number | null;
-  /** Push margin events to the page, and whether a page listens. */
-  publish: (events: StoredMarginEvent[]) => void;
-  listening: () => boolean;
-  /** Read every watched wallet now, or these owners' records soon. */
-  refreshRisk: () => Promise<unknown>;
-  refreshSoon: MarginDispatchDeps['refreshSoon'];
-  /** Other traders' liquidations (margin-dispatch.ts). */
-  marketLiquidations?: (managerIds: readonly string[]) => void;
-  /** The stream (re)opened. */
-  onOpen: () => void;
-  /** The stream's commits failed or work again (the store health tells the status). */
-  onStoreState: () => void;
-  /** Stream history that could not be replayed, recovered over REST where it could. */
-  onGap: () => void;
-  closed: () => boolean;
+  /** The network (the first start's `last-id`) and the large-liquidation rule's threshold. */
+  settings: Pick<SettingsService, 'effective'>;
+  /** Whether a page shows margin events (`margin`): only then are they dressed and pushed. */
+  hub: Pick<PushHub, 'count'>;
+  /** `last-id` for the very first start; default: `0` on the Demo network, `$` elsewhere. */
+  marginFirstStart?: '$' | '0';
+  /**
+   * Publishes events ready for the page (`marginEventsReady`), the stream opening
+   * (`marginStreamOpened`), its commits failing or working again (`marginStoreChanged`), and stream
+   * history it could not replay (`historyGapFound`).
+   */
+  events: Pick<CoreBus, 'emit'>;
   log: (line: string) => void;
 }
 
@@ -58,29 +52,31 @@ export class MarginService {
   private readonly recovery: HistoryRecovery;
   /** Liquidations before this time (replayed history) never raise the large-liquidation alert. */
   private readonly startedAt = Date.now();
+  private closed = false;
   /** What the dispatch needs, built once: each liquidation's alert reads it. */
   private readonly dispatchDeps: Pick<MarginDispatchDeps, 'watchedSince' | 'watchedManagers' | 'eventUnits' | 'alerts'>;
 
   constructor(private readonly d: MarginServiceDeps) {
+    const client = (): ServiceClient => d.link.client;
     this.dispatchDeps = {
       watchedSince: (owner) => d.watch.since(owner),
       watchedManagers: d.watch.managers,
-      eventUnits: d.eventUnits,
+      eventUnits: d.risk.eventUnits,
       alerts: d.alerts,
     };
     this.stream = marginStream({
       repo: d.store.margin,
       writer: d.store.marginWriter,
-      naming: () => d.client().http.profile,
-      urlFor: (lastId) => d.client().http.url('/dex-margin/manager-updates', { 'last-id': lastId }, 'stream'),
-      firstStart: d.firstStart,
+      naming: () => client().http.profile,
+      urlFor: (lastId) => client().http.url('/dex-margin/manager-updates', { 'last-id': lastId }, 'stream'),
+      firstStart: () => d.marginFirstStart ?? (d.settings.effective().network === 'demo' ? '0' : '$'),
       onCommitted: (events) => {
         this.recovery.noteAlive();
         this.onCommitted(events);
       },
       onReceived: (e, data) => alertOnReceipt(e, data, this.dispatchDeps),
       onOpen: () => {
-        d.onOpen();
+        d.events.emit('marginStreamOpened');
         this.recovery.onOpen();
       },
       onStoreState: (reason, err) => {
@@ -92,11 +88,11 @@ export class MarginService {
         } else {
           d.log('store: writes work again; the margin stream resumes from its cursor');
         }
-        d.onStoreState();
+        d.events.emit('marginStoreChanged', { failure: reason });
       },
     });
     this.recovery = new HistoryRecovery({
-      client: d.client,
+      client,
       repo: d.store.margin,
       gaps: d.store.gaps,
       isOpen: () => this.isOpen(),
@@ -104,13 +100,13 @@ export class MarginService {
       loadAliveAt: () => d.store.settings.get<number>('margin.aliveAt') ?? d.store.margin.cursorUpdatedAt(),
       saveAliveAt: (ms) => d.store.settings.set('margin.aliveAt', ms),
       onRecovered: (events) => this.onCommitted(events),
-      refreshRisk: d.refreshRisk,
+      refreshRisk: () => d.risk.refresh.refresh(),
       onGap: (gap) => {
         d.log(
           `stream history from ${new Date(gap.fromMs).toISOString()} to ${new Date(gap.toMs).toISOString()} could not be replayed; ${gap.recoveredLiquidations} liquidations recovered over REST`,
         );
         d.alerts.onHistoryGap(gap.fromMs, gap.toMs, gap.message);
-        d.onGap();
+        d.events.emit('historyGapFound', { gap });
       },
       log: d.log,
     });
@@ -125,11 +121,6 @@ export class MarginService {
     return this.d.supervisor.statuses().some((x) => x.id === 'margin' && x.state === 'open');
   }
 
-  /** Why the stream's commits fail now, or null. */
-  storeFailure(): string | null {
-    return this.stream.storeFailure();
-  }
-
   /** Connect once the first read settles (a first start replays history), or at once. */
   connectAfter(firstRead: Promise<unknown>, canConnect: () => boolean): void {
     this.stream.connectAfter(firstRead, () => canConnect() && this.d.supervisor.add(this.stream.spec));
@@ -137,29 +128,31 @@ export class MarginService {
 
   /** Commit what is held, stop the recovery. */
   close(): void {
+    this.closed = true;
     this.recovery.close();
     this.stream.flush();
   }
 
   private onCommitted(events: IncomingMarginEvent[]): void {
-    const d = this.d;
+    const { risk, alerts, log } = this.d;
     dispatchMarginEvents(events, {
       ...this.dispatchDeps,
       checkLarge: (evs) =>
         void checkLargeLiquidations(evs, {
-          limitUsd: d.largeLiquidationUsd(),
+          limitUsd: this.d.settings.effective().largeLiquidationUsd,
           since: this.startedAt,
-          assets: d.assets,
-          prices: d.prices,
-          alerts: d.alerts,
-          closed: d.closed,
-          log: d.log,
+          assets: risk.assets,
+          prices: risk.prices,
+          alerts,
+          closed: () => this.closed,
+          log,
         }),
-      publish: d.publish,
-      afterPush: (pushed) => d.lateUnits.afterPush(pushed),
-      listening: d.listening,
-      refreshSoon: d.refreshSoon,
-      marketLiquidations: d.marketLiquidations,
+      publish: (pushed) => this.d.events.emit('marginEventsReady', { events: pushed }),
+      afterPush: (pushed) => risk.lateUnits.afterPush(pushed),
+      listening: () => this.d.hub.count('margin') > 0,
+      refreshSoon: (owners, live) => risk.refresh.refreshSoon(owners, live),
+      // Another trader's manager is seldom learnt yet: its pool comes from its stored creation.
+      marketLiquidations: (ids) => risk.danger.onMarketLiquidations(risk.eventUnits.poolNamesOf(ids)),
     });
   }
 }

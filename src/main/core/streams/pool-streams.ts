@@ -1,24 +1,24 @@
 import type { Trade } from '../../../shared/api';
-import type { PoolPush } from '../../../shared/contract';
 import { describeForLog } from '../client/errors';
-import type { ServiceClient } from '../client/service-client';
+import type { CoreBus } from '../events';
+import type { PushHub } from '../push-hub';
+import type { ServiceLink } from '../service-link';
 import type { MarketRepo } from '../store/market-repo';
+import type { StoreHealth } from '../store/store-health';
 import { poolStream } from './pool-stream';
 import type { StreamSupervisor } from './supervisor';
 
 export interface PoolStreamsDeps {
   supervisor: StreamSupervisor;
   repo: MarketRepo;
-  client: () => ServiceClient;
-  /** Whether streams may open now (a service is configured, the monitor is open). */
-  canOpen: () => boolean;
-  /** How many views subscribe to a pool now. */
-  subscribers: (pool: string) => number;
-  publish: (pool: string, push: PoolPush) => void;
-  /** Trades each pool stream received (the guard prices a pool in danger from them). */
-  onTrades?: (pool: string, trades: Trade[]) => void;
-  /** Whether a pool's write worked again (undefined) or failed (store/store-health.ts). */
-  noteStore: (pool: string, err?: unknown) => void;
+  /** The service's client, and whether streams may open now (a service is configured, the monitor is open). */
+  link: Pick<ServiceLink, 'client' | 'mayAsk'>;
+  /** How many views subscribe to a pool now (`pool:<name>`). */
+  hub: Pick<PushHub, 'count'>;
+  /** Publishes what each pool stream read (`poolStreamRead`: the page's push; the guard prices a pool in danger from its trades). */
+  events: Pick<CoreBus, 'emit'>;
+  /** Whether a pool's write worked again or failed, under the source `pool:<name>`. */
+  storeHealth: Pick<StoreHealth, 'note'>;
   log: (line: string) => void;
 }
 
@@ -60,7 +60,7 @@ export class PoolStreams {
       this.guarded.add(pool);
       if (!open) this.ensure(pool, GUARD);
     }
-    for (const pool of before) if (!this.guarded.has(pool) && this.d.subscribers(pool) === 0) this.remove(pool);
+    for (const pool of before) if (!this.guarded.has(pool) && this.d.hub.count(`pool:${pool}`) === 0) this.remove(pool);
   }
 
   /** Whether the guard holds a pool's stream open. */
@@ -80,8 +80,8 @@ export class PoolStreams {
   }
 
   private ensure(pool: string, priority: number): void {
-    if (!this.d.canOpen()) return;
-    const client = this.d.client;
+    if (!this.d.link.mayAsk()) return;
+    const client = (): ServiceLink['client'] => this.d.link.client;
     const stream = poolStream({
       pool,
       priority,
@@ -95,10 +95,7 @@ export class PoolStreams {
           pool,
         ),
       backfill: async (from, to) => (await client().tradesRange(pool, from, to)).trades,
-      onData: (trades: Trade[], depth) => {
-        this.d.publish(pool, { pool, trades, depth });
-        if (trades.length > 0) this.d.onTrades?.(pool, trades);
-      },
+      onData: (trades: Trade[], depth) => this.d.events.emit('poolStreamRead', { pool, trades, depth }),
       onResume: (v) => {
         if (v.kind === 'backfill' && v.why === 'replay-starts-late')
           this.d.log(`pool ${pool}: the service's replay starts after the gap; reading the gap's start over REST`);
@@ -108,10 +105,10 @@ export class PoolStreams {
         if (reason !== null) {
           this.d.log(`pool ${pool}: ${reason}; its stream stops until writes work again`);
           this.d.supervisor.interrupt(`pool:${pool}`);
-          this.d.noteStore(pool, err);
+          this.d.storeHealth.note(err, `pool:${pool}`);
         } else {
           this.d.log(`pool ${pool}: writes work again; its stream resumes from its cursor`);
-          this.d.noteStore(pool);
+          this.d.storeHealth.note(undefined, `pool:${pool}`);
         }
       },
     });

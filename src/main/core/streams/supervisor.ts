@@ -1,6 +1,7 @@
 import type { EventSourceMessage } from 'eventsource-parser';
 import type { StreamState, StreamStatus } from '../../../shared/contract';
 import { backoffDelay, type BackoffPolicy } from '../client/backoff';
+import type { CoreBus } from '../events';
 import { connectSse, type SseEnd, type SseHandlers } from './sse-connection';
 
 export interface StreamSpec {
@@ -45,12 +46,14 @@ export interface SupervisorOptions {
   /** Which key a stream sends, in words ("the stream key"), for what a refusal says; default the API key. */
   keyName?: (streamId: string) => string;
   random?: () => number;
-  /** Bytes a stream received (the credit meter counts them). */
-  onBytes?(streamId: string, bytes: number): void;
-  /** The service answered a stream (true), or a stream could not reach it (false): for the offline banner. */
-  onReachable?(reachable: boolean): void;
-  /** The service refused one stream too many: it allows `limit` at once (learnt; the budget keeps to it). */
-  onLimitLearnt?(limit: number): void;
+  /**
+   * Where it publishes each change of a stream's state (`streamsChanged`), the bytes a stream
+   * received (`streamBytes`: the credit meter counts them), and whether the service answered a
+   * stream or could not be reached (`streamReached`: the offline banner).
+   */
+  events?: Pick<CoreBus, 'emit'>;
+  /** What is said of the streams as a whole (the service's limit of streams at once, learnt). */
+  log?: (line: string) => void;
 }
 
 /** A 429 on a stream that speaks of streams: the plan's limit of streams open at once, not the request rate. */
@@ -80,17 +83,11 @@ interface Running {
  */
 export class StreamSupervisor {
   private readonly streams = new Map<string, Running>();
-  private readonly listeners = new Set<(s: StreamStatus[]) => void>();
   private stopped = false;
   /** The stream limit learnt from the service's refusal, below the budget; undefined: none learnt. */
   private learntLimit: number | undefined;
 
   constructor(private opts: SupervisorOptions) {}
-
-  onStatus(listener: (s: StreamStatus[]) => void): () => void {
-    this.listeners.add(listener);
-    return () => this.listeners.delete(listener);
-  }
 
   statuses(): StreamStatus[] {
     return [...this.streams.values()].map((r) => ({ ...r.status }));
@@ -199,7 +196,9 @@ export class StreamSupervisor {
     const limit = Number.isInteger(said) && said >= 1 ? said : open;
     if (limit < 1 || limit >= this.limit()) return false;
     this.learntLimit = limit;
-    this.opts.onLimitLearnt?.(limit);
+    this.opts.log?.(
+      `the service allows ${limit} stream${limit === 1 ? '' : 's'} at once (it refused one more): pool pages wait for a free one`,
+    );
     this.rebalance();
     return true;
   }
@@ -223,9 +222,9 @@ export class StreamSupervisor {
     }, wait);
   }
 
+  /** Every stream's status, published. */
   private emit(): void {
-    const snapshot = this.statuses();
-    for (const l of this.listeners) l(snapshot);
+    this.opts.events?.emit('streamsChanged', { streams: this.statuses() });
   }
 
   private sleep(r: Running, ms: number): Promise<void> {
@@ -269,7 +268,7 @@ export class StreamSupervisor {
       const openedAt = Date.now();
       const handlers: SseHandlers = {
         onOpen: () => {
-          this.opts.onReachable?.(true);
+          this.opts.events?.emit('streamReached', { reachable: true });
           this.set(r, 'open', { lastError: null });
           r.spec.onOpen?.(r.connectedOnce);
           r.connectedOnce = true;
@@ -282,7 +281,7 @@ export class StreamSupervisor {
         },
         onBytes: (at, bytes) => {
           r.status.lastByteAt = at;
-          this.opts.onBytes?.(r.spec.id, bytes);
+          this.opts.events?.emit('streamBytes', { streamId: r.spec.id, bytes });
         },
         pause: () => r.spec.pause?.(),
       };
@@ -319,7 +318,8 @@ export class StreamSupervisor {
         continue;
       }
       if (end.status === 429 && STREAM_LIMIT_REFUSAL.test(end.message) && this.learn(r, end.message)) continue;
-      if (end.reason === 'network' || end.reason === 'watchdog') this.opts.onReachable?.(false);
+      if (end.reason === 'network' || end.reason === 'watchdog')
+        this.opts.events?.emit('streamReached', { reachable: false });
       const healthy = end.opened && (end.events > 0 || Date.now() - openedAt >= HEALTHY_CONNECTION_MS);
       let delay: number;
       if (healthy) {

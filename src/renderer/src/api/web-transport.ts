@@ -7,7 +7,7 @@ import type {
   TidewatchApi,
   Topic,
 } from '../../../shared/contract';
-import { ApiError, CANCELLED, fromWire, type WireError } from '../../../shared/wire';
+import { ApiError, CANCELLED, fromWire, WIRE_ERRORS, type WireError } from '../../../shared/wire';
 
 /**
  * TidewatchApi over the headless shell: POST /api/invoke/<method>, and one SSE connection for
@@ -60,11 +60,7 @@ export function webTransport(base = ''): TidewatchApi {
         });
       } catch {
         if (cancel.signal.aborted) throw fromWire(CANCELLED);
-        throw new ApiError(
-          'unreachable',
-          'Tidewatch is not answering.',
-          'Check that `tidewatch serve` is still running, then retry.',
-        );
+        throw new ApiError('unreachable', 'Tidewatch is not answering.', WIRE_ERRORS.unreachable.advice);
       } finally {
         options?.signal?.removeEventListener('abort', onAbort);
       }
@@ -73,7 +69,13 @@ export function webTransport(base = ''): TidewatchApi {
         error?: WireError;
       };
       if (!res.ok || body.error) {
-        throw fromWire(body.error ?? { kind: 'http', message: `HTTP ${res.status}` });
+        throw fromWire(
+          body.error ?? {
+            kind: 'http',
+            message: `Tidewatch answered with an error it did not explain (HTTP ${res.status}).`,
+            advice: WIRE_ERRORS.http.advice,
+          },
+        );
       }
       return body.result as ContractResults[M];
     },

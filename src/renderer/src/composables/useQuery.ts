@@ -1,5 +1,6 @@
 import { onScopeDispose, ref, shallowRef, watch, type Ref, type WatchSource } from 'vue';
 import type { QueryResult } from '../../../shared/contract';
+import { WIRE_ERRORS } from '../../../shared/wire';
 import { ApiError } from '../api';
 
 export interface QueryState<T> {
@@ -21,7 +22,7 @@ export function describeError(err: unknown): { message: string; advice?: string 
     const text = m ? `${m[1] ? `The ${field(m[1])} is ` : ''}${m[2]}` : err.message;
     return {
       message: `${text[0]!.toUpperCase()}${text.slice(1)}${/[.!?]$/.test(text) ? '' : '.'}`,
-      advice: err.advice ?? 'Correct it and try again.',
+      advice: err.advice ?? WIRE_ERRORS['bad-argument'].advice,
     };
   }
   if (err instanceof ApiError) return { message: err.message, advice: err.advice };

@@ -1,5 +1,5 @@
 import { afterAll, describe, expect, it } from 'vitest';
-import { Monitor } from '../../../../src/main/core/monitor';
+import { MonitorHarness } from '../../../support/monitor-harness';
 import { MemorySecretStore } from '../../../../src/main/core/settings';
 import { runCli } from '../../../support/processes';
 import { tempDir, until } from '../../../support/monitor';
@@ -26,7 +26,7 @@ describe('stream keys: streams take their own key, REST the api-key', () => {
         poolStreamKeys: { DEEP_USDC: [DEEP_KEY] },
       });
       const dir = tempDir();
-      const m = new Monitor({
+      const m = new MonitorHarness({
         dataDir: dir.dir,
         secrets: new MemorySecretStore(TEST_KEY),
         // The margin stream's first start asks for the retained history (`last-id=0`), so it has data

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Monitor } from '../../../../src/main/core/monitor';
+import type { MonitorHarness } from '../../../support/monitor-harness';
 import type { PortfolioSummary, PositionSummary } from '../../../../src/shared/contract';
 import { monitorOn, tempDir, until } from '../../../support/monitor';
 import { busiestOwners, startTestSim, type TestSim } from '../../../support/sim';
@@ -14,7 +14,7 @@ const OWNERS = 8;
 const FIGURES = ['risk_ratio', 'distance_pct', 'collateral_usd', 'debt_usd', 'liquidation_price', 'level'] as const;
 
 let t: TestSim;
-let m: Monitor;
+let m: MonitorHarness;
 let watched: string[];
 const dir = tempDir();
 /** Every snapshot the risk loop pushed, by its time. */

@@ -1,5 +1,5 @@
 import { afterAll, describe, expect, it } from 'vitest';
-import { Monitor } from '../../../../src/main/core/monitor';
+import { MonitorHarness } from '../../../support/monitor-harness';
 import { MemorySecretStore } from '../../../../src/main/core/settings';
 import { priceOf } from '../../../../src/shared/credit-prices';
 import { monitorOn, tempDir, until } from '../../../support/monitor';
@@ -28,7 +28,7 @@ function metered(t: TestSim, dir: string) {
     if (res.ok) asked.push(url.pathname);
     return res;
   };
-  const m = new Monitor({
+  const m = new MonitorHarness({
     dataDir: dir,
     secrets: new MemorySecretStore(TEST_KEY),
     // Builder's three streams: the pool page streams beside the margin stream (Free allows one).
@@ -95,9 +95,9 @@ describe('the credit meter', () => {
     const offB = b.m.subscribe('pool:SUI_USDC', () => {});
     cleanups.push(offB);
     await until(async () => (await titles()).length >= 1, 10_000, 'the 80 % warning');
-    expect((await titles())[0]).toBe('80 % of the monthly credit budget used');
+    expect((await titles())[0]).toBe('80\u202F% of the monthly credit budget used');
     for (let i = 0; i < 200 && (await titles()).length < 2; i++) await b.m.invoke('depth', { pool: 'DEEP_USDC' });
-    expect(await titles()).toEqual(['80 % of the monthly credit budget used', 'Monthly credit budget used up']);
+    expect(await titles()).toEqual(['80\u202F% of the monthly credit budget used', 'Monthly credit budget used up']);
     await until(
       () => b.m.status().credits !== null && b.m.status().credits!.thisMonth >= budget,
       5_000,

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AlertRecord, StatusSnapshot } from '../../../../src/shared/contract';
 import { parseNotifyConfig } from '../../../../src/main/core/notify/config';
-import type { Monitor } from '../../../../src/main/core/monitor';
+import type { MonitorHarness } from '../../../support/monitor-harness';
 import { monitorOn, tempDir, until } from '../../../support/monitor';
 import { Receivers } from '../../../support/receivers';
 import { refusingPort } from '../../../support/refusing-port';
@@ -16,7 +16,7 @@ import { startTestSim, type TestSim } from '../../../support/sim';
 let t: TestSim;
 let rx: Receivers;
 const dirs: Array<{ remove(): void }> = [];
-const monitors: Monitor[] = [];
+const monitors: MonitorHarness[] = [];
 
 beforeAll(async () => {
   t = await startTestSim({ historyDays: 0.2 });
@@ -30,7 +30,7 @@ afterAll(async () => {
 });
 
 /** A monitor whose alert channels run on a clock the test moves (`skew` ms ahead of the wall). */
-function monitorWith(doc: Record<string, unknown>): { m: Monitor; skip: (ms: number) => void } {
+function monitorWith(doc: Record<string, unknown>): { m: MonitorHarness; skip: (ms: number) => void } {
   const dir = tempDir();
   dirs.push(dir);
   let skew = 0;
@@ -43,7 +43,7 @@ function monitorWith(doc: Record<string, unknown>): { m: Monitor; skip: (ms: num
   return { m, skip: (ms) => (skew += ms) };
 }
 
-function critical(m: Monitor, n: number, at: number): AlertRecord {
+function critical(m: MonitorHarness, n: number, at: number): AlertRecord {
   return m.store.risk.addAlert({
     dedupe_key: `test:refused:${n}:${at}`,
     rule: 'liquidation',
@@ -77,7 +77,7 @@ describe('a channel that refuses connections', () => {
     expect(m.status().unreached).toEqual([]);
     const early = (await m.invoke('alerts', {})).data.find((x) => x.id === a.id)!;
     expect(early.deliveries?.at(-1)?.result).not.toBe('undelivered');
-    expect(m.alerts.sight.reasons().join()).not.toContain('alert channel');
+    expect(m.sight.reasons().join()).not.toContain('alert channel');
 
     // A minute after the first failure: flagged, pushed, said once.
     skip(31_000);
@@ -87,7 +87,7 @@ describe('a channel that refuses connections', () => {
     expect(u!.reason).toMatch(/^ntfy \(phone\) could not be reached: connection refused/);
     await until(() => pushed.some((s) => (s.unreached ?? []).length === 1), 5_000, 'the status push');
     // Its only channel: nothing reaches the trader, which the blind alarm counts (in words).
-    expect(m.alerts.sight.reasons()).toContain('no alert channel reaches you (phone (ntfy): connection refused)');
+    expect(m.sight.reasons()).toContain('no alert channel reaches you (phone (ntfy): connection refused)');
     expect(raised).toHaveLength(1);
     expect(raised[0]).toMatchObject({ level: 'warning', title: 'Alerts are not reaching phone (ntfy)' });
     expect(raised[0]!.message).toMatch(

@@ -1,7 +1,8 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { AlertRecord } from '../../../../src/shared/contract';
+import { clockText, CORE_LOCALE } from '../../../../src/shared/format';
 import { parseNotifyConfig } from '../../../../src/main/core/notify/config';
-import type { Monitor } from '../../../../src/main/core/monitor';
+import { MonitorHarness } from '../../../support/monitor-harness';
 import type { NewAlert } from '../../../../src/main/core/store/risk-alert-repo';
 import { startServe, type Serving } from '../../../../src/main/web/serve';
 import { monitorOn, tempDir, until } from '../../../support/monitor';
@@ -16,7 +17,7 @@ import { startTestSim, type TestSim } from '../../../support/sim';
 let t: TestSim;
 let rx: Receivers;
 const dirs: Array<{ remove(): void }> = [];
-const monitors: Monitor[] = [];
+const monitors: MonitorHarness[] = [];
 
 beforeAll(async () => {
   t = await startTestSim({ historyDays: 0.2 });
@@ -32,7 +33,7 @@ afterAll(async () => {
 });
 
 /** A monitor on the test sim with every channel pointed at the receivers. */
-function monitorWith(doc: Record<string, unknown>): Monitor {
+function monitorWith(doc: Record<string, unknown>): MonitorHarness {
   const dir = tempDir();
   dirs.push(dir);
   const parsed = parseNotifyConfig(JSON.stringify(doc), {});
@@ -42,7 +43,7 @@ function monitorWith(doc: Record<string, unknown>): Monitor {
 }
 
 let seq = 0;
-function alert(m: Monitor, over: Partial<NewAlert> = {}): AlertRecord {
+function alert(m: MonitorHarness, over: Partial<NewAlert> = {}): AlertRecord {
   seq++;
   return m.store.risk.addAlert({
     dedupe_key: `test:${seq}:${Date.now()}`,
@@ -186,13 +187,14 @@ describe('the outbox, against real receivers', () => {
     expect(held.due_at).toBeGreaterThan(Date.now() + 3_000_000);
     expect(m.store.risk.outbox.log([warning.id]).get(warning.id)![0]).toMatchObject({
       result: 'held',
-      detail: `quiet hours until ${quietHours.to}`,
+      // The quiet hours' end, its zone named (shared/format.ts).
+      detail: `quiet hours until ${clockText(held.due_at, CORE_LOCALE)}`,
     });
   });
 });
 
 describe('escalation', () => {
-  let serving: Serving;
+  let serving: Serving<MonitorHarness>;
   const dir = tempDir();
   afterAll(async () => {
     await serving?.close();
@@ -218,6 +220,7 @@ describe('escalation', () => {
         dataDir: dir.dir,
         demo: { speed: 1 },
         notifyFile: { path: 'escalate.json', ...parseNotifyConfig(JSON.stringify(doc), {}) },
+        buildMonitor: (options) => new MonitorHarness(options),
       });
       const a = alert(serving.monitor, {
         level: 'critical',

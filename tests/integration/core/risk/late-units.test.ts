@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import type { Monitor } from '../../../../src/main/core/monitor';
+import type { MonitorHarness } from '../../../support/monitor-harness';
 import type { MarginEventRow, StoredMarginEvent } from '../../../../src/shared/contract';
 import { monitorOn, tempDir, until } from '../../../support/monitor';
 import { startTestSim, type TestSim } from '../../../support/sim';
@@ -11,7 +11,7 @@ import { startTestSim, type TestSim } from '../../../support/sim';
  */
 describe('Live events answered before the pool list is read', () => {
   let t: TestSim | undefined;
-  let m: Monitor | undefined;
+  let m: MonitorHarness | undefined;
   let dir: ReturnType<typeof tempDir> | undefined;
 
   afterEach(async () => {

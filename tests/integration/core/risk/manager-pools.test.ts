@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Monitor } from '../../../../src/main/core/monitor';
+import type { MonitorHarness } from '../../../support/monitor-harness';
 import type { MarginEventRow, StoredMarginEvent } from '../../../../src/shared/contract';
 import { monitorOn, tempDir, until } from '../../../support/monitor';
 import { startTestSim, type TestSim } from '../../../support/sim';
@@ -12,7 +12,7 @@ import { startTestSim, type TestSim } from '../../../support/sim';
  */
 describe('Live events of managers created before the first start', () => {
   let t: TestSim;
-  let m: Monitor;
+  let m: MonitorHarness;
   const dir = tempDir();
   const lookups: string[] = [];
   const pushes: StoredMarginEvent[][] = [];

@@ -1,5 +1,5 @@
 import { afterAll, describe, expect, it } from 'vitest';
-import { Monitor } from '../../../../src/main/core/monitor';
+import { MonitorHarness } from '../../../support/monitor-harness';
 import { CADENCE_RULES } from '../../../../src/main/core/risk/cadence';
 import { MemorySecretStore } from '../../../../src/main/core/settings';
 import { tempDir, until } from '../../../support/monitor';
@@ -31,7 +31,7 @@ describe('the guard reads where the risk is', () => {
         asked.push(`${url.pathname}${url.searchParams.get('limit') ? `?limit=${url.searchParams.get('limit')}` : ''}`);
       return res;
     };
-    const m = new Monitor({
+    const m = new MonitorHarness({
       dataDir: dir.dir,
       secrets: new MemorySecretStore(TEST_KEY),
       overrides: { network: 'custom', baseUrl: t.sim.url, streamUrl: t.sim.url, plan: 'builder', streamBudget: 3 },
@@ -108,7 +108,7 @@ describe('the guard reads where the risk is', () => {
   it('on the Free plan a pool page waits: the one stream is the margin stream', async () => {
     const t = await startTestSim({ historyDays: 0.2, plan: 'free' });
     const dir = tempDir();
-    const m = new Monitor({
+    const m = new MonitorHarness({
       dataDir: dir.dir,
       secrets: new MemorySecretStore(TEST_KEY),
       overrides: { network: 'custom', baseUrl: t.sim.url, streamUrl: t.sim.url },

@@ -1,7 +1,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, describe, expect, it } from 'vitest';
-import { Monitor } from '../../../../src/main/core/monitor';
+import { MonitorHarness } from '../../../support/monitor-harness';
 import { MemorySecretStore } from '../../../../src/main/core/settings';
 import { AUTH_RETRY_MS, StreamSupervisor } from '../../../../src/main/core/streams/supervisor';
 import { monitorOn, tempDir, until } from '../../../support/monitor';
@@ -16,8 +16,8 @@ afterAll(async () => {
 /** A Demo network and a monitor watching it, closed (and the data removed) once the file is done. */
 async function watching(
   simOptions: Parameters<typeof startTestSim>[0],
-  build: (t: TestSim, dataDir: string) => Monitor = (t, dataDir) => monitorOn(t, dataDir).start(),
-): Promise<{ t: TestSim; m: Monitor }> {
+  build: (t: TestSim, dataDir: string) => MonitorHarness = (t, dataDir) => monitorOn(t, dataDir).start(),
+): Promise<{ t: TestSim; m: MonitorHarness }> {
   const t = await startTestSim(simOptions);
   const dir = tempDir();
   const m = build(t, dir.dir);
@@ -30,15 +30,15 @@ async function watching(
 }
 
 /** The same service as a custom network with its key kept at rest (not the Demo network's). */
-const customNetwork = (t: TestSim, dataDir: string): Monitor =>
-  new Monitor({
+const customNetwork = (t: TestSim, dataDir: string): MonitorHarness =>
+  new MonitorHarness({
     dataDir,
     secrets: new MemorySecretStore(TEST_KEY),
     overrides: { network: 'custom', baseUrl: t.sim.url, streamUrl: t.sim.url },
   }).start();
 
 /** The service revokes the key (the margin stream stops on 401), then accepts it again; returns the stream's state. */
-async function revokeThenAccept(t: TestSim, m: Monitor): Promise<() => string | undefined> {
+async function revokeThenAccept(t: TestSim, m: MonitorHarness): Promise<() => string | undefined> {
   const margin = () => m.streams.supervisor.statuses().find((s) => s.id === 'margin')?.state;
   await until(() => margin() === 'open', 10_000, 'open');
   t.sim.setApiKeys(['another-key']);
@@ -79,7 +79,7 @@ describe('the margin stream under faults', () => {
   it('stops on 401 with an auth status and an alert, and resumes when the key changes', async () => {
     const secrets = new MemorySecretStore('wrong-key');
     const { m } = await watching({ historyDays: 0.2 }, (t, dataDir) =>
-      new Monitor({
+      new MonitorHarness({
         dataDir,
         secrets,
         overrides: { network: 'custom', baseUrl: t.sim.url, streamUrl: t.sim.url },

@@ -1,5 +1,5 @@
 import { afterAll, describe, expect, it } from 'vitest';
-import type { Monitor } from '../../../../src/main/core/monitor';
+import type { MonitorHarness } from '../../../support/monitor-harness';
 import { REPLAY_EVIDENCE_MS } from '../../../../src/main/core/streams/pool-resume';
 import { monitorOn, tempDir, until } from '../../../support/monitor';
 import { startTestSim, type TestSim } from '../../../support/sim';
@@ -11,7 +11,7 @@ afterAll(async () => {
   for (const c of cleanups.reverse()) await c();
 });
 
-function storedDigests(m: Monitor): Set<string> {
+function storedDigests(m: MonitorHarness): Set<string> {
   return new Set(
     (
       m.store.db.prepare('SELECT event_digest FROM trades WHERE pool = ?').all(POOL) as Array<{ event_digest: string }>

@@ -21,7 +21,8 @@ describe("privacy: only the user's own amounts are masked", () => {
     privacy.value = true;
     try {
       expect(eventSummary(e(true))).toBe('••••• USDC');
-      expect(eventSummary(e(false))).toBe('1.5 USDC');
+      expect(eventSummary(e(false))).toBe('1.50 USDC');
+      expect(eventSummary(e(true), true)).toBe('••••• USDC');
       expect(usd(12.5)).toBe('$•••••');
       expect(usd(12.5, { private: false })).toBe('$12.50');
       expect(price(3.38, 4)).toBe('3.3800');
@@ -32,7 +33,7 @@ describe("privacy: only the user's own amounts are masked", () => {
 });
 
 describe('a liquidation in words', () => {
-  it('names each label once, as the alerts do, with the ratio rounded down', () => {
+  it("names each label once, as the alerts do, with the ratio rounded down and each amount at its asset's precision (in full for the tooltip)", () => {
     const e = {
       id: 'x',
       type: 'dex_margin_manager_updates_liquidation',
@@ -46,7 +47,10 @@ describe('a liquidation in words', () => {
         { label: 'left', raw: '75178187', decimals: 6, symbol: 'USDC' },
       ],
     };
-    expect(eventSummary(e)).toBe('risk ratio 1.199, repaid 405.789695 USDC, left 1,972.025611 WAL and 75.178187 USDC');
+    expect(eventSummary(e)).toBe('risk ratio 1.199, repaid 405.79 USDC, left 1,972.0256 WAL and 75.18 USDC');
+    expect(eventSummary(e, true)).toBe(
+      'risk ratio 1.199, repaid 405.789695 USDC, left 1,972.025611 WAL and 75.178187 USDC',
+    );
     expect(eventSummary({ ...e, amounts: undefined })).toBe(
       'risk ratio 1.199, amounts not shown: the asset is not known yet',
     );

@@ -17,7 +17,7 @@ describe('the shock panel on the manager page', () => {
     const slider = w.find('[data-testid="shock-slider-SUI"]');
     // -10 %: SUI $2.25, assets 2,450, ratio 1.289.
     await slider.setValue('-10');
-    expect(w.find('[data-testid="manager-shocked"]').text()).toMatch(/^SUI −10 %: ratio 1\.289/);
+    expect(w.find('[data-testid="manager-shocked"]').text()).toMatch(/^SUI −10\u202F%: ratio 1\.289/);
     // -25 %: SUI $1.875: assets 2,075 / 1,900 = 1.092, below 1.125: liquidated.
     await slider.setValue('-25');
     const text = w.find('[data-testid="manager-shocked"]').text();

@@ -14,7 +14,7 @@ describe('the position facts', () => {
     const p = position();
     const w = mount(PositionFacts, { props: { position: p, own: false } });
     expect(w.get('[data-testid="position-side"]').text()).toBe('Long SUI');
-    expect(w.get('[data-testid="position-size"]').text()).toBe('1,000.00 SUI');
+    expect(w.get('[data-testid="position-size"]').text()).toBe('1,000.0000 SUI');
     expect(w.get('[data-testid="position-break-even"]').text()).toBe(usdPrice(p.pnl.break_even_price));
     // A break-even, not an entry: the service reports no fills, and interest moves it.
     expect(w.text()).toContain('Break-even price');
@@ -24,17 +24,17 @@ describe('the position facts', () => {
       'Not the price paid (the service does not report fills): it counts the interest accrued, so it rises as interest accrues.',
     );
     expect(w.get('[data-testid="position-pnl"]').text()).toBe(`+${usd(p.pnl.pnl_usd)}`);
-    expect(w.text()).toContain(`+${((p.pnl.pnl_usd! / 600) * 100).toFixed(1)} % of net deposits`);
+    expect(w.text()).toContain(`+${((p.pnl.pnl_usd! / 600) * 100).toFixed(1)}\u202F% of net deposits`);
     expect(w.get('[data-testid="position-debt"]').text()).toBe('1,900.00 USDC: borrows and interest to date');
     expect(w.get('[data-testid="position-interest-accrued"]').text()).toBe(
       'of which interest since opening ≤ 19.00 USDC ($19.00)',
     );
-    expect(w.get('[data-testid="position-apr"]').text()).toBe('12.00 %');
+    expect(w.get('[data-testid="position-apr"]').text()).toBe('12.00\u202F%');
     expect(w.text()).toContain("from the pool's rate curve");
     expect(w.get('[data-testid="position-level"]').text()).toBe('Warning');
-    expect(w.get('[data-testid="position-price-source"]').text()).toBe(`PricesSUI $2.50: ${priceSource(p.price!)}`);
+    expect(w.get('[data-testid="position-price-source"]').text()).toBe(`PricesSUI $2.5000: ${priceSource(p.price!)}`);
     // Read at the fixture's NOW, the oracle's time is today's: a clock time, not a date.
-    expect(priceSource(p.price!, NOW)).toMatch(/learnt from the service's risk ratios at 11:55 AM/);
+    expect(priceSource(p.price!, NOW)).toMatch(/learnt from the service's risk ratios at 11:55 AM UTC/);
     expect(w.find('[data-testid="exchange-view"]').exists()).toBe(false);
   });
 
@@ -100,7 +100,7 @@ describe('the position facts', () => {
       'Some SUI moves are valued at the nearest price.',
     );
     expect(estimated.get('[data-testid="exchange-view"]').text()).toBe(
-      "Exchange SUI $2.60 (+4.0 %): ratio 1.474 at the exchange's prices",
+      "Exchange SUI $2.6000 (+4.0\u202F%): ratio 1.474 at the exchange's prices",
     );
   });
 });

@@ -10,7 +10,7 @@ import {
   priceAtRatio,
   repayFor,
 } from '../../../../src/shared/risk-model';
-import { num, usd, usdPrice } from '../../../../src/renderer/src/format';
+import { amount, usd, usdPrice } from '../../../../src/renderer/src/format';
 import RepairPanel from '../../../../src/renderer/src/features/manager/RepairPanel.vue';
 import { adviceAmount as shownUp } from '../../../../src/shared/risk-model';
 import { position, H, P } from '../../support/manager';
@@ -36,10 +36,11 @@ describe('the repair plan on the manager page', () => {
     expect(usdc.amount).toBeCloseTo(151.425, 5);
     expect(sui.amount).toBeCloseTo(60.57, 5);
     expect(repay.amount).toBeCloseTo(100.8996, 4);
-    // Shown rounded up at two decimals: 151.43, 60.58 ($151.45 at $2.50), 100.90.
+    // Shown rounded up at each asset's precision (USDC's cents, SUI's 4 decimals): 151.43, 60.5701 (the model's
+    // amount is a hair over 60.57; $151.43 at $2.50), 100.90.
     const after = priceAtRatio(afterDeposit(H, 'quote', 151.43), 1, 1.125)!;
     expect(w.get('[data-testid="repair-text"]').text()).toBe(
-      `Deposit 151.43 USDC ($151.43) or 60.58 SUI ($151.45) or repay 100.90 USDC ($100.90) to get back to 1.500; liquidation price after the USDC deposit ${usdPrice(liquidationPriceShown(after, 2.5))} (now ${usdPrice(position().liquidation_price)}).`,
+      `Deposit 151.43 USDC ($151.43) or 60.5701 SUI ($151.43) or repay 100.90 USDC ($100.90) to get back to 1.500; liquidation price after the USDC deposit ${usdPrice(liquidationPriceShown(after, 2.5))} (now ${usdPrice(position().liquidation_price)}).`,
     );
 
     // The pool's target after a liquidation (1.25) is below the ratio now: nothing to do.
@@ -58,9 +59,9 @@ describe('the repair plan on the manager page', () => {
     expect(amountOf(w, 'repair-deposit-SUI')).toBe(s.amount);
     expect(amountOf(w, 'repair-repay')).toBe(repayFor(H, P, adviceTarget(1.777), 6)!.amount);
     expect(w.get('[data-testid="repair-deposit-SUI"]').text()).toBe(
-      `${num(shownUp(s.amount, 9))} SUI (${usd(shownUp(s.amount, 9) * P.base)})`,
+      `${amount(shownUp(s.amount, 'SUI', 9), 'SUI')} (${usd(shownUp(s.amount, 'SUI', 9) * P.base)})`,
     );
-    expect(shownUp(s.amount, 9)).toBeGreaterThanOrEqual(s.amount);
+    expect(shownUp(s.amount, 'SUI', 9)).toBeGreaterThanOrEqual(s.amount);
     expect(w.get('[data-testid="repair-text"]').text()).toContain('to get back to 1.777');
 
     await w.get('[data-testid="repair-custom"]').setValue('1.1');
@@ -80,7 +81,7 @@ describe('the repair plan on the manager page', () => {
     const w = mount(RepairPanel, { props: { position: p, own: false } });
     expect(w.get('[data-testid="liquidation-cost"]').text()).toBe(
       `If nothing is done: at ${usdPrice(p.liquidation_price)} (the liquidation price) the liquidators repay ${usd(c.repaid_usd)} of debt and take ${usd(c.seized_usd)} of assets, ` +
-        `of which ${usd(c.liquidator_reward_usd + c.pool_reward_usd)} are rewards (1 % to the liquidator, 4 % to the pool); its equity there, ${usd(c.equity_before_usd)}, falls to ${usd(c.equity_after_usd)}.`,
+        `of which ${usd(c.liquidator_reward_usd + c.pool_reward_usd)} are rewards (1\u202F% to the liquidator, 4\u202F% to the pool); its equity there, ${usd(c.equity_before_usd)}, falls to ${usd(c.equity_after_usd)}.`,
     );
     // At the liquidation price ((1.125 x 1,900 - 200) / 1,000 = 1.9375): assets 2,137.50, debt 1,900;
     // repaid (1.25 x 1,900 - 2,137.5) / (1.25 - 1.05) = 1,187.50, seized 1.05 times that.

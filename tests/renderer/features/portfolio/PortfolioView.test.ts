@@ -38,7 +38,7 @@ describe('the Portfolio: one row per position, every figure agreeing, and price 
     expect(rows.map((r) => r.attributes('data-manager'))).toEqual(['0xdeep', '0xshort', '0xlong']);
     const [deep, short, long] = rows as [(typeof rows)[number], (typeof rows)[number], (typeof rows)[number]];
     expect(rows.map((r) => cell(r, 'row-side'))).toEqual(['Long DEEP', 'Short SUI', 'Long SUI']);
-    expect(rows.map((r) => cell(r, 'row-size'))).toEqual(['100,000.00 DEEP', '1,200.00 SUI', '1,000.00 SUI']);
+    expect(rows.map((r) => cell(r, 'row-size'))).toEqual(['100,000.0000 DEEP', '1,200.0000 SUI', '1,000.0000 SUI']);
     expect(rows.map((r) => cell(r, 'row-ratio'))).toEqual(['1.136', '1.190', '1.250']);
     expect(rows.map((r) => cell(r, 'row-level'))).toEqual(['Critical', 'Warning', 'OK']);
     expect(cell(deep, 'row-level')).toBe('Critical');
@@ -54,7 +54,7 @@ describe('the Portfolio: one row per position, every figure agreeing, and price 
     expect(cell(long, 'row-debt')).toBe('$2,800.00');
     expect(cell(long, 'row-equity')).toBe('$700.00');
     expect(cell(long, 'row-leverage')).toBe('5.00×');
-    expect(cell(long, 'row-break-even')).toBe('break-even $3.40');
+    expect(cell(long, 'row-break-even')).toBe('break-even $3.4000');
     expect(long.get('[data-testid="row-break-even"]').attributes('title')).toContain(
       'Not the price paid (the service does not report fills)',
     );
@@ -64,15 +64,15 @@ describe('the Portfolio: one row per position, every figure agreeing, and price 
     expect(cell(short, 'row-break-even-moved')).toBe(`moved by the liquidation at ${shortTime(NOW - 3_600_000)}`);
     expect(w.text()).not.toMatch(/\bentry\b/i);
     expect(cell(long, 'row-pnl')).toBe('+$100.00');
-    expect(cell(long, 'row-distance')).toMatch(/^liq\. \$3\.15\s*-10\.0%$/);
-    expect(cell(long, 'row-apr')).toBe('8.2 %');
+    expect(cell(long, 'row-distance')).toMatch(/^liq\. \$3\.1500\s*\u221210\.0\u202F%$/);
+    expect(cell(long, 'row-apr')).toBe('8.20\u202F%');
     // The price's source in its tooltip (small text only where it is not the oracle's); the exchange beside it, never in the figures.
-    expect(cell(long, 'row-price')).toContain('$3.50');
+    expect(cell(long, 'row-price')).toContain('$3.5000');
     expect(cell(long, 'row-price')).not.toContain('oracle');
     expect(long.get('[data-testid="row-price"]').attributes('title')).toContain(
       "oracle price (learnt from the service's risk ratios at",
     );
-    expect(cell(long, 'row-exchange')).toBe('exch. $3.41 (\u22122.6 %)ratio there 1.217');
+    expect(cell(long, 'row-exchange')).toBe('exch. $3.4100 (\u22122.6\u202F%)ratio there 1.217');
     expect(short.find('[data-testid="row-exchange"]').exists()).toBe(false);
     // An estimated PnL is marked, with its note; an unknown one is a dash with its note.
     expect(cell(short, 'row-pnl')).toBe('≈+$200.00');
@@ -88,7 +88,7 @@ describe('the Portfolio: one row per position, every figure agreeing, and price 
     expect(long.find('[data-testid="row-interest-liquidates"]').exists()).toBe(false);
     // The price line says where each price comes from, the exchange beside it.
     expect(w.get('[data-testid="prices"]').text()).toContain(
-      'SUI $3.50 (oracle price, 1 min ago; exchange $3.41 (\u22122.6 %))',
+      'SUI $3.5000 (oracle price, 1 min ago; exchange $3.4100 (\u22122.6\u202F%))',
     );
     w.unmount();
   });
@@ -109,7 +109,7 @@ describe('the Portfolio: one row per position, every figure agreeing, and price 
     // SUI at $2.975: the long falls to 1.0625 and is liquidated (repaid (1.25 x 2,800 - 2,975) / 0.2 = 2,625, equity 700 -> 43.75);
     // the short rises to 5,000 / 3,570 = 1.4006, shown 1.400 (ratios round down) (equity 800 -> 1,430); DEEP does not move.
     expect(w.get('[data-testid="shock-totals"]').text()).toBe(
-      'SUI \u221215 %: 1 of 3 positions liquidated, $2,625.00 of debt repaid by liquidators, equity \u2212$26.25',
+      'SUI \u221215\u202F%: 1 of 3 positions liquidated, $2,625.00 of debt repaid by liquidators, equity \u2212$26.25',
     );
     const rows = w.findAll('[data-testid="position-row"]');
     expect(rows.map((r) => cell(r, 'row-shocked-ratio'))).toEqual(['1.136', '1.400', '1.062']);
@@ -125,7 +125,7 @@ describe('the Portfolio: one row per position, every figure agreeing, and price 
     // Every non-stable asset down 10 % more: DEEP too.
     await w.get('[data-testid="shock-slider-all"]').setValue('-10');
     expect(w.get('[data-testid="shock-totals"]').text()).toMatch(
-      /^SUI \u221215 % and all non-stable assets \u221210 %: 2 of 3 positions liquidated, /,
+      /^SUI \u221215\u202F% and all non-stable assets \u221210\u202F%: 2 of 3 positions liquidated, /,
     );
     expect(f.calls.length).toBe(callsBefore);
 

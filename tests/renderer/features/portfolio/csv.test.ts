@@ -1,7 +1,9 @@
 // @vitest-environment happy-dom
 import { createPinia, setActivePinia } from 'pinia';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { POSITION_COLUMNS, positionsToCsv } from '../../../../src/renderer/src/features/portfolio/csv';
+import { positionsToCsv } from '../../../../src/renderer/src/features/portfolio/csv';
+import { POSITION_COLUMNS } from '../../../../src/shared/csv';
+import { isoTime } from '../../../../src/shared/format';
 import { LONG_DEEP, NOW, WALLET } from '../../support/portfolio';
 
 beforeEach(() => setActivePinia(createPinia()));
@@ -42,7 +44,7 @@ describe('the Portfolio CSV', () => {
       'side',
       'size',
       'break_even_price',
-      'break_even_moved_ms',
+      'break_even_moved_at',
       'pnl_usd',
       'pnl_estimated',
       'borrow_apr',
@@ -68,15 +70,18 @@ describe('the Portfolio CSV', () => {
       level: 'warning',
       price_source: 'oracle',
     });
-    // When the snapshot the row is of was valued (the time the Portfolio shows).
-    expect(Date.parse(short['valued_at']!)).toBe(WALLET.positions.find((p) => p.manager_id === '0xshort')!.valued_at);
+    // When the snapshot the row is of was valued (the time the Portfolio shows), in ISO 8601 with the zone's offset.
+    const valuedAt = WALLET.positions.find((p) => p.manager_id === '0xshort')!.valued_at;
+    expect(short['valued_at']).toBe(isoTime(valuedAt));
+    expect(short['valued_at']).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}[+-]\d\d:\d\d$/);
+    expect(Date.parse(short['valued_at']!)).toBe(valuedAt);
     expect(short['pnl_note']).toBe(
       "Some SUI moves are valued at the nearest price Tidewatch knows, not their own time's.",
     );
     expect(Number(short['liquidation_price'])).toBeCloseTo(5000 / 1350, 9);
     expect(Number(short['distance_pct'])).toBeCloseTo((5000 / 1350 / 3.5 - 1) * 100, 9);
     expect(Number(short['break_even_price'])).toBeCloseTo(3.5 + 200 / 1200, 9);
-    expect(Number(short['break_even_moved_ms'])).toBe(NOW - 3_600_000);
+    expect(Date.parse(short['break_even_moved_at']!)).toBe(NOW - 3_600_000);
     expect(header!.some((c) => c.includes('entry'))).toBe(false);
     const deep = byManager.get('0xdeep')!;
     expect(deep).toMatchObject({
@@ -84,7 +89,7 @@ describe('the Portfolio CSV', () => {
       size: '100000',
       pnl_usd: '',
       break_even_price: '',
-      break_even_moved_ms: '',
+      break_even_moved_at: '',
       pnl_estimated: 'false',
       level: 'critical',
       risk_ratio: String(LONG_DEEP.risk_ratio),

@@ -12,14 +12,14 @@ describe("a row's level in words", () => {
     expect(levelReason(at(1.14, -5, 'critical'))).toMatch(
       /^Ratio 1\.140 is below the critical ratio\. Warning below 1\.200/,
     );
-    expect(levelReason(at(1.17, -2.9, 'critical'))).toMatch(/^Within 3 % of its liquidation price\./);
+    expect(levelReason(at(1.17, -2.9, 'critical'))).toMatch(/^Within 3\u202F% of its liquidation price\./);
     expect(levelReason(at(1.12, -0.1, 'liquidatable'))).toMatch(/^Ratio 1\.120 is below the liquidation ratio/);
   });
 
   it('says a level held by the hysteresis is held, and until when, as the alerts hold it', () => {
     // Critical at 1.14, now 1.16 and 4 % away: judged alone a warning, held critical until 1.173 and 3.3 %.
     expect(levelReason(at(1.16, -4, 'critical'))).toMatch(
-      /^Ratio 1\.160: held at critical until it is 2 % past the edge \(1\.173, and 3\.3 % from its liquidation price\)/,
+      /^Ratio 1\.160: held at critical until it is 2\u202F% past the edge \(1\.173, and 3\.3\u202F% from its liquidation price\)/,
     );
     expect(levelReason(at(1.21, -8, 'warning'))).toMatch(/^Ratio 1\.210: held at warning until .*\(1\.224\)/);
   });

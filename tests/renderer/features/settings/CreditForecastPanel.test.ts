@@ -163,14 +163,14 @@ describe('the credits panel tells one story with the status bar', () => {
     const w = mount(SettingsView, { attachTo: document.body });
     await settle();
     expect(w.get('[data-testid="forecast-sentence"]').text()).toMatch(
-      /^About 2,300 credits a day at these settings: 28 % of the Free plan/,
+      /^About 2,300 credits a day at these settings: 28\u202F% of the Free plan/,
     );
     await w.get('[data-testid="plan"]').setValue('builder');
     await new Promise((r) => setTimeout(r, PREVIEW_SETTLE_MS + 50));
     await settle();
     expect(f.calls.filter(([m]) => m === 'creditForecast').at(-1)![1]).toEqual({ preview: { plan: 'builder' } });
     expect(w.get('[data-testid="forecast-sentence"]').text()).toBe(
-      'About 41,000 credits a day at the settings above, not saved: 24 % of the Builder plan (166,667 a day of its 5,000,000 a month).',
+      'About 41,000 credits a day at the settings above, not saved: 24\u202F% of the Builder plan (166,667 a day of its 5,000,000 a month).',
     );
     expect(w.get('[data-testid="forecast-preview"]').text()).toBe(
       'A preview of the plan, budget and record reads picked above: Save to keep them.',
@@ -223,7 +223,7 @@ describe('the credits panel tells one story with the status bar', () => {
     const w = mount(SettingsView, { attachTo: document.body });
     await settle();
     expect(w.get('[data-testid="forecast-demo"]').text()).toBe(
-      "The Demo network does not slow the reads for a budget: the lines are the reads made now. On the data service the Free plan's budget would slow them to about 2,300 credits a day (28 % of its day): SUI every 15 min instead of 45 s.",
+      "The Demo network does not slow the reads for a budget: the lines are the reads made now. On the data service the Free plan's budget would slow them to about 2,300 credits a day (28\u202F% of its day): SUI every 15 min instead of 45 s.",
     );
     expect(w.get('[data-testid="forecast-speed"]').text()).toBe(
       "At speed 20 the Demo network's market runs 20 times faster than real time: its streams' volume and its wallets' events are divided by 20 here, as at speed 1. Prices are read as often as the faster market asks (they move further between two reads), so more often than at speed 1.",
@@ -231,7 +231,7 @@ describe('the credits panel tells one story with the status bar', () => {
     // The figure is what the service would charge for the reads made, at 488 % of Free: not the warning colour, nothing is charged.
     const sentence = w.get('[data-testid="forecast-sentence"]');
     expect(sentence.text()).toBe(
-      "At the data service's prices the reads made here would cost about 41,000 credits a day at these settings: 488 % of the Free plan (8,333 a day of its 250,000 a month).",
+      "At the data service's prices the reads made here would cost about 41,000 credits a day at these settings: 488\u202F% of the Free plan (8,333 a day of its 250,000 a month).",
     );
     expect(sentence.classes()).not.toContain('over');
     // The lines are the reads made: SUI every 45 s, as the status bar says, never "not read".

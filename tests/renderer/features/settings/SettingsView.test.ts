@@ -30,7 +30,7 @@ describe('the Settings view: plan and credits', () => {
     const { f, w } = mountSettings();
     await settle();
     expect(w.get('[data-testid="forecast-sentence"]').text()).toBe(
-      'About 6,900 credits a day at these settings: 82 % of the Free plan (8,333 a day of its 250,000 a month).',
+      'About 6,900 credits a day at these settings: 82\u202F% of the Free plan (8,333 a day of its 250,000 a month).',
     );
     const rows = w.findAll('[data-testid="forecast-lines"] tbody tr').map((r) => r.findAll('td').map((d) => d.text()));
     expect(rows).toEqual([
@@ -72,7 +72,7 @@ describe('the Settings view: plan and credits', () => {
     });
     await settle();
     expect(w.get('[data-testid="forecast-sentence"]').text()).toBe(
-      'About 6,900 credits a day at these settings: 82 % of the Free plan (8,333 a day of its 250,000 a month), and 206 % of your budget (3,333 a day of 100,000 a month).',
+      'About 6,900 credits a day at these settings: 82\u202F% of the Free plan (8,333 a day of its 250,000 a month), and 206\u202F% of your budget (3,333 a day of 100,000 a month).',
     );
     expect(w.get('[data-testid="forecast-sentence"]').classes()).toContain('over');
     fail = true;

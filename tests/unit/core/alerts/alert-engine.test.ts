@@ -5,11 +5,13 @@ import type { IncomingMarginEvent } from '../../../../src/main/core/store/margin
 import { Store } from '../../../../src/main/core/store/store';
 import type { AlertRecord, CreditUsage, RiskReading } from '../../../../src/shared/contract';
 import { NO_CHANNEL } from '../../../../src/shared/status';
+import { EventBus, type CoreEvents } from '../../../../src/main/core/events';
+import { alertsHeard } from '../../../support/events';
 
 const rules = { warning: 1.275, critical: 1.225, near_pct: 3, liquidation: 1.2 };
 const about = {
   pool: 'WAL_USDC',
-  headline: 'Long 10,175 WAL on WAL_USDC: 1.199, liquidation at $0.1965, \u22120.1 %',
+  headline: 'Long 10,175.0000 WAL on WAL_USDC: 1.199, liquidation at $0.1965, \u22120.1\u202F%',
   action: 'Deposit 307.41 USDC or repay 70.71 USDC \u2192 1.275',
   text: 'Assets $2,000, debt 1,668 USDC ($1,668): ratio 1.199.',
   liquidation: 1.2,
@@ -27,13 +29,16 @@ const reading = (risk_ratio: number, ts_ms: number, distance_pct = -0.1): RiskRe
   distance_pct,
 });
 
+/** A liquidation's words when nothing more is known of it. */
+const NO_WORDS = { amounts: () => undefined, pool: () => undefined };
+
 let store: Store | undefined;
 afterEach(() => store?.close());
 
 function start(): { engine: AlertEngine; pushed: AlertRecord[] } {
   store = Store.openInMemory();
   const pushed: AlertRecord[] = [];
-  return { engine: new AlertEngine(store.risk, (a) => pushed.push(...a), 15 * 60_000), pushed };
+  return { engine: new AlertEngine(store.risk, alertsHeard(pushed), 15 * 60_000), pushed };
 }
 
 describe('the alert engine (injected clock, a store in memory)', () => {
@@ -76,7 +81,7 @@ describe('the alert engine (injected clock, a store in memory)', () => {
     );
     expect(text.title).toBe('Critical, closer \u2014 Margin manager 0xababab\u2026abab: risk ratio 1.210');
     expect(text.message).toMatch(
-      /^Still critical, and half as far from liquidation as at the last alert\. A 0\.1 % fall/,
+      /^Still critical, and half as far from liquidation as at the last alert\. A 0\.1\u202F% fall/,
     );
   });
 
@@ -100,7 +105,10 @@ describe('the alert engine (injected clock, a store in memory)', () => {
       timestamp_ms: 6_000,
       data: '{}',
     } as unknown as IncomingMarginEvent;
-    expect(engine.onLiquidation(liquidation, '0xowner', 0, {}, () => undefined, 6_100)?.title).toBe('Liquidated');
+    expect(
+      engine.onLiquidation(liquidation, '0xowner', 0, {}, { amounts: () => undefined, pool: () => undefined }, 6_100)
+        ?.title,
+    ).toBe('Liquidated');
     expect(
       engine.onReadings(
         [reading(1.199, 6_200)],
@@ -166,7 +174,7 @@ describe('the alert engine: readings', () => {
       created_at: 1_000,
     });
     expect(warning[0]!.message).toBe(
-      'Its ratio 1.260 fell below the warning threshold 1.275. A 5.0 % fall in the base price liquidates it. It is liquidated at or below a ratio of 1.2.',
+      'Its ratio 1.260 fell below the warning threshold 1.275. A 5.0\u202F% fall in the base price liquidates it. It is liquidated at or below a ratio of 1.2.',
     );
     // The same level a minute later, and again after the cooldown: a steady position said once.
     expect(at(1.262, -5, 61_000)).toEqual([]);
@@ -203,26 +211,14 @@ describe('the alert engine: readings', () => {
         saves++;
       },
     };
-    const first = new AlertEngine(
-      store.risk,
-      () => {},
-      15 * 60_000,
-      () => {},
-      levels,
-    );
+    const first = new AlertEngine(store.risk, new EventBus<CoreEvents>(), 15 * 60_000, () => {}, levels);
     expect(first.onReadings([reading(1.26, 1_000, -5)], () => rules, 1_000)).toHaveLength(1);
     expect(saves).toBe(1);
     first.onReadings([reading(1.262, 2_000, -5)], () => rules, 2_000);
     expect(saves).toBe(1);
     expect(kept?.levels).toEqual({ [MANAGER]: 'warning' });
     // Restarted: the position still at warning is not news.
-    const second = new AlertEngine(
-      store.risk,
-      () => {},
-      15 * 60_000,
-      () => {},
-      levels,
-    );
+    const second = new AlertEngine(store.risk, new EventBus<CoreEvents>(), 15 * 60_000, () => {}, levels);
     expect(second.tracker.level(MANAGER)).toBe('warning');
     expect(second.onReadings([reading(1.26, 3_000, -5)], () => rules, 3_000)).toEqual([]);
     expect(second.onReadings([reading(1.22, 4_000, -2)], () => rules, 4_000)).toHaveLength(1);
@@ -235,15 +231,12 @@ describe('the alert engine: margin events', () => {
     store = Store.openInMemory();
     const pushed: AlertRecord[] = [];
     const storedWhenPushed: boolean[] = [];
-    const engine = new AlertEngine(
-      store.risk,
-      (list) => {
-        pushed.push(...list);
-        storedWhenPushed.push(...list.map((a) => store!.risk.alert(a.id) !== undefined));
-      },
-      15 * 60_000,
-    );
-    engine.poolOf = (id) => (id === MANAGER ? 'SUI_USDC' : undefined);
+    const bus = new EventBus<CoreEvents>();
+    bus.on('alertsRaised', ({ alerts }) => {
+      pushed.push(...alerts);
+      storedWhenPushed.push(...alerts.map((a) => store!.risk.alert(a.id) !== undefined));
+    });
+    const engine = new AlertEngine(store.risk, bus, 15 * 60_000);
     let worded = 0;
     const watched = (id: string): string | undefined => (id === MANAGER ? OWNER : undefined);
     const events = [
@@ -258,7 +251,10 @@ describe('the alert engine: margin events', () => {
       watched,
       () => 1_000,
       7_000,
-      (_e, data) => (worded++, `repaid 12.5 USDC; left 3 SUI (${(data as { risk_ratio: number }).risk_ratio})`),
+      (e, data) => ({
+        amounts: () => (worded++, `repaid 12.5 USDC; left 3 SUI (${(data as { risk_ratio: number }).risk_ratio})`),
+        pool: () => (e.margin_manager_id === MANAGER ? 'SUI_USDC' : undefined),
+      }),
     );
     expect(fired).toHaveLength(1);
     expect(fired[0]).toMatchObject({
@@ -284,7 +280,7 @@ describe('the alert engine: margin events', () => {
         watched,
         () => 1_000,
         8_000,
-        () => `${++worded}`,
+        () => ({ amounts: () => `${++worded}`, pool: () => undefined }),
       ),
     ).toEqual([]);
     expect(worded).toBe(1);
@@ -293,7 +289,7 @@ describe('the alert engine: margin events', () => {
 
   it('still alerts a liquidation whose data, amounts or pool cannot be read', () => {
     const { engine } = start();
-    engine.poolOf = () => {
+    const locked = (): never => {
       throw new Error('database is locked');
     };
     const a = engine.onLiquidation(
@@ -301,9 +297,7 @@ describe('the alert engine: margin events', () => {
       OWNER,
       0,
       undefined,
-      () => {
-        throw new Error('database is locked');
-      },
+      { amounts: locked, pool: locked },
       7_000,
     );
     expect(a).toMatchObject({
@@ -311,7 +305,7 @@ describe('the alert engine: margin events', () => {
       message:
         'Margin manager 0xababab\u2026abab of 0xcdcdcd\u2026cdcd was liquidated. Open the position to see what remains.',
     });
-    expect(engine.onLiquidation(event({ id: '7000-0', timestamp_ms: 500 }), OWNER, 1_000, {}, () => undefined)).toBe(
+    expect(engine.onLiquidation(event({ id: '7000-0', timestamp_ms: 500 }), OWNER, 1_000, {}, NO_WORDS)).toBe(
       undefined,
     );
   });
@@ -338,12 +332,7 @@ describe('the alert engine: the monitor itself', () => {
     store = Store.openInMemory();
     const pushed: AlertRecord[] = [];
     const notes: unknown[] = [];
-    const engine = new AlertEngine(
-      store.risk,
-      (a) => pushed.push(...a),
-      15 * 60_000,
-      (err) => notes.push(err),
-    );
+    const engine = new AlertEngine(store.risk, alertsHeard(pushed), 15 * 60_000, (err) => notes.push(err));
     const stored = engine.onStoreFailure('cannot write to the store: disk full', 3_600_000);
     expect(stored).toMatchObject({ rule: 'store-write', level: 'critical', title: 'Tidewatch cannot save data' });
     expect(stored.id).toBeGreaterThan(0);
@@ -359,6 +348,23 @@ describe('the alert engine: the monitor itself', () => {
     expect(pushed.at(-1)).toBe(gap);
     expect(notes).toHaveLength(1);
     expect(String(notes[0])).toMatch(/database connection is not open/);
+  });
+
+  it('hears on the bus the store refusing writes and the credit budget reached', () => {
+    store = Store.openInMemory();
+    const pushed: AlertRecord[] = [];
+    const bus = alertsHeard(pushed);
+    new AlertEngine(store.risk, bus, 15 * 60_000);
+    bus.emit('storeFailed', { reason: 'cannot write to the store: disk full' });
+    bus.emit('creditBudgetReached', {
+      share: 1,
+      usage: { month: '2026-11', thisMonth: 10_000, budget: 10_000 } as unknown as CreditUsage,
+    });
+    expect(pushed.map((a) => [a.rule, a.title])).toEqual([
+      ['store-write', 'Tidewatch cannot save data'],
+      ['credit-budget', 'Monthly credit budget used up'],
+    ]);
+    expect(store.risk.alerts().map((a) => a.rule)).toEqual(['credit-budget', 'store-write']);
   });
 
   it('dedupes by its keys: a history gap per span, a stream refusal per hour, interest per day, the budget per month', () => {
@@ -385,7 +391,7 @@ describe('the alert engine: the monitor itself', () => {
 
     const usage = (budget: number): CreditUsage =>
       ({ month: '2026-11', thisMonth: 8_000, budget }) as unknown as CreditUsage;
-    expect(engine.onCreditBudget(0.8, usage(10_000), 1)?.title).toBe('80 % of the monthly credit budget used');
+    expect(engine.onCreditBudget(0.8, usage(10_000), 1)?.title).toBe('80\u202F% of the monthly credit budget used');
     expect(engine.onCreditBudget(0.8, usage(10_000), 2)).toBeUndefined();
     // A budget raised past what is spent warns again when that is reached.
     expect(engine.onCreditBudget(0.8, usage(10_000 * 1.25), 3)).toBeDefined();
@@ -397,13 +403,13 @@ describe('the alert engine: the monitor itself', () => {
     const { engine } = start();
     const since = Date.UTC(2026, 10, 25, 14, 0);
     engine.onBlind(since, ['the service cannot be reached'], since + 3 * 60_000);
-    engine.onLiquidation(event(), OWNER, 0, {}, () => undefined, since + 4 * 60_000);
+    engine.onLiquidation(event(), OWNER, 0, {}, NO_WORDS, since + 4 * 60_000);
     engine.onReadings([reading(1.22, since + 5 * 60_000, -2)], () => rules, since + 5 * 60_000);
     engine.onHistoryGap(1, 2, 'm', since + 5 * 60_000);
     const back = engine.onSight(since, since + 7 * 60_000)!;
     expect(back).toMatchObject({ rule: 'blind', level: 'info', title: 'Tidewatch sees again' });
     expect(back.message).toBe(
-      'Blind for 7 min (14:00 to 14:07). While you were away: 1 liquidation of a watched manager, 1 threshold crossing, 1 other alert.',
+      'Blind for 7 min (2:00 PM UTC to 2:07 PM UTC). While you were away: 1 liquidation of a watched manager, 1 threshold crossing, 1 other alert.',
     );
     expect(engine.onSight(since, since + 8 * 60_000)).toBeUndefined();
     expect(engine.onBlind(since, ['the service cannot be reached'], since + 9 * 60_000)).toBeUndefined();

@@ -1,17 +1,19 @@
 import { describe, expect, it, vi } from 'vitest';
 import type { CreditUsage } from '../../../../src/shared/contract';
 import { CreditMeter, STREAM_TALLY_MS, type CreditCounts } from '../../../../src/main/core/credits/credit-meter';
+import { EventBus, type CoreEvents } from '../../../../src/main/core/events';
 
 describe('the credit meter', () => {
   function meter(at: { now: Date; budget?: number | null }, budget: number | null = null, saved?: CreditCounts) {
     const crossings: Array<[number, CreditUsage]> = [];
     let stored = saved;
+    const events = new EventBus<CoreEvents>();
+    events.on('creditBudgetReached', ({ share, usage }) => crossings.push([share, usage]));
     const m = new CreditMeter({
       load: () => stored,
       save: (c) => (stored = { ...c }),
       budget: () => (at.budget === undefined ? budget : at.budget),
-      onBudget: (s, u) => crossings.push([s, u]),
-      onChange: () => {},
+      events,
       now: () => at.now,
     });
     return { m, crossings, stored: () => stored };
@@ -39,12 +41,13 @@ describe('the credit meter', () => {
         asked++;
         return 10;
       };
+      const events = new EventBus<CoreEvents>();
+      events.on('creditBudgetReached', ({ share }) => crossings.push(share));
       const m = new CreditMeter({
         load: () => undefined,
         save: () => {},
         budget,
-        onBudget: (share) => crossings.push(share),
-        onChange: () => {},
+        events,
         now: () => at.now,
       });
       // A read is a sum: no budget, no date, nothing in front of the events it brings.

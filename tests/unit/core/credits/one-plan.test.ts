@@ -80,11 +80,9 @@ function rig(o: { metered: boolean; speed: number | null; settings: Partial<Sett
       usage: () => ({ today: spent, thisMonth: spent, month: '2026-11', estimated: 0, streamedKb: 0, budget: null }),
     } as unknown as CreditMeter,
     volumes,
-    risk: { recordsCredits: () => 40, eventReads: () => [] },
-    schedule: () => schedule,
-    streams: () => [],
-    owners: () => 2,
-    setStreamBudget: () => {},
+    risk: { refresh: { recordsCredits: () => 40, eventReads: () => [] }, schedule },
+    watch: { list: () => ['0xa', '0xb'].map((owner) => ({ owner, label: null, added_at: 0 })) },
+    events: { emit: () => {} },
   });
   // Each time the plan is made again (by the schedule's own timer too): the status it shows from then.
   const replan = schedule.replan.bind(schedule);
@@ -162,7 +160,7 @@ describe('one plan: the forecast, the status bar and the reads', () => {
         checkReads(seen);
         seen = r.timeline.length;
         const status = r.schedule.plan();
-        expectOneStory(r.plan.forecast(), status, r.schedule.recordsIntervalMs());
+        expectOneStory(r.plan.forecast([]), status, r.schedule.recordsIntervalMs());
         if (status.prices.some((p) => p.slowed && p.everyMs !== null)) checked.slowed++;
         if (status.pace === null) checked.stopped++;
         if (status.recordsSlowed) checked.recordsSlowed++;
@@ -182,7 +180,7 @@ describe('one plan: the forecast, the status bar and the reads', () => {
     expect(stopped.prices.every((p) => p.everyMs === null)).toBe(true);
     expect(stopped.recordsEveryMs).toBe(DAY_MS);
     expect(stopped.recordsSlowed).toBe(true);
-    expect(r.plan.forecast().lines.find((l) => l.what === 'SUI price')!.detail).toBe('not read: the budget is spent');
+    expect(r.plan.forecast([]).lines.find((l) => l.what === 'SUI price')!.detail).toBe('not read: the budget is spent');
     const before = r.reads.length;
     await step(10);
     expect(r.reads.length).toBe(before);
@@ -199,8 +197,8 @@ describe('one plan: the forecast, the status bar and the reads', () => {
     const r = rig({ metered: true, speed: null, settings: { plan: 'free' } });
     r.schedule.replan();
     await vi.advanceTimersByTimeAsync(60_000);
-    const free = r.plan.forecast();
-    const builder = r.plan.forecast({ plan: 'builder' });
+    const free = r.plan.forecast([]);
+    const builder = r.plan.forecast([], { plan: 'builder' });
     expect(builder.preview).toBe(true);
     expect(builder.planLabel).toBe('Builder');
     // Builder's day affords SUI every 45 s: not slowed; on Free it is.
@@ -209,12 +207,12 @@ describe('one plan: the forecast, the status bar and the reads', () => {
     expect(builder.perDay).toBeGreaterThan(free.perDay);
     expect(builder.shareOfPlanDay!).toBeLessThan(1);
     // Records every 30 min, previewed: the line says it, the status bar still shows what is read.
-    const often = r.plan.forecast({ plan: 'builder', recordsRefreshSec: 1800 });
+    const often = r.plan.forecast([], { plan: 'builder', recordsRefreshSec: 1800 });
     expect(often.lines.find((l) => l.what.startsWith('Margin records'))!.detail).toBe(
       'every 30 min, 40 credits a read (2 wallets)',
     );
     expect(r.schedule.plan()).toEqual(free.reads);
-    expectOneStory(r.plan.forecast(), r.schedule.plan(), r.schedule.recordsIntervalMs());
+    expectOneStory(r.plan.forecast([]), r.schedule.plan(), r.schedule.recordsIntervalMs());
     r.schedule.close();
   });
 
@@ -227,7 +225,7 @@ describe('one plan: the forecast, the status bar and the reads', () => {
       await vi.advanceTimersByTimeAsync(1000);
       r.volumes.note('margin', 20);
     }
-    const f = r.plan.forecast();
+    const f = r.plan.forecast([]);
     const status = r.schedule.plan();
     // Not paced: SUI every 45 s, as the status bar says and the reads go.
     expectOneStory(f, status, 3 * 3_600_000);
@@ -245,7 +243,7 @@ describe('one plan: the forecast, the status bar and the reads', () => {
     expect(service.reads.prices.find((p) => p.symbol === 'SUI')!.slowed).toBe(true);
     expect(service.reads.budgetNote).toMatch(/^Reads slowed to stay within this month's credits/);
     // A Builder plan previewed: the same reads here; the service would not slow them.
-    const builder = r.plan.forecast({ plan: 'builder' });
+    const builder = r.plan.forecast([], { plan: 'builder' });
     expect(builder.reads.prices).toEqual(
       status.prices.map((p) => ({ ...p, readAt: builder.reads.prices.find((q) => q.symbol === p.symbol)!.readAt })),
     );

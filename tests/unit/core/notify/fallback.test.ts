@@ -1,5 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { AlertRecord } from '../../../../src/shared/contract';
+import { EventBus, type CoreEvents } from '../../../../src/main/core/events';
 import { parseNotifyConfig } from '../../../../src/main/core/notify/config';
 import { Notifier } from '../../../../src/main/core/notify/notifier';
 import { MemorySecretStore } from '../../../../src/main/core/settings';
@@ -43,13 +44,15 @@ beforeEach(() => {
       { type: 'webhook', name: 'hook', url: 'http://127.0.0.1:9/hook', rules: ['blind'] },
     ],
   };
+  const events = new EventBus<CoreEvents>();
+  events.on('alertsUpdated', ({ alerts }) => changed.push(...alerts));
   notifier = new Notifier({
     repo: store.risk,
     stored: new MemorySecretStore(),
     file: { path: 'notify.json', ...parseNotifyConfig(JSON.stringify(doc), {}) },
     privacy: () => false,
     publicUrl: () => null,
-    onAlertsChanged: (list) => changed.push(...list),
+    events,
     fetch: fake,
     log: () => {},
     redact: (t) => t,

@@ -1,4 +1,5 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { EventBus, type CoreEvents } from '../../../../src/main/core/events';
 import { NotifyConfigError, parseNotifyConfig } from '../../../../src/main/core/notify/config';
 import { Notifier, type NotifierDeps } from '../../../../src/main/core/notify/notifier';
 import { MemorySecretStore } from '../../../../src/main/core/settings';
@@ -7,6 +8,7 @@ import { Store } from '../../../../src/main/core/store/store';
 import type { AlertRecord } from '../../../../src/shared/contract';
 import { Receivers, TELEGRAM_TOKEN, WEBHOOK_SECRET } from '../../../support/receivers';
 import { refusingPort } from '../../../support/refusing-port';
+import { Watch } from '../../../support/watch';
 
 /**
  * The Notifier on vitest's fake clock (12:00 UTC; the tests read local time as UTC), with its
@@ -18,18 +20,6 @@ import { refusingPort } from '../../../support/refusing-port';
 const T0 = Date.UTC(2026, 10, 25, 12, 0);
 const S = 1_000;
 const MIN = 60_000;
-
-/** Resolves a wait once its condition holds, looked at again whenever a collaborator calls back. */
-class Watch {
-  private waiting: Array<{ check: () => boolean; done: () => void }> = [];
-  readonly poke = (): void => {
-    this.waiting = this.waiting.filter((w) => !(w.check() && (w.done(), true)));
-  };
-  when(check: () => boolean): Promise<void> {
-    if (check()) return Promise.resolve();
-    return new Promise((done) => this.waiting.push({ check, done }));
-  }
-}
 
 let rx: Receivers;
 let closed: number;
@@ -89,17 +79,19 @@ function make(
 ): Notifier {
   const { file, settings, ...deps } = o;
   if (settings) stored.set(JSON.stringify(settings));
+  const events = new EventBus<CoreEvents>();
+  events.on('alertsUpdated', ({ alerts }) => {
+    changed.push(alerts);
+    watch.poke();
+  });
+  events.on('reachChanged', () => reachChanged++);
   notifier = new Notifier({
     repo: store.risk,
     stored,
     file: file ? { path: '/etc/tidewatch/notify.json', ...parseNotifyConfig(JSON.stringify(file), {}) } : null,
     privacy: () => false,
     publicUrl: () => null,
-    onAlertsChanged: (list) => {
-      changed.push(list);
-      watch.poke();
-    },
-    onReachChanged: () => reachChanged++,
+    events,
     log: (line) => {
       lines.push(line);
       watch.poke();
@@ -175,13 +167,13 @@ describe('Notifier: where an alert goes', () => {
         ],
       },
     });
-    const names = (a: AlertRecord): string[] => n.route(a).map((e) => e.channel);
+    const names = (a: AlertRecord): string[] => n.router.route(a).map((e) => e.channel);
     expect(names(record())).toEqual(['phone', 'hook']);
     expect(names(record({ rule: 'liquidation', level: 'critical' }))).toEqual(['phone', 'desk', 'team', 'hook']);
     expect(names(record({ rule: 'history-gap', level: 'info' }))).toEqual([]);
     // About delivery itself: every channel but the desktop's, whatever its level and rules.
     expect(names(record({ rule: 'blind', level: 'info' }))).toEqual(['phone', 'desk', 'team', 'hook']);
-    expect(n.route(record({ created_at: T0 + 5 }))).toEqual([
+    expect(n.router.route(record({ created_at: T0 + 5 }))).toEqual([
       { channel: 'phone', dueAt: T0 + 5 },
       { channel: 'hook', dueAt: T0 + 5 },
     ]);
@@ -205,9 +197,11 @@ describe('Notifier: where an alert goes', () => {
     const n = make({
       file: { channels: [ntfy('phone', { quietHours: { from: '11:00', to: '13:00' } })], escalateEveryMin: 0 },
     });
-    expect(n.route(record())).toEqual([{ channel: 'phone', dueAt: T0 + 60 * MIN, held: 'quiet hours until 13:00' }]);
-    expect(n.route(record({ level: 'critical' }))).toEqual([{ channel: 'phone', dueAt: T0 }]);
-    expect(n.route(record({ rule: 'blind', level: 'info' }))).toEqual([{ channel: 'phone', dueAt: T0 }]);
+    expect(n.router.route(record())).toEqual([
+      { channel: 'phone', dueAt: T0 + 60 * MIN, held: 'quiet hours until 1:00 PM UTC' },
+    ]);
+    expect(n.router.route(record({ level: 'critical' }))).toEqual([{ channel: 'phone', dueAt: T0 }]);
+    expect(n.router.route(record({ rule: 'blind', level: 'info' }))).toEqual([{ channel: 'phone', dueAt: T0 }]);
 
     n.start();
     const w = alert();

@@ -7,6 +7,7 @@ import { Store } from '../../../../src/main/core/store/store';
 import type { AlertRecord } from '../../../../src/shared/contract';
 import { Receivers, WEBHOOK_SECRET } from '../../../support/receivers';
 import { refusingPort } from '../../../support/refusing-port';
+import { Watch } from '../../../support/watch';
 
 /**
  * The outbox worker on vitest's fake clock, with its real collaborators: a store in memory, the
@@ -18,18 +19,6 @@ import { refusingPort } from '../../../support/refusing-port';
 const T0 = Date.UTC(2026, 10, 25, 12, 0);
 const S = 1_000;
 const MIN = 60_000;
-
-/** Resolves a wait once its condition holds, looked at again whenever a collaborator calls back. */
-class Watch {
-  private waiting: Array<{ check: () => boolean; done: () => void }> = [];
-  readonly poke = (): void => {
-    this.waiting = this.waiting.filter((w) => !(w.check() && (w.done(), true)));
-  };
-  when(check: () => boolean): Promise<void> {
-    if (check()) return Promise.resolve();
-    return new Promise((done) => this.waiting.push({ check, done }));
-  }
-}
 
 let rx: Receivers;
 let store: Store;
@@ -85,10 +74,10 @@ function start(list: Array<Record<string, unknown>>, over: Partial<OutboxWorkerD
     random: () => 0.5,
     ...over,
   });
-  store.risk.routeTo(
-    (a) => channels.map((c) => ({ channel: c.name, dueAt: a.created_at })),
-    () => w.kick(),
-  );
+  store.risk.routeWith({
+    route: (a) => channels.map((c) => ({ channel: c.name, dueAt: a.created_at })),
+    queued: () => w.kick(),
+  });
   worker = w;
   return w;
 }
@@ -268,10 +257,10 @@ describe('OutboxWorker', () => {
     await tick(14 * MIN);
     expect(rx.requests).toHaveLength(1);
     // A warning held for quiet hours on the same channel, never tried.
-    store.risk.routeTo(
-      () => [{ channel: 'webhook', dueAt: T0 + 120 * MIN, held: 'quiet hours until 14:00' }],
-      () => w.kick(),
-    );
+    store.risk.routeWith({
+      route: () => [{ channel: 'webhook', dueAt: T0 + 120 * MIN, held: 'quiet hours until 14:00' }],
+      queued: () => w.kick(),
+    });
     const held = alert();
 
     // The secret is corrected (Settings saved the channel): its pace starts afresh, and what failed goes now.
@@ -325,10 +314,10 @@ describe('OutboxWorker', () => {
 
   it('sends a message formed before a restart first, as it was, before anything due since', async () => {
     channels = parse([ntfy()]);
-    store.risk.routeTo(
-      (a) => channels.map((c) => ({ channel: c.name, dueAt: a.created_at })),
-      () => {},
-    );
+    store.risk.routeWith({
+      route: (a) => channels.map((c) => ({ channel: c.name, dueAt: a.created_at })),
+      queued: () => {},
+    });
     const a1 = alert();
     const a2 = alert();
     // The last run bound the two into a message and stopped before the answer (a crash).

@@ -122,11 +122,13 @@ describe('advice that is safe to follow (executed as written)', () => {
 
   it('rounds amounts up at the digits shown, prices toward the price now, distances toward zero', () => {
     // The trader's cases: 307.4 read as "307", 30.4 as "30"; now the amount shown reaches the target.
-    expect(adviceAmount(307.3801, 6)).toBe(307.39);
-    expect(adviceAmount(30.4, 6)).toBe(30.4);
-    expect(adviceAmount(30.400000000000002, 6)).toBe(30.4); // float dust is not a unit more
-    expect(adviceAmount(0.00432101, 9)).toBe(0.004322);
-    expect(adviceAmount(12.345678, 1)).toBe(12.4); // never more digits than the asset has
+    // At the asset's precision, as every amount of it is shown: a stablecoin's cents, 4 decimals of any other.
+    expect(adviceAmount(307.3801, 'USDC', 6)).toBe(307.39);
+    expect(adviceAmount(30.4, 'USDC', 6)).toBe(30.4);
+    expect(adviceAmount(30.400000000000002, 'USDC', 6)).toBe(30.4); // float dust is not a unit more
+    expect(adviceAmount(70.70712, 'SUI', 9)).toBe(70.7072);
+    expect(adviceAmount(0.00432101, 'SUI', 9)).toBe(0.0044);
+    expect(adviceAmount(12.345678, 'SUI', 1)).toBe(12.4); // never more digits than the asset has
     expect(liquidationPriceShown(0.196549, 0.2)).toBe(0.1966); // a long: up, toward $0.20
     expect(liquidationPriceShown(3.29681, 3)).toBe(3.2968); // a short: down, toward $3
     expect(distanceShown(-1.26)).toBe(-1.2);

@@ -4,6 +4,7 @@ import {
   DangerPricing,
   LIVE_REVALUE_MS,
   MARKET_READ_GAP_MS,
+  MARKET_READ_NEAR_PCT,
   STREAM_CREDITS_PER_HOUR,
   streamAffordable,
 } from '../../../../src/main/core/risk/danger-pricing';
@@ -11,11 +12,13 @@ import { CADENCE_RULES } from '../../../../src/main/core/risk/cadence';
 import type { GuardedPosition } from '../../../../src/main/core/risk/price-schedule';
 import { PriceBook } from '../../../../src/main/core/risk/prices';
 import type { ServiceClient } from '../../../../src/main/core/client/service-client';
+import { EventBus, type CoreEvents } from '../../../../src/main/core/events';
 import type { PositionLevel } from '../../../../src/shared/risk-model';
 
 const SUI = '0x2::sui::SUI';
 const USDC = '0x5::usdc::USDC';
 const WAL = '0x3::wal::WAL';
+const DEEP = '0x4::deep::DEEP';
 const pool = (name: string, base: string, baseSymbol: string): Pool =>
   ({
     pool_id: name,
@@ -53,12 +56,14 @@ function setup(allowed = true, positions: GuardedPosition[] = []) {
   );
   const revalue = vi.fn();
   const readNow = vi.fn();
+  const events = new EventBus<CoreEvents>();
   const danger = new DangerPricing({
     prices,
     allowed: () => allowed,
     revalue,
     positions: () => positions,
     readNow,
+    events,
     now: () => now,
     setTimer: (fn, ms) => {
       const t = { at: now + ms, fn, unref: () => {} };
@@ -74,14 +79,14 @@ function setup(allowed = true, positions: GuardedPosition[] = []) {
       t.fn();
     }
   };
-  return { danger, prices, revalue, readNow, advance };
+  return { danger, events, prices, revalue, readNow, advance };
 }
 
 describe('live prices while a position is in danger', () => {
   it('wants the pool that prices a critical or liquidatable position, and tells only changes', () => {
-    const { danger } = setup();
+    const { danger, events } = setup();
     const told: string[][] = [];
-    danger.onWanted((p) => told.push([...p].sort()));
+    events.on('guardPoolsWanted', ({ pools }) => told.push([...pools].sort()));
     danger.update([guarded('warning'), guarded('ok', WAL)]);
     expect(told).toEqual([]);
     danger.update([guarded('critical'), guarded('warning', WAL)]);
@@ -101,12 +106,13 @@ describe('live prices while a position is in danger', () => {
   });
 
   it("prices the asset at each wanted pool's newest trade and values again at most once a second", () => {
-    const { danger, prices, revalue, advance } = setup();
+    const { danger, events, prices, revalue, advance } = setup();
     danger.update([guarded('critical')]);
     // A pool not wanted moves nothing.
     danger.onTrades('WAL_USDC', [trade(0.5, 10)]);
     expect(prices.peek(WAL)).toBeNull();
-    danger.onTrades('SUI_USDC', [trade(3.1, 10), trade(3.05, 20)]);
+    // As a pool stream publishes what it read.
+    events.emit('poolStreamRead', { pool: 'SUI_USDC', trades: [trade(3.1, 10), trade(3.05, 20)], depth: null });
     expect(prices.peek(SUI)?.usd).toBeCloseTo(3.05, 9);
     expect(revalue).toHaveBeenCalledTimes(1);
     // Trades within the second wait for one valuation at its end.
@@ -126,13 +132,18 @@ describe('live prices while a position is in danger', () => {
 });
 
 describe("other traders' liquidations", () => {
-  it("read the moving asset of each watched position on their pools at once, once in a cascade's 5 s", () => {
-    const onPool = (pool: string, baseAsset: string): GuardedPosition =>
+  it("read the moving asset of each watched position on their pools at once, once in a cascade's 15 s", () => {
+    const onPool = (pool: string, baseAsset: string, distance = -9): GuardedPosition =>
       ({
         ...guarded('ok', baseAsset),
-        position: { level: 'ok', distance_pct: -9, pool_name: pool },
+        position: { level: 'ok', distance_pct: distance, pool_name: pool },
       }) as GuardedPosition;
-    const { danger, readNow, advance } = setup(true, [onPool('SUI_USDC', SUI), onPool('WAL_USDC', WAL)]);
+    const { danger, readNow, advance } = setup(true, [
+      onPool('SUI_USDC', SUI),
+      onPool('WAL_USDC', WAL),
+      // Far from liquidation: one jump cannot reach it, a liquidation there reads nothing.
+      onPool('DEEP_USDC', DEEP, -(MARKET_READ_NEAR_PCT + 0.1)),
+    ]);
     danger.onMarketLiquidations(['SUI_USDC', undefined, 'DEEP_USDC']);
     expect(readNow).toHaveBeenCalledTimes(1);
     expect(readNow).toHaveBeenLastCalledWith([SUI]);
@@ -144,8 +155,8 @@ describe("other traders' liquidations", () => {
     advance(MARKET_READ_GAP_MS);
     danger.onMarketLiquidations(['SUI_USDC']);
     expect(readNow).toHaveBeenCalledTimes(3);
-    // No watched position on the pool: nothing is read.
-    danger.onMarketLiquidations(['DEEP_USDC']);
+    // No watched position on the pool near its liquidation: nothing is read.
+    danger.onMarketLiquidations(['DEEP_USDC', 'NS_USDC']);
     expect(readNow).toHaveBeenCalledTimes(3);
   });
 });

@@ -29,7 +29,7 @@ describe('the amounts of a margin stream event', () => {
       { label: '', raw: '2500000', decimals: 6, symbol: 'USDC' },
     ]);
     expect(amountsInWords(amountsOf(e, { base_asset_amount: 1_500_000_000, quote_asset_amount: 0 }, ctx)!)).toBe(
-      '1.5 SUI',
+      '1.5000 SUI',
     );
   });
 
@@ -41,13 +41,13 @@ describe('the amounts of a margin stream event', () => {
       remaining_base_asset: 10_000_000_000,
       remaining_quote_asset: 20_000_000,
     };
-    expect(amountsInWords(amountsOf(e, data, ctx)!)).toBe('repaid 1,234.5 USDC, left 10 SUI and 20 USDC');
+    expect(amountsInWords(amountsOf(e, data, ctx)!)).toBe('repaid 1,234.50 USDC, left 10.0000 SUI and 20.00 USDC');
     // A side left at zero is not named, unless nothing at all was left.
     expect(amountsInWords(amountsOf(e, { ...data, remaining_quote_asset: 0 }, ctx)!)).toBe(
-      'repaid 1,234.5 USDC, left 10 SUI',
+      'repaid 1,234.50 USDC, left 10.0000 SUI',
     );
     expect(amountsInWords(amountsOf(e, { ...data, remaining_base_asset: '0', remaining_quote_asset: 0 }, ctx)!)).toBe(
-      'repaid 1,234.5 USDC, left 0 SUI and 0 USDC',
+      'repaid 1,234.50 USDC, left 0.0000 SUI and 0.00 USDC',
     );
     // The manager's pool not known: only what the margin pool tells.
     expect(amountsOf({ ...e, margin_manager_id: '0xother' }, data, ctx)).toEqual([

@@ -5,6 +5,7 @@ import { EventUnits } from '../../../../src/main/core/risk/event-amounts';
 import { LateUnits } from '../../../../src/main/core/risk/late-units';
 import { ManagerPoolLookup } from '../../../../src/main/core/risk/manager-pools';
 import { Store } from '../../../../src/main/core/store/store';
+import { EventBus, type CoreEvents } from '../../../../src/main/core/events';
 import type { Pool } from '../../../../src/shared/api';
 import type { StoredMarginEvent } from '../../../../src/shared/contract';
 
@@ -71,13 +72,15 @@ function setUp() {
     log: () => {},
   });
   const again: StoredMarginEvent[] = [];
+  const bus = new EventBus<CoreEvents>();
+  bus.on('marginEventsReady', ({ events }) => again.push(...events));
   const late = new LateUnits({
     eventUnits,
     managerPools,
     assets,
-    isOwn: () => false,
-    republish: (events) => again.push(...events),
-    closed: () => false,
+    watch: { managers: new Map() },
+    link: { mayAsk: () => true },
+    events: bus,
   });
   /** What the page was pushed: the events with the units known now. */
   const push = (events: StoredMarginEvent[]): StoredMarginEvent[] => {

@@ -97,7 +97,7 @@ describe("the valuation learns the oracle from the service's ratios", () => {
     expect(p.pnl.pnl_usd).toBeCloseTo(0, 6);
     expect(p.pnl.break_even_price).toBeCloseTo(2.5, 9);
     expect(p.pnl.break_even_moved_at).toBe(500);
-    expect(p.pnl.note).toBe('The profit counts $50 lost to a liquidation (their rewards).');
+    expect(p.pnl.note).toBe('The profit counts $50.00 lost to a liquidation (their rewards).');
     // Without the liquidation nothing moved it.
     const calm = positionOf(m, {
       book,

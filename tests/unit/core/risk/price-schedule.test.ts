@@ -1,10 +1,17 @@
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { ServiceClient } from '../../../../src/main/core/client/service-client';
 import { CADENCE_RULES } from '../../../../src/main/core/risk/cadence';
-import { planReads } from '../../../../src/main/core/risk/price-schedule';
-import { PRIOR_DAILY_VOL } from '../../../../src/main/core/risk/volatility';
+import { planReads, PriceSchedule, type BudgetState } from '../../../../src/main/core/risk/price-schedule';
+import { PriceBook } from '../../../../src/main/core/risk/prices';
+import { PRIOR_DAILY_VOL, VolatilityBook } from '../../../../src/main/core/risk/volatility';
+import type { Pool } from '../../../../src/shared/api';
 import { suiLong } from '../../../support/positions';
 
 const sigma = PRIOR_DAILY_VOL / Math.sqrt(86_400);
+const cleanups: Array<() => void> = [];
+afterEach(() => {
+  for (const c of cleanups.splice(0)) c();
+});
 
 describe('the read plan', () => {
   it('reads an asset as its nearest position needs, and says why with that position', () => {
@@ -17,6 +24,81 @@ describe('the read plan', () => {
     const at = { readable: (a: string) => a === 'SUI', quoteUsd: () => 1, sigma: () => sigma, now: 0 };
     // Both within 10 % of liquidation: both ask for the 45 s floor; the reason is the nearer one's.
     const plan = planReads([pos('a', -8.5), pos('b', 2.9)], CADENCE_RULES.guard, null, at);
-    expect(plan.assets).toEqual([{ asset: 'SUI', wantMs: 45_000, everyMs: 45_000, why: 'near liquidation (+2.9 %)' }]);
+    expect(plan.assets).toEqual([
+      { asset: 'SUI', wantMs: 45_000, everyMs: 45_000, why: 'near liquidation (+2.9\u202F%)' },
+    ]);
+  });
+});
+
+describe("reads outside the schedule (other traders' liquidations)", () => {
+  const SUI = '0x2::sui::SUI';
+  const POOL = {
+    pool_id: 'SUI_USDC',
+    pool_name: 'SUI_USDC',
+    base_asset_id: SUI,
+    base_asset_symbol: 'SUI',
+    base_asset_decimals: 9,
+    quote_asset_id: '0x5::usdc::USDC',
+    quote_asset_symbol: 'USDC',
+    quote_asset_decimals: 6,
+  } as unknown as Pool;
+
+  function schedule(budget: BudgetState | null) {
+    let trades = 0;
+    const client = {
+      trades: async () => {
+        trades++;
+        return [{ price: 3_000_000, checkpoint_timestamp_ms: 0 }];
+      },
+      candles: async () => [],
+    } as unknown as ServiceClient;
+    const prices = new PriceBook(
+      () => client,
+      () => [POOL],
+    );
+    const s = new PriceSchedule({
+      prices,
+      volatility: new VolatilityBook(),
+      client: () => client,
+      rule: () => CADENCE_RULES.guard,
+      positions: () => [
+        {
+          position: suiLong({ distance_pct: -8 }),
+          thresholds: { warning: 1.5, critical: 1.25, near_pct: 3 },
+          baseAsset: SUI,
+          quoteAsset: '0x5::usdc::USDC',
+        },
+      ],
+      budget: () => budget,
+      onPrices: () => {},
+      canRun: () => true,
+      log: () => {},
+      now: () => Date.UTC(2026, 10, 15, 12),
+    });
+    cleanups.push(() => s.close());
+    return { s, trades: () => trades };
+  }
+
+  const paced = (monthly: number, spent: number): BudgetState => ({
+    monthly,
+    spentThisMonth: spent,
+    fixedPerDay: 50,
+    records: { id: 'margin records', intervalMs: 3 * 3_600_000, credits: 20, maxMs: 86_400_000 },
+    events: [],
+  });
+
+  it('are taken while the budget allows reads, and not once it has stopped them', async () => {
+    const free = schedule(null);
+    free.s.replan();
+    await free.s.readNow([SUI]);
+    expect(free.trades()).toBeGreaterThan(0);
+
+    // The month's budget is spent: the margin stream alone is left, and so these reads stop too.
+    const spent = schedule(paced(250_000, 250_000));
+    spent.s.replan();
+    expect(spent.s.plan().pace).toBeNull();
+    const before = spent.trades();
+    await spent.s.readNow([SUI]);
+    expect(spent.trades()).toBe(before);
   });
 });

@@ -7,6 +7,7 @@ import { Store } from '../../../../src/main/core/store/store';
 import type { PositionSummary, RiskReading } from '../../../../src/shared/contract';
 import { DEFAULT_SETTINGS, MemorySecretStore, SettingsService } from '../../../../src/main/core/settings';
 import { describePosition } from '../../../../src/main/core/alerts/position-text';
+import { EventBus, type CoreEvents } from '../../../../src/main/core/events';
 
 describe('alerts kept across a restart', () => {
   const t = { warning: 1.5, critical: 1.25, near_pct: null, liquidation: 1.1 };
@@ -29,13 +30,9 @@ describe('alerts kept across a restart', () => {
       };
       const start = (): { engine: AlertEngine; pushed: string[] } => {
         const pushed: string[] = [];
-        const engine = new AlertEngine(
-          store.risk,
-          (a) => pushed.push(...a.map((x) => `${x.manager_id}:${x.level}`)),
-          15 * 60_000,
-          () => {},
-          levels,
-        );
+        const events = new EventBus<CoreEvents>();
+        events.on('alertsRaised', ({ alerts }) => pushed.push(...alerts.map((x) => `${x.manager_id}:${x.level}`)));
+        const engine = new AlertEngine(store.risk, events, 15 * 60_000, () => {}, levels);
         return { engine, pushed };
       };
       const first = start();
@@ -48,7 +45,7 @@ describe('alerts kept across a restart', () => {
       second.engine.onReadings([reading('a', 1.41, 90_000), reading('b', 1.2, 90_000)], () => t, 90_000);
       expect(second.pushed).toEqual(['b:critical']);
       // Without the kept levels (as before) the restart alerted both again.
-      const forgetful = new AlertEngine(store.risk, () => {}, 15 * 60_000);
+      const forgetful = new AlertEngine(store.risk, new EventBus<CoreEvents>(), 15 * 60_000);
       expect(forgetful.onReadings([reading('a', 1.41, 120_000)], () => t, 120_000).map((x) => x.level)).toEqual([
         'warning',
       ]);
@@ -120,9 +117,9 @@ describe('thresholds that mean something', () => {
     } as unknown as PositionSummary;
     const words = describePosition({ ...p, side: 'long', size: 1000, base_symbol: 'SUI' } as PositionSummary);
     expect(words.text).toBe(
-      'Assets $3,000, debt 2,600 USDC ($2,600): ratio 1.153. SUI at $2.925 (\u22122.5 %) liquidates it.',
+      'Assets $3,000.00, debt 2,600.00 USDC ($2,600.00): ratio 1.153. SUI at $2.9250 (\u22122.5\u202F%) liquidates it.',
     );
-    expect(words.headline).toBe('Long 1,000 SUI on SUI_USDC: 1.153, liquidation at $2.925, \u22122.5 %');
-    expect(words.action).toBe('Deposit 120 USDC or repay 100 USDC \u2192 1.20');
+    expect(words.headline).toBe('Long 1,000.0000 SUI on SUI_USDC: 1.153, liquidation at $2.9250, \u22122.5\u202F%');
+    expect(words.action).toBe('Deposit 120.00 USDC or repay 100.00 USDC \u2192 1.20');
   });
 });

@@ -8,6 +8,7 @@ import type { IncomingMarginEvent } from '../../../../src/main/core/store/margin
 import { Store } from '../../../../src/main/core/store/store';
 import type { AlertRecord } from '../../../../src/shared/contract';
 import { tempDir } from '../../../support/monitor';
+import { EventBus, type CoreEvents } from '../../../../src/main/core/events';
 
 const ev = (id: string, type = 'dex_margin_manager_updates_deposit'): IncomingMarginEvent => ({
   id,
@@ -79,12 +80,13 @@ describe('opening the store', () => {
     writeSync(fd, Buffer.alloc(4096, 0xa5), 0, 4096, size - 8 * 4096);
     closeSync(fd);
     const lines: string[] = [];
-    const s = Store.open(t.dir, (line) => lines.push(line));
-    let told = 0;
-    s.onNotice = () => told++;
+    const events = new EventBus<CoreEvents>();
+    const told: string[] = [];
+    events.on('storeDamageFound', ({ notice }) => told.push(notice));
+    const s = Store.open(t.dir, (line) => lines.push(line), events);
     expect(s.notice).toBeNull();
     await vi.waitFor(() => expect(lines.some((l) => /check found damage/.test(l))).toBe(true), { timeout: 10_000 });
-    expect(told).toBe(1);
+    expect(told).toEqual([s.notice]);
     expect(s.notice).toMatch(/^The local store is damaged\. Quit Tidewatch and start it again/);
     expect((s as unknown as { reader?: Database.Database }).reader).toBeUndefined();
     await s.shutdown();

@@ -7,6 +7,7 @@ import { EventUnits } from '../../../../src/main/core/risk/event-amounts';
 import type { IncomingMarginEvent } from '../../../../src/main/core/store/margin-events';
 import { Store } from '../../../../src/main/core/store/store';
 import { alertOnReceipt, dispatchMarginEvents } from '../../../../src/main/core/streams/margin-dispatch';
+import { alertsHeard } from '../../../support/events';
 
 const cleanups: Array<() => unknown> = [];
 
@@ -41,7 +42,7 @@ function watched() {
   const manager = `0x${'cd'.repeat(32)}`;
   store.settings.addWatch(owner, null, 0);
   const pushed: AlertRecord[] = [];
-  const alerts = new AlertEngine(store.risk, (a) => pushed.push(...a), 60_000);
+  const alerts = new AlertEngine(store.risk, alertsHeard(pushed), 60_000);
   const deps = {
     watchedSince: (o: string) => store.settings.watchedSince(o),
     watchedManagers: new Map([[manager, owner]]),
@@ -189,11 +190,8 @@ describe('an alert that cannot be stored (a full disk) is shown all the same', (
     const { store, manager, pushed, deps } = watched();
     const failures: unknown[] = [];
     let worked = 0;
-    const alerts = new AlertEngine(
-      store.risk,
-      (a) => pushed.push(...a),
-      60_000,
-      (err) => (err === undefined ? worked++ : failures.push(err)),
+    const alerts = new AlertEngine(store.risk, alertsHeard(pushed), 60_000, (err) =>
+      err === undefined ? worked++ : failures.push(err),
     );
     const free = diskFullForAlerts(store);
     const e = liquidation('1800000000000-0', manager, 1_800_000_000_000);
@@ -232,7 +230,7 @@ describe('an alert that cannot be stored (a full disk) is shown all the same', (
     const failures: unknown[] = [];
     const alerts = new AlertEngine(
       store.risk,
-      (a) => pushed.push(...a),
+      alertsHeard(pushed),
       60_000,
       (err) => err !== undefined && failures.push(err),
     );

@@ -1,6 +1,6 @@
 import type { MarginEventRow } from '../../../../shared/contract';
 import { groupedAmounts, riskRatioFromStream } from '../../../../shared/units';
-import { ratio, units } from '../../format';
+import { ratio, units, unitsTitle } from '../../format';
 
 export const EVENT_TYPES = [
   ['', 'All types'],
@@ -15,15 +15,16 @@ export function eventLabel(t: string): string {
 }
 
 /**
- * An event's amounts in human units with their symbol, through the one formatter. Privacy mode
- * masks them only for the user's own managers (`own`): other traders' events are market data.
+ * An event's amounts in human units with their symbol, at each asset's precision, through the one
+ * formatter; `full`: every decimal (the row's tooltip). Privacy mode masks them only for the
+ * user's own managers (`own`): other traders' events are market data.
  */
-export function eventSummary(e: MarginEventRow): string {
+export function eventSummary(e: MarginEventRow, full = false): string {
   const d = (e.data ?? {}) as Record<string, unknown>;
   if (!e.valid) return `kept as received: ${e.problem}`;
   if (e.type.endsWith('manager_created')) return `owner ${String(d['owner']).slice(0, 10)}…`;
   const opts = { private: e.own === true };
-  const known = groupedAmounts(e.amounts ?? [], (a) => `${units(a.raw, a.decimals, opts)} ${a.symbol}`);
+  const known = groupedAmounts(e.amounts ?? [], (a) => (full ? unitsTitle : units)(a.raw, a.decimals, a.symbol, opts));
   const risk = e.type.endsWith('liquidation')
     ? `risk ratio ${ratio(riskRatioFromStream(Number(d['risk_ratio'])))}`
     : '';

@@ -16,7 +16,7 @@ import {
   type Holdings,
   type PricePair,
 } from '../../../../shared/risk-model';
-import { usd, usdPrice } from '../../format';
+import { pctSet, usd, usdPrice } from '../../format';
 
 /**
  * A manager's page figures the risk model computes in the renderer, from the position main
@@ -69,7 +69,7 @@ export function repairAt(p: PositionSummary, target: number): RepairAt | null {
     ],
     repay: repay ? { symbol: owesBase ? base : quote, decimals: repayDecimals, amount: repay } : null,
     liquidationPriceAfter: byQuote
-      ? liquidationAfter(h, m.prices, adviceAmount(byQuote.amount, p.quote_decimals), p.liquidation_ratio)
+      ? liquidationAfter(h, m.prices, adviceAmount(byQuote.amount, quote, p.quote_decimals), p.liquidation_ratio)
       : null,
   };
 }
@@ -151,7 +151,7 @@ export function interestLiquidationText(p: PositionSummary): string | null {
 }
 
 /** A reward share as a percent: 0.01 -> "1 %", 0.025 -> "2.5 %". */
-export const share = (x: number): string => `${Number((x * 100).toFixed(2))} %`;
+export const share = (x: number): string => pctSet(x * 100);
 
 /** The cost of doing nothing: what a liquidation at the liquidation price takes, in one sentence. */
 export function liquidationCostText(p: PositionSummary, own: boolean): string | null {

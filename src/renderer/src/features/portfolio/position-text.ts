@@ -1,6 +1,6 @@
 import type { PositionSummary } from '../../../../shared/contract';
 import { DAY_MS, LEVEL_HYSTERESIS, LEVEL_RANK, levelOf, NEAR_HYSTERESIS } from '../../../../shared/risk-model';
-import { amount, ratio, shortTime, time, usd } from '../../format';
+import { amountTitle, apr, pct, pctSet, ratio, shortTime, time, usd } from '../../format';
 
 /**
  * A position's facts in the words of its row: side, why its level, its borrow rate. Every figure
@@ -16,14 +16,14 @@ export function sideText(p: PositionSummary): string {
 /** Why the position is at its level, by the thresholds it was judged with. */
 export function levelReason(p: PositionSummary): string {
   const t = p.thresholds;
-  const near = t.near_pct === null ? '' : `, or within ${t.near_pct} % of its liquidation price`;
+  const near = t.near_pct === null ? '' : `, or within ${pctSet(t.near_pct)} of its liquidation price`;
   const rule = `Warning below ${ratio(t.warning)}; critical below ${ratio(t.critical)}${near}; liquidated below ${ratio(p.liquidation_ratio)}.`;
   const r = ratio(p.risk_ratio);
   // Held by the hysteresis: the figures are past the level's edge, but not yet 2 % past it.
   const judged = levelOf(p.risk_ratio, p.distance_pct, t, p.liquidation_ratio);
   if (LEVEL_RANK[judged] < LEVEL_RANK[p.level]) {
     const edge = p.level === 'liquidatable' ? p.liquidation_ratio : p.level === 'critical' ? t.critical : t.warning;
-    return `Ratio ${r}: held at ${p.level} until it is ${Math.round(LEVEL_HYSTERESIS * 100)} % past the edge (${ratio(edge * (1 + LEVEL_HYSTERESIS))}${p.level === 'critical' && t.near_pct !== null ? `, and ${(t.near_pct * (1 + NEAR_HYSTERESIS)).toFixed(1)} % from its liquidation price` : ''}), so a ratio hovering at a threshold does not flap. ${rule}`;
+    return `Ratio ${r}: held at ${p.level} until it is ${pct(LEVEL_HYSTERESIS * 100, 0)} past the edge (${ratio(edge * (1 + LEVEL_HYSTERESIS))}${p.level === 'critical' && t.near_pct !== null ? `, and ${pct(t.near_pct * (1 + NEAR_HYSTERESIS), 1)} from its liquidation price` : ''}), so a ratio hovering at a threshold does not flap. ${rule}`;
   }
   switch (p.level) {
     case 'liquidatable':
@@ -31,17 +31,12 @@ export function levelReason(p: PositionSummary): string {
     case 'critical':
       return p.risk_ratio !== null && p.risk_ratio < t.critical
         ? `Ratio ${r} is below the critical ratio. ${rule}`
-        : `Within ${t.near_pct} % of its liquidation price. ${rule}`;
+        : `Within ${pctSet(t.near_pct)} of its liquidation price. ${rule}`;
     case 'warning':
       return `Ratio ${r} is below the warning ratio. ${rule}`;
     default:
       return `Ratio ${r}. ${rule}`;
   }
-}
-
-/** The borrow rate in percent a year: "12.3 %". */
-export function aprText(apr: number | null): string {
-  return apr === null || !Number.isFinite(apr) ? '–' : `${(apr * 100).toFixed(1)} %`;
 }
 
 /** Days until interest alone liquidates, when it does within `alertDays` (the setting); null otherwise. */
@@ -57,10 +52,10 @@ export function interestTitle(p: PositionSummary): string {
   const lines = [
     i.apr === null
       ? 'Borrow rate not known'
-      : `Borrow rate ${aprText(i.apr)} a year, ${i.apr_source === 'observed' ? "from the loan's growth since it was opened" : "by the pool's rate curve at its utilization"}`,
+      : `Borrow rate ${apr(i.apr)} a year, ${i.apr_source === 'observed' ? "from the loan's growth since it was opened" : "by the pool's rate curve at its utilization"}`,
   ];
   if (i.accrued !== null)
-    lines.push(`Interest accrued since opening: at most ${amount(i.accrued, i.symbol)} (${usd(i.accrued_usd)})`);
+    lines.push(`Interest accrued since opening: at most ${amountTitle(i.accrued, i.symbol)} (${usd(i.accrued_usd)})`);
   lines.push(
     i.liquidation_in_ms === null
       ? "Interest alone does not liquidate it within a year at today's prices"

@@ -1,0 +1,65 @@
+import type { AlertRecord } from '../../../shared/contract';
+import { clockText, CORE_LOCALE } from '../../../shared/format';
+import type { Enqueue } from '../store/outbox-repo';
+import type { AlertRouting } from '../store/risk-alert-repo';
+import { carries, type ChannelConfig } from './config';
+import type { OutboxWorker } from './outbox-worker';
+import { quietUntil } from './quiet-hours';
+
+/** Rules about delivery itself (Tidewatch cannot see; a channel not reached): every channel carries them, whatever its level and rules. */
+export const TO_EVERY_CHANNEL: ReadonlySet<AlertRecord['rule']> = new Set<AlertRecord['rule']>(['blind', 'channel']);
+
+/** The local clock with its zone, "12:55 PM EST", for why a row waits (shared/format.ts). */
+const clock = (ms: number): string => clockText(ms, CORE_LOCALE);
+
+/**
+ * Where a new alert goes besides the screen. `RiskAlertRepo.addAlert` asks `route` inside the
+ * transaction that stores the alert and queues the rows it answers in the outbox (store/outbox-repo.ts);
+ * once that commits with a row queued, `queued` wakes the outbox worker (notify/outbox-worker.ts),
+ * which sends them. The notifier routes the escalation's repeats and an alert the store could not
+ * keep here too.
+ */
+export class AlertRouter implements AlertRouting {
+  /** The channel a "not reached" alert is about: not queued on it (it would wait behind the rest). */
+  private around: string | null = null;
+
+  constructor(
+    private readonly channels: () => readonly ChannelConfig[],
+    private readonly worker: Pick<OutboxWorker, 'kick'>,
+  ) {}
+
+  /**
+   * The channels a new alert goes to, and when: the blind alarm and its all-clear, and a channel
+   * not reached, to every channel (but that one); others by level and rule; a warning in a
+   * channel's quiet hours waits for their end. The desktop's channel is the shell's.
+   */
+  route(a: AlertRecord): Enqueue[] {
+    const out: Enqueue[] = [];
+    for (const c of this.channels()) {
+      if (c.type === 'desktop' || c.name === this.around) continue;
+      if (!TO_EVERY_CHANNEL.has(a.rule) && !carries(c, a)) continue;
+      const until = a.level === 'critical' || a.rule === 'blind' ? null : quietUntil(c.quietHours, a.created_at);
+      out.push(
+        until === null
+          ? { channel: c.name, dueAt: a.created_at }
+          : { channel: c.name, dueAt: until, held: `quiet hours until ${clock(until)}` },
+      );
+    }
+    return out;
+  }
+
+  /** Rows were queued and committed: the worker looks for work now. */
+  queued(): void {
+    this.worker.kick();
+  }
+
+  /** Run `write` with `channel` left out of every route (the alert that says it is not reached). */
+  routingAround<T>(channel: string, write: () => T): T {
+    this.around = channel;
+    try {
+      return write();
+    } finally {
+      this.around = null;
+    }
+  }
+}

@@ -1,0 +1,131 @@
+import { amountDigits, APR_DIGITS, usdPriceDigits, USD_WHOLE_FROM } from '../../src/shared/format';
+
+/**
+ * The product's number rules (docs/formats.md) as checks on a text as a person reads it: a
+ * screen's text or a tooltip, an alert's title or message, a channel's message, a command's output.
+ * Each check counts what it looked at, so a test can tell a rule that held from one that found
+ * nothing to look at.
+ */
+
+/** The assets of the Demo network: "<number> <symbol>" is an amount of one of them. */
+export const ASSET_SYMBOLS = ['SUI', 'USDC', 'DEEP', 'WAL', 'NS', 'XBTC'] as const;
+
+/** What the scan reads of a rendered page (the DOM, typed here without the DOM's library). */
+interface PageNode {
+  nodeValue: string | null;
+  parentElement: { tagName: string } | null;
+}
+export interface PageElement {
+  textContent: string | null;
+  getAttribute(name: string): string | null;
+  querySelectorAll(selector: string): Iterable<PageElement>;
+  ownerDocument: { createTreeWalker(root: PageElement, show: number): { nextNode(): PageNode | null } };
+}
+
+export type Rule = 'percent' | 'minus' | 'amount' | 'usd' | 'apr' | 'zone';
+
+export interface Finding {
+  rule: Rule;
+  where: string;
+  /** The figure that breaks the rule, and the text around it. */
+  found: string;
+  context: string;
+}
+
+/** What the checks looked at: each rule's figures, and the findings. */
+export class FormatScan {
+  readonly checked: Record<Rule, number> = { percent: 0, minus: 0, amount: 0, usd: 0, apr: 0, zone: 0 };
+  readonly findings: Finding[] = [];
+  /** Every amount written, by its text ("3,757.2372 SUI"), with where it was seen. */
+  readonly amounts = new Map<string, Set<string>>();
+
+  private find(rule: Rule, where: string, text: string, m: RegExpMatchArray): void {
+    const at = m.index ?? 0;
+    this.findings.push({ rule, where, found: m[0], context: text.slice(Math.max(0, at - 30), at + m[0].length + 30) });
+  }
+
+  /**
+   * A text as shown. `tooltip`: a title, where an amount is given in full (its decimals are not its
+   * asset's) and a clock time says its zone. `zoned`: a text read on its own, away from the page
+   * (an alert, a message, a tooltip): every clock time in it names its zone.
+   */
+  text(where: string, text: string, o: { tooltip?: boolean; zoned?: boolean } = {}): void {
+    // A percentage: the number, a narrow no-break space, "%".
+    for (const m of text.matchAll(/\d(\s*)%/gu)) {
+      this.checked.percent++;
+      if (m[1] !== '\u202F') this.find('percent', where, text, m);
+    }
+    // A negative figure: the true minus sign, never the hyphen-minus (a date's "2026-11-23" is no sign).
+    for (const m of text.matchAll(/(?<![\w.\-/])[-\u2212](?=\$?\d)/gu)) {
+      this.checked.minus++;
+      if (m[0] === '-') this.find('minus', where, text, m);
+    }
+    // An amount of an asset: its asset's decimals (a tooltip gives it in full). A price in a
+    // quote asset ("3.3800 USDC per SUI") is no amount.
+    if (!o.tooltip)
+      for (const m of text.matchAll(
+        new RegExp(`(?<![\\w.:$])\\d[\\d,]*(?:\\.(\\d+))? (${ASSET_SYMBOLS.join('|')})\\b(?! per )`, 'gu'),
+      )) {
+        this.checked.amount++;
+        const digits = m[1]?.length ?? 0;
+        if (digits !== amountDigits(m[2]!)) this.find('amount', where, text, m);
+        const seen = this.amounts.get(m[0]) ?? new Set<string>();
+        this.amounts.set(m[0], seen.add(where));
+      }
+    // A dollar figure: money (cents below $10,000, whole dollars from it), or a USD price with
+    // its digits, trailing zeros kept ("$0.1870", never "$0.187"); compact money ("$1.2M") aside.
+    for (const m of text.matchAll(/(?<![\w.])\$(\d[\d,]*)(?:\.(\d+))?(?![\d,.]*\d|[KMBT])/gu)) {
+      this.checked.usd++;
+      const digits = m[2]?.length ?? 0;
+      const value = Number(`${m[1]!.replace(/,/g, '')}.${m[2] ?? '0'}`);
+      const money = digits === 2 || (digits === 0 && value >= USD_WHOLE_FROM);
+      if (!money && digits !== usdPriceDigits(value)) this.find('usd', where, text, m);
+    }
+    // A borrow rate: two decimals, wherever it is named.
+    for (const m of text.matchAll(/(?:Borrow rate|APR) (\d+)(?:\.(\d+))?\u202F%/gu)) {
+      this.checked.apr++;
+      if ((m[2]?.length ?? 0) !== APR_DIGITS) this.find('apr', where, text, m);
+    }
+    // A clock time read on its own says its zone: "2:02 PM EST".
+    if (o.zoned)
+      for (const m of text.matchAll(
+        /(?<![\w.:/])\d{1,2}:\d\d(?::\d\d)?(?![\d:])(?: ?[AP]M)?(?: ([A-Z]{2,5}|GMT[+-]\d+))?/gu,
+      )) {
+        this.checked.zone++;
+        if (!m[1]) this.find('zone', where, text, m);
+      }
+  }
+
+  /** Every text of a rendered view: each text node, each tooltip (title) and label, and the whole text for figures split across nodes. */
+  element(where: string, root: PageElement): void {
+    const walker = root.ownerDocument.createTreeWalker(root, 4 /* NodeFilter.SHOW_TEXT */);
+    for (let n = walker.nextNode(); n; n = walker.nextNode()) {
+      const parent = n.parentElement?.tagName;
+      if (parent === 'STYLE' || parent === 'SCRIPT') continue;
+      const t = n.nodeValue?.trim();
+      if (t) this.text(where, t);
+    }
+    for (const e of [root, ...root.querySelectorAll('[title], [aria-label]')]) {
+      const title = e.getAttribute('title');
+      if (title) this.text(`${where} (tooltip)`, title, { tooltip: true, zoned: true });
+      const label = e.getAttribute('aria-label');
+      if (label) this.text(`${where} (label)`, label, { tooltip: true });
+    }
+    // A percentage or a sign in a node of its own ("<strong>12</strong> %"): the text as read.
+    const whole = (root.textContent ?? '').replace(/\s+(?=%)/gu, (s: string) =>
+      s.includes('\u202F') ? '\u202F' : ' ',
+    );
+    const before = this.findings.length;
+    const counted = { ...this.checked };
+    this.text(`${where} (as read)`, whole, { tooltip: true });
+    // What the nodes already told is not told twice.
+    const seen = new Set(this.findings.slice(0, before).map((f) => f.found));
+    this.findings.splice(before, Infinity, ...this.findings.slice(before).filter((f) => !seen.has(f.found)));
+    Object.assign(this.checked, counted);
+  }
+
+  /** The findings, one a line, for a failing expectation's message. */
+  report(): string {
+    return this.findings.map((f) => `${f.rule} in ${f.where}: "${f.found}" in "…${f.context}…"`).join('\n');
+  }
+}

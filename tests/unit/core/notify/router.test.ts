@@ -1,0 +1,107 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import type { AlertRecord } from '../../../../src/shared/contract';
+import { parseNotifyConfig } from '../../../../src/main/core/notify/config';
+import { AlertRouter } from '../../../../src/main/core/notify/router';
+import { Store } from '../../../../src/main/core/store/store';
+
+/** Noon on a day in the machine's local time (quiet hours are local). */
+const NOON = new Date(2026, 10, 25, 12, 0).getTime();
+
+const { config } = parseNotifyConfig(
+  JSON.stringify({
+    channels: [
+      { type: 'ntfy', name: 'phone', url: 'https://ntfy.example/a', minLevel: 'critical' },
+      { type: 'webhook', name: 'hook', url: 'https://hook.example/a', quietHours: { from: '11:00', to: '13:30' } },
+      { type: 'desktop', name: 'desktop' },
+    ],
+  }),
+  {},
+);
+
+function alert(fields: Partial<AlertRecord>): AlertRecord {
+  return {
+    id: 1,
+    rule: 'risk-threshold',
+    level: 'warning',
+    manager_id: '0xm',
+    owner: '0xo',
+    event_id: null,
+    title: 't',
+    message: 'm',
+    created_at: NOON,
+    acknowledged_at: null,
+    snoozed_until: null,
+    ...fields,
+  };
+}
+
+describe('the alert router (notify/router.ts)', () => {
+  let kicks = 0;
+  const router = new AlertRouter(() => config.channels, { kick: () => kicks++ });
+
+  it('routes by level and rule, holds a warning in quiet hours, never the desktop', () => {
+    expect(router.route(alert({ level: 'critical', rule: 'liquidation' }))).toEqual([
+      { channel: 'phone', dueAt: NOON },
+      { channel: 'hook', dueAt: NOON },
+    ]);
+    const held = router.route(alert({ level: 'warning' }));
+    expect(held).toEqual([
+      { channel: 'hook', dueAt: new Date(2026, 10, 25, 13, 30).getTime(), held: 'quiet hours until 1:30 PM UTC' },
+    ]);
+    // Delivery itself (blind, a channel not reached) goes to every channel, at once.
+    expect(router.route(alert({ level: 'info', rule: 'blind' })).map((e) => [e.channel, e.dueAt])).toEqual([
+      ['phone', NOON],
+      ['hook', NOON],
+    ]);
+  });
+
+  it('leaves out the channel an alert is about while it is routed around', () => {
+    const about = alert({ level: 'warning', rule: 'channel' });
+    expect(router.routingAround('phone', () => router.route(about)).map((e) => e.channel)).toEqual(['hook']);
+    expect(router.route(about).map((e) => e.channel)).toEqual(['phone', 'hook']);
+  });
+
+  describe('as the alert repository routes with it', () => {
+    let store: Store | undefined;
+    afterEach(() => store?.close());
+
+    it('queues the rows it names in the transaction that stores the alert, then wakes the worker once', () => {
+      store = Store.openInMemory();
+      store.risk.routeWith(router);
+      kicks = 0;
+      const stored = store.risk.addAlert({
+        dedupe_key: 'liquidation:0xm:critical:1-0',
+        rule: 'liquidation',
+        level: 'critical',
+        manager_id: '0xm',
+        owner: '0xo',
+        event_id: '1-0',
+        title: 'Liquidated',
+        message: 'm',
+        created_at: NOON,
+      });
+      expect(stored).toBeDefined();
+      expect(
+        store.risk.outbox
+          .rowsOf(stored!.id)
+          .map((r) => r.channel)
+          .sort(),
+      ).toEqual(['hook', 'phone']);
+      expect(kicks).toBe(1);
+      // One no channel carries (info) is stored and wakes nothing.
+      const quiet = store.risk.addAlert({
+        dedupe_key: 'history-gap:-:info:1-2',
+        rule: 'history-gap',
+        level: 'info',
+        manager_id: null,
+        owner: null,
+        event_id: null,
+        title: 'gap',
+        message: 'm',
+        created_at: NOON,
+      });
+      expect(store.risk.outbox.rowsOf(quiet!.id)).toEqual([]);
+      expect(kicks).toBe(1);
+    });
+  });
+});
