@@ -20,6 +20,9 @@ describe('credits and reads in words', () => {
     expect(poolStreamText({ pool: 'WAL_USDC', perHour: 2_870, guard: true })).toBe(
       'WAL_USDC pool stream: about 2,900 credits an hour while it guards a watched position in danger',
     );
+    expect(poolStreamText({ pool: 'WAL_USDC', perHour: null, guard: true })).toBe(
+      'WAL_USDC pool stream: measuring its cost, open while it guards a watched position in danger',
+    );
     expect(poolStreamText({ pool: 'SUI_USDC', perHour: 1_234 })).toBe(
       'SUI_USDC pool stream: about 1,200 credits an hour while its page is open',
     );

@@ -80,7 +80,9 @@ export function forecastOver(f: CreditForecast): boolean {
  */
 export function poolStreamText(p: CreditForecast['poolStreams'][number]): string {
   const open = p.guard ? 'while it guards a watched position in danger' : 'while its page is open';
-  return `${p.pool} pool stream: ${p.perHour === null ? 'measuring…' : `about ${about(p.perHour)} credits an hour ${open}`}`;
+  if (p.perHour === null)
+    return `${p.pool} pool stream: ${p.guard ? `measuring its cost, open ${open}` : 'measuring…'}`;
+  return `${p.pool} pool stream: about ${about(p.perHour)} credits an hour ${open}`;
 }
 
 /** A pool page's own stream: "Live stream: about 41,000 credits an hour while this page is open". */
