@@ -30,7 +30,8 @@ describe('the optional large-liquidation alert', () => {
       );
       const a = m.store.risk.alerts().find((x) => x.rule === 'large-liquidation')!;
       expect(a.level).toBe('warning');
-      expect(a.title).toMatch(/^Large liquidation: \$[\d,]+$/);
+      // Money in full: cents below $10,000, whole dollars above (docs/formats.md).
+      expect(a.title).toMatch(/^Large liquidation: \$\d{1,3}(,\d{3})*(\.\d{2})?$/);
       // Only live ones: nothing replayed from the history before the monitor started.
       expect(Number(a.event_id!.split('-')[0])).toBeGreaterThan(Date.now() - 120_000);
     } finally {

@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AlertRecord } from '../../../../src/shared/contract';
+import { isoTime } from '../../../../src/shared/format';
 import { parseNotifyConfig, type ChannelConfig } from '../../../../src/main/core/notify/config';
 import { refusingPort } from '../../../support/refusing-port';
 import {
@@ -96,7 +97,8 @@ describe('the senders, against a real HTTP server', () => {
       message: alert.message,
       manager_id: '0x28f3aa',
       owner: '0xowner',
-      created_at: '2026-11-25T12:00:00.000Z',
+      // The instant in the monitor's zone, with its offset (docs/formats.md).
+      created_at: isoTime(Date.UTC(2026, 10, 25, 12)),
     });
     expect(b!.headers['webhook-id']).toBe(a!.headers['webhook-id']);
     // A forged body fails verification.
