@@ -67,9 +67,12 @@ export const MARKET_READ_GAP_MS = 15_000;
 
 /**
  * Other traders' liquidations read an asset only for a position this close to its liquidation
- * price (percent): the schedule's own near band (cadence.ts), where one jump may cross the rest.
+ * price (percent): twice the schedule's near band (cadence.ts). A jump that liquidates others
+ * takes a position from its ratio toward liquidation faster than its price distance says when
+ * part of its collateral is in the quote: the guard soak's missed SUI positions were 9.4 % from
+ * their liquidation ratio (1.24 against 1.125) and further than that in price.
  */
-export const MARKET_READ_NEAR_PCT = CADENCE_RULES.guard.nearPct;
+export const MARKET_READ_NEAR_PCT = 2 * CADENCE_RULES.guard.nearPct;
 
 /** The least time between two valuations a stream's trades ask for (trades come many a second). */
 export const LIVE_REVALUE_MS = 1_000;
