@@ -138,3 +138,16 @@ describe('labels of the lines on the price chart', () => {
     expect(mergedLabelText(ls, (x) => x.toFixed(4))).toBe('3 lines: Liq ×2, Break-even ×1, 3.6000–3.6200');
   });
 });
+
+describe('a line inside the candles on screen', () => {
+  it('is on the chart however far from the last price, and drawn', () => {
+    const span = { low: 0.2, high: 0.265 };
+    // 16.7 % above the last price, but inside what the candles already show.
+    expect(withinReach(0.24386, 0.209)).toBe(false);
+    expect(withinReach(0.24386, 0.209, span)).toBe(true);
+    expect(withinReach(0.27, 0.209, span)).toBe(false);
+    const breakEven = line('m', 'break-even', 0.24386);
+    expect(drawnLines([breakEven], 0.209, new Set(['m']), null)).toEqual([]);
+    expect(drawnLines([breakEven], 0.209, new Set(['m']), null, span)).toEqual([breakEven]);
+  });
+});

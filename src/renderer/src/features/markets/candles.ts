@@ -4,6 +4,7 @@ import { TIMEFRAME_SECONDS, type Timeframe } from '../../../../shared/api';
 import { humanPrice } from '../../../../shared/units';
 import { useApi } from '../../api';
 import { describeError } from '../../composables/useQuery';
+import type { PriceSpan } from './position-lines';
 
 /** Candles shown when a timeframe opens (the rest is a pan or a zoom away). */
 const DEFAULT_VISIBLE: Record<Timeframe, number> = { '1m': 120, '5m': 96, '15m': 96, '1h': 72, '4h': 60, '1d': 60 };
@@ -51,6 +52,26 @@ export function mergeTrades(candles: readonly Candle[], trades: readonly Trade[]
  * timeframe changes (a change cancels the read in flight, and main stops its requests), the range
  * before them when the window reaches the left edge, the newest one moved by live trades (`merge`).
  */
+/** The candles the zoom shows (`zoom` in percent of all of them, as the chart's data zoom keeps it). */
+export function visibleCandles(candles: readonly Candle[], zoom: { start: number; end: number }): Candle[] {
+  const n = candles.length;
+  return candles.slice(Math.floor((zoom.start / 100) * n), Math.ceil((zoom.end / 100) * n));
+}
+
+/** The price span of the candles the zoom shows, in quote units; null with none. */
+export function visibleSpan(
+  candles: readonly Candle[],
+  zoom: { start: number; end: number },
+  pool: Pool,
+): PriceSpan | null {
+  const shown = visibleCandles(candles, zoom);
+  if (shown.length === 0) return null;
+  return {
+    low: Math.min(...shown.map((k) => humanPrice(k.low, pool))),
+    high: Math.max(...shown.map((k) => humanPrice(k.high, pool))),
+  };
+}
+
 export function useCandles(poolName: () => string, pool: () => Pool | undefined) {
   const api = useApi();
   const timeframe = ref<Timeframe>('15m');

@@ -66,9 +66,20 @@ export const LINE_RANGE = 0.15;
 /** Rows listed before "All …": the nearest liquidations. */
 export const LIST_FIRST = 4;
 
-/** Whether a line's price is within `LINE_RANGE` of the last price (all are before there is one). */
-export const withinReach = (price: number, last: number | null): boolean =>
-  last === null || Math.abs(price / last - 1) <= LINE_RANGE;
+/** The lowest and highest price of the candles on screen (quote units). */
+export interface PriceSpan {
+  low: number;
+  high: number;
+}
+
+/**
+ * Whether a line's price is on the chart: within `LINE_RANGE` of the last price (all are before
+ * there is one), or inside the span of the candles on screen, which the price axis shows anyway.
+ */
+export const withinReach = (price: number, last: number | null, span: PriceSpan | null = null): boolean =>
+  last === null ||
+  Math.abs(price / last - 1) <= LINE_RANGE ||
+  (span !== null && price >= span.low && price <= span.high);
 
 /** One row per position, nearest liquidation first by the valuation's distance (the one the Portfolio shows). */
 export function positionLineRows(lines: readonly PositionLine[]): PositionLineRow[] {
@@ -96,7 +107,7 @@ export function positionLineRows(lines: readonly PositionLine[]): PositionLineRo
 }
 
 /**
- * The lines drawn on the chart, those within reach of the last price: every liquidation line,
+ * The lines drawn on the chart, those on it (`withinReach`): every liquidation line,
  * break-even lines of the listed positions and of the one pointed at only (they crowd around the
  * price).
  */
@@ -105,10 +116,12 @@ export function drawnLines(
   last: number | null,
   listed: ReadonlySet<string>,
   focus: string | null,
+  span: PriceSpan | null = null,
 ): PositionLine[] {
   return lines.filter(
     (l) =>
-      withinReach(l.price, last) && (l.kind === 'liquidation' || listed.has(l.manager_id) || l.manager_id === focus),
+      withinReach(l.price, last, span) &&
+      (l.kind === 'liquidation' || listed.has(l.manager_id) || l.manager_id === focus),
   );
 }
 
