@@ -9,23 +9,12 @@ import StatusBar from '../../../src/renderer/src/components/StatusBar.vue';
 import { useStatusStore } from '../../../src/renderer/src/stores/status';
 import { fakeApi } from '../../support/fake-api';
 import { SETTINGS } from '../support/settings';
+import { statusWith } from '../../support/status';
 
 beforeEach(() => setActivePinia(createPinia()));
 
 /** A status snapshot of a custom network, online, with nothing to say but `patch`. */
-const snapshotWith = (patch: Partial<StatusSnapshot>): StatusSnapshot => ({
-  network: 'custom',
-  online: true,
-  offlineSince: null,
-  streams: [],
-  storeNotice: null,
-  storeError: null,
-  historyGaps: [],
-  internalError: null,
-  credits: null,
-  reads: null,
-  ...patch,
-});
+const snapshotWith = statusWith;
 
 describe('the status bar: what the budget did to the reads', () => {
   const snapshot = (reads: StatusSnapshot['reads']): StatusSnapshot => snapshotWith({ reads });

@@ -3,6 +3,7 @@ import type { RiskReading, StatusSnapshot } from '../../../src/shared/contract';
 import { clockText, CORE_LOCALE } from '../../../src/shared/format';
 import type { PositionLevel } from '../../../src/shared/risk-model';
 import { trayStateOf } from '../../../src/main/core/tray-state';
+import { statusWith } from '../../support/status';
 
 /** A reading with the level the valuation gave it (by the 1.5 / 1.25 thresholds unless said). */
 const reading = (id: string, ratio: number | null, level?: PositionLevel): RiskReading & { level: PositionLevel } => ({
@@ -16,19 +17,7 @@ const reading = (id: string, ratio: number | null, level?: PositionLevel): RiskR
   level: level ?? (ratio === null || ratio >= 1.5 ? 'ok' : ratio >= 1.25 ? 'warning' : 'critical'),
 });
 
-const status = (patch: Partial<StatusSnapshot> = {}): StatusSnapshot => ({
-  network: 'demo',
-  online: true,
-  offlineSince: null,
-  streams: [],
-  storeNotice: null,
-  storeError: null,
-  historyGaps: [],
-  internalError: null,
-  credits: null,
-  reads: null,
-  ...patch,
-});
+const status = (patch: Partial<StatusSnapshot> = {}): StatusSnapshot => statusWith({ network: 'demo', ...patch });
 
 describe('tray state (computed in core)', () => {
   const base = { privacy: false, alertsPausedUntil: null, now: Date.UTC(2026, 10, 22, 12) };

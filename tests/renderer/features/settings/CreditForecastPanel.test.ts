@@ -19,6 +19,7 @@ import { useStatusStore } from '../../../../src/renderer/src/stores/status';
 import { fakeApi } from '../../../support/fake-api';
 import { DEMO_SETTINGS, SETTINGS } from '../../support/settings';
 import { settle, withFakeIntervals } from '../../support/timing';
+import { statusWith } from '../../../support/status';
 
 beforeEach(() => setActivePinia(createPinia()));
 
@@ -54,18 +55,8 @@ const PLANS_IN_FORCE: ReadPlan[] = [
   },
 ];
 
-const statusOf = (reads: ReadPlan, network: StatusSnapshot['network'] = 'custom'): StatusSnapshot => ({
-  network,
-  online: true,
-  offlineSince: null,
-  streams: [],
-  storeNotice: null,
-  storeError: null,
-  historyGaps: [],
-  internalError: null,
-  credits: null,
-  reads,
-});
+const statusOf = (reads: ReadPlan, network: StatusSnapshot['network'] = 'custom'): StatusSnapshot =>
+  statusWith({ network, reads });
 
 /** The monitor's forecast of a plan, by the cost model itself (2 wallets, 40 credits a records read). */
 function forecastOf(reads: ReadPlan, plan: PlanName, extra: Partial<CreditForecast> = {}): CreditForecast {
