@@ -121,7 +121,10 @@ export interface RepairPlan {
   target: number;
   /** Deposits of each asset the position can take, any one of which restores `target`. */
   deposits: Array<{ symbol: string; amount: number; usd: number }>;
-  /** The repayment (from the wallet, in the asset owed) that restores it. */
+  /**
+   * The repayment (in the asset owed) that restores it however it is paid: from the manager's own
+   * balance, as the protocol repays, or brought in first. Null at a ratio of 1 or below.
+   */
   repay: { symbol: string; amount: number; usd: number } | null;
   /** The liquidation price after the deposit of the quote asset. */
   liquidation_price_after: number | null;

@@ -38,24 +38,56 @@ export function depositFor(
 }
 
 /**
- * The repayment (brought from the wallet, in the asset owed) that brings the ratio to `target`:
- * A / (D - y Pd) = T  =>  y = (D - A / T) / Pd. For a position owing one asset; null when the
- * ratio is there already.
+ * The repayment that brings the ratio to `target` however it is paid. The protocol repays from
+ * the manager's own balance of the asset owed, so assets and debt fall together:
+ * (A - y Pd) / (D - y Pd) = T  =>  y = (T D - A) / ((T - 1) Pd). Paid in part or whole with the
+ * asset brought in first, the assets fall by less and the ratio ends higher. For a position owing
+ * one asset; null when the ratio is there already, or at or below 1 (a repayment from its own
+ * assets cannot raise it then: only `depositAndRepayFor` or a deposit can).
  */
 export function repayFor(h: Holdings, p: PricePair, target: number, decimals: number): Amount | null {
   const v = valueAt(h, p);
+  if (v.ratio === null || v.ratio >= target || v.ratio <= 1 || !(target > 1)) return null;
+  const { price, owed } = owedOf(h, p);
+  const exact = Math.min(owed, (target * v.debt - v.assets) / ((target - 1) * price));
+  const amount = Math.min(owed, ceilAt(exact, decimals));
+  return { exact, amount, usd: amount * price };
+}
+
+/**
+ * The repayment brought from the wallet (deposited, then repaid: the assets stay as they are) that
+ * brings the ratio to `target`: A / (D - y Pd) = T  =>  y = (D - A / T) / Pd. Smaller than
+ * `repayFor`'s; null when the ratio is there already.
+ */
+export function depositAndRepayFor(h: Holdings, p: PricePair, target: number, decimals: number): Amount | null {
+  const v = valueAt(h, p);
   if (v.ratio === null || v.ratio >= target) return null;
-  const inBase = h.debtBase > 0 && h.debtQuote <= 0;
-  const price = inBase ? p.base : p.quote;
-  const owed = inBase ? h.debtBase : h.debtQuote;
+  const { price, owed } = owedOf(h, p);
   const exact = Math.min(owed, (v.debt - v.assets / target) / price);
   const amount = Math.min(owed, ceilAt(exact, decimals));
   return { exact, amount, usd: amount * price };
 }
 
+/** The asset owed (the base when only the base is owed) and its price. */
+function owedOf(h: Holdings, p: PricePair): { price: number; owed: number } {
+  const inBase = h.debtBase > 0 && h.debtQuote <= 0;
+  return { price: inBase ? p.base : p.quote, owed: inBase ? h.debtBase : h.debtQuote };
+}
+
 /** The holdings after depositing `amount` of one asset. */
 export function afterDeposit(h: Holdings, asset: 'base' | 'quote', amount: number): Holdings {
   return asset === 'base' ? { ...h, base: h.base + amount } : { ...h, quote: h.quote + amount };
+}
+
+/**
+ * The holdings after repaying `amount` of the asset owed from the manager's own balance (the
+ * protocol's repay): that balance and the debt fall together. A balance short of it stands for
+ * the asset brought in first, so the assets fall by the amount either way.
+ */
+export function afterRepay(h: Holdings, amount: number): Holdings {
+  return h.debtBase > 0 && h.debtQuote <= 0
+    ? { ...h, base: h.base - amount, debtBase: Math.max(0, h.debtBase - amount) }
+    : { ...h, quote: h.quote - amount, debtQuote: Math.max(0, h.debtQuote - amount) };
 }
 
 /** What a liquidation does at prices `p` (the protocol's rule; docs/valuation.md "Liquidation"). */

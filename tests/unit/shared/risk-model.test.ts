@@ -3,6 +3,8 @@ import { describe, expect, it } from 'vitest';
 import {
   accrue,
   afterDeposit,
+  afterRepay,
+  depositAndRepayFor,
   depositFor,
   breakEvenOf,
   priceAtRatio,
@@ -20,8 +22,8 @@ import {
 import { DEFAULT_LIQUIDATION_RATIO } from '../../../src/shared/portfolio';
 import { params, thresholds, positionArb } from '../../support/positions';
 
-/** The holdings after repaying `amount` of the debt: what a repay plan is checked against. */
-function afterRepay(h: Holdings, amount: number): Holdings {
+/** The holdings after bringing `amount` of the asset owed from the wallet and repaying it: the assets stay. */
+function afterWalletRepay(h: Holdings, amount: number): Holdings {
   return h.debtBase > 0 && h.debtQuote <= 0
     ? { ...h, debtBase: h.debtBase - amount }
     : { ...h, debtQuote: h.debtQuote - amount };
@@ -98,14 +100,35 @@ describe('the risk model (docs/valuation.md)', () => {
             );
         }
         const decimals = p.holdings.debtQuote > 0 ? 6 : 9;
-        const r = repayFor(p.holdings, p.prices!, target, decimals)!;
-        expect(Math.abs(valueAt(afterRepay(p.holdings, r.exact), p.prices!).ratio! / target - 1)).toBeLessThan(1e-9);
-        expect(valueAt(afterRepay(p.holdings, r.amount), p.prices!).ratio!).toBeGreaterThanOrEqual(
+        const unit = p.holdings.debtQuote > 0 ? 1 : p.prices!.base;
+        // Repaid from the manager's own balance (the protocol's repay): assets and debt fall together.
+        const r = repayFor(p.holdings, p.prices!, target, decimals);
+        if (v.ratio! <= 1) expect(r).toBeNull();
+        else {
+          expect(Math.abs(valueAt(afterRepay(p.holdings, r!.exact), p.prices!).ratio! / target - 1)).toBeLessThan(1e-9);
+          expect(valueAt(afterRepay(p.holdings, r!.amount), p.prices!).ratio!).toBeGreaterThanOrEqual(
+            target * (1 - 1e-12),
+          );
+          if (visible(decimals, unit))
+            expect(valueAt(afterRepay(p.holdings, r!.amount - 10 ** -decimals), p.prices!).ratio!).toBeLessThan(target);
+          // Brought in from the wallet, whole or half, the same amount reaches further.
+          const half = afterRepay(afterWalletRepay(p.holdings, r!.amount / 2), r!.amount / 2);
+          expect(valueAt(half, p.prices!).ratio!).toBeGreaterThanOrEqual(target * (1 - 1e-12));
+          expect(valueAt(afterWalletRepay(p.holdings, r!.amount), p.prices!).ratio!).toBeGreaterThanOrEqual(target);
+        }
+        // Deposited first, then repaid: the assets stay, so less is needed.
+        const w = depositAndRepayFor(p.holdings, p.prices!, target, decimals)!;
+        expect(Math.abs(valueAt(afterWalletRepay(p.holdings, w.exact), p.prices!).ratio! / target - 1)).toBeLessThan(
+          1e-9,
+        );
+        expect(valueAt(afterWalletRepay(p.holdings, w.amount), p.prices!).ratio!).toBeGreaterThanOrEqual(
           target * (1 - 1e-12),
         );
-        if (visible(decimals, p.holdings.debtQuote > 0 ? 1 : p.prices!.base)) {
-          expect(valueAt(afterRepay(p.holdings, r.amount - 10 ** -decimals), p.prices!).ratio!).toBeLessThan(target);
-        }
+        if (visible(decimals, unit))
+          expect(valueAt(afterWalletRepay(p.holdings, w.amount - 10 ** -decimals), p.prices!).ratio!).toBeLessThan(
+            target,
+          );
+        if (r) expect(w.amount).toBeLessThanOrEqual(r.amount);
       }),
     );
   });

@@ -6,6 +6,7 @@ import type { PositionSummary } from '../../../../src/shared/contract';
 import {
   adviceAmount,
   afterDeposit,
+  afterRepay,
   distanceShown,
   liquidationPriceShown,
   movePct,
@@ -82,12 +83,9 @@ describe('advice that is safe to follow (executed as written)', () => {
           expect(valueAt(afterDeposit(h, a, d.amount), prices).ratio!).toBeGreaterThanOrEqual(target);
         }
         if (repay) {
-          const y = number(repay);
-          const paid =
-            repaySymbol === p.base_symbol && h.debtBase > 0
-              ? { ...h, base: h.base, debtBase: Math.max(0, h.debtBase - y) }
-              : { ...h, debtQuote: Math.max(0, h.debtQuote - y) };
-          const r = valueAt(paid, prices).ratio;
+          // Repaid as the protocol does, from the manager's own balance: assets and debt fall together.
+          expect(repaySymbol).toBe(h.debtBase > 0 && h.debtQuote <= 0 ? p.base_symbol : p.quote_symbol);
+          const r = valueAt(afterRepay(h, number(repay)), prices).ratio;
           // No debt left (all repaid) has no ratio: nothing can be liquidated.
           if (r !== null) expect(r, action).toBeGreaterThanOrEqual(target);
         }

@@ -10,6 +10,7 @@ import {
   priceAtRatio,
   projectRatio,
   repayFor,
+  depositAndRepayFor,
   valueAt,
   type Amount,
   type DebtRates,
@@ -36,8 +37,12 @@ export interface RepairAt {
   above: boolean;
   /** Deposits of either asset, any one of which brings the ratio to `target`: quote first. */
   deposits: Array<{ asset: 'base' | 'quote'; symbol: string; decimals: number; amount: Amount }>;
-  /** The repayment, brought from the wallet in the asset owed. */
-  repay: { symbol: string; decimals: number; amount: Amount } | null;
+  /**
+   * The repayment in the asset owed: `amount` from the manager's own balance (the protocol's
+   * repay; enough however it is paid), `brought` if deposited from the wallet first and then
+   * repaid (the assets stay, so less is needed). `amount` is null at a ratio of 1 or below.
+   */
+  repay: { symbol: string; decimals: number; amount: Amount | null; brought: Amount } | null;
   /** The liquidation price after the quote deposit (USD, the quote's price held). */
   liquidationPriceAfter: number | null;
 }
@@ -59,6 +64,7 @@ export function repairAt(p: PositionSummary, target: number): RepairAt | null {
   const byBase = above ? null : depositFor(h, m.prices, aim, 'base', p.base_decimals);
   const repayDecimals = owesBase ? p.base_decimals : p.quote_decimals;
   const repay = above ? null : repayFor(h, m.prices, aim, repayDecimals);
+  const brought = above ? null : depositAndRepayFor(h, m.prices, aim, repayDecimals);
   return {
     target,
     ratio,
@@ -67,7 +73,7 @@ export function repairAt(p: PositionSummary, target: number): RepairAt | null {
       ...(byQuote ? [{ asset: 'quote' as const, symbol: quote, decimals: p.quote_decimals, amount: byQuote }] : []),
       ...(byBase ? [{ asset: 'base' as const, symbol: base, decimals: p.base_decimals, amount: byBase }] : []),
     ],
-    repay: repay ? { symbol: owesBase ? base : quote, decimals: repayDecimals, amount: repay } : null,
+    repay: brought ? { symbol: owesBase ? base : quote, decimals: repayDecimals, amount: repay, brought } : null,
     liquidationPriceAfter: byQuote
       ? liquidationAfter(h, m.prices, adviceAmount(byQuote.amount, quote, p.quote_decimals), p.liquidation_ratio)
       : null,
