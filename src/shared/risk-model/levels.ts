@@ -33,6 +33,15 @@ export function levelOf(
  */
 export const LEVEL_HYSTERESIS = 0.02;
 /**
+ * The ratio at which a level held by the hysteresis is left: the threshold cleared by
+ * LEVEL_HYSTERESIS, rounded up to the three decimals a ratio is shown with (1.20 -> 1.224). The
+ * repair advice aims here, so a trader who follows it sees the warning clear, not held.
+ */
+export function clearOf(threshold: number): number {
+  return Math.ceil(Number((threshold * (1 + LEVEL_HYSTERESIS) * 1000).toFixed(6))) / 1000;
+}
+
+/**
  * The near-liquidation band widens five times as much (3 % -> 3.3 %): a distance is shown, and
  * judged, at one decimal, so a 2 % widening (3.06 %) would be left by one tick of rounding.
  */

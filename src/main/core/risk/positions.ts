@@ -29,6 +29,7 @@ import {
   sizeOf,
   timeToLiquidationByInterest,
   valueAt,
+  clearOf,
   type DebtRates,
   type Holdings,
   type PricePair,
@@ -367,7 +368,9 @@ export function positionOf(m: MarginManager, ctx: ValuationContext): PositionSum
     }
     interest.liquidation_in_ms = timeToLiquidationByInterest(h, p, rates, L);
   }
-  const repair = h && p && hasDebt ? repairOf(h, p, thresholds.warning, L, symbols) : null;
+  // Below the warning line, back to where the warning clears (not where it is only held: clearOf).
+  const below = h && p && hasDebt ? (valueAt(h, p).ratio ?? Infinity) < thresholds.warning : false;
+  const repair = h && p && below ? repairOf(h, p, clearOf(thresholds.warning), L, symbols) : null;
   const updated = [m.checkpoint_timestamp_ms, ...loans.map((l) => Date.parse(l.timestamp))].filter((x) =>
     Number.isFinite(x),
   );

@@ -3,7 +3,7 @@ import { mount } from '@vue/test-utils';
 import { createPinia, setActivePinia } from 'pinia';
 import { beforeEach, describe, expect, it } from 'vitest';
 import type { PayloadOf, RiskReading, Topic } from '../../../../src/shared/contract';
-import { adviceTarget, DAY_MS, depositFor } from '../../../../src/shared/risk-model';
+import { adviceTarget, clearOf, DAY_MS, depositFor } from '../../../../src/shared/risk-model';
 import { setApi } from '../../../../src/renderer/src/api';
 import { fakeApi } from '../../../support/fake-api';
 import { routerAt } from '../../support/router';
@@ -77,7 +77,7 @@ describe('the manager page', () => {
     // Unwatched: "its equity", amounts not the user's.
     expect(w.get('[data-testid="liquidation-cost"]').text()).toContain('its equity there');
     expect(Number(w.get('[data-testid="repair-deposit-USDC"]').attributes('data-amount'))).toBe(
-      depositFor(H, P, adviceTarget(1.5), 'quote', 6)!.amount,
+      depositFor(H, P, adviceTarget(clearOf(1.5)), 'quote', 6)!.amount,
     );
     const days = Math.floor(p.interest.liquidation_in_ms! / DAY_MS);
     expect(w.get('[data-testid="interest-liquidation"]').text()).toBe(
@@ -112,7 +112,7 @@ describe('the manager page', () => {
     });
     await settle();
     expect(w.get('[data-testid="repair-text"]').text()).toBe(
-      `The risk ratio ${(3500 / 1900).toFixed(3)} is above 1.500 already: nothing to deposit or repay.`,
+      `The risk ratio ${(3500 / 1900).toFixed(3)} is above 1.530 already: nothing to deposit or repay.`,
     );
     w.unmount();
   });

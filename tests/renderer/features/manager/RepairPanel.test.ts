@@ -26,27 +26,28 @@ describe('the repair plan on the manager page', () => {
     const w = mount(RepairPanel, { props: { position: position(), own: false } });
     const select = w.get('[data-testid="repair-target"]');
     expect((select.element as HTMLSelectElement).value).toBe('warning');
-    const usdc = depositFor(H, P, adviceTarget(1.5), 'quote', 6)!;
-    const sui = depositFor(H, P, adviceTarget(1.5), 'base', 9)!;
-    const repay = repayFor(H, P, adviceTarget(1.5), 6)!;
-    const brought = depositAndRepayFor(H, P, adviceTarget(1.5), 6)!;
+    const usdc = depositFor(H, P, adviceTarget(1.53), 'quote', 6)!;
+    const sui = depositFor(H, P, adviceTarget(1.53), 'base', 9)!;
+    const repay = repayFor(H, P, adviceTarget(1.53), 6)!;
+    const brought = depositAndRepayFor(H, P, adviceTarget(1.53), 6)!;
     expect(amountOf(w, 'repair-deposit-USDC')).toBe(usdc.amount);
     expect(amountOf(w, 'repair-deposit-SUI')).toBe(sui.amount);
     expect(amountOf(w, 'repair-repay')).toBe(repay.amount);
     expect(amountOf(w, 'repair-repay-brought')).toBe(brought.amount);
-    // Aimed at 1.5 x 1.0005 = 1.50075 (the cushion for a check by hand with rounded figures):
-    // (1.50075 x 1,900 - 2,700) / 1 = 151.425 USDC; / 2.5 = 60.57 SUI; repaid from its own USDC
-    // (assets and debt fall together) 151.425 / 0.50075 = 302.3964 USDC; deposited first, then
-    // repaid, 1,900 - 2,700 / 1.50075 = 100.8996 USDC.
-    expect(usdc.amount).toBeCloseTo(151.425, 5);
-    expect(sui.amount).toBeCloseTo(60.57, 5);
-    expect(repay.amount).toBeCloseTo(302.3964, 4);
-    expect(brought.amount).toBeCloseTo(100.8996, 4);
-    // Shown rounded up at each asset's precision (USDC's cents, SUI's 4 decimals): 151.43, 60.5701 (the model's
-    // amount is a hair over 60.57; $151.43 at $2.50), 100.90.
-    const after = priceAtRatio(afterDeposit(H, 'quote', 151.43), 1, 1.125)!;
+    // The warning (1.5) clears at 1.5 x 1.02 = 1.53 (where the hysteresis lets it go), aimed at
+    // 1.53 x 1.0005 = 1.530765 (the cushion for a check by hand with rounded figures):
+    // 1.530765 x 1,900 - 2,700 = 208.4535 USDC; / 2.5 = 83.3814 SUI; repaid from its own USDC
+    // (assets and debt fall together) 208.4535 / 0.530765 = 392.7416 USDC; deposited first, then
+    // repaid, 1,900 - 2,700 / 1.530765 = 136.176 USDC.
+    expect(usdc.amount).toBeCloseTo(208.4535, 5);
+    expect(sui.amount).toBeCloseTo(83.3814, 5);
+    expect(repay.amount).toBeCloseTo(392.7416, 4);
+    expect(brought.amount).toBeCloseTo(136.176, 4);
+    // Shown rounded up at each asset's precision (USDC's cents, SUI's 4 decimals): 208.46, 83.3815 (the model's
+    // amount is a hair over 83.3814), 392.75, 136.18.
+    const after = priceAtRatio(afterDeposit(H, 'quote', 208.46), 1, 1.125)!;
     expect(w.get('[data-testid="repair-text"]').text()).toBe(
-      `Deposit 151.43 USDC ($151.43) or 60.5701 SUI ($151.43) or repay 302.40 USDC ($302.40) from its own balance (100.90 USDC ($100.90) if you deposit it from your wallet first, then repay it) to get back to 1.500; liquidation price after the USDC deposit ${usdPrice(liquidationPriceShown(after, 2.5))} (now ${usdPrice(position().liquidation_price)}).`,
+      `Deposit 208.46 USDC ($208.46) or 83.3815 SUI ($208.45) or repay 392.75 USDC ($392.75) from its own balance (136.18 USDC ($136.18) if you deposit it from your wallet first, then repay it) to get back to 1.530; liquidation price after the USDC deposit ${usdPrice(liquidationPriceShown(after, 2.5))} (now ${usdPrice(position().liquidation_price)}).`,
     );
 
     // The pool's target after a liquidation (1.25) is below the ratio now: nothing to do.
@@ -78,19 +79,19 @@ describe('the repair plan on the manager page', () => {
     const h = { base: 0, quote: 3000, debtBase: 850, debtQuote: 0 };
     const w = mount(RepairPanel, { props: { position: position({ h }), own: false } });
     expect(w.get('[data-testid="repair-repay"]').text()).toContain(' SUI (');
-    expect(amountOf(w, 'repair-repay')).toBe(repayFor(h, P, adviceTarget(1.5), 9)!.amount);
+    expect(amountOf(w, 'repair-repay')).toBe(repayFor(h, P, adviceTarget(1.53), 9)!.amount);
   });
 
   it('offers no repayment from its own balance below a ratio of 1, only one brought from the wallet', () => {
     // 700 SUI at $2.50 = $1,750 against 1,900 USDC: ratio 0.92; paying from its own USDC lowers it further.
     const h = { base: 700, quote: 0, debtBase: 0, debtQuote: 1900 };
     const w = mount(RepairPanel, { props: { position: position({ h }), own: false } });
-    expect(repayFor(h, P, adviceTarget(1.5), 6)).toBeNull();
+    expect(repayFor(h, P, adviceTarget(1.53), 6)).toBeNull();
     expect(w.find('[data-testid="repair-repay"]').exists()).toBe(false);
-    const brought = depositAndRepayFor(h, P, adviceTarget(1.5), 6)!;
+    const brought = depositAndRepayFor(h, P, adviceTarget(1.53), 6)!;
     expect(amountOf(w, 'repair-repay-brought')).toBe(brought.amount);
     expect(w.get('[data-testid="repair-text"]').text()).toContain(
-      `or deposit and then repay ${w.get('[data-testid="repair-repay-brought"]').text()} from your wallet to get back to 1.500`,
+      `or deposit and then repay ${w.get('[data-testid="repair-repay-brought"]').text()} from your wallet to get back to 1.530`,
     );
   });
 
