@@ -139,14 +139,30 @@ export function usdDigits(value: number): number {
   return Math.abs(value) >= USD_WHOLE_FROM ? 0 : 2;
 }
 
-/** An amount of money in USD, in full: "$1,234.56", "$12,345", "−$4,100.00". */
-export function usdText(value: number, locale: string): string {
-  return dollars(value, decimalText(Math.abs(value), usdDigits(value), locale));
+/**
+ * The decimals of a column of money (a table's column, or one cell's figures that line up with
+ * it): one rule for the whole column, by its largest figure, so a column never reads "$19,466"
+ * above "$2,778.82": to the cent while every figure is below `USD_WHOLE_FROM`, whole dollars
+ * once one reaches it ("$19,466" above "$2,779").
+ */
+export function usdColumnDigits(values: Iterable<number | null | undefined>): number {
+  let largest = 0;
+  for (const v of values)
+    if (v !== null && v !== undefined && Number.isFinite(v)) largest = Math.max(largest, Math.abs(v));
+  return usdDigits(largest);
 }
 
-/** A change of money, signed: "+$1,234.00", "−$4,100.00", "$0.00". */
-export function signedUsdText(value: number, locale: string): string {
-  return dollars(value, decimalText(Math.abs(value), usdDigits(value), locale), true);
+/**
+ * An amount of money in USD, in full: "$1,234.56", "$12,345", "−$4,100.00"; `digits` as its
+ * column's (`usdColumnDigits`) in a table.
+ */
+export function usdText(value: number, locale: string, digits = usdDigits(value)): string {
+  return dollars(value, decimalText(Math.abs(value), digits, locale));
+}
+
+/** A change of money, signed: "+$1,234.00", "−$4,100.00", "$0.00"; `digits` as `usdText`'s. */
+export function signedUsdText(value: number, locale: string, digits = usdDigits(value)): string {
+  return dollars(value, decimalText(Math.abs(value), digits, locale), true);
 }
 
 /** Money where the room is short (chart axes, tables of markets): "$1.2M", "$12K", "$532". */
@@ -239,13 +255,69 @@ export function timeText(at: number | Date, locale: string): string {
 }
 
 /**
- * A clock time with its zone, as an alert says it: "2:02 PM EST"; `zone: false` only where the
- * reader is on the very machine (the tray): "2:02 PM".
+ * The one style of a clock time, in the reader's zone: the locale's hours and minutes
+ * ("2:02 PM"), with seconds where they tell one moment from the next (a valuation, a trade:
+ * "2:02:07 PM"), and the zone where the time is read on its own ("2:02 PM EST": an alert, a
+ * "valued at", a "since"). `zone: false` only where the zone is said once beside it (a column's
+ * or an axis's name: `zoneText`) or the reader is on the very machine (the tray).
  */
-export function clockText(at: number | Date, locale: string, zone = true): string {
-  return dateFormat(locale, { hour: 'numeric', minute: '2-digit', ...(zone ? { timeZoneName: 'short' } : {}) }).format(
-    at,
+export function clockText(at: number | Date, locale: string, zone = true, seconds = false): string {
+  return dateFormat(locale, {
+    hour: 'numeric',
+    minute: '2-digit',
+    ...(seconds ? { second: '2-digit' } : {}),
+    ...(zone ? { timeZoneName: 'short' } : {}),
+  }).format(at);
+}
+
+/**
+ * A time of day as set ("22:00", a channel's quiet hours), in the style of `clockText`: "10:00 PM",
+ * with the zone unless `zone: false` ("10:00 PM EST": the zone of `on`, a day it applies to).
+ */
+export function setClockText(hhmm: string, locale: string, zone = true, on: number | Date = Date.now()): string {
+  const [h = 0, m = 0] = hhmm.split(':').map(Number);
+  const at = new Date(on);
+  at.setHours(h, m, 0, 0);
+  return clockText(at, locale, zone);
+}
+
+/** A day and a clock time in the style of `clockText`: "Nov 23, 2:02 PM EST" (a time of another day). */
+export function dayClockText(at: number | Date, locale: string, zone = true): string {
+  return dateFormat(locale, {
+    month: 'short',
+    day: 'numeric',
+    hour: 'numeric',
+    minute: '2-digit',
+    ...(zone ? { timeZoneName: 'short' } : {}),
+  }).format(at);
+}
+
+/** A day alone: "Nov 23" (a daily candle, a chart axis over days). */
+export function dayText(at: number | Date, locale: string): string {
+  return dateFormat(locale, { month: 'short', day: 'numeric' }).format(at);
+}
+
+/**
+ * The reader's zone as `clockText` names it ("EST", "GMT+1"), said once where the times beside it
+ * leave it out: a time column's heading, a time axis's name.
+ */
+export function zoneText(at: number | Date, locale: string): string {
+  return (
+    dateFormat(locale, { hour: 'numeric', timeZoneName: 'short' })
+      .formatToParts(at)
+      .find((p) => p.type === 'timeZoneName')?.value ?? ''
   );
+}
+
+/**
+ * A label of a time axis, in the style of `clockText` without the zone (the axis's name says it:
+ * `zoneText`): the clock ("2:02 PM") on an axis of less than two days, the day ("Nov 23") at
+ * midnight and on a longer axis. `spanMs`: the axis's span.
+ */
+export function axisTimeText(at: number, locale: string, spanMs: number): string {
+  const parts = dateFormat(locale, { hour: 'numeric', minute: 'numeric', hourCycle: 'h23' }).formatToParts(at);
+  const midnight = parts.every((p) => p.type === 'literal' || Number(p.value) === 0);
+  return spanMs > 2 * 86_400_000 || midnight ? dayText(at, locale) : clockText(at, locale, false);
 }
 
 const pad = (n: number, width = 2): string => String(n).padStart(width, '0');

@@ -610,6 +610,9 @@ describe('every view, alert and message, by the number rules (docs/formats.md)',
     ]);
     expect(tip).toContain('\u2212');
     scan.text('Manager (risk chart tooltip)', tip.replace(/<[^>]+>/g, ' '), { zoned: true });
+    // Its time axis: the app's one style of clock, the zone named once as the axis's name.
+    expect(chart['xAxis'].name).toMatch(/^E[SD]T$/);
+    for (const r of READINGS) scan.text('Manager (risk chart axis)', chart['xAxis'].axisLabel.formatter(r.ts_ms));
     w.unmount();
   });
 
@@ -625,7 +628,11 @@ describe('every view, alert and message, by the number rules (docs/formats.md)',
       scan.element(`Margin (${tab})`, w.element);
     }
     const timeline = chartWith(charts, (o) => o['yAxis']?.type === 'log');
-    if (timeline) scan.text('Margin (timeline axis)', timeline['yAxis'].axisLabel.formatter(1_234_567));
+    if (timeline) {
+      scan.text('Margin (timeline axis)', timeline['yAxis'].axisLabel.formatter(1_234_567));
+      expect(timeline['xAxis'].name).toMatch(/^E[SD]T$/);
+      scan.text('Margin (timeline time axis)', timeline['xAxis'].axisLabel.formatter(NOW - 600_000));
+    }
     w.unmount();
   });
 
@@ -658,6 +665,10 @@ describe('every view, alert and message, by the number rules (docs/formats.md)',
       for (const t of [...ladder, ...tape, w.get('[data-testid="last-price"]').text()])
         expect(decimals(t), `${p.pool_name} ${t}`).toBe(tickDecimals(p));
       expect(decimals(w.get('[data-testid="mid-price"]').text())).toBe(tickDecimals(p) + 1);
+      // The candles' times in the app's one style, the zone named once on the chart.
+      const candles = chartWith(charts, (o) => o['series']?.[0]?.type === 'candlestick')!;
+      expect(candles['xAxis'][1].name).toMatch(/^E[SD]T$/);
+      for (const t of candles['xAxis'][0].data) scan.text(`Pool ${p.pool_name} (candle axis)`, t);
       const depth = chartWith(charts, (o) => o['series']?.[0]?.name === 'bids');
       if (depth)
         scan.text(
@@ -771,5 +782,8 @@ describe('every view, alert and message, by the number rules (docs/formats.md)',
     expect(scan.checked.usd).toBeGreaterThan(200);
     expect(scan.checked.apr).toBeGreaterThan(8);
     expect(scan.checked.zone).toBeGreaterThan(100);
+    expect(scan.checked.clock).toBeGreaterThan(scan.checked.zone);
+    expect(scan.checked.ratio).toBeGreaterThan(20);
+    expect(scan.checked.column).toBeGreaterThan(5);
   });
 });

@@ -1,5 +1,8 @@
 import { amountDigits, APR_DIGITS, usdPriceDigits, USD_WHOLE_FROM } from '../../src/shared/format';
 
+/** The decimals of every ratio shown, a reading or a threshold (`ratioText`, units.ts): "1.200". */
+export const RATIO_DIGITS = 3;
+
 /**
  * The product's number rules (docs/formats.md) as checks on a text as a person reads it: a
  * screen's text or a tooltip, an alert's title or message, a channel's message, a command's output.
@@ -13,7 +16,7 @@ export const ASSET_SYMBOLS = ['SUI', 'USDC', 'DEEP', 'WAL', 'NS', 'XBTC'] as con
 /** What the scan reads of a rendered page (the DOM, typed here without the DOM's library). */
 interface PageNode {
   nodeValue: string | null;
-  parentElement: { tagName: string } | null;
+  parentElement: { tagName: string; closest(selector: string): unknown } | null;
 }
 export interface PageElement {
   textContent: string | null;
@@ -22,7 +25,7 @@ export interface PageElement {
   ownerDocument: { createTreeWalker(root: PageElement, show: number): { nextNode(): PageNode | null } };
 }
 
-export type Rule = 'percent' | 'minus' | 'amount' | 'usd' | 'apr' | 'zone';
+export type Rule = 'percent' | 'minus' | 'amount' | 'usd' | 'apr' | 'zone' | 'clock' | 'ratio' | 'column';
 
 export interface Finding {
   rule: Rule;
@@ -34,7 +37,17 @@ export interface Finding {
 
 /** What the checks looked at: each rule's figures, and the findings. */
 export class FormatScan {
-  readonly checked: Record<Rule, number> = { percent: 0, minus: 0, amount: 0, usd: 0, apr: 0, zone: 0 };
+  readonly checked: Record<Rule, number> = {
+    percent: 0,
+    minus: 0,
+    amount: 0,
+    usd: 0,
+    apr: 0,
+    zone: 0,
+    clock: 0,
+    ratio: 0,
+    column: 0,
+  };
   readonly findings: Finding[] = [];
   /** Every amount written, by its text ("3,757.2372 SUI"), with where it was seen. */
   readonly amounts = new Map<string, Set<string>>();
@@ -86,14 +99,27 @@ export class FormatScan {
       this.checked.apr++;
       if ((m[2]?.length ?? 0) !== APR_DIGITS) this.find('apr', where, text, m);
     }
-    // A clock time read on its own says its zone: "2:02 PM EST".
-    if (o.zoned)
-      for (const m of text.matchAll(
-        /(?<![\w.:/])\d{1,2}:\d\d(?::\d\d)?(?![\d:])(?: ?[AP]M)?(?: ([A-Z]{2,5}|GMT[+-]\d+))?/gu,
-      )) {
-        this.checked.zone++;
-        if (!m[1]) this.find('zone', where, text, m);
-      }
+    // A clock time: one style, the locale's (en-US: "8:14 PM", never "20:14"), and read on its own
+    // it says its zone: "2:02 PM EST".
+    for (const m of text.matchAll(
+      /(?<![\w.:/])\d{1,2}:\d\d(?::\d\d)?(?![\d:])(\s?[AP]M)?(?: ([A-Z]{2,5}|GMT[+-]\d+))?/gu,
+    )) {
+      this.checked.clock++;
+      if (!m[1]) this.find('clock', where, text, m);
+      if (!o.zoned) continue;
+      this.checked.zone++;
+      // A span's zone is named once, after its end: "10:00 PM–7:00 AM EST".
+      const spanEnd = /^\u2013\d{1,2}:\d\d(?::\d\d)?\s?[AP]M (?:[A-Z]{2,5}|GMT[+-]\d+)/u;
+      if (!m[2] && !spanEnd.test(text.slice((m.index ?? 0) + m[0].length))) this.find('zone', where, text, m);
+    }
+    // A ratio, a reading or a threshold, with three decimals wherever it is named: "below 1.200",
+    // "threshold 1.275", "ratio of 1.125", "liq. 1.125", "→ 1.200".
+    for (const m of text.matchAll(
+      /(?:threshold|ratio(?: of)?|below|liq\.|warning|critical|\u2192) \(?(\d+)(?:\.(\d+))?(?![\d.,]|\s?%|\s?[A-Z]{2,5}\b| (?:min|s|h|days?)\b)/gu,
+    )) {
+      this.checked.ratio++;
+      if ((m[2]?.length ?? 0) !== RATIO_DIGITS) this.find('ratio', where, text, m);
+    }
   }
 
   /** Every text of a rendered view: each text node, each tooltip (title) and label, and the whole text for figures split across nodes. */
@@ -103,8 +129,10 @@ export class FormatScan {
       const parent = n.parentElement?.tagName;
       if (parent === 'STYLE' || parent === 'SCRIPT') continue;
       const t = n.nodeValue?.trim();
-      if (t) this.text(where, t);
+      // A time on the page names its zone, unless its column's heading says it once (data-zone).
+      if (t) this.text(where, t, { zoned: !n.parentElement?.closest('[data-zone]') });
     }
+    this.columns(where, root);
     for (const e of [root, ...root.querySelectorAll('[title], [aria-label]')]) {
       const title = e.getAttribute('title');
       if (title) this.text(`${where} (tooltip)`, title, { tooltip: true, zoned: true });
@@ -122,6 +150,39 @@ export class FormatScan {
     const seen = new Set(this.findings.slice(0, before).map((f) => f.found));
     this.findings.splice(before, Infinity, ...this.findings.slice(before).filter((f) => !seen.has(f.found)));
     Object.assign(this.checked, counted);
+  }
+
+  /**
+   * Each table's columns of money: one rule per column (cents, or whole dollars once a figure of
+   * the column reaches $10,000), never "$19,466" above "$2,778.82".
+   */
+  columns(where: string, root: PageElement): void {
+    for (const table of root.querySelectorAll('table')) {
+      const byColumn = new Map<number, Array<{ text: string; digits: number }>>();
+      for (const row of table.querySelectorAll('tbody > tr')) {
+        let i = 0;
+        for (const cell of row.querySelectorAll('td')) {
+          const text = cell.textContent ?? '';
+          for (const m of text.matchAll(/(?<![\w.])\$(\d[\d,]*)(?:\.(\d+))?(?![\d,.]*\d|[KMBT])/gu)) {
+            const list = byColumn.get(i) ?? [];
+            byColumn.set(i, [...list, { text: m[0], digits: m[2]?.length ?? 0 }]);
+          }
+          i++;
+        }
+      }
+      for (const [i, figures] of byColumn) {
+        // A column of USD prices is not money; a column of money has 0 or 2 decimals.
+        if (!figures.every((f) => f.digits === 0 || f.digits === 2)) continue;
+        this.checked.column++;
+        if (new Set(figures.map((f) => f.digits)).size > 1)
+          this.findings.push({
+            rule: 'column',
+            where: `${where} (column ${i + 1})`,
+            found: figures.map((f) => f.text).join(' | '),
+            context: 'one column, two rules of money',
+          });
+      }
+    }
   }
 
   /** The findings, one a line, for a failing expectation's message. */

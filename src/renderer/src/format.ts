@@ -4,10 +4,12 @@ import {
   amountFullText,
   amountText,
   aprText,
+  axisTimeText,
   clockText,
   compactText,
   countText,
-  dateFormat,
+  dayClockText,
+  dayText,
   decimalText,
   distanceText,
   intervalText,
@@ -15,13 +17,16 @@ import {
   MINUS,
   percentText,
   poolPriceText,
+  setClockText,
   settingPercentText,
   signedPercentText,
   signedUsdText,
   timeText,
   usdCompactText,
   usdPriceText,
+  usdColumnDigits,
   usdText,
+  zoneText,
 } from '../../shared/format';
 import { MASK, maskAmounts } from '../../shared/privacy';
 import { formatUnits, ratioText } from '../../shared/units';
@@ -41,13 +46,6 @@ export const privacy = ref(false);
 
 const locale = typeof navigator !== 'undefined' ? navigator.language : 'en-US';
 
-/**
- * Formatters are built once per set of options (`numberFormat` and `dateFormat` in
- * shared/format.ts): a busy pool formats thousands of numbers and times a second (the ladder, the
- * tape, chart labels).
- */
-const df = (opts: Intl.DateTimeFormatOptions): Intl.DateTimeFormat => dateFormat(locale, opts);
-
 type Figure = number | null | undefined;
 const missing = (value: Figure): value is null | undefined =>
   value === null || value === undefined || !Number.isFinite(value);
@@ -65,10 +63,18 @@ export function compact(value: Figure, opts: { private?: boolean } = {}): string
   return masked(opts) ? MASK : compactText(value, locale);
 }
 
-/** An amount of money in USD, in full: "$12,345", "$1,234.56". */
-export function usd(value: Figure, opts: { private?: boolean } = {}): string {
+/**
+ * An amount of money in USD, in full: "$12,345", "$1,234.56"; in a table, `digits` is its
+ * column's (`usdColumn`), so one column never mixes cents and whole dollars.
+ */
+export function usd(value: Figure, opts: { private?: boolean; digits?: number } = {}): string {
   if (missing(value)) return '–';
-  return masked(opts) ? `$${MASK}` : usdText(value, locale);
+  return masked(opts) ? `$${MASK}` : usdText(value, locale, opts.digits);
+}
+
+/** The decimals of a column of money, by its largest figure: 2 while all are below $10,000, else 0. */
+export function usdColumn(values: Iterable<number | null | undefined>): number {
+  return usdColumnDigits(values);
 }
 
 /** Money where the room is short (a chart axis, the markets' table, the timeline): "$1.2M". */
@@ -192,17 +198,36 @@ export function when(at: number | string | null | undefined, now = Date.now()): 
   return now - ms < 12 * 3_600_000 && ms <= now + 60_000 ? ago(ms, now) : time(ms);
 }
 
-/** A candle's period start on a chart axis, in local time: the date alone for daily candles. */
+/**
+ * A candle's period start on a chart axis, in the user's zone (the axis's name says which:
+ * `zone()`): "Nov 23" for daily candles, "Nov 23, 8:14 PM" otherwise.
+ */
 export function candleLabel(ms: number, daily: boolean): string {
-  const d = new Date(ms);
-  return daily
-    ? df({ month: 'short', day: 'numeric' }).format(d)
-    : df({ month: 'short', day: 'numeric', hour: '2-digit', minute: '2-digit', hour12: false }).format(d);
+  return daily ? dayText(ms, locale) : dayClockText(ms, locale, false);
 }
 
-export function clock(ms: number): string {
-  // toLocaleTimeString's defaults (hour, minute, second) spelled out.
-  return df({ hour: 'numeric', minute: 'numeric', second: 'numeric', hour12: false }).format(ms);
+/**
+ * A clock time to the second in the user's zone, in the one style of the app: "8:14:52 PM EST"
+ * (when figures were valued); `zone: false` where a column's or an axis's name says the zone
+ * once (`zone()`): "8:14:52 PM" (the trade tape).
+ */
+export function clock(ms: number, o: { zone?: boolean } = {}): string {
+  return clockText(ms, locale, o.zone !== false, true);
+}
+
+/** A time of day as set ("22:00": quiet hours) in the app's style: "10:00 PM"; `zone: true` names the zone: "10:00 PM EST". */
+export function setClock(hhmm: string, o: { zone?: boolean } = {}): string {
+  return setClockText(hhmm, locale, o.zone === true);
+}
+
+/** The user's time zone as the app's times name it ("EST"), for a time column's heading or a time axis's name. */
+export function zone(at: number = Date.now()): string {
+  return zoneText(at, locale);
+}
+
+/** A label of a time axis spanning `spanMs`, without the zone (the axis's name says it: `zone()`): "8:14 PM", "Nov 23". */
+export function axisTime(ms: number, spanMs: number): string {
+  return axisTimeText(ms, locale, spanMs);
 }
 
 export function ago(ms: number | null | undefined, now = Date.now()): string {
@@ -237,12 +262,14 @@ function clockOrTime(ms: number, now = Date.now()): string {
   return new Date(ms).toDateString() === new Date(now).toDateString() ? clockText(ms, locale) : time(ms);
 }
 
-/** A short time in the user's zone: "2:02 PM" today, "Nov 23, 2:02 PM" another day (a delivery chip). */
+/**
+ * A time read on its own, in the user's zone, which it names: "8:14 PM EST" today,
+ * "Nov 23, 8:14 PM EST" another day (a delivery chip, "since …", "moved by the liquidation at …").
+ */
 export function shortTime(ms: number, now = Date.now()): string {
-  const d = new Date(ms);
-  return d.toDateString() === new Date(now).toDateString()
-    ? df({ hour: 'numeric', minute: '2-digit' }).format(d)
-    : df({ month: 'short', day: 'numeric', hour: 'numeric', minute: '2-digit' }).format(d);
+  return new Date(ms).toDateString() === new Date(now).toDateString()
+    ? clockText(ms, locale)
+    : dayClockText(ms, locale);
 }
 
 /**
@@ -270,10 +297,10 @@ export function exchangeBeside(p: UsdPrice): string | null {
 }
 
 /** A signed amount of money: "+$1,234.00", "−$4,100.00" (masked like `usd`). */
-export function signedUsd(value: Figure, opts: { private?: boolean } = {}): string {
+export function signedUsd(value: Figure, opts: { private?: boolean; digits?: number } = {}): string {
   if (missing(value)) return '–';
   if (masked(opts)) return `${value > 0 ? '+' : value < 0 ? MINUS : ''}$${MASK}`;
-  return signedUsdText(value, locale);
+  return signedUsdText(value, locale, opts.digits);
 }
 
 /** An interval in plain words: "45 s", "5 min", "1.5 h". */

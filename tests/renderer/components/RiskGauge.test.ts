@@ -13,7 +13,7 @@ describe('RiskGauge', () => {
     const ok = mount(RiskGauge, { props: { value: 2.1, warning: 1.5, critical: 1.25, liquidation: 1.1 } });
     expect(ok.classes()).toContain('ok');
     expect(ok.text()).toContain('2.100');
-    expect(ok.attributes('title')).toContain('from liquidation (1.1, its left end) to 2.5');
+    expect(ok.attributes('title')).toContain('from liquidation (1.100, its left end) to 2.500');
     // A list that does not know each pool's ratio: the default's, said to be one.
     expect(mount(RiskGauge, { props: { value: 1.4, warning: 1.5, critical: 1.25 } }).attributes('title')).toContain(
       "from the protocol's default liquidation ratio (1.125, its left end; a pool may liquidate at another)",
@@ -22,9 +22,9 @@ describe('RiskGauge', () => {
 
   it('says what its bar is: its ends labelled under it, the thresholds its marks in the tooltip, the ratio first', () => {
     const g = mount(RiskGauge, { props: { value: 1.421, warning: 1.5, critical: 1.25, liquidation: 1.125 } });
-    expect(g.findAll('.ends span').map((s) => s.text())).toEqual(['liq. 1.125', '2.5+']);
+    expect(g.findAll('.ends span').map((s) => s.text())).toEqual(['liq. 1.125', '2.500+']);
     expect(g.attributes('title')).toBe(
-      'Risk ratio 1.421 (assets / debt). The bar runs from liquidation (1.125, its left end) to 2.5 and above (its right end); its marks are critical (1.25) and warning (1.5).',
+      'Risk ratio 1.421 (assets / debt). The bar runs from liquidation (1.125, its left end) to 2.500 and above (its right end); its marks are critical (1.250) and warning (1.500).',
     );
     expect(g.get('[role="meter"]').attributes()).toMatchObject({ 'aria-valuemin': '1.125', 'aria-valuemax': '2.5' });
     // The ratio comes before the scale's numbers: whoever reads the text finds it first.

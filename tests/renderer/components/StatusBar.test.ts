@@ -129,7 +129,7 @@ describe('the status bar: an alert channel not reached', () => {
     };
     await nextTick();
     const flag = w.get('[data-testid="channel-unreached"]');
-    expect(flag.text()).toMatch(/^phone \(ntfy\) not reached since 12:55\s?PM: connection refused$/);
+    expect(flag.text()).toMatch(/^phone \(ntfy\) not reached since 12:55\s?PM UTC: connection refused$/);
     expect(flag.classes()).toContain('unreached');
     expect(flag.attributes('title')).toContain('28 waiting');
     // The margin stream is still live: both are said.

@@ -447,7 +447,7 @@ export function riskAlertText(
   const ratio = r.risk_ratio === null ? '?' : ratioText(r.risk_ratio);
   const word = e.kind === 'worse' ? 'Critical, closer' : LEVEL_WORDS[e.level];
   const where = about?.headline ?? `Margin manager ${short(r.manager_id)}: risk ratio ${ratio}`;
-  const liquidation = about?.liquidation ?? t.liquidation;
+  const liquidation = ratioText(about?.liquidation ?? t.liquidation);
   let why: string;
   if (e.level === 'liquidatable')
     why = `Its ratio ${ratio} is at or below its liquidation ratio ${liquidation}: liquidators can take it at any moment.`;
@@ -456,7 +456,7 @@ export function riskAlertText(
     const threshold = e.level === 'critical' ? t.critical : t.warning;
     why =
       r.risk_ratio !== null && r.risk_ratio < threshold
-        ? `Its ratio ${ratio} fell below the ${e.level} threshold ${threshold}.`
+        ? `Its ratio ${ratio} fell below the ${e.level} threshold ${ratioText(threshold)}.`
         : `It is within ${settingPercentText(t.near_pct ?? 0, CORE_LOCALE)} of its liquidation price.`;
   }
   const action = about?.action ? `${about.action}${e.level === 'liquidatable' ? ' now' : ''}. ` : '';

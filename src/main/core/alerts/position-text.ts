@@ -1,13 +1,5 @@
 import type { PositionSummary } from '../../../shared/contract';
-import {
-  amountText,
-  aprText,
-  CORE_LOCALE,
-  distanceText,
-  numberFormat,
-  usdPriceText,
-  usdText,
-} from '../../../shared/format';
+import { amountText, aprText, CORE_LOCALE, distanceText, usdPriceText, usdText } from '../../../shared/format';
 import { ratioText } from '../../../shared/units';
 
 /**
@@ -25,13 +17,12 @@ const amount = (n: number, symbol: string | null): string => amountText(n, symbo
 const price = (n: number): string => usdPriceText(n, CORE_LOCALE);
 /** A distance to liquidation with a true minus sign, toward zero: "−1.2 %", "+4.0 %". */
 const distance = (pct: number): string => distanceText(pct, CORE_LOCALE);
-/** A target ratio as the thresholds are set: "1.20", "1.275". */
-const target = (r: number): string =>
-  numberFormat(CORE_LOCALE, { minimumFractionDigits: 2, maximumFractionDigits: 3 }).format(r);
+/** A target ratio with the three decimals of every ratio shown (a reading or a threshold): "1.200", "1.275". */
+const target = (r: number): string => ratioText(r);
 
 /**
  * The action that brings the position back to its target, every option with the amount that
- * reaches it as written: "Deposit 307.41 USDC or repay 70.7072 SUI → 1.20"; '' when above it.
+ * reaches it as written: "Deposit 307.41 USDC or repay 70.7072 SUI → 1.200"; '' when above it.
  */
 export function repairWords(p: PositionSummary): string {
   const r = p.repair;
@@ -71,7 +62,7 @@ export interface PositionWords {
   pool: string | null;
   /** "Long 10,175.0000 WAL on WAL_USDC: 1.190, liquidation at $0.1965, −1.2 %". */
   headline: string;
-  /** The action first: "Deposit 307.41 USDC or repay 70.7072 SUI → 1.20"; '' when nothing is to be done. */
+  /** The action first: "Deposit 307.41 USDC or repay 70.7072 SUI → 1.200"; '' when nothing is to be done. */
   action: string;
   /**
    * The facts after it: "Assets $3,000.00, debt 2,600.00 USDC ($2,600.00): ratio 1.153. SUI at
@@ -108,7 +99,7 @@ export function describePosition(p: PositionSummary): PositionWords {
 
 /**
  * What an interest-drift alert says of the position after its headline: the action, the borrow
- * rate and the facts ("Deposit 307.41 USDC → 1.20. Borrow rate 22.79 % a year. Assets …").
+ * rate and the facts ("Deposit 307.41 USDC → 1.200. Borrow rate 22.79 % a year. Assets …").
  */
 export function interestWords(p: PositionSummary): string {
   const about = describePosition(p);

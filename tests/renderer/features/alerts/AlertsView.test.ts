@@ -139,7 +139,7 @@ describe('the Alerts page', () => {
     const { w } = mountAlerts([alert(1, { level: 'critical', created_at: now - 20 * MIN, deliveries: log })]);
     await settle();
     const chips = w.findAll('[data-testid="alert-delivery"]');
-    expect(chips.map((c) => c.text().replace(/\d{1,2}:\d{2}\s?[AP]M/, 'TIME'))).toEqual([
+    expect(chips.map((c) => c.text().replace(/\d{1,2}:\d{2}\s?[AP]M UTC/, 'TIME'))).toEqual([
       'phone ✓ TIME · repeated 3×',
       'team ✗ failed',
       'mail · quiet hours until 07:00',
@@ -196,7 +196,7 @@ describe('the Alerts page', () => {
     await settle();
     const chips = w
       .findAll('[data-testid="alert-delivery"]')
-      .map((c) => c.text().replace(/\d{1,2}:\d{2}\s?[AP]M/, 'TIME'));
+      .map((c) => c.text().replace(/\d{1,2}:\d{2}\s?[AP]M UTC/, 'TIME'));
     expect(chips).toContain('✗ not delivered to phone · sent to its fallback');
     expect(chips).toContain('email ✓ TIME · as fallback');
     expect(chips).toContain('✗ not delivered to phone');

@@ -160,7 +160,7 @@ describe('the manager page', () => {
     await settle();
     const valued = w.get('[data-testid="valued-at"]');
     expect(valued.attributes('data-valued-at')).toBe(String(NOW + 5_000));
-    expect(valued.text()).toMatch(/^valued \d{1,2}:\d\d:\d\d$/);
+    expect(valued.text()).toMatch(/^valued \d{1,2}:\d\d:\d\d\s[AP]M UTC$/);
     w.unmount();
   });
 });

@@ -16,6 +16,7 @@ import type {
 } from '../../../../src/shared/contract';
 import { setApi } from '../../../../src/renderer/src/api';
 import PoolView from '../../../../src/renderer/src/features/markets/PoolView.vue';
+import { LIVE_EVERY_MS } from '../../../../src/renderer/src/features/markets/live-pool';
 import { useStatusStore } from '../../../../src/renderer/src/stores/status';
 import { rawPrice } from '../../../../src/shared/units';
 import { distance, shortTime } from '../../../../src/renderer/src/format';
@@ -305,8 +306,8 @@ describe('the pool page: watched positions on the price chart', () => {
   });
 });
 
-describe('the pool page: one mid for the header and the depth chart', () => {
-  it('takes both from the same book at every moment, while the book moves many times a second', async () => {
+describe('the pool page: one mid for the header, the ladder and the depth chart', () => {
+  it('takes all three from the same book at every moment, while the book moves many times a second', async () => {
     const POOL = {
       pool_id: '0x1',
       pool_name: 'SUI_USDC',
@@ -349,9 +350,11 @@ describe('the pool page: one mid for the header and the depth chart', () => {
         .at(-1)
         ?.series?.[1]?.markLine?.label?.formatter?.replace(/^mid /, '');
     const headerMid = (): string => w.get('[data-testid="mid-price"]').text();
+    const ladderMid = (): string => w.get('[data-testid="ladder-mid"]').text();
     expect(headerMid()).toBe('3.50050');
     expect(chartMid()).toBe(headerMid());
-    // 1.2 s of a book moving every 20 ms: at each look the two say the same mid.
+    expect(ladderMid()).toBe(headerMid());
+    // 1.2 s of a book moving every 20 ms: at each look the three say the same mid.
     let bid = 3_500_000;
     const seen = new Set<string>();
     const started = performance.now();
@@ -361,11 +364,12 @@ describe('the pool page: one mid for the header and the depth chart', () => {
       await new Promise((r) => setTimeout(r, 20));
       await nextTick();
       expect(chartMid()).toBe(headerMid());
+      expect(ladderMid()).toBe(headerMid());
       seen.add(headerMid());
     }
-    // The chart's cadence (once a second): the header moved with it, not ahead of it.
-    expect(seen.size).toBeGreaterThanOrEqual(2);
-    expect(seen.size).toBeLessThanOrEqual(3);
+    // The ladder's cadence (at most every 100 ms): all three moved together, live, not once a second.
+    expect(seen.size).toBeGreaterThanOrEqual(5);
+    expect(seen.size).toBeLessThanOrEqual(Math.ceil(1_200 / LIVE_EVERY_MS) + 1);
     w.unmount();
   });
 });

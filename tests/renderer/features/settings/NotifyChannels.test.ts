@@ -87,7 +87,7 @@ describe('Settings → Alert channels', () => {
     expect(rows[0]!.text()).toContain('only liquidations of your positions');
     expect(rows[0]!.find('[data-testid="notify-edit"]').exists()).toBe(false);
     expect(rows[0]!.find('[data-testid="notify-remove"]').exists()).toBe(false);
-    expect(rows[1]!.text()).toContain('22:00–07:00');
+    expect(rows[1]!.text()).toMatch(/quiet 10:00\sPM–7:00\sAM UTC/);
     expect(rows[1]!.text()).toContain('chat 12345');
     // A channel that fails says so, and what waits behind it.
     expect(rows[0]!.get('[data-testid="notify-failing"]').text()).toMatch(

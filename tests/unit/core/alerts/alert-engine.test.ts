@@ -58,8 +58,8 @@ describe('the alert engine (injected clock, a store in memory)', () => {
       title: `Liquidatable now \u2014 ${about.headline}`,
     });
     expect(fired[0]!.message).toBe(
-      `${about.action} now. Its ratio 1.199 is at or below its liquidation ratio 1.2: liquidators can take it at any moment. ` +
-        `${about.text} It is liquidated at or below a ratio of 1.2.`,
+      `${about.action} now. Its ratio 1.199 is at or below its liquidation ratio 1.200: liquidators can take it at any moment. ` +
+        `${about.text} It is liquidated at or below a ratio of 1.200.`,
     );
     // The same reading again within the cooldown: nothing new.
     expect(
@@ -174,7 +174,7 @@ describe('the alert engine: readings', () => {
       created_at: 1_000,
     });
     expect(warning[0]!.message).toBe(
-      'Its ratio 1.260 fell below the warning threshold 1.275. A 5.0\u202F% fall in the base price liquidates it. It is liquidated at or below a ratio of 1.2.',
+      'Its ratio 1.260 fell below the warning threshold 1.275. A 5.0\u202F% fall in the base price liquidates it. It is liquidated at or below a ratio of 1.200.',
     );
     // The same level a minute later, and again after the cooldown: a steady position said once.
     expect(at(1.262, -5, 61_000)).toEqual([]);

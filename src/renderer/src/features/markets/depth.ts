@@ -38,8 +38,8 @@ export function aggregateDepth(depth: Depth, pool: Pool): DepthView {
 
 /**
  * The mid of a book: halfway between the best bid and the best ask, or the one side's best while
- * the other is empty; null for an empty book. The page's header and its depth chart both show it,
- * from the same book (PoolView.vue's `glanceBook`).
+ * the other is empty; null for an empty book. The page's header, its ladder and its depth chart
+ * all show it, from the same book (PoolView.vue's `book`).
  */
 export function midOf(view: DepthView): number | null {
   return view.mid ?? view.bids[0]?.price ?? view.asks[0]?.price ?? null;

@@ -6,7 +6,7 @@ import { useApi } from '../../api';
 export const TAPE_SIZE = 200;
 /** The ladder and the tape follow the pool at most this often (10 a second: faster than anyone reads a book). */
 export const LIVE_EVERY_MS = 100;
-/** The charts (depth, candles) at most this often: a redraw of both takes tens of milliseconds of main thread. */
+/** The candles at most this often: a redraw of the candle chart takes milliseconds of main thread. */
 export const CHART_EVERY_MS = 1000;
 /** Trades remembered to drop one pushed again (a reconnect's REST backfill overlaps what the stream brought). */
 const SEEN_TRADES = 20_000;
@@ -14,13 +14,14 @@ const SEEN_TRADES = 20_000;
 /**
  * Live pushes of one pool, coalesced: whatever arrives between two renders is merged and rendered
  * once, in an animation frame (TradingView's lightweight-charts does the same), at most every
- * 100 ms; the tape is a bounded ring. The charts get the book (`chartDepth`) and the trades
- * (`onTrades`) at most once a second: rendering every frame kept a busy pool's page busy nearly all
- * the time (docs/architecture.md, Data flow, has the figures; bench/renderer.ts measures the page).
+ * 100 ms; the tape is a bounded ring. `depth` is the page's one book: the header's mid and
+ * spread, the ladder and the depth chart all show it, so they never disagree (issue 40). The
+ * candles get the trades (`onTrades`) at most once a second: rendering every frame kept a busy
+ * pool's page busy nearly all the time (docs/architecture.md, Data flow, has the figures;
+ * bench/renderer.ts measures the page).
  */
 export function useLivePool(pool: () => string, onTrades: (trades: Trade[]) => void) {
   const depth = shallowRef<Depth>();
-  const chartDepth = shallowRef<Depth>();
   const tape = shallowRef<Trade[]>([]);
   let pendingTrades: Trade[] = [];
   let pendingDepth: Depth | undefined;
@@ -41,7 +42,6 @@ export function useLivePool(pool: () => string, onTrades: (trades: Trade[]) => v
   const flushCharts = (): void => {
     chartTimer = undefined;
     chartAt = performance.now();
-    if (chartDepth.value !== depth.value) chartDepth.value = depth.value;
     if (chartTrades.length > 0) {
       const trades = chartTrades;
       chartTrades = [];
@@ -79,5 +79,5 @@ export function useLivePool(pool: () => string, onTrades: (trades: Trade[]) => v
     if (wait !== undefined) clearTimeout(wait);
     if (chartTimer !== undefined) clearTimeout(chartTimer);
   });
-  return { depth, chartDepth, tape };
+  return { depth, tape };
 }

@@ -72,7 +72,7 @@ export function pnlTitle(p: PositionSummary): string {
   return n.estimated && n.note ? `Estimated: ${n.note}\n${base}` : base;
 }
 
-/** "moved by the liquidation at 2:02 PM" when a liquidation moved the break-even price; null otherwise. */
+/** "moved by the liquidation at 2:02 PM EST" when a liquidation moved the break-even price; null otherwise. */
 export function breakEvenMoved(p: PositionSummary, now = Date.now()): string | null {
   const at = p.pnl.break_even_moved_at;
   return at === null || p.pnl.break_even_price === null ? null : `moved by the liquidation at ${shortTime(at, now)}`;
