@@ -22,7 +22,7 @@ export interface PageElement {
   ownerDocument: { createTreeWalker(root: PageElement, show: number): { nextNode(): PageNode | null } };
 }
 
-export type Rule = 'percent' | 'minus' | 'amount' | 'usd' | 'apr' | 'zone';
+export type Rule = 'percent' | 'minus' | 'amount' | 'usd' | 'apr' | 'ratio' | 'zone';
 
 export interface Finding {
   rule: Rule;
@@ -34,7 +34,7 @@ export interface Finding {
 
 /** What the checks looked at: each rule's figures, and the findings. */
 export class FormatScan {
-  readonly checked: Record<Rule, number> = { percent: 0, minus: 0, amount: 0, usd: 0, apr: 0, zone: 0 };
+  readonly checked: Record<Rule, number> = { percent: 0, minus: 0, amount: 0, usd: 0, apr: 0, ratio: 0, zone: 0 };
   readonly findings: Finding[] = [];
   /** Every amount written, by its text ("3,757.2372 SUI"), with where it was seen. */
   readonly amounts = new Map<string, Set<string>>();
@@ -85,6 +85,14 @@ export class FormatScan {
     for (const m of text.matchAll(/(?:Borrow rate|APR) (\d+)(?:\.(\d+))?\u202F%/gu)) {
       this.checked.apr++;
       if ((m[2]?.length ?? 0) !== APR_DIGITS) this.find('apr', where, text, m);
+    }
+    // A ratio, wherever one is named (the position's, a threshold's, the pool's liquidation ratio):
+    // three decimals ("liq. 1.125", never "liq. 1.13" nor "below 1.5").
+    for (const m of text.matchAll(
+      /\b(?:[Rr]atio(?: there| of)?|liq\.|[Ww]arning below|[Cc]ritical below|[Ll]iquidated below) \(?(\d+)(?:\.(\d+))?(?![\d.]|,\d|\s*%)/gu,
+    )) {
+      this.checked.ratio++;
+      if ((m[2]?.length ?? 0) !== 3) this.find('ratio', where, text, m);
     }
     // A clock time read on its own says its zone: "2:02 PM EST".
     if (o.zoned)
