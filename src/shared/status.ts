@@ -128,9 +128,13 @@ export interface ForecastPreview {
 
 /** What Tidewatch forecasts it spends a day at the current settings (the cost model). */
 export interface CreditForecast {
-  /** Credits a day, pool streams aside. */
+  /** Credits a day: the reads, the margin stream and every pool stream open now (as if open all day). */
   perDay: number;
-  /** Where they go, one line per read or stream. */
+  /**
+   * Where they go, one line per read or stream: the margin stream, each price, the records, the
+   * event reads, each pool stream open now, and the guard's pool stream when none is open (nothing
+   * now; what it would cost, or why the plan never opens one).
+   */
   lines: Array<{ what: string; perDay: number; detail: string }>;
   /** The plan chosen in Settings (`custom`: none of the service's). */
   plan: string;
@@ -148,18 +152,18 @@ export interface CreditForecast {
   poolStreams: Array<{ pool: string; perHour: number | null; guard?: boolean }>;
   /**
    * The reads the lines count: the plan in force, the very one the status bar shows (`reads`),
-   * or for a preview the plan those settings would get now.
+   * or for a preview the plan those settings would get now; on the Demo network the plan the
+   * service's budget would make at speed 1 (`demo.here` is the one in force).
    */
   reads: ReadPlan;
   /** Of settings not saved (`creditForecast`'s `preview`). */
   preview: boolean;
   /**
-   * On the Demo network (free, its reads not paced): its speed (the streams' volume and the
-   * events are measured at it and divided by it here, as at speed 1), and what the data service
-   * would make of the same reads under the plan's budget. Null on the service.
+   * On the Demo network (free, its reads not paced, its market `speed` times faster than real
+   * time): the forecast above is as on the data service at speed 1 (the plan's budget paces the
+   * reads, volatility, stream volume and events are taken back to speed 1, a pool stream counts
+   * only where the plan would open it), and `here` is the plan in force here, the reads the status
+   * bar shows. Null on the service.
    */
-  demo: {
-    speed: number;
-    service: { perDay: number; shareOfPlanDay: number | null; shareOfBudgetDay: number | null; reads: ReadPlan };
-  } | null;
+  demo: { speed: number; here: ReadPlan } | null;
 }

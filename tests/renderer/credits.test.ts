@@ -1,6 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { every, PRICE_SOURCE } from '../../src/renderer/src/format';
-import { about, forecastSentence, poolStreamText, shareText } from '../../src/renderer/src/credits';
+import type { ReadPlan } from '../../src/shared/contract';
+import {
+  about,
+  demoHereText,
+  demoSpeedText,
+  forecastSentence,
+  pricesText,
+  shareText,
+} from '../../src/renderer/src/credits';
 
 describe('credits and reads in words', () => {
   it('intervals as a trader says them, and a forecast rounded to what it is worth', () => {
@@ -16,16 +24,6 @@ describe('credits and reads in words', () => {
       '83\u202F%',
       '1,868\u202F%',
     ]);
-    // A stream the guard holds is open while its position is in danger, not while a page is.
-    expect(poolStreamText({ pool: 'WAL_USDC', perHour: 2_870, guard: true })).toBe(
-      'WAL_USDC pool stream: about 2,900 credits an hour while it guards a watched position in danger',
-    );
-    expect(poolStreamText({ pool: 'WAL_USDC', perHour: null, guard: true })).toBe(
-      'WAL_USDC pool stream: measuring its cost, open while it guards a watched position in danger',
-    );
-    expect(poolStreamText({ pool: 'SUI_USDC', perHour: 1_234 })).toBe(
-      'SUI_USDC pool stream: about 1,200 credits an hour while its page is open',
-    );
   });
 
   it('a custom plan is compared with its budget, or with nothing', () => {
@@ -49,6 +47,55 @@ describe('credits and reads in words', () => {
     expect(forecastSentence({ ...f, budget: null, shareOfBudgetDay: null })).toBe(
       'About 900 credits a day at these settings. A custom plan without a monthly budget: nothing to compare it with.',
     );
+  });
+
+  it('names every asset read, grouped by how often, and says what the Demo network speed does in one sentence', () => {
+    const price = (symbol: string, everyMs: number | null): ReadPlan['prices'][number] => ({
+      symbol,
+      everyMs,
+      slowed: false,
+      why: 'near liquidation',
+      readAt: null,
+    });
+    const here: ReadPlan = {
+      prices: [price('DEEP', 45_000), price('XBTC', 45_000), price('WAL', 45_000), price('SUI', 300_000)],
+      recordsEveryMs: 10_800_000,
+      recordsSlowed: false,
+      pace: 1,
+      budgetNote: null,
+    };
+    expect(pricesText(here)).toBe('DEEP, XBTC and WAL every 45 s, SUI every 5 min');
+    expect(pricesText({ ...here, prices: [price('SUI', null), price('WAL', null)] })).toBe('SUI and WAL not read');
+    expect(pricesText({ ...here, prices: [] })).toBeNull();
+    const f = {
+      perDay: 8_100,
+      lines: [],
+      plan: 'free',
+      planLabel: 'Free',
+      planMonthlyCredits: 250_000,
+      shareOfPlanDay: 0.97,
+      budget: 250_000,
+      shareOfBudgetDay: 0.97,
+      poolStreams: [],
+      reads: { ...here, prices: here.prices.map((p) => ({ ...p, everyMs: 1_080_000, slowed: true })) },
+      preview: false,
+      demo: { speed: 300, here },
+    };
+    // Every asset read here, by name: not only the most urgent one.
+    expect(demoHereText(f)).toBe(
+      "The Demo network charges nothing and slows no read for a budget: here DEEP, XBTC and WAL every 45 s, SUI every 5 min, the status bar's reads. The lines below are what the data service would read and charge on the Free plan.",
+    );
+    expect(demoHereText({ ...f, demo: null })).toBeNull();
+    // The forecast is the service's, as at speed 1: compared with the plan as on the service.
+    expect(forecastSentence(f)).toBe(
+      'On the data service these wallets would cost about 8,100 credits a day at these settings: 97\u202F% of the Free plan (8,333 a day of its 250,000 a month).',
+    );
+    const speed = demoSpeedText(300)!;
+    expect(speed.split('. ')).toHaveLength(1);
+    expect(speed).toBe(
+      "At speed 300 the Demo network's market runs 300 times faster than real time, so its streams deliver 300 times the KB, its wallets act 300 times as often and its prices move about 17 times as far a second (so they are read more often here); the forecast takes all three back to speed 1.",
+    );
+    expect(demoSpeedText(1)).toBeNull();
   });
 
   it("an exchange price is the exchange's last trade", () => {

@@ -781,6 +781,7 @@ describe('every view, alert and message, by the number rules (docs/formats.md)',
     expect(scan.checked.amount).toBeGreaterThan(80);
     expect(scan.checked.usd).toBeGreaterThan(200);
     expect(scan.checked.apr).toBeGreaterThan(8);
+    expect(scan.checked.ratio).toBeGreaterThan(20);
     expect(scan.checked.zone).toBeGreaterThan(100);
     expect(scan.checked.clock).toBeGreaterThan(scan.checked.zone);
     expect(scan.checked.ratio).toBeGreaterThan(20);

@@ -56,33 +56,20 @@ export function forecastSentence(f: CreditForecast): string {
     );
   }
   const at = f.preview ? 'the settings above, not saved' : 'these settings';
-  // The Demo network charges nothing: the figure is what the service would charge for its reads.
+  // The Demo network charges nothing: the figure is what the service would read and charge, at speed 1.
   const head = f.demo
-    ? `At the data service's prices the reads made here would cost about ${about(f.perDay)} credits a day at ${at}`
+    ? `On the data service these wallets would cost about ${about(f.perDay)} credits a day at ${at}`
     : `About ${about(f.perDay)} credits a day at ${at}`;
   if (parts.length === 0) return `${head}. A custom plan without a monthly budget: nothing to compare it with.`;
   return `${head}: ${parts.join(', and ')}.`;
 }
 
 /**
- * Whether the forecast spends more than the month allows (the budget, else the plan's credits):
- * never on the Demo network, which charges nothing (`demoServiceText` says what the service's
- * budget would do instead).
+ * Whether the forecast spends more than the month allows (the budget, else the plan's credits); on
+ * the Demo network the forecast is the data service's at speed 1, so the same holds there.
  */
 export function forecastOver(f: CreditForecast): boolean {
-  return !f.demo && (f.shareOfBudgetDay ?? f.shareOfPlanDay ?? 0) > 1;
-}
-
-/**
- * An open pool stream's cost: "SUI_USDC pool stream: about 1,200 credits an hour while its page is
- * open", or for one the guard holds, while the position it guards is in danger (as the status bar's
- * "guarding" says).
- */
-export function poolStreamText(p: CreditForecast['poolStreams'][number]): string {
-  const open = p.guard ? 'while it guards a watched position in danger' : 'while its page is open';
-  if (p.perHour === null)
-    return `${p.pool} pool stream: ${p.guard ? `measuring its cost, open ${open}` : 'measuring…'}`;
-  return `${p.pool} pool stream: about ${about(p.perHour)} credits an hour ${open}`;
+  return (f.shareOfBudgetDay ?? f.shareOfPlanDay ?? 0) > 1;
 }
 
 /** A pool page's own stream: "Live stream: about 41,000 credits an hour while this page is open". */
@@ -139,36 +126,42 @@ export function readsList(r: ReadPlan): string[] {
   ];
 }
 
-/**
- * On the Demo network, which charges nothing and paces nothing: what the lines are, and what the
- * data service's budget would make of the same reads (`CreditForecast.demo.service`).
- */
-export function demoServiceText(f: CreditForecast): string | null {
-  if (!f.demo) return null;
-  const head = 'The Demo network does not slow the reads for a budget: the lines are the reads made now.';
-  if (f.budget === null) return `${head} A custom plan without a budget: the service would not slow them either.`;
-  const s = f.demo.service;
-  const budget =
-    f.budget !== f.planMonthlyCredits
-      ? `your budget of ${whole(f.budget)} a month`
-      : `the ${f.planLabel} plan's budget`;
-  const share = s.shareOfBudgetDay ?? s.shareOfPlanDay;
-  const day = `about ${about(s.perDay)} credits a day${share === null ? '' : ` (${shareText(share)} of its day)`}`;
-  if (s.reads.pace === null)
-    return `${head} On the data service ${budget} would not cover these reads: prices would not be read, only the margin stream would alert (${day}).`;
-  // The most urgent read here (not slowed) and the same asset's on the service.
-  const urgent = f.reads.prices.find((p) => p.everyMs !== null);
-  const there = urgent && s.reads.prices.find((p) => p.symbol === urgent.symbol);
-  if (!urgent || !there?.slowed || there.everyMs === null)
-    return `${head} On the data service ${budget} would not slow them: ${day}.`;
-  return `${head} On the data service ${budget} would slow them to ${day}: ${urgent.symbol} every ${every(there.everyMs)} instead of ${every(urgent.everyMs!)}.`;
+/** "DEEP, WAL and SUI", "SUI and WAL", "SUI". */
+function listText(names: readonly string[]): string {
+  return names.length <= 2 ? names.join(' and ') : `${names.slice(0, -1).join(', ')} and ${names.at(-1)}`;
 }
 
-/** What the Demo network's speed does to the figures, or null at speed 1. */
+/**
+ * Every price a plan reads, grouped by how often, most often first: "DEEP, XBTC and WAL every
+ * 45 s, SUI every 5 min", "NS not read"; null when it reads none.
+ */
+export function pricesText(r: ReadPlan): string | null {
+  const groups = new Map<number | null, string[]>();
+  for (const p of r.prices) groups.set(p.everyMs, [...(groups.get(p.everyMs) ?? []), p.symbol]);
+  if (groups.size === 0) return null;
+  return [...groups]
+    .map(([ms, names]) => `${listText(names)} ${ms === null ? 'not read' : `every ${every(ms)}`}`)
+    .join(', ');
+}
+
+/**
+ * On the Demo network, which charges nothing and paces nothing: what is read here now, every
+ * asset by name (the status bar's reads), beside the forecast's lines, which are the data
+ * service's at speed 1 (`CreditForecast.demo`).
+ */
+export function demoHereText(f: CreditForecast): string | null {
+  if (!f.demo) return null;
+  const read = pricesText(f.demo.here);
+  const here = read === null ? 'no price is read here now' : `here ${read}, the status bar's reads`;
+  return `The Demo network charges nothing and slows no read for a budget: ${here}. The lines below are what the data service would read and charge on the ${f.planLabel} plan.`;
+}
+
+/** What the Demo network's speed does to the figures, in one sentence, or null at speed 1. */
 export function demoSpeedText(speed: number): string | null {
   if (speed === 1) return null;
   const x = Number(speed.toPrecision(3)).toString();
-  return `At speed ${x} the Demo network's market runs ${x} times faster than real time: its streams' volume and its wallets' events are divided by ${x} here, as at speed 1. Prices are read as often as the faster market asks (they move further between two reads), so more often than at speed 1.`;
+  const far = Number(Math.sqrt(speed).toPrecision(2)).toString();
+  return `At speed ${x} the Demo network's market runs ${x} times faster than real time, so its streams deliver ${x} times the KB, its wallets act ${x} times as often and its prices move about ${far} times as far a second (so they are read more often here); the forecast takes all three back to speed 1.`;
 }
 
 /** The budget's effect on the reads in a few words for the status bar, or null when it has none. */

@@ -31,7 +31,7 @@ export const SETTINGS: Settings = {
 /** The same on the Demo network, without an API key. */
 export const DEMO_SETTINGS: Settings = { ...SETTINGS, network: 'demo', baseUrl: '', hasApiKey: false };
 
-/** A forecast on the Free plan: 6,874 credits a day, and two pool streams. */
+/** A forecast on the Free plan: 6,874 credits a day, no pool stream open. */
 export const FORECAST: CreditForecast = {
   perDay: 6_874,
   lines: [
@@ -49,10 +49,7 @@ export const FORECAST: CreditForecast = {
   shareOfPlanDay: 6_874 / (250_000 / 30),
   budget: 250_000,
   shareOfBudgetDay: 6_874 / (250_000 / 30),
-  poolStreams: [
-    { pool: 'SUI_USDC', perHour: 1_234 },
-    { pool: 'DEEP_USDC', perHour: null },
-  ],
+  poolStreams: [],
   reads: {
     prices: [{ symbol: 'SUI', everyMs: 300_000, slowed: false, why: 'far from liquidation', readAt: null }],
     recordsEveryMs: 10_800_000,

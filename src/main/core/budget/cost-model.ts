@@ -35,9 +35,16 @@ export interface CostInputs {
   events: readonly PacedRead[];
   /**
    * Pool streams open now (a page shows them, or the guard holds them for a position in danger)
-   * and their measured bytes per second (null: not yet).
+   * and their measured bytes per second (null: not yet). `barred`: open here, but the plan would
+   * not open it on the data service (the Demo network's forecast), in a few words why.
    */
-  poolStreams: ReadonlyArray<{ pool: string; rate: number | null; guard?: boolean }>;
+  poolStreams: ReadonlyArray<{ pool: string; rate: number | null; guard?: boolean; barred?: string }>;
+  /**
+   * The guard's pool stream (docs/credits.md "In danger: the pool's stream"): what one is assumed
+   * to cost an hour until measured, and why the plan never opens one (its streams are the margin
+   * stream's), or null when it may.
+   */
+  guardStream?: { assumedPerHour: number; never: string | null };
   /**
    * The Demo network's speed, or null on the service. Its market runs that many times faster
    * than real time, so the streams' bytes come that much oftener: the measured rates are divided
@@ -59,8 +66,9 @@ const round = (x: number): number => Math.round(x);
 /**
  * The cost model (docs/credits.md "What it costs"): credits a day at the current settings, from
  * the reads the guard has scheduled (their published prices), the margin stream's measured volume
- * (1 credit per KB) and the record reads events caused. A pool stream costs only while its page
- * is shown: it is given per hour, beside the day's figure, not in it.
+ * (1 credit per KB), the record reads events caused, and each pool stream open now as if it stayed
+ * open all day (its own line; per hour too, for the pool's page). Without a guard stream open, a
+ * line says what one would cost while a position is in danger, or why the plan never opens one.
  */
 export function forecast(i: CostInputs): Omit<CreditForecast, 'preview' | 'demo'> {
   const speed = i.demoSpeed ?? 1;
@@ -104,13 +112,42 @@ export function forecast(i: CostInputs): Omit<CreditForecast, 'preview' | 'demo'
         detail: `about ${countText(eventReads, CORE_LOCALE)} a day (an owner's lists and its prices), measured${atSpeed}`,
       });
   }
-  const perDay = lines.reduce((a, l) => a + l.perDay, 0);
-  const planDay = i.plan.plan ? i.plan.plan.monthlyCredits / DAYS_PER_MONTH : null;
   const pools = i.poolStreams.map((p) => ({
     pool: p.pool,
     guard: p.guard === true,
     perHour: p.rate === null ? null : round(((p.rate * 3600) / KB / speed) * STREAM_CREDITS_PER_KB),
   }));
+  const assumed = i.guardStream?.assumedPerHour ?? null;
+  i.poolStreams.forEach((p, k) => {
+    const measured = pools[k]!.perHour;
+    const open = p.guard ? 'open while it guards a watched position in danger' : 'open while its page is shown';
+    if (p.barred !== undefined) {
+      lines.push({ what: `${p.pool} pool stream`, perDay: 0, detail: `${open} here; ${p.barred}` });
+      return;
+    }
+    const hour = measured ?? assumed;
+    lines.push({
+      what: `${p.pool} pool stream`,
+      perDay: hour === null ? 0 : round(hour * 24),
+      detail:
+        hour === null
+          ? `${open}: its cost is being measured`
+          : `${open}: about ${countText(hour, CORE_LOCALE)} credits an hour${measured === null ? ', assumed until measured' : `, measured${atSpeed}`}, counted as if open all day`,
+    });
+  });
+  if (i.guardStream && !i.poolStreams.some((p) => p.guard && p.barred === undefined)) {
+    const never = i.guardStream.never;
+    lines.push({
+      what: 'Pool stream for a position in danger',
+      perDay: 0,
+      detail:
+        never !== null
+          ? `never opened on this plan: ${never}`
+          : `none open: one opens on the pool of a watched position in danger when a stream and the budget allow it, about ${countText(i.guardStream.assumedPerHour, CORE_LOCALE)} credits an hour while open`,
+    });
+  }
+  const perDay = lines.reduce((a, l) => a + l.perDay, 0);
+  const planDay = i.plan.plan ? i.plan.plan.monthlyCredits / DAYS_PER_MONTH : null;
   return {
     perDay,
     lines,

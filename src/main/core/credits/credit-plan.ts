@@ -1,5 +1,7 @@
-import type { CreditForecast, ForecastPreview, Settings, StreamStatus } from '../../../shared/contract';
-import { demoEvents, forecast, MARGIN_STREAM_PRIOR_PER_DAY } from '../budget/cost-model';
+import type { CreditForecast, ForecastPreview, ReadPlan, Settings, StreamStatus } from '../../../shared/contract';
+import { demoEvents, forecast, MARGIN_STREAM_PRIOR_PER_DAY, type CostInputs } from '../budget/cost-model';
+import { CADENCE_RULES } from '../risk/cadence';
+import { STREAM_CREDITS_PER_HOUR, streamAffordable } from '../risk/danger-pricing';
 import type { CoreBus } from '../events';
 import { PRICE_READ_CREDITS, type BudgetState, type PriceSchedule } from '../risk/price-schedule';
 import type { RiskRefresh } from '../risk/risk-refresh';
@@ -24,6 +26,17 @@ export interface CreditPlanDeps {
   watch: Pick<WatchRegistry, 'list'>;
   /** Publishes a new stream limit (`streamBudgetChanged`): the supervisor keeps to it. */
   events: Pick<CoreBus, 'emit'>;
+}
+
+/** The streams a plan allows at once, the margin stream's first (a custom plan's as set). */
+const streamSlots = (s: Settings): number => planOf(s)?.streams ?? s.streamBudget;
+
+/** The guard's pool stream as the cost model counts it: its assumed cost, and whether the plan ever opens one. */
+export function guardStreamOf(s: Settings): NonNullable<CostInputs['guardStream']> {
+  return {
+    assumedPerHour: STREAM_CREDITS_PER_HOUR,
+    never: streamSlots(s) <= 1 ? `the ${planOf(s)?.label ?? 'custom'} plan's one stream is the margin stream's` : null,
+  };
 }
 
 /**
@@ -126,42 +139,60 @@ export class CreditPlan {
     const s: Settings = preview ? { ...this.settings, ...preview } : this.settings;
     const schedule = this.d.risk.schedule;
     const speed = this.d.link.demoSpeed();
-    const planned = preview ? schedule.planFor(this.budgetState(s)) : schedule.inForce();
-    const pools = streams.filter((x) => x.id.startsWith('pool:') && x.state === 'open');
+    const plan = planOf(s);
+    const pools = streams
+      .filter((x) => x.id.startsWith('pool:') && x.state === 'open')
+      .map((p) => ({ pool: p.id.slice(5), rate: this.d.volumes.rate(p.id), guard: p.guard === true }));
     const inputs = {
-      plan: { name: s.plan, plan: planOf(s) },
+      plan: { name: s.plan, plan },
       budget: monthlyBudgetOf(s),
       marginStreamRate: this.d.volumes.rate('margin'),
       priceCredits: PRICE_READ_CREDITS,
       owners: this.d.watch.list().length,
       recordsCredits: this.d.risk.refresh.recordsCredits(),
-      poolStreams: pools.map((p) => ({
-        pool: p.id.slice(5),
-        rate: this.d.volumes.rate(p.id),
-        guard: p.guard === true,
-      })),
       demoSpeed: speed,
+      guardStream: guardStreamOf(s),
     };
+    if (speed === null) {
+      const planned = preview ? schedule.planFor(this.budgetState(s)) : schedule.inForce();
+      const made = forecast({ ...inputs, reads: planned.reads, events: planned.events, poolStreams: pools });
+      return { ...made, preview: preview !== undefined, demo: null };
+    }
+    // The Demo network: as the data service would read and bill the same wallets at speed 1.
+    const budget = this.serviceBudget(s, speed);
+    const paced = schedule.planFor(budget, speed);
     const made = forecast({
       ...inputs,
-      reads: planned.reads,
-      events: speed === null ? planned.events : demoEvents(planned.events, speed),
+      reads: paced.reads,
+      events: paced.events,
+      poolStreams: this.onService(pools, streamSlots(s), budget, paced.reads),
     });
-    if (speed === null) return { ...made, preview: preview !== undefined, demo: null };
-    const paced = schedule.planFor(this.serviceBudget(s, speed));
-    const service = forecast({ ...inputs, reads: paced.reads, events: paced.events });
-    return {
-      ...made,
-      preview: preview !== undefined,
-      demo: {
-        speed,
-        service: {
-          perDay: service.perDay,
-          shareOfPlanDay: service.shareOfPlanDay,
-          shareOfBudgetDay: service.shareOfBudgetDay,
-          reads: service.reads,
-        },
-      },
-    };
+    return { ...made, preview: preview !== undefined, demo: { speed, here: schedule.inForce().reads } };
+  }
+
+  /**
+   * Which of the Demo network's open pool streams the data service's plan would hold open: its
+   * streams beside the margin stream, a page's first, and a guard's only while the budget affords
+   * an hour of it beside the reads (risk/danger-pricing.ts `streamAffordable`).
+   */
+  private onService(
+    pools: ReadonlyArray<{ pool: string; rate: number | null; guard: boolean }>,
+    slots: number,
+    budget: BudgetState,
+    reads: ReadPlan,
+  ): CostInputs['poolStreams'] {
+    let free = slots - 1;
+    const priced = reads.prices.flatMap((p) =>
+      p.everyMs === null ? [] : [{ id: p.symbol, intervalMs: p.everyMs, credits: PRICE_READ_CREDITS }],
+    );
+    const affordable = streamAffordable(budget, priced, CADENCE_RULES.guard, this.now());
+    return [...pools]
+      .sort((a, b) => Number(a.guard) - Number(b.guard))
+      .map((p) => {
+        if (free <= 0) return { ...p, barred: 'the plan has no stream left for it' };
+        if (p.guard && !affordable) return { ...p, barred: "the plan's budget would not leave an hour of it" };
+        free--;
+        return p;
+      });
   }
 }

@@ -10,6 +10,7 @@ import { PRIOR_DAILY_VOL } from '../risk/volatility';
 import { MemorySecretStore, monthlyBudgetOf, planOf, SettingsService } from '../settings';
 import type { Store } from '../store/store';
 import { CREDITS_KEY, type CreditCounts } from './credit-meter';
+import { guardStreamOf } from './credit-plan';
 
 /**
  * The forecast from a store alone (`tidewatch doctor`): the settings, the watch list and the last
@@ -74,6 +75,7 @@ export function forecastFromStore(store: Store, pools: readonly Pool[], now = Da
       recordsCredits: recordsReadCredits(owners),
       events: [],
       poolStreams: [],
+      guardStream: guardStreamOf(settings),
     }),
     preview: false,
     demo: null,

@@ -111,14 +111,15 @@ export class PriceSchedule {
 
   /**
    * The plan the positions valued now would get under `budget` (the schedule's own, or the one a
-   * service would impose where reads are free: the cost model's forecast on the Demo network).
+   * service would impose where reads are free: the cost model's forecast on the Demo network), with
+   * volatility as at speed 1 given the Demo network's `speed` (VolatilityBook.sigma).
    */
-  planWith(budget: BudgetState | null): PlannedReads {
+  planWith(budget: BudgetState | null, speed = 1): PlannedReads {
     const prices = this.d.prices;
     return planReads(this.d.positions(), this.d.rule(), budget, {
       readable: (a) => prices.readable(a),
       quoteUsd: (a) => prices.peek(a)?.usd ?? null,
-      sigma: (a) => this.d.volatility.sigma(a),
+      sigma: (a) => this.d.volatility.sigma(a, speed),
       now: this.now(),
     });
   }
@@ -153,10 +154,11 @@ export class PriceSchedule {
 
   /**
    * The plan these positions would get now under `budget`, in the same shape: a plan picked in
-   * Settings before it is saved, or what a service's budget would make of the Demo network's reads.
+   * Settings before it is saved, or what a service's budget would make of the Demo network's reads
+   * (`speed`: its speed, the volatility taken back to speed 1).
    */
-  planFor(budget: BudgetState | null): { reads: ReadPlan; events: PacedRead[] } {
-    const plan = this.planWith(budget);
+  planFor(budget: BudgetState | null, speed = 1): { reads: ReadPlan; events: PacedRead[] } {
+    const plan = this.planWith(budget, speed);
     const readAt = (asset: string): number | null => this.plans.get(asset)?.lastReadAt || null;
     return { reads: readPlanOf(plan, (a) => this.d.prices.symbolOf(a), readAt), events: plan.events };
   }

@@ -33,10 +33,14 @@ interface Estimate {
 export class VolatilityBook {
   private readonly byAsset = new Map<string, Estimate>();
 
-  /** σ per √s of `asset`; the prior when nothing is known. */
-  sigma(asset: string): number {
+  /**
+   * σ per √s of `asset`; the prior when nothing is known. `speed`: the Demo network's, whose market
+   * runs that many times faster than real time, so its variance per wall second is that many times
+   * a real market's; divided by it, σ is as at speed 1 (the forecast's), never below the floor.
+   */
+  sigma(asset: string, speed = 1): number {
     const e = this.byAsset.get(asset);
-    return e && e.samples > 0 ? Math.max(SIGMA_FLOOR, Math.sqrt(e.variance)) : PRIOR_SIGMA;
+    return e && e.samples > 0 ? Math.max(SIGMA_FLOOR, Math.sqrt(e.variance / speed)) : PRIOR_SIGMA;
   }
 
   /** Whether anything was learnt of `asset` (candles or two reads). */

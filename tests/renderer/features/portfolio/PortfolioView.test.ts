@@ -8,7 +8,9 @@ import PortfolioView from '../../../../src/renderer/src/features/portfolio/Portf
 import { fakeApi } from '../../../support/fake-api';
 import { routerAt } from '../../support/router';
 import { shortTime } from '../../../../src/renderer/src/format';
-import { NOW, SUMMARY, SETTINGS, money } from '../../support/portfolio';
+import { positionsToCsv } from '../../../../src/renderer/src/features/portfolio/csv';
+import type { PortfolioSummary } from '../../../../src/shared/contract';
+import { LONG_DEEP, LONG_SUI, NOW, SUMMARY, SETTINGS, WALLET, money } from '../../support/portfolio';
 import { settle } from '../../support/timing';
 
 beforeEach(() => setActivePinia(createPinia()));
@@ -18,11 +20,11 @@ describe('the Portfolio: one row per position, every figure agreeing, and price 
   beforeEach(async () => {
     router = await routerAt('/portfolio');
   });
-  const mountPortfolio = () => {
+  const mountPortfolio = (summary: PortfolioSummary = SUMMARY) => {
     const f = fakeApi({
       settings: () => SETTINGS,
       watchList: () => [{ owner: '0xowner', label: 'Desk', added_at: 0 }],
-      portfolio: () => ({ data: SUMMARY, source: 'network', fetchedAt: NOW, stale: false }),
+      portfolio: () => ({ data: summary, source: 'network', fetchedAt: NOW, stale: false }),
       walletNfts: () => ({ data: { items: [], isLastPage: true }, source: 'network', fetchedAt: NOW, stale: false }),
     });
     setApi(f.api);
@@ -132,6 +134,43 @@ describe('the Portfolio: one row per position, every figure agreeing, and price 
     await w.get('[data-testid="shock-reset"]').trigger('click');
     expect(w.find('[data-testid="shock-totals"]').exists()).toBe(false);
     expect(w.find('[data-testid="row-shocked-ratio"]').exists()).toBe(false);
+    w.unmount();
+  });
+
+  it("shows each row's ratio beside its pool's liquidation ratio, the one the level is judged against, as the CSV has it", async () => {
+    // A trader's case: 1.353 is critical on a pool that liquidates at 1.30, 1.250 is ok on one that liquidates at 1.10.
+    const near = {
+      ...LONG_DEEP,
+      risk_ratio: 1.3535,
+      liquidation_ratio: 1.3,
+      level: 'critical' as const,
+      thresholds: { warning: 1.44, critical: 1.37, near_pct: 3 },
+    };
+    const far = {
+      ...LONG_SUI,
+      risk_ratio: 1.25,
+      liquidation_ratio: 1.1,
+      level: 'ok' as const,
+      thresholds: { warning: 1.22, critical: 1.16, near_pct: 3 },
+    };
+    const wallet = { ...WALLET, positions: [near, far] };
+    const { w } = mountPortfolio({ ...SUMMARY, wallets: [wallet] });
+    await settle();
+    const rows = w.findAll('[data-testid="position-row"]');
+    expect(rows.map((r) => cell(r, 'row-ratio'))).toEqual(['1.353', '1.250']);
+    // Three decimals, as every ratio is written (docs/formats.md), never "1.3" nor "1.30".
+    expect(rows.map((r) => cell(r, 'row-liq-ratio'))).toEqual(['/ liq. 1.300', '/ liq. 1.100']);
+    expect(rows.map((r) => cell(r, 'row-level'))).toEqual(['Critical', 'OK']);
+    expect(w.get('table.positions thead').text()).toContain('Risk ratio/ liq. ratio');
+    expect(rows[0]!.get('[data-testid="row-level"] span').attributes('title')).toContain('liquidated below 1.300');
+    // The CSV of the same rows carries the same liquidation ratio beside the level.
+    const [header, ...lines] = positionsToCsv([wallet]).trim().split('\n');
+    const cols = header!.split(',');
+    const at = (line: string, c: string): string => line.split(',')[cols.indexOf(c)]!;
+    expect(lines.map((l) => [at(l, 'risk_ratio'), at(l, 'liquidation_ratio'), at(l, 'level')])).toEqual([
+      ['1.3535', '1.3', 'critical'],
+      ['1.25', '1.1', 'ok'],
+    ]);
     w.unmount();
   });
 

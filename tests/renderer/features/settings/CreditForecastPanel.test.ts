@@ -188,47 +188,50 @@ describe('the credits panel tells one story with the status bar', () => {
     w.unmount();
   });
 
-  it('on the Demo network: the reads made, what the service would make of them, and what the speed does', async () => {
-    const made = PLANS_IN_FORCE[0]!;
+  it('on the Demo network: the forecast as on the service at speed 1, every asset read here, and what the speed does', async () => {
+    const here = PLANS_IN_FORCE[0]!;
     const paced = PLANS_IN_FORCE[1]!;
-    const service = forecastOf(paced, 'free');
     const f = fakeApi({
       settings: () => DEMO_SETTINGS,
       watchList: () => [],
-      streamStatus: () => statusOf(made, 'demo'),
-      creditForecast: () =>
-        forecastOf(made, 'free', {
-          demo: {
-            speed: 20,
-            service: {
-              perDay: service.perDay,
-              shareOfPlanDay: service.shareOfPlanDay,
-              shareOfBudgetDay: service.shareOfBudgetDay,
-              reads: paced,
-            },
-          },
-        }),
+      streamStatus: () => statusOf(here, 'demo'),
+      creditForecast: () => forecastOf(paced, 'free', { demo: { speed: 20, here } }),
     });
     setApi(f.api);
-    useStatusStore().start();
+    const status = useStatusStore();
+    status.start();
     const w = mount(SettingsView, { attachTo: document.body });
     await settle();
+    // Every asset read here, by name, as the status bar has them.
     expect(w.get('[data-testid="forecast-demo"]').text()).toBe(
-      "The Demo network does not slow the reads for a budget: the lines are the reads made now. On the data service the Free plan's budget would slow them to about 2,300 credits a day (28\u202F% of its day): SUI every 15 min instead of 45 s.",
+      "The Demo network charges nothing and slows no read for a budget: here SUI every 45 s, WAL every 15 min, the status bar's reads. The lines below are what the data service would read and charge on the Free plan.",
     );
     expect(w.get('[data-testid="forecast-speed"]').text()).toBe(
-      "At speed 20 the Demo network's market runs 20 times faster than real time: its streams' volume and its wallets' events are divided by 20 here, as at speed 1. Prices are read as often as the faster market asks (they move further between two reads), so more often than at speed 1.",
+      "At speed 20 the Demo network's market runs 20 times faster than real time, so its streams deliver 20 times the KB, its wallets act 20 times as often and its prices move about 4.5 times as far a second (so they are read more often here); the forecast takes all three back to speed 1.",
     );
-    // The figure is what the service would charge for the reads made, at 488 % of Free: not the warning colour, nothing is charged.
+    // The figure is the service's at speed 1, paced by the Free plan's budget: inside its day.
     const sentence = w.get('[data-testid="forecast-sentence"]');
     expect(sentence.text()).toBe(
-      "At the data service's prices the reads made here would cost about 41,000 credits a day at these settings: 488\u202F% of the Free plan (8,333 a day of its 250,000 a month).",
+      'On the data service these wallets would cost about 2,300 credits a day at these settings: 28\u202F% of the Free plan (8,333 a day of its 250,000 a month).',
     );
     expect(sentence.classes()).not.toContain('over');
-    // The lines are the reads made: SUI every 45 s, as the status bar says, never "not read".
+    // The lines are the service's reads: SUI every 15 min, slowed for its budget.
     const rows = w.findAll('[data-testid="forecast-lines"] tbody tr').map((r) => r.findAll('td').map((d) => d.text()));
-    expect(rows.find((r) => r[0] === 'SUI price')).toEqual(['SUI price', '38,400', 'every 45 s, 20 credits a read']);
-    expect(rows.find((r) => r[0]!.startsWith('Margin records'))![2]).toBe('every 3 h, 40 credits a read (2 wallets)');
+    expect(rows.find((r) => r[0] === 'SUI price')).toEqual([
+      'SUI price',
+      '1,920',
+      'every 15 min, 20 credits a read (slowed for the budget)',
+    ]);
+    // The status bar's plan is the one here: a status push of it does not read the forecast again.
+    const reads = (): number => f.calls.filter(([m]) => m === 'creditForecast').length;
+    const before = reads();
+    f.push('status', statusOf(here, 'demo'));
+    await settle();
+    expect(reads()).toBe(before);
+    // A new plan here does.
+    f.push('status', statusOf(PLANS_IN_FORCE[2]!, 'demo'));
+    await settle();
+    expect(reads()).toBe(before + 1);
     w.unmount();
   });
 });

@@ -19,7 +19,7 @@ const readPlan = (prices: Record<string, number | null>, recordsEveryMs: number 
 });
 
 describe('the cost model', () => {
-  it('forecasts a day from the scheduled reads, the measured stream and the records, against the plan', () => {
+  it('forecasts a day from the scheduled reads, the measured streams and the records, against the plan', () => {
     const f = forecast({
       plan: { name: 'free', plan: PLANS.free },
       budget: PLANS.free.monthlyCredits,
@@ -30,19 +30,71 @@ describe('the cost model', () => {
       recordsCredits: recordsReadCredits(5),
       events: [{ id: '0xowner', intervalMs: 6 * 3_600_000, credits: 100 }],
       poolStreams: [{ pool: 'SUI_USDC', rate: 2048 }],
+      guardStream: { assumedPerHour: 40_000, never: null },
     });
-    const expected = MARGIN_STREAM_PRIOR_PER_DAY + 96 * 20 + 48 * 20 + 8 * recordsReadCredits(5) + 4 * 100;
-    expect(f.perDay).toBe(expected);
-    expect(f.shareOfPlanDay).toBeCloseTo(expected / (250_000 / 30), 6);
-    expect(f.lines.map((l) => l.what)).toEqual([
-      'Margin stream (always open: the liquidation alarm)',
-      'SUI price',
-      'WAL price',
-      'Margin records (loans, deposits, supplies)',
-      "Records read again for watched managers' events",
+    // 2 KB/s is 7,200 credits an hour: 172,800 a day if the page stays open, in the day's figure.
+    const reads = MARGIN_STREAM_PRIOR_PER_DAY + 96 * 20 + 48 * 20 + 8 * recordsReadCredits(5) + 4 * 100;
+    expect(f.perDay).toBe(reads + 172_800);
+    expect(f.perDay).toBe(f.lines.reduce((a, l) => a + l.perDay, 0));
+    expect(f.shareOfPlanDay).toBeCloseTo((reads + 172_800) / (250_000 / 30), 6);
+    expect(f.lines.map((l) => [l.what, l.perDay])).toEqual([
+      ['Margin stream (always open: the liquidation alarm)', MARGIN_STREAM_PRIOR_PER_DAY],
+      ['SUI price', 1_920],
+      ['WAL price', 960],
+      ['Margin records (loans, deposits, supplies)', 8 * recordsReadCredits(5)],
+      ["Records read again for watched managers' events", 400],
+      ['SUI_USDC pool stream', 172_800],
+      ['Pool stream for a position in danger', 0],
     ]);
-    // 2 KB/s is 7,200 credits an hour, while the page is open; not in the day's figure.
+    expect(f.lines.at(-2)!.detail).toBe(
+      'open while its page is shown: about 7,200 credits an hour, measured, counted as if open all day',
+    );
+    expect(f.lines.at(-1)!.detail).toBe(
+      'none open: one opens on the pool of a watched position in danger when a stream and the budget allow it, about 40,000 credits an hour while open',
+    );
+    // Per hour too, for the pool's page.
     expect(f.poolStreams).toEqual([{ pool: 'SUI_USDC', perHour: 7200, guard: false }]);
+    // A guard stream not measured yet counts at the assumed rate; a plan of one stream never opens one.
+    const guarded = forecast({
+      ...f,
+      plan: { name: 'builder', plan: PLANS.builder },
+      budget: null,
+      marginStreamRate: null,
+      reads: readPlan({}, null),
+      priceCredits: 20,
+      owners: 0,
+      recordsCredits: 0,
+      events: [],
+      poolStreams: [{ pool: 'WAL_USDC', rate: null, guard: true }],
+      guardStream: { assumedPerHour: 40_000, never: null },
+    });
+    expect(guarded.lines.slice(1).map((l) => [l.what, l.perDay, l.detail])).toEqual([
+      [
+        'WAL_USDC pool stream',
+        960_000,
+        'open while it guards a watched position in danger: about 40,000 credits an hour, assumed until measured, counted as if open all day',
+      ],
+    ]);
+    const free = forecast({
+      ...f,
+      plan: { name: 'free', plan: PLANS.free },
+      budget: null,
+      marginStreamRate: null,
+      reads: readPlan({}, null),
+      priceCredits: 20,
+      owners: 0,
+      recordsCredits: 0,
+      events: [],
+      poolStreams: [],
+      guardStream: { assumedPerHour: 40_000, never: "the Free plan's one stream is the margin stream's" },
+    });
+    expect(free.lines.slice(1).map((l) => [l.what, l.perDay, l.detail])).toEqual([
+      [
+        'Pool stream for a position in danger',
+        0,
+        "never opened on this plan: the Free plan's one stream is the margin stream's",
+      ],
+    ]);
     // A measured stream: 1 KB/s is 86,400 credits a day.
     expect(
       forecast({
@@ -76,7 +128,10 @@ describe('the cost model on the Demo network and under a budget', () => {
       ...base,
       marginStreamRate: 20 * 1024,
       reads: readPlan({}, 3 * 3_600_000),
-      poolStreams: [{ pool: 'SUI_USDC', rate: 40 * 1024, guard: true }],
+      poolStreams: [
+        { pool: 'SUI_USDC', rate: 40 * 1024, guard: true },
+        { pool: 'DEEP_USDC', rate: 10 * 1024, guard: true, barred: 'the plan has no stream left for it' },
+      ],
       demoSpeed: 20,
     });
     expect(f.lines[0]).toEqual({
@@ -84,7 +139,23 @@ describe('the cost model on the Demo network and under a budget', () => {
       perDay: 86_400,
       detail: '86,400 KB a day, measured at speed 20 and divided by 20',
     });
-    expect(f.poolStreams).toEqual([{ pool: 'SUI_USDC', perHour: 7_200, guard: true }]);
+    expect(f.poolStreams).toEqual([
+      { pool: 'SUI_USDC', perHour: 7_200, guard: true },
+      { pool: 'DEEP_USDC', perHour: 1_800, guard: true },
+    ]);
+    // A stream the plan would not open on the service has its line, and nothing in the total.
+    expect(f.lines.slice(-2).map((l) => [l.what, l.perDay, l.detail])).toEqual([
+      [
+        'SUI_USDC pool stream',
+        172_800,
+        'open while it guards a watched position in danger: about 7,200 credits an hour, measured at speed 20 and divided by 20, counted as if open all day',
+      ],
+      [
+        'DEEP_USDC pool stream',
+        0,
+        'open while it guards a watched position in danger here; the plan has no stream left for it',
+      ],
+    ]);
   });
 
   it('says which reads the budget slowed and which it stopped, as the status bar does', () => {

@@ -6,7 +6,7 @@ import { StreamVolumes } from '../../../../src/main/core/credits/stream-volume';
 import { CADENCE_RULES } from '../../../../src/main/core/risk/cadence';
 import { PriceSchedule, type GuardedPosition } from '../../../../src/main/core/risk/price-schedule';
 import type { PriceBook } from '../../../../src/main/core/risk/prices';
-import { PRIOR_DAILY_VOL, type VolatilityBook } from '../../../../src/main/core/risk/volatility';
+import { PRIOR_DAILY_VOL, VolatilityBook } from '../../../../src/main/core/risk/volatility';
 import type { ServiceLink } from '../../../../src/main/core/service-link';
 import { DEFAULT_SETTINGS } from '../../../../src/main/core/settings';
 import type { CreditForecast, ReadPlan, Settings } from '../../../../src/shared/contract';
@@ -33,7 +33,7 @@ const priceDetail = (p: ReadPlan['prices'][number]): string =>
  * A read schedule and the credit plan on one fake clock, with a price book that records each
  * read: the schedule's own timers decide when reads happen.
  */
-function rig(o: { metered: boolean; speed: number | null; settings: Partial<Settings> }) {
+function rig(o: { metered: boolean; speed: number | null; settings: Partial<Settings>; volatility?: VolatilityBook }) {
   const settings: Settings = {
     ...DEFAULT_SETTINGS,
     hasApiKey: true,
@@ -58,7 +58,8 @@ function rig(o: { metered: boolean; speed: number | null; settings: Partial<Sett
       if (o.metered) spent += 20;
     },
   } as unknown as PriceBook;
-  const volatility = { sigma: () => PRIOR_DAILY_VOL / Math.sqrt(86_400) } as unknown as VolatilityBook;
+  const volatility =
+    o.volatility ?? ({ sigma: () => PRIOR_DAILY_VOL / Math.sqrt(86_400) } as unknown as VolatilityBook);
   const volumes = new StreamVolumes(() => Date.now());
   // eslint-disable-next-line prefer-const -- the schedule and the plan each need the other
   let plan: CreditPlan;
@@ -216,38 +217,98 @@ describe('one plan: the forecast, the status bar and the reads', () => {
     r.schedule.close();
   });
 
-  it('on the Demo network: the reads made, the streams as at speed 1, and what the service would make of them', async () => {
-    const r = rig({ metered: false, speed: 20, settings: { plan: 'free', network: 'demo' } });
-    r.schedule.replan();
-    // 20 bytes a second measured on the margin stream at speed 20 (after its first two minutes).
-    r.volumes.note('margin', 0);
-    for (let s = 0; s < 300; s++) {
-      await vi.advanceTimersByTimeAsync(1000);
-      r.volumes.note('margin', 20);
+  it("on the Demo network at speed 20: the lines forecast the service at speed 1, the reads here are the status bar's", async () => {
+    // The Demo network's market at speed 20: its prices move sqrt(20) times as far a second as at speed 1.
+    const volatility = new VolatilityBook();
+    const sigma20 = (PRIOR_DAILY_VOL / Math.sqrt(86_400)) * Math.sqrt(20);
+    const r5m = sigma20 * Math.sqrt(300);
+    for (const asset of Object.keys(SYMBOLS)) {
+      const closes = Array.from({ length: 25 }, (_, i) => Math.exp((i % 2) * r5m));
+      volatility.seed(
+        asset,
+        closes.map((close) => ({ close }) as never),
+        300,
+      );
     }
-    const f = r.plan.forecast([]);
-    const status = r.schedule.plan();
-    // Not paced: SUI every 45 s, as the status bar says and the reads go.
-    expectOneStory(f, status, 3 * 3_600_000);
-    expect(status.prices.find((p) => p.symbol === 'SUI')).toMatchObject({ everyMs: 45_000, slowed: false });
+    expect(volatility.sigma('0x2::sui::SUI')).toBeCloseTo(sigma20, 12);
+    expect(volatility.sigma('0x2::sui::SUI', 20)).toBeCloseTo(sigma20 / Math.sqrt(20), 12);
+    const r = rig({ metered: false, speed: 20, settings: { plan: 'free', network: 'demo' }, volatility });
+    r.schedule.replan();
+    r.volumes.note('margin', 0);
+    const checked = { minutes: 0, wal: 0 };
+    for (let m = 0; m < 30; m++) {
+      for (let s = 0; s < 60; s++) {
+        await vi.advanceTimersByTimeAsync(1000);
+        // 20 bytes a second on the margin stream at speed 20 (1 at speed 1).
+        r.volumes.note('margin', 20);
+      }
+      const f = r.plan.forecast([]);
+      const status = r.schedule.plan();
+      // What is read here is the status bar's plan, at every moment: SUI every 45 s, not slowed.
+      expect(f.demo!.here).toEqual(status);
+      expect(status.prices.find((p) => p.symbol === 'SUI')).toMatchObject({ everyMs: 45_000, slowed: false });
+      // The lines are the service's plan at speed 1, each line its read, the total their sum.
+      expectOneStory(f, f.reads, f.reads.recordsEveryMs);
+      expect(f.perDay).toBe(f.lines.reduce((a, l) => a + l.perDay, 0));
+      // Inside the Free plan's day, where the reads made here would be 20 times it (the trader saw 1,855 %).
+      expect(f.shareOfPlanDay!).toBeLessThanOrEqual(31 / 30);
+      expect(f.reads.prices.find((p) => p.symbol === 'SUI')!.slowed).toBe(true);
+      // WAL is far from liquidation: at speed 1 it moves slower, so the guard asks less often than here.
+      const walHere = status.prices.find((p) => p.symbol === 'WAL')!.everyMs!;
+      const walThere = f.reads.prices.find((p) => p.symbol === 'WAL')!.everyMs!;
+      expect(walThere).toBeGreaterThan(walHere);
+      if (walHere < 15 * 60_000) checked.wal++;
+      // The Free plan's one stream is the margin stream's: the guard's stream never opens there.
+      expect(f.lines.at(-1)).toMatchObject({ what: 'Pool stream for a position in danger', perDay: 0 });
+      checked.minutes++;
+    }
+    expect(checked.minutes).toBe(30);
+    expect(checked.wal).toBe(30);
+    // The reads made here were the status bar's: SUI every 45 s.
     const sui = r.reads.filter((x) => x.asset === '0x2::sui::SUI').map((x) => x.at);
     expect(sui.slice(1).map((t, i) => t - sui[i]!)).toEqual(sui.slice(1).map(() => 45_000));
-    // About 20 B/s at speed 20: 1 B/s at speed 1, about 84 KB a day (where 1,688 were measured).
-    const rate = r.volumes.rate('margin')!;
-    expect(rate).toBeCloseTo(20, 0);
-    expect(f.lines[0]!.perDay).toBe(Math.round((rate * 86_400) / 1024 / 20));
+    // The margin stream as at speed 1: about 1 B/s.
+    const f = r.plan.forecast([]);
+    expect(f.lines[0]!.perDay).toBe(Math.round((r.volumes.rate('margin')! * 86_400) / 1024 / 20));
     expect(f.demo!.speed).toBe(20);
-    // The service's Free budget would slow the same reads to fit its day.
-    const service = f.demo!.service;
-    expect(service.perDay).toBeLessThanOrEqual(250_000 / 31 + 1);
-    expect(service.reads.prices.find((p) => p.symbol === 'SUI')!.slowed).toBe(true);
-    expect(service.reads.budgetNote).toMatch(/^Reads slowed to stay within this month's credits/);
-    // A Builder plan previewed: the same reads here; the service would not slow them.
+    // A Builder plan previewed: the service's Builder budget paces at speed 1; here nothing changes.
     const builder = r.plan.forecast([], { plan: 'builder' });
-    expect(builder.reads.prices).toEqual(
-      status.prices.map((p) => ({ ...p, readAt: builder.reads.prices.find((q) => q.symbol === p.symbol)!.readAt })),
+    expect(builder.preview).toBe(true);
+    expect(builder.demo!.here).toEqual(r.schedule.plan());
+    expect(builder.reads.prices.find((p) => p.symbol === 'SUI')).toMatchObject({ everyMs: 45_000, slowed: false });
+    expect(builder.lines.at(-1)!.detail).toMatch(/^none open: /);
+    r.schedule.close();
+  });
+
+  it('counts every pool stream open in the total, each with its line, as far as the plan allows on the service', async () => {
+    const r = rig({ metered: false, speed: 20, settings: { plan: 'builder', network: 'demo', streamBudget: 3 } });
+    r.schedule.replan();
+    for (const id of ['margin', 'pool:SUI_USDC', 'pool:WAL_USDC', 'pool:DEEP_USDC']) r.volumes.note(id, 0);
+    for (let s = 0; s < 240; s++) {
+      await vi.advanceTimersByTimeAsync(1000);
+      r.volumes.note('pool:SUI_USDC', 20 * 1024);
+      r.volumes.note('pool:WAL_USDC', 2 * 1024);
+    }
+    const open = (id: string, guard: boolean) => ({ id, state: 'open' as const, guard }) as never;
+    // Three guard streams open here (the Demo network has room for four); Builder has 3 streams, the margin stream's first.
+    const f = r.plan.forecast([
+      open('margin', false),
+      open('pool:SUI_USDC', true),
+      open('pool:WAL_USDC', true),
+      open('pool:DEEP_USDC', true),
+    ]);
+    const pools = f.lines.filter((l) => / pool stream$/.test(l.what));
+    expect(pools.map((l) => l.what)).toEqual(['SUI_USDC pool stream', 'WAL_USDC pool stream', 'DEEP_USDC pool stream']);
+    // 20 KB/s at speed 20: 1 KB/s, 3,600 credits an hour, 86,400 a day; WAL a tenth of it; DEEP has no stream left on Builder.
+    const perHour = (id: string): number => Math.round((r.volumes.rate(id)! * 3600) / 1024 / 20);
+    expect(perHour('pool:SUI_USDC')).toBeGreaterThan(3_500);
+    expect(perHour('pool:SUI_USDC')).toBeLessThan(3_700);
+    expect(pools.map((l) => l.perDay)).toEqual([perHour('pool:SUI_USDC') * 24, perHour('pool:WAL_USDC') * 24, 0]);
+    expect(pools[2]!.detail).toBe(
+      'open while it guards a watched position in danger here; the plan has no stream left for it',
     );
-    expect(builder.demo!.service.reads.budgetNote).toBeNull();
+    expect(f.perDay).toBe(f.lines.reduce((a, l) => a + l.perDay, 0));
+    expect(f.lines.some((l) => l.what === 'Pool stream for a position in danger')).toBe(false);
     r.schedule.close();
   });
 });
