@@ -34,12 +34,20 @@ const CANCELLED_TEXT = 'The request was cancelled.';
  * shows; none where the message itself says what to do (the web shell's refusals, written for the
  * program that sent the request).
  */
+/** What to do when the page asks `serve` for something it does not have: they differ in version. */
+const VERSION_ADVICE =
+  'The page and `tidewatch serve` are of different versions: reload the page, and restart serve if it persists.';
+
 export const WIRE_ERRORS = {
   /** An argument the contract's schema refused (or a body that is not JSON). */
   'bad-argument': { status: 400, advice: 'Correct it and try again.' },
   /** The service refused the request as invalid, or the address was malformed. */
-  'bad-request': { status: 400, advice: 'The request was refused as invalid.' },
-  'not-found': { status: 404, advice: 'Nothing exists under that id or name.' },
+  'bad-request': {
+    status: 400,
+    advice:
+      'The request was refused as invalid: check what was entered (an address is 0x and 64 hex digits) and try again.',
+  },
+  'not-found': { status: 404, advice: 'Nothing exists under that id or name: check it and try again.' },
   'rate-limited': {
     status: 429,
     advice:
@@ -69,13 +77,16 @@ export const WIRE_ERRORS = {
   /** Anything main did not expect: logged in main, never detailed to the page. */
   internal: { status: 500, advice: 'Retry, and report it if it happens again.' },
   /** A frame, Host, Origin or site that may not use Tidewatch. */
-  forbidden: { status: 403, advice: undefined },
+  forbidden: { status: 403, advice: 'Open Tidewatch from the link `tidewatch serve` printed, in a tab of its own.' },
   /** No token or session, or a command with the session cookie and no Origin. */
-  unauthorized: { status: 401, advice: undefined },
+  unauthorized: {
+    status: 401,
+    advice: 'Open the link `tidewatch serve` printed again: a restarted serve starts a new session.',
+  },
   /** An HTTP method the address does not take. */
-  method: { status: 405, advice: undefined },
-  'unknown-method': { status: 404, advice: undefined },
-  'unknown-topic': { status: 404, advice: undefined },
+  method: { status: 405, advice: VERSION_ADVICE },
+  'unknown-method': { status: 404, advice: VERSION_ADVICE },
+  'unknown-topic': { status: 404, advice: VERSION_ADVICE },
   /** Said by the page itself when `tidewatch serve` does not answer at all (never answered by a shell). */
   unreachable: { status: 502, advice: 'Check that `tidewatch serve` is still running, then retry.' },
   /** Said by the page itself for an HTTP error that came without a WireError (never answered by a shell). */
@@ -104,7 +115,8 @@ export const CANCELLED: WireError = { kind: 'cancelled', message: CANCELLED_TEXT
 /** Said for anything main did not expect; the details go to main's log, never to the page. */
 export const INTERNAL: WireError = {
   kind: 'internal',
-  message: `Tidewatch hit an internal error; it was logged. ${WIRE_ERRORS.internal.advice}`,
+  message: 'Tidewatch hit an internal error; it was logged.',
+  advice: WIRE_ERRORS.internal.advice,
 };
 
 /**

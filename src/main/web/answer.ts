@@ -46,5 +46,8 @@ export function sendError(
   headers: Record<string, string> = {},
   startedAt?: number,
 ): void {
-  sendJson(res, WIRE_ERRORS[error.kind].status, { error }, headers, startedAt);
+  // Every refusal says what to do: the table's advice where the sender gave none.
+  const advice = error.advice ?? WIRE_ERRORS[error.kind].advice;
+  const told = advice === undefined || advice === error.message ? error : { ...error, advice };
+  sendJson(res, WIRE_ERRORS[error.kind].status, { error: told }, headers, startedAt);
 }

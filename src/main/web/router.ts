@@ -1,6 +1,7 @@
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import { ACK_PATH, answerAck, type AckLinks } from './ack-page';
 import { sendError, type WebHandler } from './answer';
+import { INTERNAL } from '../../shared/wire';
 import { INVOKE_PREFIX } from './invoke-handler';
 import { SUBSCRIBE_PATH } from './subscribe-handler';
 import type { Access, WebAuth } from './web-auth';
@@ -80,7 +81,7 @@ export class WebRouter {
         this.parts.log(
           `internal error serving a request: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`,
         );
-        sendError(res, { kind: 'internal', message: 'Tidewatch hit an internal error; it was logged.' });
+        sendError(res, INTERNAL);
       }
     }
   }

@@ -44,14 +44,22 @@ describe('a contract call over HTTP', () => {
     const r = await raw(served.base, '/api/invoke/pools', 'GET');
     expect(r.status).toBe(405);
     expect(r.headers['allow']).toBe('POST');
-    expect(errorOf(r)).toEqual({ kind: 'method', message: 'use POST with a JSON body of arguments' });
+    expect(errorOf(r)).toEqual({
+      kind: 'method',
+      message: 'use POST with a JSON body of arguments',
+      advice: WIRE_ERRORS.method.advice,
+    });
   });
 
   it('answers an unknown method with a 404 naming it, and never calls the monitor', async () => {
     const before = calls.length;
     const r = await post('dropTables', '{}');
     expect(r.status).toBe(404);
-    expect(errorOf(r)).toEqual({ kind: 'unknown-method', message: 'no contract method "dropTables"' });
+    expect(errorOf(r)).toEqual({
+      kind: 'unknown-method',
+      message: 'no contract method "dropTables"',
+      advice: WIRE_ERRORS['unknown-method'].advice,
+    });
     expect((await post('constructor', '{}')).status).toBe(404);
     expect(calls.length).toBe(before);
   });
@@ -84,7 +92,11 @@ describe('a contract call over HTTP', () => {
     const bad = await post('walletNfts', '{"owner":"nope"}');
     expect([bad.status, errorOf(bad)]).toEqual([
       400,
-      { kind: 'bad-argument', message: 'walletNfts: owner: not an address' },
+      {
+        kind: 'bad-argument',
+        message: 'walletNfts: owner: not an address',
+        advice: WIRE_ERRORS['bad-argument'].advice,
+      },
     ]);
     expect(String(bad.headers['server-timing'])).toMatch(/^app;dur=/);
     const limited = await post('nft', '{}');

@@ -1,3 +1,4 @@
+import { INTERNAL, WIRE_ERRORS } from '../../../src/shared/wire';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { describe, expect, it, vi } from 'vitest';
 import type { WebHandler } from '../../../src/main/web/answer';
@@ -111,7 +112,11 @@ describe('the web shell router', () => {
     const res = await ask('/api/subscribe/%E0%A4%A', { 'x-tidewatch-token': TOKEN });
     expect(res.status).toBe(400);
     expect(res.json()).toEqual({
-      error: { kind: 'bad-request', message: 'the address is not valid (a malformed %-escape)' },
+      error: {
+        kind: 'bad-request',
+        message: 'the address is not valid (a malformed %-escape)',
+        advice: WIRE_ERRORS['bad-request'].advice,
+      },
     });
   });
 
@@ -120,7 +125,7 @@ describe('the web shell router', () => {
     const res = await ask('/', { 'x-tidewatch-token': TOKEN });
     expect(res.status).toBe(500);
     expect(res.json()).toEqual({
-      error: { kind: 'internal', message: 'Tidewatch hit an internal error; it was logged.' },
+      error: INTERNAL,
     });
     expect(res.body).not.toContain('ENOENT');
     expect(log).toHaveBeenCalledWith(expect.stringMatching(/^internal error serving a request: Error: ENOENT/));

@@ -1,3 +1,4 @@
+import { WIRE_ERRORS } from '../../../src/shared/wire';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -72,7 +73,9 @@ describe('the built renderer over HTTP', () => {
   it('takes only GET and HEAD', () => {
     const post = get(files, '/', 'POST');
     expect(post.status).toBe(405);
-    expect(post.json()).toEqual({ error: { kind: 'method', message: 'only GET here' } });
+    expect(post.json()).toEqual({
+      error: { kind: 'method', message: 'only GET here', advice: WIRE_ERRORS.method.advice },
+    });
     expect(get(files, '/', 'HEAD').status).toBe(200);
   });
 

@@ -1,3 +1,4 @@
+import { WIRE_ERRORS } from '../../../src/shared/wire';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { SubscribeHandler } from '../../../src/main/web/subscribe-handler';
 import type { TidewatchApi, Topic } from '../../../src/shared/contract';
@@ -92,7 +93,11 @@ describe('subscriptions over SSE', () => {
       const r = await raw(served.base, path);
       expect(r.status, path).toBe(404);
       expect(JSON.parse(r.body)).toEqual({
-        error: { kind: 'unknown-topic', message: `no topic "${named}" (status, margin, alerts, risk, pool:<name>)` },
+        error: {
+          kind: 'unknown-topic',
+          message: `no topic "${named}" (status, margin, alerts, risk, pool:<name>)`,
+          advice: WIRE_ERRORS['unknown-topic'].advice,
+        },
       });
     }
     expect(listening('alerts')).toBe(0);

@@ -1,3 +1,4 @@
+import { WIRE_ERRORS } from '../../../src/shared/wire';
 import { describe, expect, it } from 'vitest';
 import { WebAuth, type Visitor } from '../../../src/main/web/web-auth';
 import { fakeReq, fakeRes } from './http-doubles';
@@ -34,7 +35,9 @@ describe('who may ask the web shell', () => {
       const { who, res } = admit(auth, '/', { 'x-tidewatch-token': TOKEN, ...headers });
       expect(who).toBeUndefined();
       expect(res.status).toBe(403);
-      expect(res.json()).toEqual({ error: { kind: 'forbidden', message: expect.stringContaining(says) } });
+      expect(res.json()).toEqual({
+        error: { kind: 'forbidden', message: expect.stringContaining(says), advice: WIRE_ERRORS.forbidden.advice },
+      });
       expect(res.headers['x-frame-options']).toBe('DENY');
     }
   });
@@ -68,6 +71,7 @@ describe('who may ask the web shell', () => {
     expect(wrong.res.json().error).toEqual({
       kind: 'unauthorized',
       message: 'this address carries a wrong token: open the one `tidewatch serve` printed',
+      advice: WIRE_ERRORS.unauthorized.advice,
     });
     const post = admit(auth, `/api/invoke/pools?token=${TOKEN}`, {}, 'POST');
     expect(post.res.status).toBe(0);
