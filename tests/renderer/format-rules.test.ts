@@ -30,6 +30,7 @@ import AlertsView from '../../src/renderer/src/features/alerts/AlertsView.vue';
 import CollectionView from '../../src/renderer/src/features/collection/CollectionView.vue';
 import EventsView from '../../src/renderer/src/features/events/EventsView.vue';
 import ManagerView from '../../src/renderer/src/features/manager/ManagerView.vue';
+import RepairPanel from '../../src/renderer/src/features/manager/RepairPanel.vue';
 import MarginView from '../../src/renderer/src/features/margin/MarginView.vue';
 import MarketsView from '../../src/renderer/src/features/markets/MarketsView.vue';
 import PoolView from '../../src/renderer/src/features/markets/PoolView.vue';
@@ -614,6 +615,23 @@ describe('every view, alert and message, by the number rules (docs/formats.md)',
     expect(chart['xAxis'].name).toMatch(/^E[SD]T$/);
     for (const r of READINGS) scan.text('Manager (risk chart axis)', chart['xAxis'].axisLabel.formatter(r.ts_ms));
     w.unmount();
+  });
+
+  it('the repair panel in the danger band: what is refused, the reduce-only close of a long and of a short', async () => {
+    const thresholds = { warning: 1.2, critical: 1.15, near_pct: 3 };
+    for (const h of [
+      { base: 1000, quote: 200, debtBase: 0, debtQuote: 2300 },
+      { base: 0, quote: 2950, debtBase: 1000, debtQuote: 0 },
+      { base: 10, quote: 2675, debtBase: 0, debtQuote: 2300 },
+    ]) {
+      const position = managerPosition({ h, thresholds });
+      const { w } = await show('Repair (danger band)', RepairPanel, `/manager/${position.manager_id}`, {
+        props: { position, own: false },
+      });
+      expect(w.get('[data-testid="repair-refused"]').text()).toContain('minimum borrow ratio 1.250');
+      expect(w.find('[data-testid="repair-close"]').exists()).toBe(true);
+      w.unmount();
+    }
   });
 
   it('Margin: the liquidations (and their timeline), the loans, the supplies', async () => {

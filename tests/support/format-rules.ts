@@ -113,9 +113,10 @@ export class FormatScan {
       if (!m[2] && !spanEnd.test(text.slice((m.index ?? 0) + m[0].length))) this.find('zone', where, text, m);
     }
     // A ratio, a reading or a threshold, with three decimals wherever it is named: "below 1.200",
-    // "threshold 1.275", "ratio of 1.125", "liq. 1.125", "→ 1.200".
+    // "threshold 1.275", "ratio of 1.125", "liq. 1.125", "→ 1.200", a repair's "get back to 1.250",
+    // "reaches 1.175", "withdrawals need 2.200".
     for (const m of text.matchAll(
-      /(?:threshold|ratio(?: of)?|below|liq\.|warning|critical|\u2192) \(?(\d+)(?:\.(\d+))?(?![\d.,]|\s?%|\s?[A-Z]{2,5}\b| (?:min|s|h|days?)\b)/gu,
+      /(?:threshold|ratio(?: of)?|below|liq\.|warning|critical|back to|reaches|need|\u2192) \(?(\d+)(?:\.(\d+))?(?![\d.,]|\s?%|\s?[A-Z]{2,5}\b| (?:min|s|h|days?)\b)/gu,
     )) {
       this.checked.ratio++;
       if ((m[2]?.length ?? 0) !== RATIO_DIGITS) this.find('ratio', where, text, m);

@@ -10,3 +10,4 @@ export * from './levels';
 export * from './safe-round';
 export * from './shock';
 export * from './stable';
+export * from './protocol-rules';

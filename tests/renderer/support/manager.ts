@@ -8,11 +8,12 @@ import {
 } from '../../../src/shared/risk-model';
 import { modelPosition } from './position';
 
+/** The protocol's documented defaults (docs/service.md). */
 export const PARAMS: RiskParams = {
   liquidation: 1.125,
   target_liquidation: 1.25,
-  min_borrow: 0,
-  min_withdraw: 0,
+  min_borrow: 1.25,
+  min_withdraw: 2,
   user_reward: 0.01,
   pool_reward: 0.04,
   enabled: true,
@@ -35,6 +36,7 @@ export function position(
     pool?: string;
     /** When a liquidation moved the break-even price. */
     movedAt?: number;
+    thresholds?: { warning: number; critical: number; near_pct: number | null };
   } = {},
 ): PositionSummary {
   const h = o.h ?? { base: 1000, quote: 200, debtBase: 0, debtQuote: 1900 };
@@ -63,7 +65,7 @@ export function position(
       },
       quote: { symbol: 'USDC', usd: p.quote, source: 'stablecoin', at: NOW },
       params: PARAMS,
-      thresholds: { warning: 1.5, critical: 1.25, near_pct: 3 },
+      thresholds: o.thresholds ?? { warning: 1.5, critical: 1.25, near_pct: 3 },
       now: NOW,
       pnl: {
         net_deposited_usd: o.net ?? 600,

@@ -5,11 +5,12 @@ import { modelPosition } from './position';
 /** A minute ago: the prices read "1 min ago". */
 export const NOW = Date.now() - 60_000;
 
+/** The protocol's documented defaults (docs/service.md): SHORT_SUI and LONG_DEEP are below the minimum borrow ratio. */
 export const PARAMS = {
   liquidation: 1.125,
   target_liquidation: 1.25,
-  min_borrow: 0,
-  min_withdraw: 0,
+  min_borrow: 1.25,
+  min_withdraw: 2,
   user_reward: 0.01,
   pool_reward: 0.04,
   enabled: true,

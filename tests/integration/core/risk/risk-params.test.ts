@@ -38,6 +38,7 @@ describe('risk parameters per pool', () => {
     const byName = new Map(list.map((p) => [(p as { pool_name?: string }).pool_name, p]));
     expect(byName.get('SUI_USDC')?.liquidation_risk_ratio).toBe(1.125);
     expect(byName.get('WAL_USDC')?.liquidation_risk_ratio).toBe(1.2);
+    expect(byName.get('WAL_USDC')).toMatchObject({ min_borrow_risk_ratio: 1.35, min_withdraw_risk_ratio: 2.2 });
     expect(byName.get('XBTC_USDC')?.liquidation_risk_ratio).toBe(1.1);
     const pools = await t.get('/dex-margin/pools');
     expect(pools.status).toBe(200);
@@ -61,6 +62,9 @@ describe('risk parameters per pool', () => {
       expect(p.risk_params.source).toBe('service');
       expect(p.liquidation_ratio).toBe(expected.liquidation);
       expect(p.risk_params.target_liquidation).toBe(expected.targetLiquidation);
+      // The ratios a borrow and a withdrawal are checked against (the danger band): WAL_USDC's 1.35 and 2.2.
+      expect(p.risk_params.min_borrow).toBe(expected.minBorrow);
+      expect(p.risk_params.min_withdraw).toBe(expected.minWithdraw);
       // The service's own ratio is above its pool's liquidation ratio for every open loan.
       if (p.risk_ratio !== null) expect(p.risk_ratio).toBeGreaterThanOrEqual(expected.liquidation);
     }
@@ -76,6 +80,7 @@ describe('risk parameters per pool', () => {
     for (const p of positions) {
       expect(p.risk_params.source).toBe('default');
       expect(p.liquidation_ratio).toBe(1.125);
+      expect(p.risk_params).toMatchObject({ min_borrow: 1.25, min_withdraw: 2 });
     }
   });
 });

@@ -8,13 +8,17 @@ import {
   depositFor,
   liquidationPriceShown,
   priceAtRatio,
+  reduceOnlyCloseFor,
   repayFor,
   depositAndRepayFor,
+  valueAt,
+  type Holdings,
 } from '../../../../src/shared/risk-model';
-import { amount, usd, usdPrice } from '../../../../src/renderer/src/format';
+import { amount, privacy, usd, usdPrice } from '../../../../src/renderer/src/format';
+import { MASK } from '../../../../src/shared/privacy';
 import RepairPanel from '../../../../src/renderer/src/features/manager/RepairPanel.vue';
 import { adviceAmount as shownUp } from '../../../../src/shared/risk-model';
-import { position, H, P } from '../../support/manager';
+import { position, H, P, PARAMS } from '../../support/manager';
 
 beforeEach(() => setActivePinia(createPinia()));
 
@@ -108,5 +112,95 @@ describe('the repair plan on the manager page', () => {
     expect(p.liquidation_price).toBeCloseTo(1.9375, 12);
     expect(c.repaid_usd).toBeCloseTo(1187.5, 6);
     expect(c.seized_usd).toBeCloseTo(1246.875, 6);
+  });
+
+  describe('below the minimum borrow ratio (the danger band)', () => {
+    // Warning 1.2 clears at 1.224, below the pool's minimum borrow ratio 1.25: out of the band is the higher aim.
+    const thresholds = { warning: 1.2, critical: 1.15, near_pct: 3 };
+    /** The close done by hand at $2.50: a long sells base and repays the USDC it fetched; a short buys base with USDC and repays it. */
+    const closed = (h: Holdings, s: number): Holdings =>
+      h.debtQuote > 0
+        ? { ...h, base: h.base - s, debtQuote: h.debtQuote - s * P.base }
+        : { ...h, quote: h.quote - s * P.base, debtBase: h.debtBase - s };
+
+    it('says borrows and withdrawals are refused and why, aims out of the band, and offers deposit, repay or a reduce-only close that reaches it', () => {
+      // 1,000 SUI and 200 USDC against 2,300 USDC: 2,700 / 2,300 = 1.173, between 1.125 and 1.25.
+      const h = { base: 1000, quote: 200, debtBase: 0, debtQuote: 2300 };
+      const w = mount(RepairPanel, { props: { position: position({ h, thresholds }), own: false } });
+      expect((w.get('[data-testid="repair-target"]').element as HTMLSelectElement).value).toBe('borrow');
+      expect(w.get('[data-testid="repair-refused"]').text()).toBe(
+        "The ratio 1.173 is below SUI_USDC's minimum borrow ratio 1.250: the protocol refuses new borrows and withdrawals there, since each would lower the ratio further, so none is offered here. What raises it: a deposit, a repayment, or a reduce-only close.",
+      );
+      // Aimed at 1.25 x 1.0005 = 1.250625: s = (1.250625 x 2,300 - 2,700) / (0.250625 x 2.5) = 281.5960 SUI,
+      // rounded up at SUI's 4 decimals: 281.5961, for 703.99 USDC.
+      const c = reduceOnlyCloseFor(h, P, adviceTarget(1.25), 4)!;
+      expect(c.exact).toBeCloseTo(176.4375 / 0.6265625, 9);
+      expect(amountOf(w, 'repair-close-amount')).toBe(c.amount);
+      expect(c.amount).toBe(281.5961);
+      expect(w.get('[data-testid="repair-close"]').text().replace(/\s+/g, ' ')).toBe(
+        'Or close part of it, reduce-only: sell 281.5961 SUI for about 703.99 USDC and repay that USDC, to get back to 1.250. ' +
+          'At $2.5000 a SUI, the price the ratio is valued at, fees and slippage aside: the exchange fills a little worse, so sell a little more.',
+      );
+      // Executed as read, it is out of the band: borrows are allowed again.
+      const after = valueAt(closed(h, 281.5961), P).ratio!;
+      expect(after).toBeGreaterThanOrEqual(1.25);
+      expect(valueAt(closed(h, 281.5961 - 0.0001), P).ratio!).toBeLessThan(adviceTarget(1.25));
+      // Deposit and repay are offered beside it, for the same target.
+      expect(amountOf(w, 'repair-deposit-USDC')).toBe(depositFor(h, P, adviceTarget(1.25), 'quote', 6)!.amount);
+      expect(amountOf(w, 'repair-repay')).toBe(repayFor(h, P, adviceTarget(1.25), 6)!.amount);
+      expect(w.get('[data-testid="repair-text"]').text()).toContain('to get back to 1.250');
+    });
+
+    it("buys back a short's base with its quote, and says so", () => {
+      // Owes 1,000 SUI ($2,500), holds 2,950 USDC: 1.180.
+      const h = { base: 0, quote: 2950, debtBase: 1000, debtQuote: 0 };
+      const w = mount(RepairPanel, { props: { position: position({ h, thresholds }), own: false } });
+      const c = reduceOnlyCloseFor(h, P, adviceTarget(1.25), 4)!;
+      expect(c.trade).toBe('buy');
+      expect(amountOf(w, 'repair-close-amount')).toBe(c.amount);
+      expect(w.get('[data-testid="repair-close"]').text().replace(/\s+/g, ' ')).toContain(
+        `Or close part of it, reduce-only: buy ${amount(c.amount, 'SUI')} with about ${amount(c.quote, 'USDC')} and repay that SUI, to get back to 1.250.`,
+      );
+      expect(valueAt(closed(h, c.amount), P).ratio!).toBeGreaterThanOrEqual(1.25);
+    });
+
+    it('says when a reduce-only close cannot reach the target alone, and what it reaches', () => {
+      // 10 SUI ($25) and 2,675 USDC against 2,300 USDC: 1.173; selling all 10 SUI reaches 2,675 / 2,275 = 1.175.
+      const h = { base: 10, quote: 2675, debtBase: 0, debtQuote: 2300 };
+      const w = mount(RepairPanel, { props: { position: position({ h, thresholds }), own: false } });
+      expect(amountOf(w, 'repair-close-amount')).toBe(10);
+      expect(w.get('[data-testid="repair-close"]').text().replace(/\s+/g, ' ')).toContain(
+        'A reduce-only close alone cannot get back to 1.250: selling all 10.0000 SUI it can and repaying with it reaches 1.175; deposit or repay the rest.',
+      );
+    });
+
+    it('offers no close and refuses nothing outside the band; a pool whose minimum borrow ratio is higher moves the band', () => {
+      // 1.421 on the default pool: borrows allowed (withdrawals not, below 2.0), so nothing is refused here.
+      const w = mount(RepairPanel, { props: { position: position(), own: false } });
+      expect(w.find('[data-testid="repair-refused"]').exists()).toBe(false);
+      expect(w.find('[data-testid="repair-close"]').exists()).toBe(false);
+      // The same position on a pool that lends only from 1.5: in its band, out of it by default (1.5 > 1.224).
+      const strict = { ...position({ thresholds }), risk_params: { ...PARAMS, min_borrow: 1.5 } };
+      const s = mount(RepairPanel, { props: { position: strict, own: false } });
+      expect((s.get('[data-testid="repair-target"]').element as HTMLSelectElement).value).toBe('borrow');
+      expect(s.get('[data-testid="repair-refused"]').text()).toContain("below SUI_USDC's minimum borrow ratio 1.500");
+      expect(amountOf(s, 'repair-close-amount')).toBe(reduceOnlyCloseFor(H, P, adviceTarget(1.5), 4)!.amount);
+    });
+
+    it('hides the amounts of your own position in privacy mode, never the price or the ratios', () => {
+      const h = { base: 1000, quote: 200, debtBase: 0, debtQuote: 2300 };
+      privacy.value = true;
+      try {
+        const w = mount(RepairPanel, { props: { position: position({ h, thresholds }), own: true } });
+        const text = w.get('[data-testid="repair-close"]').text();
+        expect(text).not.toContain('281.5961');
+        expect(text).not.toContain('703.99');
+        expect(text).toContain(MASK);
+        expect(text).toContain('1.250');
+        expect(text).toContain('$2.5000');
+      } finally {
+        privacy.value = false;
+      }
+    });
   });
 });

@@ -10,7 +10,18 @@ import { routerAt } from '../../support/router';
 import { shortTime } from '../../../../src/renderer/src/format';
 import { positionsToCsv } from '../../../../src/renderer/src/features/portfolio/csv';
 import type { PortfolioSummary } from '../../../../src/shared/contract';
-import { LONG_DEEP, LONG_SUI, NOW, SUMMARY, SETTINGS, WALLET, money } from '../../support/portfolio';
+import {
+  LONG_DEEP,
+  LONG_SUI,
+  NOW,
+  PARAMS,
+  SUMMARY,
+  SETTINGS,
+  WALLET,
+  money,
+  oracle,
+  position,
+} from '../../support/portfolio';
 import { settle } from '../../support/timing';
 
 beforeEach(() => setActivePinia(createPinia()));
@@ -43,6 +54,8 @@ describe('the Portfolio: one row per position, every figure agreeing, and price 
     expect(rows.map((r) => cell(r, 'row-size'))).toEqual(['100,000.0000 DEEP', '1,200.0000 SUI', '1,000.0000 SUI']);
     expect(rows.map((r) => cell(r, 'row-ratio'))).toEqual(['1.136', '1.190', '1.250']);
     expect(rows.map((r) => cell(r, 'row-level'))).toEqual(['Critical', 'Warning', 'OK']);
+    // Below the pool's minimum borrow ratio (1.25): 1.136 and 1.190 are; 1.250 is at it.
+    expect(rows.map((r) => r.find('[data-testid="row-band"]').exists())).toEqual([true, true, false]);
     expect(cell(deep, 'row-level')).toBe('Critical');
     expect(deep.get('[data-testid="row-level"] span').attributes('title')).toContain(
       'Ratio 1.136 is below the critical ratio',
@@ -171,6 +184,36 @@ describe('the Portfolio: one row per position, every figure agreeing, and price 
       ['1.3535', '1.3', 'critical'],
       ['1.25', '1.1', 'ok'],
     ]);
+    w.unmount();
+  });
+
+  it("marks a position below its pool's minimum borrow ratio, and says what the protocol refuses there and why", async () => {
+    // 10,000 WAL at $0.50 against 3,846.15 USDC: 1.300, above WAL_USDC's liquidation ratio (1.2) and
+    // below its minimum borrow ratio (1.35); LONG_SUI at 1.250 is on a pool whose minimum is 1.25.
+    const params = { ...PARAMS, liquidation: 1.2, target_liquidation: 1.35, min_borrow: 1.35, min_withdraw: 2.2 };
+    const wal = position(
+      '0xwal',
+      ['WAL', 'USDC'],
+      { base: 10_000, quote: 0, debtBase: 0, debtQuote: 5000 / 1.3 },
+      oracle('WAL', 0.5),
+      {
+        liquidation_ratio: 1.2,
+        risk_params: params,
+        thresholds: { warning: 1.275, critical: 1.225, near_pct: 3 },
+      },
+    );
+    const { w } = mountPortfolio({ ...SUMMARY, wallets: [{ ...WALLET, positions: [wal, LONG_SUI] }] });
+    await settle();
+    const rows = w.findAll('[data-testid="position-row"]');
+    expect(rows.map((r) => cell(r, 'row-ratio'))).toEqual(['1.300', '1.250']);
+    expect(rows.map((r) => cell(r, 'row-level'))).toEqual(['OK', 'OK']);
+    const band = rows[0]!.get('[data-testid="row-band"]');
+    expect(band.text()).toBe('borrows refused');
+    expect(band.attributes('title')).toBe(
+      "Ratio 1.300, below WAL_USDC's minimum borrow ratio 1.350: new borrows and withdrawals are refused (withdrawals need 2.200), since each would lower the ratio further. Deposit, repay or close part of it to get back above 1.350. Liquidated below 1.200.",
+    );
+    // At its pool's minimum exactly, a borrow of nothing passes: not in the band.
+    expect(rows[1]!.find('[data-testid="row-band"]').exists()).toBe(false);
     w.unmount();
   });
 

@@ -1,7 +1,9 @@
 import type { PositionSummary } from '../../../../shared/contract';
 import { modelOf } from '../../../../shared/portfolio';
 import {
+  actionsAt,
   adviceAmount,
+  adviceDigits,
   adviceTarget,
   afterDeposit,
   DAY_MS,
@@ -9,15 +11,18 @@ import {
   depositFor,
   priceAtRatio,
   projectRatio,
+  reduceOnlyCloseFor,
   repayFor,
   depositAndRepayFor,
   valueAt,
+  type AllowedActions,
   type Amount,
   type DebtRates,
   type Holdings,
   type PricePair,
+  type ReduceOnlyClose,
 } from '../../../../shared/risk-model';
-import { pctSet, usd, usdPrice } from '../../format';
+import { pctSet, ratio, usd, usdPrice } from '../../format';
 
 /**
  * A manager's page figures the risk model computes in the renderer, from the position main
@@ -45,6 +50,15 @@ export interface RepairAt {
   repay: { symbol: string; decimals: number; amount: Amount | null; brought: Amount } | null;
   /** The liquidation price after the quote deposit (USD, the quote's price held). */
   liquidationPriceAfter: number | null;
+  /** What the protocol allows at the ratio now (borrows refused below the pool's minimum borrow ratio). */
+  actions: AllowedActions;
+  /**
+   * Where borrows are refused (the danger band, or liquidatable): the reduce-only close that
+   * reaches `target` at the current prices, fees and slippage aside, its base amount rounded up at
+   * the digits it is shown with; null outside the band, when there is nothing to do, or when no
+   * trade that repays applies (at a ratio of 1 or below; a long owing its base).
+   */
+  close: (ReduceOnlyClose & { baseSymbol: string; quoteSymbol: string; price: number }) | null;
 }
 
 /** What brings the position back to `target`; null when it cannot be priced or has no debt. */
@@ -65,6 +79,9 @@ export function repairAt(p: PositionSummary, target: number): RepairAt | null {
   const repayDecimals = owesBase ? p.base_decimals : p.quote_decimals;
   const repay = above ? null : repayFor(h, m.prices, aim, repayDecimals);
   const brought = above ? null : depositAndRepayFor(h, m.prices, aim, repayDecimals);
+  const actions = actionsAt(ratio, p.risk_params);
+  const close =
+    above || actions.borrow ? null : reduceOnlyCloseFor(h, m.prices, aim, adviceDigits(base, p.base_decimals));
   return {
     target,
     ratio,
@@ -77,7 +94,20 @@ export function repairAt(p: PositionSummary, target: number): RepairAt | null {
     liquidationPriceAfter: byQuote
       ? liquidationAfter(h, m.prices, adviceAmount(byQuote.amount, quote, p.quote_decimals), p.liquidation_ratio)
       : null,
+    actions,
+    close: close ? { ...close, baseSymbol: base, quoteSymbol: quote, price: m.prices.base } : null,
   };
+}
+
+/**
+ * Why the repair offers no borrow or withdrawal, where the protocol refuses them (the danger band
+ * or below: docs/valuation.md "The danger band"); null where it allows borrows.
+ */
+export function refusedText(p: PositionSummary, actions: AllowedActions): string | null {
+  if (actions.borrow || p.risk_ratio === null) return null;
+  const pool = p.pool_name ? `${p.pool_name}'s` : "its pool's";
+  const what = actions.withdraw ? 'new borrows' : 'new borrows and withdrawals';
+  return `The ratio ${ratio(p.risk_ratio)} is below ${pool} minimum borrow ratio ${ratio(p.risk_params.min_borrow)}: the protocol refuses ${what} there, since each would lower the ratio further, so none is offered here. What raises it: a deposit, a repayment, or a reduce-only close.`;
 }
 
 /** The liquidation price after depositing `amount` of the quote asset (as shown), rounded toward the price now. */

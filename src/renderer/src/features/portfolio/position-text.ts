@@ -1,5 +1,12 @@
 import type { PositionSummary } from '../../../../shared/contract';
-import { DAY_MS, LEVEL_HYSTERESIS, LEVEL_RANK, levelOf, NEAR_HYSTERESIS } from '../../../../shared/risk-model';
+import {
+  actionsAt,
+  DAY_MS,
+  LEVEL_HYSTERESIS,
+  LEVEL_RANK,
+  levelOf,
+  NEAR_HYSTERESIS,
+} from '../../../../shared/risk-model';
 import { amountTitle, apr, pct, pctSet, ratio, shortTime, time, usd } from '../../format';
 
 /**
@@ -37,6 +44,26 @@ export function levelReason(p: PositionSummary): string {
     default:
       return `Ratio ${r}. ${rule}`;
   }
+}
+
+/**
+ * The danger band in the row's words (docs/valuation.md "The danger band"): below its pool's
+ * minimum borrow ratio and above its liquidation ratio, the protocol refuses new borrows (and,
+ * below the minimum withdraw ratio, withdrawals), each of which would lower the ratio further.
+ * A short label and a tooltip that says what is refused, why, and what is left; null outside it.
+ */
+export function dangerBand(p: PositionSummary): { label: string; title: string } | null {
+  const a = actionsAt(p.risk_ratio, p.risk_params);
+  if (a.band !== 'danger') return null;
+  const pool = p.pool_name ? `${p.pool_name}'s` : "its pool's";
+  const min = ratio(p.risk_params.min_borrow);
+  const refused = a.withdraw
+    ? 'new borrows are refused, since each would lower the ratio further'
+    : `new borrows and withdrawals are refused (withdrawals need ${ratio(p.risk_params.min_withdraw)}), since each would lower the ratio further`;
+  return {
+    label: 'borrows refused',
+    title: `Ratio ${ratio(p.risk_ratio)}, below ${pool} minimum borrow ratio ${min}: ${refused}. Deposit, repay or close part of it to get back above ${min}. Liquidated below ${ratio(p.liquidation_ratio)}.`,
+  };
 }
 
 /** Days until interest alone liquidates, when it does within `alertDays` (the setting); null otherwise. */
