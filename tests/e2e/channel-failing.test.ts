@@ -33,8 +33,15 @@ const pageErrors: string[] = [];
 
 const shown = () => shownNotifications(page);
 /** "3:25 PM" as the page shows a time of today in its zone. */
+/** A time read on its own names its zone (docs/formats.md): "8:30 AM GMT+5:30". */
 const local = (ms: number): string =>
-  new Intl.DateTimeFormat('en-US', { hour: 'numeric', minute: '2-digit', timeZone: ZONE }).format(ms);
+  new Intl.DateTimeFormat('en-US', {
+    hour: 'numeric',
+    minute: '2-digit',
+    timeZone: ZONE,
+    timeZoneName: 'short',
+  }).format(ms);
+const escaped = (text: string): string => text.replace(/[+()]/g, '\\$&');
 
 beforeAll(async () => {
   if (!rendererBuilt()) throw new Error('out/renderer is missing: run `npm run build` first (npm test does)');
@@ -86,7 +93,7 @@ describe('a channel that refuses connections, in the browser', () => {
     await banner.waitFor({ timeout: 10_000 });
     expect(await banner.innerText()).toMatch(
       new RegExp(
-        `^Alerts are not reaching phone \\(ntfy\\) since ${local(since)}: ntfy \\(phone\\) could not be reached: connection refused .*1 alert waits for it; Tidewatch keeps trying\\.`,
+        `^Alerts are not reaching phone \\(ntfy\\) since ${escaped(local(since))}: ntfy \\(phone\\) could not be reached: connection refused .*1 alert waits for it; Tidewatch keeps trying\\.`,
       ),
     );
     const flag = page.getByTestId('channel-unreached');

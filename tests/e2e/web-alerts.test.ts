@@ -306,7 +306,7 @@ describe('the browser page alerts', () => {
       const chips = page.locator(`#alert-${liquidated.id} [data-testid=alert-delivery]`);
       await expect
         .poll(() => chips.allTextContents(), { timeout: 30_000 })
-        .toEqual(expect.arrayContaining([expect.stringMatching(/^phone ✓ \d{1,2}:\d{2} [AP]M$/)]));
+        .toEqual(expect.arrayContaining([expect.stringMatching(/^phone ✓ \d{1,2}:\d{2} [AP]M \S+$/)]));
       const thread = page.locator(`[data-thread="m:${MANAGER_A}"]`);
       expect(await thread.getByTestId('alert-row').count()).toBe(1);
       expect((await thread.getByTestId('alert-fold').textContent())!.trim()).toBe('+2 earlier');

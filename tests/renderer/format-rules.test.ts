@@ -803,6 +803,6 @@ describe('every view, alert and message, by the number rules (docs/formats.md)',
     expect(scan.checked.zone).toBeGreaterThan(100);
     expect(scan.checked.clock).toBeGreaterThan(scan.checked.zone);
     expect(scan.checked.ratio).toBeGreaterThan(20);
-    expect(scan.checked.column).toBeGreaterThan(5);
+    expect(scan.checked.column).toBeGreaterThan(3);
   });
 });
