@@ -8,6 +8,7 @@ import type {
   AlertRecord,
   MarginEventRow,
   NotifyView,
+  PoolHealth,
   PositionSummary,
   RiskReading,
   StatusSnapshot,
@@ -383,12 +384,24 @@ function everyAlert(): AlertRecord[] {
       engine.onInterestDrift(
         MANAGER.manager_id,
         MANAGER.owner,
-        'SUI_USDC',
-        'in 23 days',
-        interestWords(MANAGER),
+        interestWords(MANAGER, 23 * 86_400_000, MANAGER.repair),
         ENGINE_NOW,
       ),
     );
+    // A rate alert: the quote's margin pool read calm, then past its kink.
+    const curve = { base_rate: 0.02, base_slope: 0.15, optimal_utilization: 0.8, excess_slope: 5 };
+    const poolAt = (utilization: number, borrow_apr: number, ts_ms: number): PoolHealth => ({
+      margin_pool_id: MANAGER.debts[0]!.margin_pool_id,
+      symbol: MANAGER.debts[0]!.symbol,
+      utilization,
+      borrow_apr,
+      supply_apr: borrow_apr * utilization * 0.9,
+      curve,
+      kink_apr: 0.14,
+      ts_ms,
+    });
+    engine.onPoolRates([poolAt(0.7, 0.125, ENGINE_NOW - 900_000)], () => [MANAGER], 0.3, ENGINE_NOW - 900_000);
+    add(engine.onPoolRates([poolAt(0.86, 0.44, ENGINE_NOW)], () => [MANAGER], 0.3, ENGINE_NOW));
     const unreached: UnreachedChannel = {
       channel: 'phone',
       words: 'phone (ntfy)',
@@ -723,6 +736,7 @@ describe('every view, alert and message, by the number rules (docs/formats.md)',
         'stream-auth',
         'history-gap',
         'interest',
+        'rate',
         'channel',
       ]),
     );
@@ -738,7 +752,8 @@ describe('every view, alert and message, by the number rules (docs/formats.md)',
     // The liquidation's amount as Live events and the manager page write it; the blind alarm's clock with its zone.
     expect(ALERTS.find((a) => a.rule === 'liquidation')!.message).toContain(`repaid ${REPAID_SHOWN}`);
     expect(ALERTS.find((a) => a.rule === 'blind')!.message).toMatch(/^Since \d{1,2}:\d\d [AP]M E[SD]T \(7 min\)/);
-    expect(ALERTS.find((a) => a.rule === 'interest')!.message).toContain('Borrow rate 22.79\u202F% a year');
+    expect(ALERTS.find((a) => a.rule === 'interest')!.message).toContain('its debt grows at 22.79\u202F% a year');
+    expect(ALERTS.find((a) => a.rule === 'rate')!.title).toBe('USDC borrow rate 44.00\u202F% (was 12.50\u202F%)');
 
     const stored = ALERTS.map((a, i) => ({ ...a, id: i + 1 }));
     for (const a of stored) {
