@@ -9,6 +9,7 @@ import type {
   MarginEventRow,
   NotifyView,
   PoolHealth,
+  PoolHealthView,
   PositionSummary,
   RiskReading,
   StatusSnapshot,
@@ -39,6 +40,7 @@ import SettingsView from '../../src/renderer/src/features/settings/SettingsView.
 import WalletView from '../../src/renderer/src/features/wallet/WalletView.vue';
 import { usePortfolioStore } from '../../src/renderer/src/stores/portfolio';
 import { useStatusStore } from '../../src/renderer/src/stores/status';
+import { borrowApr, supplyApr } from '../../src/shared/risk-model';
 import { fakeApi } from '../support/fake-api';
 import { FormatScan } from '../support/format-rules';
 import { chartProbe, position as managerPosition } from './support/manager';
@@ -548,6 +550,7 @@ function answers(): Record<string, (args: any) => unknown> {
         watched: true,
       }),
     riskHistory: () => ({ data: READINGS, source: 'cache', fetchedAt: NOW, stale: false }),
+    poolHealth: () => answer(POOL_HEALTH),
     collection: () => page([NFT(1), NFT(2)]),
     holders: () =>
       page([
@@ -581,6 +584,29 @@ async function show(
   scan.element(name, w.element);
   return { w, charts };
 }
+
+/** Two margin pools' health: USDC past its kink, SUI calm, each with a few reads of history. */
+const HEALTH_CURVE = { base_rate: 0.02, base_slope: 0.15, optimal_utilization: 0.8, excess_slope: 5 };
+const healthAt = (id: string, symbol: string, utilization: number, ts_ms: number) => ({
+  margin_pool_id: id,
+  symbol,
+  utilization,
+  borrow_apr: borrowApr(HEALTH_CURVE, utilization),
+  supply_apr: supplyApr(HEALTH_CURVE, utilization, 0.1),
+  curve: HEALTH_CURVE,
+  kink_apr: 0.14,
+  ts_ms,
+});
+const POOL_HEALTH: PoolHealthView = {
+  pools: [healthAt('mp-SUI', 'SUI', 0.412, NOW), healthAt('mp-USDC', 'USDC', 0.861, NOW)],
+  history: {
+    'mp-USDC': [0.72, 0.78, 0.861].map((u, i) => {
+      const { utilization, borrow_apr, supply_apr, ts_ms } = healthAt('mp-USDC', 'USDC', u, NOW - (2 - i) * 900_000);
+      return { utilization, borrow_apr, supply_apr, ts_ms };
+    }),
+  },
+  everyMs: 900_000,
+};
 
 /** The last option of each chart caught, by a series or axis it has. */
 const chartWith = (charts: Array<Record<string, any>>, has: (o: Record<string, any>) => boolean) =>
@@ -632,6 +658,14 @@ describe('every view, alert and message, by the number rules (docs/formats.md)',
   it('Margin: the liquidations (and their timeline), the loans, the supplies', async () => {
     const { w, charts } = await show('Margin', MarginView, '/margin');
     expect(w.text()).toContain(REPAID_SHOWN);
+    // Pool health: the most used pool's row marked past its kink, its rate by the APR rule.
+    const usdcRow = w.get('[data-testid="pool-health-USDC"]').text();
+    expect(usdcRow).toContain('86\u202F%');
+    expect(usdcRow).toContain(`${(borrowApr(HEALTH_CURVE, 0.861) * 100).toFixed(2)}\u202F% past the kink`);
+    expect(w.get('[data-testid="pool-health"]').text()).toContain('read every 15 min');
+    const health = chartWith(charts, (o) => o['series']?.[0]?.name === 'borrow APR')!;
+    expect(health['series'][0].data).toHaveLength(3);
+    scan.text('Margin (pool health axis)', health['yAxis'].axisLabel.formatter(0.4));
     for (const tab of ['Active loans', 'Active supplies']) {
       await w
         .findAll('[role="tab"]')
