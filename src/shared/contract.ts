@@ -34,6 +34,7 @@ import {
 } from './arguments';
 import { PageArg, PerPageArg, PoolName, Ratio, TOO_LONG, TRADES_MAX_SPAN_SEC, UnixMs, UnixSeconds } from './arguments';
 import type { DemoOwnerHint, ManagerDetail, PortfolioSummary } from './portfolio';
+import type { PoolHealthView } from './pool-health';
 import type { PositionLevel } from './risk-model';
 import type { Settings } from './settings';
 import type { CreditForecast, StatusSnapshot } from './status';
@@ -52,6 +53,7 @@ export type {
   UsdPrice,
   WalletSummary,
 } from './portfolio';
+export type { PoolHealth, PoolHealthPoint, PoolHealthView } from './pool-health';
 export { withoutKeyFacts, type KeyFacts, type Settings, type SettingsPatch } from './settings';
 export type {
   CreditForecast,
@@ -192,6 +194,7 @@ export interface AlertRecord {
     | 'history-gap'
     | 'credit-budget'
     | 'interest'
+    | 'rate'
     | 'blind'
     | 'channel';
   level: AlertLevel;
@@ -393,6 +396,7 @@ export const CONTRACT_ARGS = {
   /** Every column of these stored events, in the order asked (ids not stored are left out). */
   marginEventsByIds: v.object({ ids: v.pipe(v.array(Name), v.minLength(1), v.maxLength(1000)) }),
   riskHistory: v.object({ managerId: Name, fromMs: v.optional(UnixMs), toMs: v.optional(UnixMs) }),
+  poolHealth: v.object({ fromMs: v.optional(UnixMs) }),
   /** Every watched wallet in money, riskiest first: one call for what the Portfolio shows first. */
   portfolio: v.object({}),
   manager: v.object({ managerId: Address }),
@@ -436,6 +440,7 @@ export const CONTRACT_ARGS = {
     interestAlertDays: v.optional(
       v.nullable(v.pipe(v.number(), v.finite(), v.integer(), v.minValue(1), v.maxValue(365))),
     ),
+    rateAlertPct: v.optional(v.nullable(v.pipe(v.number(), v.finite(), v.minValue(1), v.maxValue(1000)))),
     alertCooldownSec: v.optional(v.pipe(v.number(), v.finite(), v.integer(), v.minValue(0), v.maxValue(86_400))),
     largeLiquidationUsd: v.optional(v.nullable(v.pipe(v.number(), v.finite(), v.minValue(0), v.maxValue(1e12)))),
     monthlyCreditBudget: v.optional(
@@ -514,6 +519,7 @@ export interface ContractResults {
   marginEvents: QueryResult<MarginEventRow[]>;
   marginEventsByIds: QueryResult<StoredMarginEvent[]>;
   riskHistory: QueryResult<RiskReading[]>;
+  poolHealth: QueryResult<PoolHealthView>;
   portfolio: QueryResult<PortfolioSummary>;
   manager: QueryResult<ManagerDetail>;
   alerts: QueryResult<AlertRecord[]>;

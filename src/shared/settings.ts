@@ -25,6 +25,11 @@ export interface Settings {
   nearLiquidationPct: number | null;
   /** Warn when interest alone would liquidate a position within this many days (at today's prices); null: off. */
   interestAlertDays: number | null;
+  /**
+   * Alert when the borrow APR of a margin pool a watched position borrows from rises past this
+   * (percent a year); null: only when the pool's utilization passes its curve's kink.
+   */
+  rateAlertPct: number | null;
   alertCooldownSec: number;
   /** Protocol-wide large-liquidation alert above this USD amount; null: off. */
   largeLiquidationUsd: number | null;

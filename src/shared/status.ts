@@ -84,6 +84,13 @@ export interface ReadPlan {
   recordsEveryMs: number | null;
   /** The budget stretched the records' interval beyond the one set (Settings: *Read margin records every*). */
   recordsSlowed: boolean;
+  /**
+   * How often the margin pools' rates and utilization are read (pool health); null: not read for
+   * the budget; absent: not planned (no budget state yet).
+   */
+  poolsEveryMs?: number | null;
+  /** The budget stretched the pools' read beyond its 15 minutes. */
+  poolsSlowed?: boolean;
   /** The budget's pace factor (1: not slowed); null: reads stopped for the budget. */
   pace: number | null;
   /** What the budget did, in plain words, or null when nothing was slowed. */

@@ -8,6 +8,8 @@ import type {
   AlertRecord,
   MarginEventRow,
   NotifyView,
+  PoolHealth,
+  PoolHealthView,
   PositionSummary,
   RiskReading,
   StatusSnapshot,
@@ -39,6 +41,7 @@ import SettingsView from '../../src/renderer/src/features/settings/SettingsView.
 import WalletView from '../../src/renderer/src/features/wallet/WalletView.vue';
 import { usePortfolioStore } from '../../src/renderer/src/stores/portfolio';
 import { useStatusStore } from '../../src/renderer/src/stores/status';
+import { borrowApr, supplyApr } from '../../src/shared/risk-model';
 import { fakeApi } from '../support/fake-api';
 import { FormatScan } from '../support/format-rules';
 import { chartProbe, position as managerPosition } from './support/manager';
@@ -384,12 +387,24 @@ function everyAlert(): AlertRecord[] {
       engine.onInterestDrift(
         MANAGER.manager_id,
         MANAGER.owner,
-        'SUI_USDC',
-        'in 23 days',
-        interestWords(MANAGER),
+        interestWords(MANAGER, 23 * 86_400_000, MANAGER.repair),
         ENGINE_NOW,
       ),
     );
+    // A rate alert: the quote's margin pool read calm, then past its kink.
+    const curve = { base_rate: 0.02, base_slope: 0.15, optimal_utilization: 0.8, excess_slope: 5 };
+    const poolAt = (utilization: number, borrow_apr: number, ts_ms: number): PoolHealth => ({
+      margin_pool_id: MANAGER.debts[0]!.margin_pool_id,
+      symbol: MANAGER.debts[0]!.symbol,
+      utilization,
+      borrow_apr,
+      supply_apr: borrow_apr * utilization * 0.9,
+      curve,
+      kink_apr: 0.14,
+      ts_ms,
+    });
+    engine.onPoolRates([poolAt(0.7, 0.125, ENGINE_NOW - 900_000)], () => [MANAGER], 0.3, ENGINE_NOW - 900_000);
+    add(engine.onPoolRates([poolAt(0.86, 0.44, ENGINE_NOW)], () => [MANAGER], 0.3, ENGINE_NOW));
     const unreached: UnreachedChannel = {
       channel: 'phone',
       words: 'phone (ntfy)',
@@ -536,6 +551,7 @@ function answers(): Record<string, (args: any) => unknown> {
         watched: true,
       }),
     riskHistory: () => ({ data: READINGS, source: 'cache', fetchedAt: NOW, stale: false }),
+    poolHealth: () => answer(POOL_HEALTH),
     collection: () => page([NFT(1), NFT(2)]),
     holders: () =>
       page([
@@ -569,6 +585,29 @@ async function show(
   scan.element(name, w.element);
   return { w, charts };
 }
+
+/** Two margin pools' health: USDC past its kink, SUI calm, each with a few reads of history. */
+const HEALTH_CURVE = { base_rate: 0.02, base_slope: 0.15, optimal_utilization: 0.8, excess_slope: 5 };
+const healthAt = (id: string, symbol: string, utilization: number, ts_ms: number) => ({
+  margin_pool_id: id,
+  symbol,
+  utilization,
+  borrow_apr: borrowApr(HEALTH_CURVE, utilization),
+  supply_apr: supplyApr(HEALTH_CURVE, utilization, 0.1),
+  curve: HEALTH_CURVE,
+  kink_apr: 0.14,
+  ts_ms,
+});
+const POOL_HEALTH: PoolHealthView = {
+  pools: [healthAt('mp-SUI', 'SUI', 0.412, NOW), healthAt('mp-USDC', 'USDC', 0.861, NOW)],
+  history: {
+    'mp-USDC': [0.72, 0.78, 0.861].map((u, i) => {
+      const { utilization, borrow_apr, supply_apr, ts_ms } = healthAt('mp-USDC', 'USDC', u, NOW - (2 - i) * 900_000);
+      return { utilization, borrow_apr, supply_apr, ts_ms };
+    }),
+  },
+  everyMs: 900_000,
+};
 
 /** The last option of each chart caught, by a series or axis it has. */
 const chartWith = (charts: Array<Record<string, any>>, has: (o: Record<string, any>) => boolean) =>
@@ -637,6 +676,14 @@ describe('every view, alert and message, by the number rules (docs/formats.md)',
   it('Margin: the liquidations (and their timeline), the loans, the supplies', async () => {
     const { w, charts } = await show('Margin', MarginView, '/margin');
     expect(w.text()).toContain(REPAID_SHOWN);
+    // Pool health: the most used pool's row marked past its kink, its rate by the APR rule.
+    const usdcRow = w.get('[data-testid="pool-health-USDC"]').text();
+    expect(usdcRow).toContain('86\u202F%');
+    expect(usdcRow).toContain(`${(borrowApr(HEALTH_CURVE, 0.861) * 100).toFixed(2)}\u202F% past the kink`);
+    expect(w.get('[data-testid="pool-health"]').text()).toContain('read every 15 min');
+    const health = chartWith(charts, (o) => o['series']?.[0]?.name === 'borrow APR')!;
+    expect(health['series'][0].data).toHaveLength(3);
+    scan.text('Margin (pool health axis)', health['yAxis'].axisLabel.formatter(0.4));
     for (const tab of ['Active loans', 'Active supplies']) {
       await w
         .findAll('[role="tab"]')
@@ -741,6 +788,7 @@ describe('every view, alert and message, by the number rules (docs/formats.md)',
         'stream-auth',
         'history-gap',
         'interest',
+        'rate',
         'channel',
       ]),
     );
@@ -756,7 +804,8 @@ describe('every view, alert and message, by the number rules (docs/formats.md)',
     // The liquidation's amount as Live events and the manager page write it; the blind alarm's clock with its zone.
     expect(ALERTS.find((a) => a.rule === 'liquidation')!.message).toContain(`repaid ${REPAID_SHOWN}`);
     expect(ALERTS.find((a) => a.rule === 'blind')!.message).toMatch(/^Since \d{1,2}:\d\d [AP]M E[SD]T \(7 min\)/);
-    expect(ALERTS.find((a) => a.rule === 'interest')!.message).toContain('Borrow rate 22.79\u202F% a year');
+    expect(ALERTS.find((a) => a.rule === 'interest')!.message).toContain('its debt grows at 22.79\u202F% a year');
+    expect(ALERTS.find((a) => a.rule === 'rate')!.title).toBe('USDC borrow rate 44.00\u202F% (was 12.50\u202F%)');
 
     const stored = ALERTS.map((a, i) => ({ ...a, id: i + 1 }));
     for (const a of stored) {

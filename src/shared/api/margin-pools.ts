@@ -31,6 +31,8 @@ export const MarginPoolInfoSchema = v.looseObject({
   /** What is supplied and borrowed now (raw units), where the service publishes it: the utilization. */
   total_supply: v.optional(Num),
   total_borrow: v.optional(Num),
+  /** The share of the interest the protocol keeps (suppliers earn the rest): the supply APR. */
+  protocol_spread: v.optional(FixedRatio),
 });
 
 export const RegisteredDexPoolSchema = v.looseObject({

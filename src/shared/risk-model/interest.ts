@@ -23,6 +23,18 @@ export function borrowApr(c: InterestCurve, u: number): number {
   return c.base_rate + c.optimal_utilization * c.base_slope + (util - c.optimal_utilization) * c.excess_slope;
 }
 
+/** Whether utilization `u` is past the curve's kink (its optimal utilization), where the rate climbs steeply. */
+export const pastKink = (c: InterestCurve, u: number): boolean => u > c.optimal_utilization;
+
+/**
+ * The supply APR at utilization `u`: the borrowers' interest spread over what is supplied, less
+ * the protocol's share (`spread`, 0 … 1).
+ */
+export function supplyApr(c: InterestCurve, u: number, spread: number): number {
+  const util = Math.min(1, Math.max(0, u));
+  return borrowApr(c, util) * util * (1 - Math.min(1, Math.max(0, spread)));
+}
+
 /** A debt after `ms` of accrual at `apr` (the pool compounds at every change: continuously, near enough). */
 export function accrue(debt: number, apr: number, ms: number): number {
   return debt * Math.exp((apr * ms) / YEAR_MS);

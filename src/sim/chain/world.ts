@@ -275,6 +275,15 @@ export class World {
   }
 
   /**
+   * Bring the `symbol` margin pool to `utilization` as its suppliers would, withdrawing or
+   * supplying (a test's control: a pool driven across its interest curve's kink;
+   * MarginPools.driveUtilization). Its borrow rate follows at once, on the curve.
+   */
+  driveUtilization(symbol: string, utilization: number): void {
+    this.margin.book.driveUtilization(symbol, utilization, this.clockMs);
+  }
+
+  /**
    * Move wall time forward to `ms`; market activity covers (ms - now) x speed of market time,
    * cut into steps of at most `maxStepSec`.
    */

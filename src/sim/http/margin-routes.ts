@@ -3,7 +3,7 @@ import { ASSETS } from '../chain/assets';
 import { riskOf } from '../chain/margin';
 import { activeLoanToWire, managerToWire } from '../chain/margin-wire';
 import { digestOf } from '../chain/series';
-import { CURVE } from '../chain/margin-pools';
+import { CURVE, PROTOCOL_SPREAD } from '../chain/margin-pools';
 import type { World } from '../chain/world';
 import { badParameter, notFound } from './errors';
 import { paginate, type Query } from './query';
@@ -145,7 +145,7 @@ export function marginRoutes(world: World, o: { riskParams: boolean } = { riskPa
       asset_type: ASSETS[p.symbol]!.type,
       supply_cap: 1e18,
       max_utilization_rate: 0.9,
-      protocol_spread: 0.1,
+      protocol_spread: PROTOCOL_SPREAD,
       min_borrow: 10 ** ASSETS[p.symbol]!.decimals,
       ...CURVE,
       total_supply: Math.round(p.supplyShares * p.supplyIndex),

@@ -168,6 +168,16 @@ describe('contract queries against the Demo network', () => {
     expect(last).toMatchObject({ pool: row.pool_name, side: row.side, base_symbol: row.base_symbol });
     expect(typeof last.size).toBe('number');
     expect(['ok', 'warning', 'critical', 'liquidatable']).toContain(last.level);
+    // Each margin pool's health, read once the first valuation is made, kept with its history.
+    await until(() => m.store.pools.latest().length > 0, 20_000, 'pool health');
+    const health = await call('poolHealth', {});
+    expect(health.data.pools.length).toBeGreaterThanOrEqual(2);
+    for (const p of health.data.pools) {
+      expect(p.utilization).toBeGreaterThan(0);
+      expect(p.borrow_apr).toBeGreaterThanOrEqual(p.curve.base_rate);
+      expect(p.supply_apr).toBeLessThan(p.borrow_apr);
+      expect(health.data.history[p.margin_pool_id].at(-1).ts_ms).toBe(p.ts_ms);
+    }
     const alerts = await call('alerts', {});
     expect(Array.isArray(alerts.data)).toBe(true);
     // History replayed at first start (from before the owner was watched) is stored, not alerted.
@@ -239,7 +249,8 @@ describe('contract queries against the Demo network', () => {
       warningRatio: 1.2,
       criticalRatio: 1.15,
       nearLiquidationPct: 3,
-      interestAlertDays: 30,
+      interestAlertDays: 7,
+      rateAlertPct: 30,
       hasApiKey: false,
     });
     expect(JSON.stringify(s)).not.toContain('test-key');

@@ -91,6 +91,7 @@ describe('the API key never crosses to the renderer', () => {
       marginEvents: {},
       marginEventsByIds: { ids: ['0-0'] },
       riskHistory: { managerId: '0xabc' },
+      poolHealth: {},
       portfolio: {},
       manager: { managerId: `0x${'3'.repeat(64)}` }, // an unknown manager
       alerts: {},

@@ -15,6 +15,7 @@ export const SETTINGS: Settings = {
   criticalRatio: 1.15,
   nearLiquidationPct: 3,
   interestAlertDays: 30,
+  rateAlertPct: 30,
   alertCooldownSec: 900,
   largeLiquidationUsd: null,
   monthlyCreditBudget: null,

@@ -1,9 +1,10 @@
 import { EVENT_TYPES } from '../../../shared/api';
 import { NO_CHANNEL } from '../../../shared/status';
-import type { AlertRecord, CreditUsage, RiskReading } from '../../../shared/contract';
+import type { AlertRecord, CreditUsage, PoolHealth, PositionSummary, RiskReading } from '../../../shared/contract';
 import {
   clockText,
   CORE_LOCALE,
+  dayClockText,
   countText,
   DISTANCE_DIGITS,
   percentText,
@@ -16,7 +17,8 @@ import type { CoreBus } from '../events';
 import type { IncomingMarginEvent } from '../store/margin-events';
 import type { NewAlert, RiskAlertRepo } from '../store/risk-alert-repo';
 import { EscalationTracker, type Escalation, type EscalationRules, type TrackerState } from './escalation';
-import type { PositionWords } from './position-text';
+import type { InterestWords, PositionWords } from './position-text';
+import { rateAlertText, RateTracker, type RateTrackerState } from './rate-alerts';
 
 /** "2:02 PM EST": the machine's local time, its zone named (the page that shows it may be in another). */
 const clock = (ms: number): string => clockText(ms, CORE_LOCALE);
@@ -58,6 +60,9 @@ const NO_WORDS: LiquidationWords = { amounts: () => undefined, pool: () => undef
  */
 export class AlertEngine {
   readonly tracker: EscalationTracker;
+  /** Each margin pool's rate against its kink and the user's line (rate-alerts.ts). */
+  readonly rates = new RateTracker();
+  private savedRates: string;
   /** The tracker's state as last written (`keepLevels` writes only a change). */
   private savedLevels: string;
   /**
@@ -74,11 +79,16 @@ export class AlertEngine {
     private readonly noteStore: (err?: unknown) => void = () => {},
     /** Where the threshold levels are kept across restarts (the settings table), if anywhere. */
     private readonly levels?: { load(): TrackerState | undefined; save(state: TrackerState): void },
+    /** Where the pools' rate states are kept across restarts, if anywhere: a pool past its kink at a restart is not news. */
+    private readonly rateLevels?: { load(): RateTrackerState | undefined; save(state: RateTrackerState): void },
   ) {
     this.tracker = new EscalationTracker(undefined, cooldownMs);
     const kept = levels?.load();
     if (kept) this.tracker.restore(kept);
     this.savedLevels = JSON.stringify(kept ?? null);
+    const rates = rateLevels?.load();
+    if (rates) this.rates.restore(rates);
+    this.savedRates = JSON.stringify(this.rates.state());
     events.on('storeFailed', ({ reason }) => this.onStoreFailure(reason));
     events.on('creditBudgetReached', ({ share, usage }) => this.onCreditBudget(share, usage));
   }
@@ -144,16 +154,13 @@ export class AlertEngine {
 
   /**
    * Interest alone (today's prices, the debt accruing on its pool's curve) would bring a watched
-   * position to its liquidation ratio within the days set: a warning once per manager a day.
+   * position to its liquidation ratio within the days set: a warning once per manager a day,
+   * saying the day it comes and the repair that puts it off (`words`).
    */
-  onInterestDrift(
-    managerId: string,
-    owner: string,
-    pool: string | null,
-    when: string,
-    text: string,
-    now = Date.now(),
-  ): AlertRecord | undefined {
+  onInterestDrift(managerId: string, owner: string, words: InterestWords, now = Date.now()): AlertRecord | undefined {
+    const at = now + words.inMs;
+    const when = `by ${dayClockText(at, CORE_LOCALE)} (${words.inWords})`;
+    const action = words.action ? `${words.action}. ` : '';
     return this.raise({
       dedupe_key: `interest:${managerId}:warning:${Math.floor(now / 86_400_000)}`,
       rule: 'interest',
@@ -161,10 +168,51 @@ export class AlertEngine {
       manager_id: managerId,
       owner,
       event_id: null,
-      title: `Interest alone liquidates ${pool ?? 'a position'} ${when}`,
-      message: `Margin manager ${short(managerId)}${pool ? ` (${pool})` : ''}: at today's prices its debt grows until it is liquidated ${when}. ${text}`,
+      title: `Interest alone liquidates ${words.position} ${when}`,
+      message: `${action}At today's prices its debt grows${words.rate ? ` at ${words.rate} a year` : ''} until it is liquidated ${when}, its ratio falling to ${words.liquidation}. ${words.facts}`,
       created_at: now,
     });
+  }
+
+  /**
+   * A read of the margin pools (risk/pool-health.ts): a pool whose borrow rate crossed its
+   * curve's kink or the user's line (`line`, a fraction a year; null: none) is alerted once per
+   * crossing (rate-alerts.ts), when a watched position borrows from it (`borrowers`).
+   */
+  onPoolRates(
+    pools: readonly PoolHealth[],
+    borrowers: (marginPoolId: string) => readonly PositionSummary[],
+    line: number | null,
+    now = Date.now(),
+  ): AlertRecord[] {
+    const fired: AlertRecord[] = [];
+    for (const p of pools) {
+      const crossing = this.rates.observe(p, line);
+      const who = crossing ? borrowers(p.margin_pool_id) : [];
+      if (!crossing || who.length === 0) continue;
+      const text = rateAlertText(crossing, who);
+      this.raise(
+        {
+          dedupe_key: `rate:${p.margin_pool_id}:warning:${p.ts_ms}`,
+          rule: 'rate',
+          level: 'warning',
+          manager_id: null,
+          owner: who.length === 1 ? who[0]!.owner : null,
+          event_id: null,
+          title: text.title,
+          message: text.message,
+          created_at: now,
+        },
+        (record) => fired.push(record),
+      );
+    }
+    if (fired.length > 0) this.publish(fired);
+    const state = JSON.stringify(this.rates.state());
+    if (this.rateLevels && state !== this.savedRates) {
+      this.rateLevels.save(this.rates.state());
+      this.savedRates = state;
+    }
+    return fired;
   }
 
   /** The tracker's state written when it changed (a failed write is the store health's to tell; the levels stay in memory). */

@@ -42,10 +42,20 @@ export class AlertServices {
       log: d.log,
       redact: d.redact,
     });
-    this.engine = new AlertEngine(risk, d.events, d.cooldownMs, (err) => d.storeHealth.note(err, 'alerts'), {
-      load: () => settings.get('risk.levels'),
-      save: (s) => d.storeHealth.guard(() => settings.set('risk.levels', s)),
-    });
+    this.engine = new AlertEngine(
+      risk,
+      d.events,
+      d.cooldownMs,
+      (err) => d.storeHealth.note(err, 'alerts'),
+      {
+        load: () => settings.get('risk.levels'),
+        save: (s) => d.storeHealth.guard(() => settings.set('risk.levels', s)),
+      },
+      {
+        load: () => settings.get('rates.levels'),
+        save: (s) => d.storeHealth.guard(() => settings.set('rates.levels', s)),
+      },
+    );
   }
 
   /** Send what the outbox holds, and escalate. */

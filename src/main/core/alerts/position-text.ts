@@ -97,14 +97,39 @@ export function describePosition(p: PositionSummary): PositionWords {
   };
 }
 
+/** What an interest-drift alert says of its position, from the one valuation its row shows. */
+export interface InterestWords {
+  /** "Long 1,000.0000 SUI on SUI_USDC". */
+  position: string;
+  /** How long until interest alone liquidates it (ms from the alert), and that in words ("in 5 days"). */
+  inMs: number;
+  inWords: string;
+  /** The repair that keeps interest from liquidating it within the days set ("Deposit 184.00 USDC or repay 180.33 USDC → 1.227"); '' when none is needed. */
+  action: string;
+  /** The borrow rate ("37.20 %"), or '' when not known. */
+  rate: string;
+  /** Its liquidation ratio ("1.125"). */
+  liquidation: string;
+  /** The facts after it ("Assets $3,000.00, debt 2,600.00 USDC ($2,600.00): ratio 1.154. …"). */
+  facts: string;
+}
+
 /**
- * What an interest-drift alert says of the position after its headline: the action, the borrow
- * rate and the facts ("Deposit 307.41 USDC → 1.200. Borrow rate 22.79 % a year. Assets …").
+ * What an interest-drift alert says of the position: its words, when interest alone liquidates it
+ * (`inMs` from now), `repair` (the plan that keeps it from that within the days set, risk/positions.ts
+ * `interestRepairOf`) as its action, the borrow rate and the facts.
  */
-export function interestWords(p: PositionSummary): string {
+export function interestWords(p: PositionSummary, inMs: number, repair: PositionSummary['repair']): InterestWords {
   const about = describePosition(p);
-  const rate = p.interest.apr === null ? '' : `Borrow rate ${aprText(p.interest.apr, CORE_LOCALE)} a year. `;
-  return `${about.action ? `${about.action}. ` : ''}${rate}${about.text}`;
+  return {
+    position: positionWords(p),
+    inMs,
+    inWords: inWords(inMs),
+    action: repairWords({ ...p, repair }),
+    rate: p.interest.apr === null ? '' : aprText(p.interest.apr, CORE_LOCALE),
+    liquidation: target(p.liquidation_ratio),
+    facts: about.text,
+  };
 }
 
 /** "in 23 days" / "in 5 hours". */

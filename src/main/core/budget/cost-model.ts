@@ -1,6 +1,12 @@
 import type { CreditForecast, ReadPlan } from '../../../shared/contract';
 import { CORE_LOCALE, countText, intervalText } from '../../../shared/format';
-import { DAYS_PER_MONTH, ESTIMATED_CREDITS, STREAM_CREDITS_PER_KB, type Plan } from '../../../shared/credit-prices';
+import {
+  DAYS_PER_MONTH,
+  ESTIMATED_CREDITS,
+  priceOf,
+  STREAM_CREDITS_PER_KB,
+  type Plan,
+} from '../../../shared/credit-prices';
 import type { PacedRead } from './budget-pacer';
 
 /**
@@ -10,6 +16,9 @@ import type { PacedRead } from './budget-pacer';
 export const MARGIN_STREAM_PRIOR_PER_DAY = 50;
 const DAY_MS = 86_400_000;
 const KB = 1024;
+
+/** Credits of one read of every margin pool (`/dex-margin/pools`, pool health: not on the published list, the meter's estimate). */
+export const POOLS_READ_CREDITS = priceOf('/dex-margin/pools').credits;
 
 export interface CostInputs {
   plan: { name: string; plan: Plan | null };
@@ -111,6 +120,17 @@ export function forecast(i: CostInputs): Omit<CreditForecast, 'preview' | 'demo'
         perDay: round(eventCredits),
         detail: `about ${countText(eventReads, CORE_LOCALE)} a day (an owner's lists and its prices), measured${atSpeed}`,
       });
+  }
+  if (i.reads.poolsEveryMs !== undefined) {
+    const every = i.reads.poolsEveryMs;
+    lines.push({
+      what: "Margin pools' rates and utilization (pool health)",
+      perDay: every === null ? 0 : round((DAY_MS / every) * POOLS_READ_CREDITS),
+      detail:
+        every === null
+          ? 'not read: the budget is spent'
+          : `every ${everyText(every)}, ${POOLS_READ_CREDITS} credits a read (every pool at once)${slowed(i.reads.poolsSlowed === true)}`,
+    });
   }
   const pools = i.poolStreams.map((p) => ({
     pool: p.pool,

@@ -18,6 +18,7 @@ import type { SettingsService } from '../settings';
 import type { ResponseCache } from '../store/cache-repo';
 import type { MarginEventRepo } from '../store/margin-events';
 import type { MarketRepo } from '../store/market-repo';
+import type { PoolHealthRepo } from '../store/pool-health-repo';
 import type { RiskAlertRepo } from '../store/risk-alert-repo';
 import type { SettingsRepo } from '../store/settings-repo';
 import type { StoreHealth } from '../store/store-health';
@@ -34,6 +35,9 @@ export interface ContractContext {
   market: MarketRepo;
   margin: MarginEventRepo;
   alerts: RiskAlertRepo;
+  /** The margin pools' health as read (risk/pool-health.ts), and how often it is read now. */
+  pools: PoolHealthRepo;
+  poolsEveryMs: () => number | null;
   /** The watch list and per-manager thresholds as stored. */
   stored: SettingsRepo;
   storeHealth: StoreHealth;

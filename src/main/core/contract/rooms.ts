@@ -11,12 +11,12 @@ import type { ContractContext } from './context';
 
 /** The rooms the monitor built, as the contract reads them. */
 export interface ContractRooms {
-  store: Pick<Store, 'cache' | 'market' | 'margin' | 'risk' | 'settings'>;
+  store: Pick<Store, 'cache' | 'market' | 'margin' | 'risk' | 'settings' | 'pools'>;
   settings: SettingsService;
   storeHealth: StoreHealth;
   link: ServiceLink;
   watch: WatchRegistry;
-  risk: Pick<RiskServices, 'eventUnits' | 'lateUnits' | 'refresh' | 'assets'>;
+  risk: Pick<RiskServices, 'eventUnits' | 'lateUnits' | 'refresh' | 'assets' | 'poolHealth'>;
   /** The streams' statuses (a pool stream the guard holds open says so: the forecast names it). */
   supervisor: Pick<StreamSupervisor, 'statuses'>;
   plan: Pick<CreditPlan, 'forecast'>;
@@ -35,6 +35,8 @@ export function contractContext(r: ContractRooms, commands: MonitorCommands): Co
     market: r.store.market,
     margin: r.store.margin,
     alerts: r.store.risk,
+    pools: r.store.pools,
+    poolsEveryMs: () => r.risk.poolHealth.everyMs(),
     stored: r.store.settings,
     storeHealth: r.storeHealth,
     noteNetwork: (err) => r.link.noteNetwork(err),

@@ -7,7 +7,8 @@ import type { ContractContext, Handlers } from './context';
 import { toEventRow } from './event-rows';
 import { keyOf, local, readThrough, staleBecause, type ReadThroughContext } from './read-through';
 
-type WatchedReads = 'marginEvents' | 'marginEventsByIds' | 'riskHistory' | 'portfolio' | 'manager' | 'alerts';
+type WatchedReads =
+  'marginEvents' | 'marginEventsByIds' | 'riskHistory' | 'poolHealth' | 'portfolio' | 'manager' | 'alerts';
 
 /** How long the Portfolio's first call waits for the first reading of the watched wallets (one answer's timeout). */
 const FIRST_READING_WAIT_MS = 30_000;
@@ -16,6 +17,9 @@ const slowFirstReading = (): ServiceError =>
     'timeout',
     'The service is slow to answer: the watched wallets are still being read. The Portfolio appears as soon as they are.',
   );
+
+/** The pool-health history a view gets unless it asks another span: a week. */
+const POOL_HISTORY_MS = 7 * 86_400_000;
 
 /** How long Live events waits for what its rows' units need (a manager's pool, the asset book); later, they are pushed again. */
 const UNITS_WAIT_MS = 2_000;
@@ -32,6 +36,8 @@ export function watchedReads(
       | 'client'
       | 'margin'
       | 'alerts'
+      | 'pools'
+      | 'poolsEveryMs'
       | 'notify'
       | 'watch'
       | 'eventUnits'
@@ -125,6 +131,19 @@ export function watchedReads(
     },
     marginEventsByIds: (a) => local(c, withUnits(c.margin.byIds(a.ids)), 'margin'),
     riskHistory: (a) => local(c, c.alerts.readings(a.managerId, a.fromMs, a.toMs), 'margin'),
+    // From the store: the reads the pool-health timer made (risk/pool-health.ts), a week by default.
+    poolHealth: (a) => {
+      const pools = c.pools.latest();
+      const at = Math.max(0, ...pools.map((p) => p.ts_ms));
+      const every = c.poolsEveryMs();
+      return {
+        data: { pools, history: c.pools.history(a.fromMs ?? Date.now() - POOL_HISTORY_MS), everyMs: every },
+        source: c.offline() || pools.length === 0 ? 'cache' : 'network',
+        fetchedAt: at || Date.now(),
+        // Stale once a read is missed: older than two intervals, or kept while offline.
+        stale: c.offline() || pools.length === 0 || (every !== null && Date.now() - at > 2 * every),
+      };
+    },
     portfolio: async () => {
       const kept = await snapshot();
       if (!kept) {

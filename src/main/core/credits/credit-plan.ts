@@ -1,5 +1,13 @@
 import type { CreditForecast, ForecastPreview, ReadPlan, Settings, StreamStatus } from '../../../shared/contract';
-import { demoEvents, forecast, MARGIN_STREAM_PRIOR_PER_DAY, type CostInputs } from '../budget/cost-model';
+import type { PacedRead } from '../budget/budget-pacer';
+import {
+  demoEvents,
+  forecast,
+  MARGIN_STREAM_PRIOR_PER_DAY,
+  POOLS_READ_CREDITS,
+  type CostInputs,
+} from '../budget/cost-model';
+import { POOL_HEALTH_INTERVAL_MS, POOL_HEALTH_MAX_MS } from '../risk/pool-health';
 import { CADENCE_RULES } from '../risk/cadence';
 import { STREAM_CREDITS_PER_HOUR, streamAffordable } from '../risk/danger-pricing';
 import type { CoreBus } from '../events';
@@ -27,6 +35,14 @@ export interface CreditPlanDeps {
   /** Publishes a new stream limit (`streamBudgetChanged`): the supervisor keeps to it. */
   events: Pick<CoreBus, 'emit'>;
 }
+
+/** The margin pools' read (pool health, risk/pool-health.ts): every 15 minutes, stretched by the budget to 6 hours at most. */
+export const POOLS_READ: PacedRead = {
+  id: 'margin pools',
+  intervalMs: POOL_HEALTH_INTERVAL_MS,
+  credits: POOLS_READ_CREDITS,
+  maxMs: POOL_HEALTH_MAX_MS,
+};
 
 /** The streams a plan allows at once, the margin stream's first (a custom plan's as set). */
 const streamSlots = (s: Settings): number => planOf(s)?.streams ?? s.streamBudget;
@@ -92,6 +108,7 @@ export class CreditPlan {
       fixedPerDay: (rate === null ? MARGIN_STREAM_PRIOR_PER_DAY : (rate * 86_400) / 1024) + this.unplanned.perDay(),
       records: this.recordsRead(s),
       events: this.d.risk.refresh.eventReads(),
+      pools: POOLS_READ,
     };
   }
 
@@ -118,6 +135,7 @@ export class CreditPlan {
       fixedPerDay: rate === null ? MARGIN_STREAM_PRIOR_PER_DAY : (rate * 86_400) / 1024 / speed,
       records: this.recordsRead(s),
       events: demoEvents(this.d.risk.refresh.eventReads(), speed),
+      pools: POOLS_READ,
     };
   }
 

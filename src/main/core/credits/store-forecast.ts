@@ -10,7 +10,7 @@ import { PRIOR_DAILY_VOL } from '../risk/volatility';
 import { MemorySecretStore, monthlyBudgetOf, planOf, SettingsService } from '../settings';
 import type { Store } from '../store/store';
 import { CREDITS_KEY, type CreditCounts } from './credit-meter';
-import { guardStreamOf } from './credit-plan';
+import { guardStreamOf, POOLS_READ } from './credit-plan';
 
 /**
  * The forecast from a store alone (`tidewatch doctor`): the settings, the watch list and the last
@@ -56,6 +56,7 @@ export function forecastFromStore(store: Store, pools: readonly Pool[], now = Da
       fixedPerDay: MARGIN_STREAM_PRIOR_PER_DAY,
       records,
       events: [],
+      pools: POOLS_READ,
     },
     {
       readable: (a) => !isStable(symbolOf.get(a) ?? '') && pricingPoolOf(pools, a) !== undefined,

@@ -24,6 +24,7 @@ const RULES = [
   'history-gap',
   'credit-budget',
   'interest',
+  'rate',
   'blind',
   'channel',
 ] as const satisfies ReadonlyArray<AlertRecord['rule']>;

@@ -30,6 +30,8 @@ import {
   timeToLiquidationByInterest,
   valueAt,
   clearOf,
+  DAY_MS,
+  ratioAfter,
   type DebtRates,
   type Holdings,
   type PricePair,
@@ -271,6 +273,31 @@ function repairOf(
       : null,
     liquidation_price_after: after === null ? null : liquidationPriceShown(after, p.base),
   };
+}
+
+/**
+ * The repair an interest alert gives (docs/alerts.md "Borrow rates"): back to where the warning
+ * clears, and far enough above the warning threshold that interest alone, at today's rate and
+ * prices, does not bring it back to that threshold within `days`. Null when it is there already or
+ * cannot be priced.
+ */
+export function interestRepairOf(p: PositionSummary, days: number): RepairPlan | null {
+  const apr = p.interest.apr;
+  if (!p.price || !p.quote_price || apr === null || p.base_symbol === null || p.quote_symbol === null) return p.repair;
+  const h: Holdings = { base: p.base_amount, quote: p.quote_amount, debtBase: p.debt_base, debtQuote: p.debt_quote };
+  const prices: PricePair = { base: p.price.usd, quote: p.quote_price.usd };
+  const rates: DebtRates = p.debt_base > 0 ? { base: apr, quote: null } : { base: null, quote: apr };
+  const now = valueAt(h, prices).ratio;
+  const later = ratioAfter(h, prices, rates, days * DAY_MS);
+  if (now === null || later === null || !(later > 0)) return p.repair;
+  const target = Math.max(clearOf(p.thresholds.warning), p.thresholds.warning * (now / later));
+  if (now >= target) return null;
+  return repairOf(h, prices, target, p.liquidation_ratio, {
+    base: p.base_symbol,
+    quote: p.quote_symbol,
+    baseDecimals: p.base_decimals,
+    quoteDecimals: p.quote_decimals,
+  });
 }
 
 /**

@@ -9,6 +9,7 @@ import type { ServiceClient } from '../client/service-client';
 import { distanceToNextThreshold, readIntervalMs, type CadenceRule } from './cadence';
 import type { PriceBook } from './prices';
 import type { VolatilityBook } from './volatility';
+import { POOL_HEALTH_INTERVAL_MS } from './pool-health';
 
 /** A watched position with debt, as the schedule sees it. */
 export interface GuardedPosition {
@@ -29,6 +30,8 @@ export interface BudgetState {
   records: PacedRead;
   /** Each owner's record reads for its managers' events (measured interval, cost), paced too. */
   events: PacedRead[];
+  /** The margin pools' read (pool health: risk/pool-health.ts), paced with the rest; absent: not read. */
+  pools?: PacedRead;
 }
 
 export interface PriceScheduleDeps {
@@ -137,6 +140,11 @@ export class PriceSchedule {
   /** The owners' event reads as they will be paced (the cost model). */
   eventReads(): PacedRead[] {
     return this.current.events;
+  }
+
+  /** How often the margin pools are read now, paced like the prices (null: not planned, or not read). */
+  poolsIntervalMs(): number | null {
+    return this.current.poolsEveryMs;
   }
 
   /** How often the margin records are read now: the setting, paced like the prices (null: as set). */
@@ -253,6 +261,8 @@ export interface PlannedReads {
   /** The margin records' interval as set, and after pacing (null: no budget state, as set). */
   recordsWantMs: number | null;
   recordsEveryMs: number | null;
+  /** The margin pools' read after pacing (null: not planned). */
+  poolsEveryMs: number | null;
   /** Per owner, the least time between two event reads (only when paced). */
   eventGaps: Map<string, number>;
   /** The event reads with their intervals after pacing. */
@@ -296,7 +306,12 @@ export function planReads(
   let pace = 1;
   if (budget !== null && budget.monthly !== null) {
     const allowed = allowedPerDay(budget.monthly, budget.spentThisMonth, new Date(at.now));
-    pace = paceFactor([...reads, budget.records, ...budget.events], budget.fixedPerDay, allowed, rule);
+    pace = paceFactor(
+      [...reads, budget.records, ...budget.events, ...(budget.pools ? [budget.pools] : [])],
+      budget.fixedPerDay,
+      allowed,
+      rule,
+    );
   }
   const events = (budget?.events ?? []).map((e) => ({
     ...e,
@@ -312,6 +327,7 @@ export function planReads(
     pace,
     recordsWantMs: budget ? budget.records.intervalMs : null,
     recordsEveryMs: budget ? pacedIntervalMs(budget.records.intervalMs, pace, rule, budget.records.maxMs) : null,
+    poolsEveryMs: budget?.pools ? pacedIntervalMs(budget.pools.intervalMs, pace, rule, budget.pools.maxMs) : null,
     // Reads that wait a gap g after each read come at λ / (1 + λ g): to read at the paced rate
     // λ / f^w the gap is the paced interval less the measured one (nothing at f = 1).
     eventGaps: new Map(
@@ -326,6 +342,7 @@ const EMPTY_PLAN: PlannedReads = {
   pace: 1,
   recordsWantMs: null,
   recordsEveryMs: null,
+  poolsEveryMs: null,
   eventGaps: new Map(),
   events: [],
 };
@@ -363,6 +380,12 @@ export function readPlanOf(
     })),
     recordsEveryMs: records === Infinity ? null : records,
     recordsSlowed: records !== null && plan.recordsWantMs !== null && slowedFrom(plan.recordsWantMs, records),
+    ...(plan.poolsEveryMs === null
+      ? {}
+      : {
+          poolsEveryMs: plan.poolsEveryMs === Infinity ? null : plan.poolsEveryMs,
+          poolsSlowed: slowedFrom(POOL_HEALTH_INTERVAL_MS, plan.poolsEveryMs),
+        }),
     pace: plan.pace === Infinity ? null : plan.pace,
     budgetNote,
   };
@@ -376,6 +399,8 @@ export function plannedCreditsPerDay(plan: PlannedReads, budget: BudgetState | n
   ];
   if (budget && plan.recordsEveryMs !== null)
     reads.push({ ...budget.records, intervalMs: plan.recordsEveryMs, maxMs: undefined });
+  if (budget?.pools && plan.poolsEveryMs !== null)
+    reads.push({ ...budget.pools, intervalMs: plan.poolsEveryMs, maxMs: undefined });
   return readsPerDay(reads, 1, rule);
 }
 

@@ -27,7 +27,8 @@ import {
   type ValuedManager,
   type WalletRecords,
 } from './portfolio';
-import { describePosition, inWords, interestWords } from '../alerts/position-text';
+import { describePosition, interestWords } from '../alerts/position-text';
+import { interestRepairOf } from './positions';
 import type { OracleBook } from './oracle-book';
 import type { PriceBook } from './prices';
 import { DEFAULT_RISK_PARAMS } from './risk-params';
@@ -423,23 +424,21 @@ export class RiskRefresh {
     };
   }
 
-  /** Positions that interest alone liquidates within the days set (a warning a day each). */
+  /**
+   * Positions that interest alone liquidates within the days set (a warning a day each), with the
+   * day and the repair that puts it past them. A critical position is told too: its threshold
+   * alerts speak of the price, and the day interest takes it whatever the price does is news.
+   */
   private alertInterest(read: PortfolioRead, now: number): void {
     const days = this.d.settings.effective().interestAlertDays;
     if (days === null) return;
     for (const w of read.portfolio.wallets) {
       for (const p of w.positions) {
         const ms = p.interest.liquidation_in_ms;
-        // A position already critical is alerted by its thresholds: interest drift is the slow danger of the others.
-        if (
-          ms === null ||
-          ms > days * 86_400_000 ||
-          p.interest.apr === null ||
-          p.level === 'critical' ||
-          p.level === 'liquidatable'
-        )
-          continue;
-        this.d.alerts.onInterestDrift(p.manager_id, p.owner, p.pool_name, inWords(ms), interestWords(p), now);
+        if (ms === null || p.interest.apr === null || p.level === 'liquidatable') continue;
+        const inMs = Math.max(0, ms - (now - p.valued_at));
+        if (inMs > days * 86_400_000) continue;
+        this.d.alerts.onInterestDrift(p.manager_id, p.owner, interestWords(p, inMs, interestRepairOf(p, days)), now);
       }
     }
   }

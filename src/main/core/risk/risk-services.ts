@@ -13,13 +13,14 @@ import { EventUnits } from './event-amounts';
 import { LateUnits } from './late-units';
 import { ManagerPoolLookup } from './manager-pools';
 import { OracleBook } from './oracle-book';
+import { PoolHealthWatch } from './pool-health';
 import { PriceSchedule, type BudgetState } from './price-schedule';
 import { PriceBook } from './prices';
 import { RiskRefresh } from './risk-refresh';
 import { VolatilityBook } from './volatility';
 
 export interface RiskServicesDeps {
-  store: Pick<Store, 'margin' | 'cache' | 'risk' | 'settings'>;
+  store: Pick<Store, 'margin' | 'cache' | 'risk' | 'settings' | 'pools'>;
   /** The service: its client, whether it may be asked and is reachable, what each read found of that. */
   link: Pick<ServiceLink, 'client' | 'mayAsk' | 'offline' | 'noteNetwork'>;
   settings: Pick<SettingsService, 'effective'>;
@@ -56,6 +57,8 @@ export class RiskServices {
   readonly schedule: PriceSchedule;
   /** Live prices from a pool's stream while a watched position there is in danger. */
   readonly danger: DangerPricing;
+  /** The margin pools' utilization and rates, read on the plan's interval; their alerts. */
+  readonly poolHealth: PoolHealthWatch;
   /** The plan the reads keep to; none (reads follow the guard alone) until the credits room is built. */
   private budget: BudgetSource | null = null;
 
@@ -114,7 +117,10 @@ export class RiskServices {
       positions: () => this.refresh.positions(),
       budget,
       onPrices: () => void this.refresh.revalue(),
-      onPlan: () => this.refresh.retime(),
+      onPlan: () => {
+        this.refresh.retime();
+        this.poolHealth.retime();
+      },
       canRun: () => link.mayAsk() && !link.offline,
       log: d.log,
     });
@@ -127,8 +133,27 @@ export class RiskServices {
       readNow: (assets) => void this.schedule.readNow(assets),
       events: d.events,
     });
+    this.poolHealth = new PoolHealthWatch({
+      client,
+      book: () => this.assets.load(),
+      repo: () => d.store.pools,
+      storeHealth: d.storeHealth,
+      alerts: d.alerts,
+      positions: () => this.refresh.portfolio()?.portfolio.wallets.flatMap((w) => w.positions) ?? [],
+      linePct: () => d.settings.effective().rateAlertPct,
+      intervalMs: () => this.schedule.poolsIntervalMs(),
+      canRun: () => link.mayAsk() && !link.offline,
+      revalue: () => void this.refresh.revalue(),
+      log: d.log,
+    });
     // After each valuation the schedule plans from the positions valued, and the guard looks for danger.
+    // The pools are first read after the first valuation: a pool past its kink then is told with its borrowers.
+    let poolsStarted = false;
     d.events.on('valuationDone', () => {
+      if (!poolsStarted) {
+        poolsStarted = true;
+        this.poolHealth.start();
+      }
       this.schedule.replan();
       this.danger.update(this.refresh.positions());
     });
@@ -151,5 +176,6 @@ export class RiskServices {
     this.refresh.close();
     this.schedule.close();
     this.danger.close();
+    this.poolHealth.close();
   }
 }

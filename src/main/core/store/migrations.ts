@@ -216,6 +216,26 @@ export const MIGRATIONS: ReadonlyArray<(db: Database.Database) => void> = [
       ALTER TABLE risk_readings ADD COLUMN level TEXT;
     `);
   },
+  // 8: each margin pool's health at each read (utilization, borrow and supply APR, its curve), for
+  // the pool-health history and offline use (docs/alerts.md "Borrow rates").
+  (db) => {
+    db.exec(`
+      CREATE TABLE pool_health (
+        margin_pool_id TEXT NOT NULL,
+        ts_ms INTEGER NOT NULL,
+        symbol TEXT NOT NULL,
+        utilization REAL NOT NULL,
+        borrow_apr REAL NOT NULL,
+        supply_apr REAL NOT NULL,
+        base_rate REAL NOT NULL,
+        base_slope REAL NOT NULL,
+        optimal_utilization REAL NOT NULL,
+        excess_slope REAL NOT NULL,
+        PRIMARY KEY (margin_pool_id, ts_ms)
+      );
+      CREATE INDEX pool_health_ts ON pool_health (ts_ms);
+    `);
+  },
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

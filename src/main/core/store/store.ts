@@ -17,6 +17,7 @@ import { MarginEventRepo } from './margin-events';
 import { MarketRepo } from './market-repo';
 import { InlineCommitter, type MarginCommitter } from './margin-committer';
 import { MarginWriter } from './margin-writer';
+import { PoolHealthRepo } from './pool-health-repo';
 import { RiskAlertRepo } from './risk-alert-repo';
 import { SettingsRepo } from './settings-repo';
 
@@ -30,6 +31,8 @@ export class Store {
   readonly settings: SettingsRepo;
   readonly risk: RiskAlertRepo;
   readonly gaps: GapRepo;
+  /** Each margin pool's utilization and rates at each read (risk/pool-health.ts). */
+  readonly pools: PoolHealthRepo;
   /** Where the margin stream commits: a thread of its own for a store on disk (store/margin-writer.ts). */
   marginWriter: MarginCommitter;
   private checkpointer: Checkpointer | undefined;
@@ -54,6 +57,7 @@ export class Store {
     this.settings = new SettingsRepo(db);
     this.risk = new RiskAlertRepo(db);
     this.gaps = new GapRepo(db);
+    this.pools = new PoolHealthRepo(db);
     this.marginWriter = new InlineCommitter(this.margin);
   }
 

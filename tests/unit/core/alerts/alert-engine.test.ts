@@ -383,9 +383,24 @@ describe('the alert engine: the monitor itself', () => {
     expect(engine.onStreamAuthStopped('margin', 'again', 'the stream key', 6 * H)).toBeDefined();
     expect(engine.onStreamAuthStopped('margin', 'x', undefined, 6 * H)?.title).toBe('API key rejected');
 
-    const drift = (now: number): AlertRecord | undefined =>
-      engine.onInterestDrift(MANAGER, OWNER, 'SUI_USDC', 'in 3 days', 'Repay 10 USDC to push it past 30 days.', now);
-    expect(drift(24 * H)?.title).toBe('Interest alone liquidates SUI_USDC in 3 days');
+    const words = {
+      position: 'Long 1,000.0000 SUI on SUI_USDC',
+      inMs: 72 * H,
+      inWords: 'in 3 days',
+      action: 'Deposit 184.00 USDC or repay 180.33 USDC \u2192 1.227',
+      rate: '39.00\u202F%',
+      liquidation: '1.125',
+      facts: 'Assets $3,000.00, debt 2,600.00 USDC ($2,600.00): ratio 1.154.',
+    };
+    const drift = (now: number): AlertRecord | undefined => engine.onInterestDrift(MANAGER, OWNER, words, now);
+    // The day in the reader's zone (UTC in the tests), the repair first.
+    expect(drift(24 * H)).toMatchObject({
+      title: 'Interest alone liquidates Long 1,000.0000 SUI on SUI_USDC by Jan 5, 12:00 AM UTC (in 3 days)',
+      message:
+        "Deposit 184.00 USDC or repay 180.33 USDC \u2192 1.227. At today's prices its debt grows at 39.00\u202F% a year " +
+        'until it is liquidated by Jan 5, 12:00 AM UTC (in 3 days), its ratio falling to 1.125. ' +
+        'Assets $3,000.00, debt 2,600.00 USDC ($2,600.00): ratio 1.154.',
+    });
     expect(drift(47 * H)).toBeUndefined();
     expect(drift(48 * H)).toBeDefined();
 

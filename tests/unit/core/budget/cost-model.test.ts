@@ -19,6 +19,47 @@ const readPlan = (prices: Record<string, number | null>, recordsEveryMs: number 
 });
 
 describe('the cost model', () => {
+  it("counts the margin pools' read (pool health) at its paced interval, 10 credits a read", () => {
+    const base = {
+      plan: { name: 'builder', plan: PLANS.builder },
+      budget: PLANS.builder.monthlyCredits,
+      marginStreamRate: null,
+      priceCredits: 20,
+      owners: 1,
+      recordsCredits: recordsReadCredits(1),
+      events: [],
+      poolStreams: [],
+    };
+    const every15 = forecast({
+      ...base,
+      reads: { ...readPlan({}, null), poolsEveryMs: 15 * 60_000, poolsSlowed: false },
+    });
+    const line = every15.lines.find((l) => l.what.startsWith("Margin pools' rates"))!;
+    // 96 reads a day of every pool at once.
+    expect(line).toEqual({
+      what: "Margin pools' rates and utilization (pool health)",
+      perDay: 960,
+      detail: 'every 15 min, 10 credits a read (every pool at once)',
+    });
+    const slowed = forecast({
+      ...base,
+      reads: { ...readPlan({}, null), poolsEveryMs: 6 * 3_600_000, poolsSlowed: true },
+    });
+    expect(slowed.lines.find((l) => l.what.startsWith("Margin pools' rates"))).toMatchObject({
+      perDay: 40,
+      detail: 'every 6 h, 10 credits a read (every pool at once) (slowed for the budget)',
+    });
+    const stopped = forecast({ ...base, reads: { ...readPlan({}, null), poolsEveryMs: null } });
+    expect(stopped.lines.find((l) => l.what.startsWith("Margin pools' rates"))).toMatchObject({
+      perDay: 0,
+      detail: 'not read: the budget is spent',
+    });
+    // Not planned (no budget state yet): no line.
+    expect(forecast({ ...base, reads: readPlan({}, null) }).lines.some((l) => l.what.startsWith('Margin pools'))).toBe(
+      false,
+    );
+  });
+
   it('forecasts a day from the scheduled reads, the measured streams and the records, against the plan', () => {
     const f = forecast({
       plan: { name: 'free', plan: PLANS.free },

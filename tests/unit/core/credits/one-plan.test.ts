@@ -187,9 +187,11 @@ describe('one plan: the forecast, the status bar and the reads', () => {
     expect(r.reads.length).toBe(before);
     // Each minute of the 2 h 40 min was compared; 33 reads were timed against the plan in force.
     expect(checked.reads).toBeGreaterThanOrEqual(30);
-    // Slowed for the first two hours, stopped for the last 40 minutes; the records stretched throughout.
-    expect(checked.slowed).toBe(120);
-    expect(checked.stopped).toBe(40);
+    // Slowed for the first two hours, stopped for the last 40 minutes less the wait for the next
+    // plan (at most 5 minutes: the spend is seen when the plan is made again); the records
+    // stretched throughout.
+    expect(checked.slowed + checked.stopped).toBe(160);
+    expect(checked.stopped).toBeGreaterThanOrEqual(35);
     expect(checked.recordsSlowed).toBe(160);
     r.schedule.close();
   });

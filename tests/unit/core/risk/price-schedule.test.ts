@@ -1,7 +1,15 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ServiceClient } from '../../../../src/main/core/client/service-client';
 import { CADENCE_RULES } from '../../../../src/main/core/risk/cadence';
-import { planReads, PriceSchedule, type BudgetState } from '../../../../src/main/core/risk/price-schedule';
+import { POOLS_READ } from '../../../../src/main/core/credits/credit-plan';
+import {
+  plannedCreditsPerDay,
+  planReads,
+  PriceSchedule,
+  readPlanOf,
+  type BudgetState,
+} from '../../../../src/main/core/risk/price-schedule';
+import { PLANS } from '../../../../src/shared/credit-prices';
 import { PriceBook } from '../../../../src/main/core/risk/prices';
 import { PRIOR_DAILY_VOL, VolatilityBook } from '../../../../src/main/core/risk/volatility';
 import type { Pool } from '../../../../src/shared/api';
@@ -27,6 +35,53 @@ describe('the read plan', () => {
     expect(plan.assets).toEqual([
       { asset: 'SUI', wantMs: 45_000, everyMs: 45_000, why: 'near liquidation (+2.9\u202F%)' },
     ]);
+  });
+});
+
+describe("the margin pools' read (pool health) in the plan", () => {
+  const pos = {
+    position: suiLong({ manager_id: 'a', distance_pct: -8.5 }),
+    thresholds: { warning: 1.5, critical: 1.25, near_pct: null },
+    baseAsset: 'SUI',
+    quoteAsset: 'USDC',
+  };
+  const at = {
+    readable: (a: string) => a === 'SUI',
+    quoteUsd: () => 1,
+    sigma: () => sigma,
+    now: Date.UTC(2026, 10, 2),
+  };
+  const budget = (monthly: number): BudgetState => ({
+    monthly,
+    spentThisMonth: 0,
+    fixedPerDay: 50,
+    records: { id: 'margin records', intervalMs: 3 * 3_600_000, credits: 20, maxMs: 86_400_000 },
+    events: [],
+    pools: POOLS_READ,
+  });
+
+  it('is read every 15 min where the budget allows, and is the first read stretched, to 6 h, where it does not', () => {
+    // Builder: a SUI price every 45 s (38,400 a day) and the pools every 15 min (960) fit its 161,290 a day.
+    const builder = planReads([pos], CADENCE_RULES.guard, budget(PLANS.builder.monthlyCredits), at);
+    expect(builder.pace).toBe(1);
+    expect(builder.poolsEveryMs).toBe(15 * 60_000);
+    expect(readPlanOf(builder, (a) => a)).toMatchObject({ poolsEveryMs: 15 * 60_000, poolsSlowed: false });
+    // Free (8,064 a day): the 45 s price is stretched, the pools' read far more, to its 6 h: 40 credits a day.
+    const free = planReads([pos], CADENCE_RULES.guard, budget(PLANS.free.monthlyCredits), at);
+    expect(free.pace).toBeGreaterThan(1);
+    expect(free.poolsEveryMs).toBe(6 * 3_600_000);
+    expect(free.assets[0]!.everyMs / 45_000).toBeLessThan(free.poolsEveryMs! / (15 * 60_000));
+    expect(readPlanOf(free, (a) => a)).toMatchObject({ poolsEveryMs: 6 * 3_600_000, poolsSlowed: true });
+    // And counted in what the plan spends: 4 reads a day at 10 credits.
+    const withPools = plannedCreditsPerDay(free, budget(PLANS.free.monthlyCredits), CADENCE_RULES.guard);
+    const without = plannedCreditsPerDay(
+      { ...free, poolsEveryMs: null },
+      budget(PLANS.free.monthlyCredits),
+      CADENCE_RULES.guard,
+    );
+    expect(withPools - without).toBeCloseTo(40, 6);
+    // No budget state yet: not planned, the status says nothing of it.
+    expect(readPlanOf(planReads([pos], CADENCE_RULES.guard, null, at), (a) => a).poolsEveryMs).toBeUndefined();
   });
 });
 

@@ -59,7 +59,7 @@ describe('migration 4', () => {
       insert.run(`${i}-0`, i, 0, 'dex_margin_manager_updates_deposit', i, `h${i}`, i % 2 ? '0xa' : '0xb', '{}', 0);
     insert.run('rest-x-0xa', 7, 2 ** 31, 'dex_margin_manager_updates_liquidation', 7, 'x', '0xa', '{}', 1);
     insert.run('rest-y-0xa', 7, 2 ** 31, 'dex_margin_manager_updates_liquidation', 7, 'y', '0xa', '{}', 1);
-    expect(migrate(db)).toEqual([4, 5, 6, 7]);
+    expect(migrate(db, 7)).toEqual([4, 5, 6, 7]);
     expect((db.prepare('SELECT count(*) AS n FROM margin_events').get() as { n: number }).n).toBe(1003);
     const wid = db.prepare("SELECT wid FROM owners WHERE owner = '0xo'").pluck().get();
     expect((db.prepare('SELECT count(*) AS n FROM margin_events WHERE wid = ?').get(wid) as { n: number }).n).toBe(
@@ -85,7 +85,7 @@ describe('migration 7', () => {
     db.prepare(
       'INSERT INTO risk_readings (manager_id, owner, ts_ms, risk_ratio, debt_usd, assets_usd, distance_pct) VALUES (?, ?, ?, ?, ?, ?, ?)',
     ).run('0xm', '0xo', 1, 1.3, 100, 130, -12.5);
-    expect(migrate(db)).toEqual([7]);
+    expect(migrate(db, 7)).toEqual([7]);
     expect(db.prepare('SELECT * FROM risk_readings').get()).toEqual({
       manager_id: '0xm',
       owner: '0xo',

@@ -14,6 +14,7 @@ export const RULE_NAMES: Readonly<Record<Rule, string>> = {
   liquidation: 'liquidations of your positions',
   'large-liquidation': 'large liquidations',
   interest: 'interest',
+  rate: 'borrow rates',
   blind: 'Tidewatch cannot see',
   'stream-auth': 'key rejected',
   'store-write': 'cannot save data',
@@ -26,7 +27,7 @@ export const RULE_NAMES: Readonly<Record<Rule, string>> = {
 export const RULE_GROUPS = {
   threshold: ['risk-threshold'],
   liquidation: ['liquidation', 'large-liquidation'],
-  interest: ['interest'],
+  interest: ['interest', 'rate'],
   blind: ['blind'],
   other: ['stream-auth', 'store-write', 'history-gap', 'credit-budget', 'channel'],
 } as const satisfies Record<string, readonly Rule[]>;

@@ -143,6 +143,7 @@ export const CHANNEL_RULES: ReadonlyArray<AlertRecord['rule']> = [
   'risk-threshold',
   'liquidation',
   'interest',
+  'rate',
   'large-liquidation',
   'stream-auth',
   'store-write',
