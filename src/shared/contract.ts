@@ -279,9 +279,19 @@ export interface DeliveryEntry {
   detail: string | null;
 }
 
+/**
+ * The groups a watched wallet is in, one each: `mine`, the trader's own wallets (alerted as
+ * always), and `watched`, others' (whales, funds), whose alerts follow their group's rule
+ * (Settings `groupRules`: by default info and the digest only).
+ */
+export const WATCH_GROUPS = ['mine', 'watched'] as const;
+export type WatchGroup = (typeof WATCH_GROUPS)[number];
+
 export interface WatchEntry {
   owner: string;
   label: string | null;
+  /** `mine` unless set: every wallet watched before groups existed is the trader's own. */
+  group: WatchGroup;
   added_at: number;
 }
 
@@ -454,7 +464,17 @@ export const CONTRACT_ARGS = {
       v.pipe(v.string(), v.trim(), v.minLength(1), v.maxLength(512), v.regex(/^\S+$/, 'the key alone, without spaces')),
     ),
   }),
-  addWatch: v.object({ owner: Address, label: v.optional(v.pipe(v.string(), v.maxLength(100))) }),
+  addWatch: v.object({
+    owner: Address,
+    label: v.optional(v.pipe(v.string(), v.maxLength(100))),
+    group: v.optional(v.picklist(WATCH_GROUPS)),
+  }),
+  /** Label a watched wallet (null or empty: no label) or move it to another group. */
+  updateWatch: v.object({
+    owner: Address,
+    label: v.optional(v.nullable(v.pipe(v.string(), v.trim(), v.maxLength(100)))),
+    group: v.optional(v.picklist(WATCH_GROUPS)),
+  }),
   removeWatch: v.object({ owner: Address }),
   /** Refused too for a manager of no watched wallet (watch-commands.ts): nothing is saved then. */
   setThreshold: v.pipe(
@@ -526,6 +546,7 @@ export interface ContractResults {
   setApiKey: Settings;
   setStreamKey: Settings;
   addWatch: WatchEntry[];
+  updateWatch: WatchEntry[];
   removeWatch: WatchEntry[];
   setThreshold: { defaults: Thresholds; perManager: Record<string, Thresholds> };
   clearThreshold: { defaults: Thresholds; perManager: Record<string, Thresholds> };

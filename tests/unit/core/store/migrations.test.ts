@@ -1,6 +1,7 @@
 import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
 import { migrate, MIGRATIONS, SCHEMA_VERSION } from '../../../../src/main/core/store/migrations';
+import { SettingsRepo } from '../../../../src/main/core/store/settings-repo';
 
 describe('migrations', () => {
   it('bring every earlier version up to the current one, one transaction each', () => {
@@ -59,7 +60,7 @@ describe('migration 4', () => {
       insert.run(`${i}-0`, i, 0, 'dex_margin_manager_updates_deposit', i, `h${i}`, i % 2 ? '0xa' : '0xb', '{}', 0);
     insert.run('rest-x-0xa', 7, 2 ** 31, 'dex_margin_manager_updates_liquidation', 7, 'x', '0xa', '{}', 1);
     insert.run('rest-y-0xa', 7, 2 ** 31, 'dex_margin_manager_updates_liquidation', 7, 'y', '0xa', '{}', 1);
-    expect(migrate(db)).toEqual([4, 5, 6, 7]);
+    expect(migrate(db)).toEqual([4, 5, 6, 7, 8]);
     expect((db.prepare('SELECT count(*) AS n FROM margin_events').get() as { n: number }).n).toBe(1003);
     const wid = db.prepare("SELECT wid FROM owners WHERE owner = '0xo'").pluck().get();
     expect((db.prepare('SELECT count(*) AS n FROM margin_events WHERE wid = ?').get(wid) as { n: number }).n).toBe(
@@ -85,7 +86,7 @@ describe('migration 7', () => {
     db.prepare(
       'INSERT INTO risk_readings (manager_id, owner, ts_ms, risk_ratio, debt_usd, assets_usd, distance_pct) VALUES (?, ?, ?, ?, ?, ?, ?)',
     ).run('0xm', '0xo', 1, 1.3, 100, 130, -12.5);
-    expect(migrate(db)).toEqual([7]);
+    expect(migrate(db)).toEqual([7, 8]);
     expect(db.prepare('SELECT * FROM risk_readings').get()).toEqual({
       manager_id: '0xm',
       owner: '0xo',
@@ -104,6 +105,35 @@ describe('migration 7', () => {
       liquidation_price: null,
       level: null,
     });
+    db.close();
+  });
+});
+
+describe('migration 8', () => {
+  it('puts every wallet already watched in the group "mine", label and time kept, and lets one move', () => {
+    const db = new Database(':memory:');
+    migrate(db, 7);
+    const add = db.prepare('INSERT INTO watch_list (owner, label, added_at) VALUES (?, ?, ?)');
+    add.run('0xa', 'desk', 10);
+    add.run('0xb', null, 20);
+    expect(migrate(db)).toEqual([8]);
+    const repo = new SettingsRepo(db);
+    expect(repo.watchList()).toEqual([
+      { owner: '0xa', label: 'desk', group: 'mine', added_at: 10 },
+      { owner: '0xb', label: null, group: 'mine', added_at: 20 },
+    ]);
+    // A new wallet is the trader's own unless a group is given; adding again keeps its group.
+    repo.addWatch('0xc', 'whale', 30, 'watched');
+    repo.addWatch('0xc', null, 40);
+    expect(repo.watchGroup('0xc')).toBe('watched');
+    expect(repo.updateWatch('0xb', { group: 'watched', label: 'fund' })).toBe(true);
+    expect(repo.updateWatch('0xa', { label: null })).toBe(true);
+    expect(repo.updateWatch('0xz', { label: 'x' })).toBe(false);
+    expect(repo.watchList().map((w) => [w.owner, w.label, w.group])).toEqual([
+      ['0xa', null, 'mine'],
+      ['0xb', 'fund', 'watched'],
+      ['0xc', 'whale', 'watched'],
+    ]);
     db.close();
   });
 });
