@@ -35,7 +35,7 @@ import {
 import { PageArg, PerPageArg, PoolName, Ratio, TOO_LONG, TRADES_MAX_SPAN_SEC, UnixMs, UnixSeconds } from './arguments';
 import type { DemoOwnerHint, ManagerDetail, PortfolioSummary } from './portfolio';
 import type { PositionLevel } from './risk-model';
-import type { Settings } from './settings';
+import type { GroupRule, Settings } from './settings';
 import type { CreditForecast, StatusSnapshot } from './status';
 
 export { CANDLES_MAX_PERIODS, FIELDS_MAX_DEPTH, FIELDS_MAX_KEYS, TRADES_MAX_SPAN_SEC } from './arguments';
@@ -52,7 +52,7 @@ export type {
   UsdPrice,
   WalletSummary,
 } from './portfolio';
-export { withoutKeyFacts, type KeyFacts, type Settings, type SettingsPatch } from './settings';
+export { withoutKeyFacts, type GroupRule, type KeyFacts, type Settings, type SettingsPatch } from './settings';
 export type {
   CreditForecast,
   CreditUsage,
@@ -285,6 +285,8 @@ export interface DeliveryEntry {
  * (Settings `groupRules`: by default info and the digest only).
  */
 export const WATCH_GROUPS = ['mine', 'watched'] as const;
+/** A group's rule (settings.ts GroupRule). */
+export const GROUP_RULES = ['alert', 'info'] as const satisfies readonly GroupRule[];
 export type WatchGroup = (typeof WATCH_GROUPS)[number];
 
 export interface WatchEntry {
@@ -447,6 +449,7 @@ export const CONTRACT_ARGS = {
       v.nullable(v.pipe(v.number(), v.finite(), v.integer(), v.minValue(1), v.maxValue(365))),
     ),
     alertCooldownSec: v.optional(v.pipe(v.number(), v.finite(), v.integer(), v.minValue(0), v.maxValue(86_400))),
+    groupRules: v.optional(v.object({ mine: v.picklist(GROUP_RULES), watched: v.picklist(GROUP_RULES) })),
     largeLiquidationUsd: v.optional(v.nullable(v.pipe(v.number(), v.finite(), v.minValue(0), v.maxValue(1e12)))),
     monthlyCreditBudget: v.optional(
       v.nullable(v.pipe(v.number(), v.finite(), v.integer(), v.minValue(1), v.maxValue(1e12))),

@@ -19,6 +19,7 @@ export const DEFAULT_SETTINGS: Omit<Settings, KeyFacts> = {
   nearLiquidationPct: 3,
   interestAlertDays: 30,
   alertCooldownSec: 900,
+  groupRules: { mine: 'alert', watched: 'info' },
   largeLiquidationUsd: null,
   monthlyCreditBudget: null,
   ipfsGateway: 'https://ipfs.io/ipfs/',

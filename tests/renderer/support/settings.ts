@@ -16,6 +16,7 @@ export const SETTINGS: Settings = {
   nearLiquidationPct: 3,
   interestAlertDays: 30,
   alertCooldownSec: 900,
+  groupRules: { mine: 'alert', watched: 'info' },
   largeLiquidationUsd: null,
   monthlyCreditBudget: null,
   ipfsGateway: 'https://ipfs.io',

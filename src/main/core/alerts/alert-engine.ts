@@ -1,6 +1,6 @@
 import { EVENT_TYPES } from '../../../shared/api';
 import { NO_CHANNEL } from '../../../shared/status';
-import type { AlertRecord, CreditUsage, RiskReading } from '../../../shared/contract';
+import type { AlertLevel, AlertRecord, CreditUsage, GroupRule, RiskReading } from '../../../shared/contract';
 import {
   clockText,
   CORE_LOCALE,
@@ -74,6 +74,12 @@ export class AlertEngine {
     private readonly noteStore: (err?: unknown) => void = () => {},
     /** Where the threshold levels are kept across restarts (the settings table), if anywhere. */
     private readonly levels?: { load(): TrackerState | undefined; save(state: TrackerState): void },
+    /**
+     * The rule of the watch-list group a wallet is in (Settings `groupRules`): `info` records its
+     * position's alerts at level info (the router sends them to no channel, the escalation never
+     * repeats them); `alert`, the default, as the trader's own.
+     */
+    private readonly groupRule: (owner: string) => GroupRule = () => 'alert',
   ) {
     this.tracker = new EscalationTracker(undefined, cooldownMs);
     const kept = levels?.load();
@@ -81,6 +87,11 @@ export class AlertEngine {
     this.savedLevels = JSON.stringify(kept ?? null);
     events.on('storeFailed', ({ reason }) => this.onStoreFailure(reason));
     events.on('creditBudgetReached', ({ share, usage }) => this.onCreditBudget(share, usage));
+  }
+
+  /** A position alert's level as its wallet's group has it: `level`, or info for a group whose rule is info. */
+  private levelFor(owner: string, level: AlertLevel): AlertLevel {
+    return this.groupRule(owner) === 'info' ? 'info' : level;
   }
 
   /** Alerts raised (stored, or shown unstored): pushed to the shells. */
@@ -113,7 +124,7 @@ export class AlertEngine {
           dedupe_key: `risk-threshold:${r.manager_id}:${raised.level}${raised.kind === 'worse' ? '-worse' : ''}:${r.ts_ms}`,
           rule: 'risk-threshold',
           // A liquidatable position is the most urgent of the channels' levels.
-          level: raised.level === 'warning' ? 'warning' : 'critical',
+          level: this.levelFor(r.owner, raised.level === 'warning' ? 'warning' : 'critical'),
           manager_id: r.manager_id,
           owner: r.owner,
           event_id: null,
@@ -157,7 +168,7 @@ export class AlertEngine {
     return this.raise({
       dedupe_key: `interest:${managerId}:warning:${Math.floor(now / 86_400_000)}`,
       rule: 'interest',
-      level: 'warning',
+      level: this.levelFor(owner, 'warning'),
       manager_id: managerId,
       owner,
       event_id: null,
@@ -231,7 +242,7 @@ export class AlertEngine {
       {
         dedupe_key: liquidationKey(e),
         rule: 'liquidation',
-        level: 'critical',
+        level: this.levelFor(owner, 'critical'),
         manager_id: e.margin_manager_id,
         owner,
         event_id: e.id,

@@ -1,3 +1,4 @@
+import type { AlertRecord, GroupRule } from '../../../shared/contract';
 import type { CoreBus } from '../events';
 import { Notifier, type NotifierDeps } from '../notify/notifier';
 import type { Store } from '../store/store';
@@ -11,6 +12,8 @@ export interface AlertServicesDeps {
   cooldownMs: number;
   /** The channels and what a message may show. */
   channels: Pick<NotifierDeps, 'stored' | 'file' | 'privacy' | 'publicUrl'>;
+  /** The rule of the watch-list group a wallet is in (Settings `groupRules`; `alert` when it is in none). */
+  groupRule?: (owner: string) => GroupRule;
   events: CoreBus;
   /** The alert channels' clock (tests). */
   now?: () => number;
@@ -33,8 +36,10 @@ export class AlertServices {
 
   constructor(d: AlertServicesDeps) {
     const { risk, settings } = d.store;
+    const groupRule = d.groupRule ?? ((): GroupRule => 'alert');
     this.notify = new Notifier({
       ...d.channels,
+      digestOnly: (a) => digestOnly(a, groupRule),
       repo: risk,
       events: d.events,
       now: d.now,
@@ -42,10 +47,17 @@ export class AlertServices {
       log: d.log,
       redact: d.redact,
     });
-    this.engine = new AlertEngine(risk, d.events, d.cooldownMs, (err) => d.storeHealth.note(err, 'alerts'), {
-      load: () => settings.get('risk.levels'),
-      save: (s) => d.storeHealth.guard(() => settings.set('risk.levels', s)),
-    });
+    this.engine = new AlertEngine(
+      risk,
+      d.events,
+      d.cooldownMs,
+      (err) => d.storeHealth.note(err, 'alerts'),
+      {
+        load: () => settings.get('risk.levels'),
+        save: (s) => d.storeHealth.guard(() => settings.set('risk.levels', s)),
+      },
+      groupRule,
+    );
   }
 
   /** Send what the outbox holds, and escalate. */
@@ -56,4 +68,12 @@ export class AlertServices {
   close(): void {
     this.notify.close();
   }
+}
+
+/** Rules about a position of a watched wallet: its group's rule decides where they go. */
+const POSITION_RULES = new Set<AlertRecord['rule']>(['risk-threshold', 'liquidation', 'interest']);
+
+/** Whether an alert is for the Alerts page and the digest only: a position of a wallet whose group's rule is info. */
+export function digestOnly(a: AlertRecord, groupRule: (owner: string) => GroupRule): boolean {
+  return POSITION_RULES.has(a.rule) && a.level === 'info' && a.owner !== null && groupRule(a.owner) === 'info';
 }

@@ -229,3 +229,27 @@ describe('the Settings view: the watch list', () => {
     w.unmount();
   });
 });
+
+describe('the Settings view: the rule of each group', () => {
+  it('shows the defaults (yours alert, watched info) and saves a change with the other group kept', async () => {
+    let saved: Settings = { ...DEMO_SETTINGS };
+    const f = fakeApi({
+      settings: () => saved,
+      watchList: () => [],
+      creditForecast: () => FORECAST,
+      updateSettings: (patch) => (saved = { ...saved, ...patch }),
+    });
+    setApi(f.api);
+    const w = mount(SettingsView, { attachTo: document.body });
+    await settle();
+    expect((w.get('[data-testid="rule-mine"]').element as HTMLSelectElement).value).toBe('alert');
+    expect((w.get('[data-testid="rule-watched"]').element as HTMLSelectElement).value).toBe('info');
+    await w.get('[data-testid="rule-watched"]').setValue('alert');
+    await w.get('form').trigger('submit');
+    await settle();
+    expect(f.calls.find(([m]) => m === 'updateSettings')![1]).toMatchObject({
+      groupRules: { mine: 'alert', watched: 'alert' },
+    });
+    w.unmount();
+  });
+});
