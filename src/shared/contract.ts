@@ -193,7 +193,8 @@ export interface AlertRecord {
     | 'credit-budget'
     | 'interest'
     | 'blind'
-    | 'channel';
+    | 'channel'
+    | 'digest';
   level: AlertLevel;
   manager_id: string | null;
   owner: string | null;
@@ -450,6 +451,10 @@ export const CONTRACT_ARGS = {
     ),
     alertCooldownSec: v.optional(v.pipe(v.number(), v.finite(), v.integer(), v.minValue(0), v.maxValue(86_400))),
     groupRules: v.optional(v.object({ mine: v.picklist(GROUP_RULES), watched: v.picklist(GROUP_RULES) })),
+    digestAt: v.optional(
+      v.nullable(v.pipe(v.string(), v.regex(/^([01]\d|2[0-3]):[0-5]\d$/, 'digestAt must be a time like 08:00'))),
+    ),
+    digestChannels: v.optional(v.pipe(v.array(v.pipe(v.string(), v.minLength(1), v.maxLength(60))), v.maxLength(20))),
     largeLiquidationUsd: v.optional(v.nullable(v.pipe(v.number(), v.finite(), v.minValue(0), v.maxValue(1e12)))),
     monthlyCreditBudget: v.optional(
       v.nullable(v.pipe(v.number(), v.finite(), v.integer(), v.minValue(1), v.maxValue(1e12))),

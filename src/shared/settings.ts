@@ -35,6 +35,10 @@ export interface Settings {
   alertCooldownSec: number;
   /** The rule of each watch-list group (contract.ts WATCH_GROUPS): by default your own alert, others' are info. */
   groupRules: { mine: GroupRule; watched: GroupRule };
+  /** The daily digest's local time ("08:00", the machine's zone), or null: no digest. */
+  digestAt: string | null;
+  /** The channels the digest goes to, by name; empty: every channel (the desktop's is not one). */
+  digestChannels: string[];
   /** Protocol-wide large-liquidation alert above this USD amount; null: off. */
   largeLiquidationUsd: number | null;
   /**

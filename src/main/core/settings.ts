@@ -20,6 +20,8 @@ export const DEFAULT_SETTINGS: Omit<Settings, KeyFacts> = {
   interestAlertDays: 30,
   alertCooldownSec: 900,
   groupRules: { mine: 'alert', watched: 'info' },
+  digestAt: null,
+  digestChannels: [],
   largeLiquidationUsd: null,
   monthlyCreditBudget: null,
   ipfsGateway: 'https://ipfs.io/ipfs/',

@@ -17,6 +17,8 @@ export const SETTINGS: Settings = {
   interestAlertDays: 30,
   alertCooldownSec: 900,
   groupRules: { mine: 'alert', watched: 'info' },
+  digestAt: null,
+  digestChannels: [],
   largeLiquidationUsd: null,
   monthlyCreditBudget: null,
   ipfsGateway: 'https://ipfs.io',

@@ -302,6 +302,30 @@ export class AlertEngine {
     return record;
   }
 
+  /**
+   * The daily digest of `day` (the local date it is of, YYYY-MM-DD): stored once per day, so a
+   * restart, or a time changed after it went, never sends a second one; undefined when it was.
+   * The router sends it to the digest's channels (notify/router.ts).
+   */
+  onDigest(day: string, title: string, message: string, now = Date.now()): AlertRecord | undefined {
+    return this.raise({
+      dedupe_key: `digest:-:info:${day}`,
+      rule: 'digest',
+      level: 'info',
+      manager_id: null,
+      owner: null,
+      event_id: null,
+      title,
+      message,
+      created_at: now,
+    });
+  }
+
+  /** Whether the digest of `day` was stored. */
+  hasDigest(day: string): boolean {
+    return this.repo.hasAlert(`digest:-:info:${day}`);
+  }
+
   /** Stream history could not be replayed for a span (told once per span). */
   onHistoryGap(fromMs: number, toMs: number, message: string, now = Date.now()): AlertRecord | undefined {
     return this.raise({

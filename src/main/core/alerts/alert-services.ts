@@ -11,7 +11,7 @@ export interface AlertServicesDeps {
   /** How long a threshold alert stays quiet after it fired (Settings, at start). */
   cooldownMs: number;
   /** The channels and what a message may show. */
-  channels: Pick<NotifierDeps, 'stored' | 'file' | 'privacy' | 'publicUrl'>;
+  channels: Pick<NotifierDeps, 'stored' | 'file' | 'privacy' | 'publicUrl' | 'digestChannels'>;
   /** The rule of the watch-list group a wallet is in (Settings `groupRules`; `alert` when it is in none). */
   groupRule?: (owner: string) => GroupRule;
   events: CoreBus;

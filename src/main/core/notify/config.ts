@@ -26,6 +26,7 @@ const RULES = [
   'interest',
   'blind',
   'channel',
+  'digest',
 ] as const satisfies ReadonlyArray<AlertRecord['rule']>;
 
 const Url = v.pipe(

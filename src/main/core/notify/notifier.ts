@@ -32,6 +32,8 @@ export interface NotifierDeps {
   privacy: () => boolean;
   /** An alert for the Alerts page and the digest only (a watched wallet's, its group's rule info): no channel carries it. */
   digestOnly?: (a: AlertRecord) => boolean;
+  /** The channels the daily digest goes to, by name (Settings); empty: every channel. */
+  digestChannels?: () => readonly string[];
   /** Where a link in a message points when the config names none (serve's own address), or null. */
   publicUrl: () => string | null;
   /**
@@ -106,7 +108,7 @@ export class Notifier {
       log: (line) => deps.log(line),
       now: this.now,
     });
-    this.router = new AlertRouter(() => this.channels(), this.worker, deps.digestOnly);
+    this.router = new AlertRouter(() => this.channels(), this.worker, deps.digestOnly, deps.digestChannels);
     deps.repo.routeWith(this.router);
     this.reach = new ChannelReach({
       channels: () => this.channels(),

@@ -28,6 +28,8 @@ export class AlertRouter implements AlertRouting {
     private readonly worker: Pick<OutboxWorker, 'kick'>,
     /** An alert for the Alerts page and the digest only (a watched wallet's, its group's rule info): it goes to no channel. */
     private readonly digestOnly: (a: AlertRecord) => boolean = () => false,
+    /** The channels the daily digest goes to, by name (Settings `digestChannels`); empty: every channel. */
+    private readonly digestChannels: () => readonly string[] = () => [],
   ) {}
 
   /**
@@ -39,6 +41,7 @@ export class AlertRouter implements AlertRouting {
   route(a: AlertRecord): Enqueue[] {
     const out: Enqueue[] = [];
     if (this.digestOnly(a)) return out;
+    if (a.rule === 'digest') return this.digestRoute(a);
     for (const c of this.channels()) {
       if (c.type === 'desktop' || c.name === this.around) continue;
       if (!TO_EVERY_CHANNEL.has(a.rule) && !carries(c, a)) continue;
@@ -50,6 +53,17 @@ export class AlertRouter implements AlertRouting {
       );
     }
     return out;
+  }
+
+  /**
+   * The daily digest: to the channels it is set to go to (every channel when none is named),
+   * whatever their level and rules, at once: its time was the user's choice, quiet hours or not.
+   */
+  private digestRoute(a: AlertRecord): Enqueue[] {
+    const named = new Set(this.digestChannels());
+    return this.channels()
+      .filter((c) => c.type !== 'desktop' && (named.size === 0 || named.has(c.name)))
+      .map((c) => ({ channel: c.name, dueAt: a.created_at }));
   }
 
   /** Rows were queued and committed: the worker looks for work now. */

@@ -231,7 +231,7 @@ describe('the Settings view: the watch list', () => {
 });
 
 describe('the Settings view: the rule of each group', () => {
-  it('shows the defaults (yours alert, watched info) and saves a change with the other group kept', async () => {
+  it("shows the defaults (yours alert, watched info, no digest) and saves a rule and the digest's time and channels", async () => {
     let saved: Settings = { ...DEMO_SETTINGS };
     const f = fakeApi({
       settings: () => saved,
@@ -244,11 +244,16 @@ describe('the Settings view: the rule of each group', () => {
     await settle();
     expect((w.get('[data-testid="rule-mine"]').element as HTMLSelectElement).value).toBe('alert');
     expect((w.get('[data-testid="rule-watched"]').element as HTMLSelectElement).value).toBe('info');
+    expect((w.get('[data-testid="digest-at"]').element as HTMLInputElement).value).toBe('');
     await w.get('[data-testid="rule-watched"]').setValue('alert');
+    await w.get('[data-testid="digest-at"]').setValue('07:30');
+    await w.get('[data-testid="digest-channels"]').setValue(' phone, ,mail ');
     await w.get('form').trigger('submit');
     await settle();
     expect(f.calls.find(([m]) => m === 'updateSettings')![1]).toMatchObject({
       groupRules: { mine: 'alert', watched: 'alert' },
+      digestAt: '07:30',
+      digestChannels: ['phone', 'mail'],
     });
     w.unmount();
   });
