@@ -21,6 +21,11 @@ const CORE_LAYERS = [
   ['alerts', 'the rules that make alert records, handed to notify', ['alerts']],
   ['risk', 'prices, valuation, the read schedule; hands alerts its verdicts', ['risk']],
   ['credits', 'the meter, and the plan that steers the risk reads', ['credits']],
+  [
+    'digest',
+    'the daily digest: the kept valuation, the risk history, the alerts and the credits, in words',
+    ['digest'],
+  ],
   ['streams', 'the streams; a committed batch goes to alerts, risk and credits', ['streams']],
   ['contract', 'the contract handlers and the status', ['contract', 'status-reporter', 'monitor-options']],
   ['monitor', 'builds and wires every room', ['monitor']],

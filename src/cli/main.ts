@@ -1,4 +1,5 @@
 import { UsageError } from './args';
+import { DIGEST_USAGE, digestCommand } from './digest-command';
 import { DOCTOR_USAGE, doctorCommand } from './doctor-command';
 import { EXPORT_USAGE, exportCommand } from './export-command';
 import { NOTIFY_TEST_USAGE, notifyTestCommand } from './notify-command';
@@ -12,6 +13,7 @@ const USAGE = `tidewatch: a desktop monitor for wallets, NFTs, markets and margi
   tidewatch export ...   print what the store holds: margin-events, liquidations, trades, alerts, risk
   tidewatch doctor ...   check the key, every endpoint family, both streams and the store
   tidewatch risk ...     the watched positions under a price shock (risk --shock SUI=-15%)
+  tidewatch digest --now the daily digest of your positions, alerts and credits, printed now
   tidewatch notify-test  send a test message on the alert channels (--notify-config FILE)
   tidewatch sim ...      run the Demo network (the reference data service); see tidewatch sim --help
 
@@ -33,6 +35,8 @@ async function main(argv: string[]): Promise<number> {
         return await riskCommand(rest);
       case 'notify-test':
         return await notifyTestCommand(rest);
+      case 'digest':
+        return digestCommand(rest);
       case undefined:
       case 'help':
       case '--help':
@@ -52,6 +56,7 @@ async function main(argv: string[]): Promise<number> {
         doctor: DOCTOR_USAGE,
         risk: RISK_USAGE,
         'notify-test': NOTIFY_TEST_USAGE,
+        digest: DIGEST_USAGE,
       };
       console.error(usage[command ?? ''] ?? USAGE);
       return 2;

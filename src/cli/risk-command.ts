@@ -132,7 +132,7 @@ async function livePortfolio(
       client,
       book,
       deps,
-      owners.map((owner) => ({ owner, label: null, added_at: 0 })),
+      owners.map((owner) => ({ owner, label: null, group: 'mine' as const, added_at: 0 })),
       undefined,
     );
     return { portfolio: read.portfolio, pools: [...book.poolsById.values()] };

@@ -36,7 +36,7 @@ import { PageArg, PerPageArg, PoolName, Ratio, TOO_LONG, TRADES_MAX_SPAN_SEC, Un
 import type { DemoOwnerHint, ManagerDetail, PortfolioSummary } from './portfolio';
 import type { PoolHealthView } from './pool-health';
 import type { PositionLevel } from './risk-model';
-import type { Settings } from './settings';
+import type { GroupRule, Settings } from './settings';
 import type { CreditForecast, StatusSnapshot } from './status';
 
 export { CANDLES_MAX_PERIODS, FIELDS_MAX_DEPTH, FIELDS_MAX_KEYS, TRADES_MAX_SPAN_SEC } from './arguments';
@@ -54,7 +54,7 @@ export type {
   WalletSummary,
 } from './portfolio';
 export type { PoolHealth, PoolHealthPoint, PoolHealthView } from './pool-health';
-export { withoutKeyFacts, type KeyFacts, type Settings, type SettingsPatch } from './settings';
+export { withoutKeyFacts, type GroupRule, type KeyFacts, type Settings, type SettingsPatch } from './settings';
 export type {
   CreditForecast,
   CreditUsage,
@@ -196,7 +196,8 @@ export interface AlertRecord {
     | 'interest'
     | 'rate'
     | 'blind'
-    | 'channel';
+    | 'channel'
+    | 'digest';
   level: AlertLevel;
   manager_id: string | null;
   owner: string | null;
@@ -282,9 +283,21 @@ export interface DeliveryEntry {
   detail: string | null;
 }
 
+/**
+ * The groups a watched wallet is in, one each: `mine`, the trader's own wallets (alerted as
+ * always), and `watched`, others' (whales, funds), whose alerts follow their group's rule
+ * (Settings `groupRules`: by default info and the digest only).
+ */
+export const WATCH_GROUPS = ['mine', 'watched'] as const;
+/** A group's rule (settings.ts GroupRule). */
+export const GROUP_RULES = ['alert', 'info'] as const satisfies readonly GroupRule[];
+export type WatchGroup = (typeof WATCH_GROUPS)[number];
+
 export interface WatchEntry {
   owner: string;
   label: string | null;
+  /** `mine` unless set: every wallet watched before groups existed is the trader's own. */
+  group: WatchGroup;
   added_at: number;
 }
 
@@ -442,6 +455,11 @@ export const CONTRACT_ARGS = {
     ),
     rateAlertPct: v.optional(v.nullable(v.pipe(v.number(), v.finite(), v.minValue(1), v.maxValue(1000)))),
     alertCooldownSec: v.optional(v.pipe(v.number(), v.finite(), v.integer(), v.minValue(0), v.maxValue(86_400))),
+    groupRules: v.optional(v.object({ mine: v.picklist(GROUP_RULES), watched: v.picklist(GROUP_RULES) })),
+    digestAt: v.optional(
+      v.nullable(v.pipe(v.string(), v.regex(/^([01]\d|2[0-3]):[0-5]\d$/, 'digestAt must be a time like 08:00'))),
+    ),
+    digestChannels: v.optional(v.pipe(v.array(v.pipe(v.string(), v.minLength(1), v.maxLength(60))), v.maxLength(20))),
     largeLiquidationUsd: v.optional(v.nullable(v.pipe(v.number(), v.finite(), v.minValue(0), v.maxValue(1e12)))),
     monthlyCreditBudget: v.optional(
       v.nullable(v.pipe(v.number(), v.finite(), v.integer(), v.minValue(1), v.maxValue(1e12))),
@@ -459,7 +477,17 @@ export const CONTRACT_ARGS = {
       v.pipe(v.string(), v.trim(), v.minLength(1), v.maxLength(512), v.regex(/^\S+$/, 'the key alone, without spaces')),
     ),
   }),
-  addWatch: v.object({ owner: Address, label: v.optional(v.pipe(v.string(), v.maxLength(100))) }),
+  addWatch: v.object({
+    owner: Address,
+    label: v.optional(v.pipe(v.string(), v.maxLength(100))),
+    group: v.optional(v.picklist(WATCH_GROUPS)),
+  }),
+  /** Label a watched wallet (null or empty: no label) or move it to another group. */
+  updateWatch: v.object({
+    owner: Address,
+    label: v.optional(v.nullable(v.pipe(v.string(), v.trim(), v.maxLength(100)))),
+    group: v.optional(v.picklist(WATCH_GROUPS)),
+  }),
   removeWatch: v.object({ owner: Address }),
   /** Refused too for a manager of no watched wallet (watch-commands.ts): nothing is saved then. */
   setThreshold: v.pipe(
@@ -532,6 +560,7 @@ export interface ContractResults {
   setApiKey: Settings;
   setStreamKey: Settings;
   addWatch: WatchEntry[];
+  updateWatch: WatchEntry[];
   removeWatch: WatchEntry[];
   setThreshold: { defaults: Thresholds; perManager: Record<string, Thresholds> };
   clearThreshold: { defaults: Thresholds; perManager: Record<string, Thresholds> };

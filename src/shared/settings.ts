@@ -1,5 +1,12 @@
 /** The user's settings as the contract reports them, and what of them is read only (the keys' facts). */
 
+/**
+ * What a watch-list group's alerts do: `alert`, as the trader's own (levels, phone channels,
+ * escalation); `info`, recorded at level info on the Alerts page and told in the daily digest, never
+ * sent to a channel nor repeated.
+ */
+export type GroupRule = 'alert' | 'info';
+
 export interface Settings {
   /** `demo`: the built-in Demo network; `custom`: baseUrl + streamUrl + API key. */
   network: 'demo' | 'custom';
@@ -31,6 +38,12 @@ export interface Settings {
    */
   rateAlertPct: number | null;
   alertCooldownSec: number;
+  /** The rule of each watch-list group (contract.ts WATCH_GROUPS): by default your own alert, others' are info. */
+  groupRules: { mine: GroupRule; watched: GroupRule };
+  /** The daily digest's local time ("08:00", the machine's zone), or null: no digest. */
+  digestAt: string | null;
+  /** The channels the digest goes to, by name; empty: every channel (the desktop's is not one). */
+  digestChannels: string[];
   /** Protocol-wide large-liquidation alert above this USD amount; null: off. */
   largeLiquidationUsd: number | null;
   /**

@@ -1,6 +1,7 @@
 import type { RiskReading } from '../../src/shared/contract';
 import type { AlertServices } from '../../src/main/core/alerts/alert-services';
 import type { CreditServices } from '../../src/main/core/credits/credit-services';
+import type { DigestSchedule } from '../../src/main/core/digest/digest-schedule';
 import type { CoreBus } from '../../src/main/core/events';
 import { Monitor } from '../../src/main/core/monitor';
 import type { SightWatch } from '../../src/main/core/notify/sight';
@@ -27,6 +28,7 @@ export class MonitorHarness extends Monitor {
   declare public readonly risk: RiskServices;
   declare public readonly credits: CreditServices;
   declare public readonly streams: StreamServices;
+  declare public readonly digest: DigestSchedule;
   declare public readonly sight: SightWatch;
 
   /** Read every watched wallet now; resolves with the readings stored. */

@@ -1,5 +1,6 @@
 import type { DemoOwnerHint, KeyFacts, Settings } from '../../shared/contract';
 import type { DemoTarget } from './client/service-target';
+import type { DigestClock } from './digest/digest-schedule';
 import type { NotifyConfig } from './notify/config';
 import type { SecretStore } from './settings';
 
@@ -26,6 +27,8 @@ export interface MonitorOptions {
   fetch?: typeof fetch;
   /** The alert channels' clock: tests move it to judge a failing channel without waiting (default Date.now). */
   notifyClock?: () => number;
+  /** The daily digest's clock and timer: tests move it to the digest's time without waiting (default the system's). */
+  digestClock?: DigestClock;
   /** Stream tuning (tests use short times). */
   streams?: { watchdogMs?: number; backoffBaseMs?: number; backoffCapMs?: number };
   /** How long one answer of the service, and so one contract call, may take (default 30 s; tests use short times). */

@@ -22,6 +22,9 @@ import { contractHandlers, dispatch } from './contract/handlers';
 import { pushFacts } from './contract/pushes';
 import { contractContext } from './contract/rooms';
 import { CreditServices } from './credits/credit-services';
+import { gatherDigest, storeDigestSources } from './digest/digest-facts';
+import { DigestSchedule } from './digest/digest-schedule';
+import { digestText } from './digest/digest-text';
 import { EventBus, type CoreBus, type CoreEvents } from './events';
 import type { MonitorOptions } from './monitor-options';
 import { SightWatch } from './notify/sight';
@@ -62,6 +65,8 @@ export class Monitor implements TidewatchApi {
   protected readonly risk: RiskServices;
   /** The credits room: what the service bills, and the plan kept to. */
   protected readonly credits: CreditServices;
+  /** The daily digest at the time set (Settings `digestAt`). */
+  protected readonly digest: DigestSchedule;
   /** The streams room: the supervisor, the margin stream end to end, the pool streams. */
   protected readonly streams: StreamServices;
   /** The monitor watching itself: the blind alarm and the heartbeat. */
@@ -109,11 +114,14 @@ export class Monitor implements TidewatchApi {
       store,
       storeHealth,
       cooldownMs: settings.effective().alertCooldownSec * 1000,
+      // A wallet's group (the watch list) and the group's rule (Settings): a wallet on no list is the trader's own.
+      groupRule: (owner) => settings.effective().groupRules[watch.groupOf(owner) ?? 'mine'],
       channels: {
         stored: opts.notifySecrets ?? new MemorySecretStore(),
         file: opts.notifyFile ?? null,
         privacy: () => settings.effective().privacyMode,
         publicUrl: () => opts.publicUrl?.() ?? null,
+        digestChannels: () => settings.effective().digestChannels,
       },
       events,
       now: opts.notifyClock,
@@ -142,6 +150,14 @@ export class Monitor implements TidewatchApi {
       watch,
       events,
     }));
+    const digestSources = storeDigestSources(store, () => credits.usage());
+    this.digest = new DigestSchedule({
+      at: () => settings.effective().digestAt,
+      build: (now) => digestText(gatherDigest(digestSources, now)),
+      engine,
+      clock: opts.digestClock,
+      log: this.log,
+    });
     const streams = (this.streams = new StreamServices({
       store,
       link,
@@ -212,6 +228,7 @@ export class Monitor implements TidewatchApi {
     this.risk.refresh.restartTimer();
     this.alerts.start();
     this.sight.start();
+    this.digest.start();
     return this;
   }
 
@@ -249,6 +266,7 @@ export class Monitor implements TidewatchApi {
     if (this.link.canConnect()) this.streams.reconnect(changed);
     this.risk.refresh.restartTimer();
     this.risk.schedule.replan();
+    this.digest.rearm();
     // Another service: read everything again. Other settings (thresholds, plan, budget) need only
     // a new valuation of what is kept: a save in Settings cost every wallet's lists and prices.
     void (changed ? this.refreshRisk() : this.risk.refresh.revalue());
@@ -337,6 +355,7 @@ export class Monitor implements TidewatchApi {
     this.reporter.close();
     this.risk.close();
     this.alerts.close();
+    this.digest.close();
     this.sight.close();
     this.streams.close();
     this.credits.meter.flush();

@@ -1,4 +1,4 @@
-import type { RiskReading, WatchEntry } from '../../shared/contract';
+import type { RiskReading, WatchEntry, WatchGroup } from '../../shared/contract';
 import type { PortfolioSummary } from '../../shared/portfolio';
 import type { PositionLevel } from '../../shared/risk-model';
 import type { MarginEventRepo } from './store/margin-events';
@@ -21,7 +21,10 @@ export class WatchRegistry {
   valuedAt: number | null = null;
 
   constructor(
-    private readonly settings: Pick<SettingsRepo, 'watchList' | 'watchedSince' | 'addWatch' | 'removeWatch'>,
+    private readonly settings: Pick<
+      SettingsRepo,
+      'watchList' | 'watchedSince' | 'watchGroup' | 'addWatch' | 'updateWatch' | 'removeWatch'
+    >,
     private readonly margin: Pick<MarginEventRepo, 'managersOfOwner'>,
   ) {}
 
@@ -52,11 +55,21 @@ export class WatchRegistry {
       for (const id of this.margin.managersOfOwner(owner)) if (!this.managers.has(id)) this.managers.set(id, owner);
   }
 
-  /** Watch `owner`; its managers the store knows are watched at once. */
-  add(owner: string, label: string | null): WatchEntry[] {
-    this.settings.addWatch(owner, label);
+  /** The group `owner` is in; undefined when it is not watched. */
+  groupOf(owner: string): WatchGroup | undefined {
+    return this.settings.watchGroup(owner);
+  }
+
+  /** Watch `owner` (in `group`, `mine` by default); its managers the store knows are watched at once. */
+  add(owner: string, label: string | null, group: WatchGroup | null = null): WatchEntry[] {
+    this.settings.addWatch(owner, label, Date.now(), group);
     this.learnStored([owner]);
     return this.list();
+  }
+
+  /** Label `owner` (null: none) or move it to another group; undefined when it is not watched. */
+  update(owner: string, change: { label?: string | null; group?: WatchGroup }): WatchEntry[] | undefined {
+    return this.settings.updateWatch(owner, change) ? this.list() : undefined;
   }
 
   /** Stop watching `owner` and forget its managers and their readings. */

@@ -151,8 +151,15 @@ describe('tidewatch risk --shock (command line)', () => {
       thresholds: thresholdsFrom(DEFAULT_SETTINGS, {}),
       history: () => undefined,
     };
-    const kept = (await readPortfolio(client, assets.load(), deps, [{ owner, label: null, added_at: 0 }], undefined))
-      .portfolio;
+    const kept = (
+      await readPortfolio(
+        client,
+        assets.load(),
+        deps,
+        [{ owner, label: null, group: 'mine' as const, added_at: 0 }],
+        undefined,
+      )
+    ).portfolio;
     const store = Store.open(dir.dir);
     store.cache.save(PORTFOLIO_CACHE_KEY, kept, kept.computed_at);
     store.close();

@@ -322,6 +322,16 @@ describe('contract queries against the Demo network', () => {
     const owner = d.marginOwners[1]!;
     expect((await call('addWatch', { owner, label: 'desk 2' })).map((w: any) => w.owner)).toContain(owner);
     expect(await call('watchList', {})).toHaveLength(2);
+    // A wallet already watched is the trader's own until moved; a label and a group are changed alone.
+    expect((await call('watchList', {})).find((w: any) => w.owner === owner)).toMatchObject({ group: 'mine' });
+    const moved2 = await call('updateWatch', { owner, group: 'watched' });
+    expect(moved2.find((w: any) => w.owner === owner)).toMatchObject({ label: 'desk 2', group: 'watched' });
+    const relabelled = await call('updateWatch', { owner, label: '  whale  ' });
+    expect(relabelled.find((w: any) => w.owner === owner)).toMatchObject({ label: 'whale', group: 'watched' });
+    expect((await call('updateWatch', { owner, label: '' })).find((w: any) => w.owner === owner)!.label).toBeNull();
+    const unwatched = `0x${'7'.repeat(64)}`;
+    await expect(call('updateWatch', { owner: unwatched, label: 'x' })).rejects.toThrow(/not on the watch list/);
+    await expect(call('updateWatch', { owner, group: 'theirs' })).rejects.toThrow(/group/);
     expect((await call('removeWatch', { owner })).map((w: any) => w.owner)).not.toContain(owner);
     // Thresholds only for a manager of a watched wallet, named as the chain names it.
     await until(() => m.watch.managers.size > 0, 20_000, 'watched managers');

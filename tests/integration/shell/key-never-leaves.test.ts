@@ -103,6 +103,7 @@ describe('the API key never crosses to the renderer', () => {
       setApiKey: { apiKey: KEY },
       setStreamKey: { pool: 'SUI_USDC', streamKey: POOL_KEY },
       addWatch: { owner: d.marginOwners[1] },
+      updateWatch: { owner: d.marginOwners[1], label: 'desk 2', group: 'watched' },
       removeWatch: { owner: d.marginOwners[1] },
       setThreshold: { managerId: '0xabc', warning: 2, critical: 1.5 },
       clearThreshold: { managerId: '0xabc' },

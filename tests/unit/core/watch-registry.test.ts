@@ -32,7 +32,14 @@ const snapshot = (at: number, positions: PositionSummary[]): PortfolioSummary =>
 describe('the watch registry keeps the tray on one snapshot', () => {
   it('holds each watched loan of the latest snapshot only, with its level and the snapshot time', () => {
     const w = new WatchRegistry(
-      { watchList: () => [], watchedSince: () => undefined, addWatch: () => {}, removeWatch: () => {} },
+      {
+        watchList: () => [],
+        watchedSince: () => undefined,
+        watchGroup: () => undefined,
+        addWatch: () => {},
+        updateWatch: () => false,
+        removeWatch: () => {},
+      },
       { managersOfOwner: () => [] },
     );
     w.noteManagers([
@@ -55,12 +62,14 @@ describe('the watch registry keeps the tray on one snapshot', () => {
 describe('the watch registry learns the managers the store knows', () => {
   const stored: Record<string, string[]> = { '0xa': ['m1', 'm2'], '0xb': ['m3'], '0xc': ['m4'] };
   const registry = (watched: string[]): WatchRegistry => {
-    const list: WatchEntry[] = watched.map((owner) => ({ owner, label: null, added_at: 0 }));
+    const list: WatchEntry[] = watched.map((owner) => ({ owner, label: null, group: 'mine' as const, added_at: 0 }));
     return new WatchRegistry(
       {
         watchList: () => list,
         watchedSince: (o) => (list.some((w) => w.owner === o) ? 0 : undefined),
-        addWatch: (owner, label) => void list.push({ owner, label, added_at: 0 }),
+        watchGroup: (o) => list.find((w) => w.owner === o)?.group,
+        addWatch: (owner, label) => void list.push({ owner, label, group: 'mine', added_at: 0 }),
+        updateWatch: () => false,
         removeWatch: () => {},
       },
       { managersOfOwner: (owner) => stored[owner] ?? [] },

@@ -1,6 +1,14 @@
 import { EVENT_TYPES } from '../../../shared/api';
 import { NO_CHANNEL } from '../../../shared/status';
-import type { AlertRecord, CreditUsage, PoolHealth, PositionSummary, RiskReading } from '../../../shared/contract';
+import type {
+  AlertLevel,
+  AlertRecord,
+  CreditUsage,
+  GroupRule,
+  PoolHealth,
+  PositionSummary,
+  RiskReading,
+} from '../../../shared/contract';
 import {
   clockText,
   CORE_LOCALE,
@@ -81,6 +89,12 @@ export class AlertEngine {
     private readonly levels?: { load(): TrackerState | undefined; save(state: TrackerState): void },
     /** Where the pools' rate states are kept across restarts, if anywhere: a pool past its kink at a restart is not news. */
     private readonly rateLevels?: { load(): RateTrackerState | undefined; save(state: RateTrackerState): void },
+    /**
+     * The rule of the watch-list group a wallet is in (Settings `groupRules`): `info` records its
+     * position's alerts at level info (the router sends them to no channel, the escalation never
+     * repeats them); `alert`, the default, as the trader's own.
+     */
+    private readonly groupRule: (owner: string) => GroupRule = () => 'alert',
   ) {
     this.tracker = new EscalationTracker(undefined, cooldownMs);
     const kept = levels?.load();
@@ -91,6 +105,11 @@ export class AlertEngine {
     this.savedRates = JSON.stringify(this.rates.state());
     events.on('storeFailed', ({ reason }) => this.onStoreFailure(reason));
     events.on('creditBudgetReached', ({ share, usage }) => this.onCreditBudget(share, usage));
+  }
+
+  /** A position alert's level as its wallet's group has it: `level`, or info for a group whose rule is info. */
+  private levelFor(owner: string, level: AlertLevel): AlertLevel {
+    return this.groupRule(owner) === 'info' ? 'info' : level;
   }
 
   /** Alerts raised (stored, or shown unstored): pushed to the shells. */
@@ -123,7 +142,7 @@ export class AlertEngine {
           dedupe_key: `risk-threshold:${r.manager_id}:${raised.level}${raised.kind === 'worse' ? '-worse' : ''}:${r.ts_ms}`,
           rule: 'risk-threshold',
           // A liquidatable position is the most urgent of the channels' levels.
-          level: raised.level === 'warning' ? 'warning' : 'critical',
+          level: this.levelFor(r.owner, raised.level === 'warning' ? 'warning' : 'critical'),
           manager_id: r.manager_id,
           owner: r.owner,
           event_id: null,
@@ -164,7 +183,7 @@ export class AlertEngine {
     return this.raise({
       dedupe_key: `interest:${managerId}:warning:${Math.floor(now / 86_400_000)}`,
       rule: 'interest',
-      level: 'warning',
+      level: this.levelFor(owner, 'warning'),
       manager_id: managerId,
       owner,
       event_id: null,
@@ -279,7 +298,7 @@ export class AlertEngine {
       {
         dedupe_key: liquidationKey(e),
         rule: 'liquidation',
-        level: 'critical',
+        level: this.levelFor(owner, 'critical'),
         manager_id: e.margin_manager_id,
         owner,
         event_id: e.id,
@@ -337,6 +356,30 @@ export class AlertEngine {
     const record = stored ?? unstored(alert);
     this.publish([record]);
     return record;
+  }
+
+  /**
+   * The daily digest of `day` (the local date it is of, YYYY-MM-DD): stored once per day, so a
+   * restart, or a time changed after it went, never sends a second one; undefined when it was.
+   * The router sends it to the digest's channels (notify/router.ts).
+   */
+  onDigest(day: string, title: string, message: string, now = Date.now()): AlertRecord | undefined {
+    return this.raise({
+      dedupe_key: `digest:-:info:${day}`,
+      rule: 'digest',
+      level: 'info',
+      manager_id: null,
+      owner: null,
+      event_id: null,
+      title,
+      message,
+      created_at: now,
+    });
+  }
+
+  /** Whether the digest of `day` was stored. */
+  hasDigest(day: string): boolean {
+    return this.repo.hasAlert(`digest:-:info:${day}`);
   }
 
   /** Stream history could not be replayed for a span (told once per span). */

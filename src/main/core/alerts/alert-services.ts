@@ -1,3 +1,4 @@
+import type { AlertRecord, GroupRule } from '../../../shared/contract';
 import type { CoreBus } from '../events';
 import { Notifier, type NotifierDeps } from '../notify/notifier';
 import type { Store } from '../store/store';
@@ -10,7 +11,9 @@ export interface AlertServicesDeps {
   /** How long a threshold alert stays quiet after it fired (Settings, at start). */
   cooldownMs: number;
   /** The channels and what a message may show. */
-  channels: Pick<NotifierDeps, 'stored' | 'file' | 'privacy' | 'publicUrl'>;
+  channels: Pick<NotifierDeps, 'stored' | 'file' | 'privacy' | 'publicUrl' | 'digestChannels'>;
+  /** The rule of the watch-list group a wallet is in (Settings `groupRules`; `alert` when it is in none). */
+  groupRule?: (owner: string) => GroupRule;
   events: CoreBus;
   /** The alert channels' clock (tests). */
   now?: () => number;
@@ -33,8 +36,10 @@ export class AlertServices {
 
   constructor(d: AlertServicesDeps) {
     const { risk, settings } = d.store;
+    const groupRule = d.groupRule ?? ((): GroupRule => 'alert');
     this.notify = new Notifier({
       ...d.channels,
+      digestOnly: (a) => digestOnly(a, groupRule),
       repo: risk,
       events: d.events,
       now: d.now,
@@ -55,6 +60,7 @@ export class AlertServices {
         load: () => settings.get('rates.levels'),
         save: (s) => d.storeHealth.guard(() => settings.set('rates.levels', s)),
       },
+      groupRule,
     );
   }
 
@@ -66,4 +72,12 @@ export class AlertServices {
   close(): void {
     this.notify.close();
   }
+}
+
+/** Rules about a position of a watched wallet: its group's rule decides where they go. */
+const POSITION_RULES = new Set<AlertRecord['rule']>(['risk-threshold', 'liquidation', 'interest']);
+
+/** Whether an alert is for the Alerts page and the digest only: a position of a wallet whose group's rule is info. */
+export function digestOnly(a: AlertRecord, groupRule: (owner: string) => GroupRule): boolean {
+  return POSITION_RULES.has(a.rule) && a.level === 'info' && a.owner !== null && groupRule(a.owner) === 'info';
 }

@@ -1,7 +1,8 @@
 import { ContractArgumentError, type ContractResults } from '../../../shared/contract';
 import type { ContractContext, Handlers } from './context';
 
-type WatchCommands = 'watchList' | 'addWatch' | 'removeWatch' | 'thresholds' | 'setThreshold' | 'clearThreshold';
+type WatchCommands =
+  'watchList' | 'addWatch' | 'updateWatch' | 'removeWatch' | 'thresholds' | 'setThreshold' | 'clearThreshold';
 
 /** The watch list and the per-manager thresholds: a change is valued again at once. */
 export function watchCommands(
@@ -14,9 +15,23 @@ export function watchCommands(
   return {
     watchList: () => c.watch.list(),
     addWatch: (a) => {
-      const list = c.watch.add(a.owner, a.label ?? null);
+      const list = c.watch.add(a.owner, a.label ?? null, a.group ?? null);
       c.risk.forget();
       void c.risk.refresh();
+      return list;
+    },
+    updateWatch: (a) => {
+      const list = c.watch.update(a.owner, {
+        ...(a.label !== undefined ? { label: a.label === '' ? null : a.label } : {}),
+        ...(a.group !== undefined ? { group: a.group } : {}),
+      });
+      if (!list)
+        throw new ContractArgumentError(
+          `updateWatch: owner: not on the watch list (${a.owner.slice(0, 8)}…${a.owner.slice(-4)}), so nothing was changed`,
+          'Add the wallet to the watch list first, then label it or choose its group.',
+        );
+      // The Portfolio names a wallet by its label: valued again from what is kept, no read.
+      void c.risk.revalue();
       return list;
     },
     removeWatch: (a) => {

@@ -27,6 +27,7 @@ const RULES = [
   'rate',
   'blind',
   'channel',
+  'digest',
 ] as const satisfies ReadonlyArray<AlertRecord['rule']>;
 
 const Url = v.pipe(

@@ -30,6 +30,10 @@ export interface NotifierDeps {
   file?: { path: string; config: NotifyConfig; secrets: string[] } | null;
   /** Privacy mode: amounts masked on every channel. */
   privacy: () => boolean;
+  /** An alert for the Alerts page and the digest only (a watched wallet's, its group's rule info): no channel carries it. */
+  digestOnly?: (a: AlertRecord) => boolean;
+  /** The channels the daily digest goes to, by name (Settings); empty: every channel. */
+  digestChannels?: () => readonly string[];
   /** Where a link in a message points when the config names none (serve's own address), or null. */
   publicUrl: () => string | null;
   /**
@@ -104,7 +108,7 @@ export class Notifier {
       log: (line) => deps.log(line),
       now: this.now,
     });
-    this.router = new AlertRouter(() => this.channels(), this.worker);
+    this.router = new AlertRouter(() => this.channels(), this.worker, deps.digestOnly, deps.digestChannels);
     deps.repo.routeWith(this.router);
     this.reach = new ChannelReach({
       channels: () => this.channels(),
@@ -186,6 +190,7 @@ export class Notifier {
 
   /** The desktop notification's channel: the configured one, else warnings and above of the rules it always showed. */
   desktopCarries(a: AlertRecord, now = this.now()): boolean {
+    if (this.deps.digestOnly?.(a)) return false;
     const desktop = this.channels().filter((c) => c.type === 'desktop');
     if (desktop.length === 0)
       return a.level !== 'info' && !TO_EVERY_CHANNEL.has(a.rule)

@@ -26,15 +26,22 @@ export class AlertRouter implements AlertRouting {
   constructor(
     private readonly channels: () => readonly ChannelConfig[],
     private readonly worker: Pick<OutboxWorker, 'kick'>,
+    /** An alert for the Alerts page and the digest only (a watched wallet's, its group's rule info): it goes to no channel. */
+    private readonly digestOnly: (a: AlertRecord) => boolean = () => false,
+    /** The channels the daily digest goes to, by name (Settings `digestChannels`); empty: every channel. */
+    private readonly digestChannels: () => readonly string[] = () => [],
   ) {}
 
   /**
    * The channels a new alert goes to, and when: the blind alarm and its all-clear, and a channel
    * not reached, to every channel (but that one); others by level and rule; a warning in a
-   * channel's quiet hours waits for their end. The desktop's channel is the shell's.
+   * channel's quiet hours waits for their end; a watched wallet's position whose group's rule is
+   * info, to none (the digest tells it). The desktop's channel is the shell's.
    */
   route(a: AlertRecord): Enqueue[] {
     const out: Enqueue[] = [];
+    if (this.digestOnly(a)) return out;
+    if (a.rule === 'digest') return this.digestRoute(a);
     for (const c of this.channels()) {
       if (c.type === 'desktop' || c.name === this.around) continue;
       if (!TO_EVERY_CHANNEL.has(a.rule) && !carries(c, a)) continue;
@@ -46,6 +53,17 @@ export class AlertRouter implements AlertRouting {
       );
     }
     return out;
+  }
+
+  /**
+   * The daily digest: to the channels it is set to go to (every channel when none is named),
+   * whatever their level and rules, at once: its time was the user's choice, quiet hours or not.
+   */
+  private digestRoute(a: AlertRecord): Enqueue[] {
+    const named = new Set(this.digestChannels());
+    return this.channels()
+      .filter((c) => c.type !== 'desktop' && (named.size === 0 || named.has(c.name)))
+      .map((c) => ({ channel: c.name, dueAt: a.created_at }));
   }
 
   /** Rows were queued and committed: the worker looks for work now. */

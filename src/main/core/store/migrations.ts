@@ -236,6 +236,14 @@ export const MIGRATIONS: ReadonlyArray<(db: Database.Database) => void> = [
       CREATE INDEX pool_health_ts ON pool_health (ts_ms);
     `);
   },
+  // 9: a watched wallet's group: `mine` (your own: alerted as before) or `watched` (someone
+  // else's: recorded at info and told in the digest, by default). Every wallet already on the list
+  // is `mine`, so nothing changes for it.
+  (db) => {
+    db.exec(`
+      ALTER TABLE watch_list ADD COLUMN watch_group TEXT NOT NULL DEFAULT 'mine';
+    `);
+  },
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

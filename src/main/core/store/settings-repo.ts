@@ -1,5 +1,5 @@
 import type Database from 'better-sqlite3';
-import type { Thresholds, WatchEntry } from '../../../shared/contract';
+import type { Thresholds, WatchEntry, WatchGroup } from '../../../shared/contract';
 
 /** Key/value settings (JSON values), the watch list and per-manager thresholds. */
 export class SettingsRepo {
@@ -44,19 +44,37 @@ export class SettingsRepo {
     return this.entries().find((w) => w.owner === owner)?.added_at;
   }
 
+  /** The group `owner` is in, undefined when it is not on the list (read from the kept list, nothing copied). */
+  watchGroup(owner: string): WatchGroup | undefined {
+    return this.entries().find((w) => w.owner === owner)?.group;
+  }
+
   private entries(): WatchEntry[] {
     return (this.watched ??= this.db
-      .prepare('SELECT owner, label, added_at FROM watch_list ORDER BY added_at, owner')
+      .prepare('SELECT owner, label, watch_group AS "group", added_at FROM watch_list ORDER BY added_at, owner')
       .all() as WatchEntry[]);
   }
 
-  addWatch(owner: string, label: string | null, now = Date.now()): void {
+  /** Watch `owner` (in `group`, `mine` when new and none is given); watched already: a label or group given replaces its own. */
+  addWatch(owner: string, label: string | null, now = Date.now(), group: WatchGroup | null = null): void {
     this.db
       .prepare(
-        'INSERT INTO watch_list (owner, label, added_at) VALUES (?, ?, ?) ON CONFLICT (owner) DO UPDATE SET label = coalesce(excluded.label, label)',
+        `INSERT INTO watch_list (owner, label, added_at, watch_group) VALUES (@owner, @label, @now, coalesce(@group, 'mine'))
+        ON CONFLICT (owner) DO UPDATE SET label = coalesce(excluded.label, label), watch_group = coalesce(@group, watch_group)`,
       )
-      .run(owner, label, now);
+      .run({ owner, label, now, group });
     this.watched = undefined;
+  }
+
+  /** Change a watched wallet's label (null: none) or group; false when `owner` is not on the list. */
+  updateWatch(owner: string, change: { label?: string | null; group?: WatchGroup }): boolean {
+    const entry = this.entries().find((w) => w.owner === owner);
+    if (!entry) return false;
+    this.db
+      .prepare('UPDATE watch_list SET label = ?, watch_group = ? WHERE owner = ?')
+      .run(change.label === undefined ? entry.label : change.label, change.group ?? entry.group, owner);
+    this.watched = undefined;
+    return true;
   }
 
   removeWatch(owner: string): void {

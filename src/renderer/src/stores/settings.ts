@@ -1,6 +1,6 @@
 import { defineStore } from 'pinia';
 import { ref, watch } from 'vue';
-import type { Settings, SettingsPatch, WatchEntry } from '../../../shared/contract';
+import type { Settings, SettingsPatch, WatchEntry, WatchGroup } from '../../../shared/contract';
 import { useApi } from '../api';
 import { privacy } from '../format';
 
@@ -41,8 +41,12 @@ export const useSettingsStore = defineStore('settings', () => {
   async function setStreamKey(pool: string | null, key: string | null): Promise<void> {
     settings.value = await api.invoke('setStreamKey', { pool, streamKey: key });
   }
-  async function addWatch(owner: string, label?: string): Promise<void> {
-    watchList.value = await api.invoke('addWatch', { owner, label });
+  async function addWatch(owner: string, label?: string, group?: WatchGroup): Promise<void> {
+    watchList.value = await api.invoke('addWatch', { owner, label, ...(group ? { group } : {}) });
+  }
+  /** Label a watched wallet (empty: none) or move it to another group. */
+  async function updateWatch(owner: string, change: { label?: string | null; group?: WatchGroup }): Promise<void> {
+    watchList.value = await api.invoke('updateWatch', { owner, ...change });
   }
   async function removeWatch(owner: string): Promise<void> {
     watchList.value = await api.invoke('removeWatch', { owner });
@@ -50,5 +54,5 @@ export const useSettingsStore = defineStore('settings', () => {
   watch(settings, (s) => {
     if (s) privacy.value = s.privacyMode;
   });
-  return { settings, watchList, error, load, update, setApiKey, setStreamKey, addWatch, removeWatch };
+  return { settings, watchList, error, load, update, setApiKey, setStreamKey, addWatch, updateWatch, removeWatch };
 });

@@ -57,7 +57,13 @@ describe('a first Portfolio read against the Demo network', () => {
       thresholds: thresholdsFrom(DEFAULT_SETTINGS, {}),
       history: () => undefined,
     };
-    const read = await readPortfolio(client, assets.load(), deps, [{ owner, label: null, added_at: 0 }], undefined);
+    const read = await readPortfolio(
+      client,
+      assets.load(),
+      deps,
+      [{ owner, label: null, group: 'mine' as const, added_at: 0 }],
+      undefined,
+    );
 
     expect(read.portfolio.wallets[0]!.positions.some((p) => p.debt_usd !== null && p.debt_usd > 0)).toBe(true);
     // Before: pools, then the protocol's supplies (a second page round), margin pools and risk

@@ -29,7 +29,7 @@ describe('margin records for many watched wallets (docs/credits.md "What is read
       .filter((o) => o.managers > 0)
       .slice(0, TRY_PROTOCOL_WIDE_AT);
     expect(owners).toHaveLength(TRY_PROTOCOL_WIDE_AT);
-    const watch = owners.map((o) => ({ owner: o.owner, label: null, added_at: 0 }));
+    const watch = owners.map((o) => ({ owner: o.owner, label: null, group: 'mine' as const, added_at: 0 }));
 
     const perOwner = await readRecords(client, watch);
     const perOwnerPages = asked.filter((p) => p.startsWith('/dex-margin/margin-managers/')).length;

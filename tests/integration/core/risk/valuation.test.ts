@@ -50,7 +50,7 @@ describe("one valuation, the protocol's", () => {
       client,
       assets.load(),
       deps,
-      owners.map((owner) => ({ owner, label: null, added_at: 0 })),
+      owners.map((owner) => ({ owner, label: null, group: 'mine' as const, added_at: 0 })),
       undefined,
     );
     return r.portfolio.wallets.flatMap((w) => w.positions).filter((p) => p.debts.length > 0);

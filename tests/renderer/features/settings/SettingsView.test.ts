@@ -2,10 +2,11 @@
 import { mount } from '@vue/test-utils';
 import { createPinia, setActivePinia } from 'pinia';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
-import type { Settings } from '../../../../src/shared/contract';
+import type { Settings, WatchEntry, WatchGroup } from '../../../../src/shared/contract';
 import { ApiError, setApi } from '../../../../src/renderer/src/api';
 import SettingsView from '../../../../src/renderer/src/features/settings/SettingsView.vue';
 import { fakeApi } from '../../../support/fake-api';
+import { routerAt } from '../../support/router';
 import { SETTINGS as DEMO_SETTINGS } from '../../support/portfolio';
 import { SETTINGS, FORECAST } from '../../support/settings';
 import { settle, withFakeIntervals } from '../../support/timing';
@@ -163,6 +164,96 @@ describe('the Settings view: the near-liquidation and interest rules', () => {
       interestAlertDays: 14,
       warningRatio: 1.2,
       criticalRatio: 1.15,
+    });
+    w.unmount();
+  });
+});
+
+describe('the Settings view: the watch list', () => {
+  const A = `0x${'a'.repeat(64)}`;
+  const B = `0x${'b'.repeat(64)}`;
+  it('shows each wallet with its label and group, and saves a new label or group alone', async () => {
+    let list: WatchEntry[] = [
+      { owner: A, label: 'desk', group: 'mine', added_at: 1 },
+      { owner: B, label: null, group: 'mine', added_at: 2 },
+    ];
+    const f = fakeApi({
+      settings: () => DEMO_SETTINGS,
+      watchList: () => list,
+      creditForecast: () => FORECAST,
+      updateWatch: (a: { owner: string; label?: string | null; group?: WatchGroup }) =>
+        (list = list.map((w) =>
+          w.owner === a.owner
+            ? { ...w, ...(a.label !== undefined ? { label: a.label } : {}), ...(a.group ? { group: a.group } : {}) }
+            : w,
+        )),
+      addWatch: (a: { owner: string; label?: string; group?: WatchGroup }) =>
+        (list = [...list, { owner: a.owner, label: a.label ?? null, group: a.group ?? 'mine', added_at: 3 }]),
+    });
+    setApi(f.api);
+    const w = mount(SettingsView, { attachTo: document.body, global: { plugins: [await routerAt('/settings')] } });
+    await settle();
+    const rows = w.findAll('[data-testid="watch-list"] tbody tr');
+    expect(rows.map((r) => (r.get('[data-testid="watch-label"]').element as HTMLInputElement).value)).toEqual([
+      'desk',
+      '',
+    ]);
+    expect(rows.map((r) => (r.get('[data-testid="watch-group"]').element as HTMLSelectElement).value)).toEqual([
+      'mine',
+      'mine',
+    ]);
+
+    // Move B to "watched", then label it: two calls, each with only what changed.
+    await rows[1]!.get('[data-testid="watch-group"]').setValue('watched');
+    await settle();
+    await rows[1]!.get('[data-testid="watch-label"]').setValue('  whale  ');
+    await settle();
+    expect(f.calls.filter(([m]) => m === 'updateWatch').map(([, a]) => a)).toEqual([
+      { owner: B, group: 'watched' },
+      { owner: B, label: 'whale' },
+    ]);
+    expect(w.get('[role="status"]').text()).toBe('Wallet 0xbbbbbb…bbbb is labelled “whale”.');
+    // The same label again is not saved again.
+    await w.findAll('[data-testid="watch-label"]')[1]!.setValue('whale');
+    await settle();
+    expect(f.calls.filter(([m]) => m === 'updateWatch')).toHaveLength(2);
+    expect(list.find((x) => x.owner === B)).toMatchObject({ label: 'whale', group: 'watched' });
+
+    // A new wallet goes in the group chosen beside it.
+    const C = `0x${'c'.repeat(64)}`;
+    await w.get('input[aria-label="Owner address"]').setValue(C);
+    await w.get('select[aria-label="Group"]').setValue('watched');
+    await w.get('input[aria-label="Owner address"]').element.closest('form')!.dispatchEvent(new Event('submit'));
+    await settle();
+    expect(f.calls.find(([m]) => m === 'addWatch')![1]).toEqual({ owner: C, label: undefined, group: 'watched' });
+    w.unmount();
+  });
+});
+
+describe('the Settings view: the rule of each group', () => {
+  it("shows the defaults (yours alert, watched info, no digest) and saves a rule and the digest's time and channels", async () => {
+    let saved: Settings = { ...DEMO_SETTINGS };
+    const f = fakeApi({
+      settings: () => saved,
+      watchList: () => [],
+      creditForecast: () => FORECAST,
+      updateSettings: (patch) => (saved = { ...saved, ...patch }),
+    });
+    setApi(f.api);
+    const w = mount(SettingsView, { attachTo: document.body });
+    await settle();
+    expect((w.get('[data-testid="rule-mine"]').element as HTMLSelectElement).value).toBe('alert');
+    expect((w.get('[data-testid="rule-watched"]').element as HTMLSelectElement).value).toBe('info');
+    expect((w.get('[data-testid="digest-at"]').element as HTMLInputElement).value).toBe('');
+    await w.get('[data-testid="rule-watched"]').setValue('alert');
+    await w.get('[data-testid="digest-at"]').setValue('07:30');
+    await w.get('[data-testid="digest-channels"]').setValue(' phone, ,mail ');
+    await w.get('form').trigger('submit');
+    await settle();
+    expect(f.calls.find(([m]) => m === 'updateSettings')![1]).toMatchObject({
+      groupRules: { mine: 'alert', watched: 'alert' },
+      digestAt: '07:30',
+      digestChannels: ['phone', 'mail'],
     });
     w.unmount();
   });

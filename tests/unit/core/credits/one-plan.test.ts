@@ -82,7 +82,7 @@ function rig(o: { metered: boolean; speed: number | null; settings: Partial<Sett
     } as unknown as CreditMeter,
     volumes,
     risk: { refresh: { recordsCredits: () => 40, eventReads: () => [] }, schedule },
-    watch: { list: () => ['0xa', '0xb'].map((owner) => ({ owner, label: null, added_at: 0 })) },
+    watch: { list: () => ['0xa', '0xb'].map((owner) => ({ owner, label: null, group: 'mine' as const, added_at: 0 })) },
     events: { emit: () => {} },
   });
   // Each time the plan is made again (by the schedule's own timer too): the status it shows from then.

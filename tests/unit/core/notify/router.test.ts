@@ -105,3 +105,23 @@ describe('the alert router (notify/router.ts)', () => {
     });
   });
 });
+
+describe('the alert router: the daily digest', () => {
+  it('sends it to the channels named, else to every channel, whatever their level, rules and quiet hours', () => {
+    const digest = alert({ rule: 'digest', level: 'info', owner: null, manager_id: null });
+    let named: string[] = [];
+    const router = new AlertRouter(
+      () => config.channels,
+      { kick: () => {} },
+      () => false,
+      () => named,
+    );
+    // The phone takes critical alerts only and the hook is in quiet hours: the digest goes to both, at once.
+    expect(router.route(digest)).toEqual([
+      { channel: 'phone', dueAt: NOON },
+      { channel: 'hook', dueAt: NOON },
+    ]);
+    named = ['hook', 'gone'];
+    expect(router.route(digest)).toEqual([{ channel: 'hook', dueAt: NOON }]);
+  });
+});

@@ -1,6 +1,7 @@
 import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
 import { migrate, MIGRATIONS, SCHEMA_VERSION } from '../../../../src/main/core/store/migrations';
+import { SettingsRepo } from '../../../../src/main/core/store/settings-repo';
 
 describe('migrations', () => {
   it('bring every earlier version up to the current one, one transaction each', () => {
@@ -104,6 +105,35 @@ describe('migration 7', () => {
       liquidation_price: null,
       level: null,
     });
+    db.close();
+  });
+});
+
+describe('migration 9', () => {
+  it('puts every wallet already watched in the group "mine", label and time kept, and lets one move', () => {
+    const db = new Database(':memory:');
+    migrate(db, 8);
+    const add = db.prepare('INSERT INTO watch_list (owner, label, added_at) VALUES (?, ?, ?)');
+    add.run('0xa', 'desk', 10);
+    add.run('0xb', null, 20);
+    expect(migrate(db)).toEqual([9]);
+    const repo = new SettingsRepo(db);
+    expect(repo.watchList()).toEqual([
+      { owner: '0xa', label: 'desk', group: 'mine', added_at: 10 },
+      { owner: '0xb', label: null, group: 'mine', added_at: 20 },
+    ]);
+    // A new wallet is the trader's own unless a group is given; adding again keeps its group.
+    repo.addWatch('0xc', 'whale', 30, 'watched');
+    repo.addWatch('0xc', null, 40);
+    expect(repo.watchGroup('0xc')).toBe('watched');
+    expect(repo.updateWatch('0xb', { group: 'watched', label: 'fund' })).toBe(true);
+    expect(repo.updateWatch('0xa', { label: null })).toBe(true);
+    expect(repo.updateWatch('0xz', { label: 'x' })).toBe(false);
+    expect(repo.watchList().map((w) => [w.owner, w.label, w.group])).toEqual([
+      ['0xa', null, 'mine'],
+      ['0xb', 'fund', 'watched'],
+      ['0xc', 'whale', 'watched'],
+    ]);
     db.close();
   });
 });

@@ -21,6 +21,7 @@ export const RULE_NAMES: Readonly<Record<Rule, string>> = {
   'history-gap': 'stream history gaps',
   'credit-budget': 'credit budget',
   channel: 'alert channel not reached',
+  digest: 'daily digest',
 };
 
 /** The rule filter's choices: the rules a trader tells apart, the rest as "other". */
@@ -29,7 +30,7 @@ export const RULE_GROUPS = {
   liquidation: ['liquidation', 'large-liquidation'],
   interest: ['interest', 'rate'],
   blind: ['blind'],
-  other: ['stream-auth', 'store-write', 'history-gap', 'credit-budget', 'channel'],
+  other: ['stream-auth', 'store-write', 'history-gap', 'credit-budget', 'channel', 'digest'],
 } as const satisfies Record<string, readonly Rule[]>;
 export type RuleGroup = keyof typeof RULE_GROUPS;
 export const RULE_GROUP_NAMES: Readonly<Record<RuleGroup, string>> = {

@@ -1,0 +1,136 @@
+import type { AlertLevel, AlertRecord } from '../../../shared/contract';
+import {
+  amountText,
+  aprText,
+  clockText,
+  CORE_LOCALE,
+  countText,
+  dayClockText,
+  dayText,
+  distanceText,
+  percentText,
+  usdText,
+} from '../../../shared/format';
+import { ratioText } from '../../../shared/units';
+import { positionWords } from '../alerts/position-text';
+import type { DigestFacts, DigestPosition } from './digest-facts';
+
+/** Every figure by the product's one rule (shared/format.ts, docs/formats.md), in the core's locale. */
+const clock = (ms: number): string => clockText(ms, CORE_LOCALE);
+const count = (n: number): string => countText(n, CORE_LOCALE);
+const usd = (n: number): string => usdText(n, CORE_LOCALE);
+const distance = (pct: number): string => distanceText(pct, CORE_LOCALE);
+/** When the valuation was made: its clock time, with its day when that was more than 12 h before the digest. */
+const valuedText = (f: DigestFacts, ms: number): string =>
+  f.at - ms > 12 * 3_600_000 ? dayClockText(ms, CORE_LOCALE) : clock(ms);
+const short = (owner: string): string => `${owner.slice(0, 8)}…${owner.slice(-4)}`;
+/** At most this many of the watched wallets' alerts are named; the rest are counted. */
+const WATCHED_NAMED = 5;
+
+/**
+ * The daily digest in words (docs/alerts.md "The daily digest"): a title with its day, then a
+ * line per own position (its ratio and distance now, and 24 h before from the risk history, the
+ * interest of a day at its rate), the day's liquidations and alerts, the watched wallets' alerts,
+ * and the credits against the plan. Plain lines, as every channel shows them.
+ */
+export function digestText(f: DigestFacts): { title: string; message: string } {
+  const lines: string[] = [];
+  if (f.valuedAt === null)
+    lines.push('No valuation of your wallets is kept yet: watch a wallet in the Portfolio and let Tidewatch read it.');
+  else if (f.positions.length === 0)
+    lines.push(`None of your wallets has an open loan (valued ${valuedText(f, f.valuedAt)}).`);
+  else {
+    const n = f.positions.length;
+    lines.push(
+      `Your ${count(n)} position${n === 1 ? '' : 's'}, valued ${valuedText(f, f.valuedAt)} (24 h before in brackets):`,
+    );
+    for (const p of f.positions) lines.push(`• ${positionLine(p)}`);
+  }
+  lines.push(liquidationsLine(f));
+  lines.push(alertsLine(f));
+  const watched = watchedLines(f);
+  if (watched.length > 0) lines.push(...watched);
+  lines.push(creditsLine(f));
+  return { title: `Tidewatch digest, ${dayText(f.at, CORE_LOCALE)}`, message: lines.join('\n') };
+}
+
+/** "desk: Long 1,000.0000 SUI on SUI_USDC: ratio 1.254 (1.301), distance −10.2 % (−12.5 %), interest …". */
+function positionLine({ label, position: p, then }: DigestPosition): string {
+  const who = label ?? short(p.owner);
+  const was = <T>(v: T | null | undefined, text: (x: T) => string): string =>
+    then === undefined ? ' (no reading)' : v === null || v === undefined ? ' (not known)' : ` (${text(v)})`;
+  const ratio =
+    p.risk_ratio === null ? 'ratio not known' : `ratio ${ratioText(p.risk_ratio)}${was(then?.risk_ratio, ratioText)}`;
+  const dist =
+    p.distance_pct === null
+      ? 'distance not known'
+      : `distance ${distance(p.distance_pct)}${was(then?.distance_pct, distance)}`;
+  const level = p.level === 'ok' ? '' : `, ${p.level === 'liquidatable' ? 'liquidatable now' : p.level}`;
+  return `${who}: ${positionWords(p)}: ${ratio}, ${dist}${level}; ${interestWords(p)}.`;
+}
+
+/**
+ * The interest of the last day at the debt's borrow rate now: "interest 0.5417 USDC ($0.54) in
+ * 24 h at 19.77 %". The rate moves with the pool's utilization, so this is the day at today's rate.
+ */
+function interestWords(p: DigestPosition['position']): string {
+  const apr = p.interest.apr;
+  if (apr === null) return 'interest rate not known';
+  const debts = p.debts.map((d) => ({
+    ...d,
+    day: (d.amount * apr) / 365,
+    dayUsd: d.usd === null ? null : (d.usd * apr) / 365,
+  }));
+  const amounts = debts.map((d) => amountText(d.day, d.symbol, CORE_LOCALE)).join(' and ');
+  const usds = debts.map((d) => d.dayUsd);
+  const total = usds.every((u) => u !== null) ? ` (${usd(usds.reduce<number>((s, u) => s + (u ?? 0), 0))})` : '';
+  return `interest ${amounts}${total} in 24 h at ${aprText(apr, CORE_LOCALE)}`;
+}
+
+function liquidationsLine(f: DigestFacts): string {
+  if (f.liquidations.length === 0) return 'Liquidations of your positions in 24 h: none.';
+  const each = f.liquidations.map((a) => `${who(f, a)}: ${a.title} at ${clock(a.created_at)}`);
+  return `Liquidations of your positions in 24 h: ${each.join('; ')}.`;
+}
+
+const LEVELS: AlertLevel[] = ['critical', 'warning', 'info'];
+/** "3 (1 critical, 2 warning)". */
+function byLevel(alerts: readonly AlertRecord[]): string {
+  const parts = LEVELS.map((l) => [l, alerts.filter((a) => a.level === l).length] as const)
+    .filter(([, n]) => n > 0)
+    .map(([l, n]) => `${count(n)} ${l}`);
+  return `${count(alerts.length)}${parts.length > 0 ? ` (${parts.join(', ')})` : ''}`;
+}
+
+function alertsLine(f: DigestFacts): string {
+  const parts = [
+    `${byLevel(f.own)} on your positions besides liquidations`,
+    `${count(f.watched.length)} on watched wallets`,
+    `${byLevel(f.other)} about Tidewatch itself`,
+  ];
+  return `Alerts in 24 h: ${parts.join('; ')}.`;
+}
+
+/** A line per watched wallet's alert of the day (its label, its title, when), the first few. */
+function watchedLines(f: DigestFacts): string[] {
+  if (f.watched.length === 0) return [];
+  const named = f.watched.slice(-WATCHED_NAMED).map((a) => `• ${who(f, a)}: ${a.title} at ${clock(a.created_at)}`);
+  const more = f.watched.length - named.length;
+  return [
+    `Watched wallets${more > 0 ? ` (the latest ${count(named.length)}, and ${count(more)} before)` : ''}:`,
+    ...named,
+  ];
+}
+
+function creditsLine(f: DigestFacts): string {
+  const c = f.credits;
+  if (c === null) return 'Credits: none counted (the Demo network is free).';
+  const month =
+    c.budget !== null && c.budget > 0
+      ? `${count(c.thisMonth)} of ${count(c.budget)} this month (${percentText((c.thisMonth / c.budget) * 100, 1, CORE_LOCALE)})`
+      : `${count(c.thisMonth)} this month (no monthly budget set)`;
+  return `Credits: ${month}, ${count(c.today)} today so far.`;
+}
+
+const who = (f: DigestFacts, a: AlertRecord): string =>
+  a.owner === null ? 'Tidewatch' : (f.labels.get(a.owner) ?? short(a.owner));

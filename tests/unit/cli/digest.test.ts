@@ -1,0 +1,137 @@
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { digestCommand } from '../../../src/cli/digest-command';
+import { CREDITS_KEY } from '../../../src/main/core/credits/credit-meter';
+import { PORTFOLIO_CACHE_KEY } from '../../../src/main/core/risk/risk-refresh';
+import { MemorySecretStore, SettingsService } from '../../../src/main/core/settings';
+import { Store } from '../../../src/main/core/store/store';
+import type { PortfolioSummary } from '../../../src/shared/contract';
+import { CORE_LOCALE, dayText } from '../../../src/shared/format';
+import { tempDir } from '../../support/monitor';
+import { suiLong } from '../../support/positions';
+
+/**
+ * `tidewatch digest --now` prints the digest from the store alone: a wallet of the group "mine"
+ * with its position now and 24 h before, a watched wallet's alert by its label, the credits
+ * against the Builder plan, every figure by shared/format.ts.
+ */
+const MINE = `0x${'a1'.repeat(32)}`;
+const THEIRS = `0x${'b2'.repeat(32)}`;
+const MANAGER = `0x${'c3'.repeat(32)}`;
+const HOUR = 3_600_000;
+const dirs: Array<{ remove(): void }> = [];
+afterEach(() => {
+  vi.restoreAllMocks();
+  for (const d of dirs.splice(0)) d.remove();
+});
+
+const pad = (n: number): string => String(n).padStart(2, '0');
+
+describe('tidewatch digest --now', () => {
+  it('prints the digest of the store: own positions now and 24 h before, the day’s alerts and credits', () => {
+    const dir = tempDir();
+    dirs.push(dir);
+    const now = Date.now();
+    const store = Store.open(dir.dir);
+    store.settings.addWatch(MINE, 'desk', 0);
+    store.settings.addWatch(THEIRS, 'whale', 0, 'watched');
+    new SettingsService(store.settings, new MemorySecretStore()).update({
+      network: 'custom',
+      baseUrl: 'https://service.example',
+      plan: 'builder',
+    });
+    const d = new Date(now);
+    store.settings.set(CREDITS_KEY, {
+      day: `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}`,
+      month: `${d.getFullYear()}-${pad(d.getMonth() + 1)}`,
+      today: 1_240,
+      thisMonth: 125_000,
+      estimated: 0,
+      streamedKb: 0,
+    });
+    const position = suiLong({
+      manager_id: MANAGER,
+      owner: MINE,
+      pool_name: 'SUI_USDC',
+      side: 'long',
+      size: 1000,
+      level: 'ok',
+      distance_pct: -25,
+      interest: {
+        apr: 0.1825,
+        apr_source: 'curve',
+        accrued: null,
+        accrued_usd: null,
+        symbol: 'USDC',
+        liquidation_in_ms: null,
+      },
+    });
+    const wallet = (owner: string, label: string) => ({
+      owner,
+      label,
+      positions: owner === MINE ? [position] : [{ ...position, owner, manager_id: `0x${'d4'.repeat(32)}` }],
+      supplies: [],
+      totals: { collateral_usd: 0, debt_usd: 0, equity_usd: 0, supplied_usd: 0, unpriced: 0 },
+    });
+    const portfolio: PortfolioSummary = {
+      wallets: [wallet(MINE, 'desk'), wallet(THEIRS, 'whale')],
+      prices: [],
+      computed_at: now - 60_000,
+    };
+    store.cache.save(PORTFOLIO_CACHE_KEY, portfolio, now - 60_000);
+    store.risk.addReadings([
+      {
+        manager_id: MANAGER,
+        owner: MINE,
+        ts_ms: now - 25 * HOUR,
+        risk_ratio: 1.8,
+        debt_usd: 1111,
+        assets_usd: 2000,
+        distance_pct: -30,
+      },
+    ]);
+    const alert = (owner: string, level: 'warning' | 'info', title: string, at: number) =>
+      store.risk.addAlert({
+        dedupe_key: `test:${owner}:${at}`,
+        rule: 'risk-threshold',
+        level,
+        manager_id: MANAGER,
+        owner,
+        event_id: null,
+        title,
+        message: 'm',
+        created_at: at,
+      });
+    alert(MINE, 'warning', 'Warning — Long SUI', now - 2 * HOUR);
+    alert(THEIRS, 'info', 'Critical — Long 9,000.0000 SUI on SUI_USDC: 1.190', now - 3 * HOUR);
+    alert(MINE, 'warning', 'Too old to count', now - 30 * HOUR);
+    store.close();
+
+    const out: string[] = [];
+    vi.spyOn(console, 'log').mockImplementation((line: string) => void out.push(line));
+    expect(digestCommand(['--now', '--data-dir', dir.dir])).toBe(0);
+    const [title, blank, ...lines] = out.join('\n').split('\n');
+    expect(title).toBe(`Tidewatch digest, ${dayText(now, CORE_LOCALE)}`);
+    expect(blank).toBe('');
+    expect(lines[0]).toMatch(/^Your 1 position, valued \d{1,2}:\d{2} [AP]M UTC \(24 h before in brackets\):$/);
+    expect(lines.slice(1)).toEqual([
+      '• desk: Long 1,000.0000 SUI on SUI_USDC: ratio 1.600 (1.800), distance \u221225.0\u202F% (\u221230.0\u202F%); interest 0.63 USDC ($0.63) in 24 h at 18.25\u202F%.',
+      'Liquidations of your positions in 24 h: none.',
+      'Alerts in 24 h: 1 (1 warning) on your positions besides liquidations; 1 on watched wallets; 0 about Tidewatch itself.',
+      'Watched wallets:',
+      `• whale: Critical — Long 9,000.0000 SUI on SUI_USDC: 1.190 at ${new Date(now - 3 * HOUR).toLocaleTimeString('en-US', { hour: 'numeric', minute: '2-digit', timeZoneName: 'short' })}`,
+      'Credits: 125,000 of 5,000,000 this month (2.5\u202F%), 1,240 today so far.',
+    ]);
+  });
+
+  it('asks for --now, and says what to do where no store is kept', () => {
+    expect(() => digestCommand([])).toThrow(/give --now/);
+    const dir = tempDir();
+    dirs.push(dir);
+    const err: string[] = [];
+    vi.spyOn(console, 'error').mockImplementation((line: string) => void err.push(line));
+    expect(digestCommand(['--now', '--data-dir', dir.dir])).toBe(1);
+    expect(err.join('\n')).toMatch(
+      /^tidewatch: no Tidewatch store in .+ yet\. Watch a wallet in the app \(or serve\) first/,
+    );
+  });
+});
