@@ -398,11 +398,14 @@ async function readings(
   const lines = createInterface({ input: child.stdout! });
   for await (const line of lines) {
     if (!line) continue;
-    const r = JSON.parse(line) as { manager_id: string; ts_ms: number; risk_ratio: number | null };
+    // `valued_at` is ISO 8601 with the zone's offset (docs/cli.md), as the Portfolio's CSV has it.
+    const r = JSON.parse(line) as { manager_id: string; valued_at: string; risk_ratio: number | null };
     if (!of.has(r.manager_id)) continue;
+    const at = Date.parse(r.valued_at);
+    if (!Number.isFinite(at)) throw new Error(`export risk: a reading without a time (${line.slice(0, 120)})`);
     let xs = byManager.get(r.manager_id);
     if (!xs) byManager.set(r.manager_id, (xs = []));
-    xs.push({ at: r.ts_ms, ratio: r.risk_ratio });
+    xs.push({ at, ratio: r.risk_ratio });
   }
   await new Promise((r) => (child.exitCode === null ? child.once('exit', r) : r(null)));
   return byManager;
