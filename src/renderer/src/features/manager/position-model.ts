@@ -18,6 +18,7 @@ import {
   type PricePair,
 } from '../../../../shared/risk-model';
 import { pctSet, usd, usdPrice } from '../../format';
+import { usdPriceDigits } from '../../../../shared/format';
 
 /**
  * A manager's page figures the risk model computes in the renderer, from the position main
@@ -75,15 +76,30 @@ export function repairAt(p: PositionSummary, target: number): RepairAt | null {
     ],
     repay: brought ? { symbol: owesBase ? base : quote, decimals: repayDecimals, amount: repay, brought } : null,
     liquidationPriceAfter: byQuote
-      ? liquidationAfter(h, m.prices, adviceAmount(byQuote.amount, quote, p.quote_decimals), p.liquidation_ratio)
+      ? liquidationAfter(
+          h,
+          m.prices,
+          adviceAmount(byQuote.amount, quote, p.quote_decimals),
+          p.liquidation_ratio,
+          p.price_decimals,
+        )
       : null,
   };
 }
 
-/** The liquidation price after depositing `amount` of the quote asset (as shown), rounded toward the price now. */
-function liquidationAfter(h: Holdings, prices: PricePair, amount: number, liquidation: number): number | null {
+/**
+ * The liquidation price after depositing `amount` of the quote asset (as shown), rounded toward
+ * the price now at the position's price decimals (its pool's tick's), as main rounds it.
+ */
+function liquidationAfter(
+  h: Holdings,
+  prices: PricePair,
+  amount: number,
+  liquidation: number,
+  digits: number | null,
+): number | null {
   const after = priceAtRatio(afterDeposit(h, 'quote', amount), prices.quote, liquidation);
-  return after === null ? null : liquidationPriceShown(after, prices.base);
+  return after === null ? null : liquidationPriceShown(after, prices.base, digits ?? usdPriceDigits(after));
 }
 
 /** The longest the chart looks ahead. */
@@ -165,7 +181,7 @@ export function liquidationCostText(p: PositionSummary, own: boolean): string | 
   if (!c || p.liquidation_price === null) return null;
   const o = { private: own };
   const whose = own ? 'your' : 'its';
-  const at = `If nothing is done: at ${usdPrice(p.liquidation_price)} (the liquidation price)`;
+  const at = `If nothing is done: at ${usdPrice(p.liquidation_price, p.price_decimals)} (the liquidation price)`;
   const equity = `${whose} equity there, ${usd(c.equity_before_usd, o)}, falls to ${usd(c.equity_after_usd, o)}.`;
   const rewards = `${share(p.risk_params.user_reward)} to the liquidator, ${share(p.risk_params.pool_reward)} to the pool`;
   if (c.defaulted_usd > 0) {
