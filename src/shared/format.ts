@@ -7,7 +7,8 @@ import { towardZeroAt } from './rounding';
  * rules, in a given locale. The rules, with examples: docs/formats.md.
  *
  * - A price keeps its precision with its trailing zeros: a pool's price the decimals of its tick
- *   ("3.3800"), a USD price those of `usdPriceDigits` ("$0.1870", "$97,250.00").
+ *   ("3.3800"), and so does a position's USD price ("$0.19650", "$108,757.4"); another USD price
+ *   those of `usdPriceDigits` ("$0.1870", "$97,250.00").
  * - An amount of an asset keeps the asset's display precision (`amountDigits`: a stablecoin 2
  *   decimals, any other asset 4), the same in every view; its full value goes in a tooltip and
  *   in the exports.
@@ -99,9 +100,12 @@ export function countText(value: number, locale: string): string {
 }
 
 /**
- * The decimals a USD price is shown with: two from $1,000 ($97,250.00), four from $1 ($3.8017),
- * four significant digits below ($0.1138, $0.00004321), at most eight. By the price's size, so a
- * negative one reads like its opposite.
+ * The decimals a USD price is shown with where no pool's tick says them (an asset's price in a
+ * list of prices, a quote asset's): two from $1,000 ($97,250.00), four from $1 ($3.8017), four
+ * significant digits below ($0.1138, $0.00004321), at most eight. By the price's size, so a
+ * negative one reads like its opposite. A position's prices (its mark, liquidation and break-even
+ * prices) take its pool's tick instead (`PositionSummary.price_decimals`, units.ts
+ * `usdTickDecimals`), as the pool's page writes them.
  */
 export function usdPriceDigits(value: number): number {
   const abs = Math.abs(value);
@@ -118,11 +122,12 @@ function dollars(value: number, digitsText: string, plus = false): string {
 }
 
 /**
- * A USD price with `usdPriceDigits`, trailing zeros kept, so prices of one size line up:
- * "$97,250.00", "$3.0712", "$3.3800", "$0.1870", "$0.03412".
+ * A USD price, trailing zeros kept: with `digits` where a pool's tick gives them (a position's
+ * prices: "$0.19650" on WAL_USDC's 0.00001 tick, "$108,757.4" on XBTC_USDC's 0.1), else with
+ * `usdPriceDigits` ("$97,250.00", "$3.3800", "$0.1870", "$0.03412").
  */
-export function usdPriceText(value: number, locale: string): string {
-  return dollars(value, decimalText(Math.abs(value), usdPriceDigits(value), locale));
+export function usdPriceText(value: number, locale: string, digits?: number | null): string {
+  return dollars(value, decimalText(Math.abs(value), digits ?? usdPriceDigits(value), locale));
 }
 
 /**

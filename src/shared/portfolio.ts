@@ -55,8 +55,18 @@ export interface PositionSummary {
   price: UsdPrice | null;
   /** The quote asset's price in the same valuation. */
   quote_price: UsdPrice | null;
-  /** The moving asset's USD price at which the ratio reaches `liquidation_ratio` (the quote's price held). */
+  /**
+   * The moving asset's USD price at which the ratio reaches `liquidation_ratio` (the quote's price
+   * held), rounded toward the danger at `price_decimals`.
+   */
   liquidation_price: number | null;
+  /**
+   * The decimals every price of this position is written with, its mark (`price`), liquidation
+   * and break-even prices, in every view and alert: its pool's tick's (units.ts
+   * `usdTickDecimals`: WAL_USDC's 5, "$0.19650"; XBTC_USDC's 1, "$108,757.4"). Null without a
+   * known pool (then it has no prices either).
+   */
+  price_decimals: number | null;
   /** The move from `price` to `liquidation_price`, in percent (negative: a fall liquidates). */
   distance_pct: number | null;
   /** Long the base (debt in quote), short the base (debt in base); null without debt. */

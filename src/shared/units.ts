@@ -123,6 +123,19 @@ export function tickDecimals(pool: PoolDecimals & { tick_size: number }): number
   return stepDecimals(humanPrice(pool.tick_size, pool));
 }
 
+/**
+ * Decimals a position's USD prices are shown with (its mark, liquidation and break-even prices):
+ * its pool's tick's (`tickDecimals`), so a price reads alike on the Portfolio, the manager page,
+ * the alerts and the pool's own page ("$0.19650" and "0.19650" on WAL_USDC's 0.00001 tick). For
+ * a pool quoted in a dollar stablecoin (`quoteUsd` null) that is all; quoted in another asset, the
+ * decimals of the tick's worth in dollars at the quote's price (a 0.0001 SUI tick at $3.38: 4;
+ * at $12: 3), never fewer than none.
+ */
+export function usdTickDecimals(tickDecimals: number, quoteUsd: number | null = null): number {
+  if (quoteUsd === null || !(quoteUsd > 0) || !Number.isFinite(quoteUsd)) return tickDecimals;
+  return Math.min(12, Math.max(0, tickDecimals - Math.floor(Math.log10(quoteUsd))));
+}
+
 /** Decimals a pool's sizes are shown with: those of its lot (a 0.01 SUI lot: 12.34 SUI). */
 export function lotDecimals(pool: PoolDecimals & { lot_size: number }): number {
   return stepDecimals(baseQuantity(pool.lot_size, pool));

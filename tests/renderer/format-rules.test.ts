@@ -653,6 +653,12 @@ describe('every view, alert and message, by the number rules (docs/formats.md)',
     // Its time axis: the app's one style of clock, the zone named once as the axis's name.
     expect(chart['xAxis'].name).toMatch(/^E[SD]T$/);
     for (const r of READINGS) scan.text('Manager (risk chart axis)', chart['xAxis'].axisLabel.formatter(r.ts_ms));
+    // The threshold lines' names beside the plot: each ratio with three decimals.
+    const names = (chart['graphic'][0].children as Array<{ type: string; style: { text: string } }>)
+      .filter((c) => c.type === 'text')
+      .map((c) => c.style.text);
+    expect(names).toHaveLength(3);
+    for (const n of names) scan.text('Manager (risk chart line names)', n);
     w.unmount();
   });
 
@@ -734,6 +740,13 @@ describe('every view, alert and message, by the number rules (docs/formats.md)',
       const candles = chartWith(charts, (o) => o['series']?.[0]?.type === 'candlestick')!;
       expect(candles['xAxis'][1].name).toMatch(/^E[SD]T$/);
       for (const t of candles['xAxis'][0].data) scan.text(`Pool ${p.pool_name} (candle axis)`, t);
+      // The positions' labels beside the candles: each price at the pool's tick.
+      for (const c of candles['graphic'][0].children as Array<{ type: string; style: { text: string } }>)
+        if (c.type === 'text') {
+          scan.text(`Pool ${p.pool_name} (position label)`, c.style.text);
+          const last = c.style.text.split(/[ –]/).at(-1)!;
+          expect(decimals(last), `${p.pool_name} ${c.style.text}`).toBe(tickDecimals(p));
+        }
       const depth = chartWith(charts, (o) => o['series']?.[0]?.name === 'bids');
       if (depth)
         scan.text(

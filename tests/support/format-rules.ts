@@ -1,4 +1,6 @@
 import { amountDigits, APR_DIGITS, usdPriceDigits, USD_WHOLE_FROM } from '../../src/shared/format';
+import { tickDecimals } from '../../src/shared/units';
+import { ASSETS, POOL_SPECS } from '../../src/sim/chain/assets';
 
 /** The decimals of every ratio shown, a reading or a threshold (`ratioText`, units.ts): "1.200". */
 export const RATIO_DIGITS = 3;
@@ -9,6 +11,22 @@ export const RATIO_DIGITS = 3;
  * Each check counts what it looked at, so a test can tell a rule that held from one that found
  * nothing to look at.
  */
+
+/**
+ * The decimals of the Demo network's pools' ticks (SUI_USDC's 4, WAL_USDC's 5, XBTC_USDC's 1, …):
+ * a position's USD price is written at its pool's (`PositionSummary.price_decimals`).
+ */
+export const TICK_DIGITS: readonly number[] = [
+  ...new Set(
+    POOL_SPECS.map((s) =>
+      tickDecimals({
+        tick_size: s.tickSize,
+        base_asset_decimals: ASSETS[s.base]!.decimals,
+        quote_asset_decimals: ASSETS[s.quote]!.decimals,
+      }),
+    ),
+  ),
+];
 
 /** The assets of the Demo network: "<number> <symbol>" is an amount of one of them. */
 export const ASSET_SYMBOLS = ['SUI', 'USDC', 'DEEP', 'WAL', 'NS', 'XBTC'] as const;
@@ -49,6 +67,13 @@ export class FormatScan {
     column: 0,
   };
   readonly findings: Finding[] = [];
+
+  /**
+   * `priceDigits`: the decimals a USD price may take besides those of its size
+   * (`usdPriceDigits`): the ticks of the pools whose positions the texts show ("$108,757.4" on
+   * XBTC_USDC's 0.1 tick, "$0.19650" on WAL_USDC's 0.00001).
+   */
+  constructor(private readonly priceDigits: readonly number[] = TICK_DIGITS) {}
   /** Every amount written, by its text ("3,757.2372 SUI"), with where it was seen. */
   readonly amounts = new Map<string, Set<string>>();
 
@@ -86,13 +111,15 @@ export class FormatScan {
         this.amounts.set(m[0], seen.add(where));
       }
     // A dollar figure: money (cents below $10,000, whole dollars from it), or a USD price with
-    // its digits, trailing zeros kept ("$0.1870", never "$0.187"); compact money ("$1.2M") aside.
+    // its digits, trailing zeros kept ("$0.1870", never "$0.187"): by its size, or a pool's tick's
+    // (a position's prices: "$108,757.4"); compact money ("$1.2M") aside.
     for (const m of text.matchAll(/(?<![\w.])\$(\d[\d,]*)(?:\.(\d+))?(?![\d,.]*\d|[KMBT])/gu)) {
       this.checked.usd++;
       const digits = m[2]?.length ?? 0;
       const value = Number(`${m[1]!.replace(/,/g, '')}.${m[2] ?? '0'}`);
       const money = digits === 2 || (digits === 0 && value >= USD_WHOLE_FROM);
-      if (!money && digits !== usdPriceDigits(value)) this.find('usd', where, text, m);
+      if (!money && digits !== usdPriceDigits(value) && !this.priceDigits.includes(digits))
+        this.find('usd', where, text, m);
     }
     // A borrow rate: two decimals, wherever it is named.
     for (const m of text.matchAll(/(?:Borrow rate|APR) (\d+)(?:\.(\d+))?\u202F%/gu)) {

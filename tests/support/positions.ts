@@ -78,6 +78,8 @@ export const BOOK: AssetBook = {
         quote_asset_id: USDC,
         quote_asset_symbol: 'USDC',
         quote_asset_decimals: 6,
+        // SUI_USDC's 0.0001 tick: its positions' prices have 4 decimals.
+        tick_size: 100,
       } as never,
     ],
   ]),

@@ -84,11 +84,12 @@ export function usdCompact(value: Figure, opts: { private?: boolean } = {}): str
 }
 
 /**
- * An asset's USD price (market data, never masked), trailing zeros kept ("$0.1870"), by the rule
- * the alerts write it with (`usdPriceText`, shared/format.ts).
+ * A USD price (market data, never masked), trailing zeros kept, by the rule the alerts write it
+ * with (`usdPriceText`, shared/format.ts): a position's prices with its pool's tick's `digits`
+ * (`PositionSummary.price_decimals`: "$0.19650"), another price by its size ("$0.1870").
  */
-export function usdPrice(value: Figure): string {
-  return missing(value) ? '–' : usdPriceText(value, locale);
+export function usdPrice(value: Figure, digits?: number | null): string {
+  return missing(value) ? '–' : usdPriceText(value, locale, digits);
 }
 
 /** A pool price with the decimals its tick implies, trailing zeros kept (market data, never masked). */

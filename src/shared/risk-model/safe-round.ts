@@ -1,4 +1,4 @@
-import { amountDigits, usdPriceDigits } from '../format';
+import { amountDigits } from '../format';
 import { ceilAt, floorAt, towardZeroAt } from '../rounding';
 
 /**
@@ -29,18 +29,23 @@ export function adviceAmount(x: number, symbol: string, assetDecimals: number): 
 }
 
 /**
- * A liquidation price as shown: rounded at its digits toward the price now, so it is met no later
- * than the true one (a long's rounds up, a short's down).
+ * A liquidation price as shown: rounded at the `digits` it is written with (its pool's tick's:
+ * units.ts `usdTickDecimals`) toward the price now, so it is met no later than the true one (a
+ * long's rounds up, a short's down): $0.196534 on WAL_USDC's 0.00001 tick is "$0.19654" for a
+ * long, "$0.19653" for a short.
  */
-export function liquidationPriceShown(liquidation: number, now: number | null): number {
-  const digits = usdPriceDigits(liquidation);
+export function liquidationPriceShown(liquidation: number, now: number | null, digits: number): number {
   if (now === null) return liquidation;
   return liquidation < now ? ceilAt(liquidation, digits) : floorAt(liquidation, digits);
 }
 
-/** A distance to liquidation (percent, negative for a fall) as shown: toward zero at `digits`. */
+/**
+ * A distance to liquidation (percent, negative for a fall) as shown: toward zero at `digits`; a
+ * distance that rounds to nothing is 0, never −0 (a price within a tick of its liquidation price
+ * on a coarse tick: $0.0100 on SUI_USDC's 0.0001).
+ */
 export function distanceShown(pct: number, digits = 1): number {
-  return towardZeroAt(pct, digits);
+  return towardZeroAt(pct, digits) || 0;
 }
 
 /**

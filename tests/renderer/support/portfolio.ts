@@ -50,6 +50,8 @@ export function position(
       params: PARAMS,
       thresholds: THRESHOLDS,
       now: NOW,
+      // Its pool's tick's decimals, as on the Demo network: SUI_USDC's 0.0001, DEEP_USDC's 0.00001.
+      priceDecimals: pool[0] === 'DEEP' ? 5 : 4,
       pnl: {
         net_deposited_usd: v.equity - 100,
         pnl_usd: 100,

@@ -27,6 +27,8 @@ export function modelPosition(o: {
   now: number;
   pnl: PositionSummary['pnl'];
   interest: PositionSummary['interest'];
+  /** Its pool's tick's decimals (4: SUI_USDC's 0.0001). */
+  priceDecimals?: number;
 }): PositionSummary {
   const { h, params, thresholds } = o;
   const p = { base: o.base.usd, quote: o.quote.usd };
@@ -63,6 +65,7 @@ export function modelPosition(o: {
     price: o.base,
     quote_price: o.quote,
     liquidation_price: liq,
+    price_decimals: o.priceDecimals ?? 4,
     distance_pct: distance,
     side: sideOf(h),
     size: sizeOf(h),

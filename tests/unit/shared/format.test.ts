@@ -45,6 +45,15 @@ describe('USD prices', () => {
     expect(usdPriceDigits(-5000)).toBe(2);
   });
 
+  it("writes a position's price with its pool's tick's digits where given, trailing zeros kept", () => {
+    expect(usdPriceText(0.1965, 'en-US', 5)).toBe('$0.19650');
+    expect(usdPriceText(108_757.4, 'en-US', 1)).toBe('$108,757.4');
+    expect(usdPriceText(3.38, 'en-US', 4)).toBe('$3.3800');
+    expect(usdPriceText(-0.1965, 'en-US', 5)).toBe('\u2212$0.19650');
+    // Without them (null or not given), by its size.
+    expect(usdPriceText(0.1965, 'en-US', null)).toBe('$0.1965');
+  });
+
   it('writes them with those digits, trailing zeros kept, so prices of one size line up', () => {
     expect(usdPriceText(97_250, 'en-US')).toBe('$97,250.00');
     expect(usdPriceText(1_234_567.891, 'en-US')).toBe('$1,234,567.89');

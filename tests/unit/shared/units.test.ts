@@ -5,6 +5,7 @@ import {
   formatUnits,
   lotDecimals,
   tickDecimals,
+  usdTickDecimals,
   humanPrice,
   marginAmount,
   oraclePrice,
@@ -111,6 +112,21 @@ describe('units', () => {
     expect(tickDecimals(sui)).toBe(4);
     expect(lotDecimals(sui)).toBe(1);
     expect(tickDecimals({ base_asset_decimals: 6, quote_asset_decimals: 6, tick_size: 5_000_000_000 })).toBe(0);
+  });
+
+  it("writes a position's USD prices at its pool's tick, in dollars where the quote is no stablecoin", () => {
+    const wal = { base_asset_decimals: 9, quote_asset_decimals: 6, tick_size: 10 };
+    // WAL_USDC's 0.00001: "$0.19650", as its page writes "0.19650" (issue 40 read "$0.1965" there).
+    expect(usdTickDecimals(tickDecimals(wal))).toBe(5);
+    // XBTC_USDC's 0.1: "$108,757.4".
+    expect(usdTickDecimals(tickDecimals({ base_asset_decimals: 8, quote_asset_decimals: 6, tick_size: 1e6 }))).toBe(1);
+    // Quoted in SUI: a 0.0001 SUI tick is $0.000338 at $3.38 (4 decimals), $0.0012 at $12 (3).
+    expect(usdTickDecimals(4, 3.38)).toBe(4);
+    expect(usdTickDecimals(4, 12)).toBe(3);
+    expect(usdTickDecimals(1, 97_250)).toBe(0);
+    expect(usdTickDecimals(4, 0.05)).toBe(6);
+    // An unknown quote price: the tick's own.
+    expect(usdTickDecimals(4, 0)).toBe(4);
   });
 
   it('gives a tick or lot below a millionth its decimals, not none', () => {

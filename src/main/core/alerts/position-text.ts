@@ -13,8 +13,11 @@ const usd = (n: number): string => usdText(n, CORE_LOCALE);
  * writing it rounds nothing again.
  */
 const amount = (n: number, symbol: string | null): string => amountText(n, symbol, CORE_LOCALE);
-/** A price as the rows show it, trailing zeros kept: $97,250.00, $3.8017, $0.1138. */
-const price = (n: number): string => usdPriceText(n, CORE_LOCALE);
+/**
+ * A position's price as its row shows it, at its pool's tick (`price_decimals`), trailing zeros
+ * kept: "$0.19650" (WAL_USDC), "$3.8017" (SUI_USDC), "$108,757.4" (XBTC_USDC).
+ */
+const price = (n: number, p: PositionSummary): string => usdPriceText(n, CORE_LOCALE, p.price_decimals);
 /** A distance to liquidation with a true minus sign, toward zero: "−1.2 %", "+4.0 %". */
 const distance = (pct: number): string => distanceText(pct, CORE_LOCALE);
 /** A target ratio with the three decimals of every ratio shown (a reading or a threshold): "1.200", "1.275". */
@@ -46,21 +49,21 @@ export function positionWords(p: PositionSummary): string {
 
 /**
  * The headline of an alert on a position: "Long 10,175.0000 WAL on WAL_USDC: 1.190, liquidation at
- * $0.1965, −1.2 %". Every figure is the valuation's (the row's), rounded toward the danger.
+ * $0.19650, −1.2 %". Every figure is the valuation's (the row's), rounded toward the danger.
  */
 export function positionHeadline(p: PositionSummary): string {
   const ratio = p.risk_ratio === null ? '' : `: ${ratioText(p.risk_ratio)}`;
   const liq =
     p.liquidation_price === null || p.distance_pct === null
       ? ''
-      : `, liquidation at ${price(p.liquidation_price)}, ${distance(p.distance_pct)}`;
+      : `, liquidation at ${price(p.liquidation_price, p)}, ${distance(p.distance_pct)}`;
   return `${positionWords(p)}${ratio}${liq}`;
 }
 
 /** What an alert says of a position, from the one valuation the row shows. */
 export interface PositionWords {
   pool: string | null;
-  /** "Long 10,175.0000 WAL on WAL_USDC: 1.190, liquidation at $0.1965, −1.2 %". */
+  /** "Long 10,175.0000 WAL on WAL_USDC: 1.190, liquidation at $0.19650, −1.2 %". */
   headline: string;
   /** The action first: "Deposit 307.41 USDC or repay 70.7072 SUI → 1.200"; '' when nothing is to be done. */
   action: string;
@@ -84,7 +87,7 @@ export function describePosition(p: PositionSummary): PositionWords {
   const liq =
     p.liquidation_price === null || p.distance_pct === null
       ? ''
-      : ` ${p.moving_symbol} at ${price(p.liquidation_price)} (${distance(p.distance_pct)}) liquidates it.`;
+      : ` ${p.moving_symbol} at ${price(p.liquidation_price, p)} (${distance(p.distance_pct)}) liquidates it.`;
   return {
     pool: p.pool_name,
     headline: positionHeadline(p),

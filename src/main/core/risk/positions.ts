@@ -38,7 +38,7 @@ import {
   type RiskThresholds,
 } from '../../../shared/risk-model';
 import { CORE_LOCALE, usdText } from '../../../shared/format';
-import { marginAmount, oraclePrice } from '../../../shared/units';
+import { marginAmount, oraclePrice, tickDecimals, usdTickDecimals } from '../../../shared/units';
 import type { AssetBook } from './asset-book';
 import { holdingsOf } from './oracle-book';
 import { paramsOf } from './risk-params';
@@ -229,7 +229,7 @@ function repairOf(
   p: PricePair,
   target: number,
   liquidation: number,
-  s: { base: string; quote: string; baseDecimals: number; quoteDecimals: number },
+  s: { base: string; quote: string; baseDecimals: number; quoteDecimals: number; priceDecimals: number },
 ): RepairPlan | null {
   if (!depositFor(h, p, target, 'quote', s.quoteDecimals)) return null;
   // Aimed a hair above the target, so a check with the rounded figures on screen reaches it too.
@@ -271,7 +271,7 @@ function repairOf(
           ),
         }
       : null,
-    liquidation_price_after: after === null ? null : liquidationPriceShown(after, p.base),
+    liquidation_price_after: after === null ? null : liquidationPriceShown(after, p.base, s.priceDecimals),
   };
 }
 
@@ -297,6 +297,7 @@ export function interestRepairOf(p: PositionSummary, days: number): RepairPlan |
     quote: p.quote_symbol,
     baseDecimals: p.base_decimals,
     quoteDecimals: p.quote_decimals,
+    priceDecimals: p.price_decimals ?? 0,
   });
 }
 
@@ -344,12 +345,18 @@ export function positionOf(m: MarginManager, ctx: ValuationContext): PositionSum
     };
   });
   const hasDebt = loans.length > 0;
+  // Every price of the position at its pool's tick, as the pool's page writes the pool's prices
+  // (issue 40: "$0.1965" on the Portfolio beside "0.19650" on WAL_USDC's page).
+  const priceDecimals = pool
+    ? usdTickDecimals(tickDecimals(pool), isStable(pool.quote_asset_symbol) ? null : (quotePrice?.usd ?? null))
+    : null;
   const L = params.liquidation;
   const liq = h && p && hasDebt ? priceAtRatio(h, p.quote, L) : null;
   // As shown, rounded toward the danger (safe-round.ts). The level is judged on the distance as
   // shown (a row reading −3.0 % is within a 3 % band) and the exact ratio: every view, the tray and
   // the alerts judge these same figures.
-  const liqShown = liq === null || !p ? liq : liquidationPriceShown(liq, p.base);
+  const liqShown =
+    liq === null || !p || priceDecimals === null ? liq : liquidationPriceShown(liq, p.base, priceDecimals);
   const moved = p ? movePct(p.base, liqShown) : null;
   const distanceOut = moved === null ? null : distanceShown(moved, 1);
   const ratio = v?.ratio ?? null;
@@ -375,6 +382,7 @@ export function positionOf(m: MarginManager, ctx: ValuationContext): PositionSum
     quote: pool?.quote_asset_symbol ?? '?',
     baseDecimals: pool?.base_asset_decimals ?? 0,
     quoteDecimals: pool?.quote_asset_decimals ?? 0,
+    priceDecimals: priceDecimals ?? 0,
   };
   const interest: PositionInterest = {
     apr,
@@ -422,6 +430,7 @@ export function positionOf(m: MarginManager, ctx: ValuationContext): PositionSum
     price: basePrice,
     quote_price: quotePrice,
     liquidation_price: liqShown,
+    price_decimals: priceDecimals,
     distance_pct: distanceOut,
     side: h ? sideOf(h) : null,
     size: h ? sizeOf(h) : 0,

@@ -99,3 +99,69 @@ describe('the risk history chart', () => {
     expect(o.series[1]!.endLabel!.formatter).toMatch(/^interest alone: \u22120\.00\d\d? a day$/);
   });
 });
+
+describe("the risk history chart's line names", () => {
+  type Child = { type: string; y?: number; style: { text?: string }; shape?: { points: number[][] } };
+  type Option = {
+    grid: { right: number };
+    yAxis: { min: number; max: number };
+    graphic: Array<{ right?: number; width: number; children: Child[] }>;
+    series: Array<{ markLine?: { label: { show: boolean }; data: Array<{ yAxis: number }> } }>;
+  };
+  function draw(warning: number, critical: number, liquidation: number): Option {
+    const p = position({ apr: 1.5 });
+    const readings: RiskReading[] = [NOW - 15 * 60_000, NOW].map((ts) => ({
+      manager_id: p.manager_id,
+      owner: p.owner,
+      ts_ms: ts,
+      risk_ratio: 1.3,
+      debt_usd: p.debt_usd,
+      assets_usd: p.collateral_usd,
+      distance_pct: p.distance_pct,
+    }));
+    const options: Option[] = [];
+    mount(RiskHistoryChart, {
+      props: { readings, warning, critical, liquidation },
+      global: { stubs: { VChart: chartProbe(options), Echarts: chartProbe(options) } },
+    });
+    return options.at(-1)!;
+  }
+  const texts = (o: Option): Array<{ text: string; y: number }> =>
+    o.graphic[0]!.children.filter((c) => c.type === 'text').map((c) => ({ text: c.style.text!, y: c.y! }));
+
+  it('three thresholds 0.01 apart: names in the right margin, at least 14 px apart, top to bottom', () => {
+    const o = draw(1.22, 1.21, 1.2);
+    // The markLines draw the lines; their own labels (which took no vertical offset) are off.
+    expect(o.series[0]!.markLine!.label.show).toBe(false);
+    expect(o.series[0]!.markLine!.data.map((d) => d.yAxis)).toEqual([1.22, 1.21, 1.2]);
+    const labels = texts(o);
+    expect(labels.map((l) => l.text)).toEqual(['warning 1.220', 'critical 1.210', 'liquidation 1.200']);
+    // 0.01 of a ratio is under 6 px on this axis: the lines are closer than a label is tall.
+    const plotPx = 300 - 16 - 30;
+    expect((0.01 / (o.yAxis.max - o.yAxis.min)) * plotPx).toBeLessThan(14);
+    expect(labels[1]!.y - labels[0]!.y).toBeGreaterThanOrEqual(14);
+    expect(labels[2]!.y - labels[1]!.y).toBeGreaterThanOrEqual(14);
+    // In the margin right of the plot: the group is the grid's right margin, against the chart's edge.
+    expect(o.graphic[0]).toMatchObject({ right: 0, width: o.grid.right });
+  });
+
+  it("each name's leader starts at its line's height on the plot's edge", () => {
+    const o = draw(1.22, 1.21, 1.2);
+    const leaders = o.graphic[0]!.children.filter((c) => c.type === 'polyline');
+    const plotPx = 300 - 16 - 30;
+    const at = (r: number): number => 16 + ((o.yAxis.max - r) / (o.yAxis.max - o.yAxis.min)) * plotPx;
+    expect(leaders.map((l) => l.shape!.points[0])).toEqual([
+      [0, at(1.22)],
+      [0, at(1.21)],
+      [0, at(1.2)],
+    ]);
+    // And ends at its label.
+    expect(leaders.map((l) => l.shape!.points.at(-1)![1])).toEqual(texts(o).map((l) => l.y));
+  });
+
+  it('thresholds far apart: each name level with its line', () => {
+    const o = draw(1.5, 1.25, 1.125);
+    const leaders = o.graphic[0]!.children.filter((c) => c.type === 'polyline');
+    for (const [i, l] of texts(o).entries()) expect(l.y).toBe(Math.round(leaders[i]!.shape!.points[0]![1]!));
+  });
+});

@@ -42,8 +42,11 @@ const line = (id: string, kind: PositionLine['kind'], price: number): PositionLi
 });
 
 type Mark = { yAxis: number; label: { show?: boolean; formatter?: string; position?: string } };
+type Child = { type: string; x?: number; y?: number; style: { text?: string }; shape?: { points: number[][] } };
 type Option = {
+  grid?: Array<{ left: number; top: number; bottom: number }>;
   yAxis?: Array<{ min?: number; max?: number }>;
+  graphic?: Array<{ left?: number; width: number; children: Child[] }>;
   series?: Array<{ markLine?: { data: Mark[] } }>;
 };
 
@@ -59,49 +62,81 @@ function draw(lines: PositionLine[]) {
       lines,
       focus: null,
       priceDecimals: 4,
-      sizeDecimals: 1,
     },
     global: { stubs: { VChart: chartProbe(options), Echarts: chartProbe(options) } },
   });
   const o = options.at(-1)!;
-  const labels = o.series![0]!.markLine!.data.filter((m) => m.label.show && m.label.formatter !== '3.7000');
   w.unmount();
-  return { o, labels: labels.map((m) => [m.label.formatter, m.label.position]) };
+  const children = o.graphic![0]!.children;
+  const labels = children.filter((c) => c.type === 'text').map((c) => ({ text: c.style.text!, x: c.x!, y: c.y! }));
+  const leaders = children.filter((c) => c.type === 'polyline').map((c) => c.shape!.points);
+  return { o, labels, leaders };
 }
 
-describe('the price chart: labels of close positions never overlap', () => {
-  it("fixes the price axis to the candles, the lines and the last price, with a label's room above", () => {
+/** A price's height in the chart: the candle plot is 302 px tall, 10 px from the top. */
+const heightOf = (o: Option, p: number): number => {
+  const y = o.yAxis![0]!;
+  return 10 + ((y.max! - p) / (y.max! - y.min!)) * 302;
+};
+
+describe('the price chart: labels of the positions beside the candles, never on one another', () => {
+  it('fixes the price axis to the candles, the lines and the last price, with half a label above', () => {
     const { o } = draw([line('a', 'liquidation', 3.4)]);
     const y = o.yAxis![0]!;
     expect(y.min).toBeLessThan(3.4);
     expect(y.max).toBeGreaterThan(3.75);
-    // 21 px of the 302 px plot above the highest candle: a label on a line there stays on the chart.
-    expect(((y.max! - 3.75) / (y.max! - y.min!)) * 302).toBeCloseTo(21, 6);
+    expect(((y.max! - 3.75) / (y.max! - y.min!)) * 302).toBeCloseTo(7, 6);
+    expect(o.grid![0]).toMatchObject({ top: 10, bottom: 430 - 10 - 302 });
   });
 
-  it("a position's liquidation and break-even a tick apart: side by side, left and middle", () => {
-    const { labels } = draw([line('a', 'liquidation', 3.65), line('a', 'break-even', 3.6501)]);
+  it("puts the labels in the margin left of the plot (the markLines' own labels off), right-aligned to its edge", () => {
+    const { o, labels } = draw([line('a', 'liquidation', 3.45), line('b', 'liquidation', 3.62)]);
+    for (const m of o.series![0]!.markLine!.data) if (m.yAxis !== 3.7) expect(m.label.show).toBe(false);
+    const left = o.grid![0]!.left;
+    // The group is the grid's left margin, against the chart's left edge: every label ends before the plot.
+    expect(o.graphic![0]).toMatchObject({ left: 0, width: left });
+    for (const l of labels) expect(l.x).toBeLessThan(left);
+    // Wide enough for the longest label's words at 11 px.
+    expect(left).toBeGreaterThanOrEqual('Liq 0xaaaa…aa 3.4500'.length * 6);
+    // Far apart: each level with its line.
     expect(labels).toEqual([
-      ['Liq 0xaaaa…aa 3.6500', 'insideStartTop'],
-      ['Break-even 0xaaaa…aa 3.6501', 'insideMiddleTop'],
+      { text: 'Liq 0xbbbb…bb 3.6200', x: expect.any(Number), y: Math.round(heightOf(o, 3.62)) },
+      { text: 'Liq 0xaaaa…aa 3.4500', x: expect.any(Number), y: Math.round(heightOf(o, 3.45)) },
     ]);
   });
 
-  it('four lines within a label of each other: one label that counts them', () => {
+  it("a position's liquidation and break-even a tick apart: stacked 14 px apart, each with a leader to its line", () => {
+    const { o, labels, leaders } = draw([line('a', 'liquidation', 3.65), line('a', 'break-even', 3.6501)]);
+    expect(labels.map((l) => l.text)).toEqual(['Break-even 0xaaaa…aa 3.6501', 'Liq 0xaaaa…aa 3.6500']);
+    expect(labels[1]!.y - labels[0]!.y).toBeGreaterThanOrEqual(14);
+    const left = o.grid![0]!.left;
+    expect(leaders.map((p) => p[0])).toEqual([
+      [left, heightOf(o, 3.6501)],
+      [left, heightOf(o, 3.65)],
+    ]);
+    expect(leaders.map((p) => p.at(-1)![1])).toEqual(labels.map((l) => l.y));
+  });
+
+  it('three close lines and one more, stacked; four within a label of each other: one label that counts them', () => {
+    const three = draw([
+      line('a', 'liquidation', 3.65),
+      line('b', 'liquidation', 3.651),
+      line('c', 'liquidation', 3.652),
+      line('d', 'liquidation', 3.5),
+    ]).labels;
+    expect(three.map((l) => l.text)).toEqual([
+      'Liq 0xcccc…cc 3.6520',
+      'Liq 0xbbbb…bb 3.6510',
+      'Liq 0xaaaa…aa 3.6500',
+      'Liq 0xdddd…dd 3.5000',
+    ]);
+    for (let k = 1; k < three.length; k++) expect(three[k]!.y - three[k - 1]!.y).toBeGreaterThanOrEqual(14);
     const { labels } = draw([
       line('a', 'liquidation', 3.65),
       line('b', 'liquidation', 3.651),
       line('a', 'break-even', 3.652),
       line('c', 'liquidation', 3.653),
     ]);
-    expect(labels).toEqual([['4 lines: Liq ×3, Break-even ×1, 3.6500–3.6530', 'insideStartTop']]);
-  });
-
-  it('lines far apart: each its own label on the left', () => {
-    const { labels } = draw([line('a', 'liquidation', 3.45), line('b', 'liquidation', 3.62)]);
-    expect(labels).toEqual([
-      ['Liq 0xaaaa…aa 3.4500', 'insideStartTop'],
-      ['Liq 0xbbbb…bb 3.6200', 'insideStartTop'],
-    ]);
+    expect(labels.map((l) => l.text)).toEqual(['4 lines: Liq ×3, Break-even ×1, 3.6500–3.6530']);
   });
 });

@@ -238,8 +238,20 @@ describe('the pool page: watched positions on the price chart', () => {
       computed_at: NOW,
     };
     type Mark = { yAxis: number; lineStyle: { width: number; opacity: number }; label: { formatter?: string } };
-    const options: Array<{ series?: Array<{ markLine?: { data: Mark[] } }> }> = [];
-    const marks = (): Mark[] => options.filter((o) => o.series?.[0]?.markLine).at(-1)!.series![0]!.markLine!.data;
+    type Candles = {
+      series?: Array<{ markLine?: { data: Mark[] } }>;
+      graphic?: Array<{ children: Array<{ type: string; style: { text?: string } }> }>;
+    };
+    const options: Candles[] = [];
+    const candleOption = (): Candles => options.filter((o) => o.series?.[0]?.markLine).at(-1)!;
+    const marks = (): Mark[] => candleOption().series![0]!.markLine!.data;
+    /** The positions' labels, beside the plot (the graphic's texts), and the last price's tag on its line. */
+    const labelsOn = (): Array<string | undefined> => [
+      ...candleOption()
+        .graphic![0]!.children.filter((c) => c.type === 'text')
+        .map((c) => c.style.text),
+      ...marks().map((m) => m.label.formatter),
+    ];
     const w = mount(PoolView, {
       props: { poolName: 'SUI_USDC' },
       global: {
@@ -275,7 +287,7 @@ describe('the pool page: watched positions on the price chart', () => {
     );
 
     // On the chart: a labelled line at each price within reach of the last price, beside the last price's.
-    const labels = marks().map((m) => m.label.formatter);
+    const labels = labelsOn();
     expect(labels).toEqual(
       expect.arrayContaining([
         `Liq 0x7c36…de 1.9375`,
@@ -285,18 +297,16 @@ describe('the pool page: watched positions on the price chart', () => {
         '2.2000',
       ]),
     );
-    expect(marks().find((m) => m.label.formatter === 'Liq 0x7c36…de 1.9375')!.yAxis).toBeCloseTo(
-      inUsdc(long.liquidation_price),
-      9,
-    );
+    expect(marks().some((m) => Math.abs(m.yAxis - inUsdc(long.liquidation_price)) < 1e-9)).toBe(true);
     expect(labels.filter((l) => l?.includes('0xab12'))).toEqual([]);
 
     // Pointing at a position in the list brings its lines forward and labels only them.
     await rows[0]!.trigger('mouseenter');
     const focused = marks();
-    expect(focused.map((m) => m.label.formatter).filter((l) => l && l !== '2.2000')).toEqual([
-      'Liq 0xcc33…99 2.0250',
+    // Top to bottom, as the lines are: the break-even above the liquidation.
+    expect(labelsOn().filter((l) => l && l !== '2.2000')).toEqual([
       `Break-even 0xcc33…99 ${inUsdc(near.pnl.break_even_price).toFixed(4)}`,
+      'Liq 0xcc33…99 2.0250',
     ]);
     expect(focused.filter((m) => m.lineStyle.opacity < 0.5).map((m) => m.yAxis)).toEqual([
       inUsdc(long.liquidation_price),

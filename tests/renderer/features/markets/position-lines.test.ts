@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import {
   drawnLines,
-  labelPositions,
   layoutLabels,
+  lineLabelText,
   mergedLabelText,
   positionLineRows,
   priceAxisRange,
@@ -51,75 +51,71 @@ describe("the watched positions' lines on a pool chart", () => {
   });
 });
 
-describe('labels of the lines on the price chart', () => {
-  /** Where each label is, in pixels above the plot's bottom: [left, right) in slots, [bottom, top). */
-  const boxes = (prices: number[], labels: LineLabel[], pxPerUnit: number) =>
-    labels.map((l) => ({ slot: l.slot, bottom: prices[l.at]! * pxPerUnit, top: prices[l.at]! * pxPerUnit + 17 }));
-  const overlaps = (bs: ReturnType<typeof boxes>): boolean =>
-    bs.some((a, i) => bs.some((b, j) => i < j && a.slot === b.slot && a.bottom < b.top && b.bottom < a.top));
+describe('labels of the lines beside the price chart', () => {
+  /** A plot 302 px tall from 10 px down, over prices 3.0 to 4.0 (302 px a unit, higher prices higher up). */
+  const o = { toPx: (p: number) => 10 + (4 - p) * 302, gap: 14, stack: 3, top: 7, bottom: 312 };
+  /** Every two labels at least a gap apart, and in the order of their prices (a higher one higher up). */
+  const expectApart = (prices: readonly number[], labels: readonly LineLabel[]): void => {
+    const byHeight = [...labels].sort((a, b) => a.y - b.y);
+    for (let k = 1; k < byHeight.length; k++) {
+      expect(byHeight[k]!.y - byHeight[k - 1]!.y).toBeGreaterThanOrEqual(14);
+      expect(prices[byHeight[k]!.at]!).toBeLessThanOrEqual(prices[byHeight[k - 1]!.lines[0]!]!);
+    }
+  };
 
-  it('puts close lines side by side, and far ones each on the left', () => {
-    // 100 px per unit: 3.60 and 3.61 are 1 px apart, 3.80 is 19 px above 3.61.
+  it('labels far lines level with each, close ones stacked beside them', () => {
+    // 3.60 and 3.61 are 3 px apart (130.8 and 127.78 px down), 3.80 is 57 px above 3.61.
     const prices = [3.61, 3.8, 3.6];
-    const labels = layoutLabels(prices, { pxPerUnit: 100, labelPx: 17, slots: 3 });
-    expect(labels).toEqual([
-      { lines: [2], at: 2, slot: 0 },
-      { lines: [0], at: 0, slot: 1 },
-      { lines: [1], at: 1, slot: 0 },
+    const labels = layoutLabels(prices, o);
+    expect(labels.map((l) => [l.lines, l.y])).toEqual([
+      [[1], Math.round(o.toPx(3.8))],
+      // The two close ones 14 px apart, about their lines: 122.29 ± 7 px, in whole pixels.
+      [[0], 122],
+      [[2], 136],
     ]);
-    expect(overlaps(boxes(prices, labels, 100))).toBe(false);
+    // Each leader starts at its own line.
+    expect(labels.map((l) => l.line)).toEqual([o.toPx(3.8), o.toPx(3.61), o.toPx(3.6)]);
+    expectApart(prices, labels);
   });
 
-  it('merges a cluster larger than the width holds into one label, above its highest line', () => {
+  it('merges a cluster of more lines than it stacks into one label with its lines, its leader at their middle', () => {
     const prices = [3.6, 3.605, 3.61, 3.615, 3.9];
-    expect(layoutLabels(prices, { pxPerUnit: 100, labelPx: 17, slots: 3 })).toEqual([
-      { lines: [0, 1, 2, 3], at: 3, slot: 0 },
-      { lines: [4], at: 4, slot: 0 },
+    const labels = layoutLabels(prices, o);
+    expect(labels.map((l) => [l.lines, l.at])).toEqual([
+      [[4], 4],
+      [[0, 1, 2, 3], 3],
     ]);
-    // A narrow chart holds one label a row: two close lines are merged too.
-    expect(layoutLabels([3.6, 3.61], { pxPerUnit: 100, labelPx: 17, slots: 1.6 })).toEqual([
-      { lines: [0, 1], at: 1, slot: 0 },
-    ]);
+    expect(labels[1]!.line).toBeCloseTo((o.toPx(3.6) + o.toPx(3.615)) / 2, 9);
+    // A stack of one: two close lines are merged too.
+    expect(layoutLabels([3.6, 3.61], { ...o, stack: 1 }).map((l) => l.lines)).toEqual([[0, 1]]);
   });
 
-  it('never lets two labels overlap, however the lines fall and however wide the plot', () => {
-    // Labels 190 px wide and 17 px tall on plots one to four labels wide, as many side by side as
-    // fit: each label a box, at its slot's place (left, middle or right) and above its line.
-    const w = 190;
-    const at = (pos: string, plot: number): [number, number] =>
-      pos === 'insideStartTop'
-        ? [0, w]
-        : pos === 'insideEndTop'
-          ? [plot - w, plot]
-          : [plot / 2 - w / 2, plot / 2 + w / 2];
+  it('takes clusters wider when more labels come than the margin holds', () => {
+    // 40 lines 7.5 px apart on a 305 px margin (22 labels): fewer labels, every line in one.
+    const prices = Array.from({ length: 40 }, (_, i) => 3 + i * 0.025);
+    const labels = layoutLabels(prices, o);
+    expect(labels.length).toBeLessThanOrEqual(22);
+    expect(labels.flatMap((l) => l.lines).sort((a, b) => a - b)).toEqual(prices.map((_, i) => i));
+    expectApart(prices, labels);
+    for (const l of labels) {
+      expect(l.y).toBeGreaterThanOrEqual(7);
+      expect(l.y).toBeLessThanOrEqual(312);
+    }
+  });
+
+  it('never lets two labels meet, however the lines fall', () => {
     for (let seed = 1; seed < 600; seed++) {
       let x = seed;
       const rnd = (): number => (x = (x * 16807) % 2147483647) / 2147483647;
       // A small seed's first draws are tiny: past them, the draws spread over [0, 1).
       for (let k = 0; k < 3; k++) rnd();
-      const plot = w * (1 + rnd() * 3);
-      const slots = Math.min(3, Math.floor(plot / w));
-      const places = labelPositions(slots);
-      // 2 to 10 lines within 150 px.
-      const prices = Array.from({ length: 2 + (seed % 9) }, () => 3 + rnd() * 0.5);
-      const labels = layoutLabels(prices, { pxPerUnit: 300, labelPx: 17, slots });
-      const boxes = labels.map((l) => {
-        const [left, right] = at(places[l.slot]!, plot);
-        const bottom = prices[l.at]! * 300;
-        return { left, right, bottom, top: bottom + 17 };
-      });
-      for (const [i, a] of boxes.entries())
-        for (const b of boxes.slice(i + 1))
-          expect(a.left < b.right && b.left < a.right && a.bottom < b.top && b.bottom < a.top).toBe(false);
+      // 2 to 30 lines within 150 px, stacks of one to three.
+      const prices = Array.from({ length: 2 + (seed % 29) }, () => 3.2 + rnd() * 0.5);
+      const labels = layoutLabels(prices, { ...o, stack: 1 + (seed % 3) });
+      expectApart(prices, labels);
       // Every line is labelled, alone or in a merged label, once.
       expect(labels.flatMap((l) => l.lines).sort((a, b) => a - b)).toEqual(prices.map((_, i) => i));
     }
-  });
-
-  it('puts two labels side by side at the ends, three at the ends and the middle', () => {
-    expect(labelPositions(1)).toEqual(['insideStartTop']);
-    expect(labelPositions(2)).toEqual(['insideStartTop', 'insideEndTop']);
-    expect(labelPositions(3)).toEqual(['insideStartTop', 'insideMiddleTop', 'insideEndTop']);
   });
 
   it('fixes the price axis to the data, with room for a label above the highest', () => {
@@ -136,6 +132,15 @@ describe('labels of the lines on the price chart', () => {
   it('says what a merged label stands for: how many lines, of which kind, between which prices', () => {
     const ls = [line('a', 'liquidation', 3.61), line('b', 'liquidation', 3.6), line('a', 'break-even', 3.62)];
     expect(mergedLabelText(ls, (x) => x.toFixed(4))).toBe('3 lines: Liq ×2, Break-even ×1, 3.6000–3.6200');
+    // Where the margin is narrow: the count and the prices.
+    expect(mergedLabelText(ls, (x) => x.toFixed(4), true)).toBe('3 lines 3.6000–3.6200');
+  });
+
+  it("names a line's kind, its position and its price; shorter where the margin is narrow", () => {
+    const l = line(`0x8b28${'0'.repeat(58)}58`, 'break-even', 0.2451);
+    expect(lineLabelText(l, (x) => x.toFixed(5))).toBe('Break-even 0x8b28…58 0.24510');
+    expect(lineLabelText(l, (x) => x.toFixed(5), true)).toBe('B/E …58 0.24510');
+    expect(lineLabelText({ ...l, kind: 'liquidation' }, (x) => x.toFixed(5), true)).toBe('Liq …58 0.24510');
   });
 });
 

@@ -127,8 +127,12 @@ describe('advice that is safe to follow (executed as written)', () => {
     expect(adviceAmount(70.70712, 'SUI', 9)).toBe(70.7072);
     expect(adviceAmount(0.00432101, 'SUI', 9)).toBe(0.0044);
     expect(adviceAmount(12.345678, 'SUI', 1)).toBe(12.4); // never more digits than the asset has
-    expect(liquidationPriceShown(0.196549, 0.2)).toBe(0.1966); // a long: up, toward $0.20
-    expect(liquidationPriceShown(3.29681, 3)).toBe(3.2968); // a short: down, toward $3
+    // Prices at their pool's tick: WAL_USDC's 0.00001, SUI_USDC's 0.0001, XBTC_USDC's 0.1.
+    expect(liquidationPriceShown(0.196541, 0.2, 5)).toBe(0.19655); // a long: up, toward $0.20
+    expect(liquidationPriceShown(0.196549, 0.19, 5)).toBe(0.19654); // a short: down, toward $0.19
+    expect(liquidationPriceShown(3.29681, 3, 4)).toBe(3.2968); // a short: down, toward $3
+    expect(liquidationPriceShown(108_757.31, 110_000, 1)).toBe(108_757.4); // a long's, up
+    expect(liquidationPriceShown(108_757.39, 100_000, 1)).toBe(108_757.3); // a short's, down
     expect(distanceShown(-1.26)).toBe(-1.2);
     expect(distanceShown(4.99)).toBe(4.9);
   });

@@ -3,8 +3,10 @@ import { describe, expect, it } from 'vitest';
 import type { MarginManager } from '../../../../src/shared/api';
 import { OracleBook } from '../../../../src/main/core/risk/oracle-book';
 import { positionOf, type ValuationContext } from '../../../../src/main/core/risk/positions';
+import { describePosition, positionHeadline } from '../../../../src/main/core/alerts/position-text';
+import type { AssetBook } from '../../../../src/main/core/risk/asset-book';
 import { DEFAULT_RISK_PARAMS } from '../../../../src/main/core/risk/risk-params';
-import { BOOK as book, SUI, managerOf, thresholds, positionArb } from '../../../support/positions';
+import { BOOK as book, SUI, USDC as USDC_ID, managerOf, thresholds, positionArb } from '../../../support/positions';
 
 describe("the valuation learns the oracle from the service's ratios", () => {
   it("assets / debt = ratio on every position, and equals the service's ratio at the read, whatever the exchange says", () => {
@@ -111,5 +113,80 @@ describe("the valuation learns the oracle from the service's ratios", () => {
     });
     expect(calm.pnl.break_even_moved_at).toBeNull();
     expect(calm.pnl.note).toBeNull();
+  });
+});
+
+describe("a position's prices at its pool's tick", () => {
+  /** A long of `size` base against 1,900 USDC of debt, valued at `base` dollars, in `pool`'s book. */
+  function valued(pool: { tick_size: number; base_asset_decimals: number }, base: number, size: number) {
+    const b: AssetBook = {
+      ...book,
+      poolsById: new Map([['p', { ...book.poolsById.get('p')!, ...pool }]]),
+      decimalsOf: new Map([
+        [SUI, pool.base_asset_decimals],
+        [USDC_ID, 6],
+      ]),
+    };
+    const m = {
+      margin_manager_id: 'm',
+      owner: 'o',
+      dex_pool_id: 'p',
+      created_at: new Date(0).toISOString(),
+      checkpoint_timestamp_ms: 0,
+      active_loans: [
+        {
+          margin_pool_id: 'mp-usdc',
+          loan_amount: 1,
+          loan_shares: 1,
+          remaining_amount: 1900e6,
+          remaining_shares: 1,
+          risk_ratio: (size * base) / 1900,
+          timestamp: new Date(0).toISOString(),
+        },
+      ],
+      deposit: {
+        base_asset_amount: Math.round(size * 10 ** pool.base_asset_decimals),
+        quote_asset_amount: 0,
+        last_base_oracle_price: 1,
+        last_base_oracle_decimals: 0,
+        last_quote_oracle_price: 1,
+        last_quote_oracle_decimals: 0,
+        timestamp: new Date(0).toISOString(),
+      },
+    } as unknown as MarginManager;
+    const oracle = new OracleBook();
+    oracle.learn([m], b, () => base, 1_000);
+    return positionOf(m, {
+      book: b,
+      price: (a) => oracle.price(a, a === SUI ? 'SUI' : 'USDC', null, 1_000),
+      exchange: () => null,
+      pastPrice: () => null,
+      thresholds: () => thresholds,
+      history: () => undefined,
+      readAt: 1_000,
+      now: 1_000,
+    });
+  }
+
+  it("carries the tick's decimals, rounds the liquidation price at them toward the price now, and the alert writes them", () => {
+    // WAL_USDC: a 0.00001 tick (raw 10, 9 and 6 decimals). issue 40: "$0.1965" in one view, "0.19650" in another.
+    const wal = valued({ tick_size: 10, base_asset_decimals: 9 }, 0.25, 10_000);
+    expect(wal.price_decimals).toBe(5);
+    const exact = (1900 * wal.liquidation_ratio) / 10_000;
+    // A long's rounds up at the fifth decimal: reached no later than the true one.
+    expect(wal.liquidation_price).toBe(Math.ceil(exact * 1e5 - 1e-6) / 1e5);
+    expect(wal.liquidation_price).toBeGreaterThanOrEqual(exact);
+    const written = `$${wal.liquidation_price!.toFixed(5)}`;
+    expect(positionHeadline(wal)).toContain(`liquidation at ${written},`);
+    expect(describePosition(wal).text).toContain(`at ${written} (`);
+
+    // XBTC_USDC: a 0.1 tick (raw 1,000,000, 8 and 6 decimals): one decimal, "$108,757.4".
+    const xbtc = valued({ tick_size: 1_000_000, base_asset_decimals: 8 }, 120_000, 0.02);
+    expect(xbtc.price_decimals).toBe(1);
+    expect(Number.isInteger(Math.round(xbtc.liquidation_price! * 10 * 1e6) / 1e6)).toBe(true);
+    expect(positionHeadline(xbtc)).toMatch(/liquidation at \$\d{3},\d{3}\.\d,/);
+
+    // SUI_USDC's 0.0001: four.
+    expect(valued({ tick_size: 100, base_asset_decimals: 9 }, 3.5, 1000).price_decimals).toBe(4);
   });
 });

@@ -23,6 +23,7 @@ import {
   type ReduceOnlyClose,
 } from '../../../../shared/risk-model';
 import { pctSet, ratio, usd, usdPrice } from '../../format';
+import { usdPriceDigits } from '../../../../shared/format';
 
 /**
  * A manager's page figures the risk model computes in the renderer, from the position main
@@ -92,7 +93,13 @@ export function repairAt(p: PositionSummary, target: number): RepairAt | null {
     ],
     repay: brought ? { symbol: owesBase ? base : quote, decimals: repayDecimals, amount: repay, brought } : null,
     liquidationPriceAfter: byQuote
-      ? liquidationAfter(h, m.prices, adviceAmount(byQuote.amount, quote, p.quote_decimals), p.liquidation_ratio)
+      ? liquidationAfter(
+          h,
+          m.prices,
+          adviceAmount(byQuote.amount, quote, p.quote_decimals),
+          p.liquidation_ratio,
+          p.price_decimals,
+        )
       : null,
     actions,
     close: close ? { ...close, baseSymbol: base, quoteSymbol: quote, price: m.prices.base } : null,
@@ -110,10 +117,19 @@ export function refusedText(p: PositionSummary, actions: AllowedActions): string
   return `The ratio ${ratio(p.risk_ratio)} is below ${pool} minimum borrow ratio ${ratio(p.risk_params.min_borrow)}: the protocol refuses ${what} there, since each would lower the ratio further, so none is offered here. What raises it: a deposit, a repayment, or a reduce-only close.`;
 }
 
-/** The liquidation price after depositing `amount` of the quote asset (as shown), rounded toward the price now. */
-function liquidationAfter(h: Holdings, prices: PricePair, amount: number, liquidation: number): number | null {
+/**
+ * The liquidation price after depositing `amount` of the quote asset (as shown), rounded toward
+ * the price now at the position's price decimals (its pool's tick's), as main rounds it.
+ */
+function liquidationAfter(
+  h: Holdings,
+  prices: PricePair,
+  amount: number,
+  liquidation: number,
+  digits: number | null,
+): number | null {
   const after = priceAtRatio(afterDeposit(h, 'quote', amount), prices.quote, liquidation);
-  return after === null ? null : liquidationPriceShown(after, prices.base);
+  return after === null ? null : liquidationPriceShown(after, prices.base, digits ?? usdPriceDigits(after));
 }
 
 /** The longest the chart looks ahead. */
@@ -195,7 +211,7 @@ export function liquidationCostText(p: PositionSummary, own: boolean): string | 
   if (!c || p.liquidation_price === null) return null;
   const o = { private: own };
   const whose = own ? 'your' : 'its';
-  const at = `If nothing is done: at ${usdPrice(p.liquidation_price)} (the liquidation price)`;
+  const at = `If nothing is done: at ${usdPrice(p.liquidation_price, p.price_decimals)} (the liquidation price)`;
   const equity = `${whose} equity there, ${usd(c.equity_before_usd, o)}, falls to ${usd(c.equity_after_usd, o)}.`;
   const rewards = `${share(p.risk_params.user_reward)} to the liquidator, ${share(p.risk_params.pool_reward)} to the pool`;
   if (c.defaulted_usd > 0) {

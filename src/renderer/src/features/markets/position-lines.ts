@@ -1,4 +1,5 @@
 import type { PositionSummary } from '../../../../shared/contract';
+import { spreadLabels } from '../../charts';
 
 /**
  * The watched positions of one pool as lines on its price chart, as trading terminals draw
@@ -125,52 +126,67 @@ export function drawnLines(
   );
 }
 
-/** A label on the price chart: on one line, or one for several lines too close to label apart. */
+/** A label beside the price chart: of one line, or one for several lines too close to label apart. */
 export interface LineLabel {
   /** Indexes of the lines it stands for (in the order given), lowest price first. */
   lines: number[];
-  /** The line it sits on (above it): the highest of them. */
+  /** The highest of them. */
   at: number;
-  /** 0, 1, 2: left, middle, right of the plot. */
-  slot: number;
+  /** Its lines' height in the chart (px from its top): the middle of a merged label's. Its leader starts there. */
+  line: number;
+  /** Its own height, spread from the others' (charts.ts `spreadLabels`): at least `gap` from each. */
+  y: number;
+}
+
+/** The lines (their heights, px) in runs closer than `near` to the next, top to bottom. */
+function clusters(px: readonly number[], near: number): number[][] {
+  const order = px.map((y, i) => [y, i] as const).sort((a, b) => a[0] - b[0] || a[1] - b[1]);
+  const out: number[][] = [];
+  let last = -Infinity;
+  for (const [y, i] of order) {
+    const c = out.at(-1);
+    if (c && y - last < near) c.push(i);
+    else out.push([i]);
+    last = y;
+  }
+  return out;
 }
 
 /**
- * Where the position lines' labels go, so that no two overlap (each is `labelPx` tall and sits
- * just above its line; `pxPerUnit` is the price axis's scale). Lines whose labels would touch form
- * a cluster (nearest neighbours closer than a label's height); a cluster of at most `slots` lines
- * labels each line, side by side (left, middle, right); a larger one is one label with a count,
- * above its highest line. Clusters are at least a label's height apart, so their labels never meet.
+ * Where the position lines' labels go in the margin beside the price chart, so that no two
+ * overlap and none sits on the candles (issue 40: at 1920 px they sat over the candles, and close
+ * ones over each other). `toPx` gives a price's height in the chart; labels are `gap` apart at
+ * least, within `[top, bottom]`. Lines closer than a label's height form a cluster: one of at most
+ * `stack` lines labels each line, stacked beside it; a larger one is one label with a count. The
+ * labels are then spread (`spreadLabels`) about their lines; when more labels come than the
+ * margin's height holds, clusters are taken wider until they fit.
  */
 export function layoutLabels(
   prices: readonly number[],
-  o: { pxPerUnit: number; labelPx: number; slots: number },
+  o: { toPx: (price: number) => number; gap: number; stack: number; top: number; bottom: number },
 ): LineLabel[] {
-  const order = prices.map((p, i) => [p, i] as const).sort((a, b) => a[0] - b[0]);
-  const clusters: number[][] = [];
-  let top = -Infinity;
-  for (const [p, i] of order) {
-    const cluster = clusters.at(-1);
-    if (cluster && (p - top) * o.pxPerUnit < o.labelPx) cluster.push(i);
-    else clusters.push([i]);
-    top = p;
+  const px = prices.map(o.toPx);
+  const room = Math.floor((o.bottom - o.top) / o.gap) + 1;
+  let near = o.gap;
+  let stack = Math.max(1, Math.floor(o.stack));
+  const group = (): number[][] => clusters(px, near).flatMap((c) => (c.length <= stack ? c.map((i) => [i]) : [c]));
+  let groups = group();
+  while (groups.length > Math.max(1, room)) {
+    if (stack > 1) stack--;
+    else near *= 2;
+    groups = group();
   }
-  const slots = Math.max(1, Math.floor(o.slots));
-  return clusters.flatMap((c): LineLabel[] =>
-    c.length <= slots
-      ? c.map((i, k) => ({ lines: [i], at: i, slot: k }))
-      : [{ lines: c, at: c[c.length - 1]!, slot: 0 }],
+  const labels = groups.map((g) => {
+    const lines = [...g].sort((a, b) => prices[a]! - prices[b]! || a - b);
+    const ys = lines.map((i) => px[i]!);
+    return { lines, at: lines[lines.length - 1]!, line: (Math.min(...ys) + Math.max(...ys)) / 2 };
+  });
+  const spread = spreadLabels(
+    labels.map((l) => l.line),
+    o.gap,
+    { top: o.top, bottom: o.bottom },
   );
-}
-
-/**
- * Where `slots` labels side by side go on a markLine: one at the plot's left; two at its ends (a
- * centred one would meet a left one unless the plot is three labels wide); three at the left,
- * middle and right.
- */
-export function labelPositions(slots: number): Array<'insideStartTop' | 'insideMiddleTop' | 'insideEndTop'> {
-  if (slots >= 3) return ['insideStartTop', 'insideMiddleTop', 'insideEndTop'];
-  return slots === 2 ? ['insideStartTop', 'insideEndTop'] : ['insideStartTop'];
+  return labels.map((l, i) => ({ ...l, y: spread[i]! }));
 }
 
 /**
@@ -194,11 +210,25 @@ export function priceAxisRange(
   return { min, max: min + total };
 }
 
-/** A merged label's words: "3 lines: Liq ×2, Break-even ×1, 3.6102–3.6350". */
-export function mergedLabelText(lines: readonly PositionLine[], price: (x: number) => string): string {
+/**
+ * A line's label: "Liq 0x7c36…de 3.6102", "Break-even 0x7c36…de 3.6350"; `short` where the margin
+ * is narrow (the list under the chart names the position in full): "Liq …de 3.6102", "B/E …de 3.6350".
+ */
+export function lineLabelText(l: PositionLine, price: (x: number) => string, short = false): string {
+  const tag = short ? `…${l.manager_id.slice(-2)}` : lineTag(l.manager_id);
+  const kind = l.kind === 'liquidation' ? 'Liq' : short ? 'B/E' : 'Break-even';
+  return `${kind} ${tag} ${price(l.price)}`;
+}
+
+/**
+ * A merged label's words: "3 lines: Liq ×2, Break-even ×1, 3.6102–3.6350"; `short`, the count
+ * and the prices: "3 lines 3.6102–3.6350".
+ */
+export function mergedLabelText(lines: readonly PositionLine[], price: (x: number) => string, short = false): string {
   const liq = lines.filter((l) => l.kind === 'liquidation').length;
   const even = lines.length - liq;
   const kinds = [liq ? `Liq ×${liq}` : '', even ? `Break-even ×${even}` : ''].filter(Boolean).join(', ');
   const ps = lines.map((l) => l.price);
-  return `${lines.length} lines: ${kinds}, ${price(Math.min(...ps))}–${price(Math.max(...ps))}`;
+  const range = `${price(Math.min(...ps))}–${price(Math.max(...ps))}`;
+  return short ? `${lines.length} lines ${range}` : `${lines.length} lines: ${kinds}, ${range}`;
 }
