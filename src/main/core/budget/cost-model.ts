@@ -118,7 +118,7 @@ export function forecast(i: CostInputs): Omit<CreditForecast, 'preview' | 'demo'
       lines.push({
         what: "Records read again for watched managers' events",
         perDay: round(eventCredits),
-        detail: `about ${countText(eventReads, CORE_LOCALE)} a day (an owner's lists and its prices), measured${atSpeed}`,
+        detail: `about ${countText(eventReads, CORE_LOCALE)} a day (an owner's lists; prices are the schedule's), measured${atSpeed}`,
       });
   }
   if (i.reads.poolsEveryMs !== undefined) {

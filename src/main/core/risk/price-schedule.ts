@@ -7,7 +7,7 @@ import { priceOf } from '../../../shared/credit-prices';
 import { describeForLog } from '../client/errors';
 import type { ServiceClient } from '../client/service-client';
 import { distanceToNextThreshold, readIntervalMs, type CadenceRule } from './cadence';
-import type { PriceBook } from './prices';
+import { UNSCHEDULED_MAX_AGE_MS, type PriceBook } from './prices';
 import type { VolatilityBook } from './volatility';
 import { POOL_HEALTH_INTERVAL_MS } from './pool-health';
 
@@ -135,6 +135,19 @@ export class PriceSchedule {
   /** The least time between two event reads of the owner's records (0: not paced). */
   eventGapMs(owner: string): number {
     return this.current.eventGaps.get(owner) ?? 0;
+  }
+
+  /**
+   * Whether a read of the asset's price now would be the schedule's own: its paced interval has
+   * passed since its last read (a read then counts as the schedule's, `replan`: nothing extra is
+   * spent). An asset the schedule does not read (no watched debt in it yet) is read when its price
+   * is unknown or older than UNSCHEDULED_MAX_AGE_MS, as any unscheduled price is.
+   */
+  priceDue(asset: string, now = this.now()): boolean {
+    const p = this.plans.get(asset);
+    if (p) return now >= p.lastReadAt + p.everyMs;
+    const known = this.d.prices.peek(asset);
+    return known === null || now - known.at >= UNSCHEDULED_MAX_AGE_MS;
   }
 
   /** The owners' event reads as they will be paced (the cost model). */

@@ -33,7 +33,7 @@ import type { OracleBook } from './oracle-book';
 import type { PriceBook } from './prices';
 import { DEFAULT_RISK_PARAMS } from './risk-params';
 import type { PositionPnl } from '../../../shared/portfolio';
-import { PRICE_READ_CREDITS, type GuardedPosition } from './price-schedule';
+import type { GuardedPosition } from './price-schedule';
 import { EventReads } from './event-reads';
 import { RecordsSource } from './records-source';
 import { thresholdsFrom } from './thresholds';
@@ -61,6 +61,12 @@ export interface RiskRefreshDeps {
   intervalMs: () => number;
   /** The least time between two event reads of an owner's records (the budget's pacing; 0: none). */
   eventGapMs: (owner: string) => number;
+  /**
+   * Whether an event read should read this asset's price too: the price schedule's own read of it
+   * is due (or it has none). Prices are the schedule's to read within the budget; an owner's
+   * event changes its records, not the market.
+   */
+  priceDue: (asset: string, now: number) => boolean;
   /** Publishes each valuation (`positionsValued`: the page; `valuationDone`: the schedule, the guard, the status). */
   events: Pick<CoreBus, 'emit'>;
   log: (line: string) => void;
@@ -171,8 +177,8 @@ export class RiskRefresh {
   }
 
   /**
-   * Watched managers of these owners changed: read those owners' records and their assets'
-   * prices shortly (events come in bursts), not every wallet's; when the budget paces the reads,
+   * Watched managers of these owners changed: read those owners' records shortly (events come in
+   * bursts), with the prices the schedule has due, not every wallet's; when the budget paces the reads,
    * no sooner than its gap after the owner's last read (EventReads). Only `live` owners' events
    * (of now, not history replayed) count toward how often an owner's events come.
    */
@@ -190,14 +196,12 @@ export class RiskRefresh {
     return this.source.readCredits(this.d.watch.list().length);
   }
 
-  /** Each owner's event reads as measured, and what one costs (the budget paces them). */
+  /**
+   * Each owner's event reads as measured, and what one costs (the budget paces them): its lists
+   * alone, since the prices they value with are the schedule's reads (`priceDue`).
+   */
   eventReads(): PacedRead[] {
-    return this.reads.reads((owner) => {
-      const records = this.records?.filter((r) => r.w.owner === owner);
-      const book = this.d.assets.peek();
-      const assets = records && book ? [...assetsOf(records, book)].filter((a) => this.d.prices.readable(a)).length : 0;
-      return recordsReadCredits(1) + assets * PRICE_READ_CREDITS;
-    });
+    return this.reads.reads(() => recordsReadCredits(1));
   }
 
   private armSoon(): void {
@@ -233,7 +237,9 @@ export class RiskRefresh {
           readRecords(this.d.link.client, watch, this.source, now),
         ]);
         await Promise.all(
-          [...assetsOf(fresh, book)].filter((a) => this.d.prices.readable(a)).map((a) => this.d.prices.read(a, now)),
+          [...assetsOf(fresh, book)]
+            .filter((a) => this.d.prices.readable(a) && this.d.priceDue(a, now))
+            .map((a) => this.d.prices.read(a, now)),
         );
         if (this.closed || this.records !== kept) return;
         const read = fresh.filter((r) => r.managers);

@@ -106,6 +106,7 @@ export class RiskServices {
       // these two ask the schedule, built next, only once the monitor starts.
       intervalMs: () => this.schedule.recordsIntervalMs() ?? d.settings.effective().recordsRefreshSec * 1000,
       eventGapMs: (owner) => this.schedule.eventGapMs(owner),
+      priceDue: (asset, now) => this.schedule.priceDue(asset, now),
       events: d.events,
       log: d.log,
     });

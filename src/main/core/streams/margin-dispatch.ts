@@ -25,8 +25,9 @@ export interface MarginDispatchDeps {
    */
   refreshSoon: (owners: ReadonlySet<string>, live: ReadonlySet<string>) => void;
   /**
-   * Other traders' managers were liquidated just now: the market moved on their pools, perhaps
-   * toward a watched position there (risk/danger-pricing.ts reads that pool's price at once).
+   * Managers were liquidated just now (other traders' or watched ones): the market moved on their
+   * pools, perhaps toward a watched position there (risk/danger-pricing.ts reads that pool's price
+   * at once).
    */
   marketLiquidations?: (managerIds: readonly string[]) => void;
 }
@@ -83,16 +84,12 @@ export function dispatchMarginEvents(events: IncomingMarginEvent[], d: MarginDis
     d.afterPush(pushed);
   }
   if (touched.size > 0) d.refreshSoon(touched, live);
-  const others = events
-    .filter(
-      (e) =>
-        e.type === EVENT_TYPES.liquidation &&
-        e.margin_manager_id &&
-        !d.watchedManagers.has(e.margin_manager_id) &&
-        isLive(e),
-    )
+  // Any live liquidation moved its pool's market, a watched one too: its siblings there are read
+  // at once (an owner's event read leaves prices to the schedule, risk-refresh.ts).
+  const liquidated = events
+    .filter((e) => e.type === EVENT_TYPES.liquidation && e.margin_manager_id && isLive(e))
     .map((e) => e.margin_manager_id!);
-  if (others.length > 0) d.marketLiquidations?.(others);
+  if (liquidated.length > 0) d.marketLiquidations?.(liquidated);
 }
 
 /**

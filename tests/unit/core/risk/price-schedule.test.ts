@@ -98,7 +98,7 @@ describe("reads outside the schedule (other traders' liquidations)", () => {
     quote_asset_decimals: 6,
   } as unknown as Pool;
 
-  function schedule(budget: BudgetState | null) {
+  function schedule(budget: BudgetState | null, clock = { now: Date.UTC(2026, 10, 15, 12) }) {
     let trades = 0;
     const client = {
       trades: async () => {
@@ -128,7 +128,7 @@ describe("reads outside the schedule (other traders' liquidations)", () => {
       onPrices: () => {},
       canRun: () => true,
       log: () => {},
-      now: () => Date.UTC(2026, 10, 15, 12),
+      now: () => clock.now,
     });
     cleanups.push(() => s.close());
     return { s, trades: () => trades };
@@ -155,5 +155,24 @@ describe("reads outside the schedule (other traders' liquidations)", () => {
     const before = spent.trades();
     await spent.s.readNow([SUI]);
     expect(spent.trades()).toBe(before);
+  });
+
+  it("an owner's event reads a price only when the schedule's own read of it is due", async () => {
+    const clock = { now: Date.UTC(2026, 10, 15, 12) };
+    const { s, trades } = schedule(null, clock);
+    s.replan();
+    // Never read: due.
+    expect(s.priceDue(SUI, clock.now)).toBe(true);
+    await s.readNow([SUI]);
+    expect(trades()).toBe(1);
+    const every = s.plan().prices[0]!.everyMs!;
+    expect(every).toBeGreaterThanOrEqual(CADENCE_RULES.guard.minMs);
+    // Read just now: not due until its interval has passed, whatever events come meanwhile.
+    clock.now += every - 1;
+    expect(s.priceDue(SUI, clock.now)).toBe(false);
+    clock.now += 1;
+    expect(s.priceDue(SUI, clock.now)).toBe(true);
+    // An asset the schedule does not read: due while its price is unknown.
+    expect(s.priceDue('0x9::wal::WAL', clock.now)).toBe(true);
   });
 });

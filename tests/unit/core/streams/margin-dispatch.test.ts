@@ -141,7 +141,7 @@ describe('a watched liquidation is alerted on receipt', () => {
 });
 
 describe('history replayed and events of now', () => {
-  it('reads the owners of both, but only events of now count as live and tell of the market', () => {
+  it('reads the owners of both, but only events of now count as live and tell of the market, watched or not', () => {
     const { store, manager, deps: watching } = watched();
     const now = 1_800_000_600_000;
     const refreshed: Array<{ owners: string[]; live: string[] }> = [];
@@ -174,6 +174,9 @@ describe('history replayed and events of now', () => {
     dispatchMarginEvents(store.margin.commit(live), deps, now);
     expect(refreshed.at(-1)).toEqual({ owners: [owner], live: [owner] });
     expect(market).toEqual([[other]]);
+    // A watched manager's liquidation moved its pool's market too: its siblings there are read.
+    dispatchMarginEvents(store.margin.commit([liquidation('1800000590000-2', manager, now - 5_000)]), deps, now);
+    expect(market.at(-1)).toEqual([manager]);
   });
 });
 
