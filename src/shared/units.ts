@@ -136,6 +136,16 @@ export function usdTickDecimals(tickDecimals: number, quoteUsd: number | null = 
   return Math.min(12, Math.max(0, tickDecimals - Math.floor(Math.log10(quoteUsd))));
 }
 
+/**
+ * The decimals a position's prices are written with: its pool's tick's (`usdTickDecimals`), and at
+ * least the four significant digits of the price now. A tick coarser than that (SUI at $0.01015
+ * on a 0.0001 tick) would otherwise round a liquidation price toward the price now past it.
+ */
+export function positionPriceDecimals(tickUsdDecimals: number, priceUsd: number | null): number {
+  if (priceUsd === null || !(priceUsd > 0) || !Number.isFinite(priceUsd)) return tickUsdDecimals;
+  return Math.min(12, Math.max(tickUsdDecimals, 3 - Math.floor(Math.log10(priceUsd))));
+}
+
 /** Decimals a pool's sizes are shown with: those of its lot (a 0.01 SUI lot: 12.34 SUI). */
 export function lotDecimals(pool: PoolDecimals & { lot_size: number }): number {
   return stepDecimals(baseQuantity(pool.lot_size, pool));

@@ -38,7 +38,7 @@ import {
   type RiskThresholds,
 } from '../../../shared/risk-model';
 import { CORE_LOCALE, usdText } from '../../../shared/format';
-import { marginAmount, oraclePrice, tickDecimals, usdTickDecimals } from '../../../shared/units';
+import { marginAmount, oraclePrice, positionPriceDecimals, tickDecimals, usdTickDecimals } from '../../../shared/units';
 import type { AssetBook } from './asset-book';
 import { holdingsOf } from './oracle-book';
 import { paramsOf } from './risk-params';
@@ -348,7 +348,10 @@ export function positionOf(m: MarginManager, ctx: ValuationContext): PositionSum
   // Every price of the position at its pool's tick, as the pool's page writes the pool's prices
   // (issue 40: "$0.1965" on the Portfolio beside "0.19650" on WAL_USDC's page).
   const priceDecimals = pool
-    ? usdTickDecimals(tickDecimals(pool), isStable(pool.quote_asset_symbol) ? null : (quotePrice?.usd ?? null))
+    ? positionPriceDecimals(
+        usdTickDecimals(tickDecimals(pool), isStable(pool.quote_asset_symbol) ? null : (quotePrice?.usd ?? null)),
+        p?.base ?? null,
+      )
     : null;
   const L = params.liquidation;
   const liq = h && p && hasDebt ? priceAtRatio(h, p.quote, L) : null;

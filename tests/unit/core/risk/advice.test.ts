@@ -114,7 +114,24 @@ describe('advice that is safe to follow (executed as written)', () => {
         expect(Math.abs(p.distance_pct)).toBeLessThanOrEqual(Math.abs(movePct(prices.base, truth)!) + 1e-9);
         expect(Number(p.distance_pct.toFixed(1))).toBe(p.distance_pct);
       }),
-      { numRuns: 1000 },
+      {
+        numRuns: 1000,
+        // A short of SUI at $0.01015 on a 0.0001 tick: at the tick's decimals its liquidation price
+        // rounded toward the price now went past it (distance 0.5 % against a true 0.44 %).
+        examples: [
+          [
+            {
+              manager_id: 'm',
+              base_symbol: 'SUI',
+              quote_symbol: 'USDC',
+              holdings: { base: 0, quote: 86.92307692307699, debtBase: 7578.065498865201, debtQuote: 0 },
+              prices: { base: 0.01015075376883402, quote: 1 },
+              params: { liquidation: 1.125, target_liquidation: 1.25, user_reward: 0.01, pool_reward: 0.04 },
+              thresholds: { warning: 1.2, critical: 1.15, near_pct: 3 },
+            },
+          ],
+        ],
+      },
     );
   });
 
