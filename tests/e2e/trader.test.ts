@@ -62,8 +62,10 @@ describe('what a trader must see', () => {
       // "Long SUI … liq. $3.0700 … −4.9 %": the row names the asset that moves; its liquidation price and the distance.
       const distances = await textsIn(page.getByTestId('wallet-card').first(), '[data-testid=distance]');
       expect(distances[0]).toMatch(/^\s*liq\. \$[\d,.]+\s*[\u2212+]?\d+\.\d\u202F%/);
-      const abs = distances
-        .map((d) => Math.abs(Number(/[\u2212+]?(\d+\.\d)\u202F%/.exec(d)?.[1] ?? 'NaN')))
+      // Each distance on its own (the price before it runs into it in the row's text: "$21,680.0−4.9 %").
+      const pcts = await textsIn(page.getByTestId('wallet-card').first(), '[data-testid=distance] .pct');
+      const abs = pcts
+        .map((d) => Math.abs(Number(/^\s*[\u2212+]?(\d+\.\d)\u202F%\s*$/.exec(d)?.[1] ?? 'NaN')))
         .filter((x) => !Number.isNaN(x));
       expect(abs).toEqual([...abs].sort((a, b) => a - b));
       // The pricing rule is shown with each price's source and age.
