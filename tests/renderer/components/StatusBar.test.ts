@@ -86,10 +86,8 @@ describe('the status bar: an alert channel not reached', () => {
     const status = useStatusStore();
     // Today at 12:55 on this machine's clock (the tests run in UTC).
     const since = new Date().setHours(12, 55, 0, 0);
-    const base: StatusSnapshot = {
+    const base: StatusSnapshot = statusWith({
       network: 'demo',
-      online: true,
-      offlineSince: null,
       streams: [
         {
           id: 'margin',
@@ -102,13 +100,7 @@ describe('the status bar: an alert channel not reached', () => {
           lastError: null,
         },
       ],
-      storeNotice: null,
-      storeError: null,
-      historyGaps: [],
-      internalError: null,
-      credits: null,
-      reads: null,
-    };
+    });
     status.snapshot = base;
     const w = mount(StatusBar);
     expect(w.find('[data-testid="channel-unreached"]').exists()).toBe(false);
