@@ -95,6 +95,11 @@ export class AlertEngine {
      * repeats them); `alert`, the default, as the trader's own.
      */
     private readonly groupRule: (owner: string) => GroupRule = () => 'alert',
+    /**
+     * Settings `dustDebtUsd`: a position owing less (USD) is dust, its warnings (threshold and
+     * interest) and a critical's repeats recorded at level info; null: no position is dust.
+     */
+    private readonly dustUsd: () => number | null = () => null,
   ) {
     this.tracker = new EscalationTracker(undefined, cooldownMs);
     const kept = levels?.load();
@@ -107,9 +112,15 @@ export class AlertEngine {
     events.on('creditBudgetReached', ({ share, usage }) => this.onCreditBudget(share, usage));
   }
 
-  /** A position alert's level as its wallet's group has it: `level`, or info for a group whose rule is info. */
-  private levelFor(owner: string, level: AlertLevel): AlertLevel {
-    return this.groupRule(owner) === 'info' ? 'info' : level;
+  /**
+   * A position alert's level as its wallet's group has it: `level`, or info for a group whose rule
+   * is info; an alert that may be quieted for dust (`debtUsd` given) about a position owing less
+   * than the dust line is info too.
+   */
+  private levelFor(owner: string, level: AlertLevel, debtUsd: number | null = null): AlertLevel {
+    if (this.groupRule(owner) === 'info') return 'info';
+    const dust = this.dustUsd();
+    return dust !== null && debtUsd !== null && debtUsd < dust ? 'info' : level;
   }
 
   /** Alerts raised (stored, or shown unstored): pushed to the shells. */
@@ -141,8 +152,13 @@ export class AlertEngine {
         {
           dedupe_key: `risk-threshold:${r.manager_id}:${raised.level}${raised.kind === 'worse' ? '-worse' : ''}:${r.ts_ms}`,
           rule: 'risk-threshold',
-          // A liquidatable position is the most urgent of the channels' levels.
-          level: this.levelFor(r.owner, raised.level === 'warning' ? 'warning' : 'critical'),
+          // A liquidatable position is the most urgent of the channels' levels. Dust's warnings and
+          // repeats are info; its first critical is not (it is still the trader's money).
+          level: this.levelFor(
+            r.owner,
+            raised.level === 'warning' ? 'warning' : 'critical',
+            raised.level === 'warning' || raised.kind === 'worse' ? r.debt_usd : null,
+          ),
           manager_id: r.manager_id,
           owner: r.owner,
           event_id: null,
@@ -176,14 +192,20 @@ export class AlertEngine {
    * position to its liquidation ratio within the days set: a warning once per manager a day,
    * saying the day it comes and the repair that puts it off (`words`).
    */
-  onInterestDrift(managerId: string, owner: string, words: InterestWords, now = Date.now()): AlertRecord | undefined {
+  onInterestDrift(
+    managerId: string,
+    owner: string,
+    words: InterestWords,
+    now = Date.now(),
+    debtUsd: number | null = null,
+  ): AlertRecord | undefined {
     const at = now + words.inMs;
     const when = `by ${dayClockText(at, CORE_LOCALE)} (${words.inWords})`;
     const action = words.action ? `${words.action}. ` : '';
     return this.raise({
       dedupe_key: `interest:${managerId}:warning:${Math.floor(now / 86_400_000)}`,
       rule: 'interest',
-      level: this.levelFor(owner, 'warning'),
+      level: this.levelFor(owner, 'warning', debtUsd),
       manager_id: managerId,
       owner,
       event_id: null,
