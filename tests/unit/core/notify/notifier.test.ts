@@ -428,7 +428,7 @@ describe('Notifier: acknowledging and repeating', () => {
     expect(store.risk.alert(w.id)!.acknowledged_at).toBeNull();
   });
 
-  it('repeats the newest critical alert of a manager on each channel that took it, not one snoozed or a week old', async () => {
+  it('repeats the newest critical alert of a manager on each channel that took it, not one snoozed, answered or a week old', async () => {
     const n = make({ file: { channels: [ntfy()], escalateEveryMin: 1 } });
     const manager = `0x${'1'.repeat(64)}`;
     const crossing = alert({ level: 'critical', manager_id: manager, title: 'Critical: SUI_USDC' });
@@ -455,12 +455,14 @@ describe('Notifier: acknowledging and repeating', () => {
       alerts: [liq.id],
       repeats: [1],
     });
-    // Not again before its interval; the snoozed one once its snooze ends.
+    // Not again before its interval; the snoozed one once its snooze ends. Acknowledging the
+    // liquidation answers the crossing before it, left unacknowledged: that one does not repeat.
     expect(n.escalate()).toBe(0);
     store.risk.acknowledge(liq.id);
-    store.risk.acknowledge(crossing.id);
     expect(n.escalate(T0 + 11 * MIN)).toBe(1);
     expect(store.risk.outbox.rowsOf(snoozed.id).map((r) => r.repeat)).toEqual([0, 1]);
+    expect(store.risk.outbox.rowsOf(crossing.id).map((r) => r.repeat)).toEqual([0]);
+    expect(store.risk.alert(crossing.id)!.acknowledged_at).toBeNull();
   });
 
   it('repeats on its own schedule once started; a failing channel holds back only its own repeats', async () => {
