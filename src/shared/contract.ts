@@ -187,6 +187,7 @@ export interface AlertRecord {
   id: number;
   rule:
     | 'risk-threshold'
+    | 'recovered'
     | 'liquidation'
     | 'large-liquidation'
     | 'stream-auth'

@@ -78,6 +78,11 @@ export class AlertEngine {
    * older than that is of the position before its liquidation and alerts nothing.
    */
   private readonly liquidated = new Map<string, { chainAt: number | null; at: number }>();
+  /**
+   * Positions whose critical alert reached the trader (not info) and that have not been back to
+   * ok since: their return to ok is told (`recovered`), once per spell.
+   */
+  private readonly inDanger = new Set<string>();
 
   constructor(
     private readonly repo: RiskAlertRepo,
@@ -104,6 +109,8 @@ export class AlertEngine {
     this.tracker = new EscalationTracker(undefined, cooldownMs);
     const kept = levels?.load();
     if (kept) this.tracker.restore(kept);
+    for (const [id, level] of Object.entries(kept?.levels ?? {}))
+      if (level === 'critical' || level === 'liquidatable') this.inDanger.add(id);
     this.savedLevels = JSON.stringify(kept ?? null);
     const rates = rateLevels?.load();
     if (rates) this.rates.restore(rates);
@@ -146,8 +153,14 @@ export class AlertEngine {
       if (this.beforeLiquidation(r.manager_id, about?.updated ?? null, now)) continue;
       const t = rulesOf(r.manager_id);
       const raised = this.tracker.observe(r.manager_id, { ratio: r.risk_ratio, distancePct: r.distance_pct }, t, now);
-      if (!raised) continue;
+      if (!raised) {
+        if (this.tracker.level(r.manager_id) === 'ok' && this.inDanger.delete(r.manager_id))
+          this.raise(this.recovery(r, t, about, now), (record) => fired.push(record));
+        continue;
+      }
       const text = riskAlertText(raised, r, t, about);
+      if (raised.level !== 'warning' && this.levelFor(r.owner, 'critical') === 'critical')
+        this.inDanger.add(r.manager_id);
       this.raise(
         {
           dedupe_key: `risk-threshold:${r.manager_id}:${raised.level}${raised.kind === 'worse' ? '-worse' : ''}:${r.ts_ms}`,
@@ -172,6 +185,27 @@ export class AlertEngine {
     if (fired.length > 0) this.publish(fired);
     this.keepLevels(now);
     return fired;
+  }
+
+  /**
+   * A position told critical is back to ok (past the warning line and its hysteresis): said once,
+   * to the channels that took its critical alert (notify/router.ts), so a trader away from the
+   * desk knows the danger passed; it also ends that alert's repeats (notify/notifier.ts).
+   */
+  private recovery(r: RiskReading, t: EscalationRules, about: PositionWords | undefined, now: number): NewAlert {
+    const ratio = r.risk_ratio === null ? '?' : ratioText(r.risk_ratio);
+    const where = about?.headline ?? `Margin manager ${short(r.manager_id)}: risk ratio ${ratio}`;
+    return {
+      dedupe_key: `recovered:${r.manager_id}:info:${r.ts_ms}`,
+      rule: 'recovered',
+      level: 'info',
+      manager_id: r.manager_id,
+      owner: r.owner,
+      event_id: null,
+      title: `Out of danger \u2014 ${where}`,
+      message: `Its ratio ${ratio} is back above the warning threshold ${ratioText(t.warning)} since its critical alert: nothing to do now.${about ? ` ${about.text}` : ''} It is liquidated at or below a ratio of ${ratioText(about?.liquidation ?? t.liquidation)}.`,
+      created_at: now,
+    };
   }
 
   /**
@@ -315,6 +349,7 @@ export class AlertEngine {
     // What remains is a new position: its thresholds alert afresh (a second approach within the
     // cooldown too), once a valuation of its records from after the liquidation comes.
     this.tracker.forget(e.margin_manager_id);
+    this.inDanger.delete(e.margin_manager_id);
     this.liquidated.set(e.margin_manager_id, { chainAt: e.timestamp_ms, at: now });
     return this.raise(
       {

@@ -78,7 +78,7 @@ export class AlertServices {
 }
 
 /** Rules about a position of a watched wallet: its group's rule decides where they go. */
-const POSITION_RULES = new Set<AlertRecord['rule']>(['risk-threshold', 'liquidation', 'interest']);
+const POSITION_RULES = new Set<AlertRecord['rule']>(['risk-threshold', 'recovered', 'liquidation', 'interest']);
 
 /** Whether an alert is for the Alerts page and the digest only: a position of a wallet whose group's rule is info. */
 export function digestOnly(a: AlertRecord, groupRule: (owner: string) => GroupRule): boolean {

@@ -465,6 +465,21 @@ describe('Notifier: acknowledging and repeating', () => {
     expect(store.risk.alert(crossing.id)!.acknowledged_at).toBeNull();
   });
 
+  it('stops repeating a critical crossing once its position is out of danger', async () => {
+    const n = make({ file: { channels: [ntfy()], escalateEveryMin: 1 } });
+    const manager = `0x${'2'.repeat(64)}`;
+    const crossing = alert({ level: 'critical', manager_id: manager, title: 'Critical: SUI_USDC' });
+    await advance(5 * S);
+    expect(n.escalate(Date.now() + MIN)).toBe(1);
+    await advance(MIN);
+    const out = alert({ rule: 'recovered', level: 'info', manager_id: manager, title: 'Out of danger' });
+    await advance(5 * S);
+    // It went where the crossing went (the phone takes warnings and above), and ended its repeats.
+    expect(store.risk.outbox.rowsOf(out.id).map((r) => `${r.channel}:${r.state}`)).toEqual(['phone:sent']);
+    expect(n.escalate(Date.now() + 10 * MIN)).toBe(0);
+    expect(store.risk.outbox.rowsOf(crossing.id).map((r) => r.repeat)).toEqual([0, 1]);
+  });
+
   it('repeats on its own schedule once started; a failing channel holds back only its own repeats', async () => {
     make({ file: { channels: [ntfy(), deadHook()], escalateEveryMin: 1 } }).start();
     const liq = liquidation();
