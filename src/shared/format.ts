@@ -314,15 +314,42 @@ export function zoneText(at: number | Date, locale: string): string {
   );
 }
 
+const MINUTE_MS = 60_000;
+const HOUR_MS = 3_600_000;
+const DAY_MS = 86_400_000;
+
 /**
- * A label of a time axis, in the style of `clockText` without the zone (the axis's name says it:
- * `zoneText`): the clock ("2:02 PM") on an axis of less than two days, the day ("Nov 23") at
- * midnight and on a longer axis. `spanMs`: the axis's span.
+ * The least step between two labels of a time axis spanning `spanMs`: what its labels
+ * (`axisTimeText`) tell apart. Seconds on an axis of less than 5 minutes, minutes up to a day,
+ * hours up to 4 days, days beyond. A chart keeps its ticks at least this far apart, so no two of
+ * its labels read the same (issue 40: "10:42 AM, 10:42 AM, 10:42 AM" on a few minutes of risk
+ * history, "Nov 24" twice on three days).
+ */
+export function axisTimeStep(spanMs: number): number {
+  if (spanMs < 5 * MINUTE_MS) return 1_000;
+  if (spanMs <= DAY_MS) return MINUTE_MS;
+  if (spanMs < 4 * DAY_MS) return HOUR_MS;
+  return DAY_MS;
+}
+
+/**
+ * A label of a time axis spanning `spanMs`, in the style of `clockText` without the zone (the
+ * axis's name says it: `zoneText`), as fine as its step (`axisTimeStep`) tells the labels apart:
+ * the clock to the second ("2:02:30 PM") under 5 minutes; the clock ("2:02 PM") up to a day;
+ * the day and the clock ("Nov 23, 2:00 PM") up to 4 days, where one clock comes round again; the
+ * day ("Nov 23") beyond, with its year past a year. Midnight is the day alone.
  */
 export function axisTimeText(at: number, locale: string, spanMs: number): string {
-  const parts = dateFormat(locale, { hour: 'numeric', minute: 'numeric', hourCycle: 'h23' }).formatToParts(at);
-  const midnight = parts.every((p) => p.type === 'literal' || Number(p.value) === 0);
-  return spanMs > 2 * 86_400_000 || midnight ? dayText(at, locale) : clockText(at, locale, false);
+  const step = axisTimeStep(spanMs);
+  if (step >= DAY_MS)
+    return spanMs > 365 * DAY_MS
+      ? dateFormat(locale, { year: 'numeric', month: 'short', day: 'numeric' }).format(at)
+      : dayText(at, locale);
+  const parts = dateFormat(locale, { hour: 'numeric', minute: 'numeric', second: 'numeric', hourCycle: 'h23' });
+  const midnight = parts.formatToParts(at).every((p) => p.type === 'literal' || Number(p.value) === 0);
+  if (midnight) return dayText(at, locale);
+  if (step >= HOUR_MS) return dayClockText(at, locale, false);
+  return clockText(at, locale, false, step < MINUTE_MS);
 }
 
 const pad = (n: number, width = 2): string => String(n).padStart(width, '0');

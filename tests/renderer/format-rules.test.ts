@@ -43,6 +43,7 @@ import { usePortfolioStore } from '../../src/renderer/src/stores/portfolio';
 import { useStatusStore } from '../../src/renderer/src/stores/status';
 import { borrowApr, supplyApr } from '../../src/shared/risk-model';
 import { fakeApi } from '../support/fake-api';
+import { drawnTexts } from './support/drawn';
 import { FormatScan } from '../support/format-rules';
 import { chartProbe, position as managerPosition } from './support/manager';
 import { LONG_DEEP, LONG_SUI, NOW, SHORT_SUI, SUMMARY, WALLET } from './support/portfolio';
@@ -653,6 +654,15 @@ describe('every view, alert and message, by the number rules (docs/formats.md)',
     // Its time axis: the app's one style of clock, the zone named once as the axis's name.
     expect(chart['xAxis'].name).toMatch(/^E[SD]T$/);
     for (const r of READINGS) scan.text('Manager (risk chart axis)', chart['xAxis'].axisLabel.formatter(r.ts_ms));
+    // And as ECharts draws it on the page at 1280 and 1920: each time once, in the one style.
+    for (const width of [1_042, 1_682]) {
+      const times = drawnTexts(chart, width, 300)
+        .map((t) => t.text)
+        .filter((t) => /\d:\d\d/.test(t));
+      expect(times.length).toBeGreaterThanOrEqual(3);
+      expect(new Set(times).size, times.join(' | ')).toBe(times.length);
+      for (const t of times) scan.text(`Manager (risk chart axis, ${width} px)`, t);
+    }
     // The threshold lines' names beside the plot: each ratio with three decimals.
     const names = (chart['graphic'][0].children as Array<{ type: string; style: { text: string } }>)
       .filter((c) => c.type === 'text')

@@ -226,7 +226,10 @@ export function zone(at: number = Date.now()): string {
   return zoneText(at, locale);
 }
 
-/** A label of a time axis spanning `spanMs`, without the zone (the axis's name says it: `zone()`): "8:14 PM", "Nov 23". */
+/**
+ * A label of a time axis spanning `spanMs`, without the zone (the axis's name says it: `zone()`),
+ * as fine as the span needs (`axisTimeStep`): "8:14:30 PM", "8:14 PM", "Nov 23, 8:00 PM", "Nov 23".
+ */
 export function axisTime(ms: number, spanMs: number): string {
   return axisTimeText(ms, locale, spanMs);
 }
