@@ -50,6 +50,7 @@ export type {
   RepairPlan,
   RiskParams,
   SupplySummary,
+  ListedPrice,
   UsdPrice,
   WalletSummary,
 } from './portfolio';

@@ -7,8 +7,9 @@ import { towardZeroAt } from './rounding';
  * rules, in a given locale. The rules, with examples: docs/formats.md.
  *
  * - A price keeps its precision with its trailing zeros: a pool's price the decimals of its tick
- *   ("3.3800"), and so does a position's USD price ("$0.19650", "$108,757.4"); another USD price
- *   those of `usdPriceDigits` ("$0.1870", "$97,250.00").
+ *   ("3.3800"), and so do a position's USD price and an asset's in the Portfolio's list of prices
+ *   ("$0.19650", "$108,757.4"); another USD price those of `usdPriceDigits` ("$0.1870",
+ *   "$97,250.00").
  * - An amount of an asset keeps the asset's display precision (`amountDigits`: a stablecoin 2
  *   decimals, any other asset 4), the same in every view; its full value goes in a tooltip and
  *   in the exports.
@@ -100,12 +101,13 @@ export function countText(value: number, locale: string): string {
 }
 
 /**
- * The decimals a USD price is shown with where no pool's tick says them (an asset's price in a
- * list of prices, a quote asset's): two from $1,000 ($97,250.00), four from $1 ($3.8017), four
+ * The decimals a USD price is shown with where no pool's tick says them (a quote asset's beside a
+ * position, an asset no pool prices): two from $1,000 ($97,250.00), four from $1 ($3.8017), four
  * significant digits below ($0.1138, $0.00004321), at most eight. By the price's size, so a
  * negative one reads like its opposite. A position's prices (its mark, liquidation and break-even
  * prices) take its pool's tick instead (`PositionSummary.price_decimals`, units.ts
- * `usdTickDecimals`), as the pool's page writes them.
+ * `usdTickDecimals`), as the pool's page writes them, and so does an asset's price in the
+ * Portfolio's list (`ListedPrice.price_decimals`).
  */
 export function usdPriceDigits(value: number): number {
   const abs = Math.abs(value);

@@ -46,7 +46,7 @@ import { fakeApi } from '../support/fake-api';
 import { drawnTexts } from './support/drawn';
 import { FormatScan } from '../support/format-rules';
 import { chartProbe, position as managerPosition } from './support/manager';
-import { LONG_DEEP, LONG_SUI, NOW, SHORT_SUI, SUMMARY, WALLET } from './support/portfolio';
+import { LONG_DEEP, LONG_SUI, NOW, oracle, SHORT_SUI, SUMMARY, WALLET } from './support/portfolio';
 import { routerAt } from './support/router';
 import { FORECAST, SETTINGS } from './support/settings';
 import { settle } from './support/timing';
@@ -520,11 +520,25 @@ const NFT = (i: number) => ({
 
 const READINGS: RiskReading[] = [NOW - 3_600_000, NOW - 600_000].map((ts) => readingOf(MANAGER, ts));
 
+/**
+ * The Portfolio's list of prices with two whose tick is not their size's rule: WAL at WAL_USDC's
+ * 0.00001 ("$0.19650", by its size "$0.1965") and XBTC at XBTC_USDC's 0.1 ("$97,250.0", by its
+ * size "$97,250.00"), the exchange's beside it.
+ */
+const LISTED = {
+  ...SUMMARY,
+  prices: [
+    ...SUMMARY.prices,
+    { ...oracle('WAL', 0.1965), price_decimals: 5 },
+    { ...oracle('XBTC', 97_250, 98_500), price_decimals: 1 },
+  ],
+};
+
 function answers(): Record<string, (args: any) => unknown> {
   return {
     settings: () => SETTINGS,
     watchList: () => [{ owner: WALLET.owner, label: 'Desk', added_at: 0 }],
-    portfolio: () => answer(SUMMARY),
+    portfolio: () => answer(LISTED),
     walletNfts: () => answer({ items: [NFT(1), NFT(2), NFT(3)], isLastPage: true, currentPage: 0, perPage: 50 }),
     pools: () => answer(POOLS),
     depth: (a: { pool: string }) => answer(depthOf(POOLS.find((p) => p.pool_name === a.pool)!)),
@@ -630,6 +644,22 @@ describe('every view, alert and message, by the number rules (docs/formats.md)',
       const [, whole, fraction] = /\$([\d,]+)\.(\d+)/.exec(t)!;
       expect(fraction!.length, t).toBe(usdPriceDigits(Number(`${whole!.replace(/,/g, '')}.${fraction}`)));
     }
+    // The list of prices: each asset's at the tick of the pool it is priced on, as a row on that
+    // pool writes it, the exchange's beside it alike; never by its size.
+    const listed = w.findAll('[data-testid="price"]').map((c) => c.text());
+    expect(listed).toHaveLength(LISTED.prices.length);
+    for (const [i, p] of LISTED.prices.entries()) {
+      expect(listed[i]).toMatch(new RegExp(`^${p.symbol} \\$`));
+      const figures = [...listed[i]!.matchAll(/\$([\d,]+)\.(\d+)/g)];
+      expect(figures.length).toBeGreaterThanOrEqual(1);
+      const digits = p.price_decimals ?? usdPriceDigits(p.usd);
+      for (const f of figures) expect(f[2]!.length, listed[i]).toBe(digits);
+    }
+    expect(listed.find((t) => t.startsWith('WAL'))).toContain('WAL $0.19650 (oracle price');
+    expect(listed.find((t) => t.startsWith('XBTC'))).toContain('; exchange $98,500.0 (+1.3\u202F%))');
+    // The one SUI price, in its row and in the list alike.
+    const rowPrices = w.findAll('[data-testid="row-price"]').map((c) => /\$[\d,.]+/.exec(c.text())?.[0]);
+    expect(rowPrices).toContain(/^SUI (\$[\d,.]+)/.exec(listed.find((t) => t.startsWith('SUI'))!)![1]);
     expect(w.findAll('[data-testid="row-apr"]').map((c) => c.text())).toEqual([
       '8.20\u202F%',
       '12.10\u202F%',

@@ -293,11 +293,14 @@ export function priceSource(p: UsdPrice, now = Date.now()): string {
   return `oracle price (${from}, moved with the exchange since)`;
 }
 
-/** The exchange's price beside an oracle price where they differ by more than 1 %: "exchange $3.4100 (+1.8 %)"; null otherwise. */
-export function exchangeBeside(p: UsdPrice): string | null {
+/**
+ * The exchange's price beside an oracle price where they differ by more than 1 %: "exchange
+ * $3.4100 (+1.8 %)", with the oracle price's `digits` (a listed price's tick's); null otherwise.
+ */
+export function exchangeBeside(p: UsdPrice, digits?: number | null): string | null {
   if (p.source !== 'oracle' || p.exchange_usd === null || p.exchange_usd === undefined || !(p.usd > 0)) return null;
   const diff = (p.exchange_usd / p.usd - 1) * 100;
-  return Math.abs(diff) > 1 ? `exchange ${usdPrice(p.exchange_usd)} (${signedPct(diff, 1)})` : null;
+  return Math.abs(diff) > 1 ? `exchange ${usdPrice(p.exchange_usd, digits)} (${signedPct(diff, 1)})` : null;
 }
 
 /** A signed amount of money: "+$1,234.00", "−$4,100.00" (masked like `usd`). */
