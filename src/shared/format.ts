@@ -1,5 +1,6 @@
 import { isStable } from './risk-model/stable';
 import { towardZeroAt } from './rounding';
+import { localZone, nextClock } from './zones';
 
 /**
  * The one formatting module of the product: every number and time a person reads (the page, the
@@ -266,26 +267,51 @@ export function timeText(at: number | Date, locale: string): string {
  * ("2:02 PM"), with seconds where they tell one moment from the next (a valuation, a trade:
  * "2:02:07 PM"), and the zone where the time is read on its own ("2:02 PM EST": an alert, a
  * "valued at", a "since"). `zone: false` only where the zone is said once beside it (a column's
- * or an axis's name: `zoneText`) or the reader is on the very machine (the tray).
+ * or an axis's name: `zoneText`) or the reader is on the very machine (the tray). `timeZone`: on
+ * the clock of another zone than the reader's (quiet hours, kept on the zone they were set in).
  */
-export function clockText(at: number | Date, locale: string, zone = true, seconds = false): string {
+export function clockText(at: number | Date, locale: string, zone = true, seconds = false, timeZone?: string): string {
   return dateFormat(locale, {
     hour: 'numeric',
     minute: '2-digit',
     ...(seconds ? { second: '2-digit' } : {}),
     ...(zone ? { timeZoneName: 'short' } : {}),
+    ...(timeZone ? { timeZone } : {}),
   }).format(at);
 }
 
 /**
  * A time of day as set ("22:00", a channel's quiet hours), in the style of `clockText`: "10:00 PM",
- * with the zone unless `zone: false` ("10:00 PM EST": the zone of `on`, a day it applies to).
+ * with the zone unless `zone: false` ("10:00 PM EST": the zone as it is on `on`, a day it applies
+ * to), on the clock of `timeZone` (the reader's where none is named).
  */
-export function setClockText(hhmm: string, locale: string, zone = true, on: number | Date = Date.now()): string {
-  const [h = 0, m = 0] = hhmm.split(':').map(Number);
-  const at = new Date(on);
-  at.setHours(h, m, 0, 0);
-  return clockText(at, locale, zone);
+export function setClockText(
+  hhmm: string,
+  locale: string,
+  zone = true,
+  on: number | Date = Date.now(),
+  timeZone?: string,
+): string {
+  const clockOf = timeZone ?? localZone();
+  // The moment the zone's clock reads `hhmm` on the day of `on` there: the first from its midnight.
+  const midnight = nextClock(new Date(on).getTime() - 86_400_000, '00:00', clockOf);
+  return clockText(nextClock(midnight - 1, hhmm, clockOf), locale, zone, false, timeZone);
+}
+
+/**
+ * A channel's quiet hours as set, on the clock of the zone they are kept on (the one they are
+ * applied on), named after the span's end as a clock read on its own names it, and in full where
+ * the short name could be another's ("CST"): "10:00 PM–7:00 AM EST (America/New_York)",
+ * "10:00 PM–7:00 AM UTC". `on`: the day whose short name is given (EST or EDT).
+ */
+export function quietHoursText(
+  q: { from: string; to: string; zone: string },
+  locale: string,
+  on: number | Date = Date.now(),
+): string {
+  const end = setClockText(q.to, locale, true, on, q.zone);
+  const named = end.endsWith(` ${q.zone}`) ? '' : ` (${q.zone})`;
+  return `${setClockText(q.from, locale, false, on, q.zone)}\u2013${end}${named}`;
 }
 
 /** A day and a clock time in the style of `clockText`: "Nov 23, 2:02 PM EST" (a time of another day). */

@@ -483,7 +483,7 @@ const NOTIFY: NotifyView = {
       source: 'settings',
       minLevel: 'warning',
       rules: null,
-      quietHours: { from: '22:00', to: '07:00' },
+      quietHours: { from: '22:00', to: '07:00', zone: 'America/New_York' },
       hideAmounts: false,
       minIntervalSec: null,
       fallback: { channel: 'desk', afterMin: 3 },

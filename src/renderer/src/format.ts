@@ -17,7 +17,7 @@ import {
   MINUS,
   percentText,
   poolPriceText,
-  setClockText,
+  quietHoursText,
   settingPercentText,
   signedPercentText,
   signedUsdText,
@@ -216,9 +216,12 @@ export function clock(ms: number, o: { zone?: boolean } = {}): string {
   return clockText(ms, locale, o.zone !== false, true);
 }
 
-/** A time of day as set ("22:00": quiet hours) in the app's style: "10:00 PM"; `zone: true` names the zone: "10:00 PM EST". */
-export function setClock(hhmm: string, o: { zone?: boolean } = {}): string {
-  return setClockText(hhmm, locale, o.zone === true);
+/**
+ * A channel's quiet hours on the clock they are applied on, which may be another zone than the
+ * browser's (the monitor's machine's): "10:00 PM–7:00 AM EST (America/New_York)".
+ */
+export function quietHours(q: { from: string; to: string; zone: string }): string {
+  return quietHoursText(q, locale);
 }
 
 /** The user's time zone as the app's times name it ("EST"), for a time column's heading or a time axis's name. */

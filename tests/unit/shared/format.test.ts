@@ -17,6 +17,7 @@ import {
   numberFormat,
   percentText,
   poolPriceText,
+  quietHoursText,
   settingPercentText,
   signedPercentText,
   signedUsdText,
@@ -229,6 +230,14 @@ describe('times', () => {
     expect(axisTimeStep(4 * DAY)).toBe(DAY);
     expect(axisTimeText(on(14), 'en-US', 7 * DAY)).toBe('Nov 23');
     expect(axisTimeText(on(14), 'en-US', 400 * DAY)).toBe('Nov 23, 2026');
+  });
+
+  it("write quiet hours on the clock of the zone they are kept on, naming it, whatever the reader's zone", () => {
+    const q = { from: '22:00', to: '07:00', zone: 'America/New_York' };
+    expect(quietHoursText(q, 'en-US', at)).toBe('10:00 PM\u20137:00 AM EST (America/New_York)');
+    expect(quietHoursText(q, 'en-US', Date.UTC(2026, 6, 1, 12))).toBe('10:00 PM\u20137:00 AM EDT (America/New_York)');
+    // A zone whose short name is its name is named once.
+    expect(quietHoursText({ ...q, zone: 'UTC' }, 'en-US', at)).toBe('10:00 PM\u20137:00 AM UTC');
   });
 
   it('are exported in ISO 8601 in the local zone with its offset', () => {
