@@ -23,6 +23,17 @@ export interface UsdPrice {
   exchange_usd?: number | null;
 }
 
+/**
+ * An asset's price as the Portfolio lists it (the prices a valuation used), with the decimals it is
+ * written with (docs/formats.md): those of the tick of the pool it is priced on, in dollars, as a
+ * position on that pool writes the price (`PositionSummary.price_decimals`): WAL's 5 on WAL_USDC
+ * ("$0.19650"), XBTC's 1 on XBTC_USDC ("$108,757.4").
+ */
+export interface ListedPrice extends UsdPrice {
+  /** Null where no pool prices the asset (then it is written by its size: format.ts `usdPriceDigits`). */
+  price_decimals: number | null;
+}
+
 /** A margin manager's position in money: what it holds, what it owes, and the price that liquidates it. */
 export interface PositionSummary {
   manager_id: string;
@@ -214,8 +225,8 @@ export interface WalletSummary {
 export interface PortfolioSummary {
   /** Riskiest wallet first. */
   wallets: WalletSummary[];
-  /** The prices used, by symbol. */
-  prices: UsdPrice[];
+  /** The prices used, by symbol, each with the decimals it is written with. */
+  prices: ListedPrice[];
   computed_at: number;
 }
 

@@ -1,4 +1,4 @@
-import type { MarginManager } from '../../../shared/api';
+import type { MarginManager, Pool } from '../../../shared/api';
 import type {
   PositionInterest,
   PositionPnl,
@@ -302,6 +302,17 @@ export function interestRepairOf(p: PositionSummary, days: number): RepairPlan |
 }
 
 /**
+ * The decimals a USD price of `pool`'s base asset is written with, in every view, alert and list
+ * (docs/formats.md): the pool's tick's, in dollars at its quote's price where the quote is no
+ * dollar stablecoin (`usdTickDecimals`), and at least the price's four significant digits
+ * (`positionPriceDecimals`).
+ */
+export function usdPriceDecimalsOn(pool: Pool, priceUsd: number | null, quoteUsd: number | null): number {
+  const stable = isStable(pool.quote_asset_symbol);
+  return positionPriceDecimals(usdTickDecimals(tickDecimals(pool), stable ? null : quoteUsd), priceUsd);
+}
+
+/**
  * A manager's position at one price set (ValuationContext): its holdings and debts (accrued from
  * the records' read to now), valued by the risk model, so every figure agrees with every other:
  * risk_ratio = collateral_usd / debt_usd, the liquidation price is where that ratio meets the
@@ -347,12 +358,7 @@ export function positionOf(m: MarginManager, ctx: ValuationContext): PositionSum
   const hasDebt = loans.length > 0;
   // Every price of the position at its pool's tick, as the pool's page writes the pool's prices
   // (issue 40: "$0.1965" on the Portfolio beside "0.19650" on WAL_USDC's page).
-  const priceDecimals = pool
-    ? positionPriceDecimals(
-        usdTickDecimals(tickDecimals(pool), isStable(pool.quote_asset_symbol) ? null : (quotePrice?.usd ?? null)),
-        p?.base ?? null,
-      )
-    : null;
+  const priceDecimals = pool ? usdPriceDecimalsOn(pool, p?.base ?? null, quotePrice?.usd ?? null) : null;
   const L = params.liquidation;
   const liq = h && p && hasDebt ? priceAtRatio(h, p.quote, L) : null;
   // As shown, rounded toward the danger (safe-round.ts). The level is judged on the distance as
