@@ -53,13 +53,16 @@ export async function spawnSim(args: string[]): Promise<{ child: ChildProcess; u
 /**
  * The `count` wallets of the Demo network (seed `seed`) with the most open loans, by `sim
  * --describe`: what the soaks watch. `track` is handed the child (a soak stops it on every way out).
+ * `marginOwners`: the Demo network's `--margin-owners` (a desk of many wallets), default its own.
  */
 export async function busiestWallets(
   seed: number,
   count: number,
   track: (child: ChildProcess) => void = () => {},
+  marginOwners?: number,
 ): Promise<Array<{ owner: string; loans: number }>> {
-  const child = spawn(process.execPath, [BIN, 'sim', '--describe', '--seed', String(seed)], {
+  const desk = marginOwners === undefined ? [] : ['--margin-owners', String(marginOwners)];
+  const child = spawn(process.execPath, [BIN, 'sim', '--describe', '--seed', String(seed), ...desk], {
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   track(child);
