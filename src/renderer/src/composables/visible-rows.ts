@@ -48,7 +48,10 @@ function run(): void {
   const height = window.innerHeight;
   const seen = [...watched].map((w) => ({ w, m: w.measure() }));
   const heights = seen.map((s) => s.m.rowPx).filter((x): x is number => x !== null && x > 0);
-  if (heights.length > 0) rowPx = heights.reduce((a, b) => a + b, 0) / heights.length;
+  // Whole pixels, moved only by 2 or more: a height that moved with each measure would move every
+  // spacer, so the next measure, in every frame (a loop of renders that the desk bench showed).
+  const mean = heights.length > 0 ? Math.round(heights.reduce((a, b) => a + b, 0) / heights.length) : rowPx;
+  if (Math.abs(mean - rowPx) >= 2) rowPx = mean;
   for (const { w, m } of seen) w.apply(visibleRange(w.count(), m.top, height, rowPx), rowPx);
 }
 
