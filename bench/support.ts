@@ -17,10 +17,11 @@ export function codeMeasured(): string {
   const git = (...args: string[]): string => execFileSync('git', args, { cwd: ROOT, encoding: 'utf8' }).trim();
   try {
     const head = git('log', '-1', '--format=%h');
+    // Each line is "XY path": the whole output trimmed would cut the first line's path instead.
     const dirty = git('status', '--porcelain', '--', 'src', 'bin', 'bench')
       .split('\n')
       .filter(Boolean)
-      .map((l) => l.slice(3));
+      .map((l) => l.replace(/^\s*\S+\s+/, ''));
     return `commit ${head}${dirty.length > 0 ? ` with uncommitted changes to ${dirty.join(', ')}` : ''}`;
   } catch {
     return 'a tree git cannot describe';
