@@ -7,7 +7,7 @@
  */
 
 /** Below this many rows in a view every row is in the DOM: a whole table of them costs less than a frame. */
-export const VIRTUAL_FROM = 150;
+export const VIRTUAL_FROM = 200;
 /** A row's height until one is measured (px). */
 export const ROW_ESTIMATE_PX = 64;
 /** Rows this far beyond the window stay in the DOM: Tab reaches the next row, a wheel turn shows rows at once. */

@@ -242,8 +242,8 @@ describe('the Portfolio: one row per position, every figure agreeing, and price 
 describe('the Portfolio of a desk: only the rows in view are in the DOM', () => {
   it('renders the rows near the window and their spacers, and follows the scroll, with every row as it was', async () => {
     const router = await routerAt('/portfolio');
-    // 20 wallets of 10 positions: 200 rows, past the 150 from which rows are virtual.
-    const wallets = Array.from({ length: 20 }, (_, i) => ({
+    // 21 wallets of 10 positions: 210 rows, past the 200 from which rows are virtual.
+    const wallets = Array.from({ length: 21 }, (_, i) => ({
       ...WALLET,
       owner: `0xowner${i}`,
       label: `Desk ${i}`,
@@ -280,11 +280,11 @@ describe('the Portfolio of a desk: only the rows in view are in the DOM', () => 
       await frame();
       const ids = () => w.findAll('[data-testid="position-row"]').map((r) => r.attributes('data-manager'));
       // The first table's 10 rows (100 px down), the second's first 3 (1,100 px down: 480 px of
-      // overscan below the window's 800 reach its first 180 px); nothing of the 18 below.
+      // overscan below the window's 800 reach its first 180 px); nothing of the 19 below.
       expect(ids()).toEqual([...Array.from({ length: 10 }, (_, k) => `0xm0-${k}`), '0xm1-0', '0xm1-1', '0xm1-2']);
-      expect(w.findAll('[data-testid="wallet-card"]')).toHaveLength(20);
+      expect(w.findAll('[data-testid="wallet-card"]')).toHaveLength(21);
       // Each body is as tall as its rows would be: rows and spacers make 640 px.
-      const bodies = w.findAll('tbody').slice(0, 20);
+      const bodies = w.findAll('tbody').slice(0, 21);
       for (const b of bodies) {
         const spacers = b
           .findAll('tr.spacer')
