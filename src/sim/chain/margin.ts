@@ -11,6 +11,9 @@ import type { Market } from './market';
 import type { PoolSpec, RiskSpec } from './assets';
 import type { PriceOracle } from './prices';
 
+/** Owners of margin managers on the Demo network unless asked for more (`sim --margin-owners`). */
+export const DEFAULT_MARGIN_OWNERS = 36;
+
 /** Protocol parameters at 5x leverage (docs/service.md, Facts about the margin protocol); a pool may set its own (assets.ts). */
 export const RISK: RiskSpec = {
   minWithdraw: 2.0,
@@ -52,6 +55,8 @@ export class MarginEngine implements MarginReads {
   private stepMs = 0;
   private readonly scanBorrowers = (): Manager[] => this.borrowerList();
   private readonly scanLiquidate = (m: Manager, ratio: number): void => this.liquidate(m, ratio, this.stepMs);
+  /** How much more often managers open, move and close than with the default owners (1 then). */
+  private readonly activity: number;
 
   constructor(
     private readonly rng: Rng,
@@ -59,6 +64,12 @@ export class MarginEngine implements MarginReads {
     markets: Market[],
     private readonly emit: MarginEmit,
     startMs: number,
+    /**
+     * Owners of margin managers (a desk of many wallets: `sim --margin-owners`). Each acts as
+     * often as one of the default 36 does: managers open, move and close `owners / 36` times as
+     * often. The default draws exactly what it always drew, so every seed's chain is unchanged.
+     */
+    ownerCount = DEFAULT_MARGIN_OWNERS,
   ) {
     this.markets = markets.filter((m) => m.spec.marginEnabled);
     this.values = new AssetValues(oracle);
@@ -67,7 +78,8 @@ export class MarginEngine implements MarginReads {
       this.values,
       this.markets.flatMap((m) => [m.spec.base, m.spec.quote]),
     );
-    this.owners = Array.from({ length: 36 }, () => objectId(rng));
+    this.owners = Array.from({ length: ownerCount }, () => objectId(rng));
+    this.activity = ownerCount / DEFAULT_MARGIN_OWNERS;
     this.book.seedSuppliers(startMs);
   }
 
@@ -122,11 +134,12 @@ export class MarginEngine implements MarginReads {
   step(dtSec: number, ms: number, warmup: boolean): void {
     this.values.refresh();
     this.book.accrue(dtSec);
-    if (this.rng.chance(dtSec / (warmup ? 240 : 900))) this.open(ms);
-    if (this.rng.chance(dtSec / 1500)) this.addCollateral(ms);
-    if (this.rng.chance(dtSec / 1200)) this.withdraw(ms);
-    if (this.rng.chance(dtSec / 90)) this.relever(ms);
-    if (this.rng.chance(dtSec / 7200)) this.close(ms);
+    const a = this.activity;
+    if (this.rng.chance((dtSec * a) / (warmup ? 240 : 900))) this.open(ms);
+    if (this.rng.chance((dtSec * a) / 1500)) this.addCollateral(ms);
+    if (this.rng.chance((dtSec * a) / 1200)) this.withdraw(ms);
+    if (this.rng.chance((dtSec * a) / 90)) this.relever(ms);
+    if (this.rng.chance((dtSec * a) / 7200)) this.close(ms);
     if (this.rng.chance(dtSec / (6 * 3600))) {
       const pools = [...this.pools.values()];
       const cap = this.rng.pick(this.caps);

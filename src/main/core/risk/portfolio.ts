@@ -116,7 +116,7 @@ export interface WalletRecords {
 
 /**
  * Every watched wallet's margin records (managers with their loans and deposits, supplies), all
- * wallets asked together: one request per owner and list, or the protocol-wide managers list when
+ * wallets asked together: one request per owner and list, or a list's protocol-wide form when
  * that takes fewer pages (RecordsSource; docs/credits.md "What is read").
  */
 export async function readRecords(
@@ -125,14 +125,21 @@ export async function readRecords(
   source?: RecordsSource,
   readAt = Date.now(),
 ): Promise<WalletRecords[]> {
+  const owners = new Set(watch.map((w) => w.owner));
   let shared: Promise<Map<string, MarginManager[]>> | undefined;
-  if (source?.protocolWide(watch.length)) {
-    shared = source.read(client, new Set(watch.map((w) => w.owner)));
+  if (source?.protocolWide(watch.length, 'managers')) {
+    shared = source.read(client, owners);
     shared.catch(() => {}); // awaited per wallet below
   }
+  // Undefined (a supply without its cap, or a failed read): each owner's own list instead.
+  const sharedSupplies = source?.protocolWide(watch.length, 'supplies')
+    ? source.readSupplies(client, owners).catch(() => undefined)
+    : Promise.resolve(undefined);
   return Promise.all(
     watch.map(async (w): Promise<WalletRecords> => {
-      const supplyRows = supplyRowsOf(client, w.owner).catch(() => undefined);
+      const supplyRows = sharedSupplies
+        .then((all) => all?.get(w.owner) ?? supplyRowsOf(client, w.owner))
+        .catch(() => undefined);
       try {
         const managers = shared ? ((await shared).get(w.owner) ?? []) : await managersOf(client, w.owner);
         return { w, managers, supplyRows: await supplyRows, readAt };

@@ -19,6 +19,40 @@ const readPlan = (prices: Record<string, number | null>, recordsEveryMs: number 
 });
 
 describe('the cost model', () => {
+  it('forecasts the records read per owner or protocol-wide, whichever takes fewer pages, at 5, 20 and 100 wallets', () => {
+    // The desk of the Demo network (seed 7, --margin-owners 100): 1,247 managers (25 pages of 50)
+    // and 105 supplies (3 pages). Per owner: a page of managers and one of supplies each, 10 credits a page.
+    const desk = { managers: 25, supplies: 3 };
+    const perOwner = [5, 20, 100].map((n) => recordsReadCredits(n));
+    const cheaper = [5, 20, 100].map((n) => recordsReadCredits(n, desk));
+    expect(perOwner).toEqual([100, 400, 2_000]);
+    // 5: 5 manager pages + 3 supply pages; 20: 20 + 3; 100: 25 + 3.
+    expect(cheaper).toEqual([80, 230, 280]);
+    // A list not yet measured (or not usable) counts a page per owner.
+    expect(recordsReadCredits(100, { managers: 25 })).toBe(1_250);
+    // On the 3-hour timer, the records line of a 100-wallet desk: 8 reads a day.
+    const recordsLine = (recordsCredits: number) =>
+      forecast({
+        plan: { name: 'builder', plan: PLANS.builder },
+        budget: PLANS.builder.monthlyCredits,
+        marginStreamRate: null,
+        priceCredits: 20,
+        owners: 100,
+        recordsCredits,
+        events: [],
+        poolStreams: [],
+        reads: readPlan({}, 3 * 3_600_000),
+      }).lines.find((l) => l.what.startsWith('Margin records'))!;
+    expect(recordsLine(perOwner[2]!)).toMatchObject({
+      perDay: 16_000,
+      detail: 'every 3 h, 2000 credits a read (100 wallets)',
+    });
+    expect(recordsLine(cheaper[2]!)).toMatchObject({
+      perDay: 2_240,
+      detail: 'every 3 h, 280 credits a read (100 wallets)',
+    });
+  });
+
   it("counts the margin pools' read (pool health) at its paced interval, 10 credits a read", () => {
     const base = {
       plan: { name: 'builder', plan: PLANS.builder },
