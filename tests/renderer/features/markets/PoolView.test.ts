@@ -280,7 +280,9 @@ describe('the pool page: watched positions on the price chart', () => {
           `moved by the liquidation at ${shortTime(NOW - 3_600_000)} off the chart$`,
       ),
     );
-    expect(w.get('[data-testid="pool-position-lines"]').text()).toContain('prices in USDC');
+    expect(w.get('[data-testid="pool-position-lines"]').text()).toContain(
+      'prices in USDC; distances from the oracle price the positions are valued at (as on the Portfolio), not from the mid or the last trade',
+    );
     // The Portfolio's snapshot, with its time: the lines and the rows are one valuation.
     expect(w.get('[data-testid="pool-position-lines"] [data-testid="valued-at"]').attributes('data-valued-at')).toBe(
       String(NOW),
