@@ -2,7 +2,7 @@
 import { mount } from '@vue/test-utils';
 import { createPinia, setActivePinia } from 'pinia';
 import { afterAll, beforeEach, describe, expect, it } from 'vitest';
-import type { RiskReading } from '../../../../src/shared/contract';
+import type { PositionSummary, RiskReading } from '../../../../src/shared/contract';
 import RiskHistoryChart from '../../../../src/renderer/src/features/manager/RiskHistoryChart.vue';
 import {
   interestDriftPerDay,
@@ -21,6 +21,19 @@ afterAll(() => {
   process.env['TZ'] = ZONE;
 });
 beforeEach(() => setActivePinia(createPinia()));
+
+/** Readings of a position at ratio 1.3 at the times given (its figures otherwise as valued). */
+function flatAt(p: PositionSummary, times: readonly number[]): RiskReading[] {
+  return times.map((ts) => ({
+    manager_id: p.manager_id,
+    owner: p.owner,
+    ts_ms: ts,
+    risk_ratio: 1.3,
+    debt_usd: p.debt_usd,
+    assets_usd: p.collateral_usd,
+    distance_pct: p.distance_pct,
+  }));
+}
 
 describe('the risk history chart', () => {
   it('continues the ratio dashed from the last reading with interest alone, down to the liquidation ratio when sooner than 90 days', () => {
@@ -117,15 +130,7 @@ describe("the risk history chart's line names", () => {
   };
   function draw(warning: number, critical: number, liquidation: number): Option {
     const p = position({ apr: 1.5 });
-    const readings: RiskReading[] = [NOW - 15 * 60_000, NOW].map((ts) => ({
-      manager_id: p.manager_id,
-      owner: p.owner,
-      ts_ms: ts,
-      risk_ratio: 1.3,
-      debt_usd: p.debt_usd,
-      assets_usd: p.collateral_usd,
-      distance_pct: p.distance_pct,
-    }));
+    const readings = flatAt(p, [NOW - 15 * 60_000, NOW]);
     const options: Option[] = [];
     mount(RiskHistoryChart, {
       props: { readings, warning, critical, liquidation },
@@ -178,15 +183,7 @@ describe("the risk history chart's time axis", () => {
   function axisLabels(firstMs: number, width: number): string[] {
     const p = position({ apr: 0.3 });
     const window = riskChartWindow(firstMs, NOW, true);
-    const readings: RiskReading[] = [firstMs, (firstMs + NOW) / 2, NOW].map((ts) => ({
-      manager_id: p.manager_id,
-      owner: p.owner,
-      ts_ms: ts,
-      risk_ratio: 1.3,
-      debt_usd: p.debt_usd,
-      assets_usd: p.collateral_usd,
-      distance_pct: p.distance_pct,
-    }));
+    const readings = flatAt(p, [firstMs, (firstMs + NOW) / 2, NOW]);
     const options: Array<Record<string, unknown>> = [];
     mount(RiskHistoryChart, {
       props: {
