@@ -143,10 +143,13 @@ export interface RepairPlan {
   /** Deposits of each asset the position can take, any one of which restores `target`. */
   deposits: Array<{ symbol: string; amount: number; usd: number }>;
   /**
-   * The repayment (in the asset owed) that restores it however it is paid: from the manager's own
-   * balance, as the protocol repays, or brought in first. Null at a ratio of 1 or below.
+   * The repayment (in the asset owed) that restores it. `balance`: from the manager's own balance,
+   * as the protocol repays (it holds that much of the asset owed), which restores it however it is
+   * paid; `wallet`: brought in from the wallet first (deposited, then repaid), the manager holding
+   * too little of it, a smaller amount. Null when no repayment can: at a ratio of 1 or below with
+   * too little of the asset owed.
    */
-  repay: { symbol: string; amount: number; usd: number } | null;
+  repay: { symbol: string; amount: number; usd: number; from: 'balance' | 'wallet' } | null;
   /** The liquidation price after the deposit of the quote asset. */
   liquidation_price_after: number | null;
 }

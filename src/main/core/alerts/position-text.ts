@@ -45,7 +45,9 @@ export function repairWords(p: PositionSummary): string {
   const first = r.deposits[0];
   const options = [
     first ? `deposit ${amount(first.amount, first.symbol)}` : null,
-    r.repay ? `repay ${amount(r.repay.amount, r.repay.symbol)}` : null,
+    r.repay
+      ? `repay ${amount(r.repay.amount, r.repay.symbol)} ${r.repay.from === 'balance' ? 'from its balance' : 'from your wallet'}`
+      : null,
   ].filter((x) => x !== null);
   if (options.length === 0) return '';
   const text = `${options.join(' or ')} \u2192 ${target(r.target)}`;

@@ -25,6 +25,7 @@ import {
   movePct,
   priceAtRatio,
   repayFor,
+  depositAndRepayFor,
   sideOf,
   sizeOf,
   timeToLiquidationByInterest,
@@ -237,7 +238,15 @@ function repairOf(
   const byQuote = depositFor(h, p, aim, 'quote', s.quoteDecimals)!;
   const byBase = depositFor(h, p, aim, 'base', s.baseDecimals);
   const inBase = h.debtBase > 0 && h.debtQuote <= 0;
-  const repay = repayFor(h, p, aim, inBase ? s.baseDecimals : s.quoteDecimals);
+  const owedDecimals = inBase ? s.baseDecimals : s.quoteDecimals;
+  const fromBalance = repayFor(h, p, aim, owedDecimals);
+  // From its own balance only where it holds that much of the asset owed; else brought from the
+  // wallet first, where (assets unchanged) a smaller amount reaches the target.
+  const held = inBase ? h.base : h.quote;
+  const repay =
+    fromBalance && fromBalance.amount <= held
+      ? { ...fromBalance, from: 'balance' as const }
+      : mapOrNull(depositAndRepayFor(h, p, aim, owedDecimals), (x) => ({ ...x, from: 'wallet' as const }));
   // Each amount as it is shown, rounded up there (safe-round.ts): what is read reaches the target.
   const shown = (
     x: number,
@@ -262,13 +271,8 @@ function repairOf(
     repay: repay
       ? {
           symbol: inBase ? s.base : s.quote,
-          ...shown(
-            repay.amount,
-            inBase ? s.base : s.quote,
-            inBase ? s.baseDecimals : s.quoteDecimals,
-            inBase ? p.base : p.quote,
-            owed,
-          ),
+          ...shown(repay.amount, inBase ? s.base : s.quote, owedDecimals, inBase ? p.base : p.quote, owed),
+          from: repay.from,
         }
       : null,
     liquidation_price_after: after === null ? null : liquidationPriceShown(after, p.base, s.priceDecimals),
@@ -511,4 +515,8 @@ export function readingOf(p: PositionSummary, now: number): RiskReading {
     liquidation_price: p.liquidation_price,
     level: p.level,
   };
+}
+
+function mapOrNull<T, U>(x: T | null, f: (x: T) => U): U | null {
+  return x === null ? null : f(x);
 }
