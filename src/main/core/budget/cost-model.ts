@@ -55,6 +55,12 @@ export interface CostInputs {
    */
   guardStream?: { assumedPerHour: number; never: string | null };
   /**
+   * Credits a day the guard's pool streams may take in all (the day's allowance less the margin
+   * stream and the reads: risk/danger-pricing.ts `streamRoomPerDay`); they close once it is spent.
+   * Absent or null: no budget bounds them.
+   */
+  guardRoomPerDay?: number | null;
+  /**
    * The Demo network's speed, or null on the service. Its market runs that many times faster
    * than real time, so the streams' bytes come that much oftener: the measured rates are divided
    * by it, the forecast is as at speed 1.
@@ -155,6 +161,7 @@ export function forecast(i: CostInputs): Omit<CreditForecast, 'preview' | 'demo'
     perHour: p.rate === null ? null : round(((p.rate * 3600) / KB / speed) * STREAM_CREDITS_PER_KB),
   }));
   const assumed = i.guardStream?.assumedPerHour ?? null;
+  const guardLines: CreditForecast['lines'] = [];
   i.poolStreams.forEach((p, k) => {
     const measured = pools[k]!.perHour;
     const open = p.guard ? 'open while it guards a watched position in danger' : 'open while its page is shown';
@@ -171,7 +178,9 @@ export function forecast(i: CostInputs): Omit<CreditForecast, 'preview' | 'demo'
           ? `${open}: its cost is being measured`
           : `${open}: about ${countText(hour, CORE_LOCALE)} credits an hour${measured === null ? ', assumed until measured' : `, measured${atSpeed}`}, counted as if open all day`,
     });
+    if (p.guard) guardLines.push(lines.at(-1)!);
   });
+  capGuardLines(guardLines, i.guardRoomPerDay ?? null);
   if (i.guardStream && !i.poolStreams.some((p) => p.guard && p.barred === undefined)) {
     const never = i.guardStream.never;
     lines.push({
@@ -202,4 +211,20 @@ export function forecast(i: CostInputs): Omit<CreditForecast, 'preview' | 'demo'
 /** "45 s", "5 min", "2.5 h" (shared/format.ts `intervalText`). */
 export function everyText(ms: number): string {
   return intervalText(ms, CORE_LOCALE);
+}
+
+/**
+ * The guard's streams close once what the day leaves them is spent (risk/danger-pricing.ts
+ * `streamsAffordable`): together they are forecast at most `room` a day, each its share of it.
+ */
+function capGuardLines(lines: CreditForecast['lines'], room: number | null): void {
+  const asked = lines.reduce((a, l) => a + l.perDay, 0);
+  if (room === null || asked <= room) return;
+  for (const l of lines) {
+    l.perDay = round((l.perDay * room) / asked);
+    l.detail = l.detail.replace(
+      /, counted as if open all day$/,
+      `, open only while the day's budget leaves an hour of it: ${countText(room, CORE_LOCALE)} a day for the guard's streams`,
+    );
+  }
 }

@@ -233,6 +233,31 @@ describe('the cost model on the Demo network and under a budget', () => {
     ]);
   });
 
+  it("forecasts the guard's streams at most at what the day leaves them, a page's stream in full", () => {
+    const streams = {
+      ...base,
+      marginStreamRate: 1024,
+      reads: readPlan({}, 3 * 3_600_000),
+      poolStreams: [
+        { pool: 'SUI_USDC', rate: 3 * 1024, guard: true },
+        { pool: 'WAL_USDC', rate: 1024, guard: true },
+        { pool: 'DEEP_USDC', rate: 1024 },
+      ],
+      demoSpeed: null,
+    };
+    const lines = (room: number | null) =>
+      forecast({ ...streams, guardRoomPerDay: room }).lines.filter((l) => / pool stream$/.test(l.what));
+    // Unbounded: each as if open all day (3 KB/s is 259,200 a day).
+    expect(lines(null).map((l) => l.perDay)).toEqual([259_200, 86_400, 86_400]);
+    // 100,000 a day for the guard: shared 3 to 1; the page's stream is not the guard's.
+    const capped = lines(100_000);
+    expect(capped.map((l) => l.perDay)).toEqual([75_000, 25_000, 86_400]);
+    expect(capped[0]!.detail).toBe(
+      "open while it guards a watched position in danger: about 10,800 credits an hour, measured, open only while the day's budget leaves an hour of it: 100,000 a day for the guard's streams",
+    );
+    expect(lines(1_000_000).map((l) => l.perDay)).toEqual([259_200, 86_400, 86_400]);
+  });
+
   it('says which reads the budget slowed and which it stopped, as the status bar does', () => {
     const reads: ReadPlan = {
       prices: [
