@@ -78,6 +78,11 @@ describe('the daily digest', () => {
     let m = open();
     await m.invoke('updateWatch', { owner: mine, label: 'desk' });
     await m.invoke('addWatch', { owner: theirs, label: 'whale', group: 'watched' });
+    // A channel name that matches none is refused in plain words, naming the channels there are.
+    await expect(m.invoke('updateSettings', { digestAt: '08:00', digestChannels: ['ntfy', 'phone'] })).rejects.toThrow(
+      /no notification channel is named "phone"\. Pick the digest's channels from: .*ntfy/,
+    );
+    expect((await m.invoke('settings', {})).digestAt).toBeNull();
     // To the ntfy channel only: the webhook is not named.
     await m.invoke('updateSettings', { digestAt: '08:00', digestChannels: ['ntfy'] });
     await m.refreshRisk();
