@@ -217,6 +217,8 @@ export interface SupplySummary {
 export interface WalletSummary {
   owner: string;
   label: string | null;
+  /** Its watch-list group (absent in a Portfolio kept before groups existed: the trader's own). */
+  group?: 'mine' | 'watched';
   /** Riskiest first (lowest distance to liquidation, then lowest ratio). */
   positions: PositionSummary[];
   supplies: SupplySummary[];

@@ -83,6 +83,7 @@ function walletOf(entry: WatchEntry, positions: PositionSummary[], supplies: Sup
   return {
     owner: entry.owner,
     label: entry.label,
+    group: entry.group,
     positions,
     supplies,
     totals: {
@@ -249,7 +250,12 @@ export async function valuePortfolio(
       failures++;
       lastError = f.err;
       const old = previous?.wallets.find((x) => x.owner === f.w.owner);
-      wallets.push({ ...(old ?? walletOf(f.w, [], [])), label: f.w.label, error: plainReason(f.err) });
+      wallets.push({
+        ...(old ?? walletOf(f.w, [], [])),
+        label: f.w.label,
+        group: f.w.group,
+        error: plainReason(f.err),
+      });
       continue;
     }
     const ctx = contextOf(book, d, f.readAt, now);

@@ -217,6 +217,17 @@ describe('the Portfolio: one row per position, every figure agreeing, and price 
     w.unmount();
   });
 
+  it("marks a wallet of the Watched group and says what its group's rule does with its alerts", async () => {
+    const whale = { ...SUMMARY.wallets[0]!, owner: '0xwhale', label: 'Whale', group: 'watched' as const };
+    const { w } = mountPortfolio({ ...SUMMARY, wallets: [{ ...SUMMARY.wallets[0]!, group: 'mine' }, whale] });
+    await settle();
+    const badges = w.findAll('[data-testid="wallet-card"]').map((c) => c.find('[data-testid="wallet-group"]'));
+    expect(badges.map((b) => b.exists())).toEqual([false, true]);
+    expect(badges[1]!.text()).toBe('watched');
+    expect(badges[1]!.attributes('title')).toMatch(/recorded at info and told in the digest, sent to no channel/);
+    w.unmount();
+  });
+
   it('shows when its snapshot was valued, and keeps a newer pushed snapshot over an answer it overtook', async () => {
     let answer!: (v: unknown) => void;
     const f = fakeApi({
