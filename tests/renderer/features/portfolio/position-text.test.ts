@@ -46,6 +46,15 @@ describe('the danger band in a row', () => {
     expect(dangerBand(onWal(1.3499))?.title).toMatch(/^Ratio 1\.349, below WAL_USDC's minimum borrow ratio 1\.350/);
   });
 
+  it("says in the level's words that withdrawals are refused between the minimum borrow and withdraw ratios", () => {
+    expect(levelReason({ ...onWal(1.6), thresholds })).toMatch(
+      /Withdrawals are refused below WAL_USDC's minimum withdraw ratio 2\.200; borrows are allowed down to 1\.350\.$/,
+    );
+    // Above the minimum withdraw ratio, and in the danger band (which has its own mark): not said.
+    expect(levelReason({ ...onWal(2.3), thresholds })).not.toContain('Withdrawals');
+    expect(levelReason({ ...onWal(1.3), thresholds })).not.toContain('Withdrawals are refused below');
+  });
+
   it('leaves the mark off at and above the minimum borrow ratio, at or below liquidation, and without debt', () => {
     expect(dangerBand(onWal(1.35))).toBeNull();
     expect(dangerBand(onWal(1.6))).toBeNull();

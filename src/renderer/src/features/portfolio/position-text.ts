@@ -20,8 +20,19 @@ export function sideText(p: PositionSummary): string {
   return p.side === 'long' ? `Long ${base}` : p.side === 'short' ? `Short ${base}` : '–';
 }
 
-/** Why the position is at its level, by the thresholds it was judged with. */
+/**
+ * Why the position is at its level, by the thresholds it was judged with; and, between its pool's
+ * minimum borrow and minimum withdraw ratios, that withdrawals are refused there (the danger band
+ * below has a mark of its own: `dangerBand`).
+ */
 export function levelReason(p: PositionSummary): string {
+  const reason = levelWords(p);
+  if (actionsAt(p.risk_ratio, p.risk_params).band !== 'no-withdraw') return reason;
+  const pool = p.pool_name ? `${p.pool_name}'s` : "its pool's";
+  return `${reason} Withdrawals are refused below ${pool} minimum withdraw ratio ${ratio(p.risk_params.min_withdraw)}; borrows are allowed down to ${ratio(p.risk_params.min_borrow)}.`;
+}
+
+function levelWords(p: PositionSummary): string {
   const t = p.thresholds;
   const near = t.near_pct === null ? '' : `, or within ${pctSet(t.near_pct)} of its liquidation price`;
   const rule = `Warning below ${ratio(t.warning)}; critical below ${ratio(t.critical)}${near}; liquidated below ${ratio(p.liquidation_ratio)}.`;
