@@ -44,6 +44,26 @@ describe('the Alerts page', () => {
   };
   const threadOf = (w: ReturnType<typeof mount>, key: string) => w.get(`[data-thread="${key}"]`);
 
+  it("gives each pool's borrow rate a thread of its own, headed by its asset, with a way to the pool health", async () => {
+    const rate = (id: number, title: string, owner: string | null = null) =>
+      alert(id, { rule: 'rate', manager_id: null, owner, title, message: `${title}: the pool is 86 % used` });
+    const { w } = mountAlerts([
+      rate(1, 'USDC borrow rate 37.20 % (was 12.40 %)'),
+      rate(2, 'SUI borrow rate 41.00 % (was 9.80 %)', '0xo1'),
+      rate(3, 'USDC borrow rate 62.10 % (was 37.20 %)'),
+    ]);
+    await settle();
+    expect(w.findAll('[data-testid="alert-thread"]').map((t) => t.attributes('data-thread'))).toEqual([
+      'r:rate:USDC',
+      'r:rate:SUI',
+    ]);
+    const usdc = threadOf(w, 'r:rate:USDC');
+    expect(usdc.get('.subject').text()).toBe('USDC borrow rate');
+    expect(usdc.get('[data-testid="alert-open-pools"]').attributes('href')).toBe('#/margin');
+    expect(usdc.get('[data-testid="alert-fold"]').text()).toBe('+1 earlier');
+    w.unmount();
+  });
+
   it('shows compact threads, the newest alert heading each with "+N earlier", and unfolds one', async () => {
     const { w } = mountAlerts(BURST);
     await settle();

@@ -1,3 +1,4 @@
+import { rateAsset } from '../../../../src/renderer/src/features/alerts/threads';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { AlertEngine } from '../../../../src/main/core/alerts/alert-engine';
 import { extraPerDay, RATE_HYSTERESIS, RateTracker } from '../../../../src/main/core/alerts/rate-alerts';
@@ -151,6 +152,8 @@ describe('the rate alert', () => {
         'your Long 1,000.0000 SUI on SUI_USDC pays about $1.58 a day more. Past the kink each point of use adds 5\u202F% a year. ' +
         'Check what you owe in USDC: repaying it, or adding collateral, keeps the interest from eating your margin.',
     );
+    // The Alerts page threads each pool's rate by the asset its title starts with.
+    expect(rateAsset(alert!)).toBe('USDC');
     expect(pushed).toHaveLength(1);
     // Still past it: nothing more. No borrower on a pool that crosses: nothing said.
     now += 15 * MIN;

@@ -75,7 +75,7 @@ export function filterAlerts(alerts: readonly AlertRecord[], f: AlertFilter, now
 }
 
 export interface AlertThread {
-  /** `m:<manager>` for a watched position, `r:<rule>` for the rest. */
+  /** `m:<manager>` for a watched position, `r:rate:<asset>` for a pool's borrow rate, `r:<rule>` for the rest. */
   key: string;
   /** The position, when the thread is one. */
   managerId: string | null;
@@ -102,7 +102,19 @@ export interface AlertThread {
  * be a thread each).
  */
 export function threadKey(a: AlertRecord): string {
-  return a.manager_id !== null && a.owner !== null ? `m:${a.manager_id}` : `r:${a.rule}`;
+  if (a.manager_id !== null && a.owner !== null) return `m:${a.manager_id}`;
+  const asset = rateAsset(a);
+  return asset === null ? `r:${a.rule}` : `r:rate:${asset}`;
+}
+
+/**
+ * The asset a borrow-rate alert is of ("USDC borrow rate 37.20 % (was 12.40 %)": its title, as
+ * alerts/rate-alerts.ts writes it), or null for any other alert: each pool's rate is a thread
+ * of its own, headed by its asset.
+ */
+export function rateAsset(a: Pick<AlertRecord, 'rule' | 'title'>): string | null {
+  if (a.rule !== 'rate') return null;
+  return /^(\S+) borrow rate /.exec(a.title)?.[1] ?? null;
 }
 
 /**
