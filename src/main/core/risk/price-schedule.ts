@@ -65,6 +65,13 @@ interface AssetPlan {
 
 /** Price of the read that prices an asset (`trades?limit=1`). */
 export const PRICE_READ_CREDITS = priceOf('/dex/*/trades').credits;
+/**
+ * However far its positions are from their thresholds, and however tight the budget, a price is
+ * read at least once a day (20 credits a day per asset) while the month's budget lasts: paced
+ * without a bound, a far asset was planned "every 11,720.7 h" on the Free plan, a price never
+ * read again in the month.
+ */
+export const PRICE_MAX_PACED_MS = 86_400_000;
 /** The plan is made again at least this often, reads due or not. */
 const REPLAN_MS = 5 * 60_000;
 /** Candles read once per asset and run to seed its volatility (volatility.ts). */
@@ -317,6 +324,7 @@ export function planReads(
     id: asset,
     intervalMs: w.ms,
     credits: PRICE_READ_CREDITS,
+    maxMs: PRICE_MAX_PACED_MS,
   }));
   let pace = 1;
   if (budget !== null && budget.monthly !== null) {
@@ -336,7 +344,8 @@ export function planReads(
     assets: [...want].map(([asset, w]) => ({
       asset,
       wantMs: w.ms,
-      everyMs: pacedIntervalMs(w.ms, pace, rule),
+      // The budget spent (even the margin stream takes it all): not read at all.
+      everyMs: pace === Infinity ? Infinity : pacedIntervalMs(w.ms, pace, rule, PRICE_MAX_PACED_MS),
       why: w.why,
     })),
     pace,

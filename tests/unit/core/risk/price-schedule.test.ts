@@ -4,6 +4,7 @@ import { CADENCE_RULES } from '../../../../src/main/core/risk/cadence';
 import { POOLS_READ } from '../../../../src/main/core/credits/credit-plan';
 import {
   plannedCreditsPerDay,
+  PRICE_MAX_PACED_MS,
   planReads,
   PriceSchedule,
   readPlanOf,
@@ -83,6 +84,40 @@ describe("the margin pools' read (pool health) in the plan", () => {
     expect(withPools - without).toBeCloseTo(40, 6);
     // No budget state yet: not planned, the status says nothing of it.
     expect(readPlanOf(planReads([pos], CADENCE_RULES.guard, null, at), (a) => a).poolsEveryMs).toBeUndefined();
+  });
+});
+
+describe('a price under a tight budget', () => {
+  it('is read at least once a day however far its positions are, and not at all once the budget is gone', () => {
+    // WAL far from every threshold (its 15 min want) beside SUI near liquidation (45 s), on Free:
+    // paced without a bound, WAL's read was planned every 11,720.7 h.
+    const on = (asset: string, distance: number) => ({
+      position: suiLong({ manager_id: asset, distance_pct: distance, risk_ratio: 3 }),
+      thresholds: { warning: 1.5, critical: 1.25, near_pct: null },
+      baseAsset: asset,
+      quoteAsset: 'USDC',
+    });
+    const at = {
+      readable: (a: string) => a !== 'USDC',
+      quoteUsd: () => 1,
+      sigma: () => sigma,
+      now: Date.UTC(2026, 10, 2),
+    };
+    const free = (monthly: number, fixedPerDay = 50): BudgetState => ({
+      monthly,
+      spentThisMonth: 0,
+      fixedPerDay,
+      streamsToday: 0,
+      records: { id: 'margin records', intervalMs: 3 * 3_600_000, credits: 20, maxMs: 86_400_000 },
+      events: [],
+    });
+    const plan = planReads([on('SUI', -2), on('WAL', -80)], CADENCE_RULES.guard, free(PLANS.free.monthlyCredits), at);
+    const wal = plan.assets.find((a) => a.asset === 'WAL')!;
+    expect(wal.everyMs).toBeGreaterThan(wal.wantMs);
+    expect(wal.everyMs).toBeLessThanOrEqual(PRICE_MAX_PACED_MS);
+    // What the margin stream alone would overspend: nothing is read.
+    const gone = planReads([on('WAL', -80)], CADENCE_RULES.guard, free(PLANS.free.monthlyCredits, 1e9), at);
+    expect(gone.assets[0]!.everyMs).toBe(Infinity);
   });
 });
 
