@@ -3,6 +3,7 @@ import { EVENT_TYPES } from '../../shared/api';
 import { riskRatioToStream } from '../../shared/units';
 import { objectId, type Rng } from '../rng';
 import { AssetValues } from './asset-values';
+import { crowdAt, leverageTarget, openRate, type Crowd } from './leverage';
 import { LiquidationScan, ratioNow } from './liquidation-scan';
 import { MarginPools, type MarginPool, type Stamp } from './margin-pools';
 import type { Debt, Manager, MarginReads } from './margin-manager';
@@ -52,6 +53,9 @@ export class MarginEngine implements MarginReads {
   private stepMs = 0;
   private readonly scanBorrowers = (): Manager[] => this.borrowerList();
   private readonly scanLiquidate = (m: Manager, ratio: number): void => this.liquidate(m, ratio, this.stepMs);
+  /** Market time since the history began (the crowds' clock: leverage.ts). */
+  private marketSec = 0;
+  private crowd: Crowd | null = null;
 
   constructor(
     private readonly rng: Rng,
@@ -59,6 +63,8 @@ export class MarginEngine implements MarginReads {
     markets: Market[],
     private readonly emit: MarginEmit,
     startMs: number,
+    /** The world's seed: when and where traders crowd (leverage.ts). */
+    private readonly seed = 0,
   ) {
     this.markets = markets.filter((m) => m.spec.marginEnabled);
     this.values = new AssetValues(oracle);
@@ -122,7 +128,9 @@ export class MarginEngine implements MarginReads {
   step(dtSec: number, ms: number, warmup: boolean): void {
     this.values.refresh();
     this.book.accrue(dtSec);
-    if (this.rng.chance(dtSec / (warmup ? 240 : 900))) this.open(ms);
+    this.crowd = crowdAt(this.seed, this.marketSec, this.markets.length);
+    this.marketSec += dtSec;
+    if (this.rng.chance((dtSec / (warmup ? 240 : 900)) * openRate(this.crowd))) this.open(ms);
     if (this.rng.chance(dtSec / 1500)) this.addCollateral(ms);
     if (this.rng.chance(dtSec / 1200)) this.withdraw(ms);
     if (this.rng.chance(dtSec / 90)) this.relever(ms);
@@ -155,7 +163,8 @@ export class MarginEngine implements MarginReads {
   }
 
   private open(ms: number): void {
-    const market = this.rng.pick(this.markets);
+    const picked = this.rng.pick(this.markets);
+    const market = this.crowd ? this.markets[this.crowd.market]! : picked;
     const owner =
       this.owners[Math.min(this.owners.length - 1, Math.floor(this.owners.length * this.rng.next() ** 1.6))]!;
     const s = this.stamp(ms);
@@ -205,7 +214,7 @@ export class MarginEngine implements MarginReads {
       },
       s.digest,
     );
-    const target = this.rng.range(m.risk.minBorrow + 0.01, m.risk.minBorrow + 0.35);
+    const target = leverageTarget(this.rng.next(), m.risk.minBorrow + 0.01, m.risk.minBorrow + 0.35, this.crowd?.tier);
     this.borrowTo(m, target, this.rng.chance(0.62) ? 'long' : 'short', ms, s);
   }
 
@@ -318,7 +327,7 @@ export class MarginEngine implements MarginReads {
     const m = borrowers[at]!;
     this.borrowTo(
       m,
-      this.rng.range(m.risk.minBorrow + 0.005, m.risk.minBorrow + 0.2),
+      leverageTarget(this.rng.next(), m.risk.minBorrow + 0.005, m.risk.minBorrow + 0.2),
       m.debt?.side === 'base' ? 'short' : 'long',
       ms,
       this.stamp(ms),

@@ -106,6 +106,7 @@ export class World {
         });
       },
       this.clockMs,
+      opts.seed,
     );
     this.warmupEnd = this.clockMs + 12 * 3_600_000;
     if (!opts.gradual) this.buildSlice(Number.POSITIVE_INFINITY);
