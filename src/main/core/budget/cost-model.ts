@@ -37,6 +37,8 @@ export interface CostInputs {
   owners: number;
   /** Credits of one read of every watched owner's records (recordsReadCredits, or the protocol-wide list's). */
   recordsCredits: number;
+  /** Credits of one read of the protocol's loans for the liquidation map (its pages as last read); absent: not read. */
+  liquidationsCredits?: number;
   /**
    * Each owner's record reads for its managers' events, at their measured (and paced) interval;
    * on the Demo network already as at speed 1 (`demoEvents`).
@@ -130,6 +132,18 @@ export function forecast(i: CostInputs): Omit<CreditForecast, 'preview' | 'demo'
         every === null
           ? 'not read: the budget is spent'
           : `every ${everyText(every)}, ${POOLS_READ_CREDITS} credits a read (every pool at once)${slowed(i.reads.poolsSlowed === true)}`,
+    });
+  }
+  if (i.reads.liquidationsEveryMs !== undefined && i.liquidationsCredits !== undefined) {
+    const every = i.reads.liquidationsEveryMs;
+    const credits = i.liquidationsCredits;
+    lines.push({
+      what: 'Liquidation map (every loan of the protocol)',
+      perDay: every === null ? 0 : round((DAY_MS / every) * credits),
+      detail:
+        every === null
+          ? 'not read: the budget is spent'
+          : `every ${everyText(every)}, ${countText(credits, CORE_LOCALE)} credits a read (${countText(credits / ESTIMATED_CREDITS, CORE_LOCALE)} pages of loans)${slowed(i.reads.liquidationsSlowed === true)}`,
     });
   }
   const pools = i.poolStreams.map((p) => ({

@@ -81,7 +81,11 @@ function rig(o: { metered: boolean; speed: number | null; settings: Partial<Sett
       usage: () => ({ today: spent, thisMonth: spent, month: '2026-11', estimated: 0, streamedKb: 0, budget: null }),
     } as unknown as CreditMeter,
     volumes,
-    risk: { refresh: { recordsCredits: () => 40, eventReads: () => [] }, schedule },
+    risk: {
+      refresh: { recordsCredits: () => 40, eventReads: () => [] },
+      schedule,
+      liquidationMap: { readCredits: () => 100 },
+    },
     watch: { list: () => ['0xa', '0xb'].map((owner) => ({ owner, label: null, group: 'mine' as const, added_at: 0 })) },
     events: { emit: () => {} },
   });
