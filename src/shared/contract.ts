@@ -189,6 +189,7 @@ export interface AlertRecord {
   id: number;
   rule:
     | 'risk-threshold'
+    | 'recovered'
     | 'liquidation'
     | 'large-liquidation'
     | 'stream-auth'
@@ -458,6 +459,7 @@ export const CONTRACT_ARGS = {
       v.nullable(v.pipe(v.number(), v.finite(), v.integer(), v.minValue(1), v.maxValue(365))),
     ),
     rateAlertPct: v.optional(v.nullable(v.pipe(v.number(), v.finite(), v.minValue(1), v.maxValue(1000)))),
+    dustDebtUsd: v.optional(v.nullable(v.pipe(v.number(), v.finite(), v.minValue(0), v.maxValue(1e9)))),
     alertCooldownSec: v.optional(v.pipe(v.number(), v.finite(), v.integer(), v.minValue(0), v.maxValue(86_400))),
     groupRules: v.optional(v.object({ mine: v.picklist(GROUP_RULES), watched: v.picklist(GROUP_RULES) })),
     digestAt: v.optional(

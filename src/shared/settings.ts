@@ -37,6 +37,13 @@ export interface Settings {
    * (percent a year); null: only when the pool's utilization passes its curve's kink.
    */
   rateAlertPct: number | null;
+  /**
+   * A position owing less than this (USD) is dust: its warnings (threshold and interest) and the
+   * repeats of its critical are recorded at level info (the Alerts page, the digest), sent to no
+   * channel that carries only warnings and above; its first critical and its liquidation are told
+   * as any. null: no position is dust.
+   */
+  dustDebtUsd: number | null;
   alertCooldownSec: number;
   /** The rule of each watch-list group (contract.ts WATCH_GROUPS): by default your own alert, others' are info. */
   groupRules: { mine: GroupRule; watched: GroupRule };

@@ -323,6 +323,16 @@ function everyAlert(): AlertRecord[] {
         () => describePosition(closer),
       ),
     );
+    // The short back out of danger: its recovery, with the figures of the position then.
+    const healed = at(SHORT_SUI, 1.42, 21.3, '0xcrit');
+    add(
+      engine.onReadings(
+        [reading(healed, ENGINE_NOW + 120_000)],
+        () => RULES,
+        ENGINE_NOW + 120_000,
+        () => describePosition(healed),
+      ),
+    );
     // The words of a risk alert without the position's figures (a manager the valuation does not describe).
     out.push({
       ...out[0]!,
@@ -827,6 +837,7 @@ describe('every view, alert and message, by the number rules (docs/formats.md)',
     expect(new Set(ALERTS.map((a) => a.rule))).toEqual(
       new Set([
         'risk-threshold',
+        'recovered',
         'liquidation',
         'large-liquidation',
         'credit-budget',

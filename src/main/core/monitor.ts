@@ -116,6 +116,7 @@ export class Monitor implements TidewatchApi {
       cooldownMs: settings.effective().alertCooldownSec * 1000,
       // A wallet's group (the watch list) and the group's rule (Settings): a wallet on no list is the trader's own.
       groupRule: (owner) => settings.effective().groupRules[watch.groupOf(owner) ?? 'mine'],
+      dustUsd: () => settings.effective().dustDebtUsd,
       channels: {
         stored: opts.notifySecrets ?? new MemorySecretStore(),
         file: opts.notifyFile ?? null,

@@ -19,6 +19,7 @@ export const DEFAULT_SETTINGS: Omit<Settings, KeyFacts> = {
   nearLiquidationPct: 3,
   interestAlertDays: 7,
   rateAlertPct: 30,
+  dustDebtUsd: 50,
   alertCooldownSec: 900,
   groupRules: { mine: 'alert', watched: 'info' },
   digestAt: null,

@@ -16,6 +16,7 @@ export const SETTINGS: Settings = {
   nearLiquidationPct: 3,
   interestAlertDays: 30,
   rateAlertPct: 30,
+  dustDebtUsd: 50,
   alertCooldownSec: 900,
   groupRules: { mine: 'alert', watched: 'info' },
   digestAt: null,

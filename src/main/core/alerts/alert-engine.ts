@@ -78,6 +78,11 @@ export class AlertEngine {
    * older than that is of the position before its liquidation and alerts nothing.
    */
   private readonly liquidated = new Map<string, { chainAt: number | null; at: number }>();
+  /**
+   * Positions whose critical alert reached the trader (not info) and that have not been back to
+   * ok since: their return to ok is told (`recovered`), once per spell.
+   */
+  private readonly inDanger = new Set<string>();
 
   constructor(
     private readonly repo: RiskAlertRepo,
@@ -95,10 +100,17 @@ export class AlertEngine {
      * repeats them); `alert`, the default, as the trader's own.
      */
     private readonly groupRule: (owner: string) => GroupRule = () => 'alert',
+    /**
+     * Settings `dustDebtUsd`: a position owing less (USD) is dust, its warnings (threshold and
+     * interest) and a critical's repeats recorded at level info; null: no position is dust.
+     */
+    private readonly dustUsd: () => number | null = () => null,
   ) {
     this.tracker = new EscalationTracker(undefined, cooldownMs);
     const kept = levels?.load();
     if (kept) this.tracker.restore(kept);
+    for (const [id, level] of Object.entries(kept?.levels ?? {}))
+      if (level === 'critical' || level === 'liquidatable') this.inDanger.add(id);
     this.savedLevels = JSON.stringify(kept ?? null);
     const rates = rateLevels?.load();
     if (rates) this.rates.restore(rates);
@@ -107,9 +119,15 @@ export class AlertEngine {
     events.on('creditBudgetReached', ({ share, usage }) => this.onCreditBudget(share, usage));
   }
 
-  /** A position alert's level as its wallet's group has it: `level`, or info for a group whose rule is info. */
-  private levelFor(owner: string, level: AlertLevel): AlertLevel {
-    return this.groupRule(owner) === 'info' ? 'info' : level;
+  /**
+   * A position alert's level as its wallet's group has it: `level`, or info for a group whose rule
+   * is info; an alert that may be quieted for dust (`debtUsd` given) about a position owing less
+   * than the dust line is info too.
+   */
+  private levelFor(owner: string, level: AlertLevel, debtUsd: number | null = null): AlertLevel {
+    if (this.groupRule(owner) === 'info') return 'info';
+    const dust = this.dustUsd();
+    return dust !== null && debtUsd !== null && debtUsd < dust ? 'info' : level;
   }
 
   /** Alerts raised (stored, or shown unstored): pushed to the shells. */
@@ -135,14 +153,25 @@ export class AlertEngine {
       if (this.beforeLiquidation(r.manager_id, about?.updated ?? null, now)) continue;
       const t = rulesOf(r.manager_id);
       const raised = this.tracker.observe(r.manager_id, { ratio: r.risk_ratio, distancePct: r.distance_pct }, t, now);
-      if (!raised) continue;
+      if (!raised) {
+        if (this.tracker.level(r.manager_id) === 'ok' && this.inDanger.delete(r.manager_id))
+          this.raise(this.recovery(r, t, about, now), (record) => fired.push(record));
+        continue;
+      }
       const text = riskAlertText(raised, r, t, about);
+      if (raised.level !== 'warning' && this.levelFor(r.owner, 'critical') === 'critical')
+        this.inDanger.add(r.manager_id);
       this.raise(
         {
           dedupe_key: `risk-threshold:${r.manager_id}:${raised.level}${raised.kind === 'worse' ? '-worse' : ''}:${r.ts_ms}`,
           rule: 'risk-threshold',
-          // A liquidatable position is the most urgent of the channels' levels.
-          level: this.levelFor(r.owner, raised.level === 'warning' ? 'warning' : 'critical'),
+          // A liquidatable position is the most urgent of the channels' levels. Dust's warnings and
+          // repeats are info; its first critical is not (it is still the trader's money).
+          level: this.levelFor(
+            r.owner,
+            raised.level === 'warning' ? 'warning' : 'critical',
+            raised.level === 'warning' || raised.kind === 'worse' ? r.debt_usd : null,
+          ),
           manager_id: r.manager_id,
           owner: r.owner,
           event_id: null,
@@ -156,6 +185,27 @@ export class AlertEngine {
     if (fired.length > 0) this.publish(fired);
     this.keepLevels(now);
     return fired;
+  }
+
+  /**
+   * A position told critical is back to ok (past the warning line and its hysteresis): said once,
+   * to the channels that took its critical alert (notify/router.ts), so a trader away from the
+   * desk knows the danger passed; it also ends that alert's repeats (notify/notifier.ts).
+   */
+  private recovery(r: RiskReading, t: EscalationRules, about: PositionWords | undefined, now: number): NewAlert {
+    const ratio = r.risk_ratio === null ? '?' : ratioText(r.risk_ratio);
+    const where = about?.headline ?? `Margin manager ${short(r.manager_id)}: risk ratio ${ratio}`;
+    return {
+      dedupe_key: `recovered:${r.manager_id}:info:${r.ts_ms}`,
+      rule: 'recovered',
+      level: 'info',
+      manager_id: r.manager_id,
+      owner: r.owner,
+      event_id: null,
+      title: `Out of danger \u2014 ${where}`,
+      message: `Its ratio ${ratio} is back above the warning threshold ${ratioText(t.warning)} since its critical alert: nothing to do now.${about ? ` ${about.text}` : ''} It is liquidated at or below a ratio of ${ratioText(about?.liquidation ?? t.liquidation)}.`,
+      created_at: now,
+    };
   }
 
   /**
@@ -176,14 +226,20 @@ export class AlertEngine {
    * position to its liquidation ratio within the days set: a warning once per manager a day,
    * saying the day it comes and the repair that puts it off (`words`).
    */
-  onInterestDrift(managerId: string, owner: string, words: InterestWords, now = Date.now()): AlertRecord | undefined {
+  onInterestDrift(
+    managerId: string,
+    owner: string,
+    words: InterestWords,
+    now = Date.now(),
+    debtUsd: number | null = null,
+  ): AlertRecord | undefined {
     const at = now + words.inMs;
     const when = `by ${dayClockText(at, CORE_LOCALE)} (${words.inWords})`;
     const action = words.action ? `${words.action}. ` : '';
     return this.raise({
       dedupe_key: `interest:${managerId}:warning:${Math.floor(now / 86_400_000)}`,
       rule: 'interest',
-      level: this.levelFor(owner, 'warning'),
+      level: this.levelFor(owner, 'warning', debtUsd),
       manager_id: managerId,
       owner,
       event_id: null,
@@ -293,6 +349,7 @@ export class AlertEngine {
     // What remains is a new position: its thresholds alert afresh (a second approach within the
     // cooldown too), once a valuation of its records from after the liquidation comes.
     this.tracker.forget(e.margin_manager_id);
+    this.inDanger.delete(e.margin_manager_id);
     this.liquidated.set(e.margin_manager_id, { chainAt: e.timestamp_ms, at: now });
     return this.raise(
       {

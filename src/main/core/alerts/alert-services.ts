@@ -14,6 +14,8 @@ export interface AlertServicesDeps {
   channels: Pick<NotifierDeps, 'stored' | 'file' | 'privacy' | 'publicUrl' | 'digestChannels'>;
   /** The rule of the watch-list group a wallet is in (Settings `groupRules`; `alert` when it is in none). */
   groupRule?: (owner: string) => GroupRule;
+  /** Settings `dustDebtUsd`: positions owing less alert at level info only; null: none is dust. */
+  dustUsd?: () => number | null;
   events: CoreBus;
   /** The alert channels' clock (tests). */
   now?: () => number;
@@ -61,6 +63,7 @@ export class AlertServices {
         save: (s) => d.storeHealth.guard(() => settings.set('rates.levels', s)),
       },
       groupRule,
+      d.dustUsd,
     );
   }
 
@@ -75,7 +78,7 @@ export class AlertServices {
 }
 
 /** Rules about a position of a watched wallet: its group's rule decides where they go. */
-const POSITION_RULES = new Set<AlertRecord['rule']>(['risk-threshold', 'liquidation', 'interest']);
+const POSITION_RULES = new Set<AlertRecord['rule']>(['risk-threshold', 'recovered', 'liquidation', 'interest']);
 
 /** Whether an alert is for the Alerts page and the digest only: a position of a wallet whose group's rule is info. */
 export function digestOnly(a: AlertRecord, groupRule: (owner: string) => GroupRule): boolean {

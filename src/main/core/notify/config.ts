@@ -17,6 +17,7 @@ export type ChannelType = (typeof CHANNEL_TYPES)[number];
 const LEVELS = ['info', 'warning', 'critical'] as const satisfies readonly AlertLevel[];
 const RULES = [
   'risk-threshold',
+  'recovered',
   'liquidation',
   'large-liquidation',
   'stream-auth',

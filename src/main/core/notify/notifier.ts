@@ -319,25 +319,31 @@ export class Notifier {
    * Critical alerts not acknowledged (nor snoozed) go again every `escalateEveryMin` on each
    * channel that carries them, once that channel's last send went out (a channel that fails holds
    * its own repeats only, never the others'); only the newest of a manager repeats (a liquidation
-   * supersedes the critical crossing before it).
+   * supersedes the critical crossing before it), and not once it is acknowledged or snoozed, nor
+   * once the position is out of danger.
    */
   escalate(now = this.now()): number {
     const every = this.config().escalateEveryMin * 60_000;
     if (every <= 0) return 0;
     try {
-      const open = this.deps.repo
-        .alerts(false, 500)
+      // The newest critical of each manager, acknowledged or snoozed ones too: acknowledging a
+      // liquidation (or snoozing the newest crossing) answers the older crossings before it, and
+      // the position out of danger since (`recovered`) answers them all.
+      const critical = this.deps.repo
+        .alerts(true, 2000)
         .filter(
           (a) =>
-            a.level === 'critical' &&
-            ESCALATED.has(a.rule) &&
-            (a.snoozed_until === null || a.snoozed_until <= now) &&
+            ((a.level === 'critical' && ESCALATED.has(a.rule)) || a.rule === 'recovered') &&
             now - a.created_at < 7 * 86_400_000,
         );
       const newest = new Map<string, AlertRecord>();
-      for (const a of open) if (!newest.has(a.manager_id ?? `#${a.id}`)) newest.set(a.manager_id ?? `#${a.id}`, a);
+      for (const a of critical) if (!newest.has(a.manager_id ?? `#${a.id}`)) newest.set(a.manager_id ?? `#${a.id}`, a);
+      const open = [...newest.values()].filter(
+        (a) =>
+          a.rule !== 'recovered' && a.acknowledged_at === null && (a.snoozed_until === null || a.snoozed_until <= now),
+      );
       const repeats: Array<{ alertId: number; repeat: number; to: Enqueue[] }> = [];
-      for (const a of newest.values()) {
+      for (const a of open) {
         const rows = this.deps.repo.outbox.rowsOf(a.id);
         for (const e of this.router.route(a)) {
           const mine = rows.filter((r) => r.channel === e.channel);

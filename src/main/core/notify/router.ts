@@ -19,6 +19,9 @@ const clock = (ms: number): string => clockText(ms, CORE_LOCALE);
  * which sends them. The notifier routes the escalation's repeats and an alert the store could not
  * keep here too.
  */
+/** A position out of danger is told wherever its critical alert went: to each channel that takes those. */
+const RECOVERY_AS = { rule: 'risk-threshold', level: 'critical' } as const;
+
 export class AlertRouter implements AlertRouting {
   /** The channel a "not reached" alert is about: not queued on it (it would wait behind the rest). */
   private around: string | null = null;
@@ -36,7 +39,8 @@ export class AlertRouter implements AlertRouting {
    * The channels a new alert goes to, and when: the blind alarm and its all-clear, and a channel
    * not reached, to every channel (but that one); others by level and rule; a warning in a
    * channel's quiet hours waits for their end; a watched wallet's position whose group's rule is
-   * info, to none (the digest tells it). The desktop's channel is the shell's.
+   * info, to none (the digest tells it); a position out of danger (`recovered`, level info) to each
+   * channel its critical alert went to. The desktop's channel is the shell's.
    */
   route(a: AlertRecord): Enqueue[] {
     const out: Enqueue[] = [];
@@ -44,7 +48,7 @@ export class AlertRouter implements AlertRouting {
     if (a.rule === 'digest') return this.digestRoute(a);
     for (const c of this.channels()) {
       if (c.type === 'desktop' || c.name === this.around) continue;
-      if (!TO_EVERY_CHANNEL.has(a.rule) && !carries(c, a)) continue;
+      if (!TO_EVERY_CHANNEL.has(a.rule) && !carries(c, a.rule === 'recovered' ? RECOVERY_AS : a)) continue;
       const until = a.level === 'critical' || a.rule === 'blind' ? null : quietUntil(c.quietHours, a.created_at);
       out.push(
         until === null

@@ -444,7 +444,13 @@ export class RiskRefresh {
         if (ms === null || p.interest.apr === null || p.level === 'liquidatable') continue;
         const inMs = Math.max(0, ms - (now - p.valued_at));
         if (inMs > days * 86_400_000) continue;
-        this.d.alerts.onInterestDrift(p.manager_id, p.owner, interestWords(p, inMs, interestRepairOf(p, days)), now);
+        this.d.alerts.onInterestDrift(
+          p.manager_id,
+          p.owner,
+          interestWords(p, inMs, interestRepairOf(p, days)),
+          now,
+          p.debt_usd,
+        );
       }
     }
   }

@@ -154,14 +154,19 @@ describe('the Settings view: the near-liquidation and interest rules', () => {
     const days = w.get('[data-testid="interest-alert-days"]');
     expect((near.element as HTMLInputElement).value).toBe('3');
     expect((days.element as HTMLInputElement).value).toBe('30');
+    const dust = w.get('[data-testid="dust-debt-usd"]');
     expect(near.element.closest('label')!.textContent).toContain('% of the liquidation price');
+    expect((dust.element as HTMLInputElement).value).toBe('50');
+    expect(dust.element.closest('label')!.textContent).toContain('Quiet warnings of positions owing less than $');
     await near.setValue('');
     await days.setValue('14');
+    await dust.setValue('25.4');
     await w.get('form').trigger('submit');
     await settle();
     expect(f.calls.find(([m]) => m === 'updateSettings')![1]).toMatchObject({
       nearLiquidationPct: null,
       interestAlertDays: 14,
+      dustDebtUsd: 25,
       warningRatio: 1.2,
       criticalRatio: 1.15,
     });

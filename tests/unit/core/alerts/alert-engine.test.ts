@@ -226,6 +226,74 @@ describe('the alert engine: readings', () => {
   });
 });
 
+describe('the alert engine: out of danger', () => {
+  it('says once that a position told critical is back above its warning line, and never after a warning alone', () => {
+    const { engine } = start();
+    const at = (ratio: number, distance: number, ts: number): AlertRecord[] =>
+      engine.onReadings(
+        [reading(ratio, ts, distance)],
+        () => rules,
+        ts,
+        () => ({ ...about, ratio }),
+      );
+    expect(at(1.26, -5, 1_000).map((a) => a.level)).toEqual(['warning']);
+    // Back above 1.275 x 1.02 after a warning only: nothing to say.
+    expect(at(1.31, -12, 2_000)).toEqual([]);
+    expect(at(1.22, -2, 3_000).map((a) => a.level)).toEqual(['critical']);
+    // Above the critical line but still in warning (or inside the hysteresis band): not yet.
+    expect(at(1.25, -5, 4_000)).toEqual([]);
+    expect(at(1.29, -8, 5_000)).toEqual([]);
+    const [out, ...more] = at(1.31, -12, 6_000);
+    expect(more).toEqual([]);
+    expect(out).toMatchObject({ rule: 'recovered', level: 'info', manager_id: MANAGER, owner: '0xowner' });
+    expect(out!.title).toBe(`Out of danger \u2014 ${about.headline}`);
+    expect(out!.message).toBe(
+      `Its ratio 1.310 is back above the warning threshold 1.275 since its critical alert: nothing to do now. ${about.text} It is liquidated at or below a ratio of 1.200.`,
+    );
+    expect(at(1.32, -13, 7_000)).toEqual([]); // once per spell
+    // A new spell is told again.
+    expect(at(1.21, -1, 8_000).map((a) => a.title.split(' \u2014 ')[0])).toEqual(['Critical']);
+    expect(at(1.4, -20, 9_000).map((a) => a.rule)).toEqual(['recovered']);
+  });
+
+  it('says nothing of a position liquidated meanwhile, nor of a watched wallet whose group is info', () => {
+    store = Store.openInMemory();
+    const engine = new AlertEngine(
+      store.risk,
+      new EventBus<CoreEvents>(),
+      15 * 60_000,
+      () => {},
+      undefined,
+      undefined,
+      (owner) => (owner === '0xwhale' ? 'info' : 'alert'),
+    );
+    const whale = { ...reading(1.21, 1_000, -1), owner: '0xwhale', manager_id: `0x${'cd'.repeat(32)}` };
+    expect(engine.onReadings([whale], () => rules, 1_000).map((a) => a.level)).toEqual(['info']);
+    expect(engine.onReadings([{ ...whale, risk_ratio: 1.4, ts_ms: 2_000 }], () => rules, 2_000)).toEqual([]);
+
+    expect(engine.onReadings([reading(1.21, 1_000, -1)], () => rules, 1_000)).toHaveLength(1);
+    const liquidation = {
+      id: '1500-0',
+      type: 'liquidation',
+      margin_manager_id: MANAGER,
+      timestamp_ms: 1_500,
+      data: '{}',
+    } as unknown as IncomingMarginEvent;
+    expect(engine.onLiquidation(liquidation, '0xowner', 0, {}, NO_WORDS, 2_000)?.rule).toBe('liquidation');
+    // What remains after the liquidation (records changed at 1,500) is a new position: its healthy
+    // ratio is not a recovery.
+    const after = { ...about, updated: 1_500, ratio: 1.6 };
+    expect(
+      engine.onReadings(
+        [reading(1.6, 3_000, -30)],
+        () => rules,
+        3_000,
+        () => after,
+      ),
+    ).toEqual([]);
+  });
+});
+
 describe('the alert engine: margin events', () => {
   it('alerts a watched manager’s liquidation once, shown before it is stored, naming the pool, ratio and amounts', () => {
     store = Store.openInMemory();

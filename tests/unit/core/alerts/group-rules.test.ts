@@ -24,7 +24,11 @@ afterEach(() => {
   store?.close();
 });
 
-function build(groupRules: Record<WatchGroup, GroupRule>): { alerts: AlertServices; store: Store } {
+function build(
+  groupRules: Record<WatchGroup, GroupRule>,
+  dustUsd: number | null = null,
+  phoneLevel: 'info' | 'warning' = 'info',
+): { alerts: AlertServices; store: Store } {
   store = Store.openInMemory();
   store.settings.addWatch(MINE, 'desk', 0);
   store.settings.addWatch(THEIRS, 'whale', 0, 'watched');
@@ -35,8 +39,8 @@ function build(groupRules: Record<WatchGroup, GroupRule>): { alerts: AlertServic
     ...parseNotifyConfig(
       JSON.stringify({
         channels: [
-          { type: 'ntfy', name: 'phone', url: 'https://ntfy.example/t', minLevel: 'info' },
-          { type: 'desktop', name: 'desktop', minLevel: 'info' },
+          { type: 'ntfy', name: 'phone', url: 'https://ntfy.example/t', minLevel: phoneLevel },
+          { type: 'desktop', name: 'desktop', minLevel: phoneLevel },
         ],
       }),
       {},
@@ -47,6 +51,7 @@ function build(groupRules: Record<WatchGroup, GroupRule>): { alerts: AlertServic
     storeHealth: new StoreHealth(events),
     cooldownMs: 15 * 60_000,
     groupRule: (owner) => groupRules[s.settings.watchGroup(owner) ?? 'mine'],
+    dustUsd: () => dustUsd,
     channels: { stored: new MemorySecretStore(), file, privacy: () => false, publicUrl: () => null },
     events,
     // Nothing is sent in this test: the worker is never started, and a send would fail here.
@@ -57,13 +62,13 @@ function build(groupRules: Record<WatchGroup, GroupRule>): { alerts: AlertServic
   return { alerts, store: s };
 }
 
-const reading = (owner: string, manager: string, risk_ratio: number, ts_ms: number): RiskReading => ({
+const reading = (owner: string, manager: string, risk_ratio: number, ts_ms: number, debt_usd = 1000): RiskReading => ({
   manager_id: manager,
   owner,
   ts_ms,
   risk_ratio,
-  debt_usd: 1000,
-  assets_usd: 1000 * risk_ratio,
+  debt_usd,
+  assets_usd: debt_usd * risk_ratio,
   distance_pct: -2,
 });
 
@@ -144,5 +149,57 @@ describe('the rule of a watch-list group', () => {
     expect(channelsOf(store, a!)).toEqual(['phone']);
     const gap = alerts.engine.onHistoryGap(0, 1_000, 'Some history could not be replayed.', 2_000)!;
     expect(channelsOf(store, gap)).toEqual(['phone']);
+  });
+
+  it('records a dust position’s warnings and repeats at info, and still tells its first critical and liquidation', () => {
+    const { alerts, store } = build({ mine: 'alert', watched: 'info' }, 50, 'warning');
+    const dust = `0x${'04'.repeat(32)}`;
+    const big = `0x${'05'.repeat(32)}`;
+    const at = (manager: string, debt: number, ratio: number, distance_pct: number, ts: number): RiskReading => ({
+      ...reading(MINE, manager, ratio, ts, debt),
+      distance_pct,
+    });
+    // Below the warning line, far from liquidation: a warning, info for dust ($37), not for $50.
+    const warned = alerts.engine.onReadings(
+      [at(dust, 37, 1.25, -10, 1_000), at(big, 50, 1.25, -10, 1_000)],
+      () => rules,
+      1_000,
+    );
+    const of = (xs: AlertRecord[], m: string): AlertRecord => xs.find((a) => a.manager_id === m)!;
+    expect(of(warned, dust)).toMatchObject({ rule: 'risk-threshold', level: 'info' });
+    expect(of(warned, big)).toMatchObject({ rule: 'risk-threshold', level: 'warning' });
+    expect(channelsOf(store, of(warned, dust))).toEqual([]);
+    expect(channelsOf(store, of(warned, big))).toEqual(['phone']);
+    expect(alerts.notify.desktopCarries(of(warned, dust))).toBe(false);
+
+    // Within 3 % of liquidation: the first critical reaches the phone, dust or not.
+    const [critical] = alerts.engine.onReadings([at(dust, 37, 1.21, -2, 2_000)], () => rules, 2_000);
+    expect(critical).toMatchObject({ level: 'critical', title: expect.stringMatching(/^Critical/) });
+    expect(channelsOf(store, critical!)).toEqual(['phone']);
+    // Its room halved: the repeat ("closer") is info for dust.
+    const [closer] = alerts.engine.onReadings([at(dust, 37, 1.205, -0.9, 3_000)], () => rules, 3_000);
+    expect(closer).toMatchObject({ level: 'info', title: expect.stringMatching(/^Critical, closer/) });
+    expect(channelsOf(store, closer!)).toEqual([]);
+
+    const words = {
+      position: 'Long 100.0000 SUI on SUI_USDC',
+      inMs: 5 * 86_400_000,
+      inWords: 'in 5 days',
+      action: 'Repay 1.00 USDC',
+      rate: '39.00\u202F%',
+      liquidation: '1.125',
+      facts: 'Assets $42.00, debt 37.00 USDC ($37.00): ratio 1.135.',
+    };
+    expect(alerts.engine.onInterestDrift(dust, MINE, words, 2_000, 37)).toMatchObject({ level: 'info' });
+    expect(alerts.engine.onInterestDrift(big, MINE, words, 2_000, 500)).toMatchObject({ level: 'warning' });
+
+    const [liquidated] = alerts.engine.onMarginEvents(
+      [liquidation(dust, '6000-2')],
+      () => MINE,
+      () => 0,
+      7_000,
+    );
+    expect(liquidated).toMatchObject({ rule: 'liquidation', level: 'critical' });
+    expect(channelsOf(store, liquidated!)).toEqual(['phone']);
   });
 });

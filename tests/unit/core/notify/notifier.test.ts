@@ -428,7 +428,7 @@ describe('Notifier: acknowledging and repeating', () => {
     expect(store.risk.alert(w.id)!.acknowledged_at).toBeNull();
   });
 
-  it('repeats the newest critical alert of a manager on each channel that took it, not one snoozed or a week old', async () => {
+  it('repeats the newest critical alert of a manager on each channel that took it, not one snoozed, answered or a week old', async () => {
     const n = make({ file: { channels: [ntfy()], escalateEveryMin: 1 } });
     const manager = `0x${'1'.repeat(64)}`;
     const crossing = alert({ level: 'critical', manager_id: manager, title: 'Critical: SUI_USDC' });
@@ -455,12 +455,29 @@ describe('Notifier: acknowledging and repeating', () => {
       alerts: [liq.id],
       repeats: [1],
     });
-    // Not again before its interval; the snoozed one once its snooze ends.
+    // Not again before its interval; the snoozed one once its snooze ends. Acknowledging the
+    // liquidation answers the crossing before it, left unacknowledged: that one does not repeat.
     expect(n.escalate()).toBe(0);
     store.risk.acknowledge(liq.id);
-    store.risk.acknowledge(crossing.id);
     expect(n.escalate(T0 + 11 * MIN)).toBe(1);
     expect(store.risk.outbox.rowsOf(snoozed.id).map((r) => r.repeat)).toEqual([0, 1]);
+    expect(store.risk.outbox.rowsOf(crossing.id).map((r) => r.repeat)).toEqual([0]);
+    expect(store.risk.alert(crossing.id)!.acknowledged_at).toBeNull();
+  });
+
+  it('stops repeating a critical crossing once its position is out of danger', async () => {
+    const n = make({ file: { channels: [ntfy()], escalateEveryMin: 1 } });
+    const manager = `0x${'2'.repeat(64)}`;
+    const crossing = alert({ level: 'critical', manager_id: manager, title: 'Critical: SUI_USDC' });
+    await advance(5 * S);
+    expect(n.escalate(Date.now() + MIN)).toBe(1);
+    await advance(MIN);
+    const out = alert({ rule: 'recovered', level: 'info', manager_id: manager, title: 'Out of danger' });
+    await advance(5 * S);
+    // It went where the crossing went (the phone takes warnings and above), and ended its repeats.
+    expect(store.risk.outbox.rowsOf(out.id).map((r) => `${r.channel}:${r.state}`)).toEqual(['phone:sent']);
+    expect(n.escalate(Date.now() + 10 * MIN)).toBe(0);
+    expect(store.risk.outbox.rowsOf(crossing.id).map((r) => r.repeat)).toEqual([0, 1]);
   });
 
   it('repeats on its own schedule once started; a failing channel holds back only its own repeats', async () => {

@@ -55,6 +55,23 @@ describe('the alert router (notify/router.ts)', () => {
     ]);
   });
 
+  it('sends a position out of danger (info) wherever its critical alert went, held in quiet hours', () => {
+    const out = alert({ level: 'info', rule: 'recovered' });
+    expect(router.route(alert({ level: 'critical' })).map((e) => e.channel)).toEqual(['phone', 'hook']);
+    expect(router.route(out)).toEqual([
+      { channel: 'phone', dueAt: NOON },
+      { channel: 'hook', dueAt: new Date(2026, 10, 25, 13, 30).getTime(), held: 'quiet hours until 1:30 PM UTC' },
+    ]);
+    // A channel limited to liquidations never had the critical crossing: nor its recovery.
+    const only = parseNotifyConfig(
+      JSON.stringify({
+        channels: [{ type: 'ntfy', name: 'liq', url: 'https://ntfy.example/l', rules: ['liquidation'] }],
+      }),
+      {},
+    ).config.channels;
+    expect(new AlertRouter(() => only, { kick: () => {} }).route(out)).toEqual([]);
+  });
+
   it('leaves out the channel an alert is about while it is routed around', () => {
     const about = alert({ level: 'warning', rule: 'channel' });
     expect(router.routingAround('phone', () => router.route(about)).map((e) => e.channel)).toEqual(['hook']);

@@ -11,6 +11,7 @@ export type Rule = AlertRecord['rule'];
 /** Each rule in a few words (the filters, the channel form, a thread without a position). */
 export const RULE_NAMES: Readonly<Record<Rule, string>> = {
   'risk-threshold': 'threshold crossings',
+  recovered: 'out of danger',
   liquidation: 'liquidations of your positions',
   'large-liquidation': 'large liquidations',
   interest: 'interest',
@@ -26,7 +27,7 @@ export const RULE_NAMES: Readonly<Record<Rule, string>> = {
 
 /** The rule filter's choices: the rules a trader tells apart, the rest as "other". */
 export const RULE_GROUPS = {
-  threshold: ['risk-threshold'],
+  threshold: ['risk-threshold', 'recovered'],
   liquidation: ['liquidation', 'large-liquidation'],
   interest: ['interest', 'rate'],
   blind: ['blind'],
