@@ -23,6 +23,13 @@ export const LIQUIDATION_MAP_INTERVAL_MS = 60 * 60_000;
 export const LIQUIDATION_MAP_MAX_MS = 24 * 3_600_000;
 /** Pages a read is taken to cost until one is made: 500 loans (the Demo network has 380 to 470). */
 export const LIQUIDATION_MAP_PRIOR_PAGES = 10;
+/**
+ * How soon a read the store could not take (disk full) is written again, as the streams' failed
+ * batches are (docs/operations.md "A failed commit"): the read is kept, not made again.
+ */
+export const LIQUIDATION_MAP_STORE_RETRY_MS = 5_000;
+/** The map's writes in the store health: its failure stands until the map itself is written. */
+export const LIQUIDATION_MAP_STORE_SOURCE = 'liquidation map';
 /** At most this many pages of each list a read (25,000 loans). */
 const MAX_PAGES = 500;
 const PER_PAGE = 50;
@@ -31,7 +38,7 @@ export interface LiquidationMapDeps {
   client: () => ServiceClient;
   book: () => Promise<AssetBook>;
   repo: () => Pick<LiquidationMapRepo, 'replace' | 'entries' | 'lastRead'>;
-  storeHealth: Pick<StoreHealth, 'guard'>;
+  storeHealth: Pick<StoreHealth, 'note'>;
   /** The trader's own managers (the watched wallets'): marked on the map. */
   own: () => ReadonlyMap<string, string>;
   /** How often to read now: the plan in force (paced by the budget); null: not planned yet. */
@@ -51,6 +58,8 @@ export interface LiquidationMapDeps {
  */
 export class LiquidationMapWatch {
   private timer: NodeJS.Timeout | undefined;
+  /** A read the store could not take, to be written again (until it goes in, or a newer read replaces it). */
+  private saveTimer: NodeJS.Timeout | undefined;
   private lastReadAt = -Infinity;
   private reading: Promise<void> | undefined;
   private closed = false;
@@ -90,6 +99,8 @@ export class LiquidationMapWatch {
     this.closed = true;
     if (this.timer) clearTimeout(this.timer);
     this.timer = undefined;
+    if (this.saveTimer) clearTimeout(this.saveTimer);
+    this.saveTimer = undefined;
   }
 
   /** How often the loans are read now (the plan in force, as paced); null: not read, for the budget. */
@@ -129,6 +140,25 @@ export class LiquidationMapWatch {
     this.timer.unref?.();
   }
 
+  /**
+   * Keep a read in the store; if the store cannot take it, keep it here and write it again soon
+   * (the read paid for is not thrown away, nor is the status left saying the store fails until the
+   * next read, an hour or a day away).
+   */
+  private save(read: LiquidationMapRead, byPool: Map<string, MapEntry[]>): void {
+    if (this.saveTimer) clearTimeout(this.saveTimer);
+    this.saveTimer = undefined;
+    try {
+      this.d.repo().replace(read, byPool);
+      this.d.storeHealth.note(undefined, LIQUIDATION_MAP_STORE_SOURCE);
+    } catch (err) {
+      this.d.storeHealth.note(err, LIQUIDATION_MAP_STORE_SOURCE);
+      if (this.closed) return;
+      this.saveTimer = setTimeout(() => this.save(read, byPool), LIQUIDATION_MAP_STORE_RETRY_MS);
+      this.saveTimer.unref?.();
+    }
+  }
+
   private async once(): Promise<void> {
     if (this.closed || !this.d.canRun()) return;
     const at = this.now();
@@ -147,7 +177,7 @@ export class LiquidationMapWatch {
       if (this.closed) return;
       const { byPool, unplaced } = mapOf(loans.items, managers, book);
       const read: LiquidationMapRead = { readAt: at, pages, loans: loans.items.length, unplaced };
-      this.d.storeHealth.guard(() => this.d.repo().replace(read, byPool));
+      this.save(read, byPool);
     } catch (err) {
       // Tried: the next read waits its interval; the map kept answers meanwhile.
       this.lastReadAt = at;

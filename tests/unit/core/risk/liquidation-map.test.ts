@@ -3,7 +3,12 @@ import type { ServiceClient } from '../../../../src/main/core/client/service-cli
 import { liquidationsRead, POOLS_READ } from '../../../../src/main/core/credits/credit-plan';
 import type { AssetBook } from '../../../../src/main/core/risk/asset-book';
 import { CADENCE_RULES } from '../../../../src/main/core/risk/cadence';
-import { LiquidationMapWatch, mapOf } from '../../../../src/main/core/risk/liquidation-map';
+import { EventBus, type CoreEvents } from '../../../../src/main/core/events';
+import {
+  LIQUIDATION_MAP_STORE_RETRY_MS,
+  LiquidationMapWatch,
+  mapOf,
+} from '../../../../src/main/core/risk/liquidation-map';
 import {
   plannedCreditsPerDay,
   planReads,
@@ -13,6 +18,7 @@ import {
 import { DEFAULT_RISK_PARAMS } from '../../../../src/main/core/risk/risk-params';
 import { LiquidationMapRepo } from '../../../../src/main/core/store/liquidation-map-repo';
 import { migrate } from '../../../../src/main/core/store/migrations';
+import { StoreHealth } from '../../../../src/main/core/store/store-health';
 import type { ActiveLoan, Pool } from '../../../../src/shared/api';
 import { PLANS } from '../../../../src/shared/credit-prices';
 import { PRIOR_DAILY_VOL } from '../../../../src/main/core/risk/volatility';
@@ -141,7 +147,7 @@ describe("the liquidation map's read", () => {
       client: () => client,
       book: async () => book,
       repo: () => repo,
-      storeHealth: { guard: (f) => f() },
+      storeHealth: { note: () => {} },
       own: () => new Map([['m3', '0xowner']]),
       intervalMs,
       canRun: () => true,
@@ -200,6 +206,97 @@ describe("the liquidation map's read", () => {
     await vi.advanceTimersByTimeAsync(60_000);
     expect(again.calls).toHaveLength(6);
     again.watch.close();
+  });
+});
+
+describe("the liquidation map's read on a full disk", () => {
+  let db: Database.Database;
+  beforeEach(() => {
+    vi.useFakeTimers({ now: Date.UTC(2026, 10, 23) });
+    db = new Database(':memory:');
+    migrate(db);
+  });
+  afterEach(() => {
+    vi.useRealTimers();
+    db.close();
+  });
+
+  /** A watch whose store is full from the start (SQLITE_FULL, as a full volume gives), its reads and writes counted. */
+  function fullWatch() {
+    const health = new StoreHealth(new EventBus<CoreEvents>());
+    const reads: number[] = [];
+    // Enough loans that their entries need pages the full store does not have.
+    const loans = Array.from({ length: 400 }, (_, i) => loan(`m${i}`, 100, 200 + i));
+    const client = {
+      activeLoans: async () => (
+        reads.push(Date.now()),
+        { items: loans, isLastPage: true, currentPage: 0, perPage: 50 }
+      ),
+    } as unknown as ServiceClient;
+    const repo = new LiquidationMapRepo(db);
+    const writes = vi.spyOn(repo, 'replace');
+    const watch = new LiquidationMapWatch({
+      client: () => client,
+      book: async () => book,
+      repo: () => repo,
+      storeHealth: health,
+      own: () => new Map(),
+      intervalMs: () => HOUR,
+      canRun: () => true,
+      log: () => {},
+      now: () => Date.now(),
+    });
+    db.pragma(`max_page_count = ${db.pragma('page_count', { simple: true }) as number}`);
+    return { watch, health, reads, writes, repo };
+  }
+
+  it('writes the read again every 5 s, without reading again, until it goes in; the status says so meanwhile', async () => {
+    const { watch, health, reads, writes, repo } = fullWatch();
+    const t0 = Date.now();
+    watch.start();
+    await vi.advanceTimersByTimeAsync(0);
+    expect(reads).toEqual([t0]);
+    expect(writes).toHaveBeenCalledTimes(1);
+    expect(repo.lastRead()).toBeNull();
+    expect(health.current()).toBe('cannot write to the store: disk full');
+    // Tried again every 5 s while the store stays full; another writer's success does not clear it.
+    await vi.advanceTimersByTimeAsync(3 * LIQUIDATION_MAP_STORE_RETRY_MS);
+    expect(writes).toHaveBeenCalledTimes(4);
+    health.noteError(new Error('x'), 'cache');
+    health.noteOk('cache');
+    expect(health.current()).toBe('cannot write to the store: disk full');
+    expect(reads).toHaveLength(1);
+
+    // Still full at the next read, an hour after the first: its read replaces the one waiting
+    // (one write every 5 s, not two).
+    await vi.advanceTimersByTimeAsync(HOUR + 2_500 - 3 * LIQUIDATION_MAP_STORE_RETRY_MS);
+    expect(reads).toEqual([t0, t0 + HOUR]);
+    const w = writes.mock.calls.length;
+    await vi.advanceTimersByTimeAsync(LIQUIDATION_MAP_STORE_RETRY_MS);
+    expect(writes).toHaveBeenCalledTimes(w + 1);
+
+    // Space is freed: the next retry writes the newer read, and the status clears.
+    db.pragma('max_page_count = 1073741823');
+    await vi.advanceTimersByTimeAsync(LIQUIDATION_MAP_STORE_RETRY_MS);
+    expect(writes).toHaveBeenCalledTimes(w + 2);
+    expect(repo.lastRead()).toMatchObject({ readAt: t0 + HOUR, pages: 1, loans: 400 });
+    expect(watch.view('SUI_USDC', null).entries).toHaveLength(400);
+    expect(health.current()).toBeNull();
+    // Nothing more is written until the next read.
+    await vi.advanceTimersByTimeAsync(10 * LIQUIDATION_MAP_STORE_RETRY_MS);
+    expect(writes).toHaveBeenCalledTimes(w + 2);
+    expect(reads).toHaveLength(2);
+    watch.close();
+  });
+
+  it('stops writing again once closed', async () => {
+    const { watch, writes } = fullWatch();
+    watch.start();
+    await vi.advanceTimersByTimeAsync(LIQUIDATION_MAP_STORE_RETRY_MS);
+    expect(writes).toHaveBeenCalledTimes(2);
+    watch.close();
+    await vi.advanceTimersByTimeAsync(10 * LIQUIDATION_MAP_STORE_RETRY_MS);
+    expect(writes).toHaveBeenCalledTimes(2);
   });
 });
 
