@@ -17,6 +17,15 @@
  *   npm run soak:cost                         30 minutes, fast network at speed 20
  *   npm run soak:cost -- --minutes 6 --speed 30
  *
+ * With `--wallets N[,N...]` it measures a desk instead (issue 41 item 5): credits a day of the
+ * tray watching each count of the busiest wallets of a Demo network of 100 margin owners (`sim
+ * --margin-owners 100`, seed 7: 1,135 loans) at speed 1, on each plan of `--plans` (default
+ * builder,scale), every monitor at once with its own key, billed per key after the warm-up; the
+ * table (credits a day, per wallet, and how both grow from the smallest count) goes into
+ * docs/credits.md between its markers (`--out FILE` elsewhere):
+ *
+ *   npm run soak:cost -- --wallets 5,20,100 --minutes 30
+ *
  * Prints the tables and writes them to docs/cost-soak.md, the cost soak's one record (`--out FILE`
  * writes elsewhere, for a trial): each run replaces it, its header says how the run was made, and
  * earlier runs are in git (`git log -p docs/cost-soak.md`).
@@ -34,6 +43,7 @@ import { DEFAULT_SETTINGS } from '../src/main/core/settings';
 import { DAYS_PER_MONTH, PLANS, type PlanName } from '../src/shared/credit-prices';
 import { thresholdsOnPool, type PortfolioSummary } from '../src/shared/portfolio';
 import type { AlertRecord, CreditForecast, StatusSnapshot } from '../src/shared/contract';
+import { writeBetweenMarkers } from './figures';
 import { busiestWallets, codeMeasured, spawnServe, spawnSim } from './support';
 
 const { values } = parseArgs({
@@ -42,6 +52,9 @@ const { values } = parseArgs({
     speed: { type: 'string' },
     seed: { type: 'string' },
     out: { type: 'string' },
+    wallets: { type: 'string' },
+    plans: { type: 'string' },
+    'margin-owners': { type: 'string' },
   },
 });
 const MINUTES = Number(values.minutes ?? 30);
@@ -517,4 +530,92 @@ async function main(): Promise<void> {
   }
 }
 
-await main();
+/** The desk's section of docs/credits.md. */
+const DESK_SECTION = 'desk-credits';
+
+/** Credits a day of a desk: each wallet count on each plan, the tray at speed 1 (`--wallets`). */
+async function desk(counts: number[], plans: PlanName[], marginOwners: number): Promise<void> {
+  const out = values.out ?? fileURLToPath(new URL('../docs/credits.md', import.meta.url));
+  const busiest = (await busiestWallets(SEED, Math.max(...counts), undefined, marginOwners)).map((o) => o.owner);
+  const specs = plans.flatMap((plan) =>
+    counts.map((n) => ({ n, spec: { name: `desk-${plan}-${n}`, net: 'cost', plan, rule: 'guard' } as RunSpec })),
+  );
+  const keyArgs = specs.flatMap(({ spec }) => ['--api-key', `soak-${spec.name}`]);
+  console.log(
+    `cost soak, desk: ${counts.join(', ')} wallets on ${plans.join(', ')}, ${MINUTES} min, seed ${SEED}, ${marginOwners} margin owners, speed 1`,
+  );
+  const net = await spawnSim([
+    '--seed',
+    String(SEED),
+    '--speed',
+    '1',
+    '--margin-owners',
+    String(marginOwners),
+    ...keyArgs,
+  ]);
+  const runs: Array<{ n: number; serve: Serve; start?: Bill; startAt?: number; forecasts: number[] }> = [];
+  try {
+    for (const { n, spec } of specs)
+      runs.push({ n, serve: await startServe(spec, net.url, busiest.slice(0, n)), forecasts: [] });
+    const started = Date.now();
+    await sleep(WARMUP_MS);
+    for (const r of runs) {
+      r.start = await bill(net.url, r.serve.key);
+      r.startAt = Date.now();
+    }
+    const end = started + MINUTES * 60_000;
+    while (Date.now() < end) {
+      for (const r of runs) {
+        try {
+          r.forecasts.push((await r.serve.call<CreditForecast>('creditForecast')).perDay);
+        } catch {
+          // a busy moment: the next round asks again
+        }
+      }
+      await sleep(Math.min(30_000, Math.max(0, end - Date.now())));
+    }
+    const rows: string[] = [];
+    const perDayOf = new Map<string, number>();
+    for (const r of runs) {
+      const b1 = await bill(net.url, r.serve.key);
+      const perDay = ((b1.total - r.start!.total) / (Date.now() - r.startAt!)) * 86_400_000;
+      perDayOf.set(r.serve.spec.name, perDay);
+      const p = (await r.serve.call<{ data: PortfolioSummary }>('portfolio')).data;
+      const positions = p.wallets.reduce((a, w) => a + w.positions.filter((x) => x.debts.length > 0).length, 0);
+      const plan = r.serve.spec.plan;
+      const first = perDayOf.get(`desk-${plan}-${counts[0]}`)!;
+      const planDay = PLANS[plan].monthlyCredits / DAYS_PER_MONTH;
+      const f = pct(r.forecasts, 0.5);
+      rows.push(
+        `| ${PLANS[plan].label} | ${r.n} | ${fmt(positions)} | ${fmt(perDay)} | ${fmt(perDay / r.n)} | ${(perDay / first).toFixed(2)}x for ${(r.n / counts[0]!).toLocaleString('en-US', { maximumFractionDigits: 1 })}x the wallets | ${(perDay / r.n / (first / counts[0]!)).toFixed(2)}x | ${fmt(f)} | ${(perDay / f).toFixed(2)} | ${fmt(planDay)} | ${perDay <= planDay ? 'yes' : 'no'} |`,
+      );
+    }
+    const lines = [
+      '## A desk of many wallets: credits a day by wallet count',
+      '',
+      `Written by \`npm run soak:cost -- ${process.argv.slice(2).join(' ')}\` (bench/cost-soak.ts) on ${new Date().toISOString().slice(0, 16)} UTC, serve running the sources of ${codeMeasured()}: ${MINUTES} minutes, a Demo network of ${marginOwners} margin owners (seed ${SEED}, \`sim --margin-owners ${marginOwners}\`) at speed 1; for each plan and count a tray monitor (\`tidewatch serve --plan\`, no page open) watching that many of its wallets with the most loans, all at once, each billed per key by the Demo network after ${Math.round(WARMUP_MS / 1000)} s of warm-up (the first reads of every wallet left out). Growth: against the ${counts[0]} wallets on the same plan. A plan's budget paces the reads, so a count past what it allows costs the plan's day, not more.`,
+      '',
+      '| plan | wallets | positions | billed / day | per wallet | growth | per wallet, growth | forecast / day (median) | billed / forecast | plan day | inside it |',
+      '| --- | ---: | ---: | ---: | ---: | --- | ---: | ---: | ---: | ---: | --- |',
+      ...rows,
+    ];
+    console.log(`\n${lines.join('\n')}`);
+    writeBetweenMarkers(out, DESK_SECTION, lines);
+    console.log(`\nwritten to ${out}`);
+  } finally {
+    for (const r of runs) {
+      r.serve.child.kill('SIGTERM');
+      await new Promise((res) => (r.serve.child.exitCode === null ? r.serve.child.once('exit', res) : res(null)));
+      rmSync(r.serve.dir, { recursive: true, force: true });
+    }
+    await net.stop();
+  }
+}
+
+if (values.wallets !== undefined) {
+  const counts = values.wallets.split(',').map(Number);
+  const plans = (values.plans ?? 'builder,scale').split(',') as PlanName[];
+  if (counts.some((n) => !(Number.isInteger(n) && n > 0)) || plans.some((p) => !(p in PLANS)))
+    throw new Error('--wallets takes counts like 5,20,100 and --plans names like builder,scale');
+  await desk(counts, plans, Number(values['margin-owners'] ?? 100));
+} else await main();

@@ -4,7 +4,7 @@
  * measured in the same run wherever one can exist, and the budget is a ratio to it then.
  */
 import { cpus, totalmem } from 'node:os';
-import { writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 
 export interface Figure {
   /** The part of the bench it belongs to (a section of the output). */
@@ -42,8 +42,36 @@ export function printFigures(figures: readonly Figure[]): void {
 
 const cell = (s: string): string => s.replace(/\|/g, '\\|');
 
-/** docs/performance.md: the machine and the date once, then one table of the run. */
+const markers = (name: string): [string, string] => [`<!-- ${name}:start -->`, `<!-- ${name}:end -->`];
+
+/** The section a program of its own wrote between `name`'s markers in the file at `path`, markers included ('' if none). */
+export function markedSection(path: string, name: string): string {
+  if (!existsSync(path)) return '';
+  const text = readFileSync(path, 'utf8');
+  const [start, end] = markers(name);
+  const a = text.indexOf(start);
+  const b = text.indexOf(end, a);
+  return a < 0 || b < 0 ? '' : text.slice(a, b + end.length);
+}
+
+/**
+ * Write `lines` between `name`'s markers in the file at `path` (a doc's table a program owns,
+ * the rest of the doc by hand or another program): replaced where they are, else appended.
+ */
+export function writeBetweenMarkers(path: string, name: string, lines: readonly string[]): void {
+  const [start, end] = markers(name);
+  const section = [start, ...lines, end].join('\n');
+  const text = existsSync(path) ? readFileSync(path, 'utf8') : '';
+  const old = markedSection(path, name);
+  writeFileSync(path, old ? text.replace(old, () => section) : `${text.trimEnd()}\n\n${section}\n`);
+}
+
+/** The desk bench's section of docs/performance.md (bench/desk.ts), which `npm run bench` keeps. */
+export const DESK_SECTION = 'desk-frames';
+
+/** docs/performance.md: the machine and the date once, then one table of the run (and the desk's, kept). */
 export function writePerformanceDoc(path: string, figures: readonly Figure[], commit: string): void {
+  const desk = markedSection(path, DESK_SECTION);
   const cpu = cpus();
   const lines = [
     '# Performance',
@@ -77,6 +105,7 @@ export function writePerformanceDoc(path: string, figures: readonly Figure[], co
         `| ${cell(f.part)} | ${cell(f.name)} | ${cell(f.value)} | ${cell(f.baseline || '—')} | ${cell(f.ratio || '—')} | ${cell(f.budget)} | ${f.met ? 'yes' : '**no**'} |`,
     ),
     '',
+    ...(desk ? [desk, ''] : []),
   ];
   writeFileSync(path, lines.join('\n'));
 }

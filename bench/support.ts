@@ -17,10 +17,11 @@ export function codeMeasured(): string {
   const git = (...args: string[]): string => execFileSync('git', args, { cwd: ROOT, encoding: 'utf8' }).trim();
   try {
     const head = git('log', '-1', '--format=%h');
+    // Each line is "XY path": the whole output trimmed would cut the first line's path instead.
     const dirty = git('status', '--porcelain', '--', 'src', 'bin', 'bench')
       .split('\n')
       .filter(Boolean)
-      .map((l) => l.slice(3));
+      .map((l) => l.replace(/^\s*\S+\s+/, ''));
     return `commit ${head}${dirty.length > 0 ? ` with uncommitted changes to ${dirty.join(', ')}` : ''}`;
   } catch {
     return 'a tree git cannot describe';
@@ -53,13 +54,16 @@ export async function spawnSim(args: string[]): Promise<{ child: ChildProcess; u
 /**
  * The `count` wallets of the Demo network (seed `seed`) with the most open loans, by `sim
  * --describe`: what the soaks watch. `track` is handed the child (a soak stops it on every way out).
+ * `marginOwners`: the Demo network's `--margin-owners` (a desk of many wallets), default its own.
  */
 export async function busiestWallets(
   seed: number,
   count: number,
   track: (child: ChildProcess) => void = () => {},
+  marginOwners?: number,
 ): Promise<Array<{ owner: string; loans: number }>> {
-  const child = spawn(process.execPath, [BIN, 'sim', '--describe', '--seed', String(seed)], {
+  const desk = marginOwners === undefined ? [] : ['--margin-owners', String(marginOwners)];
+  const child = spawn(process.execPath, [BIN, 'sim', '--describe', '--seed', String(seed), ...desk], {
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   track(child);

@@ -1,5 +1,6 @@
 import {
   DEFAULT_HEARTBEAT_MS,
+  DEFAULT_MARGIN_OWNERS,
   DEFAULT_SEED,
   PLAN_NAMES,
   PLANS,
@@ -28,7 +29,8 @@ export const SIM_USAGE = `tidewatch sim: the Demo network, a reference implement
                 [--seed N] [--speed N] [--host 127.0.0.1]
                 [--plan ${PLAN_NAMES.join('|')}] [--bill-log] [--no-retry-after] [--pool-resume]
                 [--rate-limit N] [--max-streams N] [--heartbeat-ms N] [--retention N] [--anchor-ms MS]
-  tidewatch sim --describe [--seed N]
+                [--margin-owners N]
+  tidewatch sim --describe [--seed N] [--margin-owners N]
 
   --port N          port to listen on; 0 picks a free one (default 0)
   --api-key KEY     key accepted in the api-key query parameter; repeat for several (default: demo)
@@ -55,6 +57,9 @@ ${PLAN_HELP.map((line) => `                      ${line}`).join('\n')}
   --retention N     margin stream events kept for last-id=0 (default 10000)
   --anchor-ms MS    wall time (UNIX ms) the synthetic history ends at (default: now); a sim
                     restarted with the same seed and anchor serves the same chain and event ids
+  --margin-owners N owners of margin managers (default ${DEFAULT_MARGIN_OWNERS}): a desk of many wallets,
+                    each with about as many loans (100 owners hold about 1,100 loans); another
+                    number makes another chain of the same seed
   --describe        print what the API alone cannot discover (wallets, kiosks, collections,
                     pools, margin owners) as one JSON object, and exit`;
 
@@ -76,6 +81,7 @@ export async function simCommand(args: string[]): Promise<number> {
     'heartbeat-ms': { type: 'string' },
     retention: { type: 'string' },
     'anchor-ms': { type: 'string' },
+    'margin-owners': { type: 'string' },
     describe: { type: 'boolean' },
     help: { type: 'boolean', short: 'h' },
   });
@@ -84,8 +90,9 @@ export async function simCommand(args: string[]): Promise<number> {
     return 0;
   }
   const seed = intOption('seed', o.seed, 0, 2 ** 32 - 1) ?? DEFAULT_SEED;
+  const marginOwners = intOption('margin-owners', o['margin-owners'], 1, 10_000);
   if (o.describe) {
-    console.log(JSON.stringify(new World({ seed }).describe()));
+    console.log(JSON.stringify(new World({ seed, marginOwners }).describe()));
     return 0;
   }
   if (o.plan !== undefined && !(PLAN_NAMES as string[]).includes(o.plan))
@@ -116,6 +123,7 @@ export async function simCommand(args: string[]): Promise<number> {
     heartbeatMs: intOption('heartbeat-ms', o['heartbeat-ms'], 10, 3_600_000),
     retention: intOption('retention', o.retention, 1, 10_000_000),
     nowMs: intOption('anchor-ms', o['anchor-ms'], 0, Date.now() + 86_400_000),
+    marginOwners,
   });
   console.log(`Tidewatch demo network listening on ${sim.url}`);
   // Quiet unless asked: a plan is about what the usage costs, so it logs the bills too.

@@ -51,6 +51,7 @@ export type {
   RepairPlan,
   RiskParams,
   SupplySummary,
+  ListedPrice,
   UsdPrice,
   WalletSummary,
 } from './portfolio';
@@ -222,7 +223,11 @@ export interface NotifyChannelView {
   source: 'file' | 'settings';
   minLevel: AlertLevel;
   rules: Array<AlertRecord['rule']> | null;
-  quietHours: { from: string; to: string } | null;
+  /**
+   * On the clock of `zone` (an IANA name): the zone they were set in, else the monitor's machine's,
+   * the one they are applied on either way (docs/notify.md#quiet-hours).
+   */
+  quietHours: { from: string; to: string; zone: string } | null;
   hideAmounts: boolean;
   minIntervalSec: number | null;
   /** Where its waiting alerts go when it has not been reached for `afterMin` minutes, or null. */

@@ -1,5 +1,6 @@
 import { isStable } from './risk-model/stable';
 import { towardZeroAt } from './rounding';
+import { localZone, nextClock } from './zones';
 
 /**
  * The one formatting module of the product: every number and time a person reads (the page, the
@@ -7,8 +8,9 @@ import { towardZeroAt } from './rounding';
  * rules, in a given locale. The rules, with examples: docs/formats.md.
  *
  * - A price keeps its precision with its trailing zeros: a pool's price the decimals of its tick
- *   ("3.3800"), and so does a position's USD price ("$0.19650", "$108,757.4"); another USD price
- *   those of `usdPriceDigits` ("$0.1870", "$97,250.00").
+ *   ("3.3800"), and so do a position's USD price and an asset's in the Portfolio's list of prices
+ *   ("$0.19650", "$108,757.4"); another USD price those of `usdPriceDigits` ("$0.1870",
+ *   "$97,250.00").
  * - An amount of an asset keeps the asset's display precision (`amountDigits`: a stablecoin 2
  *   decimals, any other asset 4), the same in every view; its full value goes in a tooltip and
  *   in the exports.
@@ -100,12 +102,13 @@ export function countText(value: number, locale: string): string {
 }
 
 /**
- * The decimals a USD price is shown with where no pool's tick says them (an asset's price in a
- * list of prices, a quote asset's): two from $1,000 ($97,250.00), four from $1 ($3.8017), four
+ * The decimals a USD price is shown with where no pool's tick says them (a quote asset's beside a
+ * position, an asset no pool prices): two from $1,000 ($97,250.00), four from $1 ($3.8017), four
  * significant digits below ($0.1138, $0.00004321), at most eight. By the price's size, so a
  * negative one reads like its opposite. A position's prices (its mark, liquidation and break-even
  * prices) take its pool's tick instead (`PositionSummary.price_decimals`, units.ts
- * `usdTickDecimals`), as the pool's page writes them.
+ * `usdTickDecimals`), as the pool's page writes them, and so does an asset's price in the
+ * Portfolio's list (`ListedPrice.price_decimals`).
  */
 export function usdPriceDigits(value: number): number {
   const abs = Math.abs(value);
@@ -264,26 +267,51 @@ export function timeText(at: number | Date, locale: string): string {
  * ("2:02 PM"), with seconds where they tell one moment from the next (a valuation, a trade:
  * "2:02:07 PM"), and the zone where the time is read on its own ("2:02 PM EST": an alert, a
  * "valued at", a "since"). `zone: false` only where the zone is said once beside it (a column's
- * or an axis's name: `zoneText`) or the reader is on the very machine (the tray).
+ * or an axis's name: `zoneText`) or the reader is on the very machine (the tray). `timeZone`: on
+ * the clock of another zone than the reader's (quiet hours, kept on the zone they were set in).
  */
-export function clockText(at: number | Date, locale: string, zone = true, seconds = false): string {
+export function clockText(at: number | Date, locale: string, zone = true, seconds = false, timeZone?: string): string {
   return dateFormat(locale, {
     hour: 'numeric',
     minute: '2-digit',
     ...(seconds ? { second: '2-digit' } : {}),
     ...(zone ? { timeZoneName: 'short' } : {}),
+    ...(timeZone ? { timeZone } : {}),
   }).format(at);
 }
 
 /**
  * A time of day as set ("22:00", a channel's quiet hours), in the style of `clockText`: "10:00 PM",
- * with the zone unless `zone: false` ("10:00 PM EST": the zone of `on`, a day it applies to).
+ * with the zone unless `zone: false` ("10:00 PM EST": the zone as it is on `on`, a day it applies
+ * to), on the clock of `timeZone` (the reader's where none is named).
  */
-export function setClockText(hhmm: string, locale: string, zone = true, on: number | Date = Date.now()): string {
-  const [h = 0, m = 0] = hhmm.split(':').map(Number);
-  const at = new Date(on);
-  at.setHours(h, m, 0, 0);
-  return clockText(at, locale, zone);
+export function setClockText(
+  hhmm: string,
+  locale: string,
+  zone = true,
+  on: number | Date = Date.now(),
+  timeZone?: string,
+): string {
+  const clockOf = timeZone ?? localZone();
+  // The moment the zone's clock reads `hhmm` on the day of `on` there: the first from its midnight.
+  const midnight = nextClock(new Date(on).getTime() - 86_400_000, '00:00', clockOf);
+  return clockText(nextClock(midnight - 1, hhmm, clockOf), locale, zone, false, timeZone);
+}
+
+/**
+ * A channel's quiet hours as set, on the clock of the zone they are kept on (the one they are
+ * applied on), named after the span's end as a clock read on its own names it, and in full where
+ * the short name could be another's ("CST"): "10:00 PM–7:00 AM EST (America/New_York)",
+ * "10:00 PM–7:00 AM UTC". `on`: the day whose short name is given (EST or EDT).
+ */
+export function quietHoursText(
+  q: { from: string; to: string; zone: string },
+  locale: string,
+  on: number | Date = Date.now(),
+): string {
+  const end = setClockText(q.to, locale, true, on, q.zone);
+  const named = end.endsWith(` ${q.zone}`) ? '' : ` (${q.zone})`;
+  return `${setClockText(q.from, locale, false, on, q.zone)}\u2013${end}${named}`;
 }
 
 /** A day and a clock time in the style of `clockText`: "Nov 23, 2:02 PM EST" (a time of another day). */
@@ -314,15 +342,42 @@ export function zoneText(at: number | Date, locale: string): string {
   );
 }
 
+const MINUTE_MS = 60_000;
+const HOUR_MS = 3_600_000;
+const DAY_MS = 86_400_000;
+
 /**
- * A label of a time axis, in the style of `clockText` without the zone (the axis's name says it:
- * `zoneText`): the clock ("2:02 PM") on an axis of less than two days, the day ("Nov 23") at
- * midnight and on a longer axis. `spanMs`: the axis's span.
+ * The least step between two labels of a time axis spanning `spanMs`: what its labels
+ * (`axisTimeText`) tell apart. Seconds on an axis of less than 5 minutes, minutes up to a day,
+ * hours up to 4 days, days beyond. A chart keeps its ticks at least this far apart, so no two of
+ * its labels read the same (issue 40: "10:42 AM, 10:42 AM, 10:42 AM" on a few minutes of risk
+ * history, "Nov 24" twice on three days).
+ */
+export function axisTimeStep(spanMs: number): number {
+  if (spanMs < 5 * MINUTE_MS) return 1_000;
+  if (spanMs <= DAY_MS) return MINUTE_MS;
+  if (spanMs < 4 * DAY_MS) return HOUR_MS;
+  return DAY_MS;
+}
+
+/**
+ * A label of a time axis spanning `spanMs`, in the style of `clockText` without the zone (the
+ * axis's name says it: `zoneText`), as fine as its step (`axisTimeStep`) tells the labels apart:
+ * the clock to the second ("2:02:30 PM") under 5 minutes; the clock ("2:02 PM") up to a day;
+ * the day and the clock ("Nov 23, 2:00 PM") up to 4 days, where one clock comes round again; the
+ * day ("Nov 23") beyond, with its year past a year. Midnight is the day alone.
  */
 export function axisTimeText(at: number, locale: string, spanMs: number): string {
-  const parts = dateFormat(locale, { hour: 'numeric', minute: 'numeric', hourCycle: 'h23' }).formatToParts(at);
-  const midnight = parts.every((p) => p.type === 'literal' || Number(p.value) === 0);
-  return spanMs > 2 * 86_400_000 || midnight ? dayText(at, locale) : clockText(at, locale, false);
+  const step = axisTimeStep(spanMs);
+  if (step >= DAY_MS)
+    return spanMs > 365 * DAY_MS
+      ? dateFormat(locale, { year: 'numeric', month: 'short', day: 'numeric' }).format(at)
+      : dayText(at, locale);
+  const parts = dateFormat(locale, { hour: 'numeric', minute: 'numeric', second: 'numeric', hourCycle: 'h23' });
+  const midnight = parts.formatToParts(at).every((p) => p.type === 'literal' || Number(p.value) === 0);
+  if (midnight) return dayText(at, locale);
+  if (step >= HOUR_MS) return dayClockText(at, locale, false);
+  return clockText(at, locale, false, step < MINUTE_MS);
 }
 
 const pad = (n: number, width = 2): string => String(n).padStart(width, '0');

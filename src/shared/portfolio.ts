@@ -23,6 +23,17 @@ export interface UsdPrice {
   exchange_usd?: number | null;
 }
 
+/**
+ * An asset's price as the Portfolio lists it (the prices a valuation used), with the decimals it is
+ * written with (docs/formats.md): those of the tick of the pool it is priced on, in dollars, as a
+ * position on that pool writes the price (`PositionSummary.price_decimals`): WAL's 5 on WAL_USDC
+ * ("$0.19650"), XBTC's 1 on XBTC_USDC ("$108,757.4").
+ */
+export interface ListedPrice extends UsdPrice {
+  /** Null where no pool prices the asset (then it is written by its size: format.ts `usdPriceDigits`). */
+  price_decimals: number | null;
+}
+
 /** A margin manager's position in money: what it holds, what it owes, and the price that liquidates it. */
 export interface PositionSummary {
   manager_id: string;
@@ -132,10 +143,13 @@ export interface RepairPlan {
   /** Deposits of each asset the position can take, any one of which restores `target`. */
   deposits: Array<{ symbol: string; amount: number; usd: number }>;
   /**
-   * The repayment (in the asset owed) that restores it however it is paid: from the manager's own
-   * balance, as the protocol repays, or brought in first. Null at a ratio of 1 or below.
+   * The repayment (in the asset owed) that restores it. `balance`: from the manager's own balance,
+   * as the protocol repays (it holds that much of the asset owed), which restores it however it is
+   * paid; `wallet`: brought in from the wallet first (deposited, then repaid), the manager holding
+   * too little of it, a smaller amount. Null when no repayment can: at a ratio of 1 or below with
+   * too little of the asset owed.
    */
-  repay: { symbol: string; amount: number; usd: number } | null;
+  repay: { symbol: string; amount: number; usd: number; from: 'balance' | 'wallet' } | null;
   /** The liquidation price after the deposit of the quote asset. */
   liquidation_price_after: number | null;
 }
@@ -214,8 +228,8 @@ export interface WalletSummary {
 export interface PortfolioSummary {
   /** Riskiest wallet first. */
   wallets: WalletSummary[];
-  /** The prices used, by symbol. */
-  prices: UsdPrice[];
+  /** The prices used, by symbol, each with the decimals it is written with. */
+  prices: ListedPrice[];
   computed_at: number;
 }
 

@@ -3,3 +3,4 @@ export type { PoolFlood } from './http/stream-routes';
 export { PLANS, PLAN_NAMES, type PlanName } from '../shared/credit-prices';
 export { billLine, type Bill } from './http/billing';
 export { World } from './chain/world';
+export { DEFAULT_MARGIN_OWNERS } from './chain/margin';

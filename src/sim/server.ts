@@ -41,6 +41,8 @@ export interface SimOptions {
   /** Wall time the synthetic history ends at; defaults to now. */
   nowMs?: number;
   historyDays?: number;
+  /** Owners of margin managers (default 36): `WorldOptions.marginOwners`. */
+  marginOwners?: number;
   /** How often the world moves forward (ms of wall time). */
   tickMs?: number;
   /**
@@ -133,6 +135,7 @@ export async function startSim(opts: SimOptions): Promise<RunningSim> {
     historyDays: opts.historyDays,
     retention: opts.retention,
     gradual: opts.gradual,
+    marginOwners: opts.marginOwners,
   });
   const keys = new Set(opts.apiKeys);
   const streamKeys = opts.streamKeys?.length ? new Set(opts.streamKeys) : undefined;

@@ -64,7 +64,7 @@ const readManager = (): Promise<Shown> =>
     return {
       at: document.querySelector('[data-testid="view-manager"] [data-testid="valued-at"]')?.getAttribute('data-valued-at') ?? null,
       id: card?.getAttribute('data-manager') ?? null,
-      ratio: text(fact('Risk ratio'), '.value'),
+      ratio: text(fact('Risk ratio'), 'strong'),
       distance: text(fact('Liquidation price'), '[data-testid="distance"] .pct'),
       liquidation: text(fact('Liquidation price'), '[data-testid="distance"] .liq').replace(/^.*liq\\. /, ''),
       assets: text(fact('Assets'), 'strong'),

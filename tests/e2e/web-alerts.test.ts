@@ -55,7 +55,16 @@ function raise(a: Partial<NewAlert> & Pick<NewAlert, 'rule' | 'level' | 'title' 
 /** Constructed notifications, as the wrapper in the page recorded them. */
 const shown = () => shownNotifications(page);
 /** A time of day on the core's clock (quiet hours are the server's local time). */
-const hhmm = (ms: number): string => new Date(ms).toTimeString().slice(0, 5);
+/** The page's zone: away from UTC, serve's (and half an hour off it): every time on the page must be local. */
+const PAGE_ZONE = 'Asia/Kolkata';
+/** A time of day on the page's clock ("17:26"), as a trader there types quiet hours. */
+const hhmm = (ms: number): string =>
+  new Intl.DateTimeFormat('en-GB', {
+    timeZone: PAGE_ZONE,
+    hour: '2-digit',
+    minute: '2-digit',
+    hourCycle: 'h23',
+  }).format(ms);
 
 beforeAll(async () => {
   if (!rendererBuilt()) throw new Error('out/renderer is missing: run `npm run build` first (npm test does)');
@@ -77,10 +86,9 @@ beforeAll(async () => {
     buildMonitor: (options) => new MonitorHarness(options),
   });
   browser = await launchChromium();
-  // A zone away from UTC (and half an hour off it): every time on the page must be local.
   context = await browser.newContext({
     viewport: { width: 1280, height: 800 },
-    timezoneId: 'Asia/Kolkata',
+    timezoneId: PAGE_ZONE,
     locale: 'en-US',
   });
   await recordNotifications(context, serving.url);
@@ -165,13 +173,17 @@ describe('the browser page alerts', () => {
       await card.getByRole('button', { name: 'Cancel' }).click();
 
       await add('ntfy', 'phone', { url: `${receiverUrl}/tidewatch-topic` });
-      // Quiet hours around now (the core's clock): its warnings are held.
+      // Quiet hours around now on the page's clock, the form's zone (serve's is UTC): its warnings are held.
       const now = Date.now();
       await add(
         'telegram',
         'desk',
         { botToken: '123456:secret-bot-token', chatId: '4242', apiRoot: receiverUrl },
         { quiet: [hhmm(now - 3_600_000), hhmm(now + 3_600_000)] },
+      );
+      expect(await card.locator('[data-testid=notify-channel][data-channel="desk"]').textContent()).toMatch(
+        // Chromium names Kolkata by its older name.
+        /quiet \d{1,2}:\d\d\s[AP]M–\d{1,2}:\d\d\s[AP]M GMT\+5:30 \(Asia\/(Kolkata|Calcutta)\)/,
       );
       // Nothing listens on port 9: each try fails.
       await add(

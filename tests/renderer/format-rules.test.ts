@@ -44,9 +44,10 @@ import { usePortfolioStore } from '../../src/renderer/src/stores/portfolio';
 import { useStatusStore } from '../../src/renderer/src/stores/status';
 import { borrowApr, supplyApr } from '../../src/shared/risk-model';
 import { fakeApi } from '../support/fake-api';
+import { drawnTexts } from './support/drawn';
 import { FormatScan } from '../support/format-rules';
 import { chartProbe, position as managerPosition } from './support/manager';
-import { LONG_DEEP, LONG_SUI, NOW, SHORT_SUI, SUMMARY, WALLET } from './support/portfolio';
+import { LONG_DEEP, LONG_SUI, NOW, oracle, SHORT_SUI, SUMMARY, WALLET } from './support/portfolio';
 import { routerAt } from './support/router';
 import { FORECAST, SETTINGS } from './support/settings';
 import { settle } from './support/timing';
@@ -493,7 +494,7 @@ const NOTIFY: NotifyView = {
       source: 'settings',
       minLevel: 'warning',
       rules: null,
-      quietHours: { from: '22:00', to: '07:00' },
+      quietHours: { from: '22:00', to: '07:00', zone: 'America/New_York' },
       hideAmounts: false,
       minIntervalSec: null,
       fallback: { channel: 'desk', afterMin: 3 },
@@ -530,11 +531,25 @@ const NFT = (i: number) => ({
 
 const READINGS: RiskReading[] = [NOW - 3_600_000, NOW - 600_000].map((ts) => readingOf(MANAGER, ts));
 
+/**
+ * The Portfolio's list of prices with two whose tick is not their size's rule: WAL at WAL_USDC's
+ * 0.00001 ("$0.19650", by its size "$0.1965") and XBTC at XBTC_USDC's 0.1 ("$97,250.0", by its
+ * size "$97,250.00"), the exchange's beside it.
+ */
+const LISTED = {
+  ...SUMMARY,
+  prices: [
+    ...SUMMARY.prices,
+    { ...oracle('WAL', 0.1965), price_decimals: 5 },
+    { ...oracle('XBTC', 97_250, 98_500), price_decimals: 1 },
+  ],
+};
+
 function answers(): Record<string, (args: any) => unknown> {
   return {
     settings: () => SETTINGS,
     watchList: () => [{ owner: WALLET.owner, label: 'Desk', added_at: 0 }],
-    portfolio: () => answer(SUMMARY),
+    portfolio: () => answer(LISTED),
     walletNfts: () => answer({ items: [NFT(1), NFT(2), NFT(3)], isLastPage: true, currentPage: 0, perPage: 50 }),
     pools: () => answer(POOLS),
     depth: (a: { pool: string }) => answer(depthOf(POOLS.find((p) => p.pool_name === a.pool)!)),
@@ -673,6 +688,22 @@ describe('every view, alert and message, by the number rules (docs/formats.md)',
       const [, whole, fraction] = /\$([\d,]+)\.(\d+)/.exec(t)!;
       expect(fraction!.length, t).toBe(usdPriceDigits(Number(`${whole!.replace(/,/g, '')}.${fraction}`)));
     }
+    // The list of prices: each asset's at the tick of the pool it is priced on, as a row on that
+    // pool writes it, the exchange's beside it alike; never by its size.
+    const listed = w.findAll('[data-testid="price"]').map((c) => c.text());
+    expect(listed).toHaveLength(LISTED.prices.length);
+    for (const [i, p] of LISTED.prices.entries()) {
+      expect(listed[i]).toMatch(new RegExp(`^${p.symbol} \\$`));
+      const figures = [...listed[i]!.matchAll(/\$([\d,]+)\.(\d+)/g)];
+      expect(figures.length).toBeGreaterThanOrEqual(1);
+      const digits = p.price_decimals ?? usdPriceDigits(p.usd);
+      for (const f of figures) expect(f[2]!.length, listed[i]).toBe(digits);
+    }
+    expect(listed.find((t) => t.startsWith('WAL'))).toContain('WAL $0.19650 (oracle price');
+    expect(listed.find((t) => t.startsWith('XBTC'))).toContain('; exchange $98,500.0 (+1.3\u202F%))');
+    // The one SUI price, in its row and in the list alike.
+    const rowPrices = w.findAll('[data-testid="row-price"]').map((c) => /\$[\d,.]+/.exec(c.text())?.[0]);
+    expect(rowPrices).toContain(/^SUI (\$[\d,.]+)/.exec(listed.find((t) => t.startsWith('SUI'))!)![1]);
     expect(w.findAll('[data-testid="row-apr"]').map((c) => c.text())).toEqual([
       '8.20\u202F%',
       '12.10\u202F%',
@@ -697,6 +728,15 @@ describe('every view, alert and message, by the number rules (docs/formats.md)',
     // Its time axis: the app's one style of clock, the zone named once as the axis's name.
     expect(chart['xAxis'].name).toMatch(/^E[SD]T$/);
     for (const r of READINGS) scan.text('Manager (risk chart axis)', chart['xAxis'].axisLabel.formatter(r.ts_ms));
+    // And as ECharts draws it on the page at 1280 and 1920: each time once, in the one style.
+    for (const width of [1_042, 1_682]) {
+      const times = drawnTexts(chart, width, 300)
+        .map((t) => t.text)
+        .filter((t) => /\d:\d\d/.test(t));
+      expect(times.length).toBeGreaterThanOrEqual(3);
+      expect(new Set(times).size, times.join(' | ')).toBe(times.length);
+      for (const t of times) scan.text(`Manager (risk chart axis, ${width} px)`, t);
+    }
     // The threshold lines' names beside the plot: each ratio with three decimals.
     const names = (chart['graphic'][0].children as Array<{ type: string; style: { text: string } }>)
       .filter((c) => c.type === 'text')

@@ -308,9 +308,17 @@ export class Monitor implements TidewatchApi {
     return this.redaction.redact(text);
   }
 
-  /** The tray's figures: each watched loan's latest reading (with its level) and when it was valued. */
-  latestReadings(): { readings: LatestReading[]; valuedAt: number | null } {
-    return { readings: [...this.watch.latest.values()], valuedAt: this.watch.valuedAt };
+  /**
+   * The tray's figures: each watched loan's latest reading (with its level, and whether its
+   * wallet's group is alerted: Settings `groupRules`) and when it was valued.
+   */
+  latestReadings(): { readings: Array<LatestReading & { alerted: boolean }>; valuedAt: number | null } {
+    const rules = this.settings.effective().groupRules;
+    const readings = [...this.watch.latest.values()].map((r) => ({
+      ...r,
+      alerted: rules[this.watch.groupOf(r.owner) ?? 'mine'] === 'alert',
+    }));
+    return { readings, valuedAt: this.watch.valuedAt };
   }
 
   /** Whether the desktop's notification carries this alert (its channel's level, rules, quiet hours). */

@@ -19,8 +19,12 @@ export interface TrayState {
 
 export interface TrayInput {
   status: StatusSnapshot | undefined;
-  /** The latest reading of each watched manager, with its level as the valuation judged it (the alerts judge alike). */
-  readings: ReadonlyArray<RiskReading & { level: PositionLevel }>;
+  /**
+   * The latest reading of each watched manager, with its level as the valuation judged it (the
+   * alerts judge alike); `alerted` false: its wallet's group is recorded at info only (Settings
+   * `groupRules`: others' wallets by default), so it neither colours the tray nor is its worst.
+   */
+  readings: ReadonlyArray<RiskReading & { level: PositionLevel; alerted?: boolean }>;
   /** When the valuation snapshot those readings are of was made (the Portfolio's time); null: none yet. */
   valuedAt?: number | null;
   privacy: boolean;
@@ -32,7 +36,9 @@ export interface TrayInput {
 const time = (ms: number): string => clockText(ms, CORE_LOCALE, false);
 
 export function trayStateOf(i: TrayInput): TrayState {
-  const loans = i.readings.filter((r) => r.risk_ratio !== null);
+  const withDebt = i.readings.filter((r) => r.risk_ratio !== null);
+  const loans = withDebt.filter((r) => r.alerted !== false);
+  const infoOnly = withDebt.length - loans.length;
   // The worst level first (a position near its liquidation price is critical at any ratio), then the lowest ratio.
   let worst: (RiskReading & { level: PositionLevel }) | undefined;
   for (const r of loans) {
@@ -62,6 +68,7 @@ export function trayStateOf(i: TrayInput): TrayState {
   }
   parts.push(...unreached);
   parts.push(loans.length === 1 ? '1 watched loan' : `${loans.length} watched loans`);
+  if (infoOnly > 0) parts.push(`${infoOnly} more in others' wallets (info only)`);
   // Before the ratio: the macOS menu bar title is the tooltip's last part.
   if (worst && i.valuedAt) parts.push(`valued ${time(i.valuedAt)}`);
   if (worst) parts.push(`worst risk ratio ${i.privacy ? '•••' : ratioText(worst.risk_ratio!)}`);

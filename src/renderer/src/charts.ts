@@ -8,6 +8,8 @@ import {
   TooltipComponent,
 } from 'echarts/components';
 import { use } from 'echarts/core';
+import { axisTimeStep } from '../../shared/format';
+import { axisTime } from './format';
 import { themeVersion } from './theme';
 import { CanvasRenderer } from 'echarts/renderers';
 
@@ -174,5 +176,25 @@ export function marginLabels(
         },
       },
     ]),
+  };
+}
+
+/**
+ * A time axis's ticks and labels over `spanMs`, in the user's zone and the app's one style
+ * (format.ts `axisTime`; the axis's name says the zone: `zone()`), no two labels alike: its ticks
+ * no closer than its labels tell apart (`axisTimeStep`), and no label at its ends, which ECharts
+ * puts wherever the data stops, between two ticks, reading like the nearer one (docs/formats.md).
+ * Spread into the axis beside its `type: 'time'`.
+ */
+export function timeAxisLabels(spanMs: number, color: string): { minInterval: number; axisLabel: object } {
+  return {
+    minInterval: axisTimeStep(spanMs),
+    axisLabel: {
+      color,
+      hideOverlap: true,
+      showMinLabel: false,
+      showMaxLabel: false,
+      formatter: (v: number) => axisTime(v, spanMs),
+    },
   };
 }

@@ -17,7 +17,7 @@ import {
   MINUS,
   percentText,
   poolPriceText,
-  setClockText,
+  quietHoursText,
   settingPercentText,
   signedPercentText,
   signedUsdText,
@@ -216,9 +216,12 @@ export function clock(ms: number, o: { zone?: boolean } = {}): string {
   return clockText(ms, locale, o.zone !== false, true);
 }
 
-/** A time of day as set ("22:00": quiet hours) in the app's style: "10:00 PM"; `zone: true` names the zone: "10:00 PM EST". */
-export function setClock(hhmm: string, o: { zone?: boolean } = {}): string {
-  return setClockText(hhmm, locale, o.zone === true);
+/**
+ * A channel's quiet hours on the clock they are applied on, which may be another zone than the
+ * browser's (the monitor's machine's): "10:00 PM–7:00 AM EST (America/New_York)".
+ */
+export function quietHours(q: { from: string; to: string; zone: string }): string {
+  return quietHoursText(q, locale);
 }
 
 /** The user's time zone as the app's times name it ("EST"), for a time column's heading or a time axis's name. */
@@ -226,7 +229,10 @@ export function zone(at: number = Date.now()): string {
   return zoneText(at, locale);
 }
 
-/** A label of a time axis spanning `spanMs`, without the zone (the axis's name says it: `zone()`): "8:14 PM", "Nov 23". */
+/**
+ * A label of a time axis spanning `spanMs`, without the zone (the axis's name says it: `zone()`),
+ * as fine as the span needs (`axisTimeStep`): "8:14:30 PM", "8:14 PM", "Nov 23, 8:00 PM", "Nov 23".
+ */
 export function axisTime(ms: number, spanMs: number): string {
   return axisTimeText(ms, locale, spanMs);
 }
@@ -290,11 +296,14 @@ export function priceSource(p: UsdPrice, now = Date.now()): string {
   return `oracle price (${from}, moved with the exchange since)`;
 }
 
-/** The exchange's price beside an oracle price where they differ by more than 1 %: "exchange $3.4100 (+1.8 %)"; null otherwise. */
-export function exchangeBeside(p: UsdPrice): string | null {
+/**
+ * The exchange's price beside an oracle price where they differ by more than 1 %: "exchange
+ * $3.4100 (+1.8 %)", with the oracle price's `digits` (a listed price's tick's); null otherwise.
+ */
+export function exchangeBeside(p: UsdPrice, digits?: number | null): string | null {
   if (p.source !== 'oracle' || p.exchange_usd === null || p.exchange_usd === undefined || !(p.usd > 0)) return null;
   const diff = (p.exchange_usd / p.usd - 1) * 100;
-  return Math.abs(diff) > 1 ? `exchange ${usdPrice(p.exchange_usd)} (${signedPct(diff, 1)})` : null;
+  return Math.abs(diff) > 1 ? `exchange ${usdPrice(p.exchange_usd, digits)} (${signedPct(diff, 1)})` : null;
 }
 
 /** A signed amount of money: "+$1,234.00", "−$4,100.00" (masked like `usd`). */

@@ -12,6 +12,9 @@ import type { Market } from './market';
 import type { PoolSpec, RiskSpec } from './assets';
 import type { PriceOracle } from './prices';
 
+/** Owners of margin managers on the Demo network unless asked for more (`sim --margin-owners`). */
+export const DEFAULT_MARGIN_OWNERS = 36;
+
 /** Protocol parameters at 5x leverage (docs/service.md, Facts about the margin protocol); a pool may set its own (assets.ts). */
 export const RISK: RiskSpec = {
   minWithdraw: 2.0,
@@ -53,6 +56,8 @@ export class MarginEngine implements MarginReads {
   private stepMs = 0;
   private readonly scanBorrowers = (): Manager[] => this.borrowerList();
   private readonly scanLiquidate = (m: Manager, ratio: number): void => this.liquidate(m, ratio, this.stepMs);
+  /** How much more often managers open, move and close than with the default owners (1 then). */
+  private readonly activity: number;
   /** Market time since the history began (the crowds' clock: leverage.ts). */
   private marketSec = 0;
   private crowd: Crowd | null = null;
@@ -65,6 +70,12 @@ export class MarginEngine implements MarginReads {
     startMs: number,
     /** The world's seed: when and where traders crowd (leverage.ts). */
     private readonly seed = 0,
+    /**
+     * Owners of margin managers (a desk of many wallets: `sim --margin-owners`). Each acts as
+     * often as one of the default 36 does: managers open, move and close `owners / 36` times as
+     * often. The default draws exactly what it always drew, so every seed's chain is unchanged.
+     */
+    ownerCount = DEFAULT_MARGIN_OWNERS,
   ) {
     this.markets = markets.filter((m) => m.spec.marginEnabled);
     this.values = new AssetValues(oracle);
@@ -73,7 +84,8 @@ export class MarginEngine implements MarginReads {
       this.values,
       this.markets.flatMap((m) => [m.spec.base, m.spec.quote]),
     );
-    this.owners = Array.from({ length: 36 }, () => objectId(rng));
+    this.owners = Array.from({ length: ownerCount }, () => objectId(rng));
+    this.activity = ownerCount / DEFAULT_MARGIN_OWNERS;
     this.book.seedSuppliers(startMs);
   }
 
@@ -130,11 +142,12 @@ export class MarginEngine implements MarginReads {
     this.book.accrue(dtSec);
     this.crowd = crowdAt(this.seed, this.marketSec, this.markets.length);
     this.marketSec += dtSec;
-    if (this.rng.chance((dtSec / (warmup ? 240 : 900)) * openRate(this.crowd))) this.open(ms);
-    if (this.rng.chance(dtSec / 1500)) this.addCollateral(ms);
-    if (this.rng.chance(dtSec / 1200)) this.withdraw(ms);
-    if (this.rng.chance(dtSec / 90)) this.relever(ms);
-    if (this.rng.chance(dtSec / 7200)) this.close(ms);
+    const a = this.activity;
+    if (this.rng.chance(((dtSec * a) / (warmup ? 240 : 900)) * openRate(this.crowd))) this.open(ms);
+    if (this.rng.chance((dtSec * a) / 1500)) this.addCollateral(ms);
+    if (this.rng.chance((dtSec * a) / 1200)) this.withdraw(ms);
+    if (this.rng.chance((dtSec * a) / 90)) this.relever(ms);
+    if (this.rng.chance((dtSec * a) / 7200)) this.close(ms);
     if (this.rng.chance(dtSec / (6 * 3600))) {
       const pools = [...this.pools.values()];
       const cap = this.rng.pick(this.caps);

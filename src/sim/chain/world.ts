@@ -24,6 +24,12 @@ export interface WorldOptions {
    * so nothing else in the process waits for it). Default: generated in the constructor.
    */
   gradual?: boolean;
+  /**
+   * Owners of margin managers (default 36, `DEFAULT_MARGIN_OWNERS`): a desk of many wallets. More
+   * owners make a chain of their own (its draws differ from the first), with about as many loans
+   * per owner: 100 owners hold about 1,100.
+   */
+  marginOwners?: number;
 }
 
 /** Market time per step while generating history (live ticks use smaller steps). */
@@ -107,6 +113,7 @@ export class World {
       },
       this.clockMs,
       opts.seed,
+      opts.marginOwners,
     );
     this.warmupEnd = this.clockMs + 12 * 3_600_000;
     if (!opts.gradual) this.buildSlice(Number.POSITIVE_INFINITY);

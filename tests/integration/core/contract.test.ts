@@ -224,6 +224,10 @@ describe('contract queries against the Demo network', () => {
     expect(distances).toEqual([...distances].sort((a, b) => a - b));
     expect(w.totals.equity_usd).toBeCloseTo(w.totals.collateral_usd - w.totals.debt_usd, 4);
     expect(r.data.prices.length).toBeGreaterThan(0);
+    // Each listed price with the decimals its positions' rows write it with (docs/formats.md).
+    for (const listed of r.data.prices)
+      for (const p of w.positions.filter((x: any) => x.price?.symbol === listed.symbol))
+        expect(listed.price_decimals, listed.symbol).toBe(p.price_decimals);
   });
 
   it('suggests Demo owners with what they hold', async () => {

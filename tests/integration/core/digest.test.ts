@@ -79,9 +79,21 @@ describe('the daily digest', () => {
     let m = open();
     await m.invoke('updateWatch', { owner: mine, label: 'desk' });
     await m.invoke('addWatch', { owner: theirs, label: 'whale', group: 'watched' });
+    // A channel name that matches none is refused in plain words, naming the channels there are.
+    await expect(m.invoke('updateSettings', { digestAt: '08:00', digestChannels: ['ntfy', 'phone'] })).rejects.toThrow(
+      /no notification channel is named "phone"\. Pick the digest's channels from: .*ntfy/,
+    );
+    expect((await m.invoke('settings', {})).digestAt).toBeNull();
     // To the ntfy channel only: the webhook is not named.
     await m.invoke('updateSettings', { digestAt: '08:00', digestChannels: ['ntfy'] });
     await m.refreshRisk();
+    // The tray's readings say whether a loan's wallet is alerted: not once its group records at info.
+    const alerted = () => m.latestReadings().readings.map((r) => r.alerted);
+    expect(alerted().length).toBeGreaterThan(0);
+    expect(alerted().every(Boolean)).toBe(true);
+    await m.invoke('updateWatch', { owner: mine, group: 'watched' });
+    expect(alerted().some(Boolean)).toBe(false);
+    await m.invoke('updateWatch', { owner: mine, group: 'mine' });
     const kept = m.store.cache.load<PortfolioSummary>(PORTFOLIO_CACHE_KEY)!.data;
     const own = kept.wallets.find((w) => w.owner === mine)!.positions.filter((p) => p.debts.length > 0);
     expect(own.length).toBeGreaterThan(0);

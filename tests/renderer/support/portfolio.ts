@@ -139,7 +139,16 @@ export const WALLET: WalletSummary = {
   totals: { collateral_usd: 13_500, debt_usd: 11_400, equity_usd: 2_100, supplied_usd: 0, unpriced: 0 },
 };
 
-export const SUMMARY: PortfolioSummary = { wallets: [WALLET], prices: [SUI, DEEP, usdc], computed_at: NOW };
+/** The prices listed under the Portfolio, each at its pool's tick (SUI_USDC's 4, DEEP_USDC's 5), as its rows write it. */
+export const SUMMARY: PortfolioSummary = {
+  wallets: [WALLET],
+  prices: [
+    { ...SUI, price_decimals: 4 },
+    { ...DEEP, price_decimals: 5 },
+    { ...usdc, price_decimals: null },
+  ],
+  computed_at: NOW,
+};
 
 /** Settings on the Demo network, without an API key. */
 export { DEMO_SETTINGS as SETTINGS } from './settings';

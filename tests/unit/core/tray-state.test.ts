@@ -36,6 +36,18 @@ describe('tray state (computed in core)', () => {
       'critical',
     );
   });
+  it('leaves wallets whose group is recorded at info out of its colour and its worst ratio, and counts them apart', () => {
+    const whale = { ...reading('w', 1.1), owner: '0xwhale', alerted: false };
+    const t = trayStateOf({ ...base, status: status(), readings: [{ ...reading('a', 1.4), alerted: true }, whale] });
+    expect(t).toMatchObject({
+      level: 'warning',
+      watchedLoans: 1,
+      worstRatio: 1.4,
+      tooltip: "Tidewatch · 1 watched loan · 1 more in others' wallets (info only) · worst risk ratio 1.400",
+    });
+    // Watched wallets set to alert like one's own: they count.
+    expect(trayStateOf({ ...base, status: status(), readings: [{ ...whale, alerted: true }] }).level).toBe('critical');
+  });
   it('is offline when the service is unreachable or the key was rejected, and masks the ratio in privacy mode', () => {
     const off = trayStateOf({
       ...base,

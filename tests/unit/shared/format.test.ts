@@ -5,6 +5,8 @@ import {
   amountFullText,
   amountText,
   aprText,
+  axisTimeStep,
+  axisTimeText,
   clockText,
   countText,
   decimalText,
@@ -15,6 +17,7 @@ import {
   numberFormat,
   percentText,
   poolPriceText,
+  quietHoursText,
   settingPercentText,
   signedPercentText,
   signedUsdText,
@@ -205,6 +208,36 @@ describe('times', () => {
     expect(timeText(at, 'en-US')).toBe('11/23/26, 11:05:12 AM UTC');
     expect(clockText(at, 'en-US')).toBe('11:05 AM UTC');
     expect(clockText(at, 'en-US', false)).toBe('11:05 AM');
+  });
+
+  it('label a time axis as finely as its span tells them apart: seconds, the clock, the day and the clock, the day', () => {
+    const DAY = 86_400_000;
+    const on = (h: number, m = 0, s = 0): number => Date.UTC(2026, 10, 23, h, m, s);
+    // Under 5 minutes ECharts ticks every 10 or 30 s: the labels carry the seconds.
+    expect(axisTimeStep(75_000)).toBe(1_000);
+    expect(axisTimeText(on(11, 5, 30), 'en-US', 75_000)).toBe('11:05:30 AM');
+    expect(axisTimeText(on(0, 0, 10), 'en-US', 75_000)).toBe('12:00:10 AM');
+    // Up to a day: the clock, midnight the day it begins.
+    expect(axisTimeStep(5 * 60_000)).toBe(60_000);
+    expect(axisTimeStep(DAY)).toBe(60_000);
+    expect(axisTimeText(on(11, 5), 'en-US', 3_600_000)).toBe('11:05 AM');
+    expect(axisTimeText(on(0), 'en-US', 3_600_000)).toBe('Nov 23');
+    // Over a day one clock comes round again: the day with it.
+    expect(axisTimeStep(DAY + 1)).toBe(3_600_000);
+    expect(axisTimeText(on(14), 'en-US', 2 * DAY)).toBe('Nov 23, 2:00 PM');
+    expect(axisTimeText(on(0), 'en-US', 2 * DAY)).toBe('Nov 23');
+    // From 4 days the day; past a year, its year too.
+    expect(axisTimeStep(4 * DAY)).toBe(DAY);
+    expect(axisTimeText(on(14), 'en-US', 7 * DAY)).toBe('Nov 23');
+    expect(axisTimeText(on(14), 'en-US', 400 * DAY)).toBe('Nov 23, 2026');
+  });
+
+  it("write quiet hours on the clock of the zone they are kept on, naming it, whatever the reader's zone", () => {
+    const q = { from: '22:00', to: '07:00', zone: 'America/New_York' };
+    expect(quietHoursText(q, 'en-US', at)).toBe('10:00 PM\u20137:00 AM EST (America/New_York)');
+    expect(quietHoursText(q, 'en-US', Date.UTC(2026, 6, 1, 12))).toBe('10:00 PM\u20137:00 AM EDT (America/New_York)');
+    // A zone whose short name is its name is named once.
+    expect(quietHoursText({ ...q, zone: 'UTC' }, 'en-US', at)).toBe('10:00 PM\u20137:00 AM UTC');
   });
 
   it('are exported in ISO 8601 in the local zone with its offset', () => {

@@ -72,4 +72,15 @@ describe('the synthetic chain', () => {
     // Pools with other parameters than the defaults liquidate too.
     expect([...pools].some((p) => p === 'WAL_USDC' || p === 'XBTC_USDC')).toBe(true);
   });
+
+  it('holds a desk of 100 wallets with 1,000 loans or more when asked, and the default chain as before', () => {
+    // The default is the chain every seed always made: its margin history event by event.
+    const asBefore = new World({ seed: 11, nowMs: NOW, historyDays: 1, marginOwners: 36 });
+    expect(asBefore.log.since('all').map((e) => e.json)).toEqual(a.log.since('all').map((e) => e.json));
+    expect(asBefore.describe().owners).toEqual(a.describe().owners);
+    // The desk (seed 7, as the benches watch it): 100 owners, each with loans, a thousand or more in all.
+    const desk = new World({ seed: 7, nowMs: NOW, marginOwners: 100 }).owners().filter((o) => o.loans > 0);
+    expect(desk.length).toBe(100);
+    expect(desk.reduce((n, o) => n + o.loans, 0)).toBeGreaterThanOrEqual(1_000);
+  });
 });

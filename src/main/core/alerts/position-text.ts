@@ -20,6 +20,18 @@ const amount = (n: number, symbol: string | null): string => amountText(n, symbo
 const price = (n: number, p: PositionSummary): string => usdPriceText(n, CORE_LOCALE, p.price_decimals);
 /** A distance to liquidation with a true minus sign, toward zero: "−1.2 %", "+4.0 %". */
 const distance = (pct: number): string => distanceText(pct, CORE_LOCALE);
+/**
+ * Where a position at or below its liquidation ratio stands against its liquidation price, which
+ * the price has already passed: "0.9 % below" (the liquidation price is above the price now), or
+ * null when it has not passed it. A signed distance there would read as the move still to come.
+ */
+function passedBy(p: PositionSummary): string | null {
+  const d = p.distance_pct;
+  if (p.risk_ratio === null || d === null || p.risk_ratio > p.liquidation_ratio) return null;
+  // A long is liquidated by a fall (its distance negative until passed), a short by a rise.
+  if (!((p.side === 'long' && d > 0) || (p.side === 'short' && d < 0))) return null;
+  return `${distance(Math.abs(d)).replace(/^\+/, '')} ${d > 0 ? 'below' : 'above'}`;
+}
 /** A target ratio with the three decimals of every ratio shown (a reading or a threshold): "1.200", "1.275". */
 const target = (r: number): string => ratioText(r);
 
@@ -33,7 +45,9 @@ export function repairWords(p: PositionSummary): string {
   const first = r.deposits[0];
   const options = [
     first ? `deposit ${amount(first.amount, first.symbol)}` : null,
-    r.repay ? `repay ${amount(r.repay.amount, r.repay.symbol)}` : null,
+    r.repay
+      ? `repay ${amount(r.repay.amount, r.repay.symbol)} ${r.repay.from === 'balance' ? 'from its balance' : 'from your wallet'}`
+      : null,
   ].filter((x) => x !== null);
   if (options.length === 0) return '';
   const text = `${options.join(' or ')} \u2192 ${target(r.target)}`;
@@ -53,10 +67,13 @@ export function positionWords(p: PositionSummary): string {
  */
 export function positionHeadline(p: PositionSummary): string {
   const ratio = p.risk_ratio === null ? '' : `: ${ratioText(p.risk_ratio)}`;
+  const passed = passedBy(p);
   const liq =
     p.liquidation_price === null || p.distance_pct === null
       ? ''
-      : `, liquidation at ${price(p.liquidation_price, p)}, ${distance(p.distance_pct)}`;
+      : passed
+        ? `, past its liquidation price ${price(p.liquidation_price, p)} (${passed})`
+        : `, liquidation at ${price(p.liquidation_price, p)}, ${distance(p.distance_pct)}`;
   return `${positionWords(p)}${ratio}${liq}`;
 }
 
@@ -84,10 +101,13 @@ export function describePosition(p: PositionSummary): PositionWords {
   const debtUsd = p.debt_usd === null ? '' : ` (${usd(p.debt_usd)})`;
   const opening = p.collateral_usd === null ? 'Debt' : `Assets ${usd(p.collateral_usd)}, debt`;
   const ratio = p.risk_ratio === null ? '' : `: ratio ${ratioText(p.risk_ratio)}`;
+  const passed = passedBy(p);
   const liq =
     p.liquidation_price === null || p.distance_pct === null
       ? ''
-      : ` ${p.moving_symbol} at ${price(p.liquidation_price, p)} (${distance(p.distance_pct)}) liquidates it.`;
+      : passed
+        ? ` ${p.moving_symbol} is ${passed} its liquidation price, ${price(p.liquidation_price, p)}.`
+        : ` ${p.moving_symbol} at ${price(p.liquidation_price, p)} (${distance(p.distance_pct)}) liquidates it.`;
   return {
     pool: p.pool_name,
     headline: positionHeadline(p),

@@ -57,6 +57,12 @@ export interface CostInputs {
    */
   guardStream?: { assumedPerHour: number; never: string | null };
   /**
+   * Credits a day the guard's pool streams may take in all (the day's allowance less the margin
+   * stream and the reads: risk/danger-pricing.ts `streamRoomPerDay`); they close once it is spent.
+   * Absent or null: no budget bounds them.
+   */
+  guardRoomPerDay?: number | null;
+  /**
    * The Demo network's speed, or null on the service. Its market runs that many times faster
    * than real time, so the streams' bytes come that much oftener: the measured rates are divided
    * by it, the forecast is as at speed 1.
@@ -69,8 +75,25 @@ export function demoEvents(events: readonly PacedRead[], speed: number): PacedRe
   return events.map((e) => ({ ...e, intervalMs: e.intervalMs * speed }));
 }
 
-/** Credits of one read of every watched owner's records (managers and supplies, one page each). */
-export const recordsReadCredits = (owners: number): number => owners * 2 * ESTIMATED_CREDITS;
+/** The pages of each protocol-wide list of the records, where known (risk/records-source.ts learns them). */
+export interface ProtocolPages {
+  /** `/dex-margin/margin-managers`: every manager of every owner, with its loans and deposit. */
+  managers?: number;
+  /** `/dex-margin/active-supplies`: every supply, with its supplier cap's owner. */
+  supplies?: number;
+}
+
+/**
+ * Credits of one read of `owners` watched owners' records (docs/credits.md "What is read"): each
+ * of the two lists (managers, supplies) a page per owner, or its protocol-wide pages where known
+ * and fewer. A desk of 100 wallets of the Demo network (seed 7, `--margin-owners 100`: 1,247
+ * managers in 25 pages, 105 supplies in 3) reads 28 pages, 280 credits, where per owner it reads
+ * 200, 2,000 credits.
+ */
+export function recordsReadCredits(owners: number, protocol: ProtocolPages = {}): number {
+  const pages = (known: number | undefined): number => (known === undefined ? owners : Math.min(known, owners));
+  return (pages(protocol.managers) + pages(protocol.supplies)) * ESTIMATED_CREDITS;
+}
 
 const round = (x: number): number => Math.round(x);
 
@@ -152,6 +175,7 @@ export function forecast(i: CostInputs): Omit<CreditForecast, 'preview' | 'demo'
     perHour: p.rate === null ? null : round(((p.rate * 3600) / KB / speed) * STREAM_CREDITS_PER_KB),
   }));
   const assumed = i.guardStream?.assumedPerHour ?? null;
+  const guardLines: CreditForecast['lines'] = [];
   i.poolStreams.forEach((p, k) => {
     const measured = pools[k]!.perHour;
     const open = p.guard ? 'open while it guards a watched position in danger' : 'open while its page is shown';
@@ -168,7 +192,9 @@ export function forecast(i: CostInputs): Omit<CreditForecast, 'preview' | 'demo'
           ? `${open}: its cost is being measured`
           : `${open}: about ${countText(hour, CORE_LOCALE)} credits an hour${measured === null ? ', assumed until measured' : `, measured${atSpeed}`}, counted as if open all day`,
     });
+    if (p.guard) guardLines.push(lines.at(-1)!);
   });
+  capGuardLines(guardLines, i.guardRoomPerDay ?? null);
   if (i.guardStream && !i.poolStreams.some((p) => p.guard && p.barred === undefined)) {
     const never = i.guardStream.never;
     lines.push({
@@ -199,4 +225,20 @@ export function forecast(i: CostInputs): Omit<CreditForecast, 'preview' | 'demo'
 /** "45 s", "5 min", "2.5 h" (shared/format.ts `intervalText`). */
 export function everyText(ms: number): string {
   return intervalText(ms, CORE_LOCALE);
+}
+
+/**
+ * The guard's streams close once what the day leaves them is spent (risk/danger-pricing.ts
+ * `streamsAffordable`): together they are forecast at most `room` a day, each its share of it.
+ */
+function capGuardLines(lines: CreditForecast['lines'], room: number | null): void {
+  const asked = lines.reduce((a, l) => a + l.perDay, 0);
+  if (room === null || asked <= room) return;
+  for (const l of lines) {
+    l.perDay = round((l.perDay * room) / asked);
+    l.detail = l.detail.replace(
+      /, counted as if open all day$/,
+      `, open only while the day's budget leaves an hour of it: ${countText(room, CORE_LOCALE)} a day for the guard's streams`,
+    );
+  }
 }

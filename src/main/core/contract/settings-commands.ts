@@ -13,11 +13,28 @@ type SettingsCommands =
 
 /** Settings and keys (each change points the client and the streams at them), the status, the forecast. */
 export function settingsCommands(
-  c: Pick<ContractContext, 'settings' | 'reconfigure' | 'retryStreams' | 'status' | 'forecast' | 'demoHints'>,
+  c: Pick<
+    ContractContext,
+    'settings' | 'reconfigure' | 'retryStreams' | 'status' | 'forecast' | 'demoHints' | 'notify'
+  >,
 ): Handlers<SettingsCommands> {
   return {
     settings: () => c.settings.effective(),
     updateSettings: (a) => {
+      // A digest sent to a channel that does not exist would go nowhere without a word.
+      const unknown = (a.digestChannels ?? []).filter((n) => !c.notify.channels().some((ch) => ch.name === n));
+      if (unknown.length > 0) {
+        const names = c.notify
+          .channels()
+          .filter((ch) => ch.type !== 'desktop')
+          .map((ch) => ch.name);
+        throw new ContractArgumentError(
+          `updateSettings: no notification channel is named ${unknown.map((n) => `"${n}"`).join(', ')}. ` +
+            (names.length > 0
+              ? `Pick the digest's channels from: ${names.join(', ')}.`
+              : 'Add a phone, e-mail or webhook channel under Notifications first.'),
+        );
+      }
       try {
         c.settings.update(a);
       } catch (err) {

@@ -13,6 +13,8 @@ export interface CreditCounts {
   estimated: number;
   /** Of thisMonth: KB received on streams. */
   streamedKb: number;
+  /** Of today: KB received on pool streams (a page's or the guard's; absent in counts kept before it was). */
+  poolKbToday?: number;
 }
 
 export interface CreditMeterDeps {
@@ -57,6 +59,8 @@ export class CreditMeter {
   /** `month:budget:share` already warned of in this run. */
   private readonly warned = new Set<string>();
   private streamBytes = 0;
+  /** Of streamBytes: a pool stream's. */
+  private poolBytes = 0;
   private saveTimer: NodeJS.Timeout | undefined;
   private publishTimer: NodeJS.Timeout | undefined;
   private tallyTimer: NodeJS.Timeout | undefined;
@@ -80,8 +84,9 @@ export class CreditMeter {
    * every event the read brought, a watched liquidation's alert among them (docs/operations.md, A
    * liquidation's way to its alert).
    */
-  noteStreamBytes(bytes: number): void {
+  noteStreamBytes(bytes: number, pool = false): void {
     this.streamBytes += bytes;
+    if (pool) this.poolBytes += bytes;
     this.tallyTimer ??= setTimeout(() => this.tallyStream(), STREAM_TALLY_MS).unref();
   }
 
@@ -91,7 +96,15 @@ export class CreditMeter {
     const kb = Math.floor(this.streamBytes / 1024);
     if (kb === 0) return;
     this.streamBytes -= kb * 1024;
-    this.add(kb * STREAM_CREDITS_PER_KB, 0, kb);
+    const poolKb = Math.min(kb, Math.floor(this.poolBytes / 1024));
+    this.poolBytes -= poolKb * 1024;
+    this.add(kb * STREAM_CREDITS_PER_KB, 0, kb, poolKb);
+  }
+
+  /** Credits the pool streams took today (the guard's streams share what the day's budget leaves). */
+  poolStreamsToday(): number {
+    this.tallyStream();
+    return (this.rolled(this.counts).poolKbToday ?? 0) * STREAM_CREDITS_PER_KB;
   }
 
   usage(): CreditUsage {
@@ -141,9 +154,10 @@ export class CreditMeter {
     this.d.events.emit('creditBudgetReached', { share: highest, usage: this.snapshot() });
   }
 
-  private add(credits: number, estimated: number, kb: number): void {
+  private add(credits: number, estimated: number, kb: number, poolKb = 0): void {
     const c = (this.counts = this.rolled(this.counts));
     c.today += credits;
+    if (poolKb > 0) c.poolKbToday = (c.poolKbToday ?? 0) + poolKb;
     c.thisMonth += credits;
     c.estimated += estimated;
     c.streamedKb += kb;
@@ -163,8 +177,9 @@ export class CreditMeter {
     const now = this.now();
     const day = dayOf(now);
     const month = monthOf(now);
-    if (!c || c.month !== month) return { day, month, today: 0, thisMonth: 0, estimated: 0, streamedKb: 0 };
-    if (c.day !== day) return { ...c, day, today: 0 };
+    if (!c || c.month !== month)
+      return { day, month, today: 0, thisMonth: 0, estimated: 0, streamedKb: 0, poolKbToday: 0 };
+    if (c.day !== day) return { ...c, day, today: 0, poolKbToday: 0 };
     return c;
   }
 }

@@ -10,7 +10,7 @@ import {
 import { POOL_HEALTH_INTERVAL_MS, POOL_HEALTH_MAX_MS } from '../risk/pool-health';
 import { LIQUIDATION_MAP_INTERVAL_MS, LIQUIDATION_MAP_MAX_MS, type LiquidationMapWatch } from '../risk/liquidation-map';
 import { CADENCE_RULES } from '../risk/cadence';
-import { STREAM_CREDITS_PER_HOUR, streamAffordable } from '../risk/danger-pricing';
+import { STREAM_CREDITS_PER_HOUR, streamRoomPerDay, streamsAffordable } from '../risk/danger-pricing';
 import type { CoreBus } from '../events';
 import { PRICE_READ_CREDITS, type BudgetState, type PriceSchedule } from '../risk/price-schedule';
 import type { RiskRefresh } from '../risk/risk-refresh';
@@ -119,6 +119,7 @@ export class CreditPlan {
       monthly: metered ? monthlyBudgetOf(s) : null,
       spentThisMonth: usage?.thisMonth ?? 0,
       fixedPerDay: (rate === null ? MARGIN_STREAM_PRIOR_PER_DAY : (rate * 86_400) / 1024) + this.unplanned.perDay(),
+      streamsToday: metered ? this.d.credits.poolStreamsToday() : 0,
       records: this.recordsRead(s),
       events: this.d.risk.refresh.eventReads(),
       pools: POOLS_READ,
@@ -147,6 +148,7 @@ export class CreditPlan {
       monthly: monthlyBudgetOf(s),
       spentThisMonth: 0,
       fixedPerDay: rate === null ? MARGIN_STREAM_PRIOR_PER_DAY : (rate * 86_400) / 1024 / speed,
+      streamsToday: 0,
       records: this.recordsRead(s),
       events: demoEvents(this.d.risk.refresh.eventReads(), speed),
       pools: POOLS_READ,
@@ -188,8 +190,15 @@ export class CreditPlan {
       guardStream: guardStreamOf(s),
     };
     if (speed === null) {
-      const planned = preview ? schedule.planFor(this.budgetState(s)) : schedule.inForce();
-      const made = forecast({ ...inputs, reads: planned.reads, events: planned.events, poolStreams: pools });
+      const budget = this.budgetState(s);
+      const planned = preview ? schedule.planFor(budget) : schedule.inForce();
+      const made = forecast({
+        ...inputs,
+        reads: planned.reads,
+        events: planned.events,
+        poolStreams: pools,
+        guardRoomPerDay: this.guardRoom(budget, planned.reads),
+      });
       return { ...made, preview: preview !== undefined, demo: null };
     }
     // The Demo network: as the data service would read and bill the same wallets at speed 1.
@@ -200,14 +209,20 @@ export class CreditPlan {
       reads: paced.reads,
       events: paced.events,
       poolStreams: this.onService(pools, streamSlots(s), budget, paced.reads),
+      guardRoomPerDay: this.guardRoom(budget, paced.reads),
     });
     return { ...made, preview: preview !== undefined, demo: { speed, here: schedule.inForce().reads } };
   }
 
+  /** Credits a day the guard's streams may take beside these reads (null: no budget bounds them). */
+  private guardRoom(budget: BudgetState, reads: ReadPlan): number | null {
+    return streamRoomPerDay(budget, pricedReads(reads), CADENCE_RULES.guard, this.now());
+  }
+
   /**
    * Which of the Demo network's open pool streams the data service's plan would hold open: its
-   * streams beside the margin stream, a page's first, and a guard's only while the budget affords
-   * an hour of it beside the reads (risk/danger-pricing.ts `streamAffordable`).
+   * streams beside the margin stream, a page's first, and the guard's only as many as the budget
+   * affords an hour of beside the reads (risk/danger-pricing.ts `streamsAffordable`).
    */
   private onService(
     pools: ReadonlyArray<{ pool: string; rate: number | null; guard: boolean }>,
@@ -216,17 +231,22 @@ export class CreditPlan {
     reads: ReadPlan,
   ): CostInputs['poolStreams'] {
     let free = slots - 1;
-    const priced = reads.prices.flatMap((p) =>
-      p.everyMs === null ? [] : [{ id: p.symbol, intervalMs: p.everyMs, credits: PRICE_READ_CREDITS }],
-    );
-    const affordable = streamAffordable(budget, priced, CADENCE_RULES.guard, this.now());
+    let affordable = streamsAffordable(budget, pricedReads(reads), CADENCE_RULES.guard, this.now());
     return [...pools]
       .sort((a, b) => Number(a.guard) - Number(b.guard))
       .map((p) => {
         if (free <= 0) return { ...p, barred: 'the plan has no stream left for it' };
-        if (p.guard && !affordable) return { ...p, barred: "the plan's budget would not leave an hour of it" };
+        if (p.guard && affordable <= 0) return { ...p, barred: "the plan's budget would not leave an hour of it" };
         free--;
+        if (p.guard) affordable--;
         return p;
       });
   }
+}
+
+/** The price reads a plan makes, as the budget counts them. */
+function pricedReads(reads: ReadPlan): PacedRead[] {
+  return reads.prices.flatMap((p) =>
+    p.everyMs === null ? [] : [{ id: p.symbol, intervalMs: p.everyMs, credits: PRICE_READ_CREDITS }],
+  );
 }

@@ -57,7 +57,7 @@ export class CreditServices {
     d.events.on('streamBytes', ({ streamId, bytes }) => {
       this.volumes.note(streamId, bytes);
       // Counted where the service bills them.
-      if (this.metered) this.meter.noteStreamBytes(bytes);
+      if (this.metered) this.meter.noteStreamBytes(bytes, streamId.startsWith('pool:'));
     });
   }
 

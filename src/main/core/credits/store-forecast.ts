@@ -59,6 +59,7 @@ export function forecastFromStore(store: Store, pools: readonly Pool[], now = Da
       monthly: monthlyBudgetOf(settings),
       spentThisMonth: spent,
       fixedPerDay: MARGIN_STREAM_PRIOR_PER_DAY,
+      streamsToday: 0,
       records,
       events: [],
       pools: POOLS_READ,

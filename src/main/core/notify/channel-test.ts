@@ -1,6 +1,8 @@
 import type { AlertRecord, NotifyTestResult } from '../../../shared/contract';
+import { CORE_LOCALE, quietHoursText } from '../../../shared/format';
 import { compose } from './compose';
 import type { ChannelConfig } from './config';
+import { quietZone } from './quiet-hours';
 import type { Delivery } from './senders';
 
 /**
@@ -27,7 +29,7 @@ export async function testChannels(
           owner: null,
           event_id: null,
           title: 'Tidewatch test message',
-          message: `This channel (${c.name}) works: Tidewatch's alerts will arrive here (${c.minLevel === 'critical' ? 'critical only' : `${c.minLevel} and above`}${c.quietHours ? `; warnings wait out quiet hours ${c.quietHours.from}-${c.quietHours.to}` : ''}).`,
+          message: `This channel (${c.name}) works: Tidewatch's alerts will arrive here (${c.minLevel === 'critical' ? 'critical only' : `${c.minLevel} and above`}${c.quietHours ? `; warnings wait out quiet hours ${quietHoursText({ ...c.quietHours, zone: quietZone(c.quietHours) }, CORE_LOCALE, at)}` : ''}).`,
           created_at: at,
           acknowledged_at: null,
           snoozed_until: null,

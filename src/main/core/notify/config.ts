@@ -2,6 +2,7 @@ import * as v from 'valibot';
 import { Webhook } from 'standardwebhooks';
 import { parse as parseYaml } from 'yaml';
 import type { AlertLevel, AlertRecord } from '../../../shared/contract';
+import { isTimeZone } from '../../../shared/zones';
 
 /**
  * Where alerts go besides the screen: a JSON or YAML document (`serve --notify-config
@@ -37,6 +38,7 @@ const Url = v.pipe(
   v.check((u) => /^https?:\/\//i.test(u), 'must be an http(s) URL'),
 );
 const Clock = v.pipe(v.string(), v.regex(/^([01]\d|2[0-3]):[0-5]\d$/, 'must be a time like 22:00'));
+const Zone = v.pipe(v.string(), v.maxLength(64), v.check(isTimeZone, 'must be a time zone like America/New_York'));
 
 /** Whether the Standard Webhooks library can sign with this secret (base64, optionally after `whsec_`). */
 function signingSecret(secret: string): boolean {
@@ -54,8 +56,11 @@ const common = {
   minLevel: v.optional(v.picklist(LEVELS), 'warning'),
   /** Only these rules (all when absent). */
   rules: v.optional(v.array(v.picklist(RULES))),
-  /** Local time: warnings are held in between, critical alerts pass. */
-  quietHours: v.optional(v.object({ from: Clock, to: Clock })),
+  /**
+   * Warnings are held in between, critical alerts pass; on the clock of `zone` (an IANA name: the
+   * page sets the browser's), else of the machine the monitor runs on (docs/notify.md#quiet-hours).
+   */
+  quietHours: v.optional(v.object({ from: Clock, to: Clock, zone: v.optional(Zone) })),
   /** Mask amounts in this channel's messages (privacy mode masks them everywhere). */
   hideAmounts: v.optional(v.boolean(), false),
   /** The least time between two messages (seconds): a burst meanwhile goes as one (default 5, e-mail 30, webhook 0). */

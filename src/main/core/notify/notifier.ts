@@ -15,7 +15,7 @@ import type { RiskAlertRepo } from '../store/risk-alert-repo';
 import type { Enqueue } from '../store/outbox-repo';
 import { carries, parseNotifyConfig, secretFieldsOf, type ChannelConfig, type NotifyConfig } from './config';
 import { OutboxWorker } from './outbox-worker';
-import { quietUntil } from './quiet-hours';
+import { quietHeld, quietUntil, quietZone } from './quiet-hours';
 import { ChannelReach, channelWords } from './reach';
 import { AlertRouter, TO_EVERY_CHANNEL } from './router';
 import { sendOn, type Delivery } from './senders';
@@ -236,7 +236,7 @@ export class Notifier {
       const until = w.level === 'critical' ? null : quietUntil(to.quietHours, now);
       return until === null
         ? { alertId: w.alert_id, dueAt: now }
-        : { alertId: w.alert_id, dueAt: until, held: `quiet hours until ${clock(until)}` };
+        : { alertId: w.alert_id, dueAt: until, held: quietHeld(to.quietHours!, until) };
     });
     const mins = Math.max(1, Math.floor((now - u.since) / 60_000));
     const n = this.deps.repo.outbox.reroute(from.name, to.name, items, now, {
@@ -511,7 +511,8 @@ function channelView(c: ChannelConfig, source: 'file' | 'settings', status: Chan
     source,
     minLevel: c.minLevel,
     rules: c.rules ?? null,
-    quietHours: c.quietHours ?? null,
+    // Named with the zone they are applied on, so the page shows them on that clock.
+    quietHours: c.quietHours ? { from: c.quietHours.from, to: c.quietHours.to, zone: quietZone(c.quietHours) } : null,
     hideAmounts: c.hideAmounts,
     minIntervalSec: c.minIntervalSec ?? null,
     fallback: c.fallback ? { channel: c.fallback.channel, afterMin: c.fallback.afterMin } : null,

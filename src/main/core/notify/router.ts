@@ -1,16 +1,12 @@
 import type { AlertRecord } from '../../../shared/contract';
-import { clockText, CORE_LOCALE } from '../../../shared/format';
 import type { Enqueue } from '../store/outbox-repo';
 import type { AlertRouting } from '../store/risk-alert-repo';
 import { carries, type ChannelConfig } from './config';
 import type { OutboxWorker } from './outbox-worker';
-import { quietUntil } from './quiet-hours';
+import { quietHeld, quietUntil } from './quiet-hours';
 
 /** Rules about delivery itself (Tidewatch cannot see; a channel not reached): every channel carries them, whatever its level and rules. */
 export const TO_EVERY_CHANNEL: ReadonlySet<AlertRecord['rule']> = new Set<AlertRecord['rule']>(['blind', 'channel']);
-
-/** The local clock with its zone, "12:55 PM EST", for why a row waits (shared/format.ts). */
-const clock = (ms: number): string => clockText(ms, CORE_LOCALE);
 
 /**
  * Where a new alert goes besides the screen. `RiskAlertRepo.addAlert` asks `route` inside the
@@ -53,7 +49,7 @@ export class AlertRouter implements AlertRouting {
       out.push(
         until === null
           ? { channel: c.name, dueAt: a.created_at }
-          : { channel: c.name, dueAt: until, held: `quiet hours until ${clock(until)}` },
+          : { channel: c.name, dueAt: until, held: quietHeld(c.quietHours!, until) },
       );
     }
     return out;

@@ -13,27 +13,51 @@ import type { PriceBook } from './prices';
 export const STREAM_CREDITS_PER_HOUR = 40_000;
 
 /**
- * Whether the month's budget affords a pool stream for an hour beside everything the schedule
- * reads now (docs/credits.md "In danger: the pool's stream"): what may be spent a day from now,
- * less the margin stream and the reads as planned, leaves at least an hour of a stream. Always,
- * where nothing is charged or no budget is set.
+ * Credits a day the pool streams may take: the day's allowance less the margin stream and the
+ * reads as planned. Null where nothing is charged or no budget is set.
  */
-export function streamAffordable(
+export function streamRoomPerDay(
   budget: BudgetState | null,
   reads: readonly PacedRead[],
   bounds: PaceBounds,
   now: number,
-): boolean {
-  if (budget === null || budget.monthly === null) return true;
+): number | null {
+  if (budget === null || budget.monthly === null) return null;
   const room = allowedPerDay(budget.monthly, budget.spentThisMonth, new Date(now));
   const planned = budget.fixedPerDay + readsPerDay([...reads, budget.records, ...budget.events], 1, bounds);
-  return room - planned >= STREAM_CREDITS_PER_HOUR;
+  return Math.max(0, room - planned);
+}
+
+/**
+ * How many pool streams the guard may hold open now (docs/credits.md "In danger: the pool's
+ * stream"). The day's allowance less the margin stream, the reads as planned and what pool streams
+ * already took today is what the streams may spend; one stream while that leaves an hour of it,
+ * more only where it leaves an hour of each for every hour left of the day. Counted from what the
+ * streams took, not what they were expected to: a stream open all day costs 960,000 credits, more
+ * than a Scale plan's day, and many wallets always have a position in danger somewhere, so the
+ * streams share what the day leaves and close once less than an hour of one is left. Unbounded
+ * where nothing is charged or no budget is set.
+ */
+export function streamsAffordable(
+  budget: BudgetState | null,
+  reads: readonly PacedRead[],
+  bounds: PaceBounds,
+  now: number,
+): number {
+  const room = streamRoomPerDay(budget, reads, bounds, now);
+  if (room === null) return Number.POSITIVE_INFINITY;
+  const left = room - (budget?.streamsToday ?? 0);
+  if (left < STREAM_CREDITS_PER_HOUR) return 0;
+  const at = new Date(now);
+  const dayEnd = new Date(at.getFullYear(), at.getMonth(), at.getDate() + 1).getTime();
+  const hoursLeft = Math.max(1, (dayEnd - now) / 3_600_000);
+  return Math.max(1, Math.floor(left / (STREAM_CREDITS_PER_HOUR * hoursLeft)));
 }
 
 export interface DangerPricingDeps {
   prices: PriceBook;
-  /** Whether a stream may open for it now: connected, and the month's budget affords it (`streamAffordable`). */
-  allowed: () => boolean;
+  /** How many pool streams it may hold open now: none offline, else what the budget affords (`streamsAffordable`). */
+  affordable: () => number;
   /** New prices came from a stream: value the positions again. */
   revalue: () => void;
   /** The watched positions with debt now (their moving assets are what a market liquidation may move). */
@@ -56,6 +80,14 @@ export function inDanger(g: Pick<GuardedPosition, 'position' | 'thresholds'>): b
   if (level === 'critical' || level === 'liquidatable') return true;
   const near = g.thresholds.near_pct;
   return near !== null && distance_pct !== null && Math.abs(distance_pct) <= 2 * near;
+}
+
+/** Lower is more urgent: liquidatable, then critical, then by distance from the liquidation price. */
+function dangerRank(g: Pick<GuardedPosition, 'position'>): number {
+  const { level, distance_pct } = g.position;
+  if (level === 'liquidatable') return -2e6;
+  const distance = typeof distance_pct === 'number' && Number.isFinite(distance_pct) ? Math.abs(distance_pct) : 1e5;
+  return level === 'critical' ? distance - 1e6 : distance;
 }
 
 /**
@@ -104,15 +136,27 @@ export class DangerPricing {
     return this.wanted;
   }
 
-  /** After each valuation: the pools of the positions in danger, when the plan allows. */
+  /**
+   * After each valuation: the pools of the positions in danger, the most endangered first
+   * (liquidatable, critical, then nearest their liquidation price), as many as the budget affords.
+   */
   update(positions: readonly GuardedPosition[]): void {
-    const next = new Set<string>();
-    if (this.d.allowed())
+    const affordable = this.d.affordable();
+    const urgency = new Map<string, number>();
+    if (affordable > 0)
       for (const g of positions) {
         if (!inDanger(g)) continue;
         const pool = this.d.prices.pricingPool(g.baseAsset);
-        if (pool) next.add(pool.pool_name);
+        if (!pool) continue;
+        const u = dangerRank(g);
+        if (u < (urgency.get(pool.pool_name) ?? Infinity)) urgency.set(pool.pool_name, u);
       }
+    const next = new Set(
+      [...urgency]
+        .sort((a, b) => a[1] - b[1])
+        .slice(0, affordable)
+        .map(([pool]) => pool),
+    );
     if (next.size === this.wanted.size && [...next].every((p) => this.wanted.has(p))) return;
     this.wanted = next;
     for (const p of [...this.newest.keys()]) if (!next.has(p)) this.newest.delete(p);

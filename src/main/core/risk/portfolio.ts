@@ -1,5 +1,6 @@
-import type { ActiveSupply, MarginManager } from '../../../shared/api';
+import type { ActiveSupply, MarginManager, Pool } from '../../../shared/api';
 import type {
+  ListedPrice,
   ManagerDetail,
   PortfolioSummary,
   PositionSummary,
@@ -14,9 +15,16 @@ import { marginAmount, oraclePrice } from '../../../shared/units';
 import { ServiceError } from '../client/errors';
 import { allItems, collect } from '../client/paging';
 import type { ServiceClient } from '../client/service-client';
-import { byRisk, positionOf, readingOf, type ManagerHistory, type ValuationContext } from './positions';
+import {
+  byRisk,
+  positionOf,
+  readingOf,
+  usdPriceDecimalsOn,
+  type ManagerHistory,
+  type ValuationContext,
+} from './positions';
 import type { OracleBook } from './oracle-book';
-import type { PriceBook } from './prices';
+import { pricingPoolOf, type PriceBook } from './prices';
 import type { AssetBook } from './asset-book';
 import type { RecordsSource } from './records-source';
 
@@ -108,7 +116,7 @@ export interface WalletRecords {
 
 /**
  * Every watched wallet's margin records (managers with their loans and deposits, supplies), all
- * wallets asked together: one request per owner and list, or the protocol-wide managers list when
+ * wallets asked together: one request per owner and list, or a list's protocol-wide form when
  * that takes fewer pages (RecordsSource; docs/credits.md "What is read").
  */
 export async function readRecords(
@@ -117,14 +125,21 @@ export async function readRecords(
   source?: RecordsSource,
   readAt = Date.now(),
 ): Promise<WalletRecords[]> {
+  const owners = new Set(watch.map((w) => w.owner));
   let shared: Promise<Map<string, MarginManager[]>> | undefined;
-  if (source?.protocolWide(watch.length)) {
-    shared = source.read(client, new Set(watch.map((w) => w.owner)));
+  if (source?.protocolWide(watch.length, 'managers')) {
+    shared = source.read(client, owners);
     shared.catch(() => {}); // awaited per wallet below
   }
+  // Undefined (a supply without its cap, or a failed read): each owner's own list instead.
+  const sharedSupplies = source?.protocolWide(watch.length, 'supplies')
+    ? source.readSupplies(client, owners).catch(() => undefined)
+    : Promise.resolve(undefined);
   return Promise.all(
     watch.map(async (w): Promise<WalletRecords> => {
-      const supplyRows = supplyRowsOf(client, w.owner).catch(() => undefined);
+      const supplyRows = sharedSupplies
+        .then((all) => all?.get(w.owner) ?? supplyRowsOf(client, w.owner))
+        .catch(() => undefined);
       try {
         const managers = shared ? ((await shared).get(w.owner) ?? []) : await managersOf(client, w.owner);
         return { w, managers, supplyRows: await supplyRows, readAt };
@@ -259,20 +274,45 @@ export async function valuePortfolio(
     wallets.push(walletOf(f.w, positions, supplies));
   }
   if (records.length > 0 && failures === records.length) throw lastError;
-  const used = new Map<string, PortfolioSummary['prices'][number]>();
-  for (const w of wallets)
-    for (const p of w.positions)
-      for (const x of [p.price, p.quote_price]) if (x && x.source !== 'stablecoin') used.set(x.symbol, x);
+  const at = contextOf(book, d, now, now);
   return {
     portfolio: {
       wallets: wallets.sort(walletsByRisk),
-      prices: [...used.values()].sort((a, b) => a.symbol.localeCompare(b.symbol)),
+      prices: listedPrices(wallets, [...book.poolsById.values()], (a) => at.price(a)?.usd ?? null),
       computed_at: now,
     },
     readings,
     managers,
     valued,
   };
+}
+
+/**
+ * The prices the positions were valued at (each asset once, stablecoins aside), by symbol, each
+ * with the decimals of the tick of the pool it is priced on (`pricingPoolOf`), as a position on
+ * that pool writes it (`usdPriceDecimalsOn`; docs/formats.md): the list of prices under the
+ * Portfolio reads "WAL $0.19650" as the WAL_USDC row does, not by its size ("$0.1965", issue 40).
+ * `usdOf`: an asset's USD price in the same valuation (a pool quoted in another asset).
+ */
+export function listedPrices(
+  wallets: readonly WalletSummary[],
+  pools: readonly Pool[],
+  usdOf: (assetType: string) => number | null,
+): ListedPrice[] {
+  const assetOf = (symbol: string): string | undefined =>
+    pools.find((p) => p.base_asset_symbol === symbol)?.base_asset_id ??
+    pools.find((p) => p.quote_asset_symbol === symbol)?.quote_asset_id;
+  const listed = new Map<string, ListedPrice>();
+  for (const w of wallets)
+    for (const p of w.positions)
+      for (const x of [p.price, p.quote_price]) {
+        if (!x || x.source === 'stablecoin') continue;
+        const asset = assetOf(x.symbol);
+        const pool = asset === undefined ? undefined : pricingPoolOf(pools, asset);
+        const decimals = pool ? usdPriceDecimalsOn(pool, x.usd, usdOf(pool.quote_asset_id)) : null;
+        listed.set(x.symbol, { ...x, price_decimals: decimals });
+      }
+  return [...listed.values()].sort((a, b) => a.symbol.localeCompare(b.symbol));
 }
 
 /** Records, their assets' prices and a valuation, as one read of the risk loop makes them. */

@@ -1,4 +1,4 @@
-import type { MarginManager } from '../../../shared/api';
+import type { MarginManager, Pool } from '../../../shared/api';
 import type {
   PositionInterest,
   PositionPnl,
@@ -25,6 +25,7 @@ import {
   movePct,
   priceAtRatio,
   repayFor,
+  depositAndRepayFor,
   sideOf,
   sizeOf,
   timeToLiquidationByInterest,
@@ -237,7 +238,15 @@ function repairOf(
   const byQuote = depositFor(h, p, aim, 'quote', s.quoteDecimals)!;
   const byBase = depositFor(h, p, aim, 'base', s.baseDecimals);
   const inBase = h.debtBase > 0 && h.debtQuote <= 0;
-  const repay = repayFor(h, p, aim, inBase ? s.baseDecimals : s.quoteDecimals);
+  const owedDecimals = inBase ? s.baseDecimals : s.quoteDecimals;
+  const fromBalance = repayFor(h, p, aim, owedDecimals);
+  // From its own balance only where it holds that much of the asset owed; else brought from the
+  // wallet first, where (assets unchanged) a smaller amount reaches the target.
+  const held = inBase ? h.base : h.quote;
+  const repay =
+    fromBalance && fromBalance.amount <= held
+      ? { ...fromBalance, from: 'balance' as const }
+      : mapOrNull(depositAndRepayFor(h, p, aim, owedDecimals), (x) => ({ ...x, from: 'wallet' as const }));
   // Each amount as it is shown, rounded up there (safe-round.ts): what is read reaches the target.
   const shown = (
     x: number,
@@ -262,13 +271,8 @@ function repairOf(
     repay: repay
       ? {
           symbol: inBase ? s.base : s.quote,
-          ...shown(
-            repay.amount,
-            inBase ? s.base : s.quote,
-            inBase ? s.baseDecimals : s.quoteDecimals,
-            inBase ? p.base : p.quote,
-            owed,
-          ),
+          ...shown(repay.amount, inBase ? s.base : s.quote, owedDecimals, inBase ? p.base : p.quote, owed),
+          from: repay.from,
         }
       : null,
     liquidation_price_after: after === null ? null : liquidationPriceShown(after, p.base, s.priceDecimals),
@@ -299,6 +303,17 @@ export function interestRepairOf(p: PositionSummary, days: number): RepairPlan |
     quoteDecimals: p.quote_decimals,
     priceDecimals: p.price_decimals ?? 0,
   });
+}
+
+/**
+ * The decimals a USD price of `pool`'s base asset is written with, in every view, alert and list
+ * (docs/formats.md): the pool's tick's, in dollars at its quote's price where the quote is no
+ * dollar stablecoin (`usdTickDecimals`), and at least the price's four significant digits
+ * (`positionPriceDecimals`).
+ */
+export function usdPriceDecimalsOn(pool: Pool, priceUsd: number | null, quoteUsd: number | null): number {
+  const stable = isStable(pool.quote_asset_symbol);
+  return positionPriceDecimals(usdTickDecimals(tickDecimals(pool), stable ? null : quoteUsd), priceUsd);
 }
 
 /**
@@ -347,12 +362,7 @@ export function positionOf(m: MarginManager, ctx: ValuationContext): PositionSum
   const hasDebt = loans.length > 0;
   // Every price of the position at its pool's tick, as the pool's page writes the pool's prices
   // (issue 40: "$0.1965" on the Portfolio beside "0.19650" on WAL_USDC's page).
-  const priceDecimals = pool
-    ? positionPriceDecimals(
-        usdTickDecimals(tickDecimals(pool), isStable(pool.quote_asset_symbol) ? null : (quotePrice?.usd ?? null)),
-        p?.base ?? null,
-      )
-    : null;
+  const priceDecimals = pool ? usdPriceDecimalsOn(pool, p?.base ?? null, quotePrice?.usd ?? null) : null;
   const L = params.liquidation;
   const liq = h && p && hasDebt ? priceAtRatio(h, p.quote, L) : null;
   // As shown, rounded toward the danger (safe-round.ts). The level is judged on the distance as
@@ -505,4 +515,8 @@ export function readingOf(p: PositionSummary, now: number): RiskReading {
     liquidation_price: p.liquidation_price,
     level: p.level,
   };
+}
+
+function mapOrNull<T, U>(x: T | null, f: (x: T) => U): U | null {
+  return x === null ? null : f(x);
 }

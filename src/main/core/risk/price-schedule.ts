@@ -27,6 +27,8 @@ export interface BudgetState {
   spentThisMonth: number;
   /** Credits a day that are never cut (the margin stream). */
   fixedPerDay: number;
+  /** Credits the pool streams (a page's or the guard's) took today: the guard's share what the day leaves. */
+  streamsToday: number;
   /** The margin records' own read (its interval and cost), paced with the prices. */
   records: PacedRead;
   /** Each owner's record reads for its managers' events (measured interval, cost), paced too. */

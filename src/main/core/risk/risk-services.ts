@@ -8,7 +8,7 @@ import type { StoreHealth } from '../store/store-health';
 import type { WatchRegistry } from '../watch-registry';
 import { AssetBookCache } from './asset-book';
 import { CADENCE_RULES, type CadenceRule, type CadenceRuleName } from './cadence';
-import { DangerPricing, streamAffordable } from './danger-pricing';
+import { DangerPricing, streamsAffordable } from './danger-pricing';
 import { EventUnits } from './event-amounts';
 import { LateUnits } from './late-units';
 import { LiquidationMapWatch } from './liquidation-map';
@@ -131,8 +131,8 @@ export class RiskServices {
     });
     this.danger = new DangerPricing({
       prices: this.prices,
-      allowed: () =>
-        link.mayAsk() && !link.offline && streamAffordable(budget(), this.schedule.reads(), rule(), Date.now()),
+      affordable: () =>
+        link.mayAsk() && !link.offline ? streamsAffordable(budget(), this.schedule.reads(), rule(), Date.now()) : 0,
       revalue: () => void this.refresh.revalue(),
       positions: () => this.refresh.positions(),
       readNow: (assets) => void this.schedule.readNow(assets),

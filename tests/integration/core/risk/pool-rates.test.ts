@@ -100,7 +100,7 @@ describe('a margin pool driven past its kink', () => {
       /^Interest alone liquidates (Long|Short) [\d,.]+ \w+ on \w+_\w+ by [A-Z][a-z]{2} \d{1,2}, \d{1,2}:\d\d [AP]M UTC \((in \d+ (days|hours)|within 2 hours)\)$/,
     );
     expect(interest.message).toMatch(
-      /^(Deposit|Repay) [\d,.]+ \w+( or (deposit|repay) [\d,.]+ \w+)* \u2192 \d\.\d{3}\. /,
+      /^(Deposit|Repay) [\d,.]+ \w+( or (deposit|repay) [\d,.]+ \w+( from (its balance|your wallet))?)* \u2192 \d\.\d{3}\. /,
     );
     const position = (await borrowersOf(before.margin_pool_id)).find((p) => p.manager_id === near.manager_id)!;
     expect(position.interest.apr).toBeCloseTo(after.borrow_apr, 12);

@@ -10,7 +10,7 @@ afterAll(async () => {
 });
 
 describe('margin records for many watched wallets (docs/credits.md "What is read")', () => {
-  it('reads the protocol-wide list once many owners are watched, gives each owner the same managers, and keeps to the cheaper way', async () => {
+  it('reads the protocol-wide lists once many owners are watched, gives each owner the same managers and supplies, and keeps to the cheaper way', async () => {
     const t = await startTestSim({ historyDays: 0.2 });
     cleanups.push(() => t.close());
     const asked: string[] = [];
@@ -46,7 +46,17 @@ describe('margin records for many watched wallets (docs/credits.md "What is read
     expect(ids(shared)).toEqual(ids(perOwner));
     // From now on the cheaper way, and the forecast counts its pages.
     expect(source.protocolWide(watch.length)).toBe(pages < perOwnerPages);
-    expect(source.readCredits(watch.length)).toBe((Math.min(pages, watch.length) + watch.length) * 10);
+    // The supplies too: the protocol-wide list, each owner given the same rows as its own list.
+    expect(asked.filter((p) => p.startsWith('/dex-margin/active-supplies/'))).toEqual([]);
+    const supplyPages = asked.filter((p) => p === '/dex-margin/active-supplies').length;
+    expect(supplyPages).toBeGreaterThan(0);
+    const supplies = (r: typeof perOwner) =>
+      r.map((x) => [x.w.owner, (x.supplyRows ?? []).map((s) => `${s.supplier_cap_id}/${s.margin_pool_id}`).sort()]);
+    expect(supplies(shared)).toEqual(supplies(perOwner));
+    expect(source.protocolWide(watch.length, 'supplies')).toBe(supplyPages < watch.length);
+    expect(source.readCredits(watch.length)).toBe(
+      (Math.min(pages, watch.length) + Math.min(supplyPages, watch.length)) * 10,
+    );
     expect(source.protocolWide(2)).toBe(pages < 2);
   });
 });

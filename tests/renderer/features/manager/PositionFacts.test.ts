@@ -38,6 +38,31 @@ describe('the position facts', () => {
     expect(w.find('[data-testid="exchange-view"]').exists()).toBe(false);
   });
 
+  it('writes the risk ratio as big as the facts beside it, coloured by its level, its lines in words and no bar', () => {
+    // 1.421 under the 1.5 warning: the badge's level, and the number's colour.
+    const w = mount(PositionFacts, { props: { position: position(), own: false } });
+    const fact = w.findAll('.fact').find((f) => f.get('.label').text() === 'Risk ratio')!;
+    const figure = fact.get('strong');
+    expect(figure.attributes('data-testid')).toBe('position-ratio');
+    expect(figure.text()).toBe('1.421');
+    expect(figure.classes()).toContain('warn');
+    // The lines it is judged against, each named with its ratio, in text that wraps: nothing to overlap.
+    expect(fact.get('[data-testid="ratio-lines"]').text()).toBe('warning below 1.500, critical below 1.250');
+    expect(fact.get('[data-testid="liquidation-ratio"]').text()).toMatch(
+      /^liquidated below 1\.125 \(SUI_USDC's parameter\)$/,
+    );
+    // The 88 px bar whose ends ran together ("liq. 1.1252.500+") is gone from the page.
+    expect(fact.find('[role="meter"]').exists()).toBe(false);
+    expect(fact.text()).not.toContain('2.500+');
+    // The level's full rule in its tooltip, as the badge's.
+    expect(figure.attributes('title')).toBe(w.get('[data-testid="position-level"]').attributes('title'));
+
+    const critical = position({ h: { base: 1000, quote: 0, debtBase: 0, debtQuote: 2100 } });
+    expect(critical.level).toBe('critical');
+    const c = mount(PositionFacts, { props: { position: critical, own: false } });
+    expect(c.get('[data-testid="position-ratio"]').classes()).toContain('bad');
+  });
+
   it('says which liquidation moved the break-even price', () => {
     const at = Date.now() - 2 * 3_600_000;
     const w = mount(PositionFacts, { props: { position: position({ movedAt: at }), own: false } });

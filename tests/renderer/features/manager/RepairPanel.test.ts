@@ -139,7 +139,7 @@ describe('the repair plan on the manager page', () => {
       expect(c.amount).toBe(281.5961);
       expect(w.get('[data-testid="repair-close"]').text().replace(/\s+/g, ' ')).toBe(
         'Or close part of it, reduce-only: sell 281.5961 SUI for about 703.99 USDC and repay that USDC, to get back to 1.250. ' +
-          'At $2.5000 a SUI, the price the ratio is valued at, fees and slippage aside: the exchange fills a little worse, so sell a little more.',
+          'At $2.5000 per SUI, the price the ratio is valued at, fees and slippage aside: the exchange fills a little worse, so sell a little more.',
       );
       // Executed as read, it is out of the band: borrows are allowed again.
       const after = valueAt(closed(h, 281.5961), P).ratio!;

@@ -1,8 +1,8 @@
 // @vitest-environment happy-dom
 import { mount } from '@vue/test-utils';
 import { createPinia, setActivePinia } from 'pinia';
-import { beforeEach, describe, expect, it } from 'vitest';
-import type { RiskReading } from '../../../../src/shared/contract';
+import { afterAll, beforeEach, describe, expect, it } from 'vitest';
+import type { PositionSummary, RiskReading } from '../../../../src/shared/contract';
 import RiskHistoryChart from '../../../../src/renderer/src/features/manager/RiskHistoryChart.vue';
 import {
   interestDriftPerDay,
@@ -11,9 +11,29 @@ import {
   riskChartWindow,
 } from '../../../../src/renderer/src/features/manager/position-model';
 import { DAY_MS } from '../../../../src/shared/risk-model';
+import { drawnTexts } from '../../support/drawn';
 import { NOW, position, chartProbe } from '../../support/manager';
 
+// The trader reads it in New York (the tests' machine is in UTC): before any time is formatted.
+const ZONE = process.env['TZ'];
+process.env['TZ'] = 'America/New_York';
+afterAll(() => {
+  process.env['TZ'] = ZONE;
+});
 beforeEach(() => setActivePinia(createPinia()));
+
+/** Readings of a position at ratio 1.3 at the times given (its figures otherwise as valued). */
+function flatAt(p: PositionSummary, times: readonly number[]): RiskReading[] {
+  return times.map((ts) => ({
+    manager_id: p.manager_id,
+    owner: p.owner,
+    ts_ms: ts,
+    risk_ratio: 1.3,
+    debt_usd: p.debt_usd,
+    assets_usd: p.collateral_usd,
+    distance_pct: p.distance_pct,
+  }));
+}
 
 describe('the risk history chart', () => {
   it('continues the ratio dashed from the last reading with interest alone, down to the liquidation ratio when sooner than 90 days', () => {
@@ -110,15 +130,7 @@ describe("the risk history chart's line names", () => {
   };
   function draw(warning: number, critical: number, liquidation: number): Option {
     const p = position({ apr: 1.5 });
-    const readings: RiskReading[] = [NOW - 15 * 60_000, NOW].map((ts) => ({
-      manager_id: p.manager_id,
-      owner: p.owner,
-      ts_ms: ts,
-      risk_ratio: 1.3,
-      debt_usd: p.debt_usd,
-      assets_usd: p.collateral_usd,
-      distance_pct: p.distance_pct,
-    }));
+    const readings = flatAt(p, [NOW - 15 * 60_000, NOW]);
     const options: Option[] = [];
     mount(RiskHistoryChart, {
       props: { readings, warning, critical, liquidation },
@@ -163,5 +175,81 @@ describe("the risk history chart's line names", () => {
     const o = draw(1.5, 1.25, 1.125);
     const leaders = o.graphic[0]!.children.filter((c) => c.type === 'polyline');
     for (const [i, l] of texts(o).entries()) expect(l.y).toBe(Math.round(leaders[i]!.shape!.points[0]![1]!));
+  });
+});
+
+describe("the risk history chart's time axis", () => {
+  /** The labels drawn under a chart of readings from `firstMs` to NOW with its interest tail, `width` px wide. */
+  function axisLabels(firstMs: number, width: number): string[] {
+    const p = position({ apr: 0.3 });
+    const window = riskChartWindow(firstMs, NOW, true);
+    const readings = flatAt(p, [firstMs, (firstMs + NOW) / 2, NOW]);
+    const options: Array<Record<string, unknown>> = [];
+    mount(RiskHistoryChart, {
+      props: {
+        readings,
+        warning: 1.5,
+        critical: 1.25,
+        liquidation: 1.125,
+        projection: interestProjection(p, NOW, 24, window.tailMs / DAY_MS),
+        fromMs: window.fromMs,
+        toMs: window.toMs,
+      },
+      global: { stubs: { VChart: chartProbe(options), Echarts: chartProbe(options) } },
+    }).unmount();
+    // The x axis's labels: the drawn texts that are times (the y axis's are ratios, the lines' named).
+    return drawnTexts(options.at(-1)!, width, 300)
+      .map((t) => t.text)
+      .filter((t) => /\d:\d\d(:\d\d)? [AP]M$|^[A-Z][a-z]{2} \d{1,2}(, \d{4})?$/.test(t));
+  }
+
+  const MIN = 60_000;
+  const HOUR = 60 * MIN;
+  /**
+   * Histories as long as a manager's can be: from its first reading (a minute: the shortest) to
+   * weeks and a year. Each is drawn with its tail, 1,042 and 1,682 px wide (the manager page in a
+   * 1280 and a 1920 window).
+   */
+  const SPANS = [
+    MIN,
+    3 * MIN,
+    3.5 * MIN,
+    12 * MIN,
+    40 * MIN,
+    3 * HOUR,
+    16 * HOUR,
+    26 * HOUR,
+    40 * HOUR,
+    2.5 * DAY_MS,
+    7 * DAY_MS,
+    30 * DAY_MS,
+    400 * DAY_MS,
+  ];
+
+  it('writes no label twice, however short or long the history, at 1280 and 1920', () => {
+    for (const span of SPANS)
+      for (const width of [1_042, 1_682]) {
+        const labels = axisLabels(NOW - span, width);
+        const where = `${span / MIN} min of history, ${width} px: ${labels.join(' | ')}`;
+        expect(labels.length, where).toBeGreaterThanOrEqual(3);
+        expect(new Set(labels).size, where).toBe(labels.length);
+      }
+  });
+
+  it("chooses the labels' grain by the span, in the user's zone: seconds, the clock, the day and the clock, the day", () => {
+    // NOW is 7:00 AM in New York (12:00 UTC).
+    const seconds = axisLabels(NOW - 3 * MIN, 1_042);
+    for (const l of seconds) expect(l).toMatch(/^6:5\d:\d\d AM$|^7:00:\d\d AM$/);
+    const clock = axisLabels(NOW - 40 * MIN, 1_042);
+    expect(clock).toContain('6:30 AM');
+    for (const l of clock) expect(l).toMatch(/^\d{1,2}:\d\d [AP]M$/);
+    // Since 3 PM yesterday in New York: midnight there is the day, the rest its clock.
+    const overnight = axisLabels(NOW - 16 * HOUR, 1_042);
+    expect(overnight).toContain('Nov 25');
+    expect(overnight.filter((l) => !/^\d{1,2}:\d\d [AP]M$/.test(l))).toEqual(['Nov 25']);
+    // Over more than a day a clock comes round again: each label says its day.
+    for (const l of axisLabels(NOW - 40 * HOUR, 1_042)) expect(l).toMatch(/^Nov \d{1,2}(, \d{1,2}:00 [AP]M)?$/);
+    for (const l of axisLabels(NOW - 30 * DAY_MS, 1_042)) expect(l).toMatch(/^(Oct|Nov|Dec) \d{1,2}$/);
+    for (const l of axisLabels(NOW - 400 * DAY_MS, 1_042)) expect(l).toMatch(/^[A-Z][a-z]{2} \d{1,2}, 20\d\d$/);
   });
 });

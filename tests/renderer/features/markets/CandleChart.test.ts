@@ -5,6 +5,7 @@ import type { Pool } from '../../../../src/shared/api';
 import { rawPrice } from '../../../../src/shared/units';
 import CandleChart from '../../../../src/renderer/src/features/markets/CandleChart.vue';
 import type { PositionLine } from '../../../../src/renderer/src/features/markets/position-lines';
+import { drawnTexts, overlap } from '../../support/drawn';
 import { chartProbe, NOW } from '../../support/manager';
 
 const POOL = {
@@ -138,5 +139,82 @@ describe('the price chart: labels of the positions beside the candles, never on 
       line('c', 'liquidation', 3.653),
     ]);
     expect(labels.map((l) => l.text)).toEqual(['4 lines: Liq ×3, Break-even ×1, 3.6500–3.6530']);
+  });
+});
+
+describe("the last price's tag beside the price axis", () => {
+  /** XBTC_USDC's 0.1 tick: the longest prices of the Demo network ("109,950.0"). */
+  const XBTC = {
+    ...POOL,
+    pool_name: 'XBTC_USDC',
+    base_asset_symbol: 'XBTC',
+    base_asset_decimals: 8,
+    tick_size: 1_000_000,
+    lot_size: 1_000,
+  } as Pool;
+  const candlesAt = (pool: Pool, closes: number[]) =>
+    closes.map((c, i) => ({
+      timestamp: new Date(NOW - (closes.length - i) * 900_000).toISOString().slice(0, 19),
+      open: rawPrice(c * 0.995, pool),
+      high: rawPrice(c * 1.003, pool),
+      low: rawPrice(c * 0.99, pool),
+      close: rawPrice(c, pool),
+      volume_base: '0',
+      volume_quote: '0',
+      trade_count: 1,
+    }));
+  /** The pool page's candle chart is 1,008 px wide in a 1280 px window and 1,080 px in a 1920 px one. */
+  const WIDTHS = [1_008, 1_080];
+
+  it('stands between the plot and the axis: neither it nor the label of a price near it is covered, at 1280 and 1920', () => {
+    const cases = [
+      // The last price half a label below a labelled price, and right on one.
+      { pool: XBTC, decimals: 1, closes: [104_000, 108_000, 109_950], last: 109_950, near: '110,000.0' },
+      { pool: XBTC, decimals: 1, closes: [104_000, 108_000, 106_000], last: 106_000, near: '106,000.0' },
+      { pool: POOL, decimals: 4, closes: [3.6, 3.75, 3.7], last: 3.699, near: '3.7000' },
+    ];
+    for (const { pool, decimals, closes, last, near } of cases)
+      for (const width of WIDTHS) {
+        const options: Array<{ grid: Array<{ right: number }> }> = [];
+        mount(CandleChart, {
+          props: {
+            pool,
+            candles: candlesAt(pool, closes),
+            daily: false,
+            zoom: { start: 0, end: 100 },
+            last,
+            lines: [],
+            focus: null,
+            priceDecimals: decimals,
+          },
+          global: { stubs: { VChart: chartProbe(options), Echarts: chartProbe(options) } },
+        }).unmount();
+        const o = options.at(-1)!;
+        const texts = drawnTexts(o, width, 430);
+        const plotRight = width - o.grid[0]!.right;
+        const tagText = last.toLocaleString('en-US', {
+          minimumFractionDigits: decimals,
+          maximumFractionDigits: decimals,
+        });
+        const where = `${pool.pool_name} at ${tagText}, ${width} px`;
+        // The tag: the last price's words nearest the plot (an axis label may read the same).
+        const tag = texts.filter((t) => t.text === tagText && t.x >= plotRight).sort((a, b) => a.x - b.x)[0];
+        expect(tag, where).toBeDefined();
+        // The price axis's labels: right of the plot, the tag aside.
+        const axis = texts.filter((t) => t !== tag && t.x >= plotRight && /^[\d,]+\.\d+$/.test(t.text));
+        expect(axis.length, where).toBeGreaterThanOrEqual(2);
+        // A labelled price level with the tag, within a label's height: the one it covered.
+        const beside = axis.find((a) => a.text === near);
+        expect(beside, `${where}: ${near} drawn`).toBeDefined();
+        expect(Math.abs(beside!.y - tag!.y), where).toBeLessThan(tag!.height);
+        for (const a of axis) {
+          expect(overlap(a, tag!), `${where}: ${a.text} under the tag`).toBe(false);
+          expect(a.x + a.width, `${where}: ${a.text} inside the chart`).toBeLessThanOrEqual(width);
+        }
+        // The tag against the plot, at its line's end, and whole.
+        expect(tag!.x - plotRight, where).toBeGreaterThanOrEqual(0);
+        expect(tag!.x - plotRight, where).toBeLessThanOrEqual(4);
+        expect(tag!.x + tag!.width, where).toBeLessThanOrEqual(width);
+      }
   });
 });

@@ -238,3 +238,73 @@ describe('the Portfolio: one row per position, every figure agreeing, and price 
     w.unmount();
   });
 });
+
+describe('the Portfolio of a desk: only the rows in view are in the DOM', () => {
+  it('renders the rows near the window and their spacers, and follows the scroll, with every row as it was', async () => {
+    const router = await routerAt('/portfolio');
+    // 21 wallets of 10 positions: 210 rows, past the 200 from which rows are virtual.
+    const wallets = Array.from({ length: 21 }, (_, i) => ({
+      ...WALLET,
+      owner: `0xowner${i}`,
+      label: `Desk ${i}`,
+      positions: Array.from({ length: 10 }, (_, k) => ({ ...LONG_SUI, manager_id: `0xm${i}-${k}` })),
+    }));
+    // A layout: each wallet's table body 1,000 px below the one before, rows 64 px high, a window of 800.
+    let scrolled = 0;
+    const { innerHeight } = window;
+    Object.defineProperty(window, 'innerHeight', { value: 800, configurable: true });
+    const rect = HTMLTableSectionElement.prototype.getBoundingClientRect;
+    HTMLTableSectionElement.prototype.getBoundingClientRect = function (this: HTMLTableSectionElement) {
+      const i = [...document.querySelectorAll('tbody')].indexOf(this);
+      const spacers = [...this.querySelectorAll<HTMLElement>('tr.spacer')].reduce(
+        (a, r) => a + parseFloat(r.style.height),
+        0,
+      );
+      const height = this.querySelectorAll('[data-testid="position-row"]').length * 64 + spacers;
+      return { top: 100 + i * 1_000 - scrolled, height } as DOMRect;
+    };
+    try {
+      const f = fakeApi({
+        settings: () => SETTINGS,
+        watchList: () => wallets.map((w) => ({ owner: w.owner, label: w.label, added_at: 0 })),
+        portfolio: () => ({ data: { ...SUMMARY, wallets }, source: 'network', fetchedAt: NOW, stale: false }),
+        walletNfts: () => ({ data: { items: [], isLastPage: true }, source: 'network', fetchedAt: NOW, stale: false }),
+      });
+      setApi(f.api);
+      const w = mount(PortfolioView, { attachTo: document.body, global: { plugins: [router] } });
+      const frame = async () => {
+        await new Promise((r) => requestAnimationFrame(() => r(null)));
+        await settle();
+      };
+      await settle();
+      await frame();
+      const ids = () => w.findAll('[data-testid="position-row"]').map((r) => r.attributes('data-manager'));
+      // The first table's 10 rows (100 px down), the second's first 3 (1,100 px down: 480 px of
+      // overscan below the window's 800 reach its first 180 px); nothing of the 19 below.
+      expect(ids()).toEqual([...Array.from({ length: 10 }, (_, k) => `0xm0-${k}`), '0xm1-0', '0xm1-1', '0xm1-2']);
+      expect(w.findAll('[data-testid="wallet-card"]')).toHaveLength(21);
+      // Each body is as tall as its rows would be: rows and spacers make 640 px.
+      const bodies = w.findAll('tbody').slice(0, 21);
+      for (const b of bodies) {
+        const spacers = b
+          .findAll('tr.spacer')
+          .reduce((a, r) => a + parseFloat((r.element as HTMLElement).style.height), 0);
+        expect(spacers + b.findAll('[data-testid="position-row"]').length * 64).toBe(640);
+      }
+      // Scrolled to the eleventh wallet: its rows, and no longer the first's.
+      scrolled = 10_000;
+      document.dispatchEvent(new Event('scroll'));
+      await frame();
+      expect(ids().filter((id) => id!.startsWith('0xm0-'))).toEqual([]);
+      expect(ids().filter((id) => id!.startsWith('0xm10-'))).toHaveLength(10);
+      // A row in view is the row it always was: its figures and its link.
+      const row = w.get('[data-manager="0xm10-3"]');
+      expect(row.get('[data-testid="row-ratio"]').text()).toBe('1.250');
+      expect(row.get('[data-testid="manager-link"]').attributes('href')).toContain('0xm10-3');
+      w.unmount();
+    } finally {
+      HTMLTableSectionElement.prototype.getBoundingClientRect = rect;
+      Object.defineProperty(window, 'innerHeight', { value: innerHeight, configurable: true });
+    }
+  });
+});

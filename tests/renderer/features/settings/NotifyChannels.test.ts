@@ -26,7 +26,8 @@ describe('Settings → Alert channels', () => {
     source: 'settings',
     minLevel: 'warning',
     rules: null,
-    quietHours: { from: '22:00', to: '07:00' },
+    // Set in New York; this browser is in UTC (vitest.config.ts).
+    quietHours: { from: '22:00', to: '07:00', zone: 'America/New_York' },
     hideAmounts: false,
     minIntervalSec: null,
     fallback: null,
@@ -87,7 +88,8 @@ describe('Settings → Alert channels', () => {
     expect(rows[0]!.text()).toContain('only liquidations of your positions');
     expect(rows[0]!.find('[data-testid="notify-edit"]').exists()).toBe(false);
     expect(rows[0]!.find('[data-testid="notify-remove"]').exists()).toBe(false);
-    expect(rows[1]!.text()).toMatch(/quiet 10:00\sPM–7:00\sAM UTC/);
+    // On the clock they are applied on, which it names: New York's, not this browser's UTC.
+    expect(rows[1]!.text()).toMatch(/quiet 10:00\sPM–7:00\sAM EST \(America\/New_York\)/);
     expect(rows[1]!.text()).toContain('chat 12345');
     // A channel that fails says so, and what waits behind it.
     expect(rows[0]!.get('[data-testid="notify-failing"]').text()).toMatch(
@@ -113,6 +115,8 @@ describe('Settings → Alert channels', () => {
     expect((token.element as HTMLInputElement).value).toBe('');
     expect(token.attributes('placeholder')).toBe('set — leave empty to keep');
     expect((w.get('[data-testid="notify-field-chatId"]').element as HTMLInputElement).value).toBe('12345');
+    // The quiet hours' zone is the channel's, not this browser's: saved again as it was.
+    expect((w.get('[data-testid="notify-quiet-zone"]').element as HTMLSelectElement).value).toBe('America/New_York');
     await w.get('[data-testid="notify-field-chatId"]').setValue('67890');
     await w.get('[data-testid="notify-form"]').trigger('submit');
     await settle();
@@ -125,13 +129,45 @@ describe('Settings → Alert channels', () => {
       type: 'telegram',
       name: 'phone',
       minLevel: 'warning',
-      quietHours: { from: '22:00', to: '07:00' },
+      quietHours: { from: '22:00', to: '07:00', zone: 'America/New_York' },
       hideAmounts: false,
       chatId: '67890',
       apiRoot: 'https://api.telegram.org',
     });
     expect('botToken' in args.channel).toBe(false);
     expect(w.find('[data-testid="notify-form"]').exists()).toBe(false);
+    w.unmount();
+  });
+
+  it("sets quiet hours on this browser's clock unless another zone is chosen, and saves the zone with them", async () => {
+    const { f, w } = mountChannels();
+    await settle();
+    await w.get('[data-testid="notify-add"]').trigger('click');
+    const zone = w.get('[data-testid="notify-quiet-zone"]');
+    // This browser's zone first (UTC here), any zone Intl knows to choose from.
+    expect((zone.element as HTMLSelectElement).value).toBe('UTC');
+    const choices = w.findAll('[data-testid="notify-quiet-zone"] option').map((o) => o.attributes('value'));
+    expect(choices).toEqual(expect.arrayContaining(['UTC', 'America/New_York', 'Europe/Berlin']));
+    await w.get('[data-testid="notify-name"]').setValue('pager');
+    await w.get('[data-testid="notify-field-url"]').setValue('https://ntfy.sh/t');
+    await w.get('[data-testid="notify-quiet-from"]').setValue('23:00');
+    await w.get('[data-testid="notify-quiet-to"]').setValue('06:30');
+    await w.get('[data-testid="notify-form"]').trigger('submit');
+    await settle();
+    expect(f.calls.filter(([m]) => m === 'saveNotifyChannel').at(-1)![1]).toMatchObject({
+      channel: { quietHours: { from: '23:00', to: '06:30', zone: 'UTC' } },
+    });
+    await w.get('[data-testid="notify-add"]').trigger('click');
+    await w.get('[data-testid="notify-name"]').setValue('berlin');
+    await w.get('[data-testid="notify-field-url"]').setValue('https://ntfy.sh/b');
+    await w.get('[data-testid="notify-quiet-from"]').setValue('23:00');
+    await w.get('[data-testid="notify-quiet-to"]').setValue('06:30');
+    await w.get('[data-testid="notify-quiet-zone"]').setValue('Europe/Berlin');
+    await w.get('[data-testid="notify-form"]').trigger('submit');
+    await settle();
+    expect(f.calls.filter(([m]) => m === 'saveNotifyChannel').at(-1)![1]).toMatchObject({
+      channel: { quietHours: { from: '23:00', to: '06:30', zone: 'Europe/Berlin' } },
+    });
     w.unmount();
   });
 

@@ -19,6 +19,40 @@ const readPlan = (prices: Record<string, number | null>, recordsEveryMs: number 
 });
 
 describe('the cost model', () => {
+  it('forecasts the records read per owner or protocol-wide, whichever takes fewer pages, at 5, 20 and 100 wallets', () => {
+    // The desk of the Demo network (seed 7, --margin-owners 100): 1,247 managers (25 pages of 50)
+    // and 105 supplies (3 pages). Per owner: a page of managers and one of supplies each, 10 credits a page.
+    const desk = { managers: 25, supplies: 3 };
+    const perOwner = [5, 20, 100].map((n) => recordsReadCredits(n));
+    const cheaper = [5, 20, 100].map((n) => recordsReadCredits(n, desk));
+    expect(perOwner).toEqual([100, 400, 2_000]);
+    // 5: 5 manager pages + 3 supply pages; 20: 20 + 3; 100: 25 + 3.
+    expect(cheaper).toEqual([80, 230, 280]);
+    // A list not yet measured (or not usable) counts a page per owner.
+    expect(recordsReadCredits(100, { managers: 25 })).toBe(1_250);
+    // On the 3-hour timer, the records line of a 100-wallet desk: 8 reads a day.
+    const recordsLine = (recordsCredits: number) =>
+      forecast({
+        plan: { name: 'builder', plan: PLANS.builder },
+        budget: PLANS.builder.monthlyCredits,
+        marginStreamRate: null,
+        priceCredits: 20,
+        owners: 100,
+        recordsCredits,
+        events: [],
+        poolStreams: [],
+        reads: readPlan({}, 3 * 3_600_000),
+      }).lines.find((l) => l.what.startsWith('Margin records'))!;
+    expect(recordsLine(perOwner[2]!)).toMatchObject({
+      perDay: 16_000,
+      detail: 'every 3 h, 2000 credits a read (100 wallets)',
+    });
+    expect(recordsLine(cheaper[2]!)).toMatchObject({
+      perDay: 2_240,
+      detail: 'every 3 h, 280 credits a read (100 wallets)',
+    });
+  });
+
   it("counts the margin pools' read (pool health) at its paced interval, 10 credits a read", () => {
     const base = {
       plan: { name: 'builder', plan: PLANS.builder },
@@ -197,6 +231,31 @@ describe('the cost model on the Demo network and under a budget', () => {
         'open while it guards a watched position in danger here; the plan has no stream left for it',
       ],
     ]);
+  });
+
+  it("forecasts the guard's streams at most at what the day leaves them, a page's stream in full", () => {
+    const streams = {
+      ...base,
+      marginStreamRate: 1024,
+      reads: readPlan({}, 3 * 3_600_000),
+      poolStreams: [
+        { pool: 'SUI_USDC', rate: 3 * 1024, guard: true },
+        { pool: 'WAL_USDC', rate: 1024, guard: true },
+        { pool: 'DEEP_USDC', rate: 1024 },
+      ],
+      demoSpeed: null,
+    };
+    const lines = (room: number | null) =>
+      forecast({ ...streams, guardRoomPerDay: room }).lines.filter((l) => / pool stream$/.test(l.what));
+    // Unbounded: each as if open all day (3 KB/s is 259,200 a day).
+    expect(lines(null).map((l) => l.perDay)).toEqual([259_200, 86_400, 86_400]);
+    // 100,000 a day for the guard: shared 3 to 1; the page's stream is not the guard's.
+    const capped = lines(100_000);
+    expect(capped.map((l) => l.perDay)).toEqual([75_000, 25_000, 86_400]);
+    expect(capped[0]!.detail).toBe(
+      "open while it guards a watched position in danger: about 10,800 credits an hour, measured, open only while the day's budget leaves an hour of it: 100,000 a day for the guard's streams",
+    );
+    expect(lines(1_000_000).map((l) => l.perDay)).toEqual([259_200, 86_400, 86_400]);
   });
 
   it('says which reads the budget slowed and which it stopped, as the status bar does', () => {

@@ -6,18 +6,26 @@ import { fetchRange, dedupeBy } from '../../../../src/main/core/client/ranges';
 
 describe('pages fetched ahead', () => {
   it('a page that fails before it is awaited is not an unhandled rejection; the caller gets the error', async () => {
+    let othersFailed!: () => void;
+    const failed = new Promise<void>((r) => (othersFailed = r));
     const pages = allItems(
       async (page) => {
-        if (page > 0) throw new ServiceError('network', 'The service cannot be reached (ECONNREFUSED).');
-        // The first page takes longer than the others take to fail.
-        await new Promise((r) => setTimeout(r, 50));
+        if (page > 0) {
+          othersFailed();
+          throw new ServiceError('network', 'The service cannot be reached (ECONNREFUSED).');
+        }
+        // The first page answers only after a page fetched ahead has failed and the event loop
+        // has turned once with that rejection not yet awaited.
+        await failed;
+        await new Promise((r) => setImmediate(r));
         return { items: [1, 2], isLastPage: false, currentPage: 0, perPage: 2 };
       },
       { perPage: 2, prefetch: 3 },
     );
     await expect(collect(pages)).rejects.toMatchObject({ kind: 'network' });
-    // Let the event loop run: the setup file fails this test on any unhandled rejection.
-    await new Promise((r) => setTimeout(r, 50));
+    // Let the event loop turn (Node reports unhandled rejections once the microtasks drain): the
+    // setup file fails this test on any unhandled rejection.
+    await new Promise((r) => setImmediate(r));
   });
 });
 

@@ -31,6 +31,22 @@ describe('the credit meter', () => {
     expect(m.usage()).toMatchObject({ today: 44, streamedKb: 4 });
   });
 
+  it('counts what pool streams took today apart, kept across a restart and started again each day', () => {
+    const at = { now: new Date(2026, 10, 23, 10) };
+    const { m, stored } = meter(at);
+    m.noteStreamBytes(5 * 1024); // the margin stream's
+    m.noteStreamBytes(3 * 1024 + 512, true);
+    m.noteStreamBytes(512, true);
+    expect(m.poolStreamsToday()).toBe(4);
+    expect(m.usage()).toMatchObject({ today: 9, streamedKb: 9 });
+    m.flush();
+    const again = meter(at, null, stored()).m;
+    expect(again.poolStreamsToday()).toBe(4);
+    at.now = new Date(2026, 10, 24, 0, 1);
+    expect(again.poolStreamsToday()).toBe(0);
+    expect(again.usage()).toMatchObject({ today: 0, thisMonth: 9 });
+  });
+
   it('adds up streamed bytes per read and counts them at most every STREAM_TALLY_MS, or when usage is read', () => {
     vi.useFakeTimers();
     try {

@@ -79,6 +79,7 @@ function rig(o: { metered: boolean; speed: number | null; settings: Partial<Sett
     link: { client: { http: { metered: o.metered } }, demoSpeed: () => o.speed } as unknown as ServiceLink,
     credits: {
       usage: () => ({ today: spent, thisMonth: spent, month: '2026-11', estimated: 0, streamedKb: 0, budget: null }),
+      poolStreamsToday: () => 0,
     } as unknown as CreditMeter,
     volumes,
     risk: {
@@ -305,14 +306,14 @@ describe('one plan: the forecast, the status bar and the reads', () => {
     ]);
     const pools = f.lines.filter((l) => / pool stream$/.test(l.what));
     expect(pools.map((l) => l.what)).toEqual(['SUI_USDC pool stream', 'WAL_USDC pool stream', 'DEEP_USDC pool stream']);
-    // 20 KB/s at speed 20: 1 KB/s, 3,600 credits an hour, 86,400 a day; WAL a tenth of it; DEEP has no stream left on Builder.
+    // 20 KB/s at speed 20: 1 KB/s, 3,600 credits an hour, 86,400 a day. Builder's day affords the
+    // guard one stream, not one an hour for each of the day's hours left: WAL's and DEEP's are barred.
     const perHour = (id: string): number => Math.round((r.volumes.rate(id)! * 3600) / 1024 / 20);
     expect(perHour('pool:SUI_USDC')).toBeGreaterThan(3_500);
     expect(perHour('pool:SUI_USDC')).toBeLessThan(3_700);
-    expect(pools.map((l) => l.perDay)).toEqual([perHour('pool:SUI_USDC') * 24, perHour('pool:WAL_USDC') * 24, 0]);
-    expect(pools[2]!.detail).toBe(
-      'open while it guards a watched position in danger here; the plan has no stream left for it',
-    );
+    expect(pools.map((l) => l.perDay)).toEqual([perHour('pool:SUI_USDC') * 24, 0, 0]);
+    expect(pools[1]!.detail).toMatch(/the plan's budget would not leave an hour of it$/);
+    expect(pools[2]!.detail).toBe(pools[1]!.detail);
     expect(f.perDay).toBe(f.lines.reduce((a, l) => a + l.perDay, 0));
     expect(f.lines.some((l) => l.what === 'Pool stream for a position in danger')).toBe(false);
     r.schedule.close();

@@ -59,6 +59,20 @@ describe('the notify config (channels for alerts away from the screen)', () => {
     expect(parseNotifyConfig('', {}).config.channels).toEqual([]);
   });
 
+  it("keeps quiet hours' zone, the one they are applied on, and refuses one that is no zone", () => {
+    const { config } = parseNotifyConfig(
+      '{"channels":[{"type":"ntfy","url":"https://n/a","quietHours":{"from":"22:00","to":"07:00","zone":"America/New_York"}}]}',
+      {},
+    );
+    expect(config.channels[0]!.quietHours).toEqual({ from: '22:00', to: '07:00', zone: 'America/New_York' });
+    expect(() =>
+      parseNotifyConfig(
+        '{"channels":[{"type":"ntfy","url":"https://n/a","quietHours":{"from":"22:00","to":"07:00","zone":"Mars/Olympus"}}]}',
+        {},
+      ),
+    ).toThrow('channels[0] (ntfy): quietHours.zone: must be a time zone like America/New_York');
+  });
+
   it('says what to fix in plain words, never with a secret in it', () => {
     const fail = (text: string, env: Record<string, string> = {}): string => {
       try {

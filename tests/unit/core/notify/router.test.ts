@@ -72,6 +72,30 @@ describe('the alert router (notify/router.ts)', () => {
     expect(new AlertRouter(() => only, { kick: () => {} }).route(out)).toEqual([]);
   });
 
+  it("holds a warning on the clock of the quiet hours' zone, not the machine's, and says so on that clock", () => {
+    // Noon UTC on the machine is 7:00 AM in New York, inside 6:00-8:00 there (and outside it in UTC).
+    const { config: ny } = parseNotifyConfig(
+      JSON.stringify({
+        channels: [
+          {
+            type: 'webhook',
+            name: 'hook',
+            url: 'https://hook.example/a',
+            quietHours: { from: '06:00', to: '08:00', zone: 'America/New_York' },
+          },
+        ],
+      }),
+      {},
+    );
+    const nyRouter = new AlertRouter(() => ny.channels, { kick: () => {} });
+    expect(nyRouter.route(alert({ level: 'warning' }))).toEqual([
+      { channel: 'hook', dueAt: Date.UTC(2026, 10, 25, 13, 0), held: 'quiet hours until 8:00 AM EST' },
+    ]);
+    expect(nyRouter.route(alert({ level: 'warning', created_at: Date.UTC(2026, 10, 25, 13, 0) }))).toEqual([
+      { channel: 'hook', dueAt: Date.UTC(2026, 10, 25, 13, 0) },
+    ]);
+  });
+
   it('leaves out the channel an alert is about while it is routed around', () => {
     const about = alert({ level: 'warning', rule: 'channel' });
     expect(router.routingAround('phone', () => router.route(about)).map((e) => e.channel)).toEqual(['hook']);

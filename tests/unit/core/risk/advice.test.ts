@@ -59,9 +59,12 @@ describe('advice that is safe to follow (executed as written)', () => {
         const p = valued(arb);
         if (!p.repair) return;
         const action = describePosition(p).action;
-        const m = /^Deposit ([\d,.]+) (\w+)(?: or repay ([\d,.]+) (\w+))? → ([\d.]+)$/.exec(action);
+        const m =
+          /^Deposit ([\d,.]+) (\w+)(?: or repay ([\d,.]+) (\w+) from (its balance|your wallet))? → ([\d.]+)$/.exec(
+            action,
+          );
         expect(m, action).not.toBeNull();
-        const [, deposit, depositSymbol, repay, repaySymbol, written] = m!;
+        const [, deposit, depositSymbol, repay, repaySymbol, from, written] = m!;
         expect(number(written!)).toBe(p.repair.target);
         const h = holdingsOf(p);
         const prices = pricesOf(p);
@@ -83,9 +86,14 @@ describe('advice that is safe to follow (executed as written)', () => {
           expect(valueAt(afterDeposit(h, a, d.amount), prices).ratio!).toBeGreaterThanOrEqual(target);
         }
         if (repay) {
-          // Repaid as the protocol does, from the manager's own balance: assets and debt fall together.
-          expect(repaySymbol).toBe(h.debtBase > 0 && h.debtQuote <= 0 ? p.base_symbol : p.quote_symbol);
-          const r = valueAt(afterRepay(h, number(repay)), prices).ratio;
+          const inBase = h.debtBase > 0 && h.debtQuote <= 0;
+          expect(repaySymbol).toBe(inBase ? p.base_symbol : p.quote_symbol);
+          // From its balance: repaid as the protocol does, assets and debt falling together, and
+          // only where it holds that much. From the wallet: deposited first, then repaid.
+          const y = number(repay);
+          if (from === 'its balance') expect(y, action).toBeLessThanOrEqual(inBase ? h.base : h.quote);
+          const start = from === 'its balance' ? h : afterDeposit(h, inBase ? 'base' : 'quote', y);
+          const r = valueAt(afterRepay(start, y), prices).ratio;
           // No debt left (all repaid) has no ratio: nothing can be liquidated.
           if (r !== null) expect(r, action).toBeGreaterThanOrEqual(target);
         }

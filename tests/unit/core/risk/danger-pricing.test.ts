@@ -6,7 +6,7 @@ import {
   MARKET_READ_GAP_MS,
   MARKET_READ_NEAR_PCT,
   STREAM_CREDITS_PER_HOUR,
-  streamAffordable,
+  streamsAffordable,
 } from '../../../../src/main/core/risk/danger-pricing';
 import { CADENCE_RULES } from '../../../../src/main/core/risk/cadence';
 import type { GuardedPosition } from '../../../../src/main/core/risk/price-schedule';
@@ -47,7 +47,7 @@ const guarded = (level: PositionLevel, baseAsset = SUI, distance_pct: number | n
 const trade = (usd: number, ms: number): Trade =>
   ({ price: Math.round(usd * 1e6), checkpoint_timestamp_ms: ms }) as unknown as Trade;
 
-function setup(allowed = true, positions: GuardedPosition[] = []) {
+function setup(affordable = Number.POSITIVE_INFINITY, positions: GuardedPosition[] = []) {
   let now = 1_000_000;
   const timers: Array<{ at: number; fn: () => void; unref?: () => void }> = [];
   const prices = new PriceBook(
@@ -59,7 +59,7 @@ function setup(allowed = true, positions: GuardedPosition[] = []) {
   const events = new EventBus<CoreEvents>();
   const danger = new DangerPricing({
     prices,
-    allowed: () => allowed,
+    affordable: () => affordable,
     revalue,
     positions: () => positions,
     readNow,
@@ -100,9 +100,21 @@ describe('live prices while a position is in danger', () => {
   });
 
   it('wants nothing when the plan does not allow a stream', () => {
-    const { danger } = setup(false);
+    const { danger } = setup(0);
     danger.update([guarded('liquidatable')]);
     expect([...danger.pools()]).toEqual([]);
+  });
+
+  it('wants only as many pools as the budget affords, the most endangered first', () => {
+    const { danger } = setup(1);
+    // A critical position outranks a warning nearer its liquidation price; a liquidatable one outranks both.
+    danger.update([guarded('warning', WAL, -1), guarded('critical', SUI, -2.5)]);
+    expect([...danger.pools()]).toEqual(['SUI_USDC']);
+    danger.update([guarded('critical', SUI, -2.5), guarded('liquidatable', WAL, 0.4)]);
+    expect([...danger.pools()]).toEqual(['WAL_USDC']);
+    // Two warnings: the nearer one's pool.
+    danger.update([guarded('warning', SUI, -5), guarded('warning', WAL, 2)]);
+    expect([...danger.pools()]).toEqual(['WAL_USDC']);
   });
 
   it("prices the asset at each wanted pool's newest trade and values again at most once a second", () => {
@@ -138,7 +150,7 @@ describe("other traders' liquidations", () => {
         ...guarded('ok', baseAsset),
         position: { level: 'ok', distance_pct: distance, pool_name: pool },
       }) as GuardedPosition;
-    const { danger, readNow, advance } = setup(true, [
+    const { danger, readNow, advance } = setup(Number.POSITIVE_INFINITY, [
       onPool('SUI_USDC', SUI),
       onPool('WAL_USDC', WAL),
       // Far from liquidation: one jump cannot reach it, a liquidation there reads nothing.
@@ -163,10 +175,11 @@ describe("other traders' liquidations", () => {
 
 describe("a pool stream for the guard fits the month's budget", () => {
   const now = Date.UTC(2026, 10, 15, 12);
-  const budget = (monthly: number | null, spent = 0) => ({
+  const budget = (monthly: number | null, spent = 0, streamsToday = 0) => ({
     monthly,
     spentThisMonth: spent,
     fixedPerDay: 50,
+    streamsToday,
     records: { id: 'margin records', intervalMs: 3 * 3_600_000, credits: 20 },
     events: [],
   });
@@ -174,18 +187,33 @@ describe("a pool stream for the guard fits the month's budget", () => {
   const reads = ['SUI', 'WAL', 'DEEP', 'NS'].map((id) => ({ id, intervalMs: 45_000, credits: 20 }));
 
   it('always where nothing is charged or no budget is set', () => {
-    expect(streamAffordable(null, reads, CADENCE_RULES.guard, now)).toBe(true);
-    expect(streamAffordable(budget(null), reads, CADENCE_RULES.guard, now)).toBe(true);
+    expect(streamsAffordable(null, reads, CADENCE_RULES.guard, now)).toBe(Number.POSITIVE_INFINITY);
+    expect(streamsAffordable(budget(null), reads, CADENCE_RULES.guard, now)).toBe(Number.POSITIVE_INFINITY);
   });
 
-  it("only when an hour of it fits beside the day's planned reads", () => {
+  it("one while an hour of it fits beside the day's planned reads", () => {
     // Builder (5,000,000 a month, 161,290 a day at most): one asset every 45 s leaves room, four do not.
-    expect(streamAffordable(budget(5_000_000), reads.slice(0, 1), CADENCE_RULES.guard, now)).toBe(true);
-    expect(streamAffordable(budget(5_000_000), reads, CADENCE_RULES.guard, now)).toBe(false);
+    expect(streamsAffordable(budget(5_000_000), reads.slice(0, 1), CADENCE_RULES.guard, now)).toBe(1);
+    expect(streamsAffordable(budget(5_000_000), reads, CADENCE_RULES.guard, now)).toBe(0);
     // Free (250,000 a month, 8,065 a day): never an hour of a stream (40,000 credits).
-    expect(streamAffordable(budget(250_000), [], CADENCE_RULES.guard, now)).toBe(false);
+    expect(streamsAffordable(budget(250_000), [], CADENCE_RULES.guard, now)).toBe(0);
     // Most of the month spent: no room left.
-    expect(streamAffordable(budget(5_000_000, 4_990_000), [], CADENCE_RULES.guard, now)).toBe(false);
+    expect(streamsAffordable(budget(5_000_000, 4_990_000), [], CADENCE_RULES.guard, now)).toBe(0);
     expect(STREAM_CREDITS_PER_HOUR).toBe(40_000);
+  });
+
+  it('counts what pool streams took today, and holds more than one only where the rest of the day affords them', () => {
+    // Scale (20,000,000 a month, 645,161 a day at most) with four assets every 45 s (153,600):
+    // 491,511 left, 12 hours of a stream.
+    const scale = (streamsToday: number, at = now) =>
+      streamsAffordable(budget(20_000_000, 0, streamsToday), reads, CADENCE_RULES.guard, at);
+    const local = (h: number) => new Date(2026, 10, 15, h).getTime();
+    // Early in the day one stream, not nine that would spend the day's room in an hour.
+    expect(scale(0, local(1))).toBe(1);
+    // Three hours before midnight, the 12 hours left pay for four streams to its end.
+    expect(scale(0, local(21))).toBe(4);
+    // What the streams took counts: 360,000 leaves three hours of one, 460,000 less than an hour.
+    expect(scale(360_000, local(1))).toBe(1);
+    expect(scale(460_000, local(1))).toBe(0);
   });
 });

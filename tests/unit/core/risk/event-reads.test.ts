@@ -33,6 +33,7 @@ describe("reads for watched managers' events", () => {
       monthly,
       spentThisMonth: 0,
       fixedPerDay: 50,
+      streamsToday: 0,
       records: { id: 'records', intervalMs: 3 * 3_600_000, credits: 100, maxMs: DAY_MS },
       events: [{ id: '0xa', intervalMs: 5 * 60_000, credits: 60 }],
     });

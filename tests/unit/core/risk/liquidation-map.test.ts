@@ -319,6 +319,7 @@ describe("the liquidation map's read in the plan", () => {
     monthly,
     spentThisMonth: 0,
     fixedPerDay: 50,
+    streamsToday: 0,
     records: { id: 'margin records', intervalMs: 3 * HOUR, credits: 20, maxMs: 86_400_000 },
     events: [],
     pools: POOLS_READ,

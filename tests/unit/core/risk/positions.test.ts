@@ -189,4 +189,20 @@ describe("a position's prices at its pool's tick", () => {
     // SUI_USDC's 0.0001: four.
     expect(valued({ tick_size: 100, base_asset_decimals: 9 }, 3.5, 1000).price_decimals).toBe(4);
   });
+
+  it('says a long past its liquidation price is below it, never a signed move still to come', () => {
+    // 600 SUI at $3.50 against 1,900 USDC: 1.105, under the liquidation ratio; the price is already
+    // below the liquidation price, so the distance is positive: "+1.8 %" read as "a rise liquidates it".
+    const sui = valued({ tick_size: 100, base_asset_decimals: 9 }, 3.5, 600);
+    expect(sui.risk_ratio!).toBeLessThan(sui.liquidation_ratio);
+    expect(sui.distance_pct!).toBeGreaterThan(0);
+    const written = `$${sui.liquidation_price!.toFixed(4)}`;
+    const pct = `${sui.distance_pct!.toFixed(1)}\u202F%`;
+    expect(positionHeadline(sui)).toContain(`, past its liquidation price ${written} (${pct} below)`);
+    expect(positionHeadline(sui)).not.toContain('+');
+    expect(describePosition(sui).text).toContain(` SUI is ${pct} below its liquidation price, ${written}.`);
+    // Above it, the usual words.
+    const safe = valued({ tick_size: 100, base_asset_decimals: 9 }, 3.5, 1000);
+    expect(positionHeadline(safe)).toMatch(/, liquidation at \$\d\.\d{4}, \u2212\d+\.\d\u202F%$/);
+  });
 });

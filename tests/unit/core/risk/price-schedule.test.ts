@@ -55,6 +55,7 @@ describe("the margin pools' read (pool health) in the plan", () => {
     monthly,
     spentThisMonth: 0,
     fixedPerDay: 50,
+    streamsToday: 0,
     records: { id: 'margin records', intervalMs: 3 * 3_600_000, credits: 20, maxMs: 86_400_000 },
     events: [],
     pools: POOLS_READ,
@@ -138,6 +139,7 @@ describe("reads outside the schedule (other traders' liquidations)", () => {
     monthly,
     spentThisMonth: spent,
     fixedPerDay: 50,
+    streamsToday: 0,
     records: { id: 'margin records', intervalMs: 3 * 3_600_000, credits: 20, maxMs: 86_400_000 },
     events: [],
   });

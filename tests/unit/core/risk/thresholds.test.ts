@@ -111,7 +111,7 @@ describe('thresholds that mean something', () => {
       repair: {
         target: 1.2,
         deposits: [{ symbol: 'USDC', amount: 120, usd: 120 }],
-        repay: { symbol: 'USDC', amount: 100, usd: 100 },
+        repay: { symbol: 'USDC', amount: 100, usd: 100, from: 'wallet' },
         liquidation_price_after: null,
       },
     } as unknown as PositionSummary;
@@ -120,6 +120,6 @@ describe('thresholds that mean something', () => {
       'Assets $3,000.00, debt 2,600.00 USDC ($2,600.00): ratio 1.153. SUI at $2.9250 (\u22122.5\u202F%) liquidates it.',
     );
     expect(words.headline).toBe('Long 1,000.0000 SUI on SUI_USDC: 1.153, liquidation at $2.9250, \u22122.5\u202F%');
-    expect(words.action).toBe('Deposit 120.00 USDC or repay 100.00 USDC \u2192 1.200');
+    expect(words.action).toBe('Deposit 120.00 USDC or repay 100.00 USDC from your wallet \u2192 1.200');
   });
 });

@@ -65,26 +65,28 @@ describe('the margin writer thread', () => {
   it('starts only once a catch-up has ended: its batches are committed in the calling thread anyway', async () => {
     const d = tempDir();
     const store = Store.open(d.dir);
+    // The writer's start timer and its quiet clock run on a fake clock; the thread itself is real.
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'performance'] });
     const writer = MarginWriter.start(`${d.dir}/${STORE_FILE}`, 1000, store.margin, () => {}, 50);
+    const spawned = (): boolean => (writer as unknown as { worker?: Worker }).worker !== undefined;
     cleanups.push(
       () => d.remove(),
       () => store.shutdown(),
       () => writer.close(),
+      () => void vi.useRealTimers(),
     );
-    let started: boolean | undefined;
-    void writer.ready.then((ok) => (started = ok));
     // A catch-up's batches, one every 100 ms for 1 s: past the 50 ms delay, the thread waits.
-    const began = performance.now();
     for (let b = 0; b < 10; b++) {
       expect(await writer.commit(range(b * CATCH_UP_BATCH, (b + 1) * CATCH_UP_BATCH))).toHaveLength(CATCH_UP_BATCH);
-      expect(started).toBeUndefined();
-      await new Promise((resolve) => setTimeout(resolve, 100));
+      vi.advanceTimersByTime(b < 9 ? 100 : 0);
+      expect(spawned()).toBe(false);
     }
-    const caughtUp = performance.now();
-    expect(caughtUp - began).toBeGreaterThan(CATCH_UP_QUIET_MS - 100);
+    // It starts no sooner than CATCH_UP_QUIET_MS after the last catch-up batch, and then at once.
+    vi.advanceTimersByTime(CATCH_UP_QUIET_MS - 1);
+    expect(spawned()).toBe(false);
+    vi.advanceTimersByTime(1);
+    expect(spawned()).toBe(true);
     expect(await writer.ready).toBe(true);
-    // It started no sooner than CATCH_UP_QUIET_MS after the last catch-up batch.
-    expect(performance.now() - caughtUp).toBeGreaterThanOrEqual(CATCH_UP_QUIET_MS - 150);
     expect(await writer.commit(range(20_000, 20_010))).toHaveLength(10);
     expect(store.margin.count()).toBe(10 * CATCH_UP_BATCH + 10);
   });

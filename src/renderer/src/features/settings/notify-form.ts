@@ -1,4 +1,5 @@
 import type { AlertLevel, AlertRecord, NotifyChannelView } from '../../../../shared/contract';
+import { localZone } from '../../../../shared/zones';
 
 /**
  * Settings → Alert channels: the form of each kind of channel, and the channel it sends to
@@ -158,6 +159,8 @@ export interface ChannelForm {
   rules: Array<AlertRecord['rule']>;
   quietFrom: string;
   quietTo: string;
+  /** The zone on whose clock the quiet hours are kept and applied: the channel's, or the browser's for new ones. */
+  quietZone: string;
   hideAmounts: boolean;
   /** As typed: Vue's v-model on a number input hands over a number once one is typed. */
   minIntervalSec: string | number;
@@ -172,6 +175,12 @@ export interface ChannelForm {
 const inSentence = (f: Pick<FieldDef, 'label' | 'noun'>): string =>
   f.noun ?? f.label.replace(/^[A-Z](?=[a-z])/, (c) => c.toLowerCase());
 
+/** The time zones quiet hours may be kept on (Intl's, UTC too), with `current` among them whatever it is. */
+export function zoneChoices(current: string): string[] {
+  const known = typeof Intl.supportedValuesOf === 'function' ? Intl.supportedValuesOf('timeZone') : [];
+  return [...new Set([current, 'UTC', ...known])].sort((a, b) => a.localeCompare(b));
+}
+
 export function emptyForm(type: ChannelType = 'ntfy'): ChannelForm {
   return {
     type,
@@ -180,6 +189,7 @@ export function emptyForm(type: ChannelType = 'ntfy'): ChannelForm {
     rules: [],
     quietFrom: '',
     quietTo: '',
+    quietZone: localZone(),
     hideAmounts: false,
     minIntervalSec: '',
     fallbackChannel: '',
@@ -207,6 +217,7 @@ export function formOf(c: NotifyChannelView): ChannelForm {
     rules: [...(c.rules ?? [])],
     quietFrom: c.quietHours?.from ?? '',
     quietTo: c.quietHours?.to ?? '',
+    quietZone: c.quietHours?.zone ?? localZone(),
     hideAmounts: c.hideAmounts,
     minIntervalSec: c.minIntervalSec === null ? '' : String(c.minIntervalSec),
     fallbackChannel: c.fallback?.channel ?? '',
@@ -240,7 +251,8 @@ export function channelOf(
   const to = form.quietTo.trim();
   if (from || to) {
     if (!from || !to) return { problem: 'Quiet hours need both a start and an end (or neither).' };
-    channel['quietHours'] = { from, to };
+    // Kept with the zone they were set in: the monitor applies them on its clock, wherever it runs.
+    channel['quietHours'] = { from, to, zone: form.quietZone || localZone() };
   }
   channel['hideAmounts'] = form.hideAmounts;
   if (String(form.minIntervalSec).trim()) {
@@ -287,6 +299,7 @@ function labelOf(type: ChannelType | undefined, path: string): string {
     quietHours: 'quiet hours',
     'quietHours.from': 'start of the quiet hours',
     'quietHours.to': 'end of the quiet hours',
+    'quietHours.zone': 'time zone of the quiet hours',
     minIntervalSec: 'least time between messages',
     hideAmounts: 'hide amounts',
     fallback: 'fallback',
