@@ -140,10 +140,10 @@ describe('the UI in Chromium against `tidewatch serve` on the Demo network', () 
       /^newest event (just now|\d+ s ago|\d+ min ago|\d+ h ago|\d+ days ago)$/,
     );
     // Both read from one rendering: the list is live, a new event between two reads moves the first row.
-    const [badge, firstRow] = await page.evaluate(() => [
-      document.querySelector('[data-testid=newest-event]')?.getAttribute('title'),
-      document.querySelector('[data-testid=events-table] tbody tr td:first-child')?.getAttribute('title'),
-    ]);
+    const [badge, firstRow] = await page.evaluate<Array<string | null>>(
+      `[document.querySelector('[data-testid=newest-event]')?.getAttribute('title') ?? null,
+        document.querySelector('[data-testid=events-table] tbody tr td:first-child')?.getAttribute('title') ?? null]`,
+    );
     expect(badge).toBeTruthy();
     expect(badge).toBe(firstRow);
     // Export CSV: the rows on screen, every column (the rows shown carry only what the table needs).
