@@ -86,8 +86,8 @@ export interface ProtocolPages {
 /**
  * Credits of one read of `owners` watched owners' records (docs/credits.md "What is read"): each
  * of the two lists (managers, supplies) a page per owner, or its protocol-wide pages where known
- * and fewer. A desk of 100 wallets of the Demo network (seed 7, `--margin-owners 100`: 1,247
- * managers in 25 pages, 105 supplies in 3) reads 28 pages, 280 credits, where per owner it reads
+ * and fewer. A desk of 100 wallets of the Demo network (seed 7, `--margin-owners 100`: 1,196
+ * managers in 24 pages, 111 supplies in 3) reads 27 pages, 270 credits, where per owner it reads
  * 200, 2,000 credits.
  */
 export function recordsReadCredits(owners: number, protocol: ProtocolPages = {}): number {
