@@ -19,7 +19,7 @@
  *
  * With `--wallets N[,N...]` it measures a desk instead (issue 41 item 5): credits a day of the
  * tray watching each count of the busiest wallets of a Demo network of 100 margin owners (`sim
- * --margin-owners 100`, seed 7: 1,135 loans) at speed 1, on each plan of `--plans` (default
+ * --margin-owners 100`, seed 7: 1,081 loans) at speed 1, on each plan of `--plans` (default
  * builder,scale), every monitor at once with its own key, billed per key after the warm-up; the
  * table (credits a day, per wallet, and how both grow from the smallest count) goes into
  * docs/credits.md between its markers (`--out FILE` elsewhere):

@@ -1,6 +1,6 @@
 /**
  * A desk of many wallets in Chromium (issue 41 item 5; docs/performance.md "The desk"): the Demo
- * network with 100 margin owners (`sim --margin-owners 100`, seed 7: 1,135 loans) in its own
+ * network with 100 margin owners (`sim --margin-owners 100`, seed 7: 1,081 loans) in its own
  * process, and for each wallet count a `tidewatch serve` of its own (as the CLI starts it,
  * `--base-url` on that network) watching that many of its busiest wallets, its Portfolio open in
  * headless Chromium (1440 × 900) while valuations arrive and the content pane scrolls down and up

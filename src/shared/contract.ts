@@ -34,6 +34,7 @@ import {
 } from './arguments';
 import { PageArg, PerPageArg, PoolName, Ratio, TOO_LONG, TRADES_MAX_SPAN_SEC, UnixMs, UnixSeconds } from './arguments';
 import type { DemoOwnerHint, ManagerDetail, PortfolioSummary } from './portfolio';
+import type { LiquidationMapView } from './liquidation-map';
 import type { PoolHealthView } from './pool-health';
 import type { PositionLevel } from './risk-model';
 import type { GroupRule, Settings } from './settings';
@@ -54,6 +55,7 @@ export type {
   UsdPrice,
   WalletSummary,
 } from './portfolio';
+export type { LiquidationMapView } from './liquidation-map';
 export type { PoolHealth, PoolHealthPoint, PoolHealthView } from './pool-health';
 export { withoutKeyFacts, type GroupRule, type KeyFacts, type Settings, type SettingsPatch } from './settings';
 export type {
@@ -416,6 +418,8 @@ export const CONTRACT_ARGS = {
   marginEventsByIds: v.object({ ids: v.pipe(v.array(Name), v.minLength(1), v.maxLength(1000)) }),
   riskHistory: v.object({ managerId: Name, fromMs: v.optional(UnixMs), toMs: v.optional(UnixMs) }),
   poolHealth: v.object({ fromMs: v.optional(UnixMs) }),
+  /** A pool's liquidation map: every active manager's liquidation price there, in buckets and clusters. */
+  liquidationMap: v.object({ pool: PoolName }),
   /** Every watched wallet in money, riskiest first: one call for what the Portfolio shows first. */
   portfolio: v.object({}),
   manager: v.object({ managerId: Address }),
@@ -555,6 +559,7 @@ export interface ContractResults {
   marginEventsByIds: QueryResult<StoredMarginEvent[]>;
   riskHistory: QueryResult<RiskReading[]>;
   poolHealth: QueryResult<PoolHealthView>;
+  liquidationMap: QueryResult<LiquidationMapView>;
   portfolio: QueryResult<PortfolioSummary>;
   manager: QueryResult<ManagerDetail>;
   alerts: QueryResult<AlertRecord[]>;

@@ -91,6 +91,13 @@ export interface ReadPlan {
   poolsEveryMs?: number | null;
   /** The budget stretched the pools' read beyond its 15 minutes. */
   poolsSlowed?: boolean;
+  /**
+   * How often the protocol's loans are read for the liquidation map; null: not read for the
+   * budget; absent: not planned (no budget state yet).
+   */
+  liquidationsEveryMs?: number | null;
+  /** The budget stretched the map's read beyond its hour. */
+  liquidationsSlowed?: boolean;
   /** The budget's pace factor (1: not slowed); null: reads stopped for the budget. */
   pace: number | null;
   /** What the budget did, in plain words, or null when nothing was slowed. */

@@ -16,7 +16,8 @@ import type {
   UnreachedChannel,
 } from '../../src/shared/contract';
 import { amountText, usdPriceDigits } from '../../src/shared/format';
-import { rawPrice, tickDecimals } from '../../src/shared/units';
+import { humanPrice, rawPrice, tickDecimals } from '../../src/shared/units';
+import { bucketsOf, bucketWidth, clustersOf, mapEntryOf, type MapEntry } from '../../src/shared/risk-model';
 import { AlertEngine, riskAlertText } from '../../src/main/core/alerts/alert-engine';
 import { EventBus, type CoreEvents } from '../../src/main/core/events';
 import { describePosition, interestWords } from '../../src/main/core/alerts/position-text';
@@ -577,6 +578,7 @@ function answers(): Record<string, (args: any) => unknown> {
       }),
     riskHistory: () => ({ data: READINGS, source: 'cache', fetchedAt: NOW, stale: false }),
     poolHealth: () => answer(POOL_HEALTH),
+    liquidationMap: (a: { pool: string }) => answer(liquidationMapOf(POOLS.find((p) => p.pool_name === a.pool)!)),
     collection: () => page([NFT(1), NFT(2)]),
     holders: () =>
       page([
@@ -584,6 +586,38 @@ function answers(): Record<string, (args: any) => unknown> {
         { owner: '0xother', count: 7 },
       ]),
     demoHints: () => ({ owners: [] }),
+  };
+}
+
+/** A pool's liquidation map: two crowds of longs 12-14 % below its mid, one of shorts 10-11 % above; the manager is one. */
+function liquidationMapOf(p: Pool) {
+  const mid = MID[p.pool_name]!;
+  const params = { liquidation: 1.125, target_liquidation: 1.25, user_reward: 0.01, pool_reward: 0.04 };
+  const entries: MapEntry[] = [];
+  const usd = 2_500 / mid;
+  for (let i = 0; i < 12; i++) {
+    const at = mid * (i < 8 ? 0.86 + i * 0.002 : 1.1 + (i - 8) * 0.003);
+    // A long of b base owing 0.8 b at: liquidated at 1.125 x 0.8 x at; a short mirrors it.
+    const h =
+      i < 8
+        ? { base: usd * (1 + i), quote: 0, debtBase: 0, debtQuote: (at * usd * (1 + i)) / 1.125 }
+        : { base: 0, quote: 1.125 * at * usd * (i - 6), debtBase: usd * (i - 6), debtQuote: 0 };
+    entries.push(mapEntryOf(i === 0 ? MANAGER.manager_id : `0xm${i}`, h, params, i === 0)!);
+  }
+  entries.sort((a, b) => a.price - b.price);
+  const width = bucketWidth(mid, humanPrice(p.tick_size, p));
+  const buckets = bucketsOf(entries, width);
+  return {
+    pool: p.pool_name,
+    entries,
+    buckets,
+    width,
+    clusters: clustersOf(buckets),
+    readAt: NOW - 20 * 60_000,
+    everyMs: 3_600_000,
+    loans: 12,
+    pages: 1,
+    unplaced: 0,
   };
 }
 

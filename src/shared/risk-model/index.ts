@@ -11,3 +11,4 @@ export * from './safe-round';
 export * from './shock';
 export * from './stable';
 export * from './protocol-rules';
+export * from './liquidation-map';

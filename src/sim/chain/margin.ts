@@ -3,6 +3,7 @@ import { EVENT_TYPES } from '../../shared/api';
 import { riskRatioToStream } from '../../shared/units';
 import { objectId, type Rng } from '../rng';
 import { AssetValues } from './asset-values';
+import { crowdAt, leverageTarget, openRate, type Crowd } from './leverage';
 import { LiquidationScan, ratioNow } from './liquidation-scan';
 import { MarginPools, type MarginPool, type Stamp } from './margin-pools';
 import type { Debt, Manager, MarginReads } from './margin-manager';
@@ -57,6 +58,9 @@ export class MarginEngine implements MarginReads {
   private readonly scanLiquidate = (m: Manager, ratio: number): void => this.liquidate(m, ratio, this.stepMs);
   /** How much more often managers open, move and close than with the default owners (1 then). */
   private readonly activity: number;
+  /** Market time since the history began (the crowds' clock: leverage.ts). */
+  private marketSec = 0;
+  private crowd: Crowd | null = null;
 
   constructor(
     private readonly rng: Rng,
@@ -64,6 +68,8 @@ export class MarginEngine implements MarginReads {
     markets: Market[],
     private readonly emit: MarginEmit,
     startMs: number,
+    /** The world's seed: when and where traders crowd (leverage.ts). */
+    private readonly seed = 0,
     /**
      * Owners of margin managers (a desk of many wallets: `sim --margin-owners`). Each acts as
      * often as one of the default 36 does: managers open, move and close `owners / 36` times as
@@ -134,8 +140,10 @@ export class MarginEngine implements MarginReads {
   step(dtSec: number, ms: number, warmup: boolean): void {
     this.values.refresh();
     this.book.accrue(dtSec);
+    this.crowd = crowdAt(this.seed, this.marketSec, this.markets.length);
+    this.marketSec += dtSec;
     const a = this.activity;
-    if (this.rng.chance((dtSec * a) / (warmup ? 240 : 900))) this.open(ms);
+    if (this.rng.chance(((dtSec * a) / (warmup ? 240 : 900)) * openRate(this.crowd))) this.open(ms);
     if (this.rng.chance((dtSec * a) / 1500)) this.addCollateral(ms);
     if (this.rng.chance((dtSec * a) / 1200)) this.withdraw(ms);
     if (this.rng.chance((dtSec * a) / 90)) this.relever(ms);
@@ -168,7 +176,8 @@ export class MarginEngine implements MarginReads {
   }
 
   private open(ms: number): void {
-    const market = this.rng.pick(this.markets);
+    const picked = this.rng.pick(this.markets);
+    const market = this.crowd ? this.markets[this.crowd.market]! : picked;
     const owner =
       this.owners[Math.min(this.owners.length - 1, Math.floor(this.owners.length * this.rng.next() ** 1.6))]!;
     const s = this.stamp(ms);
@@ -218,7 +227,7 @@ export class MarginEngine implements MarginReads {
       },
       s.digest,
     );
-    const target = this.rng.range(m.risk.minBorrow + 0.01, m.risk.minBorrow + 0.35);
+    const target = leverageTarget(this.rng.next(), m.risk.minBorrow + 0.01, m.risk.minBorrow + 0.35, this.crowd?.tier);
     this.borrowTo(m, target, this.rng.chance(0.62) ? 'long' : 'short', ms, s);
   }
 
@@ -331,7 +340,7 @@ export class MarginEngine implements MarginReads {
     const m = borrowers[at]!;
     this.borrowTo(
       m,
-      this.rng.range(m.risk.minBorrow + 0.005, m.risk.minBorrow + 0.2),
+      leverageTarget(this.rng.next(), m.risk.minBorrow + 0.005, m.risk.minBorrow + 0.2),
       m.debt?.side === 'base' ? 'short' : 'long',
       ms,
       this.stamp(ms),

@@ -112,6 +112,7 @@ export class World {
         });
       },
       this.clockMs,
+      opts.seed,
       opts.marginOwners,
     );
     this.warmupEnd = this.clockMs + 12 * 3_600_000;

@@ -178,6 +178,11 @@ describe('contract queries against the Demo network', () => {
       expect(p.supply_apr).toBeLessThan(p.borrow_apr);
       expect(health.data.history[p.margin_pool_id].at(-1).ts_ms).toBe(p.ts_ms);
     }
+    // Every active manager of a pool at its liquidation price, from the protocol's loans (the
+    // clusters and the walk: tests/integration/core/risk/liquidation-map.test.ts).
+    const map = await call('liquidationMap', { pool: 'SUI_USDC' });
+    expect(map.data.entries.length).toBeGreaterThan(0);
+    expect(map.data.readAt).not.toBeNull();
     const alerts = await call('alerts', {});
     expect(Array.isArray(alerts.data)).toBe(true);
     // History replayed at first start (from before the owner was watched) is stored, not alerted.

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { PortfolioSummary } from '../../../src/shared/contract';
 import { CORE_LOCALE, dayText, distanceText } from '../../../src/shared/format';
 import { ratioText } from '../../../src/shared/units';
+import { positionWords } from '../../../src/main/core/alerts/position-text';
 import type { DigestClock } from '../../../src/main/core/digest/digest-schedule';
 import { parseNotifyConfig } from '../../../src/main/core/notify/config';
 import { PORTFOLIO_CACHE_KEY } from '../../../src/main/core/risk/risk-refresh';
@@ -153,8 +154,12 @@ describe('the daily digest', () => {
         `^Your ${own.length} positions?, valued (?:[A-Z][a-z]{2} \\d{1,2}, )?\\d{1,2}:\\d{2} [AP]M UTC \\(24 h before in brackets\\):$`,
       ),
     );
+    // Each position by its own words (side, size, pool), as every alert names it: a wallet may hold
+    // two positions on one pool (the Demo wallet has two SUI_USDC longs), so the pool alone is not it.
     for (const p of own) {
-      const line = lines.find((l) => l.startsWith('• desk: ') && l.includes(p.pool_name ?? '?'))!;
+      const its = lines.filter((l) => l.startsWith(`• desk: ${positionWords(p)}: `));
+      expect(its, positionWords(p)).toHaveLength(1);
+      const line = its[0]!;
       expect(line).toContain(`ratio ${ratioText(p.risk_ratio!)} (1.500)`);
       expect(line).toContain(`distance ${distanceText(p.distance_pct!, CORE_LOCALE)} (\u221220.0\u202F%)`);
       expect(line).toMatch(/interest [\d,.]+ [A-Z]+ \(\$[\d,.]+\) in 24 h at \d+\.\d{2}\u202F%/);

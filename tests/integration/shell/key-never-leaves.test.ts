@@ -92,6 +92,7 @@ describe('the API key never crosses to the renderer', () => {
       marginEventsByIds: { ids: ['0-0'] },
       riskHistory: { managerId: '0xabc' },
       poolHealth: {},
+      liquidationMap: { pool: 'SUI_USDC' },
       portfolio: {},
       manager: { managerId: `0x${'3'.repeat(64)}` }, // an unknown manager
       alerts: {},

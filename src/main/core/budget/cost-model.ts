@@ -37,6 +37,8 @@ export interface CostInputs {
   owners: number;
   /** Credits of one read of every watched owner's records (recordsReadCredits, or the protocol-wide list's). */
   recordsCredits: number;
+  /** Credits of one read of the protocol's loans for the liquidation map (its pages as last read); absent: not read. */
+  liquidationsCredits?: number;
   /**
    * Each owner's record reads for its managers' events, at their measured (and paced) interval;
    * on the Demo network already as at speed 1 (`demoEvents`).
@@ -84,8 +86,8 @@ export interface ProtocolPages {
 /**
  * Credits of one read of `owners` watched owners' records (docs/credits.md "What is read"): each
  * of the two lists (managers, supplies) a page per owner, or its protocol-wide pages where known
- * and fewer. A desk of 100 wallets of the Demo network (seed 7, `--margin-owners 100`: 1,247
- * managers in 25 pages, 105 supplies in 3) reads 28 pages, 280 credits, where per owner it reads
+ * and fewer. A desk of 100 wallets of the Demo network (seed 7, `--margin-owners 100`: 1,196
+ * managers in 24 pages, 111 supplies in 3) reads 27 pages, 270 credits, where per owner it reads
  * 200, 2,000 credits.
  */
 export function recordsReadCredits(owners: number, protocol: ProtocolPages = {}): number {
@@ -153,6 +155,18 @@ export function forecast(i: CostInputs): Omit<CreditForecast, 'preview' | 'demo'
         every === null
           ? 'not read: the budget is spent'
           : `every ${everyText(every)}, ${POOLS_READ_CREDITS} credits a read (every pool at once)${slowed(i.reads.poolsSlowed === true)}`,
+    });
+  }
+  if (i.reads.liquidationsEveryMs !== undefined && i.liquidationsCredits !== undefined) {
+    const every = i.reads.liquidationsEveryMs;
+    const credits = i.liquidationsCredits;
+    lines.push({
+      what: 'Liquidation map (every loan of the protocol)',
+      perDay: every === null ? 0 : round((DAY_MS / every) * credits),
+      detail:
+        every === null
+          ? 'not read: the budget is spent'
+          : `every ${everyText(every)}, ${countText(credits, CORE_LOCALE)} credits a read (${countText(credits / ESTIMATED_CREDITS, CORE_LOCALE)} pages of loans)${slowed(i.reads.liquidationsSlowed === true)}`,
     });
   }
   const pools = i.poolStreams.map((p) => ({

@@ -13,6 +13,7 @@ import type { Notifier } from '../notify/notifier';
 import type { AssetBookCache } from '../risk/asset-book';
 import type { EventUnits } from '../risk/event-amounts';
 import type { LateUnits } from '../risk/late-units';
+import type { LiquidationMapWatch } from '../risk/liquidation-map';
 import type { RiskRefresh } from '../risk/risk-refresh';
 import type { SettingsService } from '../settings';
 import type { ResponseCache } from '../store/cache-repo';
@@ -38,6 +39,8 @@ export interface ContractContext {
   /** The margin pools' health as read (risk/pool-health.ts), and how often it is read now. */
   pools: PoolHealthRepo;
   poolsEveryMs: () => number | null;
+  /** Every pool's liquidation map as last read (risk/liquidation-map.ts), and a read now. */
+  liquidationMap: Pick<LiquidationMapWatch, 'view' | 'read'>;
   /** The watch list and per-manager thresholds as stored. */
   stored: SettingsRepo;
   storeHealth: StoreHealth;

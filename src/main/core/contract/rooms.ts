@@ -16,7 +16,7 @@ export interface ContractRooms {
   storeHealth: StoreHealth;
   link: ServiceLink;
   watch: WatchRegistry;
-  risk: Pick<RiskServices, 'eventUnits' | 'lateUnits' | 'refresh' | 'assets' | 'poolHealth'>;
+  risk: Pick<RiskServices, 'eventUnits' | 'lateUnits' | 'refresh' | 'assets' | 'poolHealth' | 'liquidationMap'>;
   /** The streams' statuses (a pool stream the guard holds open says so: the forecast names it). */
   supervisor: Pick<StreamSupervisor, 'statuses'>;
   plan: Pick<CreditPlan, 'forecast'>;
@@ -37,6 +37,7 @@ export function contractContext(r: ContractRooms, commands: MonitorCommands): Co
     alerts: r.store.risk,
     pools: r.store.pools,
     poolsEveryMs: () => r.risk.poolHealth.everyMs(),
+    liquidationMap: r.risk.liquidationMap,
     stored: r.store.settings,
     storeHealth: r.storeHealth,
     noteNetwork: (err) => r.link.noteNetwork(err),

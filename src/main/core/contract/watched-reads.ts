@@ -1,4 +1,5 @@
 import type { ContractResults, ManagerDetail, QueryResult, StoredMarginEvent } from '../../../shared/contract';
+import { humanPrice } from '../../../shared/units';
 import { ServiceError } from '../client/errors';
 import { ownerOfManager, readManager } from '../risk/portfolio';
 import type { ValuationSnapshot } from '../risk/risk-refresh';
@@ -8,7 +9,14 @@ import { toEventRow } from './event-rows';
 import { keyOf, local, readThrough, staleBecause, type ReadThroughContext } from './read-through';
 
 type WatchedReads =
-  'marginEvents' | 'marginEventsByIds' | 'riskHistory' | 'poolHealth' | 'portfolio' | 'manager' | 'alerts';
+  | 'marginEvents'
+  | 'marginEventsByIds'
+  | 'riskHistory'
+  | 'poolHealth'
+  | 'liquidationMap'
+  | 'portfolio'
+  | 'manager'
+  | 'alerts';
 
 /** How long the Portfolio's first call waits for the first reading of the watched wallets (one answer's timeout). */
 const FIRST_READING_WAIT_MS = 30_000;
@@ -20,6 +28,9 @@ const slowFirstReading = (): ServiceError =>
 
 /** The pool-health history a view gets unless it asks another span: a week. */
 const POOL_HISTORY_MS = 7 * 86_400_000;
+
+/** How long a first look at a pool's map waits for the first read of the loans (about 10 pages). */
+const LIQUIDATION_MAP_WAIT_MS = 20_000;
 
 /** How long Live events waits for what its rows' units need (a manager's pool, the asset book); later, they are pushed again. */
 const UNITS_WAIT_MS = 2_000;
@@ -38,6 +49,7 @@ export function watchedReads(
       | 'alerts'
       | 'pools'
       | 'poolsEveryMs'
+      | 'liquidationMap'
       | 'notify'
       | 'watch'
       | 'eventUnits'
@@ -142,6 +154,28 @@ export function watchedReads(
         fetchedAt: at || Date.now(),
         // Stale once a read is missed: older than two intervals, or kept while offline.
         stale: c.offline() || pools.length === 0 || (every !== null && Date.now() - at > 2 * every),
+      };
+    },
+    // From the store: the protocol's loans as the map's timer read them (risk/liquidation-map.ts);
+    // read at once when none were ever read, so a first look at a pool shows its map.
+    liquidationMap: async (a, s) => {
+      const book = c.assets.peek() ?? (c.offline() ? undefined : await c.assets.load().catch(() => undefined));
+      const pool = book ? [...book.poolsById.values()].find((p) => p.pool_name === a.pool) : undefined;
+      if (book && !pool)
+        throw new ServiceError('not-found', `There is no pool named ${a.pool}: pick one from Markets.`, 404);
+      if (c.liquidationMap.view(a.pool, null).readAt === null && !c.offline()) {
+        await settledOrAfter(c.liquidationMap.read(), LIQUIDATION_MAP_WAIT_MS);
+        if (s?.aborted) throw new ServiceError('cancelled', 'The liquidation map was no longer asked for.');
+      }
+      const view = c.liquidationMap.view(a.pool, pool ? humanPrice(pool.tick_size, pool) : null);
+      const every = view.everyMs;
+      const at = view.readAt;
+      return {
+        data: view,
+        source: c.offline() || at === null ? 'cache' : 'network',
+        fetchedAt: at ?? Date.now(),
+        // Stale once a read is missed: older than two intervals, never read, or kept while offline.
+        stale: c.offline() || at === null || (every !== null && Date.now() - at > 2 * every),
       };
     },
     portfolio: async () => {

@@ -8,6 +8,7 @@ import {
   type CostInputs,
 } from '../budget/cost-model';
 import { POOL_HEALTH_INTERVAL_MS, POOL_HEALTH_MAX_MS } from '../risk/pool-health';
+import { LIQUIDATION_MAP_INTERVAL_MS, LIQUIDATION_MAP_MAX_MS, type LiquidationMapWatch } from '../risk/liquidation-map';
 import { CADENCE_RULES } from '../risk/cadence';
 import { STREAM_CREDITS_PER_HOUR, streamRoomPerDay, streamsAffordable } from '../risk/danger-pricing';
 import type { CoreBus } from '../events';
@@ -29,6 +30,7 @@ export interface CreditPlanDeps {
   risk: {
     refresh: Pick<RiskRefresh, 'recordsCredits' | 'eventReads'>;
     schedule: Pick<PriceSchedule, 'inForce' | 'planFor' | 'plannedCreditsPerDay'>;
+    liquidationMap: Pick<LiquidationMapWatch, 'readCredits'>;
   };
   /** How many owners are watched. */
   watch: Pick<WatchRegistry, 'list'>;
@@ -43,6 +45,17 @@ export const POOLS_READ: PacedRead = {
   credits: POOLS_READ_CREDITS,
   maxMs: POOL_HEALTH_MAX_MS,
 };
+
+/**
+ * The liquidation map's read (risk/liquidation-map.ts): every page of the protocol's loans, hourly,
+ * stretched by the budget to a day at most; `credits`: its pages as last read.
+ */
+export const liquidationsRead = (credits: number): PacedRead => ({
+  id: 'liquidation map',
+  intervalMs: LIQUIDATION_MAP_INTERVAL_MS,
+  credits,
+  maxMs: LIQUIDATION_MAP_MAX_MS,
+});
 
 /** The streams a plan allows at once, the margin stream's first (a custom plan's as set). */
 const streamSlots = (s: Settings): number => planOf(s)?.streams ?? s.streamBudget;
@@ -110,6 +123,7 @@ export class CreditPlan {
       records: this.recordsRead(s),
       events: this.d.risk.refresh.eventReads(),
       pools: POOLS_READ,
+      liquidations: liquidationsRead(this.d.risk.liquidationMap.readCredits()),
     };
   }
 
@@ -138,6 +152,7 @@ export class CreditPlan {
       records: this.recordsRead(s),
       events: demoEvents(this.d.risk.refresh.eventReads(), speed),
       pools: POOLS_READ,
+      liquidations: liquidationsRead(this.d.risk.liquidationMap.readCredits()),
     };
   }
 
@@ -170,6 +185,7 @@ export class CreditPlan {
       priceCredits: PRICE_READ_CREDITS,
       owners: this.d.watch.list().length,
       recordsCredits: this.d.risk.refresh.recordsCredits(),
+      liquidationsCredits: this.d.risk.liquidationMap.readCredits(),
       demoSpeed: speed,
       guardStream: guardStreamOf(s),
     };

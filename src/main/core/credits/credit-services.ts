@@ -17,7 +17,7 @@ export interface CreditServicesDeps {
   storeHealth: Pick<StoreHealth, 'guard'>;
   link: ServiceLink;
   /** The reads the risk room makes, for the forecast and the budget's pacing; it is handed the plan. */
-  risk: Pick<RiskServices, 'refresh' | 'schedule' | 'prices' | 'paceBy'>;
+  risk: Pick<RiskServices, 'refresh' | 'schedule' | 'prices' | 'paceBy' | 'liquidationMap'>;
   /** How many owners are watched (the forecast). */
   watch: Pick<WatchRegistry, 'list'>;
   /** Hears what the service bills (`requestAnswered`, `streamBytes`); the meter and the plan publish here. */

@@ -10,7 +10,9 @@ import { PRIOR_DAILY_VOL } from '../risk/volatility';
 import { MemorySecretStore, monthlyBudgetOf, planOf, SettingsService } from '../settings';
 import type { Store } from '../store/store';
 import { CREDITS_KEY, type CreditCounts } from './credit-meter';
-import { guardStreamOf, POOLS_READ } from './credit-plan';
+import { guardStreamOf, liquidationsRead, POOLS_READ } from './credit-plan';
+import { ESTIMATED_CREDITS } from '../../../shared/credit-prices';
+import { LIQUIDATION_MAP_PRIOR_PAGES } from '../risk/liquidation-map';
 
 /**
  * The forecast from a store alone (`tidewatch doctor`): the settings, the watch list and the last
@@ -47,6 +49,9 @@ export function forecastFromStore(store: Store, pools: readonly Pool[], now = Da
     credits: recordsReadCredits(owners),
     maxMs: 86_400_000,
   };
+  // The liquidation map's pages as the last run read them (the store keeps its map), else the prior.
+  const liquidationsCredits =
+    (store.liquidationMap.lastRead()?.pages ?? LIQUIDATION_MAP_PRIOR_PAGES) * ESTIMATED_CREDITS;
   const plan = planReads(
     guarded,
     CADENCE_RULES.guard,
@@ -58,6 +63,7 @@ export function forecastFromStore(store: Store, pools: readonly Pool[], now = Da
       records,
       events: [],
       pools: POOLS_READ,
+      liquidations: liquidationsRead(liquidationsCredits),
     },
     {
       readable: (a) => !isStable(symbolOf.get(a) ?? '') && pricingPoolOf(pools, a) !== undefined,
@@ -75,6 +81,7 @@ export function forecastFromStore(store: Store, pools: readonly Pool[], now = Da
       priceCredits: PRICE_READ_CREDITS,
       owners,
       recordsCredits: recordsReadCredits(owners),
+      liquidationsCredits,
       events: [],
       poolStreams: [],
       guardStream: guardStreamOf(settings),

@@ -14,7 +14,8 @@ export const STREAM_CREDITS_PER_HOUR = 40_000;
 
 /**
  * Credits a day the pool streams may take: the day's allowance less the margin stream and the
- * reads as planned. Null where nothing is charged or no budget is set.
+ * reads as planned (the prices, the records, the events' reads, the margin pools' read and the
+ * liquidation map's, where they are read). Null where nothing is charged or no budget is set.
  */
 export function streamRoomPerDay(
   budget: BudgetState | null,
@@ -24,7 +25,8 @@ export function streamRoomPerDay(
 ): number | null {
   if (budget === null || budget.monthly === null) return null;
   const room = allowedPerDay(budget.monthly, budget.spentThisMonth, new Date(now));
-  const planned = budget.fixedPerDay + readsPerDay([...reads, budget.records, ...budget.events], 1, bounds);
+  const others = [budget.records, ...budget.events, budget.pools, budget.liquidations].filter((r) => r !== undefined);
+  const planned = budget.fixedPerDay + readsPerDay([...reads, ...others], 1, bounds);
   return Math.max(0, room - planned);
 }
 

@@ -28,7 +28,10 @@ interface Anchor {
 }
 
 /** A manager's holdings and debts in human units, from its REST record; null when a debt's asset is not known. */
-export function holdingsOf(m: MarginManager, book: AssetBook): Holdings | null {
+export function holdingsOf(
+  m: Pick<MarginManager, 'dex_pool_id' | 'deposit' | 'active_loans'>,
+  book: AssetBook,
+): Holdings | null {
   const pool = book.poolsById.get(m.dex_pool_id);
   if (!pool) return null;
   const dep = m.deposit;

@@ -10,6 +10,7 @@ import { distanceToNextThreshold, readIntervalMs, type CadenceRule } from './cad
 import { UNSCHEDULED_MAX_AGE_MS, type PriceBook } from './prices';
 import type { VolatilityBook } from './volatility';
 import { POOL_HEALTH_INTERVAL_MS } from './pool-health';
+import { LIQUIDATION_MAP_INTERVAL_MS } from './liquidation-map';
 
 /** A watched position with debt, as the schedule sees it. */
 export interface GuardedPosition {
@@ -34,6 +35,8 @@ export interface BudgetState {
   events: PacedRead[];
   /** The margin pools' read (pool health: risk/pool-health.ts), paced with the rest; absent: not read. */
   pools?: PacedRead;
+  /** The protocol's loans for the liquidation map (risk/liquidation-map.ts), paced with the rest; absent: not read. */
+  liquidations?: PacedRead;
 }
 
 export interface PriceScheduleDeps {
@@ -169,6 +172,11 @@ export class PriceSchedule {
     return this.current.poolsEveryMs;
   }
 
+  /** How often the protocol's loans are read for the liquidation map, paced like the prices (null: not planned, or not read). */
+  liquidationsIntervalMs(): number | null {
+    return this.current.liquidationsEveryMs;
+  }
+
   /** How often the margin records are read now: the setting, paced like the prices (null: as set). */
   recordsIntervalMs(): number | null {
     return this.current.recordsEveryMs;
@@ -285,6 +293,8 @@ export interface PlannedReads {
   recordsEveryMs: number | null;
   /** The margin pools' read after pacing (null: not planned). */
   poolsEveryMs: number | null;
+  /** The liquidation map's read after pacing (null: not planned). */
+  liquidationsEveryMs: number | null;
   /** Per owner, the least time between two event reads (only when paced). */
   eventGaps: Map<string, number>;
   /** The event reads with their intervals after pacing. */
@@ -330,7 +340,13 @@ export function planReads(
   if (budget !== null && budget.monthly !== null) {
     const allowed = allowedPerDay(budget.monthly, budget.spentThisMonth, new Date(at.now));
     pace = paceFactor(
-      [...reads, budget.records, ...budget.events, ...(budget.pools ? [budget.pools] : [])],
+      [
+        ...reads,
+        budget.records,
+        ...budget.events,
+        ...(budget.pools ? [budget.pools] : []),
+        ...(budget.liquidations ? [budget.liquidations] : []),
+      ],
       budget.fixedPerDay,
       allowed,
       rule,
@@ -352,6 +368,9 @@ export function planReads(
     recordsWantMs: budget ? budget.records.intervalMs : null,
     recordsEveryMs: budget ? pacedIntervalMs(budget.records.intervalMs, pace, rule, budget.records.maxMs) : null,
     poolsEveryMs: budget?.pools ? pacedIntervalMs(budget.pools.intervalMs, pace, rule, budget.pools.maxMs) : null,
+    liquidationsEveryMs: budget?.liquidations
+      ? pacedIntervalMs(budget.liquidations.intervalMs, pace, rule, budget.liquidations.maxMs)
+      : null,
     // The gap after each read is the paced interval itself, so however the events bunch, an
     // owner is read at most once per paced interval (nothing at f = 1). The mean-rate gap (paced
     // less measured) assumed evenly spread events: bunched ones overspent Builder's day by 0.2 %
@@ -367,6 +386,7 @@ const EMPTY_PLAN: PlannedReads = {
   recordsWantMs: null,
   recordsEveryMs: null,
   poolsEveryMs: null,
+  liquidationsEveryMs: null,
   eventGaps: new Map(),
   events: [],
 };
@@ -410,6 +430,12 @@ export function readPlanOf(
           poolsEveryMs: plan.poolsEveryMs === Infinity ? null : plan.poolsEveryMs,
           poolsSlowed: slowedFrom(POOL_HEALTH_INTERVAL_MS, plan.poolsEveryMs),
         }),
+    ...(plan.liquidationsEveryMs === null
+      ? {}
+      : {
+          liquidationsEveryMs: plan.liquidationsEveryMs === Infinity ? null : plan.liquidationsEveryMs,
+          liquidationsSlowed: slowedFrom(LIQUIDATION_MAP_INTERVAL_MS, plan.liquidationsEveryMs),
+        }),
     pace: plan.pace === Infinity ? null : plan.pace,
     budgetNote,
   };
@@ -425,6 +451,8 @@ export function plannedCreditsPerDay(plan: PlannedReads, budget: BudgetState | n
     reads.push({ ...budget.records, intervalMs: plan.recordsEveryMs, maxMs: undefined });
   if (budget?.pools && plan.poolsEveryMs !== null)
     reads.push({ ...budget.pools, intervalMs: plan.poolsEveryMs, maxMs: undefined });
+  if (budget?.liquidations && plan.liquidationsEveryMs !== null)
+    reads.push({ ...budget.liquidations, intervalMs: plan.liquidationsEveryMs, maxMs: undefined });
   return readsPerDay(reads, 1, rule);
 }
 

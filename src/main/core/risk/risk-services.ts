@@ -11,6 +11,7 @@ import { CADENCE_RULES, type CadenceRule, type CadenceRuleName } from './cadence
 import { DangerPricing, streamsAffordable } from './danger-pricing';
 import { EventUnits } from './event-amounts';
 import { LateUnits } from './late-units';
+import { LiquidationMapWatch } from './liquidation-map';
 import { ManagerPoolLookup } from './manager-pools';
 import { OracleBook } from './oracle-book';
 import { PoolHealthWatch } from './pool-health';
@@ -20,7 +21,7 @@ import { RiskRefresh } from './risk-refresh';
 import { VolatilityBook } from './volatility';
 
 export interface RiskServicesDeps {
-  store: Pick<Store, 'margin' | 'cache' | 'risk' | 'settings' | 'pools'>;
+  store: Pick<Store, 'margin' | 'cache' | 'risk' | 'settings' | 'pools' | 'liquidationMap'>;
   /** The service: its client, whether it may be asked and is reachable, what each read found of that. */
   link: Pick<ServiceLink, 'client' | 'mayAsk' | 'offline' | 'noteNetwork'>;
   settings: Pick<SettingsService, 'effective'>;
@@ -59,6 +60,8 @@ export class RiskServices {
   readonly danger: DangerPricing;
   /** The margin pools' utilization and rates, read on the plan's interval; their alerts. */
   readonly poolHealth: PoolHealthWatch;
+  /** Every pool's liquidation map, from the protocol's loans read on the plan's interval. */
+  readonly liquidationMap: LiquidationMapWatch;
   /** The plan the reads keep to; none (reads follow the guard alone) until the credits room is built. */
   private budget: BudgetSource | null = null;
 
@@ -121,6 +124,7 @@ export class RiskServices {
       onPlan: () => {
         this.refresh.retime();
         this.poolHealth.retime();
+        this.liquidationMap.retime();
       },
       canRun: () => link.mayAsk() && !link.offline,
       log: d.log,
@@ -147,6 +151,16 @@ export class RiskServices {
       revalue: () => void this.refresh.revalue(),
       log: d.log,
     });
+    this.liquidationMap = new LiquidationMapWatch({
+      client,
+      book: () => this.assets.load(),
+      repo: () => d.store.liquidationMap,
+      storeHealth: d.storeHealth,
+      own: () => d.watch.managers,
+      intervalMs: () => this.schedule.liquidationsIntervalMs(),
+      canRun: () => link.mayAsk() && !link.offline,
+      log: d.log,
+    });
     // After each valuation the schedule plans from the positions valued, and the guard looks for danger.
     // The pools are first read after the first valuation: a pool past its kink then is told with its borrowers.
     let poolsStarted = false;
@@ -154,6 +168,7 @@ export class RiskServices {
       if (!poolsStarted) {
         poolsStarted = true;
         this.poolHealth.start();
+        this.liquidationMap.start();
       }
       this.schedule.replan();
       this.danger.update(this.refresh.positions());
@@ -178,5 +193,6 @@ export class RiskServices {
     this.schedule.close();
     this.danger.close();
     this.poolHealth.close();
+    this.liquidationMap.close();
   }
 }

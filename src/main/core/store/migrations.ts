@@ -244,6 +244,30 @@ export const MIGRATIONS: ReadonlyArray<(db: Database.Database) => void> = [
       ALTER TABLE watch_list ADD COLUMN watch_group TEXT NOT NULL DEFAULT 'mine';
     `);
   },
+  // 10: every pool's liquidation map as last read (each active manager's liquidation price, debt,
+  // what its liquidation repays and trades), and what that read took, for the pool and manager
+  // pages offline and the forecast's page count (docs/valuation.md "The liquidation map").
+  (db) => {
+    db.exec(`
+      CREATE TABLE liquidation_map (
+        pool TEXT NOT NULL,
+        manager_id TEXT NOT NULL,
+        side TEXT NOT NULL,
+        price REAL NOT NULL,
+        debt REAL NOT NULL,
+        repay REAL NOT NULL,
+        base REAL NOT NULL,
+        PRIMARY KEY (pool, manager_id)
+      );
+      CREATE TABLE liquidation_map_reads (
+        id INTEGER PRIMARY KEY CHECK (id = 1),
+        read_at INTEGER NOT NULL,
+        pages INTEGER NOT NULL,
+        loans INTEGER NOT NULL,
+        unplaced TEXT NOT NULL
+      );
+    `);
+  },
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

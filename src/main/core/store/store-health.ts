@@ -3,10 +3,11 @@ import { describeStoreError } from './store-errors';
 
 /**
  * Whether the store accepts writes, in plain words for the status: the margin stream publishes
- * its own failed commits (`marginStoreChanged`); cache, alert and pool-stream writes report here,
- * each under its source ("cache", "alerts", "pool:SUI_USDC"), so one that works again does not
- * clear another that still fails. A new failure is published once (`storeFailed`: the alert engine
- * raises its alert), every change as `storeHealthChanged` (the status).
+ * its own failed commits (`marginStoreChanged`); cache, alert, pool-stream and liquidation-map
+ * writes report here, each under its source ("cache", "alerts", "pool:SUI_USDC", "liquidation
+ * map"), so one that works again does not clear another that still fails. A new failure is
+ * published once (`storeFailed`: the alert engine raises its alert), every change as
+ * `storeHealthChanged` (the status).
  */
 export class StoreHealth {
   /** Source -> why its last write failed; a source is removed once a write of it works. */

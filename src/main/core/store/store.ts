@@ -17,6 +17,7 @@ import { MarginEventRepo } from './margin-events';
 import { MarketRepo } from './market-repo';
 import { InlineCommitter, type MarginCommitter } from './margin-committer';
 import { MarginWriter } from './margin-writer';
+import { LiquidationMapRepo } from './liquidation-map-repo';
 import { PoolHealthRepo } from './pool-health-repo';
 import { RiskAlertRepo } from './risk-alert-repo';
 import { SettingsRepo } from './settings-repo';
@@ -33,6 +34,8 @@ export class Store {
   readonly gaps: GapRepo;
   /** Each margin pool's utilization and rates at each read (risk/pool-health.ts). */
   readonly pools: PoolHealthRepo;
+  /** Every pool's liquidation map as last read (risk/liquidation-map.ts). */
+  readonly liquidationMap: LiquidationMapRepo;
   /** Where the margin stream commits: a thread of its own for a store on disk (store/margin-writer.ts). */
   marginWriter: MarginCommitter;
   private checkpointer: Checkpointer | undefined;
@@ -58,6 +61,7 @@ export class Store {
     this.risk = new RiskAlertRepo(db);
     this.gaps = new GapRepo(db);
     this.pools = new PoolHealthRepo(db);
+    this.liquidationMap = new LiquidationMapRepo(db);
     this.marginWriter = new InlineCommitter(this.margin);
   }
 

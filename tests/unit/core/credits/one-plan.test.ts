@@ -82,7 +82,11 @@ function rig(o: { metered: boolean; speed: number | null; settings: Partial<Sett
       poolStreamsToday: () => 0,
     } as unknown as CreditMeter,
     volumes,
-    risk: { refresh: { recordsCredits: () => 40, eventReads: () => [] }, schedule },
+    risk: {
+      refresh: { recordsCredits: () => 40, eventReads: () => [] },
+      schedule,
+      liquidationMap: { readCredits: () => 100 },
+    },
     watch: { list: () => ['0xa', '0xb'].map((owner) => ({ owner, label: null, group: 'mine' as const, added_at: 0 })) },
     events: { emit: () => {} },
   });

@@ -6,10 +6,11 @@ import {
   MARKET_READ_GAP_MS,
   MARKET_READ_NEAR_PCT,
   STREAM_CREDITS_PER_HOUR,
+  streamRoomPerDay,
   streamsAffordable,
 } from '../../../../src/main/core/risk/danger-pricing';
 import { CADENCE_RULES } from '../../../../src/main/core/risk/cadence';
-import type { GuardedPosition } from '../../../../src/main/core/risk/price-schedule';
+import type { BudgetState, GuardedPosition } from '../../../../src/main/core/risk/price-schedule';
 import { PriceBook } from '../../../../src/main/core/risk/prices';
 import type { ServiceClient } from '../../../../src/main/core/client/service-client';
 import { EventBus, type CoreEvents } from '../../../../src/main/core/events';
@@ -215,5 +216,15 @@ describe("a pool stream for the guard fits the month's budget", () => {
     // What the streams took counts: 360,000 leaves three hours of one, 460,000 less than an hour.
     expect(scale(360_000, local(1))).toBe(1);
     expect(scale(460_000, local(1))).toBe(0);
+  });
+
+  it("leaves the margin pools' read and the liquidation map's to them, where they are read", () => {
+    const room = (b: BudgetState) => streamRoomPerDay(b, reads, CADENCE_RULES.guard, now)!;
+    // The pools every 15 min at 10 credits (960 a day), the map hourly at 100 (2,400 a day).
+    const pools = { id: 'margin pools', intervalMs: 15 * 60_000, credits: 10 };
+    const liquidations = { id: 'liquidation map', intervalMs: 3_600_000, credits: 100 };
+    const without = room(budget(20_000_000));
+    expect(without - room({ ...budget(20_000_000), pools })).toBeCloseTo(960, 6);
+    expect(without - room({ ...budget(20_000_000), pools, liquidations })).toBeCloseTo(3_360, 6);
   });
 });

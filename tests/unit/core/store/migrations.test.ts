@@ -1,6 +1,7 @@
 import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
 import { migrate, MIGRATIONS, SCHEMA_VERSION } from '../../../../src/main/core/store/migrations';
+import { LiquidationMapRepo } from '../../../../src/main/core/store/liquidation-map-repo';
 import { SettingsRepo } from '../../../../src/main/core/store/settings-repo';
 
 describe('migrations', () => {
@@ -116,7 +117,7 @@ describe('migration 9', () => {
     const add = db.prepare('INSERT INTO watch_list (owner, label, added_at) VALUES (?, ?, ?)');
     add.run('0xa', 'desk', 10);
     add.run('0xb', null, 20);
-    expect(migrate(db)).toEqual([9]);
+    expect(migrate(db, 9)).toEqual([9]);
     const repo = new SettingsRepo(db);
     expect(repo.watchList()).toEqual([
       { owner: '0xa', label: 'desk', group: 'mine', added_at: 10 },
@@ -134,6 +135,33 @@ describe('migration 9', () => {
       ['0xb', 'fund', 'watched'],
       ['0xc', 'whale', 'watched'],
     ]);
+    db.close();
+  });
+});
+
+describe('migration 10', () => {
+  it("keeps every pool's liquidation map as last read, each read replacing the one before", () => {
+    const db = new Database(':memory:');
+    migrate(db, 9);
+    expect(migrate(db)).toEqual([10]);
+    const repo = new LiquidationMapRepo(db);
+    expect(repo.lastRead()).toBeNull();
+    const entry = (id: string, price: number) =>
+      ({ manager_id: id, side: 'long', price, debt: 100, repay: 62.5, base: 20, own: false }) as const;
+    repo.replace(
+      { readAt: 10, pages: 3, loans: 120, unplaced: {} },
+      new Map([['SUI_USDC', [entry('b', 2.5), entry('a', 2.4)]]]),
+    );
+    repo.replace(
+      { readAt: 20, pages: 4, loans: 150, unplaced: { SUI_USDC: 1 } },
+      new Map([['SUI_USDC', [entry('c', 2.6), entry('a', 2.41)]]]),
+    );
+    expect(repo.entries('SUI_USDC').map((e) => [e.manager_id, e.price])).toEqual([
+      ['a', 2.41],
+      ['c', 2.6],
+    ]);
+    expect(repo.entries('WAL_USDC')).toEqual([]);
+    expect(repo.lastRead()).toEqual({ readAt: 20, pages: 4, loans: 150, unplaced: { SUI_USDC: 1 } });
     db.close();
   });
 });
