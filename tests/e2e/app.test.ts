@@ -4,7 +4,7 @@ import { fileURLToPath } from 'node:url';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { World } from '../../src/sim';
-import { go, launchChromium, rendererBuilt, SCREENSHOTS } from '../support/browser';
+import { E2E_POLL_MS, go, launchChromium, rendererBuilt, SCREENSHOTS } from '../support/browser';
 import { tempDir } from '../support/monitor';
 import { busiestOwners } from '../support/sim';
 
@@ -80,7 +80,9 @@ describe('the UI in Chromium against `tidewatch serve` on the Demo network', () 
     const ms = Date.now() - startedAt;
     console.log(`serve start to portfolio rendered in Chromium: ${ms} ms`);
     expect(await page.getByTestId('wallet-card').count()).toBe(1 + busiest.length);
-    await expect.poll(() => page.getByTestId('freshness').first().textContent()).toMatch(/ago|just now/);
+    await expect
+      .poll(() => page.getByTestId('freshness').first().textContent(), { timeout: E2E_POLL_MS })
+      .toMatch(/ago|just now/);
     await page.screenshot({ path: `${SCREENSHOTS}/portfolio.png` });
   }, 70_000);
 
@@ -92,7 +94,7 @@ describe('the UI in Chromium against `tidewatch serve` on the Demo network', () 
     await page.getByTestId('position-row').first().waitFor({ timeout: 60_000 });
     expect(await shown()).toBe('light');
     await page.emulateMedia({ colorScheme: 'dark' });
-    await expect.poll(shown).toBe('dark');
+    await expect.poll(shown, { timeout: E2E_POLL_MS }).toBe('dark');
     // Picked with the button: kept, whatever the system does next.
     await page.getByRole('button', { name: 'Light theme' }).click();
     expect(await shown()).toBe('light');
@@ -119,7 +121,9 @@ describe('the UI in Chromium against `tidewatch serve` on the Demo network', () 
     await page.getByTestId('tab-holders').click();
     await page.getByTestId('holder-row').first().waitFor();
     await page.locator('[data-testid=filter-builder] input[type=checkbox]').first().check();
-    await expect.poll(() => page.getByTestId('fields-json').textContent()).toContain('attributes.contents.0.value');
+    await expect
+      .poll(() => page.getByTestId('fields-json').textContent(), { timeout: E2E_POLL_MS })
+      .toContain('attributes.contents.0.value');
 
     await view('#/markets', '[data-testid=pool-row]', 'markets');
     expect(await page.getByTestId('pool-row').count()).toBeGreaterThanOrEqual(4);
@@ -183,7 +187,9 @@ describe('the UI in Chromium against `tidewatch serve` on the Demo network', () 
       .first()
       .getAttribute('id'))!;
     await go(page, `#/alerts/${domId.replace('alert-', '')}`);
-    await expect.poll(() => page.locator(`#${domId}`).getAttribute('class')).toContain('focused');
+    await expect
+      .poll(() => page.locator(`#${domId}`).getAttribute('class'), { timeout: E2E_POLL_MS })
+      .toContain('focused');
     await go(page, '#/events');
     await page
       .locator('[data-testid=events-table] tbody tr', { hasText: 'Liquidation' })

@@ -3,7 +3,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { World } from '../../src/sim';
 import { startServe, type Serving } from '../../src/main/web/serve';
-import { go, launchChromium, rendererBuilt, SCREENSHOTS, textsIn } from '../support/browser';
+import { E2E_POLL_MS, go, launchChromium, rendererBuilt, SCREENSHOTS, textsIn } from '../support/browser';
 import { tempDir } from '../support/monitor';
 import { busiestOwners } from '../support/sim';
 
@@ -128,7 +128,7 @@ describe('what a trader must see', () => {
     await page.getByRole('button', { name: 'Show amounts' }).waitFor();
     await go(page, '#/portfolio');
     await page.getByTestId('position-row').first().waitFor();
-    await expect.poll(() => text('wallet-totals')).toContain('$•••••');
+    await expect.poll(() => text('wallet-totals'), { timeout: E2E_POLL_MS }).toContain('$•••••');
     // Market data stays: the liquidation price and the distance are prices, not the user's amounts.
     expect((await page.getByTestId('distance').first().textContent()) ?? '').toMatch(/liq\. \$[\d,.]+/);
     await go(page, '#/events');
@@ -209,7 +209,9 @@ describe('what a trader must see', () => {
     );
     expect(await page.locator('[data-testid=liquidations-table] tbody tr').first().textContent()).toMatch(/\$[\d,.]+/);
     await page.getByTestId('timeline-window').selectOption({ label: '1 hour' });
-    await expect.poll(() => text('timeline-summary')).toMatch(/\d+\+? liquidations, \$[\d,.]+[KM]? repaid/);
+    await expect
+      .poll(() => text('timeline-summary'), { timeout: E2E_POLL_MS })
+      .toMatch(/\d+\+? liquidations, \$[\d,.]+[KM]? repaid/);
   });
 
   it('7. input and the small things', { timeout: 260_000 }, async () => {
@@ -233,7 +235,7 @@ describe('what a trader must see', () => {
     const punks = world.describe().collections.find((c) => c.includes('TidalPunk'))!;
     await go(page, `#/collection/${punks}`);
     await page.getByTestId('facet-count').first().waitFor({ timeout: 30_000 });
-    await expect.poll(() => text('match-count')).toMatch(/^\d[\d,]*$/);
+    await expect.poll(() => text('match-count'), { timeout: E2E_POLL_MS }).toMatch(/^\d[\d,]*$/);
     const before = await page.getByTestId('facet-count').allTextContents();
     await page.locator('[data-testid=filter-builder] input[type=checkbox]').first().check();
     await expect

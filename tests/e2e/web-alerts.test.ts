@@ -7,6 +7,7 @@ import { MonitorHarness } from '../support/monitor-harness';
 import type { NewAlert } from '../../src/main/core/store/risk-alert-repo';
 import type { AlertRecord } from '../../src/shared/contract';
 import {
+  E2E_POLL_MS,
   go,
   launchChromium,
   recordNotifications,
@@ -110,7 +111,7 @@ describe('the browser page alerts', () => {
     await page.getByTestId('view-alerts').waitFor({ timeout: 30_000 });
     // The permission is granted: nothing to ask.
     expect(await page.getByTestId('notify-permission-banner').count()).toBe(0);
-    await expect.poll(() => page.title()).toBe('Tidewatch');
+    await expect.poll(() => page.title(), { timeout: E2E_POLL_MS }).toBe('Tidewatch');
 
     const a = raise({
       rule: 'liquidation',
@@ -129,12 +130,12 @@ describe('the browser page alerts', () => {
         requireInteraction: true,
       },
     ]);
-    await expect.poll(() => page.title()).toBe('(1) Tidewatch');
+    await expect.poll(() => page.title(), { timeout: E2E_POLL_MS }).toBe('(1) Tidewatch');
 
     const row = page.locator(`#alert-${a.id} [data-testid=alert-row]`);
     await row.waitFor();
     await row.getByRole('button', { name: 'Acknowledge' }).click();
-    await expect.poll(() => page.title()).toBe('Tidewatch');
+    await expect.poll(() => page.title(), { timeout: E2E_POLL_MS }).toBe('Tidewatch');
     await page.locator(`#alert-${a.id}`).waitFor({ state: 'detached' });
     expect(pageErrors).toEqual([]);
   }, 60_000);
@@ -169,7 +170,9 @@ describe('the browser page alerts', () => {
       await card.getByTestId('notify-name').fill('phone');
       await card.getByTestId('notify-field-url').fill('ntfy.sh/no-scheme');
       await card.getByTestId('notify-save').click();
-      await expect.poll(() => card.getByTestId('notify-form-error').textContent()).toMatch(/^The topic URL must be/);
+      await expect
+        .poll(() => card.getByTestId('notify-form-error').textContent(), { timeout: E2E_POLL_MS })
+        .toMatch(/^The topic URL must be/);
       await card.getByRole('button', { name: 'Cancel' }).click();
 
       await add('ntfy', 'phone', { url: `${receiverUrl}/tidewatch-topic` });
@@ -313,7 +316,7 @@ describe('the browser page alerts', () => {
 
       await go(page, '#/alerts');
       await page.getByTestId('alert-thread').first().waitFor();
-      await expect.poll(() => page.title()).toMatch(/^\(\d+\) Tidewatch$/);
+      await expect.poll(() => page.title(), { timeout: E2E_POLL_MS }).toMatch(/^\(\d+\) Tidewatch$/);
       // The deliveries are logged, pushed as an empty change, and read again by the page.
       const chips = page.locator(`#alert-${liquidated.id} [data-testid=alert-delivery]`);
       await expect
@@ -356,7 +359,7 @@ describe('the browser page alerts', () => {
 
       // Filters: the critical ones only.
       await page.getByTestId('alert-filter-level').selectOption('critical');
-      await expect.poll(() => page.getByTestId('alert-thread').count()).toBe(2);
+      await expect.poll(() => page.getByTestId('alert-thread').count(), { timeout: E2E_POLL_MS }).toBe(2);
       expect(pageErrors).toEqual([]);
     },
   );

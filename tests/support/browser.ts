@@ -3,6 +3,11 @@ import { chromium, type Browser, type BrowserContext, type Locator, type Page } 
 
 export const CHROMIUM = process.env['CHROMIUM_PATH'] ?? '/usr/bin/chromium';
 export const SCREENSHOTS = 'test-results/screenshots';
+/**
+ * How long a page may take to show what a poll waits for: vitest's default (1 s) is shorter than
+ * a page reading 20 pages of a count on two busy cores (the ten runs under load saw it fail).
+ */
+export const E2E_POLL_MS = 15_000;
 
 /** Debian's Chromium, headless; never a browser download. */
 export async function launchChromium(): Promise<Browser> {
