@@ -12,3 +12,4 @@ export * from './shock';
 export * from './stable';
 export * from './protocol-rules';
 export * from './liquidation-map';
+export * from './book-close';

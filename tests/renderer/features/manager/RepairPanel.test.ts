@@ -9,6 +9,7 @@ import {
   liquidationPriceShown,
   priceAtRatio,
   reduceOnlyCloseFor,
+  reduceOnlyCloseOnBook,
   repayFor,
   depositAndRepayFor,
   valueAt,
@@ -19,8 +20,30 @@ import { MASK } from '../../../../src/shared/privacy';
 import RepairPanel from '../../../../src/renderer/src/features/manager/RepairPanel.vue';
 import { adviceAmount as shownUp } from '../../../../src/shared/risk-model';
 import { position, H, P, PARAMS } from '../../support/manager';
+import { setApi } from '../../../../src/renderer/src/api';
+import { rawPrice } from '../../../../src/shared/units';
+import type { Pool } from '../../../../src/shared/api';
+import { fakeApi } from '../../../support/fake-api';
+import { settle } from '../../support/timing';
 
-beforeEach(() => setActivePinia(createPinia()));
+const SUI_USDC = {
+  pool_id: '0x1',
+  pool_name: 'SUI_USDC',
+  base_asset_id: '0x2::sui::SUI',
+  quote_asset_id: '0x3::usdc::USDC',
+  base_asset_decimals: 9,
+  quote_asset_decimals: 6,
+  base_asset_symbol: 'SUI',
+  quote_asset_symbol: 'USDC',
+  tick_size: 100,
+  lot_size: 100_000_000,
+} as Pool;
+
+beforeEach(() => {
+  setActivePinia(createPinia());
+  // No book to read unless a test gives one: the close is then at the valuation's price.
+  setApi(fakeApi({}).api);
+});
 
 describe('the repair plan on the manager page', () => {
   const amountOf = (w: ReturnType<typeof mount>, id: string): number =>
@@ -149,6 +172,58 @@ describe('the repair plan on the manager page', () => {
       expect(amountOf(w, 'repair-deposit-USDC')).toBe(depositFor(h, P, adviceTarget(1.25), 'quote', 6)!.amount);
       expect(amountOf(w, 'repair-repay')).toBe(repayFor(h, P, adviceTarget(1.25), 6)!.amount);
       expect(w.get('[data-testid="repair-text"]').text()).toContain('to get back to 1.250');
+    });
+
+    it('fills the close on the book it reads, so the amount followed as written reaches the target', async () => {
+      const h = { base: 1000, quote: 200, debtBase: 0, debtQuote: 2300 };
+      // 100 SUI bid at each of $2.48, $2.45, $2.40 and $2.30: below the $2.50 the ratio is valued at.
+      const bids = [2.48, 2.45, 2.4, 2.3].map((price) => ({ price, quantity: 100 }));
+      const asked: string[] = [];
+      const f = fakeApi({
+        pools: () => ({ data: [SUI_USDC], source: 'network', fetchedAt: Date.now(), stale: false }),
+        depth: (a: { pool: string }) => {
+          asked.push(a.pool);
+          return {
+            data: {
+              pool_id: SUI_USDC.pool_id,
+              bids: bids.map((b) => ({
+                price: rawPrice(b.price, SUI_USDC),
+                total_quantity: b.quantity * 1e9,
+                order_count: 1,
+              })),
+              asks: [{ price: rawPrice(2.52, SUI_USDC), total_quantity: 500e9, order_count: 1 }],
+            },
+            source: 'network',
+            fetchedAt: Date.now(),
+            stale: false,
+          };
+        },
+      });
+      setApi(f.api);
+      const w = mount(RepairPanel, { props: { position: position({ h, thresholds }), own: false } });
+      await settle();
+      expect(asked).toEqual(['SUI_USDC']);
+      const onBook = reduceOnlyCloseOnBook(h, P, adviceTarget(1.25), 4, bids)!;
+      const atOracle = reduceOnlyCloseFor(h, P, adviceTarget(1.25), 4)!;
+      expect(amountOf(w, 'repair-close-amount')).toBe(onBook.amount);
+      expect(onBook.amount).toBeGreaterThan(atOracle.amount);
+      // Sold as read into those bids and repaid, it is out of the band; at the oracle's amount it was not.
+      const sold = (s: number): Holdings => {
+        let left = s;
+        let q = 0;
+        for (const b of bids) {
+          const take = Math.min(left, b.quantity);
+          q += take * b.price;
+          left -= take;
+        }
+        return { ...h, base: h.base - s, debtQuote: h.debtQuote - q };
+      };
+      expect(valueAt(sold(onBook.amount), P).ratio!).toBeGreaterThanOrEqual(1.25);
+      expect(valueAt(sold(atOracle.amount), P).ratio!).toBeLessThan(1.25);
+      expect(w.get('[data-testid="repair-close-note"]').text()).toMatch(
+        /^Filled on the book read at \d{1,2}:\d\d [AP]M [A-Z]+: on average \$2\.4\d{3} per SUI, \d\.\d\u202F% below the \$2\.5000 the ratio is valued at; fees aside\. If the book has moved since, sell a little more\.$/,
+      );
+      w.unmount();
     });
 
     it("buys back a short's base with its quote, and says so", () => {

@@ -12,11 +12,13 @@ import {
   priceAtRatio,
   projectRatio,
   reduceOnlyCloseFor,
+  reduceOnlyCloseOnBook,
   repayFor,
   depositAndRepayFor,
   valueAt,
   type AllowedActions,
   type Amount,
+  type BookLevel,
   type DebtRates,
   type Holdings,
   type PricePair,
@@ -59,11 +61,26 @@ export interface RepairAt {
    * the digits it is shown with; null outside the band, when there is nothing to do, or when no
    * trade that repays applies (at a ratio of 1 or below; a long owing its base).
    */
-  close: (ReduceOnlyClose & { baseSymbol: string; quoteSymbol: string; price: number }) | null;
+  close:
+    (ReduceOnlyClose & { baseSymbol: string; quoteSymbol: string; price: number; book: CloseOnBook | null }) | null;
+}
+
+/** The pool's book as the close trades on it (human units, best first), and when it was read. */
+export interface BookSides {
+  bids: BookLevel[];
+  asks: BookLevel[];
+  at: number;
+}
+
+/** How the close fills on the book: its average (quote per base) and the levels' depth; `at`: the book's time. */
+export interface CloseOnBook {
+  average: number;
+  depth: number;
+  at: number;
 }
 
 /** What brings the position back to `target`; null when it cannot be priced or has no debt. */
-export function repairAt(p: PositionSummary, target: number): RepairAt | null {
+export function repairAt(p: PositionSummary, target: number, book: BookSides | null = null): RepairAt | null {
   const m = modelOf(p);
   if (!m.prices || !(target > 0)) return null;
   const h = m.holdings;
@@ -81,8 +98,14 @@ export function repairAt(p: PositionSummary, target: number): RepairAt | null {
   const repay = above ? null : repayFor(h, m.prices, aim, repayDecimals);
   const brought = above ? null : depositAndRepayFor(h, m.prices, aim, repayDecimals);
   const actions = actionsAt(ratio, p.risk_params);
-  const close =
-    above || actions.borrow ? null : reduceOnlyCloseFor(h, m.prices, aim, adviceDigits(base, p.base_decimals));
+  const digits = adviceDigits(base, p.base_decimals);
+  // On the book where it was read (a long sells into the bids, a short buys from the asks), so the
+  // amount followed as written reaches the target; else at the valuation's price.
+  const onBook =
+    above || actions.borrow || !book
+      ? null
+      : reduceOnlyCloseOnBook(h, m.prices, aim, digits, h.debtQuote > 0 ? book.bids : book.asks);
+  const close = above || actions.borrow ? null : (onBook ?? reduceOnlyCloseFor(h, m.prices, aim, digits));
   return {
     target,
     ratio,
@@ -102,7 +125,15 @@ export function repairAt(p: PositionSummary, target: number): RepairAt | null {
         )
       : null,
     actions,
-    close: close ? { ...close, baseSymbol: base, quoteSymbol: quote, price: m.prices.base } : null,
+    close: close
+      ? {
+          ...close,
+          baseSymbol: base,
+          quoteSymbol: quote,
+          price: m.prices.base,
+          book: onBook && book ? { average: onBook.average, depth: onBook.depth, at: book.at } : null,
+        }
+      : null,
   };
 }
 
