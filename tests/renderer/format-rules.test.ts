@@ -696,12 +696,14 @@ describe('every view, alert and message, by the number rules (docs/formats.md)',
     for (const r of READINGS) scan.text('Manager (risk chart axis)', chart['xAxis'].axisLabel.formatter(r.ts_ms));
     // And as ECharts draws it on the page at 1280 and 1920: each time once, in the one style.
     for (const width of [1_042, 1_682]) {
-      const times = drawnTexts(chart, width, 300)
-        .map((t) => t.text)
-        .filter((t) => /\d:\d\d/.test(t));
+      const drawn = drawnTexts(chart, width, 300).map((t) => t.text);
+      const times = drawn.filter((t) => /\d:\d\d/.test(t));
       expect(times.length).toBeGreaterThanOrEqual(3);
       expect(new Set(times).size, times.join(' | ')).toBe(times.length);
       for (const t of times) scan.text(`Manager (risk chart axis, ${width} px)`, t);
+      // Its ratio axis: every tick with a ratio's three decimals.
+      expect(drawn.filter((t) => /^\d+(\.\d+)?$/.test(t)).length).toBeGreaterThanOrEqual(3);
+      scan.ratioAxis(`Manager (risk chart ratio axis, ${width} px)`, drawn);
     }
     // The threshold lines' names beside the plot: each ratio with three decimals.
     const names = (chart['graphic'][0].children as Array<{ type: string; style: { text: string } }>)

@@ -1,9 +1,9 @@
 import { amountDigits, APR_DIGITS, usdPriceDigits, USD_WHOLE_FROM } from '../../src/shared/format';
-import { tickDecimals } from '../../src/shared/units';
+import { RATIO_DIGITS, tickDecimals } from '../../src/shared/units';
 import { ASSETS, POOL_SPECS } from '../../src/sim/chain/assets';
 
 /** The decimals of every ratio shown, a reading or a threshold (`ratioText`, units.ts): "1.200". */
-export const RATIO_DIGITS = 3;
+export { RATIO_DIGITS };
 
 /**
  * The product's number rules (docs/formats.md) as checks on a text as a person reads it: a
@@ -147,6 +147,19 @@ export class FormatScan {
     )) {
       this.checked.ratio++;
       if ((m[2]?.length ?? 0) !== RATIO_DIGITS) this.find('ratio', where, text, m);
+    }
+  }
+
+  /**
+   * The labels a chart's ratio axis drew (its plain numbers): one number of decimals on the whole
+   * axis, a ratio's three ("1.250" over "1.200", never "1.25" beside "1.2").
+   */
+  ratioAxis(where: string, labels: readonly string[]): void {
+    for (const label of labels) {
+      const m = /^\d+(?:\.(\d+))?$/u.exec(label);
+      if (!m) continue;
+      this.checked.ratio++;
+      if ((m[1]?.length ?? 0) !== RATIO_DIGITS) this.find('ratio', where, label, m);
     }
   }
 

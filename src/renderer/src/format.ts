@@ -29,7 +29,7 @@ import {
   zoneText,
 } from '../../shared/format';
 import { MASK, maskAmounts } from '../../shared/privacy';
-import { formatUnits, ratioText } from '../../shared/units';
+import { formatUnits, ratioText, ratioTickText } from '../../shared/units';
 
 /**
  * The one formatter every number on screen passes through: the product's rules
@@ -147,6 +147,11 @@ export function unitsTitle(
 /** Ratios are not amounts: they stay visible in privacy mode unless asked. */
 export function ratio(value: number | null | undefined): string {
   return value === null || value === undefined ? '–' : ratioText(value);
+}
+
+/** A tick of a chart's ratio axis, three decimals like every ratio: "1.250", "1.200". */
+export function ratioTick(value: number): string {
+  return ratioTickText(value);
 }
 
 /** A percentage (`value` in percent), unsigned: "22.8 %" (a share, a spread). */
