@@ -203,6 +203,26 @@ export function amountText(value: Decimal, symbol: string | null | undefined, lo
   return symbol ? `${n} ${symbol}` : n;
 }
 
+/**
+ * Whether an amount that is not zero reads as zero at its asset's display precision: 0.0000178
+ * XBTC is "0.0000 XBTC". Such an amount is written in money, or as under the least one shown
+ * (`amountBoundText`), never as a zero beside "≤" (issue 40: "≤ 0.0000 XBTC ($1.73)").
+ */
+export function amountReadsZero(value: Decimal, symbol: string | null | undefined): boolean {
+  const n = Math.abs(Number(value));
+  return n > 0 && n < 0.5 * 10 ** -amountDigits(symbol);
+}
+
+/**
+ * An amount as a bound ("at most" it): at its display precision, or, where that reads zero,
+ * "< " and the least amount shown ("< 0.0001 XBTC"), never "≤ 0.0000 XBTC".
+ */
+export function amountBoundText(value: Decimal, symbol: string | null | undefined, locale: string): string {
+  if (!amountReadsZero(value, symbol)) return `\u2264 ${amountText(value, symbol, locale)}`;
+  const digits = amountDigits(symbol);
+  return `< ${amountText(10 ** -digits, symbol, locale)}`;
+}
+
 /** An amount in full, for its tooltip: every decimal of a raw amount's text, up to `FULL_AMOUNT_DIGITS` of a number. */
 export function amountFullText(value: Decimal, symbol: string | null | undefined, locale: string): string {
   const fraction = typeof value === 'string' ? (value.split('.')[1]?.length ?? 0) : FULL_AMOUNT_DIGITS;

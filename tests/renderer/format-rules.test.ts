@@ -32,6 +32,7 @@ import AlertsView from '../../src/renderer/src/features/alerts/AlertsView.vue';
 import CollectionView from '../../src/renderer/src/features/collection/CollectionView.vue';
 import EventsView from '../../src/renderer/src/features/events/EventsView.vue';
 import ManagerView from '../../src/renderer/src/features/manager/ManagerView.vue';
+import PositionFacts from '../../src/renderer/src/features/manager/PositionFacts.vue';
 import RepairPanel from '../../src/renderer/src/features/manager/RepairPanel.vue';
 import MarginView from '../../src/renderer/src/features/margin/MarginView.vue';
 import MarketsView from '../../src/renderer/src/features/markets/MarketsView.vue';
@@ -711,6 +712,16 @@ describe('every view, alert and message, by the number rules (docs/formats.md)',
       .map((c) => c.style.text);
     expect(names).toHaveLength(3);
     for (const n of names) scan.text('Manager (risk chart line names)', n);
+    w.unmount();
+  });
+
+  it("a position whose interest is too small for its asset's precision (0.0000178 XBTC, $1.73)", async () => {
+    const base = managerPosition({ apr: 0.2279 });
+    const position = { ...base, interest: { ...base.interest, accrued: 0.0000178, accrued_usd: 1.73, symbol: 'XBTC' } };
+    const { w } = await show('Position facts (tiny interest)', PositionFacts, `/manager/${position.manager_id}`, {
+      props: { position, own: false },
+    });
+    expect(w.get('[data-testid="position-interest-accrued"]').text()).toContain('$1.73');
     w.unmount();
   });
 

@@ -107,6 +107,10 @@ export class FormatScan {
         this.checked.amount++;
         const digits = m[1]?.length ?? 0;
         if (digits !== amountDigits(m[2]!)) this.find('amount', where, text, m);
+        // A bound never reads zero ("≤ 0.0000 XBTC" for 0.0000178): money, or "< 0.0001 XBTC".
+        const before = text.slice(0, m.index ?? 0);
+        if (!/[1-9]/.test(m[0].split(' ')[0]!) && /(?:\u2264|at most|up to)\s*$/u.test(before))
+          this.find('amount', where, text, m);
         const seen = this.amounts.get(m[0]) ?? new Set<string>();
         this.amounts.set(m[0], seen.add(where));
       }

@@ -1,7 +1,9 @@
 import { ref } from 'vue';
 import type { UsdPrice } from '../../shared/contract';
 import {
+  amountBoundText,
   amountFullText,
+  amountReadsZero,
   amountText,
   aprText,
   axisTimeText,
@@ -110,6 +112,24 @@ export function amount(value: Figure, symbol: string | null | undefined, opts: {
     return symbol ? `${n} ${symbol}` : n;
   }
   return amountText(value, symbol, locale);
+}
+
+/**
+ * An amount known only as a bound, "at most" it (interest accrued): "≤ 19.00 USDC", and where it
+ * reads zero at the asset's precision "< 0.0001 XBTC" (never "≤ 0.0000 XBTC"); masked like `amount`.
+ */
+export function amountAtMost(
+  value: Figure,
+  symbol: string | null | undefined,
+  opts: { private?: boolean } = {},
+): string {
+  if (missing(value) || masked(opts)) return `\u2264 ${amount(value, symbol, opts)}`;
+  return amountBoundText(value, symbol, locale);
+}
+
+/** Whether an amount that is not zero reads as zero at its asset's display precision (0.0000178 XBTC). */
+export function readsZero(value: Figure, symbol: string | null | undefined): boolean {
+  return !missing(value) && amountReadsZero(value, symbol);
 }
 
 /** An amount in full, for its tooltip ("3,757.237166 SUI"), masked like `amount`. */
