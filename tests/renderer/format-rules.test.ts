@@ -15,7 +15,7 @@ import type {
   StatusSnapshot,
   UnreachedChannel,
 } from '../../src/shared/contract';
-import { amountText, usdPriceDigits } from '../../src/shared/format';
+import { amountDigits, amountText, usdPriceDigits } from '../../src/shared/format';
 import { rawPrice, tickDecimals } from '../../src/shared/units';
 import { AlertEngine, riskAlertText } from '../../src/main/core/alerts/alert-engine';
 import { EventBus, type CoreEvents } from '../../src/main/core/events';
@@ -799,6 +799,19 @@ describe('every view, alert and message, by the number rules (docs/formats.md)',
       for (const t of [...ladder, ...tape, w.get('[data-testid="last-price"]').text()])
         expect(decimals(t), `${p.pool_name} ${t}`).toBe(tickDecimals(p));
       expect(decimals(w.get('[data-testid="mid-price"]').text())).toBe(tickDecimals(p) + 1);
+      // Every size, an amount of the base asset, at its display precision, as on the Portfolio
+      // ("0.0398 XBTC" there, never "0.03980" in the book), the full size in its tooltip.
+      const sizes = [
+        ...w.findAll('[data-testid="depth-ladder"] tbody tr:not(.spread) td:nth-child(2)'),
+        ...w.findAll('[data-testid="depth-ladder"] tbody tr:not(.spread) td:nth-child(3)'),
+        ...w.findAll('[data-testid="trade-tape"] tbody td:nth-child(4)'),
+      ].map((c) => c.text());
+      expect(sizes.length).toBeGreaterThan(5);
+      for (const t of sizes) expect(decimals(t), `${p.pool_name} size ${t}`).toBe(amountDigits(p.base_asset_symbol));
+      for (const r of w.findAll('[data-testid="depth-ladder"] tbody tr:not(.spread)'))
+        expect(r.attributes('title'), p.pool_name).toMatch(
+          new RegExp(`^\\d+ orders, [\\d,.]+ ${p.base_asset_symbol}$`),
+        );
       // The candles' times in the app's one style, the zone named once on the chart.
       const candles = chartWith(charts, (o) => o['series']?.[0]?.type === 'candlestick')!;
       expect(candles['xAxis'][1].name).toMatch(/^E[SD]T$/);
