@@ -48,6 +48,14 @@ export const FULL_AMOUNT_DIGITS = 9;
 /** Money from this many dollars is written in whole dollars ("$12,345"), below it to the cent ("$1,234.56"). */
 export const USD_WHOLE_FROM = 10_000;
 
+/**
+ * The decimals of a position's own money (its PnL, equity, assets and debt), whatever its size, in
+ * every view, alert and message: to the cent ("$18,331.07"), so the Portfolio's columns keep one
+ * rule from row to row (never "$10,778" above "$8,317.62", issue 40) and the row, the manager page
+ * and the alerts write the one figure alike.
+ */
+export const POSITION_USD_DIGITS = 2;
+
 const numberFormats = new Map<string, Intl.NumberFormat>();
 
 /**

@@ -47,7 +47,17 @@ import { fakeApi } from '../support/fake-api';
 import { drawnTexts } from './support/drawn';
 import { FormatScan } from '../support/format-rules';
 import { chartProbe, position as managerPosition } from './support/manager';
-import { LONG_DEEP, LONG_SUI, NOW, oracle, SHORT_SUI, SUMMARY, WALLET } from './support/portfolio';
+import {
+  LONG_DEEP,
+  LONG_SUI,
+  NOW,
+  oracle,
+  position as portfolioPosition,
+  SHORT_SUI,
+  SUI,
+  SUMMARY,
+  WALLET,
+} from './support/portfolio';
 import { routerAt } from './support/router';
 import { FORECAST, SETTINGS } from './support/settings';
 import { settle } from './support/timing';
@@ -538,6 +548,24 @@ const READINGS: RiskReading[] = [NOW - 3_600_000, NOW - 600_000].map((ts) => rea
  */
 const LISTED = {
   ...SUMMARY,
+  // One position of $17,500 of assets beside ones of $3,500 to $5,000: its money column must
+  // keep one rule (issue 40: "$10,778" above "$8,317.62").
+  wallets: SUMMARY.wallets.map((w) => ({
+    ...w,
+    positions: w.positions.map((p) =>
+      p.manager_id === LONG_SUI.manager_id
+        ? portfolioPosition(
+            p.manager_id,
+            ['SUI', 'USDC'],
+            { base: 5_000, quote: 0, debtBase: 0, debtQuote: 14_000 },
+            SUI,
+            {
+              exchange_view: p.exchange_view,
+            },
+          )
+        : p,
+    ),
+  })),
   prices: [
     ...SUMMARY.prices,
     { ...oracle('WAL', 0.1965), price_decimals: 5 },

@@ -199,8 +199,8 @@ export class FormatScan {
 
   /**
    * Each table's columns of money: one rule per column (cents, or whole dollars once a figure of
-   * the column reaches $10,000), never "$19,466" above "$2,778.82"; except a position's own
-   * figures (`data-money="position"`), which read as on the manager page.
+   * the column reaches $10,000), never "$19,466" above "$2,778.82", a position's own figures
+   * (the Portfolio's PnL, equity, assets and debt, always to the cent) too.
    */
   columns(where: string, root: PageElement): void {
     for (const table of root.querySelectorAll('table')) {
@@ -208,11 +208,6 @@ export class FormatScan {
       for (const row of table.querySelectorAll('tbody > tr')) {
         let i = 0;
         for (const cell of row.querySelectorAll('td')) {
-          // A position's own figure keeps its value's rule, as the manager page writes it.
-          if (cell.getAttribute('data-money') === 'position') {
-            i++;
-            continue;
-          }
           const text = cell.textContent ?? '';
           for (const m of text.matchAll(/(?<![\w.])\$(\d[\d,]*)(?:\.(\d+))?(?![\d,.]*\d|[KMBT])/gu)) {
             const list = byColumn.get(i) ?? [];

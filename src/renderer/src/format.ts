@@ -18,6 +18,7 @@ import {
   leverageText,
   MINUS,
   percentText,
+  POSITION_USD_DIGITS,
   poolPriceText,
   quietHoursText,
   settingPercentText,
@@ -72,6 +73,20 @@ export function compact(value: Figure, opts: { private?: boolean } = {}): string
 export function usd(value: Figure, opts: { private?: boolean; digits?: number } = {}): string {
   if (missing(value)) return '–';
   return masked(opts) ? `$${MASK}` : usdText(value, locale, opts.digits);
+}
+
+/**
+ * A position's own money (PnL aside: `signedPositionUsd`), equity, assets, debt, to the cent
+ * whatever its size ("$18,331.07"), in the Portfolio's row and on the manager page alike, so
+ * the Portfolio's columns keep one rule.
+ */
+export function positionUsd(value: Figure, opts: { private?: boolean } = {}): string {
+  return usd(value, { ...opts, digits: POSITION_USD_DIGITS });
+}
+
+/** A position's PnL, signed and to the cent: "+$1,234.00", "−$12,491.13". */
+export function signedPositionUsd(value: Figure, opts: { private?: boolean } = {}): string {
+  return signedUsd(value, { ...opts, digits: POSITION_USD_DIGITS });
 }
 
 /** The decimals of a column of money, by its largest figure: 2 while all are below $10,000, else 0. */
