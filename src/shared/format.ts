@@ -285,9 +285,24 @@ export function leverageText(value: number, locale: string): string {
   return `${decimalText(value, 2, locale)}\u00D7`;
 }
 
-/** A date and time with its zone, the one absolute format of the product: "11/23/26, 6:05:12 AM EST". */
-export function timeText(at: number | Date, locale: string): string {
-  return dateFormat(locale, { dateStyle: 'short', timeStyle: 'long' }).format(at);
+/**
+ * A date and time with its zone, in full (a tooltip, a banner, an acknowledge page, the `risk`
+ * command): the one absolute style of the product, the day and `clockText`'s clock to the second,
+ * "Nov 23, 6:05:12 AM EST", its year only when not `now`'s ("Nov 23, 2025, 6:05:12 AM EST"). The
+ * same style as a time read on its own ("Nov 23, 6:05 AM EST", "6:05 AM EST": `dayClockText`,
+ * `clockText`), never "11/23/26, 6:05:12 AM EST" beside "Nov 23, 6:05 AM EST" (issue 40).
+ */
+export function timeText(at: number | Date, locale: string, now: number | Date = Date.now()): string {
+  const thisYear = new Date(at).getFullYear() === new Date(now).getFullYear();
+  return dateFormat(locale, {
+    month: 'short',
+    day: 'numeric',
+    ...(thisYear ? {} : { year: 'numeric' }),
+    hour: 'numeric',
+    minute: '2-digit',
+    second: '2-digit',
+    timeZoneName: 'short',
+  }).format(at);
 }
 
 /**

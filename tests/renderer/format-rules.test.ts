@@ -971,5 +971,7 @@ describe('every view, alert and message, by the number rules (docs/formats.md)',
     expect(scan.checked.clock).toBeGreaterThan(scan.checked.zone);
     expect(scan.checked.ratio).toBeGreaterThan(20);
     expect(scan.checked.column).toBeGreaterThan(3);
+    expect(scan.checked.date).toBeGreaterThan(20);
+    expect(scan.checked.relative).toBeGreaterThan(5);
   });
 });

@@ -224,19 +224,26 @@ export function shortId(id: string | null | undefined): string {
   return id.length > 14 ? `${id.slice(0, 8)}…${id.slice(-4)}` : id;
 }
 
-/** The one absolute date format of the app, in the user's time zone, which it names: "11/23/26, 6:05:12 AM EST". */
+/**
+ * The one absolute time of the app, in full, in the user's time zone, which it names, in the
+ * style of its clock times: "Nov 23, 6:05:12 AM EST" (its year when another's).
+ */
 export function time(at: number | string | null | undefined): string {
   if (at === null || at === undefined || at === '' || at === 0) return '–';
   const d = new Date(at);
   return Number.isNaN(d.getTime()) ? String(at) : timeText(d, locale);
 }
 
-/** Recent times relative ("3 min ago"), older ones absolute; `time()` of the same value goes in the tooltip. */
+/**
+ * A past time relative, however old ("3 min ago", "12 h ago", "3 days ago"), so a column of them
+ * reads one way from row to row (issue 40: "12 h ago" above "11/26/26, 5:57:53 PM EST"); `time()`
+ * of the same value goes in its tooltip. A time ahead is absolute.
+ */
 export function when(at: number | string | null | undefined, now = Date.now()): string {
   if (at === null || at === undefined || at === '' || at === 0) return '–';
   const ms = new Date(at).getTime();
   if (Number.isNaN(ms)) return String(at);
-  return now - ms < 12 * 3_600_000 && ms <= now + 60_000 ? ago(ms, now) : time(ms);
+  return ms <= now + 60_000 ? ago(ms, now) : time(ms);
 }
 
 /**
