@@ -352,25 +352,37 @@ export function quietHoursText(
   locale: string,
   on: number | Date = Date.now(),
 ): string {
-  const end = setClockText(q.to, locale, true, on, q.zone);
-  const named = end.endsWith(` ${q.zone}`) ? '' : ` (${q.zone})`;
-  return `${setClockText(q.from, locale, false, on, q.zone)}\u2013${end}${named}`;
+  return `${setClockText(q.from, locale, false, on, q.zone)}\u2013${zonedSetClockText(q.to, q.zone, locale, on)}`;
 }
 
-/** A day and a clock time in the style of `clockText`: "Nov 23, 2:02 PM EST" (a time of another day). */
-export function dayClockText(at: number | Date, locale: string, zone = true): string {
+/**
+ * A time of day as set on the clock of a named zone, the zone said as quiet hours say theirs:
+ * short after the time, in full where the short name could be another's ("8:00 AM EST
+ * (America/New_York)", "8:00 AM UTC"). The daily digest's time (Settings `digestZone`).
+ */
+export function zonedSetClockText(hhmm: string, zone: string, locale: string, on: number | Date = Date.now()): string {
+  const at = setClockText(hhmm, locale, true, on, zone);
+  return at.endsWith(` ${zone}`) ? at : `${at} (${zone})`;
+}
+
+/**
+ * A day and a clock time in the style of `clockText`: "Nov 23, 2:02 PM EST" (a time of another
+ * day); `timeZone` as `clockText`'s.
+ */
+export function dayClockText(at: number | Date, locale: string, zone = true, timeZone?: string): string {
   return dateFormat(locale, {
     month: 'short',
     day: 'numeric',
     hour: 'numeric',
     minute: '2-digit',
     ...(zone ? { timeZoneName: 'short' } : {}),
+    ...(timeZone ? { timeZone } : {}),
   }).format(at);
 }
 
-/** A day alone: "Nov 23" (a daily candle, a chart axis over days). */
-export function dayText(at: number | Date, locale: string): string {
-  return dateFormat(locale, { month: 'short', day: 'numeric' }).format(at);
+/** A day alone: "Nov 23" (a daily candle, a chart axis over days, a digest's day); `timeZone` as `clockText`'s. */
+export function dayText(at: number | Date, locale: string, timeZone?: string): string {
+  return dateFormat(locale, { month: 'short', day: 'numeric', ...(timeZone ? { timeZone } : {}) }).format(at);
 }
 
 /**

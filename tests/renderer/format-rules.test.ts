@@ -575,7 +575,8 @@ const LISTED = {
 
 function answers(): Record<string, (args: any) => unknown> {
   return {
-    settings: () => SETTINGS,
+    // A digest set in New York: its time on that clock, named (docs/formats.md, quiet hours alike).
+    settings: () => ({ ...SETTINGS, digestAt: '08:00', digestZone: 'America/New_York' }),
     watchList: () => [{ owner: WALLET.owner, label: 'Desk', added_at: 0 }],
     portfolio: () => answer(LISTED),
     walletNfts: () => answer({ items: [NFT(1), NFT(2), NFT(3)], isLastPage: true, currentPage: 0, perPage: 50 }),

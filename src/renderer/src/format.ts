@@ -29,6 +29,7 @@ import {
   usdPriceText,
   usdColumnDigits,
   usdText,
+  zonedSetClockText,
   zoneText,
 } from '../../shared/format';
 import { MASK, maskAmounts } from '../../shared/privacy';
@@ -269,6 +270,14 @@ export function clock(ms: number, o: { zone?: boolean } = {}): string {
  */
 export function quietHours(q: { from: string; to: string; zone: string }): string {
   return quietHoursText(q, locale);
+}
+
+/**
+ * A time of day as set, on the clock of a named zone, which it names: "8:00 AM EST
+ * (America/New_York)" (the daily digest's time, applied on that zone's clock by the monitor).
+ */
+export function setClockInZone(hhmm: string, timeZone: string): string {
+  return zonedSetClockText(hhmm, timeZone, locale);
 }
 
 /** The user's time zone as the app's times name it ("EST"), for a time column's heading or a time axis's name. */
