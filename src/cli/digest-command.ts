@@ -52,7 +52,11 @@ export function digestCommand(argv: string[]): number {
             budget: () => monthlyBudgetOf(settings),
             events: { emit: () => {} },
           }).usage();
-    const { title, message } = digestText(gatherDigest(storeDigestSources(store, credits), Date.now()));
+    // On the clock of the digest's zone, as the app sends it (Settings digestZone; the machine's where none is kept).
+    const { title, message } = digestText(
+      gatherDigest(storeDigestSources(store, credits), Date.now()),
+      settings.digestZone ?? undefined,
+    );
     console.log(`${title}\n\n${message}`);
     return 0;
   } finally {

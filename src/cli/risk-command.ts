@@ -4,7 +4,14 @@ import type { PortfolioSummary, PositionSummary } from '../shared/contract';
 import { modelOf } from '../shared/portfolio';
 import type { Pool } from '../shared/api';
 import { ALL, isStable, shockPortfolio, type Shocks } from '../shared/risk-model';
-import { CORE_LOCALE, settingPercentText, signedUsdText, timeText, usdText } from '../shared/format';
+import {
+  CORE_LOCALE,
+  POSITION_USD_DIGITS,
+  settingPercentText,
+  signedUsdText,
+  timeText,
+  usdText,
+} from '../shared/format';
 import { ratioText } from '../shared/units';
 import { describeForLog } from '../main/core/client/errors';
 import { ServiceClient } from '../main/core/client/service-client';
@@ -88,6 +95,7 @@ function knownAssets(portfolio: PortfolioSummary, pools: readonly Pool[]): Set<s
 
 /** Money, moves and times by the product's rules (shared/format.ts), as the app writes them. */
 const usd = (n: number | null): string => (n === null ? '–' : usdText(n, CORE_LOCALE));
+const positionUsd = (n: number | null): string => (n === null ? '–' : usdText(n, CORE_LOCALE, POSITION_USD_DIGITS));
 /** A shock as it was set, signed: "−15 %", "+2.5 %". */
 const pct = (x: number): string => `${x > 0 ? '+' : ''}${settingPercentText(x * 100, CORE_LOCALE)}`;
 
@@ -231,7 +239,8 @@ export async function riskCommand(args: string[]): Promise<number> {
       `${p.manager_id.slice(0, 8)}…${p.manager_id.slice(-4)}`,
       p.side ?? '–',
       `${p.risk_ratio === null ? '–' : ratioText(p.risk_ratio)} -> ${r.ratio === null ? '–' : ratioText(r.ratio)}`,
-      `${usd(p.equity_usd)} -> ${usd(r.equity)}`,
+      // A position's own money, to the cent as in the app: one rule for the column.
+      `${positionUsd(p.equity_usd)} -> ${positionUsd(r.equity)}`,
       `${p.level} -> ${r.liquidated ? 'LIQUIDATED' : r.level}`,
     ];
   });

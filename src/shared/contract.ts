@@ -39,6 +39,7 @@ import type { PoolHealthView } from './pool-health';
 import type { PositionLevel } from './risk-model';
 import type { GroupRule, Settings } from './settings';
 import type { CreditForecast, StatusSnapshot } from './status';
+import { isTimeZone } from './zones';
 
 export { CANDLES_MAX_PERIODS, FIELDS_MAX_DEPTH, FIELDS_MAX_KEYS, TRADES_MAX_SPAN_SEC } from './arguments';
 export type {
@@ -469,6 +470,15 @@ export const CONTRACT_ARGS = {
     groupRules: v.optional(v.object({ mine: v.picklist(GROUP_RULES), watched: v.picklist(GROUP_RULES) })),
     digestAt: v.optional(
       v.nullable(v.pipe(v.string(), v.regex(/^([01]\d|2[0-3]):[0-5]\d$/, 'digestAt must be a time like 08:00'))),
+    ),
+    digestZone: v.optional(
+      v.nullable(
+        v.pipe(
+          v.string(),
+          v.maxLength(60),
+          v.check(isTimeZone, 'digestZone must be a time zone such as America/New_York'),
+        ),
+      ),
     ),
     digestChannels: v.optional(v.pipe(v.array(v.pipe(v.string(), v.minLength(1), v.maxLength(60))), v.maxLength(20))),
     largeLiquidationUsd: v.optional(v.nullable(v.pipe(v.number(), v.finite(), v.minValue(0), v.maxValue(1e12)))),

@@ -48,6 +48,14 @@ export const FULL_AMOUNT_DIGITS = 9;
 /** Money from this many dollars is written in whole dollars ("$12,345"), below it to the cent ("$1,234.56"). */
 export const USD_WHOLE_FROM = 10_000;
 
+/**
+ * The decimals of a position's own money (its PnL, equity, assets and debt), whatever its size, in
+ * every view, alert and message: to the cent ("$18,331.07"), so the Portfolio's columns keep one
+ * rule from row to row (never "$10,778" above "$8,317.62", issue 40) and the row, the manager page
+ * and the alerts write the one figure alike.
+ */
+export const POSITION_USD_DIGITS = 2;
+
 const numberFormats = new Map<string, Intl.NumberFormat>();
 
 /**
@@ -203,6 +211,26 @@ export function amountText(value: Decimal, symbol: string | null | undefined, lo
   return symbol ? `${n} ${symbol}` : n;
 }
 
+/**
+ * Whether an amount that is not zero reads as zero at its asset's display precision: 0.0000178
+ * XBTC is "0.0000 XBTC". Such an amount is written in money, or as under the least one shown
+ * (`amountBoundText`), never as a zero beside "≤" (issue 40: "≤ 0.0000 XBTC ($1.73)").
+ */
+export function amountReadsZero(value: Decimal, symbol: string | null | undefined): boolean {
+  const n = Math.abs(Number(value));
+  return n > 0 && n < 0.5 * 10 ** -amountDigits(symbol);
+}
+
+/**
+ * An amount as a bound ("at most" it): at its display precision, or, where that reads zero,
+ * "< " and the least amount shown ("< 0.0001 XBTC"), never "≤ 0.0000 XBTC".
+ */
+export function amountBoundText(value: Decimal, symbol: string | null | undefined, locale: string): string {
+  if (!amountReadsZero(value, symbol)) return `\u2264 ${amountText(value, symbol, locale)}`;
+  const digits = amountDigits(symbol);
+  return `< ${amountText(10 ** -digits, symbol, locale)}`;
+}
+
 /** An amount in full, for its tooltip: every decimal of a raw amount's text, up to `FULL_AMOUNT_DIGITS` of a number. */
 export function amountFullText(value: Decimal, symbol: string | null | undefined, locale: string): string {
   const fraction = typeof value === 'string' ? (value.split('.')[1]?.length ?? 0) : FULL_AMOUNT_DIGITS;
@@ -257,9 +285,24 @@ export function leverageText(value: number, locale: string): string {
   return `${decimalText(value, 2, locale)}\u00D7`;
 }
 
-/** A date and time with its zone, the one absolute format of the product: "11/23/26, 6:05:12 AM EST". */
-export function timeText(at: number | Date, locale: string): string {
-  return dateFormat(locale, { dateStyle: 'short', timeStyle: 'long' }).format(at);
+/**
+ * A date and time with its zone, in full (a tooltip, a banner, an acknowledge page, the `risk`
+ * command): the one absolute style of the product, the day and `clockText`'s clock to the second,
+ * "Nov 23, 6:05:12 AM EST", its year only when not `now`'s ("Nov 23, 2025, 6:05:12 AM EST"). The
+ * same style as a time read on its own ("Nov 23, 6:05 AM EST", "6:05 AM EST": `dayClockText`,
+ * `clockText`), never "11/23/26, 6:05:12 AM EST" beside "Nov 23, 6:05 AM EST" (issue 40).
+ */
+export function timeText(at: number | Date, locale: string, now: number | Date = Date.now()): string {
+  const thisYear = new Date(at).getFullYear() === new Date(now).getFullYear();
+  return dateFormat(locale, {
+    month: 'short',
+    day: 'numeric',
+    ...(thisYear ? {} : { year: 'numeric' }),
+    hour: 'numeric',
+    minute: '2-digit',
+    second: '2-digit',
+    timeZoneName: 'short',
+  }).format(at);
 }
 
 /**
@@ -309,25 +352,37 @@ export function quietHoursText(
   locale: string,
   on: number | Date = Date.now(),
 ): string {
-  const end = setClockText(q.to, locale, true, on, q.zone);
-  const named = end.endsWith(` ${q.zone}`) ? '' : ` (${q.zone})`;
-  return `${setClockText(q.from, locale, false, on, q.zone)}\u2013${end}${named}`;
+  return `${setClockText(q.from, locale, false, on, q.zone)}\u2013${zonedSetClockText(q.to, q.zone, locale, on)}`;
 }
 
-/** A day and a clock time in the style of `clockText`: "Nov 23, 2:02 PM EST" (a time of another day). */
-export function dayClockText(at: number | Date, locale: string, zone = true): string {
+/**
+ * A time of day as set on the clock of a named zone, the zone said as quiet hours say theirs:
+ * short after the time, in full where the short name could be another's ("8:00 AM EST
+ * (America/New_York)", "8:00 AM UTC"). The daily digest's time (Settings `digestZone`).
+ */
+export function zonedSetClockText(hhmm: string, zone: string, locale: string, on: number | Date = Date.now()): string {
+  const at = setClockText(hhmm, locale, true, on, zone);
+  return at.endsWith(` ${zone}`) ? at : `${at} (${zone})`;
+}
+
+/**
+ * A day and a clock time in the style of `clockText`: "Nov 23, 2:02 PM EST" (a time of another
+ * day); `timeZone` as `clockText`'s.
+ */
+export function dayClockText(at: number | Date, locale: string, zone = true, timeZone?: string): string {
   return dateFormat(locale, {
     month: 'short',
     day: 'numeric',
     hour: 'numeric',
     minute: '2-digit',
     ...(zone ? { timeZoneName: 'short' } : {}),
+    ...(timeZone ? { timeZone } : {}),
   }).format(at);
 }
 
-/** A day alone: "Nov 23" (a daily candle, a chart axis over days). */
-export function dayText(at: number | Date, locale: string): string {
-  return dateFormat(locale, { month: 'short', day: 'numeric' }).format(at);
+/** A day alone: "Nov 23" (a daily candle, a chart axis over days, a digest's day); `timeZone` as `clockText`'s. */
+export function dayText(at: number | Date, locale: string, timeZone?: string): string {
+  return dateFormat(locale, { month: 'short', day: 'numeric', ...(timeZone ? { timeZone } : {}) }).format(at);
 }
 
 /**

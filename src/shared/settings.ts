@@ -47,8 +47,15 @@ export interface Settings {
   alertCooldownSec: number;
   /** The rule of each watch-list group (contract.ts WATCH_GROUPS): by default your own alert, others' are info. */
   groupRules: { mine: GroupRule; watched: GroupRule };
-  /** The daily digest's local time ("08:00", the machine's zone), or null: no digest. */
+  /** The daily digest's time ("08:00", on the clock of `digestZone`), or null: no digest. */
   digestAt: string | null;
+  /**
+   * The zone (an IANA name, "America/New_York") on whose clock `digestAt` is kept and applied, as a
+   * channel's quiet hours carry theirs: Settings saves the browser's unless another is chosen, so
+   * the page and the monitor (on a machine in another zone) read the one time alike. null: the
+   * monitor's machine's (a digest set before zones were kept), which Settings names.
+   */
+  digestZone: string | null;
   /** The channels the digest goes to, by name; empty: every channel (the desktop's is not one). */
   digestChannels: string[];
   /** Protocol-wide large-liquidation alert above this USD amount; null: off. */

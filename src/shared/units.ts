@@ -151,13 +151,24 @@ export function lotDecimals(pool: PoolDecimals & { lot_size: number }): number {
   return stepDecimals(baseQuantity(pool.lot_size, pool));
 }
 
+/** The decimals of every ratio written, a reading, a threshold or a chart axis's tick: "1.250". */
+export const RATIO_DIGITS = 3;
+
 /**
  * A risk ratio as every view and alert writes it: 3 decimals, rounded down. A lower ratio is the
  * riskier side, so 1.1996 reads "1.199" and never "1.200" beside a liquidation below 1.2. The
  * 1e-7 (of a thousandth) keeps 1.15, stored as 1.1499999999999999, at "1.150".
  */
 export function ratioText(value: number): string {
-  return (Math.floor(value * 1000 + 1e-7) / 1000).toFixed(3);
+  return (Math.floor(value * 1000 + 1e-7) / 1000).toFixed(RATIO_DIGITS);
+}
+
+/**
+ * A tick of a chart's ratio axis, at the ratios' three decimals and rounded to the nearest (a
+ * tick is a place on the axis, not a reading): "1.250", "1.200", never "1.25" beside "1.2".
+ */
+export function ratioTickText(value: number): string {
+  return (Math.round(value * 1000) / 1000).toFixed(RATIO_DIGITS);
 }
 
 /**

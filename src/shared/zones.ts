@@ -46,6 +46,18 @@ function wallAsUtc(at: number, zone: string): number {
   return Date.UTC(n['year']!, n['month']! - 1, n['day']!, n['hour']!, n['minute']!, n['second']!) + ms;
 }
 
+/** The calendar day on the clock of `zone` at `at`: "2026-11-23" (a daily digest is of one). */
+export function dayIn(at: number, zone: string): string {
+  return new Date(wallAsUtc(at, zone)).toISOString().slice(0, 10);
+}
+
+/** The latest moment at or before `now` at which the clock of `zone` read `hhmm` ("08:00"). */
+export function lastClock(now: number, hhmm: string, zone: string): number {
+  let at = nextClock(now - 2 * DAY_MS, hhmm, zone);
+  for (let next = nextClock(at, hhmm, zone); next <= now; next = nextClock(at, hhmm, zone)) at = next;
+  return at;
+}
+
 /** "22:00" -> minutes since midnight (1,320). */
 export function clockMinutes(hhmm: string): number {
   return Number(hhmm.slice(0, 2)) * 60 + Number(hhmm.slice(3, 5));

@@ -152,7 +152,8 @@ describe('what a trader must see', () => {
     expect(await cell.textContent()).toMatch(/just now|\d+ s ago|\d+ min ago|\d+ h ago/);
     const title = (await cell.getAttribute('title')) ?? '';
     // With its zone: New York's.
-    expect(title).toMatch(/^\d{1,2}\/\d{1,2}\/\d{2}, \d{1,2}:\d{2}:\d{2}\s[AP]M E[SD]T$/);
+    // In the style of every clock time of the app: the day by its month's name, the clock, the zone.
+    expect(title).toMatch(/^[A-Z][a-z]{2} \d{1,2}, \d{1,2}:\d{2}:\d{2}\s[AP]M E[SD]T$/);
     // The hour on screen is New York's, not UTC's.
     const hour = Number(/, (\d{1,2}):/.exec(title)![1]) % 12;
     const ny =

@@ -15,7 +15,7 @@ import type {
   StatusSnapshot,
   UnreachedChannel,
 } from '../../src/shared/contract';
-import { amountText, usdPriceDigits } from '../../src/shared/format';
+import { amountDigits, amountText, usdPriceDigits } from '../../src/shared/format';
 import { humanPrice, rawPrice, tickDecimals } from '../../src/shared/units';
 import { bucketsOf, bucketWidth, clustersOf, mapEntryOf, type MapEntry } from '../../src/shared/risk-model';
 import { AlertEngine, riskAlertText } from '../../src/main/core/alerts/alert-engine';
@@ -33,6 +33,7 @@ import AlertsView from '../../src/renderer/src/features/alerts/AlertsView.vue';
 import CollectionView from '../../src/renderer/src/features/collection/CollectionView.vue';
 import EventsView from '../../src/renderer/src/features/events/EventsView.vue';
 import ManagerView from '../../src/renderer/src/features/manager/ManagerView.vue';
+import PositionFacts from '../../src/renderer/src/features/manager/PositionFacts.vue';
 import RepairPanel from '../../src/renderer/src/features/manager/RepairPanel.vue';
 import MarginView from '../../src/renderer/src/features/margin/MarginView.vue';
 import MarketsView from '../../src/renderer/src/features/markets/MarketsView.vue';
@@ -47,7 +48,17 @@ import { fakeApi } from '../support/fake-api';
 import { drawnTexts } from './support/drawn';
 import { FormatScan } from '../support/format-rules';
 import { chartProbe, position as managerPosition } from './support/manager';
-import { LONG_DEEP, LONG_SUI, NOW, oracle, SHORT_SUI, SUMMARY, WALLET } from './support/portfolio';
+import {
+  LONG_DEEP,
+  LONG_SUI,
+  NOW,
+  oracle,
+  position as portfolioPosition,
+  SHORT_SUI,
+  SUI,
+  SUMMARY,
+  WALLET,
+} from './support/portfolio';
 import { routerAt } from './support/router';
 import { FORECAST, SETTINGS } from './support/settings';
 import { settle } from './support/timing';
@@ -538,6 +549,24 @@ const READINGS: RiskReading[] = [NOW - 3_600_000, NOW - 600_000].map((ts) => rea
  */
 const LISTED = {
   ...SUMMARY,
+  // One position of $17,500 of assets beside ones of $3,500 to $5,000: its money column must
+  // keep one rule (issue 40: "$10,778" above "$8,317.62").
+  wallets: SUMMARY.wallets.map((w) => ({
+    ...w,
+    positions: w.positions.map((p) =>
+      p.manager_id === LONG_SUI.manager_id
+        ? portfolioPosition(
+            p.manager_id,
+            ['SUI', 'USDC'],
+            { base: 5_000, quote: 0, debtBase: 0, debtQuote: 14_000 },
+            SUI,
+            {
+              exchange_view: p.exchange_view,
+            },
+          )
+        : p,
+    ),
+  })),
   prices: [
     ...SUMMARY.prices,
     { ...oracle('WAL', 0.1965), price_decimals: 5 },
@@ -547,7 +576,8 @@ const LISTED = {
 
 function answers(): Record<string, (args: any) => unknown> {
   return {
-    settings: () => SETTINGS,
+    // A digest set in New York: its time on that clock, named (docs/formats.md, quiet hours alike).
+    settings: () => ({ ...SETTINGS, digestAt: '08:00', digestZone: 'America/New_York' }),
     watchList: () => [{ owner: WALLET.owner, label: 'Desk', added_at: 0 }],
     portfolio: () => answer(LISTED),
     walletNfts: () => answer({ items: [NFT(1), NFT(2), NFT(3)], isLastPage: true, currentPage: 0, perPage: 50 }),
@@ -730,12 +760,14 @@ describe('every view, alert and message, by the number rules (docs/formats.md)',
     for (const r of READINGS) scan.text('Manager (risk chart axis)', chart['xAxis'].axisLabel.formatter(r.ts_ms));
     // And as ECharts draws it on the page at 1280 and 1920: each time once, in the one style.
     for (const width of [1_042, 1_682]) {
-      const times = drawnTexts(chart, width, 300)
-        .map((t) => t.text)
-        .filter((t) => /\d:\d\d/.test(t));
+      const drawn = drawnTexts(chart, width, 300).map((t) => t.text);
+      const times = drawn.filter((t) => /\d:\d\d/.test(t));
       expect(times.length).toBeGreaterThanOrEqual(3);
       expect(new Set(times).size, times.join(' | ')).toBe(times.length);
       for (const t of times) scan.text(`Manager (risk chart axis, ${width} px)`, t);
+      // Its ratio axis: every tick with a ratio's three decimals.
+      expect(drawn.filter((t) => /^\d+(\.\d+)?$/.test(t)).length).toBeGreaterThanOrEqual(3);
+      scan.ratioAxis(`Manager (risk chart ratio axis, ${width} px)`, drawn);
     }
     // The threshold lines' names beside the plot: each ratio with three decimals.
     const names = (chart['graphic'][0].children as Array<{ type: string; style: { text: string } }>)
@@ -743,6 +775,16 @@ describe('every view, alert and message, by the number rules (docs/formats.md)',
       .map((c) => c.style.text);
     expect(names).toHaveLength(3);
     for (const n of names) scan.text('Manager (risk chart line names)', n);
+    w.unmount();
+  });
+
+  it("a position whose interest is too small for its asset's precision (0.0000178 XBTC, $1.73)", async () => {
+    const base = managerPosition({ apr: 0.2279 });
+    const position = { ...base, interest: { ...base.interest, accrued: 0.0000178, accrued_usd: 1.73, symbol: 'XBTC' } };
+    const { w } = await show('Position facts (tiny interest)', PositionFacts, `/manager/${position.manager_id}`, {
+      props: { position, own: false },
+    });
+    expect(w.get('[data-testid="position-interest-accrued"]').text()).toContain('$1.73');
     w.unmount();
   });
 
@@ -774,6 +816,15 @@ describe('every view, alert and message, by the number rules (docs/formats.md)',
     const health = chartWith(charts, (o) => o['series']?.[0]?.name === 'borrow APR')!;
     expect(health['series'][0].data).toHaveLength(3);
     scan.text('Margin (pool health axis)', health['yAxis'].axisLabel.formatter(0.4));
+    // The kink's rate beside its line, whole inside the chart as the Margin page draws it at 1280
+    // and 1920 (issue 40: "kink 14.00" cut at the chart's edge).
+    for (const width of [1_000, 1_640]) {
+      const kink = drawnTexts(health, width, 180).find((t) => t.text.startsWith('kink '));
+      expect(kink, `${width} px`).toBeDefined();
+      expect(kink!.x, `${width} px`).toBeGreaterThanOrEqual(0);
+      expect(kink!.x + kink!.width, `${kink!.text} at ${width} px`).toBeLessThanOrEqual(width);
+      scan.text(`Margin (pool health kink, ${width} px)`, kink!.text);
+    }
     for (const tab of ['Active loans', 'Active supplies']) {
       await w
         .findAll('[role="tab"]')
@@ -820,6 +871,19 @@ describe('every view, alert and message, by the number rules (docs/formats.md)',
       for (const t of [...ladder, ...tape, w.get('[data-testid="last-price"]').text()])
         expect(decimals(t), `${p.pool_name} ${t}`).toBe(tickDecimals(p));
       expect(decimals(w.get('[data-testid="mid-price"]').text())).toBe(tickDecimals(p) + 1);
+      // Every size, an amount of the base asset, at its display precision, as on the Portfolio
+      // ("0.0398 XBTC" there, never "0.03980" in the book), the full size in its tooltip.
+      const sizes = [
+        ...w.findAll('[data-testid="depth-ladder"] tbody tr:not(.spread) td:nth-child(2)'),
+        ...w.findAll('[data-testid="depth-ladder"] tbody tr:not(.spread) td:nth-child(3)'),
+        ...w.findAll('[data-testid="trade-tape"] tbody td:nth-child(4)'),
+      ].map((c) => c.text());
+      expect(sizes.length).toBeGreaterThan(5);
+      for (const t of sizes) expect(decimals(t), `${p.pool_name} size ${t}`).toBe(amountDigits(p.base_asset_symbol));
+      for (const r of w.findAll('[data-testid="depth-ladder"] tbody tr:not(.spread)'))
+        expect(r.attributes('title'), p.pool_name).toMatch(
+          new RegExp(`^\\d+ orders, [\\d,.]+ ${p.base_asset_symbol}$`),
+        );
       // The candles' times in the app's one style, the zone named once on the chart.
       const candles = chartWith(charts, (o) => o['series']?.[0]?.type === 'candlestick')!;
       expect(candles['xAxis'][1].name).toMatch(/^E[SD]T$/);
@@ -951,5 +1015,7 @@ describe('every view, alert and message, by the number rules (docs/formats.md)',
     expect(scan.checked.clock).toBeGreaterThan(scan.checked.zone);
     expect(scan.checked.ratio).toBeGreaterThan(20);
     expect(scan.checked.column).toBeGreaterThan(3);
+    expect(scan.checked.date).toBeGreaterThan(20);
+    expect(scan.checked.relative).toBeGreaterThan(5);
   });
 });

@@ -1,9 +1,9 @@
 import { amountDigits, APR_DIGITS, usdPriceDigits, USD_WHOLE_FROM } from '../../src/shared/format';
-import { tickDecimals } from '../../src/shared/units';
+import { RATIO_DIGITS, tickDecimals } from '../../src/shared/units';
 import { ASSETS, POOL_SPECS } from '../../src/sim/chain/assets';
 
 /** The decimals of every ratio shown, a reading or a threshold (`ratioText`, units.ts): "1.200". */
-export const RATIO_DIGITS = 3;
+export { RATIO_DIGITS };
 
 /**
  * The product's number rules (docs/formats.md) as checks on a text as a person reads it: a
@@ -28,13 +28,16 @@ export const TICK_DIGITS: readonly number[] = [
   ),
 ];
 
+/** A relative time as the page writes it (format.ts `ago`): "just now", "45 s ago", "12 h ago", "3 days ago". */
+const RELATIVE = /^(?:just now|\d+ (?:s|min|h|days) ago)$/u;
+
 /** The assets of the Demo network: "<number> <symbol>" is an amount of one of them. */
 export const ASSET_SYMBOLS = ['SUI', 'USDC', 'DEEP', 'WAL', 'NS', 'XBTC'] as const;
 
 /** What the scan reads of a rendered page (the DOM, typed here without the DOM's library). */
 interface PageNode {
   nodeValue: string | null;
-  parentElement: { tagName: string; closest(selector: string): unknown } | null;
+  parentElement: { tagName: string; closest(selector: string): PageElement | null } | null;
 }
 export interface PageElement {
   textContent: string | null;
@@ -43,7 +46,8 @@ export interface PageElement {
   ownerDocument: { createTreeWalker(root: PageElement, show: number): { nextNode(): PageNode | null } };
 }
 
-export type Rule = 'percent' | 'minus' | 'amount' | 'usd' | 'apr' | 'zone' | 'clock' | 'ratio' | 'column';
+export type Rule =
+  'percent' | 'minus' | 'amount' | 'usd' | 'apr' | 'zone' | 'clock' | 'date' | 'relative' | 'ratio' | 'column';
 
 export interface Finding {
   rule: Rule;
@@ -63,6 +67,8 @@ export class FormatScan {
     apr: 0,
     zone: 0,
     clock: 0,
+    date: 0,
+    relative: 0,
     ratio: 0,
     column: 0,
   };
@@ -107,6 +113,10 @@ export class FormatScan {
         this.checked.amount++;
         const digits = m[1]?.length ?? 0;
         if (digits !== amountDigits(m[2]!)) this.find('amount', where, text, m);
+        // A bound never reads zero ("≤ 0.0000 XBTC" for 0.0000178): money, or "< 0.0001 XBTC".
+        const before = text.slice(0, m.index ?? 0);
+        if (!/[1-9]/.test(m[0].split(' ')[0]!) && /(?:\u2264|at most|up to)\s*$/u.test(before))
+          this.find('amount', where, text, m);
         const seen = this.amounts.get(m[0]) ?? new Set<string>();
         this.amounts.set(m[0], seen.add(where));
       }
@@ -139,6 +149,13 @@ export class FormatScan {
       const spanEnd = /^\u2013\d{1,2}:\d\d(?::\d\d)?\s?[AP]M (?:[A-Z]{2,5}|GMT[+-]\d+)/u;
       if (!m[2] && !spanEnd.test(text.slice((m.index ?? 0) + m[0].length))) this.find('zone', where, text, m);
     }
+    // A date in the clock's style, its month by name: "Nov 26, 5:57:53 PM EST", never "11/26/26, …".
+    for (const m of text.matchAll(
+      /(?<![\w./])(?:[A-Z][a-z]{2} \d{1,2}(?:, \d{4})?|\d{1,2}\/\d{1,2}\/\d{2,4})(?=,? \d{1,2}:\d\d)/gu,
+    )) {
+      this.checked.date++;
+      if (m[0].includes('/')) this.find('date', where, text, m);
+    }
     // A ratio, a reading or a threshold, with three decimals wherever it is named: "below 1.200",
     // "threshold 1.275", "ratio of 1.125", "liq. 1.125", "→ 1.200", a repair's "get back to 1.250",
     // "reaches 1.175", "withdrawals need 2.200".
@@ -147,6 +164,19 @@ export class FormatScan {
     )) {
       this.checked.ratio++;
       if ((m[2]?.length ?? 0) !== RATIO_DIGITS) this.find('ratio', where, text, m);
+    }
+  }
+
+  /**
+   * The labels a chart's ratio axis drew (its plain numbers): one number of decimals on the whole
+   * axis, a ratio's three ("1.250" over "1.200", never "1.25" beside "1.2").
+   */
+  ratioAxis(where: string, labels: readonly string[]): void {
+    for (const label of labels) {
+      const m = /^\d+(?:\.(\d+))?$/u.exec(label);
+      if (!m) continue;
+      this.checked.ratio++;
+      if ((m[1]?.length ?? 0) !== RATIO_DIGITS) this.find('ratio', where, label, m);
     }
   }
 
@@ -159,6 +189,13 @@ export class FormatScan {
       const t = n.nodeValue?.trim();
       // A time on the page names its zone, unless its column's heading says it once (data-zone).
       if (t) this.text(where, t, { zoned: !n.parentElement?.closest('[data-zone]') });
+      // A relative time ("12 h ago") carries the absolute one, with its date or clock, in its tooltip.
+      if (t && RELATIVE.test(t)) {
+        this.checked.relative++;
+        const title = n.parentElement?.closest('[title]')?.getAttribute('title') ?? '';
+        if (!/\d{1,2}:\d\d:\d\d\s?[AP]M [A-Z]{2,5}/u.test(title))
+          this.findings.push({ rule: 'relative', where, found: t, context: `tooltip "${title}"` });
+      }
     }
     this.columns(where, root);
     for (const e of [root, ...root.querySelectorAll('[title], [aria-label]')]) {
@@ -182,27 +219,41 @@ export class FormatScan {
 
   /**
    * Each table's columns of money: one rule per column (cents, or whole dollars once a figure of
-   * the column reaches $10,000), never "$19,466" above "$2,778.82"; except a position's own
-   * figures (`data-money="position"`), which read as on the manager page.
+   * the column reaches $10,000), never "$19,466" above "$2,778.82", a position's own figures
+   * (the Portfolio's PnL, equity, assets and debt, always to the cent) too.
    */
   columns(where: string, root: PageElement): void {
     for (const table of root.querySelectorAll('table')) {
       const byColumn = new Map<number, Array<{ text: string; digits: number }>>();
+      /** Each column's times: relative ("12 h ago") or absolute ("Nov 26, 5:57 PM EST"). */
+      const times = new Map<number, Array<{ text: string; relative: boolean }>>();
       for (const row of table.querySelectorAll('tbody > tr')) {
         let i = 0;
         for (const cell of row.querySelectorAll('td')) {
-          // A position's own figure keeps its value's rule, as the manager page writes it.
-          if (cell.getAttribute('data-money') === 'position') {
-            i++;
-            continue;
-          }
           const text = cell.textContent ?? '';
+          const t = text.trim();
+          if (
+            RELATIVE.test(t) ||
+            /^(?:(?:[A-Z][a-z]{2} \d{1,2}|\d{1,2}\/\d{1,2}\/\d{2,4}), (?:\d{4}, )?)?\d{1,2}:\d\d/u.test(t)
+          )
+            times.set(i, [...(times.get(i) ?? []), { text: t, relative: RELATIVE.test(t) }]);
           for (const m of text.matchAll(/(?<![\w.])\$(\d[\d,]*)(?:\.(\d+))?(?![\d,.]*\d|[KMBT])/gu)) {
             const list = byColumn.get(i) ?? [];
             byColumn.set(i, [...list, { text: m[0], digits: m[2]?.length ?? 0 }]);
           }
           i++;
         }
+      }
+      // A column of times reads one way: all relative, or all absolute.
+      for (const [i, list] of times) {
+        this.checked.column++;
+        if (new Set(list.map((x) => x.relative)).size > 1)
+          this.findings.push({
+            rule: 'column',
+            where: `${where} (column ${i + 1})`,
+            found: list.map((x) => x.text).join(' | '),
+            context: 'one column, relative and absolute times',
+          });
       }
       for (const [i, figures] of byColumn) {
         // A column of USD prices is not money; a column of money has 0 or 2 decimals.

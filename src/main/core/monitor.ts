@@ -154,7 +154,8 @@ export class Monitor implements TidewatchApi {
     const digestSources = storeDigestSources(store, () => credits.usage());
     this.digest = new DigestSchedule({
       at: () => settings.effective().digestAt,
-      build: (now) => digestText(gatherDigest(digestSources, now)),
+      zone: () => settings.effective().digestZone,
+      build: (now, zone) => digestText(gatherDigest(digestSources, now), zone),
       engine,
       clock: opts.digestClock,
       log: this.log,

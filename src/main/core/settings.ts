@@ -23,6 +23,7 @@ export const DEFAULT_SETTINGS: Omit<Settings, KeyFacts> = {
   alertCooldownSec: 900,
   groupRules: { mine: 'alert', watched: 'info' },
   digestAt: null,
+  digestZone: null,
   digestChannels: [],
   largeLiquidationUsd: null,
   monthlyCreditBudget: null,

@@ -1,7 +1,9 @@
 import { ref } from 'vue';
 import type { UsdPrice } from '../../shared/contract';
 import {
+  amountBoundText,
   amountFullText,
+  amountReadsZero,
   amountText,
   aprText,
   axisTimeText,
@@ -16,6 +18,7 @@ import {
   leverageText,
   MINUS,
   percentText,
+  POSITION_USD_DIGITS,
   poolPriceText,
   quietHoursText,
   settingPercentText,
@@ -26,10 +29,11 @@ import {
   usdPriceText,
   usdColumnDigits,
   usdText,
+  zonedSetClockText,
   zoneText,
 } from '../../shared/format';
 import { MASK, maskAmounts } from '../../shared/privacy';
-import { formatUnits, ratioText } from '../../shared/units';
+import { formatUnits, ratioText, ratioTickText } from '../../shared/units';
 
 /**
  * The one formatter every number on screen passes through: the product's rules
@@ -72,6 +76,20 @@ export function usd(value: Figure, opts: { private?: boolean; digits?: number } 
   return masked(opts) ? `$${MASK}` : usdText(value, locale, opts.digits);
 }
 
+/**
+ * A position's own money (PnL aside: `signedPositionUsd`), equity, assets, debt, to the cent
+ * whatever its size ("$18,331.07"), in the Portfolio's row and on the manager page alike, so
+ * the Portfolio's columns keep one rule.
+ */
+export function positionUsd(value: Figure, opts: { private?: boolean } = {}): string {
+  return usd(value, { ...opts, digits: POSITION_USD_DIGITS });
+}
+
+/** A position's PnL, signed and to the cent: "+$1,234.00", "−$12,491.13". */
+export function signedPositionUsd(value: Figure, opts: { private?: boolean } = {}): string {
+  return signedUsd(value, { ...opts, digits: POSITION_USD_DIGITS });
+}
+
 /** The decimals of a column of money, by its largest figure: 2 while all are below $10,000, else 0. */
 export function usdColumn(values: Iterable<number | null | undefined>): number {
   return usdColumnDigits(values);
@@ -112,6 +130,24 @@ export function amount(value: Figure, symbol: string | null | undefined, opts: {
   return amountText(value, symbol, locale);
 }
 
+/**
+ * An amount known only as a bound, "at most" it (interest accrued): "≤ 19.00 USDC", and where it
+ * reads zero at the asset's precision "< 0.0001 XBTC" (never "≤ 0.0000 XBTC"); masked like `amount`.
+ */
+export function amountAtMost(
+  value: Figure,
+  symbol: string | null | undefined,
+  opts: { private?: boolean } = {},
+): string {
+  if (missing(value) || masked(opts)) return `\u2264 ${amount(value, symbol, opts)}`;
+  return amountBoundText(value, symbol, locale);
+}
+
+/** Whether an amount that is not zero reads as zero at its asset's display precision (0.0000178 XBTC). */
+export function readsZero(value: Figure, symbol: string | null | undefined): boolean {
+  return !missing(value) && amountReadsZero(value, symbol);
+}
+
 /** An amount in full, for its tooltip ("3,757.237166 SUI"), masked like `amount`. */
 export function amountTitle(
   value: Figure,
@@ -149,6 +185,11 @@ export function ratio(value: number | null | undefined): string {
   return value === null || value === undefined ? '–' : ratioText(value);
 }
 
+/** A tick of a chart's ratio axis, three decimals like every ratio: "1.250", "1.200". */
+export function ratioTick(value: number): string {
+  return ratioTickText(value);
+}
+
 /** A percentage (`value` in percent), unsigned: "22.8 %" (a share, a spread). */
 export function pct(value: Figure, digits = 1): string {
   return missing(value) ? '–' : percentText(value, digits, locale);
@@ -184,19 +225,26 @@ export function shortId(id: string | null | undefined): string {
   return id.length > 14 ? `${id.slice(0, 8)}…${id.slice(-4)}` : id;
 }
 
-/** The one absolute date format of the app, in the user's time zone, which it names: "11/23/26, 6:05:12 AM EST". */
+/**
+ * The one absolute time of the app, in full, in the user's time zone, which it names, in the
+ * style of its clock times: "Nov 23, 6:05:12 AM EST" (its year when another's).
+ */
 export function time(at: number | string | null | undefined): string {
   if (at === null || at === undefined || at === '' || at === 0) return '–';
   const d = new Date(at);
   return Number.isNaN(d.getTime()) ? String(at) : timeText(d, locale);
 }
 
-/** Recent times relative ("3 min ago"), older ones absolute; `time()` of the same value goes in the tooltip. */
+/**
+ * A past time relative, however old ("3 min ago", "12 h ago", "3 days ago"), so a column of them
+ * reads one way from row to row (issue 40: "12 h ago" above "11/26/26, 5:57:53 PM EST"); `time()`
+ * of the same value goes in its tooltip. A time ahead is absolute.
+ */
 export function when(at: number | string | null | undefined, now = Date.now()): string {
   if (at === null || at === undefined || at === '' || at === 0) return '–';
   const ms = new Date(at).getTime();
   if (Number.isNaN(ms)) return String(at);
-  return now - ms < 12 * 3_600_000 && ms <= now + 60_000 ? ago(ms, now) : time(ms);
+  return ms <= now + 60_000 ? ago(ms, now) : time(ms);
 }
 
 /**
@@ -222,6 +270,14 @@ export function clock(ms: number, o: { zone?: boolean } = {}): string {
  */
 export function quietHours(q: { from: string; to: string; zone: string }): string {
   return quietHoursText(q, locale);
+}
+
+/**
+ * A time of day as set, on the clock of a named zone, which it names: "8:00 AM EST
+ * (America/New_York)" (the daily digest's time, applied on that zone's clock by the monitor).
+ */
+export function setClockInZone(hhmm: string, timeZone: string): string {
+  return zonedSetClockText(hhmm, timeZone, locale);
 }
 
 /** The user's time zone as the app's times name it ("EST"), for a time column's heading or a time axis's name. */

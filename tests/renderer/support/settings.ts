@@ -20,6 +20,7 @@ export const SETTINGS: Settings = {
   alertCooldownSec: 900,
   groupRules: { mine: 'alert', watched: 'info' },
   digestAt: null,
+  digestZone: null,
   digestChannels: [],
   largeLiquidationUsd: null,
   monthlyCreditBudget: null,

@@ -123,6 +123,28 @@ describe('tidewatch digest --now', () => {
     ]);
   });
 
+  it("writes its times on the clock of the digest's zone, as the app sends it", () => {
+    const dir = tempDir();
+    dirs.push(dir);
+    const now = Date.now();
+    const store = Store.open(dir.dir);
+    store.settings.addWatch(MINE, 'desk', 0);
+    new SettingsService(store.settings, new MemorySecretStore()).update({
+      digestAt: '08:00',
+      digestZone: 'Asia/Tokyo',
+    });
+    const portfolio: PortfolioSummary = { wallets: [], prices: [], computed_at: now - 60_000 };
+    store.cache.save(PORTFOLIO_CACHE_KEY, portfolio, now - 60_000);
+    store.close();
+    const out: string[] = [];
+    vi.spyOn(console, 'log').mockImplementation((line: string) => void out.push(line));
+    expect(digestCommand(['--now', '--data-dir', dir.dir])).toBe(0);
+    const [title, , first] = out.join('\n').split('\n');
+    expect(title).toBe(`Tidewatch digest, ${dayText(now, CORE_LOCALE, 'Asia/Tokyo')}`);
+    // The machine is in UTC (vitest.config.ts): the valuation's time is Tokyo's, named.
+    expect(first).toMatch(/valued \d{1,2}:\d{2} [AP]M GMT\+9\)\.$/);
+  });
+
   it('asks for --now, and says what to do where no store is kept', () => {
     expect(() => digestCommand([])).toThrow(/give --now/);
     const dir = tempDir();

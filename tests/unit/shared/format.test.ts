@@ -8,6 +8,7 @@ import {
   axisTimeStep,
   axisTimeText,
   clockText,
+  dayClockText,
   countText,
   decimalText,
   distanceText,
@@ -205,9 +206,17 @@ describe('times', () => {
   const at = Date.UTC(2026, 10, 23, 11, 5, 12, 34);
 
   it('say their zone where they are read on their own: a tooltip, an alert', () => {
-    expect(timeText(at, 'en-US')).toBe('11/23/26, 11:05:12 AM UTC');
+    expect(timeText(at, 'en-US', at)).toBe('Nov 23, 11:05:12 AM UTC');
     expect(clockText(at, 'en-US')).toBe('11:05 AM UTC');
     expect(clockText(at, 'en-US', false)).toBe('11:05 AM');
+  });
+
+  it('write an absolute time in the style of a clock time, its year only when another (issue 40: "11/26/26, 5:57:53 PM EST")', () => {
+    // The one style: the day by its month's name and the clock, as "Nov 23, 11:05 AM UTC" reads.
+    expect(timeText(at, 'en-US', at)).toBe('Nov 23, 11:05:12 AM UTC');
+    expect(dayClockText(at, 'en-US')).toBe('Nov 23, 11:05 AM UTC');
+    expect(timeText(at, 'en-US', Date.UTC(2027, 0, 2))).toBe('Nov 23, 2026, 11:05:12 AM UTC');
+    expect(timeText(at, 'en-US', at)).not.toMatch(/\d\/\d/);
   });
 
   it('label a time axis as finely as its span tells them apart: seconds, the clock, the day and the clock, the day', () => {

@@ -1,12 +1,21 @@
 import type { PositionSummary } from '../../../shared/contract';
-import { amountText, aprText, CORE_LOCALE, distanceText, usdPriceText, usdText } from '../../../shared/format';
+import {
+  amountText,
+  aprText,
+  CORE_LOCALE,
+  distanceText,
+  POSITION_USD_DIGITS,
+  usdPriceText,
+  usdText,
+} from '../../../shared/format';
 import { ratioText } from '../../../shared/units';
 
 /**
  * Every figure of an alert by the product's rules (shared/format.ts, docs/formats.md), in
  * `CORE_LOCALE`: the page, the phone and the exports read the same digits.
  */
-const usd = (n: number): string => usdText(n, CORE_LOCALE);
+/** A position's own money, to the cent whatever its size, as the Portfolio and the manager page write it. */
+const usd = (n: number): string => usdText(n, CORE_LOCALE, POSITION_USD_DIGITS);
 /**
  * An amount of an asset at the asset's precision ("70.7072 SUI", "307.41 USDC"). An amount to
  * bring is already rounded up at those digits by the valuation (safe-round.ts adviceAmount), so

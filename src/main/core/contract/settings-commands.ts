@@ -1,4 +1,5 @@
-import { ContractArgumentError } from '../../../shared/contract';
+import { ContractArgumentError, type Settings } from '../../../shared/contract';
+import { localZone } from '../../../shared/zones';
 import type { ContractContext, Handlers } from './context';
 
 type SettingsCommands =
@@ -11,6 +12,14 @@ type SettingsCommands =
   | 'retryStreams'
   | 'demoHints';
 
+/**
+ * The settings as the page reads them: a digest set before its zone was kept names the zone it is
+ * applied on, this machine's (the digest schedule's), as a channel's quiet hours do.
+ */
+function shown<S extends Settings>(s: S): S {
+  return s.digestAt !== null && s.digestZone === null ? { ...s, digestZone: localZone() } : s;
+}
+
 /** Settings and keys (each change points the client and the streams at them), the status, the forecast. */
 export function settingsCommands(
   c: Pick<
@@ -19,7 +28,7 @@ export function settingsCommands(
   >,
 ): Handlers<SettingsCommands> {
   return {
-    settings: () => c.settings.effective(),
+    settings: () => shown(c.settings.effective()),
     updateSettings: (a) => {
       // A digest sent to a channel that does not exist would go nowhere without a word.
       const unknown = (a.digestChannels ?? []).filter((n) => !c.notify.channels().some((ch) => ch.name === n));
@@ -41,20 +50,20 @@ export function settingsCommands(
         throw new ContractArgumentError(`updateSettings: ${(err as Error).message}`);
       }
       c.reconfigure();
-      return c.settings.effective();
+      return shown(c.settings.effective());
     },
     setApiKey: (a) => {
       c.settings.setApiKey(a.apiKey);
       c.reconfigure();
       // Even the same key again: the user says it is valid now (a plan renewed, a key re-enabled).
       c.retryStreams();
-      return c.settings.effective();
+      return shown(c.settings.effective());
     },
     setStreamKey: (a) => {
       c.settings.setStreamKey(a.pool, a.streamKey);
       c.reconfigure();
       c.retryStreams();
-      return c.settings.effective();
+      return shown(c.settings.effective());
     },
     streamStatus: () => c.status(),
     creditForecast: (a) => c.forecast(a.preview),

@@ -29,6 +29,8 @@ export interface DigestPosition {
 /** Everything a digest says, gathered at `at`: the facts only, in no words yet (digest-text.ts). */
 export interface DigestFacts {
   at: number;
+  /** The zone whose clock its times are read on (the digest's, Settings `digestZone`); the machine's when absent. */
+  zone?: string;
   /** The start of the day it covers (`at` − 24 h). */
   since: number;
   /** When the kept valuation was made, or null when none is kept. */

@@ -1,3 +1,4 @@
+import { dayIn, lastClock, localZone, nextClock } from '../../../shared/zones';
 import type { AlertEngine } from '../alerts/alert-engine';
 
 /**
@@ -24,36 +25,31 @@ export const CATCH_UP_MS = 6 * 3_600_000;
 /** The timer wakes at least this often to look at the clock again (a sleep, a change of zone or summer time). */
 const LOOK_EVERY_MS = 3_600_000;
 
-const pad = (n: number): string => String(n).padStart(2, '0');
-/** The local calendar day of `ms`: "2026-11-23", what a digest is of. */
-export function localDay(ms: number): string {
-  const d = new Date(ms);
-  return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}`;
+/** The calendar day of `ms` on the clock of `zone`: "2026-11-23", what a digest is of. */
+export function localDay(ms: number, zone: string = localZone()): string {
+  return dayIn(ms, zone);
 }
 
-/** The latest local "HH:MM" at or before `now` (today's, or yesterday's when today's is still ahead). */
-export function lastDue(hhmm: string, now: number): number {
-  const [h = 0, m = 0] = hhmm.split(':').map(Number);
-  const at = new Date(now);
-  at.setHours(h, m, 0, 0);
-  if (at.getTime() > now) at.setDate(at.getDate() - 1);
-  return at.getTime();
+/** The latest "HH:MM" of `zone`'s clock at or before `now` (today's, or yesterday's when today's is still ahead). */
+export function lastDue(hhmm: string, now: number, zone: string = localZone()): number {
+  return lastClock(now, hhmm, zone);
 }
 
-/** The next local "HH:MM" after `now`. */
-export function nextDue(hhmm: string, now: number): number {
-  const last = new Date(lastDue(hhmm, now));
-  const [h = 0, m = 0] = hhmm.split(':').map(Number);
-  last.setDate(last.getDate() + 1);
-  last.setHours(h, m, 0, 0);
-  return last.getTime();
+/** The next "HH:MM" of `zone`'s clock after `now`. */
+export function nextDue(hhmm: string, now: number, zone: string = localZone()): number {
+  return nextClock(now, hhmm, zone);
 }
 
 export interface DigestScheduleDeps {
-  /** The digest's local time "HH:MM" (Settings `digestAt`), or null: none. */
+  /** The digest's time "HH:MM" (Settings `digestAt`), or null: none. */
   at: () => string | null;
-  /** The digest's words at a moment (digest-facts.ts, digest-text.ts). */
-  build: (now: number) => { title: string; message: string };
+  /**
+   * The zone on whose clock `at` is kept and applied (Settings `digestZone`, an IANA name, as a
+   * channel's quiet hours carry theirs); this machine's where none is named.
+   */
+  zone?: () => string | null;
+  /** The digest's words at a moment, on the clock of its zone (digest-facts.ts, digest-text.ts). */
+  build: (now: number, zone: string) => { title: string; message: string };
   /** Stores it once per day and hands it to the router (the outbox: delivered once across restarts). */
   engine: Pick<AlertEngine, 'onDigest' | 'hasDigest'>;
   clock?: DigestClock;
@@ -61,7 +57,7 @@ export interface DigestScheduleDeps {
 }
 
 /**
- * The daily digest at the time set: once a local day, through the alert store and its outbox, so
+ * The daily digest at the time set, on the clock of its zone: once a day there, through the alert store and its outbox, so
  * it is delivered once however often the app restarts. A time that passed while the app was
  * closed is caught up at start within CATCH_UP_MS; a time set in Settings counts from then on (a
  * time set to one that just passed sends nothing until tomorrow).
@@ -82,10 +78,10 @@ export class DigestSchedule {
     this.look();
   }
 
-  /** The settings changed: a new time counts from now. */
+  /** The settings changed: a new time (or zone) counts from now. */
   rearm(): void {
     if (this.since === null || this.closed) return;
-    const at = this.d.at();
+    const at = `${this.d.at()} ${this.d.zone?.() ?? ''}`;
     if (at !== this.armedFor) this.since = this.clock.now();
     this.look();
   }
@@ -96,21 +92,23 @@ export class DigestSchedule {
     this.timer = undefined;
   }
 
+  /** The time and zone the schedule was last armed for. */
   private armedFor: string | null = null;
 
   private look(): void {
     if (this.timer !== undefined) this.clock.clearTimer(this.timer);
     this.timer = undefined;
     const at = this.d.at();
-    this.armedFor = at;
+    this.armedFor = `${at} ${this.d.zone?.() ?? ''}`;
     if (this.closed || at === null || this.since === null) return;
     const now = this.clock.now();
-    const due = lastDue(at, now);
+    const zone = this.d.zone?.() ?? localZone();
+    const due = lastDue(at, now, zone);
     if (due > this.since) {
-      const day = localDay(due);
+      const day = localDay(due, zone);
       try {
         if (!this.d.engine.hasDigest(day)) {
-          const { title, message } = this.d.build(now);
+          const { title, message } = this.d.build(now, zone);
           const sent = this.d.engine.onDigest(day, title, message, now);
           if (sent) this.d.log(`daily digest of ${day} queued (alert ${sent.id})`);
         }
@@ -122,7 +120,7 @@ export class DigestSchedule {
         );
       }
     }
-    const wait = Math.min(Math.max(nextDue(at, now) - now, 1_000), LOOK_EVERY_MS);
+    const wait = Math.min(Math.max(nextDue(at, now, zone) - now, 1_000), LOOK_EVERY_MS);
     this.timer = this.clock.setTimer(() => this.look(), wait);
   }
 }

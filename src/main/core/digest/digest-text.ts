@@ -15,14 +15,17 @@ import { ratioText } from '../../../shared/units';
 import { positionWords } from '../alerts/position-text';
 import type { DigestFacts, DigestPosition } from './digest-facts';
 
-/** Every figure by the product's one rule (shared/format.ts, docs/formats.md), in the core's locale. */
-const clock = (ms: number): string => clockText(ms, CORE_LOCALE);
+/**
+ * Every figure by the product's one rule (shared/format.ts, docs/formats.md), in the core's locale;
+ * its times on the clock of the digest's zone (Settings `digestZone`: the one its time is set on).
+ */
+const clock = (f: DigestFacts, ms: number): string => clockText(ms, CORE_LOCALE, true, false, f.zone);
 const count = (n: number): string => countText(n, CORE_LOCALE);
 const usd = (n: number): string => usdText(n, CORE_LOCALE);
 const distance = (pct: number): string => distanceText(pct, CORE_LOCALE);
 /** When the valuation was made: its clock time, with its day when that was more than 12 h before the digest. */
 const valuedText = (f: DigestFacts, ms: number): string =>
-  f.at - ms > 12 * 3_600_000 ? dayClockText(ms, CORE_LOCALE) : clock(ms);
+  f.at - ms > 12 * 3_600_000 ? dayClockText(ms, CORE_LOCALE, true, f.zone) : clock(f, ms);
 const short = (owner: string): string => `${owner.slice(0, 8)}…${owner.slice(-4)}`;
 /** At most this many of the watched wallets' alerts are named; the rest are counted. */
 const WATCHED_NAMED = 5;
@@ -33,7 +36,8 @@ const WATCHED_NAMED = 5;
  * interest of a day at its rate), the day's liquidations and alerts, the watched wallets' alerts,
  * and the credits against the plan. Plain lines, as every channel shows them.
  */
-export function digestText(f: DigestFacts): { title: string; message: string } {
+export function digestText(facts: DigestFacts, zone?: string): { title: string; message: string } {
+  const f: DigestFacts = zone === undefined ? facts : { ...facts, zone };
   const lines: string[] = [];
   if (f.valuedAt === null)
     lines.push('No valuation of your wallets is kept yet: watch a wallet in the Portfolio and let Tidewatch read it.');
@@ -51,7 +55,7 @@ export function digestText(f: DigestFacts): { title: string; message: string } {
   const watched = watchedLines(f);
   if (watched.length > 0) lines.push(...watched);
   lines.push(creditsLine(f));
-  return { title: `Tidewatch digest, ${dayText(f.at, CORE_LOCALE)}`, message: lines.join('\n') };
+  return { title: `Tidewatch digest, ${dayText(f.at, CORE_LOCALE, f.zone)}`, message: lines.join('\n') };
 }
 
 /** "desk: Long 1,000.0000 SUI on SUI_USDC: ratio 1.254 (1.301), distance −10.2 % (−12.5 %), interest …". */
@@ -89,7 +93,7 @@ function interestWords(p: DigestPosition['position']): string {
 
 function liquidationsLine(f: DigestFacts): string {
   if (f.liquidations.length === 0) return 'Liquidations of your positions in 24 h: none.';
-  const each = f.liquidations.map((a) => `${who(f, a)}: ${a.title} at ${clock(a.created_at)}`);
+  const each = f.liquidations.map((a) => `${who(f, a)}: ${a.title} at ${clock(f, a.created_at)}`);
   return `Liquidations of your positions in 24 h: ${each.join('; ')}.`;
 }
 
@@ -114,7 +118,7 @@ function alertsLine(f: DigestFacts): string {
 /** A line per watched wallet's alert of the day (its label, its title, when), the first few. */
 function watchedLines(f: DigestFacts): string[] {
   if (f.watched.length === 0) return [];
-  const named = f.watched.slice(-WATCHED_NAMED).map((a) => `• ${who(f, a)}: ${a.title} at ${clock(a.created_at)}`);
+  const named = f.watched.slice(-WATCHED_NAMED).map((a) => `• ${who(f, a)}: ${a.title} at ${clock(f, a.created_at)}`);
   const more = f.watched.length - named.length;
   return [
     `Watched wallets${more > 0 ? ` (the latest ${count(named.length)}, and ${count(more)} before)` : ''}:`,

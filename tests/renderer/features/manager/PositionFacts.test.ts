@@ -38,6 +38,23 @@ describe('the position facts', () => {
     expect(w.find('[data-testid="exchange-view"]').exists()).toBe(false);
   });
 
+  it("says interest too small for its asset's precision in money, never '≤ 0.0000 XBTC' (issue 40)", () => {
+    const base = position();
+    const tiny = { ...base.interest, accrued: 0.0000178, accrued_usd: 1.73, symbol: 'XBTC' };
+    const w = mount(PositionFacts, { props: { position: { ...base, interest: tiny }, own: false } });
+    const cell = w.get('[data-testid="position-interest-accrued"]');
+    expect(cell.text()).toBe('of which interest since opening ≤ $1.73');
+    // The amount in full in its tooltip.
+    expect(cell.attributes('title')).toBe('0.0000178 XBTC');
+    // Not valued in money: under the least amount the asset shows.
+    const unvalued = mount(PositionFacts, {
+      props: { position: { ...base, interest: { ...tiny, accrued_usd: null } }, own: false },
+    });
+    expect(unvalued.get('[data-testid="position-interest-accrued"]').text()).toBe(
+      'of which interest since opening < 0.0001 XBTC',
+    );
+  });
+
   it('writes the risk ratio as big as the facts beside it, coloured by its level, its lines in words and no bar', () => {
     // 1.421 under the 1.5 warning: the badge's level, and the number's colour.
     const w = mount(PositionFacts, { props: { position: position(), own: false } });

@@ -236,6 +236,30 @@ describe("the risk history chart's time axis", () => {
       }
   });
 
+  it('writes every ratio on its y axis with three decimals, as ECharts draws it at 1280 and 1920 (issue 40: "1.25" beside "1.2")', () => {
+    const p = position({ apr: 0.3 });
+    for (const [warning, critical, liquidation] of [
+      [1.5, 1.25, 1.125],
+      [1.22, 1.21, 1.2],
+      [2, 1.5, 1.1],
+    ] as const) {
+      const options: Array<Record<string, unknown>> = [];
+      mount(RiskHistoryChart, {
+        props: { readings: flatAt(p, [NOW - 3_600_000, NOW]), warning, critical, liquidation },
+        global: { stubs: { VChart: chartProbe(options), Echarts: chartProbe(options) } },
+      }).unmount();
+      for (const width of [1_042, 1_682]) {
+        // The y axis's labels: the drawn texts that are a number alone (the lines' names say theirs).
+        const ticks = drawnTexts(options.at(-1)!, width, 300)
+          .map((t) => t.text)
+          .filter((t) => /^\d+(\.\d+)?$/.test(t));
+        const where = `${warning}/${critical}/${liquidation}, ${width} px: ${ticks.join(' | ')}`;
+        expect(ticks.length, where).toBeGreaterThanOrEqual(3);
+        for (const t of ticks) expect(t, where).toMatch(/^\d+\.\d{3}$/);
+      }
+    }
+  });
+
   it("chooses the labels' grain by the span, in the user's zone: seconds, the clock, the day and the clock, the day", () => {
     // NOW is 7:00 AM in New York (12:00 UTC).
     const seconds = axisLabels(NOW - 3 * MIN, 1_042);

@@ -258,7 +258,34 @@ describe('the Settings view: the rule of each group', () => {
     expect(f.calls.find(([m]) => m === 'updateSettings')![1]).toMatchObject({
       groupRules: { mine: 'alert', watched: 'alert' },
       digestAt: '07:30',
+      // Kept with the zone it was set on, the browser's (the tests run in UTC), as quiet hours are.
+      digestZone: 'UTC',
       digestChannels: ['phone', 'mail'],
+    });
+    w.unmount();
+  });
+
+  it("shows the digest's time on the clock of the zone it is applied on, naming it, and saves the zone chosen", async () => {
+    // Set in New York; this browser is in UTC: 8:00 there, named, never "8:00 AM UTC".
+    let saved: Settings = { ...DEMO_SETTINGS, digestAt: '08:00', digestZone: 'America/New_York' };
+    const f = fakeApi({
+      settings: () => saved,
+      watchList: () => [],
+      creditForecast: () => FORECAST,
+      updateSettings: (patch) => (saved = { ...saved, ...patch }),
+    });
+    setApi(f.api);
+    const w = mount(SettingsView, { attachTo: document.body });
+    await settle();
+    expect((w.get('[data-testid="digest-zone"]').element as HTMLSelectElement).value).toBe('America/New_York');
+    expect(w.get('[data-testid="digest-when"]').text()).toMatch(/^at 8:00 AM E[SD]T \(America\/New_York\)$/);
+    await w.get('[data-testid="digest-zone"]').setValue('Asia/Tokyo');
+    expect(w.get('[data-testid="digest-when"]').text()).toBe('at 8:00 AM GMT+9 (Asia/Tokyo)');
+    await w.get('form').trigger('submit');
+    await settle();
+    expect(f.calls.find(([m]) => m === 'updateSettings')![1]).toMatchObject({
+      digestAt: '08:00',
+      digestZone: 'Asia/Tokyo',
     });
     w.unmount();
   });

@@ -11,8 +11,9 @@ export interface MoneyColumns {
 /**
  * One rule per column of money (docs/formats.md) where the figures are the table's own: each
  * column's decimals by its largest figure, so "$19,466" never stands above "$2,778.82". A
- * position's own figures (PnL, equity, assets, debt) are not here: they keep the rule of their
- * value, so the row and the manager page write the one figure alike (one valuation, one text).
+ * position's own figures (PnL, equity, assets, debt) are not here: they are always to the cent
+ * (`positionUsd`), one rule for their columns, and the row and the manager page write the one
+ * figure alike (one valuation, one text).
  */
 export function moneyColumns(
   rows: readonly PositionSummary[],

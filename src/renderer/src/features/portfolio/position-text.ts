@@ -7,7 +7,7 @@ import {
   levelOf,
   NEAR_HYSTERESIS,
 } from '../../../../shared/risk-model';
-import { amountTitle, apr, pct, pctSet, ratio, shortTime, time, usd } from '../../format';
+import { amountTitle, apr, pct, pctSet, positionUsd, ratio, shortTime, time } from '../../format';
 
 /**
  * A position's facts in the words of its row: side, why its level, its borrow rate. Every figure
@@ -93,7 +93,9 @@ export function interestTitle(p: PositionSummary): string {
       : `Borrow rate ${apr(i.apr)} a year, ${i.apr_source === 'observed' ? "from the loan's growth since it was opened" : "by the pool's rate curve at its utilization"}`,
   ];
   if (i.accrued !== null)
-    lines.push(`Interest accrued since opening: at most ${amountTitle(i.accrued, i.symbol)} (${usd(i.accrued_usd)})`);
+    lines.push(
+      `Interest accrued since opening: at most ${amountTitle(i.accrued, i.symbol)} (${positionUsd(i.accrued_usd)})`,
+    );
   lines.push(
     i.liquidation_in_ms === null
       ? "Interest alone does not liquidate it within a year at today's prices"
@@ -106,7 +108,7 @@ export function interestTitle(p: PositionSummary): string {
 export function pnlTitle(p: PositionSummary): string {
   const n = p.pnl;
   if (n.pnl_usd === null) return n.note ?? 'Not known';
-  const base = `Equity now less deposits net of withdrawals (${usd(n.net_deposited_usd)}, valued at their time)`;
+  const base = `Equity now less deposits net of withdrawals (${positionUsd(n.net_deposited_usd)}, valued at their time)`;
   return n.estimated && n.note ? `Estimated: ${n.note}\n${base}` : base;
 }
 
