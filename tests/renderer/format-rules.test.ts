@@ -22,6 +22,7 @@ import { AlertEngine, riskAlertText } from '../../src/main/core/alerts/alert-eng
 import { EventBus, type CoreEvents } from '../../src/main/core/events';
 import { describePosition, interestWords } from '../../src/main/core/alerts/position-text';
 import { compose } from '../../src/main/core/notify/compose';
+import { digestText } from '../../src/main/core/digest/digest-text';
 import { unreachedWords } from '../../src/main/core/notify/notifier';
 import { amountsInWords } from '../../src/main/core/risk/event-amounts';
 import { readingOf } from '../../src/main/core/risk/positions';
@@ -438,6 +439,37 @@ function everyAlert(): AlertRecord[] {
       fallback: null,
     };
     out.push({ ...out[0]!, id: 99, rule: 'channel', level: 'warning', ...unreachedWords(unreached, ENGINE_NOW) });
+    // The daily digest: the position now and 24 h before, the night's liquidations and alerts, the credits.
+    const digest = digestText(
+      {
+        at: ENGINE_NOW,
+        since: ENGINE_NOW - 86_400_000,
+        valuedAt: ENGINE_NOW - 60_000,
+        positions: [
+          {
+            label: 'desk',
+            position: MANAGER,
+            then: {
+              manager_id: MANAGER.manager_id,
+              owner: MANAGER.owner,
+              ts_ms: ENGINE_NOW - 86_400_000,
+              risk_ratio: 1.5,
+              debt_usd: MANAGER.debt_usd,
+              assets_usd: MANAGER.collateral_usd,
+              distance_pct: -20,
+            },
+          },
+        ],
+        liquidations: out.filter((a) => a.rule === 'liquidation'),
+        own: out.filter((a) => a.rule === 'risk-threshold'),
+        watched: out.filter((a) => a.rule === 'large-liquidation'),
+        other: out.filter((a) => a.rule === 'blind' || a.rule === 'credit-budget'),
+        labels: new Map([[MANAGER.owner, 'desk']]),
+        credits: usage,
+      },
+      'America/New_York',
+    );
+    out.push({ ...out[0]!, id: 100, rule: 'digest', level: 'info', manager_id: null, owner: null, ...digest });
     return out;
   } finally {
     store.close();
@@ -952,6 +984,7 @@ describe('every view, alert and message, by the number rules (docs/formats.md)',
         'interest',
         'rate',
         'channel',
+        'digest',
       ]),
     );
     const titles = ALERTS.map((a) => a.title);
