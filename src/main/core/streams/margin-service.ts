@@ -11,8 +11,8 @@ import type { Store } from '../store/store';
 import type { WatchRegistry } from '../watch-registry';
 import { HistoryRecovery } from './history-recovery';
 import { alertOnReceipt, dispatchMarginEvents, type MarginDispatchDeps } from './margin-dispatch';
-import { marginStream } from './margin-stream';
-import type { StreamSupervisor } from './supervisor';
+import { MarginStream, type MarginSink } from './margin-stream';
+import type { StreamSpec, StreamSupervisor } from './supervisor';
 
 export interface MarginServiceDeps {
   store: Pick<Store, 'margin' | 'marginWriter' | 'gaps' | 'settings'>;
@@ -45,10 +45,11 @@ export interface MarginServiceDeps {
  * The margin stream, end to end: the stream into the store (exactly once, through the writer
  * thread), a watched liquidation alerted the moment it is read, what follows each commit
  * (managers learnt, alerts, large liquidations, the push, risk refreshed), and the recovery of
- * history the stream could not replay.
+ * history the stream could not replay. It is the stream's sink (`MarginSink`): the stream hands it
+ * each event as read (`received`) and the new ones once committed (`committed`).
  */
-export class MarginService {
-  private readonly stream: ReturnType<typeof marginStream>;
+export class MarginService implements MarginSink {
+  private readonly stream: MarginStream;
   private readonly recovery: HistoryRecovery;
   /** Liquidations before this time (replayed history) never raise the large-liquidation alert. */
   private readonly startedAt = Date.now();
@@ -64,33 +65,16 @@ export class MarginService {
       eventUnits: d.risk.eventUnits,
       alerts: d.alerts,
     };
-    this.stream = marginStream({
-      repo: d.store.margin,
-      writer: d.store.marginWriter,
-      naming: () => client().http.profile,
-      urlFor: (lastId) => client().http.url('/dex-margin/manager-updates', { 'last-id': lastId }, 'stream'),
-      firstStart: () => d.marginFirstStart ?? (d.settings.effective().network === 'demo' ? '0' : '$'),
-      onCommitted: (events) => {
-        this.recovery.noteAlive();
-        this.onCommitted(events);
+    this.stream = new MarginStream(
+      {
+        repo: d.store.margin,
+        writer: d.store.marginWriter,
+        naming: () => client().http.profile,
+        urlFor: (lastId) => client().http.url('/dex-margin/manager-updates', { 'last-id': lastId }, 'stream'),
+        firstStart: () => d.marginFirstStart ?? (d.settings.effective().network === 'demo' ? '0' : '$'),
       },
-      onReceived: (e, data) => alertOnReceipt(e, data, this.dispatchDeps),
-      onOpen: () => {
-        d.events.emit('marginStreamOpened');
-        this.recovery.onOpen();
-      },
-      onStoreState: (reason, err) => {
-        if (reason !== null) {
-          d.log(
-            `store: ${reason} (${(err as Error | undefined)?.message ?? ''}); the margin stream stops until writes work again`,
-          );
-          d.supervisor.interrupt('margin');
-        } else {
-          d.log('store: writes work again; the margin stream resumes from its cursor');
-        }
-        d.events.emit('marginStoreChanged', { failure: reason });
-      },
-    });
+      this,
+    );
     this.recovery = new HistoryRecovery({
       client,
       repo: d.store.margin,
@@ -99,7 +83,7 @@ export class MarginService {
       watchedOwners: () => d.watch.owners(),
       loadAliveAt: () => d.store.settings.get<number>('margin.aliveAt') ?? d.store.margin.cursorUpdatedAt(),
       saveAliveAt: (ms) => d.store.settings.set('margin.aliveAt', ms),
-      onRecovered: (events) => this.onCommitted(events),
+      onRecovered: (events) => this.dispatch(events),
       refreshRisk: () => d.risk.refresh.refresh(),
       onGap: (gap) => {
         d.log(
@@ -112,9 +96,39 @@ export class MarginService {
     });
   }
 
-  /** The stream's spec, for the supervisor. */
-  get spec(): ReturnType<typeof marginStream>['spec'] {
-    return this.stream.spec;
+  /** The stream, for the supervisor. */
+  get spec(): StreamSpec {
+    return this.stream;
+  }
+
+  /** An event read, before its commit: a watched liquidation is alerted now (margin-dispatch.ts). */
+  received(event: IncomingMarginEvent, data: unknown): void {
+    alertOnReceipt(event, data, this.dispatchDeps);
+  }
+
+  /** New events committed: the stream is alive; what follows a commit follows. */
+  committed(events: IncomingMarginEvent[]): void {
+    this.recovery.noteAlive();
+    this.dispatch(events);
+  }
+
+  opened(): void {
+    this.d.events.emit('marginStreamOpened');
+    this.recovery.onOpen();
+  }
+
+  /** The stream's commits failed (`reason`) or work again (null): it stops until they work. */
+  storeChanged(reason: string | null, err?: unknown): void {
+    const d = this.d;
+    if (reason !== null) {
+      d.log(
+        `store: ${reason} (${(err as Error | undefined)?.message ?? ''}); the margin stream stops until writes work again`,
+      );
+      d.supervisor.interrupt('margin');
+    } else {
+      d.log('store: writes work again; the margin stream resumes from its cursor');
+    }
+    d.events.emit('marginStoreChanged', { failure: reason });
   }
 
   isOpen(): boolean {
@@ -123,7 +137,7 @@ export class MarginService {
 
   /** Connect once the first read settles (a first start replays history), or at once. */
   connectAfter(firstRead: Promise<unknown>, canConnect: () => boolean): void {
-    this.stream.connectAfter(firstRead, () => canConnect() && this.d.supervisor.add(this.stream.spec));
+    this.stream.connectAfter(firstRead, () => canConnect() && this.d.supervisor.add(this.stream));
   }
 
   /** Commit what is held, stop the recovery. */
@@ -133,7 +147,8 @@ export class MarginService {
     this.stream.flush();
   }
 
-  private onCommitted(events: IncomingMarginEvent[]): void {
+  /** What follows a commit (or a recovery over REST) of margin events (margin-dispatch.ts). */
+  private dispatch(events: IncomingMarginEvent[]): void {
     const { risk, alerts, log } = this.d;
     dispatchMarginEvents(events, {
       ...this.dispatchDeps,
