@@ -24,6 +24,7 @@ import { ratioText, riskRatioFromStream } from '../../../shared/units';
 import type { CoreBus } from '../events';
 import type { IncomingMarginEvent } from '../store/margin-events';
 import type { NewAlert, RiskAlertRepo } from '../store/risk-alert-repo';
+import type { WatchedLookup } from '../watch-registry';
 import { EscalationTracker, type Escalation, type EscalationRules, type TrackerState } from './escalation';
 import type { InterestWords, PositionWords } from './position-text';
 import { rateAlertText, RateTracker, type RateTrackerState } from './rate-alerts';
@@ -57,6 +58,18 @@ export interface LiquidationWords {
 }
 
 const NO_WORDS: LiquidationWords = { amounts: () => undefined, pool: () => undefined };
+
+/**
+ * Where a committed batch's liquidation alerts get their words (streams/margin-dispatch.ts
+ * `BatchWords`): the stream's side knows the amounts and the pools.
+ */
+export interface LiquidationWording {
+  /** What the alert of `e` says besides it (its amounts, its pool); `data` is its data as parsed. */
+  wordsOf(e: IncomingMarginEvent, data: unknown): LiquidationWords;
+}
+
+/** No words besides the event: the alert goes out without the amounts and the pool. */
+export const NO_WORDING: LiquidationWording = { wordsOf: () => NO_WORDS };
 
 /**
  * Rules -> Alert records: threshold crossings of watched managers, liquidations of watched
@@ -301,29 +314,28 @@ export class AlertEngine {
   }
 
   /**
-   * Liquidations of watched managers, after their commit (or recovered over REST). `watchedSince`
-   * gives when an owner joined the watch list: history replayed from before that (a first start
-   * with `last-id=0`) is stored but not alerted; what happened while the app was closed, after
-   * the owner was watched, is. One alerted on receipt is not priced or described again.
+   * Liquidations of watched managers, after their commit (or recovered over REST). `watched`
+   * (the watch registry) names a watched manager's owner and when the owner joined the watch list:
+   * history replayed from before that (a first start with `last-id=0`) is stored but not alerted;
+   * what happened while the app was closed, after the owner was watched, is. One alerted on
+   * receipt is not priced or described again. `words` gives what each alert says besides its event.
    */
   onMarginEvents(
     events: readonly IncomingMarginEvent[],
-    isWatched: (managerId: string) => string | undefined,
-    watchedSince: (owner: string) => number,
+    watched: WatchedLookup,
+    words: LiquidationWording = NO_WORDING,
     now = Date.now(),
-    /** What the alert of `e` says besides it (its amounts, its pool); `data` is its data as parsed. */
-    wordsOf: (e: IncomingMarginEvent, data: unknown) => LiquidationWords = () => NO_WORDS,
   ): AlertRecord[] {
     const fired: AlertRecord[] = [];
     for (const e of events) {
       if (e.type !== EVENT_TYPES.liquidation || !e.margin_manager_id) continue;
-      const owner = isWatched(e.margin_manager_id);
+      const owner = watched.ownerOf(e.margin_manager_id);
       if (owner === undefined) continue;
       // History from before the owner was watched (a first start's replay) is not alerted: nothing to look up.
-      const since = watchedSince(owner);
+      const since = watched.since(owner) ?? 0;
       if ((e.timestamp_ms !== null && e.timestamp_ms < since) || this.repo.hasAlert(liquidationKey(e))) continue;
       const data = parsed(e.data);
-      const a = this.onLiquidation(e, owner, since, data, wordsOf(e, data), now);
+      const a = this.onLiquidation(e, owner, since, data, words.wordsOf(e, data), now);
       if (a) fired.push(a);
     }
     return fired;

@@ -2,7 +2,7 @@ import type { AlertEngine } from '../alerts/alert-engine';
 import type { ServiceClient } from '../client/service-client';
 import type { CoreBus } from '../events';
 import type { PushHub } from '../push-hub';
-import { checkLargeLiquidations } from '../risk/large-liquidations';
+import { LargeLiquidationRule } from '../risk/large-liquidations';
 import type { RiskServices } from '../risk/risk-services';
 import type { ServiceLink } from '../service-link';
 import type { SettingsService } from '../settings';
@@ -10,7 +10,7 @@ import type { IncomingMarginEvent } from '../store/margin-events';
 import type { Store } from '../store/store';
 import type { WatchRegistry } from '../watch-registry';
 import { HistoryRecovery } from './history-recovery';
-import { alertOnReceipt, dispatchMarginEvents, type MarginDispatchDeps } from './margin-dispatch';
+import { MarginDispatch } from './margin-dispatch';
 import { MarginStream, type MarginSink } from './margin-stream';
 import type { StreamSpec, StreamSupervisor } from './supervisor';
 
@@ -51,20 +51,28 @@ export interface MarginServiceDeps {
 export class MarginService implements MarginSink {
   private readonly stream: MarginStream;
   private readonly recovery: HistoryRecovery;
-  /** Liquidations before this time (replayed history) never raise the large-liquidation alert. */
-  private readonly startedAt = Date.now();
-  private closed = false;
-  /** What the dispatch needs, built once: each liquidation's alert reads it. */
-  private readonly dispatchDeps: Pick<MarginDispatchDeps, 'watchedSince' | 'watchedManagers' | 'eventUnits' | 'alerts'>;
+  /** The optional protocol-wide rule: liquidations from before this service (replayed history) never raise it. */
+  private readonly large: LargeLiquidationRule;
+  /** Where each event goes once read and once committed: the alerts, the risk room, the page. */
+  private readonly dispatch: MarginDispatch;
 
   constructor(private readonly d: MarginServiceDeps) {
     const client = (): ServiceClient => d.link.client;
-    this.dispatchDeps = {
-      watchedSince: (owner) => d.watch.since(owner),
-      watchedManagers: d.watch.managers,
-      eventUnits: d.risk.eventUnits,
+    this.large = new LargeLiquidationRule({
+      settings: d.settings,
+      assets: d.risk.assets,
+      prices: d.risk.prices,
       alerts: d.alerts,
-    };
+      log: d.log,
+    });
+    this.dispatch = new MarginDispatch({
+      watch: d.watch,
+      alerts: d.alerts,
+      risk: d.risk,
+      large: this.large,
+      hub: d.hub,
+      events: d.events,
+    });
     this.stream = new MarginStream(
       {
         repo: d.store.margin,
@@ -83,7 +91,7 @@ export class MarginService implements MarginSink {
       watchedOwners: () => d.watch.owners(),
       loadAliveAt: () => d.store.settings.get<number>('margin.aliveAt') ?? d.store.margin.cursorUpdatedAt(),
       saveAliveAt: (ms) => d.store.settings.set('margin.aliveAt', ms),
-      onRecovered: (events) => this.dispatch(events),
+      onRecovered: (events) => this.dispatch.afterCommit(events),
       refreshRisk: () => d.risk.refresh.refresh(),
       onGap: (gap) => {
         d.log(
@@ -101,15 +109,15 @@ export class MarginService implements MarginSink {
     return this.stream;
   }
 
-  /** An event read, before its commit: a watched liquidation is alerted now (margin-dispatch.ts). */
+  /** An event read, before its commit: a watched liquidation is alerted now (`MarginDispatch.onReceipt`). */
   received(event: IncomingMarginEvent, data: unknown): void {
-    alertOnReceipt(event, data, this.dispatchDeps);
+    this.dispatch.onReceipt(event, data);
   }
 
-  /** New events committed: the stream is alive; what follows a commit follows. */
+  /** New events committed: the stream is alive; what follows a commit follows (`MarginDispatch.afterCommit`). */
   committed(events: IncomingMarginEvent[]): void {
     this.recovery.noteAlive();
-    this.dispatch(events);
+    this.dispatch.afterCommit(events);
   }
 
   opened(): void {
@@ -142,32 +150,8 @@ export class MarginService implements MarginSink {
 
   /** Commit what is held, stop the recovery. */
   close(): void {
-    this.closed = true;
+    this.large.close();
     this.recovery.close();
     this.stream.flush();
-  }
-
-  /** What follows a commit (or a recovery over REST) of margin events (margin-dispatch.ts). */
-  private dispatch(events: IncomingMarginEvent[]): void {
-    const { risk, alerts, log } = this.d;
-    dispatchMarginEvents(events, {
-      ...this.dispatchDeps,
-      checkLarge: (evs) =>
-        void checkLargeLiquidations(evs, {
-          limitUsd: this.d.settings.effective().largeLiquidationUsd,
-          since: this.startedAt,
-          assets: risk.assets,
-          prices: risk.prices,
-          alerts,
-          closed: () => this.closed,
-          log,
-        }),
-      publish: (pushed) => this.d.events.emit('marginEventsReady', { events: pushed }),
-      afterPush: (pushed) => risk.lateUnits.afterPush(pushed),
-      listening: () => this.d.hub.count('margin') > 0,
-      refreshSoon: (owners, live) => risk.refresh.refreshSoon(owners, live),
-      // Another trader's manager is seldom learnt yet: its pool comes from its stored creation.
-      marketLiquidations: (ids) => risk.danger.onMarketLiquidations(risk.eventUnits.poolNamesOf(ids)),
-    });
   }
 }

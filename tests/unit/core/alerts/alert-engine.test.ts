@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { AlertEngine, riskAlertText } from '../../../../src/main/core/alerts/alert-engine';
+import type { WatchedLookup } from '../../../../src/main/core/watch-registry';
 import type { TrackerState } from '../../../../src/main/core/alerts/escalation';
 import type { IncomingMarginEvent } from '../../../../src/main/core/store/margin-events';
 import { Store } from '../../../../src/main/core/store/store';
@@ -306,7 +307,10 @@ describe('the alert engine: margin events', () => {
     });
     const engine = new AlertEngine(store.risk, bus, 15 * 60_000);
     let worded = 0;
-    const watched = (id: string): string | undefined => (id === MANAGER ? OWNER : undefined);
+    const watched: WatchedLookup = {
+      ownerOf: (id) => (id === MANAGER ? OWNER : undefined),
+      since: () => 1_000,
+    };
     const events = [
       event({ id: '5000-0', type: 'dex_margin_manager_updates_deposit' }),
       event({ id: '5500-0', margin_manager_id: `0x${'ef'.repeat(32)}` }),
@@ -317,12 +321,13 @@ describe('the alert engine: margin events', () => {
     const fired = engine.onMarginEvents(
       events,
       watched,
-      () => 1_000,
+      {
+        wordsOf: (e, data) => ({
+          amounts: () => (worded++, `repaid 12.5 USDC; left 3 SUI (${(data as { risk_ratio: number }).risk_ratio})`),
+          pool: () => (e.margin_manager_id === MANAGER ? 'SUI_USDC' : undefined),
+        }),
+      },
       7_000,
-      (e, data) => ({
-        amounts: () => (worded++, `repaid 12.5 USDC; left 3 SUI (${(data as { risk_ratio: number }).risk_ratio})`),
-        pool: () => (e.margin_manager_id === MANAGER ? 'SUI_USDC' : undefined),
-      }),
     );
     expect(fired).toHaveLength(1);
     expect(fired[0]).toMatchObject({
@@ -346,9 +351,8 @@ describe('the alert engine: margin events', () => {
       engine.onMarginEvents(
         events,
         watched,
-        () => 1_000,
+        { wordsOf: () => ({ amounts: () => `${++worded}`, pool: () => undefined }) },
         8_000,
-        () => ({ amounts: () => `${++worded}`, pool: () => undefined }),
       ),
     ).toEqual([]);
     expect(worded).toBe(1);
