@@ -168,7 +168,7 @@ export class AlertEngine {
       const raised = this.tracker.observe(r.manager_id, { ratio: r.risk_ratio, distancePct: r.distance_pct }, t, now);
       if (!raised) {
         if (this.tracker.level(r.manager_id) === 'ok' && this.inDanger.delete(r.manager_id))
-          this.raise(this.recovery(r, t, about, now), (record) => fired.push(record));
+          this.raise(this.recovery(r, t, about, now), fired);
         continue;
       }
       const text = riskAlertText(raised, r, t, about);
@@ -192,7 +192,7 @@ export class AlertEngine {
           message: text.message,
           created_at: now,
         },
-        (record) => fired.push(record),
+        fired,
       );
     }
     if (fired.length > 0) this.publish(fired);
@@ -291,7 +291,7 @@ export class AlertEngine {
           message: text.message,
           created_at: now,
         },
-        (record) => fired.push(record),
+        fired,
       );
     }
     if (fired.length > 0) this.publish(fired);
@@ -343,7 +343,7 @@ export class AlertEngine {
 
   /**
    * One liquidation of a watched manager (`owner`, watched since `since`), its data as parsed: the
-   * alert is pushed before it is stored (`addAlert`'s `showFirst`), once per event.
+   * alert is pushed before it is stored (`raiseShowingFirst`), once per event.
    */
   onLiquidation(
     e: IncomingMarginEvent,
@@ -363,21 +363,17 @@ export class AlertEngine {
     this.tracker.forget(e.margin_manager_id);
     this.inDanger.delete(e.margin_manager_id);
     this.liquidated.set(e.margin_manager_id, { chainAt: e.timestamp_ms, at: now });
-    return this.raise(
-      {
-        dedupe_key: liquidationKey(e),
-        rule: 'liquidation',
-        level: this.levelFor(owner, 'critical'),
-        manager_id: e.margin_manager_id,
-        owner,
-        event_id: e.id,
-        title: pool ? `Liquidated: ${pool}` : 'Liquidated',
-        message: `Margin manager ${short(e.margin_manager_id)}${pool ? ` (${pool})` : ''} of ${short(owner)} was liquidated${ratio}${amounts ? `: ${amounts}` : ''}. Open the position to see what remains.`,
-        created_at: now,
-      },
-      undefined,
-      true,
-    );
+    return this.raiseShowingFirst({
+      dedupe_key: liquidationKey(e),
+      rule: 'liquidation',
+      level: this.levelFor(owner, 'critical'),
+      manager_id: e.margin_manager_id,
+      owner,
+      event_id: e.id,
+      title: pool ? `Liquidated: ${pool}` : 'Liquidated',
+      message: `Margin manager ${short(e.margin_manager_id)}${pool ? ` (${pool})` : ''} of ${short(owner)} was liquidated${ratio}${amounts ? `: ${amounts}` : ''}. Open the position to see what remains.`,
+      created_at: now,
+    });
   }
 
   /** A protocol-wide liquidation above the user's USD threshold (optional rule, off by default). */
@@ -560,27 +556,49 @@ export class AlertEngine {
   }
 
   /**
-   * Store an alert once per dedupe key and hand it over (`hand`, by default pushed to the shells);
-   * `first`: handed over before its row is written (`addAlert`'s `showFirst`). A write that fails
-   * (a full disk) is told to `noteStore` and the alert is shown all the same: one shown before
-   * its write is not shown again, any other goes out unstored (id 0, nothing to acknowledge).
+   * Store an alert once per dedupe key and push it to the shells (`publish`), or, given `batch`,
+   * add it there for the caller to push with the rest. A write that fails (a full disk) is told to
+   * `noteStore` and the alert goes out all the same, unstored (id 0, nothing to acknowledge).
    */
-  private raise(
-    alert: NewAlert,
-    hand: (record: AlertRecord) => void = (r) => this.publish([r]),
-    first = false,
-  ): AlertRecord | undefined {
+  private raise(alert: NewAlert, batch?: AlertRecord[]): AlertRecord | undefined {
+    try {
+      const a = this.repo.addAlert(alert);
+      if (a) this.handOver(a, batch);
+      if (a) this.noteStore();
+      return a;
+    } catch (err) {
+      this.noteStore(err);
+      const record = unstored(alert);
+      this.handOver(record, batch);
+      return record;
+    }
+  }
+
+  private handOver(record: AlertRecord, batch: AlertRecord[] | undefined): void {
+    if (batch) batch.push(record);
+    else this.publish([record]);
+  }
+
+  /**
+   * Store an alert once per dedupe key, pushing it to the shells (`publish`) before its row is
+   * written (`RiskAlertRepo.addAlert` with `showFirst`): a liquidation reaches the trader without
+   * waiting for the disk. A write that fails (a full disk) is told to `noteStore`; the alert was
+   * shown and is not shown again (one that failed before it was shown goes out unstored).
+   */
+  private raiseShowingFirst(alert: NewAlert): AlertRecord | undefined {
     let shown: AlertRecord | undefined;
     try {
-      const a = this.repo.addAlert(alert, first ? (r) => hand((shown = r)) : undefined);
-      if (a && !first) hand(a);
+      const a = this.repo.addAlert(alert, (record) => {
+        shown = record;
+        this.publish([record]);
+      });
       if (a) this.noteStore();
       return a;
     } catch (err) {
       this.noteStore(err);
       if (shown) return shown;
       const record = unstored(alert);
-      hand(record);
+      this.publish([record]);
       return record;
     }
   }
