@@ -23,7 +23,7 @@ import { towardZeroAt } from '../../../shared/rounding';
 import { ratioText, riskRatioFromStream } from '../../../shared/units';
 import type { CoreBus } from '../events';
 import type { IncomingMarginEvent } from '../store/margin-events';
-import type { NewAlert, RiskAlertRepo } from '../store/risk-alert-repo';
+import { UnroutedAlertError, type NewAlert, type RiskAlertRepo } from '../store/risk-alert-repo';
 import type { WatchedLookup } from '../watch-registry';
 import { EscalationTracker, type Escalation, type EscalationRules, type TrackerState } from './escalation';
 import type { InterestWords, PositionWords } from './position-text';
@@ -415,7 +415,8 @@ export class AlertEngine {
     let stored: AlertRecord | undefined;
     try {
       stored = this.repo.addAlert(alert);
-    } catch {
+    } catch (err) {
+      if (err instanceof UnroutedAlertError) throw err;
       stored = undefined;
     }
     const record = stored ?? unstored(alert);
@@ -567,11 +568,21 @@ export class AlertEngine {
       if (a) this.noteStore();
       return a;
     } catch (err) {
-      this.noteStore(err);
+      this.writeFailed(err);
       const record = unstored(alert);
       this.handOver(record, batch);
       return record;
     }
+  }
+
+  /**
+   * An alert's write failed: told to `noteStore` (a full disk). One stored before its router was
+   * wired is no store failure but a wiring mistake (store/risk-alert-repo.ts): thrown, never
+   * passed off as the disk's.
+   */
+  private writeFailed(err: unknown): void {
+    if (err instanceof UnroutedAlertError) throw err;
+    this.noteStore(err);
   }
 
   private handOver(record: AlertRecord, batch: AlertRecord[] | undefined): void {
@@ -595,7 +606,7 @@ export class AlertEngine {
       if (a) this.noteStore();
       return a;
     } catch (err) {
-      this.noteStore(err);
+      this.writeFailed(err);
       if (shown) return shown;
       const record = unstored(alert);
       this.publish([record]);

@@ -77,7 +77,8 @@ const EMPTY: NotifyConfig = {
 
 /**
  * Alerts away from the desk: which channels carry an alert (level, rules, quiet hours: the
- * router, notify/router.ts, which the alert repository asks for every alert it stores), the
+ * router, notify/router.ts, which the alert repository asks for every alert it stores once
+ * alerts/alert-services.ts wires it: `RiskAlertRepo.routeWith`), the
  * outbox worker that sends them, the escalation that repeats a critical alert until it is
  * acknowledged (in the app, on the page, or by the one-time link in the message), and the
  * channels' configuration from the command line's file and from Settings.
@@ -109,7 +110,6 @@ export class Notifier {
       now: this.now,
     });
     this.router = new AlertRouter(() => this.channels(), this.worker, deps.digestOnly, deps.digestChannels);
-    deps.repo.routeWith(this.router);
     this.reach = new ChannelReach({
       channels: () => this.channels(),
       facts: (name) => ({ failing: this.worker.spellOf(name), ...deps.repo.outbox.waitingOn(name) }),

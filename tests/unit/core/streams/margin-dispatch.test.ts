@@ -6,6 +6,7 @@ import { AlertEngine } from '../../../../src/main/core/alerts/alert-engine';
 import { EventUnits } from '../../../../src/main/core/risk/event-amounts';
 import type { IncomingMarginEvent } from '../../../../src/main/core/store/margin-events';
 import { Store } from '../../../../src/main/core/store/store';
+import { NO_CHANNELS } from '../../../../src/main/core/store/risk-alert-repo';
 import { MarginDispatch, type MarginDispatchServices } from '../../../../src/main/core/streams/margin-dispatch';
 import { EventBus, type CoreEvents } from '../../../../src/main/core/events';
 import { WatchRegistry } from '../../../../src/main/core/watch-registry';
@@ -39,6 +40,7 @@ function liquidation(id: string, manager: string, ms: number): IncomingMarginEve
 /** An in-memory store watching one owner whose one manager is known, and the alerts it pushes. */
 function watched() {
   const store = Store.openInMemory();
+  store.risk.routeWith(NO_CHANNELS);
   cleanups.push(() => store.close());
   const owner = `0x${'ab'.repeat(32)}`;
   const manager = `0x${'cd'.repeat(32)}`;
