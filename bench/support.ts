@@ -1,6 +1,6 @@
 import { NAMING_PROFILES } from '../src/main/core/client/naming';
 import type { Store } from '../src/main/core/store/store';
-import { marginStream } from '../src/main/core/streams/margin-stream';
+import { MarginStream } from '../src/main/core/streams/margin-stream';
 import { StreamSupervisor } from '../src/main/core/streams/supervisor';
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
@@ -224,22 +224,28 @@ export async function ingestInto(
   const sup = new StreamSupervisor({ budget: 1, redact: (s) => s });
   let seen = 0;
   await new Promise<void>((resolve) => {
-    const ingest = marginStream({
-      repo: store.margin,
-      writer: store.marginWriter,
-      naming: () => NAMING_PROFILES.spec,
-      urlFor: () => url,
-      firstStart: () => '0',
-      onStoreState: (reason) => {
-        if (reason) throw new Error(reason);
+    const ingest = new MarginStream(
+      {
+        repo: store.margin,
+        writer: store.marginWriter,
+        naming: () => NAMING_PROFILES.spec,
+        urlFor: () => url,
+        firstStart: () => '0',
       },
-      onCommitted: (events) => {
-        onBatch(events.length);
-        seen += events.length;
-        if (seen >= count) resolve();
+      {
+        received() {},
+        committed(events) {
+          onBatch(events.length);
+          seen += events.length;
+          if (seen >= count) resolve();
+        },
+        storeChanged(reason) {
+          if (reason) throw new Error(reason);
+        },
+        opened() {},
       },
-    });
-    sup.add(ingest.spec);
+    );
+    sup.add(ingest);
   });
   sup.stopAll();
 }

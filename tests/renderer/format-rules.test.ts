@@ -27,6 +27,7 @@ import { unreachedWords } from '../../src/main/core/notify/notifier';
 import { amountsInWords } from '../../src/main/core/risk/event-amounts';
 import { readingOf } from '../../src/main/core/risk/positions';
 import type { IncomingMarginEvent } from '../../src/main/core/store/margin-events';
+import { NO_CHANNELS } from '../../src/main/core/store/risk-alert-repo';
 import { Store } from '../../src/main/core/store/store';
 import { setApi } from '../../src/renderer/src/api';
 import App from '../../src/renderer/src/App.vue';
@@ -304,6 +305,7 @@ const RULES = { warning: 1.2, critical: 1.15, near_pct: 3, liquidation: 1.125 };
 
 function everyAlert(): AlertRecord[] {
   const store = Store.openInMemory();
+  store.risk.routeWith(NO_CHANNELS);
   try {
     const engine = new AlertEngine(store.risk, new EventBus<CoreEvents>(), 15 * 60_000);
     const out: AlertRecord[] = [];

@@ -7,12 +7,20 @@ import type { SettingsRepo } from './store/settings-repo';
 /** A manager's latest reading with the level the valuation gave it (the tray shows the worst). */
 export type LatestReading = RiskReading & { level: PositionLevel };
 
+/** Who is watched, as a margin batch's alerts read it (alerts/alert-engine.ts `onMarginEvents`). */
+export interface WatchedLookup {
+  /** The owner of a watched manager; undefined when it is not watched. */
+  ownerOf(managerId: string): string | undefined;
+  /** When `owner` joined the watch list (ms); undefined when it is not on it. */
+  since(owner: string): number | undefined;
+}
+
 /**
  * What is watched: the owners on the watch list (kept in the store), the margin managers known
  * to be theirs, and each watched manager's latest risk reading. The margin stream's dispatch,
  * the risk loop and the contract's watch commands all learn and forget through here.
  */
-export class WatchRegistry {
+export class WatchRegistry implements WatchedLookup {
   /** Watched managers -> owner: from the store at start and on addWatch, the margin stream and the risk loop. */
   readonly managers = new Map<string, string>();
   /** Each watched loan as the latest valuation snapshot has it (the tray shows the worst). */
@@ -39,6 +47,11 @@ export class WatchRegistry {
   /** When `owner` joined the watch list (ms); undefined when it is not on it. */
   since(owner: string): number | undefined {
     return this.settings.watchedSince(owner);
+  }
+
+  /** The owner of a watched manager; undefined when it is not watched. */
+  ownerOf(managerId: string): string | undefined {
+    return this.managers.get(managerId);
   }
 
   /**

@@ -4,6 +4,7 @@ import { CREDITS_KEY } from '../../../src/main/core/credits/credit-meter';
 import { PORTFOLIO_CACHE_KEY } from '../../../src/main/core/risk/risk-refresh';
 import { MemorySecretStore, SettingsService } from '../../../src/main/core/settings';
 import { Store } from '../../../src/main/core/store/store';
+import { NO_CHANNELS } from '../../../src/main/core/store/risk-alert-repo';
 import type { PortfolioSummary } from '../../../src/shared/contract';
 import { CORE_LOCALE, dayText } from '../../../src/shared/format';
 import { tempDir } from '../../support/monitor';
@@ -32,6 +33,7 @@ describe('tidewatch digest --now', () => {
     dirs.push(dir);
     const now = Date.now();
     const store = Store.open(dir.dir);
+    store.risk.routeWith(NO_CHANNELS);
     store.settings.addWatch(MINE, 'desk', 0);
     store.settings.addWatch(THEIRS, 'whale', 0, 'watched');
     new SettingsService(store.settings, new MemorySecretStore()).update({

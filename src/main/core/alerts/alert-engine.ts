@@ -23,7 +23,8 @@ import { towardZeroAt } from '../../../shared/rounding';
 import { ratioText, riskRatioFromStream } from '../../../shared/units';
 import type { CoreBus } from '../events';
 import type { IncomingMarginEvent } from '../store/margin-events';
-import type { NewAlert, RiskAlertRepo } from '../store/risk-alert-repo';
+import { UnroutedAlertError, type NewAlert, type RiskAlertRepo } from '../store/risk-alert-repo';
+import type { WatchedLookup } from '../watch-registry';
 import { EscalationTracker, type Escalation, type EscalationRules, type TrackerState } from './escalation';
 import type { InterestWords, PositionWords } from './position-text';
 import { rateAlertText, RateTracker, type RateTrackerState } from './rate-alerts';
@@ -57,6 +58,18 @@ export interface LiquidationWords {
 }
 
 const NO_WORDS: LiquidationWords = { amounts: () => undefined, pool: () => undefined };
+
+/**
+ * Where a committed batch's liquidation alerts get their words (streams/margin-dispatch.ts
+ * `BatchWords`): the stream's side knows the amounts and the pools.
+ */
+export interface LiquidationWording {
+  /** What the alert of `e` says besides it (its amounts, its pool); `data` is its data as parsed. */
+  wordsOf(e: IncomingMarginEvent, data: unknown): LiquidationWords;
+}
+
+/** No words besides the event: the alert goes out without the amounts and the pool. */
+export const NO_WORDING: LiquidationWording = { wordsOf: () => NO_WORDS };
 
 /**
  * Rules -> Alert records: threshold crossings of watched managers, liquidations of watched
@@ -155,7 +168,7 @@ export class AlertEngine {
       const raised = this.tracker.observe(r.manager_id, { ratio: r.risk_ratio, distancePct: r.distance_pct }, t, now);
       if (!raised) {
         if (this.tracker.level(r.manager_id) === 'ok' && this.inDanger.delete(r.manager_id))
-          this.raise(this.recovery(r, t, about, now), (record) => fired.push(record));
+          this.raise(this.recovery(r, t, about, now), fired);
         continue;
       }
       const text = riskAlertText(raised, r, t, about);
@@ -179,7 +192,7 @@ export class AlertEngine {
           message: text.message,
           created_at: now,
         },
-        (record) => fired.push(record),
+        fired,
       );
     }
     if (fired.length > 0) this.publish(fired);
@@ -278,7 +291,7 @@ export class AlertEngine {
           message: text.message,
           created_at: now,
         },
-        (record) => fired.push(record),
+        fired,
       );
     }
     if (fired.length > 0) this.publish(fired);
@@ -301,29 +314,28 @@ export class AlertEngine {
   }
 
   /**
-   * Liquidations of watched managers, after their commit (or recovered over REST). `watchedSince`
-   * gives when an owner joined the watch list: history replayed from before that (a first start
-   * with `last-id=0`) is stored but not alerted; what happened while the app was closed, after
-   * the owner was watched, is. One alerted on receipt is not priced or described again.
+   * Liquidations of watched managers, after their commit (or recovered over REST). `watched`
+   * (the watch registry) names a watched manager's owner and when the owner joined the watch list:
+   * history replayed from before that (a first start with `last-id=0`) is stored but not alerted;
+   * what happened while the app was closed, after the owner was watched, is. One alerted on
+   * receipt is not priced or described again. `words` gives what each alert says besides its event.
    */
   onMarginEvents(
     events: readonly IncomingMarginEvent[],
-    isWatched: (managerId: string) => string | undefined,
-    watchedSince: (owner: string) => number,
+    watched: WatchedLookup,
+    words: LiquidationWording = NO_WORDING,
     now = Date.now(),
-    /** What the alert of `e` says besides it (its amounts, its pool); `data` is its data as parsed. */
-    wordsOf: (e: IncomingMarginEvent, data: unknown) => LiquidationWords = () => NO_WORDS,
   ): AlertRecord[] {
     const fired: AlertRecord[] = [];
     for (const e of events) {
       if (e.type !== EVENT_TYPES.liquidation || !e.margin_manager_id) continue;
-      const owner = isWatched(e.margin_manager_id);
+      const owner = watched.ownerOf(e.margin_manager_id);
       if (owner === undefined) continue;
       // History from before the owner was watched (a first start's replay) is not alerted: nothing to look up.
-      const since = watchedSince(owner);
+      const since = watched.since(owner) ?? 0;
       if ((e.timestamp_ms !== null && e.timestamp_ms < since) || this.repo.hasAlert(liquidationKey(e))) continue;
       const data = parsed(e.data);
-      const a = this.onLiquidation(e, owner, since, data, wordsOf(e, data), now);
+      const a = this.onLiquidation(e, owner, since, data, words.wordsOf(e, data), now);
       if (a) fired.push(a);
     }
     return fired;
@@ -331,7 +343,7 @@ export class AlertEngine {
 
   /**
    * One liquidation of a watched manager (`owner`, watched since `since`), its data as parsed: the
-   * alert is pushed before it is stored (`addAlert`'s `showFirst`), once per event.
+   * alert is pushed before it is stored (`raiseShowingFirst`), once per event.
    */
   onLiquidation(
     e: IncomingMarginEvent,
@@ -351,21 +363,17 @@ export class AlertEngine {
     this.tracker.forget(e.margin_manager_id);
     this.inDanger.delete(e.margin_manager_id);
     this.liquidated.set(e.margin_manager_id, { chainAt: e.timestamp_ms, at: now });
-    return this.raise(
-      {
-        dedupe_key: liquidationKey(e),
-        rule: 'liquidation',
-        level: this.levelFor(owner, 'critical'),
-        manager_id: e.margin_manager_id,
-        owner,
-        event_id: e.id,
-        title: pool ? `Liquidated: ${pool}` : 'Liquidated',
-        message: `Margin manager ${short(e.margin_manager_id)}${pool ? ` (${pool})` : ''} of ${short(owner)} was liquidated${ratio}${amounts ? `: ${amounts}` : ''}. Open the position to see what remains.`,
-        created_at: now,
-      },
-      undefined,
-      true,
-    );
+    return this.raiseShowingFirst({
+      dedupe_key: liquidationKey(e),
+      rule: 'liquidation',
+      level: this.levelFor(owner, 'critical'),
+      manager_id: e.margin_manager_id,
+      owner,
+      event_id: e.id,
+      title: pool ? `Liquidated: ${pool}` : 'Liquidated',
+      message: `Margin manager ${short(e.margin_manager_id)}${pool ? ` (${pool})` : ''} of ${short(owner)} was liquidated${ratio}${amounts ? `: ${amounts}` : ''}. Open the position to see what remains.`,
+      created_at: now,
+    });
   }
 
   /** A protocol-wide liquidation above the user's USD threshold (optional rule, off by default). */
@@ -407,7 +415,8 @@ export class AlertEngine {
     let stored: AlertRecord | undefined;
     try {
       stored = this.repo.addAlert(alert);
-    } catch {
+    } catch (err) {
+      if (err instanceof UnroutedAlertError) throw err;
       stored = undefined;
     }
     const record = stored ?? unstored(alert);
@@ -548,27 +557,59 @@ export class AlertEngine {
   }
 
   /**
-   * Store an alert once per dedupe key and hand it over (`hand`, by default pushed to the shells);
-   * `first`: handed over before its row is written (`addAlert`'s `showFirst`). A write that fails
-   * (a full disk) is told to `noteStore` and the alert is shown all the same: one shown before
-   * its write is not shown again, any other goes out unstored (id 0, nothing to acknowledge).
+   * Store an alert once per dedupe key and push it to the shells (`publish`), or, given `batch`,
+   * add it there for the caller to push with the rest. A write that fails (a full disk) is told to
+   * `noteStore` and the alert goes out all the same, unstored (id 0, nothing to acknowledge).
    */
-  private raise(
-    alert: NewAlert,
-    hand: (record: AlertRecord) => void = (r) => this.publish([r]),
-    first = false,
-  ): AlertRecord | undefined {
-    let shown: AlertRecord | undefined;
+  private raise(alert: NewAlert, batch?: AlertRecord[]): AlertRecord | undefined {
     try {
-      const a = this.repo.addAlert(alert, first ? (r) => hand((shown = r)) : undefined);
-      if (a && !first) hand(a);
+      const a = this.repo.addAlert(alert);
+      if (a) this.handOver(a, batch);
       if (a) this.noteStore();
       return a;
     } catch (err) {
-      this.noteStore(err);
+      this.writeFailed(err);
+      const record = unstored(alert);
+      this.handOver(record, batch);
+      return record;
+    }
+  }
+
+  /**
+   * An alert's write failed: told to `noteStore` (a full disk). One stored before its router was
+   * wired is no store failure but a wiring mistake (store/risk-alert-repo.ts): thrown, never
+   * passed off as the disk's.
+   */
+  private writeFailed(err: unknown): void {
+    if (err instanceof UnroutedAlertError) throw err;
+    this.noteStore(err);
+  }
+
+  private handOver(record: AlertRecord, batch: AlertRecord[] | undefined): void {
+    if (batch) batch.push(record);
+    else this.publish([record]);
+  }
+
+  /**
+   * Store an alert once per dedupe key, pushing it to the shells (`publish`) before its row is
+   * written (`RiskAlertRepo.addAlert` with `showFirst`): a liquidation reaches the trader without
+   * waiting for the disk. A write that fails (a full disk) is told to `noteStore`; the alert was
+   * shown and is not shown again (one that failed before it was shown goes out unstored).
+   */
+  private raiseShowingFirst(alert: NewAlert): AlertRecord | undefined {
+    let shown: AlertRecord | undefined;
+    try {
+      const a = this.repo.addAlert(alert, (record) => {
+        shown = record;
+        this.publish([record]);
+      });
+      if (a) this.noteStore();
+      return a;
+    } catch (err) {
+      this.writeFailed(err);
       if (shown) return shown;
       const record = unstored(alert);
-      hand(record);
+      this.publish([record]);
       return record;
     }
   }

@@ -26,8 +26,9 @@ export interface AlertServicesDeps {
 
 /**
  * The alert room, built and wired: the notifier that carries alerts away from the desk (notify/:
- * the router the alert repository asks for each alert it stores, the outbox worker, the
- * escalation), then the engine that raises alerts and keeps each position's level
+ * the router the alert repository asks for each alert it stores, wired here with
+ * `RiskAlertRepo.routeWith` before anything can raise one; the outbox worker; the escalation), then
+ * the engine that raises alerts and keeps each position's level
  * (alerts/alert-engine.ts). The blind alarm (notify/sight.ts) reads every room, so the monitor
  * builds it once they all are.
  */
@@ -49,6 +50,8 @@ export class AlertServices {
       log: d.log,
       redact: d.redact,
     });
+    // Every alert stored from here on is queued, in its transaction, for the channels the router names.
+    risk.routeWith(this.notify.router);
     this.engine = new AlertEngine(
       risk,
       d.events,

@@ -14,13 +14,13 @@ import type { SecretStore } from '../settings';
 import type { RiskAlertRepo } from '../store/risk-alert-repo';
 import type { Enqueue } from '../store/outbox-repo';
 import { carries, parseNotifyConfig, secretFieldsOf, type ChannelConfig, type NotifyConfig } from './config';
-import { OutboxWorker } from './outbox-worker';
+import { OutboxWorker, type ChannelSender, type OutboxChannels } from './outbox-worker';
 import { quietHeld, quietUntil, quietZone } from './quiet-hours';
 import { ChannelReach, channelWords } from './reach';
 import { AlertRouter, TO_EVERY_CHANNEL } from './router';
 import { sendOn, type Delivery } from './senders';
 import { testChannels } from './channel-test';
-import { compose } from './compose';
+import { compose, type ComposeOptions } from './compose';
 
 export interface NotifierDeps {
   repo: RiskAlertRepo;
@@ -77,12 +77,13 @@ const EMPTY: NotifyConfig = {
 
 /**
  * Alerts away from the desk: which channels carry an alert (level, rules, quiet hours: the
- * router, notify/router.ts, which the alert repository asks for every alert it stores), the
+ * router, notify/router.ts, which the alert repository asks for every alert it stores once
+ * alerts/alert-services.ts wires it: `RiskAlertRepo.routeWith`), the
  * outbox worker that sends them, the escalation that repeats a critical alert until it is
  * acknowledged (in the app, on the page, or by the one-time link in the message), and the
  * channels' configuration from the command line's file and from Settings.
  */
-export class Notifier {
+export class Notifier implements ChannelSender, OutboxChannels {
   readonly worker: OutboxWorker;
   /** Which channels carry a new alert: asked in the transaction that stores it. */
   readonly router: AlertRouter;
@@ -98,18 +99,15 @@ export class Notifier {
     this.storedDoc = this.readStored();
     this.worker = new OutboxWorker({
       outbox: deps.repo.outbox,
-      channels: () => this.channels(),
-      alert: (id) => deps.repo.alert(id),
-      send: (c, d) => this.send(c, d),
-      composeOptions: (c) => ({ linkBase: this.linkBase(), hideAmounts: c.hideAmounts || deps.privacy() }),
-      ackUrl: (a) => this.ackUrl(a),
+      alerts: deps.repo,
+      channels: this,
+      sender: this,
       onLogged: () => this.alertsUpdated([]),
       redact: (t) => deps.redact(t),
       log: (line) => deps.log(line),
       now: this.now,
     });
     this.router = new AlertRouter(() => this.channels(), this.worker, deps.digestOnly, deps.digestChannels);
-    deps.repo.routeWith(this.router);
     this.reach = new ChannelReach({
       channels: () => this.channels(),
       facts: (name) => ({ failing: this.worker.spellOf(name), ...deps.repo.outbox.waitingOn(name) }),
@@ -262,8 +260,14 @@ export class Notifier {
     return this.deps.repo.outbox.log(alertIds, unreached, now);
   }
 
-  private send(c: ChannelConfig, d: Delivery): Promise<void> {
+  /** Send a formed message on a channel (senders.ts `sendOn`: ntfy, Telegram, ..., a webhook). */
+  send(c: ChannelConfig, d: Delivery): Promise<void> {
     return sendOn(c, d, this.deps.fetch ?? fetch);
+  }
+
+  /** How a message on `c` is written: links to the configured base, amounts hidden on that channel or in privacy mode. */
+  composeOptions(c: ChannelConfig): ComposeOptions {
+    return { linkBase: this.linkBase(), hideAmounts: c.hideAmounts || this.deps.privacy() };
   }
 
   /**
@@ -275,10 +279,7 @@ export class Notifier {
     for (const e of this.router.route(a)) {
       const c = this.channels().find((x) => x.name === e.channel);
       if (!c) continue;
-      const d = compose([{ alert: a, repeat: 0, ackUrl: null }], {
-        linkBase: this.linkBase(),
-        hideAmounts: c.hideAmounts || this.deps.privacy(),
-      });
+      const d = compose([{ alert: a, repeat: 0, ackUrl: null }], this.composeOptions(c));
       d.id = `tidewatch-unstored-${a.rule}-${a.level}-${a.created_at}`;
       d.payload.id = d.id;
       this.send(c, d).catch((err: unknown) =>
@@ -290,7 +291,7 @@ export class Notifier {
   }
 
   /** A one-time link that acknowledges the alert, when messages can link anywhere. */
-  private ackUrl(a: AlertRecord): string | null {
+  ackUrl(a: AlertRecord): string | null {
     const base = this.linkBase();
     if (!base || !ESCALATED.has(a.rule)) return null;
     const token = randomBytes(18).toString('base64url');

@@ -1,20 +1,33 @@
 import type { AlertRecord } from '../../../shared/contract';
 import { backoffDelay, type BackoffPolicy } from '../client/backoff';
 import type { OutboxRepo, OutboxRow } from '../store/outbox-repo';
+import type { RiskAlertRepo } from '../store/risk-alert-repo';
 import { compose, fits, MESSAGE_LIMIT, messageId, type ComposeOptions, type Outgoing } from './compose';
 import type { ChannelConfig } from './config';
 import type { FailureSpell } from './reach';
 import { DeliveryError, type Delivery } from './senders';
 
+/** Where a formed message goes out: the notifier (notify/notifier.ts `Notifier.send` -> senders.ts `sendOn`). */
+export interface ChannelSender {
+  send(channel: ChannelConfig, delivery: Delivery): Promise<void>;
+}
+
+/** The channels the worker sends on and how each writes its message: the notifier's. */
+export interface OutboxChannels {
+  /** The channels the worker sends on (the desktop's is the shell's). */
+  channels(): ChannelConfig[];
+  /** How a message on `channel` is written: where its links point, whether amounts are hidden. */
+  composeOptions(channel: ChannelConfig): ComposeOptions;
+  /** A one-time acknowledge link for a critical alert's message, or null. */
+  ackUrl(alert: AlertRecord): string | null;
+}
+
 export interface OutboxWorkerDeps {
   outbox: OutboxRepo;
-  /** The channels the worker sends on (the desktop's is the shell's). */
-  channels: () => ChannelConfig[];
-  alert: (id: number) => AlertRecord | undefined;
-  send: (c: ChannelConfig, d: Delivery) => Promise<void>;
-  composeOptions: (c: ChannelConfig) => ComposeOptions;
-  /** A one-time acknowledge link for a critical alert's message, or null. */
-  ackUrl: (alert: AlertRecord) => string | null;
+  /** The stored alerts the outbox's rows name. */
+  alerts: Pick<RiskAlertRepo, 'alert'>;
+  channels: OutboxChannels;
+  sender: ChannelSender;
   /** Something was sent or failed: the Alerts page's log changed. */
   onLogged: () => void;
   /** Texts that go into the store or the log pass it (a receiver's words may echo a secret). */
@@ -48,7 +61,9 @@ const GROUP_MAX = 20;
  * (failed, or in flight when the process died) first and as it was, else every alert due on the
  * channel as one message (a webhook gets one per alert). Each channel keeps its own pace: a
  * minimum interval after a send, the receiver's Retry-After after a 429, a doubling backoff after
- * a failure. Nothing is dropped: a row leaves `pending` only when its message was taken.
+ * a failure. Nothing is dropped: a row leaves `pending` only when its message was taken. What is
+ * due goes `kick` -> `run` -> `take` (bound as one message) -> `deliver`, which forms it
+ * (compose.ts `compose`) and sends it through its `ChannelSender`.
  */
 export class OutboxWorker {
   private readonly busy = new Set<string>();
@@ -137,7 +152,7 @@ export class OutboxWorker {
     const now = this.now();
     let next = Infinity;
     try {
-      for (const c of this.deps.channels()) {
+      for (const c of this.deps.channels.channels()) {
         if (c.type === 'desktop' || this.busy.has(c.name)) continue;
         const free = this.notBefore.get(c.name) ?? 0;
         // The minimum interval gathers a burst; a critical alert does not wait it out (1 s apart at most: Telegram's pace per chat).
@@ -177,10 +192,11 @@ export class OutboxWorker {
     let rows = this.deps.outbox.ungrouped(c.name, now, c.type === 'webhook' ? 1 : GROUP_MAX);
     if (rows.length === 0) return [];
     // As many as the receiver shows in one message (Discord's 2,000 characters): the rest go next.
-    const opts = { ...this.deps.composeOptions(c), limit: MESSAGE_LIMIT[c.type] ?? null };
+    const opts = { ...this.deps.channels.composeOptions(c), limit: MESSAGE_LIMIT[c.type] ?? null };
     const items = rows.map((r) => {
       const alert =
-        this.deps.alert(r.alert_id) ?? ({ id: r.alert_id, level: 'info', title: '', message: '' } as AlertRecord);
+        this.deps.alerts.alert(r.alert_id) ??
+        ({ id: r.alert_id, level: 'info', title: '', message: '' } as AlertRecord);
       // A critical alert carries its acknowledge link when sent: room for one is kept.
       return { alert, repeat: r.repeat, ackUrl: alert.level === 'critical' ? 'x'.repeat(100) : null };
     });
@@ -198,19 +214,20 @@ export class OutboxWorker {
     try {
       const items: Outgoing[] = [];
       for (const r of rows) {
-        const alert = this.deps.alert(r.alert_id);
+        const alert = this.deps.alerts.alert(r.alert_id);
         if (alert)
           items.push({
             alert,
             repeat: r.repeat,
-            ackUrl: alert.level === 'critical' && alert.acknowledged_at === null ? this.deps.ackUrl(alert) : null,
+            ackUrl:
+              alert.level === 'critical' && alert.acknowledged_at === null ? this.deps.channels.ackUrl(alert) : null,
           });
       }
       if (items.length > 0) {
-        const d = compose(items, { ...this.deps.composeOptions(c), limit: MESSAGE_LIMIT[c.type] ?? null });
+        const d = compose(items, { ...this.deps.channels.composeOptions(c), limit: MESSAGE_LIMIT[c.type] ?? null });
         d.id = rows[0]!.group_id ?? d.id;
         d.payload.id = d.id;
-        await this.deps.send(c, d);
+        await this.deps.sender.send(c, d);
       }
       const now = this.now();
       this.deps.outbox.sent(rows, now, `${now - started} ms`);

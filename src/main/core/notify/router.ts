@@ -8,16 +8,16 @@ import { quietHeld, quietUntil } from './quiet-hours';
 /** Rules about delivery itself (Tidewatch cannot see; a channel not reached): every channel carries them, whatever its level and rules. */
 export const TO_EVERY_CHANNEL: ReadonlySet<AlertRecord['rule']> = new Set<AlertRecord['rule']>(['blind', 'channel']);
 
-/**
- * Where a new alert goes besides the screen. `RiskAlertRepo.addAlert` asks `route` inside the
- * transaction that stores the alert and queues the rows it answers in the outbox (store/outbox-repo.ts);
- * once that commits with a row queued, `queued` wakes the outbox worker (notify/outbox-worker.ts),
- * which sends them. The notifier routes the escalation's repeats and an alert the store could not
- * keep here too.
- */
 /** A position out of danger is told wherever its critical alert went: to each channel that takes those. */
 const RECOVERY_AS = { rule: 'risk-threshold', level: 'critical' } as const;
 
+/**
+ * Where a new alert goes besides the screen. `RiskAlertRepo.addAlert` asks `route` inside the
+ * transaction that stores the alert (alerts/alert-services.ts wires it: `RiskAlertRepo.routeWith`)
+ * and queues the rows it answers in the outbox (store/outbox-repo.ts); once that commits with a
+ * row queued, `queued` wakes the outbox worker (notify/outbox-worker.ts), which sends them. The
+ * notifier routes the escalation's repeats and an alert the store could not keep here too.
+ */
 export class AlertRouter implements AlertRouting {
   /** The channel a "not reached" alert is about: not queued on it (it would wait behind the rest). */
   private around: string | null = null;

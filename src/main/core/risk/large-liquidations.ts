@@ -3,6 +3,7 @@ import { amountText, CORE_LOCALE } from '../../../shared/format';
 import { marginAmount } from '../../../shared/units';
 import type { AlertEngine } from '../alerts/alert-engine';
 import { describeForLog } from '../client/errors';
+import type { SettingsService } from '../settings';
 import type { IncomingMarginEvent } from '../store/margin-events';
 import type { AssetBookCache } from './asset-book';
 import type { PriceBook } from './prices';
@@ -42,5 +43,44 @@ export async function checkLargeLiquidations(
     }
   } catch (err) {
     d.log(`large-liquidation check skipped: ${describeForLog(err)}`);
+  }
+}
+
+export interface LargeLiquidationDeps {
+  /** Settings `largeLiquidationUsd`: the threshold, or null (the rule is off). */
+  settings: Pick<SettingsService, 'effective'>;
+  assets: AssetBookCache;
+  prices: PriceBook;
+  alerts: AlertEngine;
+  log(line: string): void;
+}
+
+/**
+ * The rule as the margin stream's dispatch runs it after each commit (streams/margin-dispatch.ts):
+ * liquidations from before it was built (replayed history) never raise its alert; once closed, a
+ * check still pricing raises nothing.
+ */
+export class LargeLiquidationRule {
+  private readonly since = Date.now();
+  private closed = false;
+
+  constructor(private readonly d: LargeLiquidationDeps) {}
+
+  /** Check a committed batch (in the background: it may read the asset book and prices). */
+  check(events: readonly IncomingMarginEvent[]): void {
+    const { settings, assets, prices, alerts, log } = this.d;
+    void checkLargeLiquidations(events, {
+      limitUsd: settings.effective().largeLiquidationUsd,
+      since: this.since,
+      assets,
+      prices,
+      alerts,
+      closed: () => this.closed,
+      log,
+    });
+  }
+
+  close(): void {
+    this.closed = true;
   }
 }

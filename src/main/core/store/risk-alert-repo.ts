@@ -56,8 +56,22 @@ export interface AlertRouting {
   queued(): void;
 }
 
-/** Before the notifier routes alerts: none is queued anywhere. */
-const NO_ROUTES: AlertRouting = { route: () => [], queued: () => {} };
+/**
+ * Routing that queues an alert for no channel: the screen only. Chosen explicitly where nothing
+ * carries alerts away from the desk (tests of the store and the rules); the app routes with the
+ * notifier's AlertRouter (alerts/alert-services.ts).
+ */
+export const NO_CHANNELS: AlertRouting = { route: () => [], queued: () => {} };
+
+/** An alert was stored before `RiskAlertRepo.routeWith` was called: a wiring mistake, never silent. */
+export class UnroutedAlertError extends Error {
+  constructor(a: Pick<AlertRecord, 'rule' | 'level'>) {
+    super(
+      `a ${a.level} ${a.rule} alert was stored with no router: RiskAlertRepo.routeWith must be called first (alerts/alert-services.ts)`,
+    );
+    this.name = 'UnroutedAlertError';
+  }
+}
 
 /**
  * Risk readings over time and alerts (deduplicated by rule, manager, level and event). An alert is
@@ -65,7 +79,8 @@ const NO_ROUTES: AlertRouting = { route: () => [], queued: () => {} };
  */
 export class RiskAlertRepo {
   readonly outbox: OutboxRepo;
-  private router: AlertRouting = NO_ROUTES;
+  /** Set once by `routeWith`, before any alert is stored. */
+  private router: AlertRouting | undefined;
   private alertById: Database.Statement | undefined;
   private shownFirst: ShowFirst | undefined;
   private readonly insertReading: Database.Statement;
@@ -83,14 +98,23 @@ export class RiskAlertRepo {
     this.outbox = new OutboxRepo(db);
   }
 
-  /** Route every new alert with `router` (the notifier's AlertRouter, notify/router.ts). */
+  /**
+   * Route every new alert with `router` (the notifier's AlertRouter, notify/router.ts, wired by
+   * alerts/alert-services.ts). Until then storing an alert throws `UnroutedAlertError` (and writes
+   * nothing), so an alert can never be kept from its channels unnoticed.
+   */
   routeWith(router: AlertRouting): void {
     this.router = router;
   }
 
+  private routing(record: AlertRecord): AlertRouting {
+    if (!this.router) throw new UnroutedAlertError(record);
+    return this.router;
+  }
+
   /** Queue a stored alert for the channels its router names (inside its transaction); whether any took it. */
   private enqueue(record: AlertRecord): boolean {
-    const to = this.router.route(record);
+    const to = this.routing(record).route(record);
     this.outbox.enqueue(record.id, to, 0, record.created_at);
     return to.length > 0;
   }
@@ -133,7 +157,7 @@ export class RiskAlertRepo {
     })();
     if (!record) return undefined;
     this.noteInserted(a.dedupe_key, record.id);
-    if (queued) this.router.queued();
+    if (queued) this.routing(record).queued();
     return record;
   }
 
@@ -206,7 +230,7 @@ export class RiskAlertRepo {
       queued = this.enqueue(record);
     })();
     this.noteInserted(a.dedupe_key, id);
-    if (queued) this.router.queued();
+    if (queued) this.routing(record).queued();
     return record;
   }
 

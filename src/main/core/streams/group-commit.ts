@@ -2,8 +2,14 @@
 export const GROUP_MAX_MS = 5;
 export const GROUP_MAX_ITEMS = 5_000;
 
+/** What a group commit hands its batches to: the margin stream (margin-stream.ts), a pool stream. */
+export interface BatchCommitter<T> {
+  /** A batch closed: commit it (in the order batches close). */
+  commitBatch(batch: T[]): void;
+}
+
 /**
- * Collects items and hands them over in batches, so a burst costs one transaction, not one per
+ * Collects items and hands them over in batches (`BatchCommitter.commitBatch`), so a burst costs one transaction, not one per
  * event. A batch closes at the end of the first I/O turn that brought nothing new (an idle stream
  * never holds an event longer than that), or once it has gathered for `maxMs` while events kept
  * coming (a catch-up replay commits a few thousand at a time), or at `maxItems`. On a busy stream
@@ -20,7 +26,7 @@ export class GroupCommit<T> {
   private seenAtCheck = 0;
 
   constructor(
-    private readonly flushBatch: (batch: T[]) => void,
+    private readonly committer: BatchCommitter<T>,
     private readonly maxItems = GROUP_MAX_ITEMS,
     private readonly maxMs = GROUP_MAX_MS,
   ) {}
@@ -66,6 +72,6 @@ export class GroupCommit<T> {
     if (this.pending.length === 0) return;
     const batch = this.pending;
     this.pending = [];
-    this.flushBatch(batch);
+    this.committer.commitBatch(batch);
   }
 }

@@ -1,35 +1,51 @@
 import { EVENT_TYPES } from '../../../shared/api';
 import type { StoredMarginEvent } from '../../../shared/contract';
-import type { AlertEngine, LiquidationWords } from '../alerts/alert-engine';
+import type { AlertEngine, LiquidationWording, LiquidationWords } from '../alerts/alert-engine';
+import type { CoreBus } from '../events';
+import type { PushHub } from '../push-hub';
+import type { DangerPricing } from '../risk/danger-pricing';
 import { amountsInWords, type EventUnits } from '../risk/event-amounts';
+import type { LargeLiquidationRule } from '../risk/large-liquidations';
+import type { LateUnits } from '../risk/late-units';
+import type { RiskRefresh } from '../risk/risk-refresh';
 import type { IncomingMarginEvent } from '../store/margin-events';
+import type { WatchRegistry } from '../watch-registry';
 
-export interface MarginDispatchDeps {
-  /** When an owner joined the watch list (ms), undefined when it is not on it. */
-  watchedSince: (owner: string) => number | undefined;
-  /** Watched managers -> owner (learnt here from manager_created and recovered rows, and by the risk loop). */
-  watchedManagers: Map<string, string>;
-  eventUnits: EventUnits;
-  alerts: AlertEngine;
+/**
+ * The services a margin batch is dispatched to: who is watched, the alert engine, the risk room's
+ * pieces that follow a commit, the large-liquidation rule, the push hub and the bus.
+ */
+export interface MarginDispatchServices {
+  /**
+   * Who is watched (watch-registry.ts `WatchRegistry`): watched managers -> owner, learnt here from
+   * manager_created and recovered rows (and by the risk loop), and since when each owner is.
+   */
+  watch: Pick<WatchRegistry, 'managers' | 'ownerOf' | 'since'>;
+  alerts: Pick<AlertEngine, 'onLiquidation' | 'onMarginEvents'>;
+  risk: {
+    /** Events' amounts in their units, and managers' pools by name (risk/event-amounts.ts). */
+    eventUnits: EventUnits;
+    /** Pushed events, some perhaps without units (a manager's pool or the asset book not known yet): pushed again once known. */
+    lateUnits: Pick<LateUnits, 'afterPush'>;
+    /**
+     * Watched managers of these owners moved: their records (and prices) are read again soon.
+     * `live`: the owners with an event of now, not a replay of history (only they measure how often
+     * events come, risk/event-reads.ts).
+     */
+    refresh: Pick<RiskRefresh, 'refreshSoon'>;
+    /**
+     * Managers were liquidated just now (other traders' or watched ones): the market moved on their
+     * pools, perhaps toward a watched position there (risk/danger-pricing.ts reads that pool's
+     * price at once).
+     */
+    danger: Pick<DangerPricing, 'onMarketLiquidations'>;
+  };
   /** The optional protocol-wide rule (risk/large-liquidations.ts). */
-  checkLarge: (events: readonly IncomingMarginEvent[]) => void;
-  publish: (events: StoredMarginEvent[]) => void;
-  /** Pushed events, some perhaps without units (a manager's pool or the asset book not known yet): pushed again once known. */
-  afterPush: (pushed: StoredMarginEvent[]) => void;
-  /** Whether anything shows the events (a Live events page): only then are they dressed for display and pushed. */
-  listening: () => boolean;
-  /**
-   * Watched managers of these owners moved: read their records (and prices) again soon. `live`:
-   * the owners with an event of now, not a replay of history (only they measure how often events
-   * come, risk/event-reads.ts).
-   */
-  refreshSoon: (owners: ReadonlySet<string>, live: ReadonlySet<string>) => void;
-  /**
-   * Managers were liquidated just now (other traders' or watched ones): the market moved on their
-   * pools, perhaps toward a watched position there (risk/danger-pricing.ts reads that pool's price
-   * at once).
-   */
-  marketLiquidations?: (managerIds: readonly string[]) => void;
+  large: Pick<LargeLiquidationRule, 'check'>;
+  /** Whether a page shows margin events (`margin`): only then are they dressed for display and pushed. */
+  hub: Pick<PushHub, 'count'>;
+  /** Publishes the events ready for the page (`marginEventsReady`). */
+  events: Pick<CoreBus, 'emit'>;
 }
 
 /**
@@ -40,94 +56,121 @@ export interface MarginDispatchDeps {
 export const LIVE_EVENT_MS = 120_000;
 
 /**
- * What follows a commit of margin stream events (or of liquidations recovered over REST): managers of
- * watched owners are learnt, watched liquidations alerted (with their amounts in words), large
- * ones checked, the events pushed with their units, and a watched manager's risk refreshed.
+ * Where the margin stream's events go once read (`onReceipt`) and once committed (`afterCommit`):
+ * a watched liquidation to the alert engine, managers of watched owners learnt, large liquidations
+ * checked, the events pushed with their units, and a watched manager's risk refreshed.
  */
-export function dispatchMarginEvents(events: IncomingMarginEvent[], d: MarginDispatchDeps, now = Date.now()): void {
-  const touched = new Set<string>();
-  const live = new Set<string>();
-  const isLive = (e: IncomingMarginEvent): boolean => e.timestamp_ms !== null && e.timestamp_ms >= now - LIVE_EVENT_MS;
-  for (const e of events) {
-    const known = e.margin_manager_id ? d.watchedManagers.get(e.margin_manager_id) : undefined;
-    if (known !== undefined) {
-      touched.add(known);
-      if (isLive(e)) live.add(known);
-    }
-    // A manager created by a watched owner, or a recovered liquidation that names its owner.
-    if ((e.type.endsWith('manager_created') || e.recovered) && e.margin_manager_id) {
-      const owner = ownerNamed(e.data);
-      if (owner && d.watchedSince(owner) !== undefined) {
-        d.watchedManagers.set(e.margin_manager_id, owner);
-        touched.add(owner);
+export class MarginDispatch {
+  constructor(private readonly s: MarginDispatchServices) {}
+
+  /**
+   * A liquidation of a watched manager is alerted the moment it is read, not after its commit: the
+   * store's group commit and a WAL checkpoint must not stand between a liquidation and the trader.
+   * `data` is the event's data as read (parsed once on this path). The alert is stored with the
+   * event's id as its dedupe key, so the dispatch after the commit (or a replay after a reconnect)
+   * does not alert again. If the alert cannot be stored (disk full) it is shown all the same and
+   * the store failure reported (AlertEngine.raiseShowingFirst); the commit path shows it again once
+   * it is stored.
+   */
+  onReceipt(e: IncomingMarginEvent, data: unknown, now = Date.now()): void {
+    if (e.type !== EVENT_TYPES.liquidation || !e.margin_manager_id) return;
+    const { watch, risk } = this.s;
+    const owner = watch.ownerOf(e.margin_manager_id);
+    if (owner === undefined) return;
+    this.s.alerts.onLiquidation(
+      e,
+      owner,
+      watch.since(owner) ?? 0,
+      data,
+      liquidationWords(e, data, risk.eventUnits),
+      now,
+    );
+  }
+
+  /**
+   * What follows a commit of margin stream events (or of liquidations recovered over REST):
+   * managers of watched owners are learnt, watched liquidations alerted (with their amounts in
+   * words), large ones checked, the events pushed with their units, and a watched manager's risk
+   * refreshed.
+   */
+  afterCommit(events: IncomingMarginEvent[], now = Date.now()): void {
+    const { watch, risk } = this.s;
+    const touched = new Set<string>();
+    const live = new Set<string>();
+    const isLive = (e: IncomingMarginEvent): boolean =>
+      e.timestamp_ms !== null && e.timestamp_ms >= now - LIVE_EVENT_MS;
+    for (const e of events) {
+      const known = e.margin_manager_id ? watch.ownerOf(e.margin_manager_id) : undefined;
+      if (known !== undefined) {
+        touched.add(known);
+        if (isLive(e)) live.add(known);
+      }
+      // A manager created by a watched owner, or a recovered liquidation that names its owner.
+      if ((e.type.endsWith('manager_created') || e.recovered) && e.margin_manager_id) {
+        const owner = ownerNamed(e.data);
+        if (owner && watch.since(owner) !== undefined) {
+          watch.managers.set(e.margin_manager_id, owner);
+          touched.add(owner);
+        }
       }
     }
+    // Parsing and pricing every event of a busy stream is the thread's main work after a commit: done only for a page that shows them.
+    const pushed =
+      this.s.hub.count('margin') > 0
+        ? risk.eventUnits.apply(
+            events.map((e) => ({ ...e, data: safeJson(e.data), received_at: now })),
+            (id) => watch.managers.has(id),
+          )
+        : [];
+    this.s.alerts.onMarginEvents(events, watch, new BatchWords(risk.eventUnits, pushed), now);
+    this.s.large.check(events);
+    if (pushed.length > 0) {
+      this.s.events.emit('marginEventsReady', { events: pushed });
+      risk.lateUnits.afterPush(pushed);
+    }
+    if (touched.size > 0) risk.refresh.refreshSoon(touched, live);
+    // Any live liquidation moved its pool's market, a watched one too: its siblings there are read
+    // at once (an owner's event read leaves prices to the schedule, risk/risk-refresh.ts). Another
+    // trader's manager is seldom learnt yet: its pool comes from its stored creation.
+    const liquidated = events
+      .filter((e) => e.type === EVENT_TYPES.liquidation && e.margin_manager_id && isLive(e))
+      .map((e) => e.margin_manager_id!);
+    if (liquidated.length > 0) risk.danger.onMarketLiquidations(risk.eventUnits.poolNamesOf(liquidated));
   }
-  // Parsing and pricing every event of a busy stream is the thread's main work after a commit: done only for a page that shows them.
-  const pushed = d.listening()
-    ? d.eventUnits.apply(
-        events.map((e) => ({ ...e, data: safeJson(e.data), received_at: now })),
-        (id) => d.watchedManagers.has(id),
-      )
-    : [];
-  const amounts = new Map(pushed.map((e) => [e.id, e.amounts]));
-  d.alerts.onMarginEvents(
-    events,
-    (id) => d.watchedManagers.get(id),
-    (owner) => d.watchedSince(owner) ?? 0,
-    now,
-    (e, data) => liquidationWords(e, d.eventUnits, () => amounts.get(e.id) ?? d.eventUnits.amountsOfOne(e, data)),
-  );
-  d.checkLarge(events);
-  if (pushed.length > 0) {
-    d.publish(pushed);
-    d.afterPush(pushed);
-  }
-  if (touched.size > 0) d.refreshSoon(touched, live);
-  // Any live liquidation moved its pool's market, a watched one too: its siblings there are read
-  // at once (an owner's event read leaves prices to the schedule, risk-refresh.ts).
-  const liquidated = events
-    .filter((e) => e.type === EVENT_TYPES.liquidation && e.margin_manager_id && isLive(e))
-    .map((e) => e.margin_manager_id!);
-  if (liquidated.length > 0) d.marketLiquidations?.(liquidated);
 }
 
 /**
- * A liquidation of a watched manager is alerted the moment it is read, not after its commit: the
- * store's group commit and a WAL checkpoint must not stand between a liquidation and the trader.
- * `data` is the event's data as read (parsed once on this path). The alert is stored with the
- * event's id as its dedupe key, so the dispatch after the commit (or a replay after a reconnect)
- * does not alert again. If the alert cannot be stored (disk full) it is shown all the same and the
- * store failure reported (AlertEngine.raise); the commit path shows it again once it is stored.
+ * The words of a committed batch's liquidation alerts: the amounts the push already priced, else
+ * priced from the event.
  */
-export function alertOnReceipt(
-  e: IncomingMarginEvent,
-  data: unknown,
-  d: Pick<MarginDispatchDeps, 'watchedSince' | 'watchedManagers' | 'eventUnits' | 'alerts'>,
-  now = Date.now(),
-): void {
-  if (e.type !== EVENT_TYPES.liquidation || !e.margin_manager_id) return;
-  const owner = d.watchedManagers.get(e.margin_manager_id);
-  if (owner === undefined) return;
-  d.alerts.onLiquidation(
-    e,
-    owner,
-    d.watchedSince(owner) ?? 0,
-    data,
-    liquidationWords(e, d.eventUnits, () => d.eventUnits.amountsOfOne(e, data)),
-    now,
-  );
+class BatchWords implements LiquidationWording {
+  private readonly amounts: Map<string, StoredMarginEvent['amounts']>;
+
+  constructor(
+    private readonly units: EventUnits,
+    pushed: readonly StoredMarginEvent[],
+  ) {
+    this.amounts = new Map(pushed.map((e) => [e.id, e.amounts]));
+  }
+
+  wordsOf(e: IncomingMarginEvent, data: unknown): LiquidationWords {
+    return liquidationWords(e, data, this.units, this.amounts.get(e.id));
+  }
 }
 
-/** A liquidation's amounts in words and its manager's pool, read only when its alert is written. */
+/**
+ * A liquidation's amounts in words (`amountsInWords`; those `known`, else priced from `data`) and
+ * its manager's pool, read only when its alert is written.
+ */
 function liquidationWords(
   e: IncomingMarginEvent,
+  data: unknown,
   units: EventUnits,
-  amounts: () => ReturnType<EventUnits['amountsOfOne']>,
+  known?: StoredMarginEvent['amounts'],
 ): LiquidationWords {
   return {
     amounts: () => {
-      const a = amounts();
+      const a = known ?? units.amountsOfOne(e, data);
       return a ? amountsInWords(a) : undefined;
     },
     pool: () => units.poolNameOf(e.margin_manager_id!),

@@ -2,7 +2,7 @@ import type { AlertEngine } from '../alerts/alert-engine';
 import type { ServiceClient } from '../client/service-client';
 import type { CoreBus } from '../events';
 import type { PushHub } from '../push-hub';
-import { checkLargeLiquidations } from '../risk/large-liquidations';
+import { LargeLiquidationRule } from '../risk/large-liquidations';
 import type { RiskServices } from '../risk/risk-services';
 import type { ServiceLink } from '../service-link';
 import type { SettingsService } from '../settings';
@@ -10,9 +10,9 @@ import type { IncomingMarginEvent } from '../store/margin-events';
 import type { Store } from '../store/store';
 import type { WatchRegistry } from '../watch-registry';
 import { HistoryRecovery } from './history-recovery';
-import { alertOnReceipt, dispatchMarginEvents, type MarginDispatchDeps } from './margin-dispatch';
-import { marginStream } from './margin-stream';
-import type { StreamSupervisor } from './supervisor';
+import { MarginDispatch } from './margin-dispatch';
+import { MarginStream, type MarginSink } from './margin-stream';
+import type { StreamSpec, StreamSupervisor } from './supervisor';
 
 export interface MarginServiceDeps {
   store: Pick<Store, 'margin' | 'marginWriter' | 'gaps' | 'settings'>;
@@ -45,52 +45,44 @@ export interface MarginServiceDeps {
  * The margin stream, end to end: the stream into the store (exactly once, through the writer
  * thread), a watched liquidation alerted the moment it is read, what follows each commit
  * (managers learnt, alerts, large liquidations, the push, risk refreshed), and the recovery of
- * history the stream could not replay.
+ * history the stream could not replay. It is the stream's sink (`MarginSink`): the stream hands it
+ * each event as read (`received`) and the new ones once committed (`committed`).
  */
-export class MarginService {
-  private readonly stream: ReturnType<typeof marginStream>;
+export class MarginService implements MarginSink {
+  private readonly stream: MarginStream;
   private readonly recovery: HistoryRecovery;
-  /** Liquidations before this time (replayed history) never raise the large-liquidation alert. */
-  private readonly startedAt = Date.now();
-  private closed = false;
-  /** What the dispatch needs, built once: each liquidation's alert reads it. */
-  private readonly dispatchDeps: Pick<MarginDispatchDeps, 'watchedSince' | 'watchedManagers' | 'eventUnits' | 'alerts'>;
+  /** The optional protocol-wide rule: liquidations from before this service (replayed history) never raise it. */
+  private readonly large: LargeLiquidationRule;
+  /** Where each event goes once read and once committed: the alerts, the risk room, the page. */
+  private readonly dispatch: MarginDispatch;
 
   constructor(private readonly d: MarginServiceDeps) {
     const client = (): ServiceClient => d.link.client;
-    this.dispatchDeps = {
-      watchedSince: (owner) => d.watch.since(owner),
-      watchedManagers: d.watch.managers,
-      eventUnits: d.risk.eventUnits,
+    this.large = new LargeLiquidationRule({
+      settings: d.settings,
+      assets: d.risk.assets,
+      prices: d.risk.prices,
       alerts: d.alerts,
-    };
-    this.stream = marginStream({
-      repo: d.store.margin,
-      writer: d.store.marginWriter,
-      naming: () => client().http.profile,
-      urlFor: (lastId) => client().http.url('/dex-margin/manager-updates', { 'last-id': lastId }, 'stream'),
-      firstStart: () => d.marginFirstStart ?? (d.settings.effective().network === 'demo' ? '0' : '$'),
-      onCommitted: (events) => {
-        this.recovery.noteAlive();
-        this.onCommitted(events);
-      },
-      onReceived: (e, data) => alertOnReceipt(e, data, this.dispatchDeps),
-      onOpen: () => {
-        d.events.emit('marginStreamOpened');
-        this.recovery.onOpen();
-      },
-      onStoreState: (reason, err) => {
-        if (reason !== null) {
-          d.log(
-            `store: ${reason} (${(err as Error | undefined)?.message ?? ''}); the margin stream stops until writes work again`,
-          );
-          d.supervisor.interrupt('margin');
-        } else {
-          d.log('store: writes work again; the margin stream resumes from its cursor');
-        }
-        d.events.emit('marginStoreChanged', { failure: reason });
-      },
+      log: d.log,
     });
+    this.dispatch = new MarginDispatch({
+      watch: d.watch,
+      alerts: d.alerts,
+      risk: d.risk,
+      large: this.large,
+      hub: d.hub,
+      events: d.events,
+    });
+    this.stream = new MarginStream(
+      {
+        repo: d.store.margin,
+        writer: d.store.marginWriter,
+        naming: () => client().http.profile,
+        urlFor: (lastId) => client().http.url('/dex-margin/manager-updates', { 'last-id': lastId }, 'stream'),
+        firstStart: () => d.marginFirstStart ?? (d.settings.effective().network === 'demo' ? '0' : '$'),
+      },
+      this,
+    );
     this.recovery = new HistoryRecovery({
       client,
       repo: d.store.margin,
@@ -99,7 +91,7 @@ export class MarginService {
       watchedOwners: () => d.watch.owners(),
       loadAliveAt: () => d.store.settings.get<number>('margin.aliveAt') ?? d.store.margin.cursorUpdatedAt(),
       saveAliveAt: (ms) => d.store.settings.set('margin.aliveAt', ms),
-      onRecovered: (events) => this.onCommitted(events),
+      onRecovered: (events) => this.dispatch.afterCommit(events),
       refreshRisk: () => d.risk.refresh.refresh(),
       onGap: (gap) => {
         d.log(
@@ -112,9 +104,39 @@ export class MarginService {
     });
   }
 
-  /** The stream's spec, for the supervisor. */
-  get spec(): ReturnType<typeof marginStream>['spec'] {
-    return this.stream.spec;
+  /** The stream, for the supervisor. */
+  get spec(): StreamSpec {
+    return this.stream;
+  }
+
+  /** An event read, before its commit: a watched liquidation is alerted now (`MarginDispatch.onReceipt`). */
+  received(event: IncomingMarginEvent, data: unknown): void {
+    this.dispatch.onReceipt(event, data);
+  }
+
+  /** New events committed: the stream is alive; what follows a commit follows (`MarginDispatch.afterCommit`). */
+  committed(events: IncomingMarginEvent[]): void {
+    this.recovery.noteAlive();
+    this.dispatch.afterCommit(events);
+  }
+
+  opened(): void {
+    this.d.events.emit('marginStreamOpened');
+    this.recovery.onOpen();
+  }
+
+  /** The stream's commits failed (`reason`) or work again (null): it stops until they work. */
+  storeChanged(reason: string | null, err?: unknown): void {
+    const d = this.d;
+    if (reason !== null) {
+      d.log(
+        `store: ${reason} (${(err as Error | undefined)?.message ?? ''}); the margin stream stops until writes work again`,
+      );
+      d.supervisor.interrupt('margin');
+    } else {
+      d.log('store: writes work again; the margin stream resumes from its cursor');
+    }
+    d.events.emit('marginStoreChanged', { failure: reason });
   }
 
   isOpen(): boolean {
@@ -123,36 +145,13 @@ export class MarginService {
 
   /** Connect once the first read settles (a first start replays history), or at once. */
   connectAfter(firstRead: Promise<unknown>, canConnect: () => boolean): void {
-    this.stream.connectAfter(firstRead, () => canConnect() && this.d.supervisor.add(this.stream.spec));
+    this.stream.connectAfter(firstRead, () => canConnect() && this.d.supervisor.add(this.stream));
   }
 
   /** Commit what is held, stop the recovery. */
   close(): void {
-    this.closed = true;
+    this.large.close();
     this.recovery.close();
     this.stream.flush();
-  }
-
-  private onCommitted(events: IncomingMarginEvent[]): void {
-    const { risk, alerts, log } = this.d;
-    dispatchMarginEvents(events, {
-      ...this.dispatchDeps,
-      checkLarge: (evs) =>
-        void checkLargeLiquidations(evs, {
-          limitUsd: this.d.settings.effective().largeLiquidationUsd,
-          since: this.startedAt,
-          assets: risk.assets,
-          prices: risk.prices,
-          alerts,
-          closed: () => this.closed,
-          log,
-        }),
-      publish: (pushed) => this.d.events.emit('marginEventsReady', { events: pushed }),
-      afterPush: (pushed) => risk.lateUnits.afterPush(pushed),
-      listening: () => this.d.hub.count('margin') > 0,
-      refreshSoon: (owners, live) => risk.refresh.refreshSoon(owners, live),
-      // Another trader's manager is seldom learnt yet: its pool comes from its stored creation.
-      marketLiquidations: (ids) => risk.danger.onMarketLiquidations(risk.eventUnits.poolNamesOf(ids)),
-    });
   }
 }

@@ -5,7 +5,7 @@ import type { NamingProfile } from '../client/naming';
 import type { IncomingMarginEvent, MarginEventRepo } from '../store/margin-events';
 import { formatBytes } from '../client/body';
 import { describeStoreError } from '../store/store-errors';
-import { GroupCommit } from './group-commit';
+import { GroupCommit, type BatchCommitter } from './group-commit';
 import { InlineCommitter, StoreWriteError, type MarginCommitter } from '../store/margin-committer';
 import { oversizeOf, SSE_EVENT_MAX_CHARS } from './sse-guard';
 import type { StreamSpec } from './supervisor';
@@ -88,6 +88,31 @@ function hash(text: string): string {
   return `${(h1 >>> 0).toString(16)}${(h2 >>> 0).toString(16)}`;
 }
 
+/**
+ * Where the margin stream hands what it reads (`MarginService` is one): each event the moment it
+ * is read, the new ones once committed, the store refusing and accepting writes, the stream
+ * opening.
+ */
+export interface MarginSink {
+  /**
+   * Every event the moment it is read, before its commit (which follows within the tick): for what
+   * must not wait for the store, a watched liquidation's alert. It may see an event again after a
+   * reconnect; `committed` sees each new one exactly once. `data` is the event's data as parsed
+   * (not to be changed: the row keeps its text).
+   */
+  received(event: IncomingMarginEvent, data: unknown): void;
+  /** The events that were new, after their transaction committed. */
+  committed(events: IncomingMarginEvent[]): void;
+  /**
+   * A batch could not be committed (`reason` in plain words), or null once the store accepts
+   * writes again. The sink closes the connection on a failure: nothing after the cursor is
+   * acknowledged, and the stream resumes from the stored cursor once writes work.
+   */
+  storeChanged(reason: string | null, err?: unknown): void;
+  /** The stream (re)opened. */
+  opened(): void;
+}
+
 export interface MarginStreamOptions {
   repo: MarginEventRepo;
   /** Where batches are committed (the store's writer thread); by default `repo`, in this thread. */
@@ -97,108 +122,116 @@ export interface MarginStreamOptions {
   urlFor(lastId: string): string;
   /** `last-id` on the very first start: `$` (new events only) or `0` (all retained history). */
   firstStart: () => '$' | '0';
-  /** Called with the events that were new, after their transaction committed. */
-  onCommitted(events: IncomingMarginEvent[]): void;
-  /**
-   * Every event the moment it is read, before its commit (which follows within the tick): for what
-   * must not wait for the store, a watched liquidation's alert. It may see an event again after a
-   * reconnect; `onCommitted` sees each new one exactly once. `data` is the event's data as parsed
-   * (not to be changed: the row keeps its text).
-   */
-  onReceived?(event: IncomingMarginEvent, data: unknown): void;
-  /**
-   * A batch could not be committed (`reason` in plain words), or null once the store accepts
-   * writes again. The caller closes the connection on a failure: nothing after the cursor is
-   * acknowledged, and the stream resumes from the stored cursor once writes work.
-   */
-  onStoreState(reason: string | null, err?: unknown): void;
-  /** The stream (re)opened. */
-  onOpen?(): void;
 }
 
 const reasonOf = (err: unknown): string => (err instanceof StoreWriteError ? err.reason : describeStoreError(err));
 
 /**
- * The margin stream into the store: events are grouped per tick and committed together with the
- * cursor, by the store's writer thread while this one goes on reading; the URL is rebuilt at
- * every reconnect with the newest stored id, once every batch handed over is settled. When a
- * commit fails (disk full, I/O error) the stream stops taking events: the failed batch is kept
- * in memory (it directly follows the cursor; the writer commits nothing after it) and written
- * again before the stream may reconnect, so nothing is skipped and nothing is stored twice.
- * Batches handed over after the failed one are dropped: they follow it, and the stream sends
- * them again from the cursor.
+ * The margin stream into the store, as the supervisor runs it (a `StreamSpec`): each event read
+ * (`onEvent`) goes to the sink at once (`MarginSink.received`), then to the group commit, which
+ * hands it back in a batch per tick (`commitBatch`) to be committed together with the cursor
+ * (`MarginCommitter.commit`: the store's writer thread, while this one goes on reading); the new
+ * events go to the sink once committed (`afterCommit` -> `MarginSink.committed`). The URL is
+ * rebuilt at every reconnect with the newest stored id, once every batch handed over is settled.
+ * When a commit fails (disk full, I/O error) the stream stops taking events: the failed batch is
+ * kept in memory (it directly follows the cursor; the writer commits nothing after it) and
+ * written again before the stream may reconnect, so nothing is skipped and nothing is stored
+ * twice. Batches handed over after the failed one are dropped: they follow it, and the stream
+ * sends them again from the cursor.
  */
-export function marginStream(opts: MarginStreamOptions): {
-  spec: StreamSpec;
-  flush(): void;
-  storeFailure(): string | null;
+export class MarginStream implements StreamSpec, BatchCommitter<IncomingMarginEvent> {
+  readonly id = 'margin';
+  readonly priority = 0;
+  private readonly writer: MarginCommitter;
+  private readonly batches: GroupCommit<IncomingMarginEvent>;
+  /** The batch the store refused, kept to be written again before the stream reconnects. */
+  private failed: { batch: IncomingMarginEvent[]; reason: string } | null = null;
+
+  constructor(
+    private readonly opts: MarginStreamOptions,
+    private readonly sink: MarginSink,
+  ) {
+    this.writer = opts.writer ?? new InlineCommitter(opts.repo);
+    this.batches = new GroupCommit<IncomingMarginEvent>(this);
+  }
+
+  async url(): Promise<string> {
+    this.batches.flush();
+    await this.writer.idle();
+    return this.opts.urlFor(this.opts.repo.cursor() ?? this.opts.firstStart());
+  }
+
+  /** One message read: to the sink at once, then into the batch being gathered. */
+  onEvent(m: EventSourceMessage): void {
+    if (this.failed !== null) return;
+    const { event, data } = readIncoming(m, this.opts.naming());
+    this.sink.received(event, data);
+    this.batches.push(event);
+  }
+
+  onOpen(): void {
+    this.sink.opened();
+  }
+
+  pause(): Promise<void> | undefined {
+    return this.writer.room();
+  }
+
+  /** A batch closed (group-commit.ts): committed with the cursor, unless a batch before it failed. */
+  commitBatch(batch: IncomingMarginEvent[]): void {
+    // After a failure nothing more is acknowledged: these come again after the reconnect.
+    if (this.failed !== null) return;
+    this.writer.commit(batch).then(
+      (fresh) => this.afterCommit(fresh),
+      (err: unknown) => this.commitFailed(batch, err),
+    );
+  }
+
+  /** A batch committed: the events that were new go to the sink. */
+  private afterCommit(fresh: IncomingMarginEvent[]): void {
+    if (fresh.length > 0) this.sink.committed(fresh);
+  }
+
+  private commitFailed(batch: IncomingMarginEvent[], err: unknown): void {
+    if (this.failed !== null) return; // a batch after the failed one
+    this.failed = { batch, reason: reasonOf(err) };
+    this.sink.storeChanged(this.failed.reason, err);
+  }
+
+  async blocked(): Promise<string | null> {
+    await this.writer.idle();
+    if (this.failed === null) return null;
+    const { batch } = this.failed;
+    this.writer.resume();
+    try {
+      const fresh = await this.writer.commit(batch);
+      this.failed = null;
+      this.afterCommit(fresh);
+      this.sink.storeChanged(null);
+      return null;
+    } catch (err) {
+      this.failed = { batch, reason: reasonOf(err) };
+      return this.failed.reason;
+    }
+  }
+
+  /** Commit what is gathered now. */
+  flush(): void {
+    this.batches.flush();
+  }
+
+  storeFailure(): string | null {
+    return this.failed?.reason ?? null;
+  }
+
   /**
    * Connect (`connect`) now, or, when the first connection replays the stream's retained history (a
    * first start from `0`), once `firstRead` (the first Portfolio read) settles, at most 2 s: handled
    * meanwhile, the replay made that read later (docs/operations.md, A first start's history replay),
    * and nothing is missed by connecting later. A resume from the cursor, or `$`, connects at once.
    */
-  connectAfter(firstRead: Promise<unknown>, connect: () => void): void;
-} {
-  const writer = opts.writer ?? new InlineCommitter(opts.repo);
-  let failed: { batch: IncomingMarginEvent[]; reason: string } | null = null;
-  const fail = (batch: IncomingMarginEvent[], err: unknown): void => {
-    if (failed !== null) return; // a batch after the failed one
-    failed = { batch, reason: reasonOf(err) };
-    opts.onStoreState(failed.reason, err);
-  };
-  const write = (batch: IncomingMarginEvent[]): void => {
-    writer.commit(batch).then(
-      (fresh) => {
-        if (fresh.length > 0) opts.onCommitted(fresh);
-      },
-      (err: unknown) => fail(batch, err),
-    );
-  };
-  const commit = new GroupCommit<IncomingMarginEvent>((batch) => {
-    // After a failure nothing more is acknowledged: these come again after the reconnect.
-    if (failed === null) write(batch);
-  });
-  const spec: StreamSpec = {
-    id: 'margin',
-    priority: 0,
-    url: async () => {
-      commit.flush();
-      await writer.idle();
-      return opts.urlFor(opts.repo.cursor() ?? opts.firstStart());
-    },
-    onEvent: (m) => {
-      if (failed !== null) return;
-      const { event, data } = readIncoming(m, opts.naming());
-      opts.onReceived?.(event, data);
-      commit.push(event);
-    },
-    onOpen: () => opts.onOpen?.(),
-    pause: () => writer.room(),
-    blocked: async () => {
-      await writer.idle();
-      if (failed === null) return null;
-      const { batch } = failed;
-      writer.resume();
-      try {
-        const fresh = await writer.commit(batch);
-        failed = null;
-        if (fresh.length > 0) opts.onCommitted(fresh);
-        opts.onStoreState(null);
-        return null;
-      } catch (err) {
-        failed = { batch, reason: reasonOf(err) };
-        return failed.reason;
-      }
-    },
-  };
-  return {
-    spec,
-    flush: () => commit.flush(),
-    storeFailure: () => (failed as { reason: string } | null)?.reason ?? null,
-    connectAfter: (firstRead, connect) => {
-      if (opts.repo.cursor() !== undefined || opts.firstStart() !== '0') return connect();
-      void settledOrAfter(firstRead, 2_000).then(connect);
-    },
-  };
+  connectAfter(firstRead: Promise<unknown>, connect: () => void): void {
+    if (this.opts.repo.cursor() !== undefined || this.opts.firstStart() !== '0') return connect();
+    void settledOrAfter(firstRead, 2_000).then(connect);
+  }
 }

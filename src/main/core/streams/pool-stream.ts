@@ -61,10 +61,12 @@ export function poolStream(opts: PoolStreamOptions): { spec: StreamSpec; flush()
     }
     opts.onData(trades, depth);
   };
-  const commit = new GroupCommit<Trade>((trades) => {
-    const depth = latestDepth;
-    latestDepth = null;
-    write(trades, depth);
+  const commit = new GroupCommit<Trade>({
+    commitBatch: (trades) => {
+      const depth = latestDepth;
+      latestDepth = null;
+      write(trades, depth);
+    },
   });
   const flushDepthOnly = (): void => {
     if (commit.size === 0 && latestDepth) {

@@ -1,7 +1,7 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { NAMING_PROFILES } from '../../../../src/main/core/client/naming';
 import { Store } from '../../../../src/main/core/store/store';
-import { marginStream } from '../../../../src/main/core/streams/margin-stream';
+import { MarginStream } from '../../../../src/main/core/streams/margin-stream';
 import { StreamSupervisor } from '../../../../src/main/core/streams/supervisor';
 import { FaultyStreamServer } from '../../../support/faulty-stream-server';
 import { until } from '../../../support/monitor';
@@ -28,16 +28,17 @@ describe('the margin stream on an unreliable server', () => {
       () => store.close(),
       () => sup.stopAll(),
     );
-    const ingest = marginStream({
-      repo: store.margin,
-      naming: () => NAMING_PROFILES.spec,
-      urlFor: (lastId) => `${url}/dex-margin/manager-updates?last-id=${encodeURIComponent(lastId)}`,
-      firstStart: () => '0',
-      onStoreState: () => {},
-      onCommitted: () => {},
-    });
+    const ingest = new MarginStream(
+      {
+        repo: store.margin,
+        naming: () => NAMING_PROFILES.spec,
+        urlFor: (lastId) => `${url}/dex-margin/manager-updates?last-id=${encodeURIComponent(lastId)}`,
+        firstStart: () => '0',
+      },
+      { received() {}, committed() {}, storeChanged() {}, opened() {} },
+    );
     faulty.produce(3);
-    sup.add(ingest.spec);
+    sup.add(ingest);
     await until(() => faulty.refused + faulty.cut >= 6, 60_000, 'faults');
     faulty.stopProducing();
     const sent = faulty.log.map((e) => e.id);

@@ -1,8 +1,10 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { AlertEngine, riskAlertText } from '../../../../src/main/core/alerts/alert-engine';
+import type { WatchedLookup } from '../../../../src/main/core/watch-registry';
 import type { TrackerState } from '../../../../src/main/core/alerts/escalation';
 import type { IncomingMarginEvent } from '../../../../src/main/core/store/margin-events';
 import { Store } from '../../../../src/main/core/store/store';
+import { NO_CHANNELS, UnroutedAlertError } from '../../../../src/main/core/store/risk-alert-repo';
 import type { AlertRecord, CreditUsage, RiskReading } from '../../../../src/shared/contract';
 import { NO_CHANNEL } from '../../../../src/shared/status';
 import { EventBus, type CoreEvents } from '../../../../src/main/core/events';
@@ -37,6 +39,7 @@ afterEach(() => store?.close());
 
 function start(): { engine: AlertEngine; pushed: AlertRecord[] } {
   store = Store.openInMemory();
+  store.risk.routeWith(NO_CHANNELS);
   const pushed: AlertRecord[] = [];
   return { engine: new AlertEngine(store.risk, alertsHeard(pushed), 15 * 60_000), pushed };
 }
@@ -202,6 +205,7 @@ describe('the alert engine: readings', () => {
 
   it('keeps the levels across a restart, writing them only when they change', () => {
     store = Store.openInMemory();
+    store.risk.routeWith(NO_CHANNELS);
     let kept: TrackerState | undefined;
     let saves = 0;
     const levels = {
@@ -258,6 +262,7 @@ describe('the alert engine: out of danger', () => {
 
   it('says nothing of a position liquidated meanwhile, nor of a watched wallet whose group is info', () => {
     store = Store.openInMemory();
+    store.risk.routeWith(NO_CHANNELS);
     const engine = new AlertEngine(
       store.risk,
       new EventBus<CoreEvents>(),
@@ -297,6 +302,7 @@ describe('the alert engine: out of danger', () => {
 describe('the alert engine: margin events', () => {
   it('alerts a watched manager’s liquidation once, shown before it is stored, naming the pool, ratio and amounts', () => {
     store = Store.openInMemory();
+    store.risk.routeWith(NO_CHANNELS);
     const pushed: AlertRecord[] = [];
     const storedWhenPushed: boolean[] = [];
     const bus = new EventBus<CoreEvents>();
@@ -306,7 +312,10 @@ describe('the alert engine: margin events', () => {
     });
     const engine = new AlertEngine(store.risk, bus, 15 * 60_000);
     let worded = 0;
-    const watched = (id: string): string | undefined => (id === MANAGER ? OWNER : undefined);
+    const watched: WatchedLookup = {
+      ownerOf: (id) => (id === MANAGER ? OWNER : undefined),
+      since: () => 1_000,
+    };
     const events = [
       event({ id: '5000-0', type: 'dex_margin_manager_updates_deposit' }),
       event({ id: '5500-0', margin_manager_id: `0x${'ef'.repeat(32)}` }),
@@ -317,12 +326,13 @@ describe('the alert engine: margin events', () => {
     const fired = engine.onMarginEvents(
       events,
       watched,
-      () => 1_000,
+      {
+        wordsOf: (e, data) => ({
+          amounts: () => (worded++, `repaid 12.5 USDC; left 3 SUI (${(data as { risk_ratio: number }).risk_ratio})`),
+          pool: () => (e.margin_manager_id === MANAGER ? 'SUI_USDC' : undefined),
+        }),
+      },
       7_000,
-      (e, data) => ({
-        amounts: () => (worded++, `repaid 12.5 USDC; left 3 SUI (${(data as { risk_ratio: number }).risk_ratio})`),
-        pool: () => (e.margin_manager_id === MANAGER ? 'SUI_USDC' : undefined),
-      }),
     );
     expect(fired).toHaveLength(1);
     expect(fired[0]).toMatchObject({
@@ -346,9 +356,8 @@ describe('the alert engine: margin events', () => {
       engine.onMarginEvents(
         events,
         watched,
-        () => 1_000,
+        { wordsOf: () => ({ amounts: () => `${++worded}`, pool: () => undefined }) },
         8_000,
-        () => ({ amounts: () => `${++worded}`, pool: () => undefined }),
       ),
     ).toEqual([]);
     expect(worded).toBe(1);
@@ -398,6 +407,7 @@ describe('the alert engine: margin events', () => {
 describe('the alert engine: the monitor itself', () => {
   it('says the store refuses writes even when it cannot store that, and tells the store health', () => {
     store = Store.openInMemory();
+    store.risk.routeWith(NO_CHANNELS);
     const pushed: AlertRecord[] = [];
     const notes: unknown[] = [];
     const engine = new AlertEngine(store.risk, alertsHeard(pushed), 15 * 60_000, (err) => notes.push(err));
@@ -420,6 +430,7 @@ describe('the alert engine: the monitor itself', () => {
 
   it('hears on the bus the store refusing writes and the credit budget reached', () => {
     store = Store.openInMemory();
+    store.risk.routeWith(NO_CHANNELS);
     const pushed: AlertRecord[] = [];
     const bus = alertsHeard(pushed);
     new AlertEngine(store.risk, bus, 15 * 60_000);
@@ -499,5 +510,21 @@ describe('the alert engine: the monitor itself', () => {
     expect(engine.onSight(since + 60 * 60_000, since + 61 * 60_000)!.message).toMatch(
       /While you were away: nothing happened to the watched positions\.$/,
     );
+  });
+});
+
+describe('the alert engine: a store with no router', () => {
+  it('throws an alert stored before its router is wired, shown first or not, and never passes it off as a store failure', () => {
+    store = Store.openInMemory();
+    const pushed: AlertRecord[] = [];
+    const notes: unknown[] = [];
+    const engine = new AlertEngine(store.risk, alertsHeard(pushed), 15 * 60_000, (err) => notes.push(err));
+    expect(() => engine.onHistoryGap(1_000, 2_000, 'gap', 3_000)).toThrow(UnroutedAlertError);
+    expect(() => engine.onLiquidation(event(), OWNER, 0, JSON.parse(event().data), NO_WORDS, 7_000)).toThrow(
+      UnroutedAlertError,
+    );
+    expect(() => engine.onStoreFailure('the disk is full', 8_000)).toThrow(UnroutedAlertError);
+    expect(notes).toEqual([]);
+    expect(store.risk.alerts()).toEqual([]);
   });
 });

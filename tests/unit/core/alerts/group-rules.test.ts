@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
+import { NO_WORDING } from '../../../../src/main/core/alerts/alert-engine';
 import { AlertServices } from '../../../../src/main/core/alerts/alert-services';
 import { EventBus, type CoreEvents } from '../../../../src/main/core/events';
 import { parseNotifyConfig } from '../../../../src/main/core/notify/config';
@@ -111,8 +112,8 @@ describe('the rule of a watch-list group', () => {
     ]);
     const liquidated = alerts.engine.onMarginEvents(
       [liquidation(mm, '6000-0'), liquidation(tm, '6000-1')],
-      (id) => owners.get(id),
-      () => 0,
+      { ownerOf: (id) => owners.get(id), since: () => 0 },
+      NO_WORDING,
       7_000,
     );
     expect(liquidated.map((a) => [a.owner, a.rule, a.level])).toEqual([
@@ -195,8 +196,8 @@ describe('the rule of a watch-list group', () => {
 
     const [liquidated] = alerts.engine.onMarginEvents(
       [liquidation(dust, '6000-2')],
-      () => MINE,
-      () => 0,
+      { ownerOf: () => MINE, since: () => 0 },
+      NO_WORDING,
       7_000,
     );
     expect(liquidated).toMatchObject({ rule: 'liquidation', level: 'critical' });

@@ -6,6 +6,7 @@ import { interestRepairOf } from '../../../../src/main/core/risk/positions';
 import { DEFAULT_RISK_PARAMS } from '../../../../src/main/core/risk/risk-params';
 import { EventBus, type CoreEvents } from '../../../../src/main/core/events';
 import { Store } from '../../../../src/main/core/store/store';
+import { NO_CHANNELS } from '../../../../src/main/core/store/risk-alert-repo';
 import type { PoolHealth, PositionSummary } from '../../../../src/shared/contract';
 import {
   borrowApr,
@@ -122,6 +123,7 @@ describe('the rate alert', () => {
   let now: number;
   beforeEach(() => {
     store = Store.openInMemory();
+    store.risk.routeWith(NO_CHANNELS);
     now = Date.UTC(2026, 10, 23, 14, 0);
   });
   afterEach(() => store.close());

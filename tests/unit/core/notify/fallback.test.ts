@@ -56,7 +56,9 @@ beforeEach(() => {
     fetch: fake,
     log: () => {},
     redact: (t) => t,
-  }).start();
+  });
+  store.risk.routeWith(notifier.router);
+  notifier.start();
 });
 
 afterEach(() => {

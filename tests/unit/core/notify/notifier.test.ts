@@ -99,6 +99,7 @@ function make(
     redact: (t) => t,
     ...deps,
   });
+  store.risk.routeWith(notifier.router);
   return notifier;
 }
 

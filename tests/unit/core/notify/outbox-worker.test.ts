@@ -60,11 +60,13 @@ function start(list: Array<Record<string, unknown>>, over: Partial<OutboxWorkerD
   channels = parse(list);
   const w = new OutboxWorker({
     outbox: store.risk.outbox,
-    channels: () => channels,
-    alert: (id) => store.risk.alert(id),
-    send: (c, d) => sendOn(c, d),
-    composeOptions: (c) => ({ linkBase: null, hideAmounts: c.hideAmounts }),
-    ackUrl: () => null,
+    alerts: store.risk,
+    channels: {
+      channels: () => channels,
+      composeOptions: (c) => ({ linkBase: null, hideAmounts: c.hideAmounts }),
+      ackUrl: () => null,
+    },
+    sender: { send: (c, d) => sendOn(c, d) },
     onLogged: () => {
       logged++;
       watch.poke();
@@ -299,11 +301,13 @@ describe('OutboxWorker', () => {
     // A restart reads the spell back from the delivery log.
     const again = new OutboxWorker({
       outbox: store.risk.outbox,
-      channels: () => channels,
-      alert: (id) => store.risk.alert(id),
-      send: () => Promise.resolve(),
-      composeOptions: () => ({ linkBase: null, hideAmounts: false }),
-      ackUrl: () => null,
+      alerts: store.risk,
+      channels: {
+        channels: () => channels,
+        composeOptions: () => ({ linkBase: null, hideAmounts: false }),
+        ackUrl: () => null,
+      },
+      sender: { send: () => Promise.resolve() },
       onLogged: () => {},
       redact: (t) => t,
       log: () => {},

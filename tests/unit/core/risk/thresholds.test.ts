@@ -3,6 +3,7 @@ import { levelOf, movePct, priceAtRatio } from '../../../../src/shared/risk-mode
 import { thresholdsFrom } from '../../../../src/main/core/risk/thresholds';
 import type { TrackerState } from '../../../../src/main/core/alerts/escalation';
 import { AlertEngine } from '../../../../src/main/core/alerts/alert-engine';
+import { NO_CHANNELS } from '../../../../src/main/core/store/risk-alert-repo';
 import { Store } from '../../../../src/main/core/store/store';
 import type { PositionSummary, RiskReading } from '../../../../src/shared/contract';
 import { DEFAULT_SETTINGS, MemorySecretStore, SettingsService } from '../../../../src/main/core/settings';
@@ -14,6 +15,7 @@ describe('alerts kept across a restart', () => {
 
   it('a restarted app does not alert again a position still below its threshold, and alerts one that got worse', () => {
     const store = Store.openInMemory();
+    store.risk.routeWith(NO_CHANNELS);
     try {
       const reading = (manager_id: string, risk_ratio: number, ts_ms: number): RiskReading => ({
         manager_id,

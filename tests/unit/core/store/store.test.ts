@@ -5,6 +5,7 @@ import fc from 'fast-check';
 import { describe, expect, it, vi } from 'vitest';
 import { MMAP_BYTES, openDatabase } from '../../../../src/main/core/store/database';
 import type { IncomingMarginEvent } from '../../../../src/main/core/store/margin-events';
+import { NO_CHANNELS, UnroutedAlertError } from '../../../../src/main/core/store/risk-alert-repo';
 import { Store } from '../../../../src/main/core/store/store';
 import type { AlertRecord } from '../../../../src/shared/contract';
 import { tempDir } from '../../../support/monitor';
@@ -244,6 +245,7 @@ describe('margin events and the cursor', () => {
 describe('alerts', () => {
   it('are deduplicated by their key, acknowledged and snoozed', () => {
     const s = Store.openInMemory();
+    s.risk.routeWith(NO_CHANNELS);
     const base = {
       rule: 'liquidation' as const,
       level: 'critical' as const,
@@ -262,8 +264,30 @@ describe('alerts', () => {
     expect(s.risk.alerts(false)).toEqual([]);
   });
 
+  it('are never stored unrouted: before routeWith one throws and nothing is written or queued', () => {
+    const s = Store.openInMemory();
+    const alert = {
+      dedupe_key: 'k1',
+      rule: 'liquidation' as const,
+      level: 'critical' as const,
+      manager_id: '0x1',
+      owner: '0x2',
+      event_id: 'e1',
+      title: 't',
+      message: 'm',
+      created_at: 1,
+    };
+    expect(() => s.risk.addAlert(alert)).toThrow(UnroutedAlertError);
+    expect(() => s.risk.addAlert(alert, () => {})).toThrow(UnroutedAlertError);
+    expect(s.risk.alerts()).toEqual([]);
+    expect(s.risk.outbox.pendingCount()).toBe(0);
+    s.risk.routeWith(NO_CHANNELS);
+    expect(s.risk.addAlert(alert)?.rule).toBe('liquidation');
+  });
+
   it('can be shown before they are written: the record shown is the row stored, with the id AUTOINCREMENT gives, once per key', () => {
     const s = Store.openInMemory();
+    s.risk.routeWith(NO_CHANNELS);
     const base = {
       rule: 'liquidation' as const,
       level: 'critical' as const,
@@ -313,6 +337,7 @@ describe('alerts', () => {
     const shown: number[] = [];
     const show = (r: AlertRecord): void => void shown.push(r.id);
     let s = Store.open(dir);
+    s.risk.routeWith(NO_CHANNELS);
     s.risk.addAlert(alert('1000-0'), show);
     s.risk.addAlert({
       ...alert('1000-5'),
@@ -332,6 +357,7 @@ describe('alerts', () => {
     s.close();
     // After a restart the stream replays from its cursor: what was alerted is not shown again.
     s = Store.open(dir);
+    s.risk.routeWith(NO_CHANNELS);
     for (const id of ['1000-0', '1000-4', '1000-6']) expect(s.risk.addAlert(alert(id), show)).toBeUndefined();
     expect(s.risk.addAlert(alert('1001-0'), show)?.id).toBe(5);
     expect(s.risk.addAlert({ ...alert('x'), dedupe_key: 'liquidation:0x1:critical:noid-ab12' }, show)?.id).toBe(6);

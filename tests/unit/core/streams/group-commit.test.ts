@@ -10,7 +10,7 @@ afterEach(async () => {
 describe('group commit', () => {
   it('an event on an idle stream is committed within the same turn of the event loop', async () => {
     const batches: number[][] = [];
-    const g = new GroupCommit<number>((b) => batches.push(b));
+    const g = new GroupCommit<number>({ commitBatch: (b) => batches.push(b) });
     g.push(1);
     await new Promise((r) => setImmediate(r));
     await new Promise((r) => setImmediate(r));
@@ -23,7 +23,9 @@ describe('group commit', () => {
     vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'setImmediate', 'clearImmediate', 'performance'] });
     cleanups.push(() => vi.useRealTimers());
     const batches: Array<{ at: number; items: Array<{ n: number; at: number }> }> = [];
-    const g = new GroupCommit<{ n: number; at: number }>((items) => batches.push({ at: performance.now(), items }));
+    const g = new GroupCommit<{ n: number; at: number }>({
+      commitBatch: (items) => batches.push({ at: performance.now(), items }),
+    });
     for (let n = 0; n < 300; n++) {
       g.push({ n, at: performance.now() });
       await vi.advanceTimersByTimeAsync(1);
@@ -42,7 +44,7 @@ describe('group commit', () => {
 
   it('a burst within one turn closes at the item limit', () => {
     const batches: number[] = [];
-    const g = new GroupCommit<number>((b) => batches.push(b.length), 1_000);
+    const g = new GroupCommit<number>({ commitBatch: (b) => batches.push(b.length) }, 1_000);
     for (let n = 0; n < 2_500; n++) g.push(n);
     expect(batches).toEqual([1_000, 1_000]);
     g.flush();
