@@ -22,22 +22,9 @@ import { adviceAmount as shownUp } from '../../../../src/shared/risk-model';
 import { position, H, P, PARAMS } from '../../support/manager';
 import { setApi } from '../../../../src/renderer/src/api';
 import { rawPrice } from '../../../../src/shared/units';
-import type { Pool } from '../../../../src/shared/api';
 import { fakeApi } from '../../../support/fake-api';
 import { settle } from '../../support/timing';
-
-const SUI_USDC = {
-  pool_id: '0x1',
-  pool_name: 'SUI_USDC',
-  base_asset_id: '0x2::sui::SUI',
-  quote_asset_id: '0x3::usdc::USDC',
-  base_asset_decimals: 9,
-  quote_asset_decimals: 6,
-  base_asset_symbol: 'SUI',
-  quote_asset_symbol: 'USDC',
-  tick_size: 100,
-  lot_size: 100_000_000,
-} as Pool;
+import { SUI_USDC } from '../../support/pools';
 
 beforeEach(() => {
   setActivePinia(createPinia());

@@ -7,19 +7,9 @@ import CandleChart from '../../../../src/renderer/src/features/markets/CandleCha
 import type { PositionLine } from '../../../../src/renderer/src/features/markets/position-lines';
 import { drawnTexts, overlap } from '../../support/drawn';
 import { chartProbe, NOW } from '../../support/manager';
+import { SUI_USDC as SUI_USDC_POOL } from '../../support/pools';
 
-const POOL = {
-  pool_id: '0x1',
-  pool_name: 'SUI_USDC',
-  base_asset_id: '0x2::sui::SUI',
-  quote_asset_id: '0x3::usdc::USDC',
-  base_asset_decimals: 9,
-  quote_asset_decimals: 6,
-  base_asset_symbol: 'SUI',
-  quote_asset_symbol: 'USDC',
-  tick_size: 100,
-  lot_size: 100_000_000,
-} as Pool;
+const POOL = SUI_USDC_POOL;
 
 /** Candles between 3.60 and 3.75. */
 const CANDLES = [3.6, 3.75, 3.7].map((c, i) => ({

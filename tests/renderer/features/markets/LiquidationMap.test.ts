@@ -2,28 +2,17 @@
 import { mount } from '@vue/test-utils';
 import { createPinia, setActivePinia } from 'pinia';
 import { beforeEach, describe, expect, it } from 'vitest';
-import type { Pool } from '../../../../src/shared/api';
 import type { LiquidationMapView } from '../../../../src/shared/contract';
 import { bucketsOf, clustersOf, mapEntryOf, type Holdings } from '../../../../src/shared/risk-model';
 import LiquidationBand from '../../../../src/renderer/src/features/markets/LiquidationBand.vue';
 import LiquidationSummary from '../../../../src/renderer/src/features/markets/LiquidationSummary.vue';
 import type { DepthView } from '../../../../src/renderer/src/features/markets/depth';
 import { chartProbe } from '../../support/manager';
+import { SUI_USDC as SUI_USDC_POOL } from '../../support/pools';
 
 beforeEach(() => setActivePinia(createPinia()));
 
-const POOL = {
-  pool_id: '0x1',
-  pool_name: 'SUI_USDC',
-  base_asset_id: '0x2::sui::SUI',
-  quote_asset_id: '0x3::usdc::USDC',
-  base_asset_decimals: 9,
-  quote_asset_decimals: 6,
-  base_asset_symbol: 'SUI',
-  quote_asset_symbol: 'USDC',
-  tick_size: 100,
-  lot_size: 100_000_000,
-} as Pool;
+const POOL = SUI_USDC_POOL;
 const PARAMS = { liquidation: 1.125, target_liquidation: 1.25, user_reward: 0.01, pool_reward: 0.04 };
 const long = (base: number, debtQuote: number): Holdings => ({ base, quote: 0, debtBase: 0, debtQuote });
 const short = (quote: number, debtBase: number): Holdings => ({ base: 0, quote, debtBase, debtQuote: 0 });

@@ -4,7 +4,6 @@ import { createPinia, setActivePinia } from 'pinia';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { nextTick } from 'vue';
 import type { Router } from 'vue-router';
-import type { Pool } from '../../../../src/shared/api';
 import type {
   CreditForecast,
   StatusSnapshot,
@@ -26,6 +25,7 @@ import { routerAt } from '../../support/router';
 import { FORECAST } from '../../support/settings';
 import { settle, withFakeIntervals } from '../../support/timing';
 import { NOW, position, chartProbe } from '../../support/manager';
+import { SUI_USDC as SUI_USDC_POOL } from '../../support/pools';
 
 beforeEach(() => setActivePinia(createPinia()));
 
@@ -34,18 +34,7 @@ describe('the pool page: what its stream costs, or why it does not stream', () =
   beforeEach(async () => {
     router = await routerAt('/markets/SUI_USDC');
   });
-  const POOL = {
-    pool_id: '0x1',
-    pool_name: 'SUI_USDC',
-    base_asset_id: '0x2::sui::SUI',
-    quote_asset_id: '0x3::usdc::USDC',
-    base_asset_decimals: 9,
-    quote_asset_decimals: 6,
-    base_asset_symbol: 'SUI',
-    quote_asset_symbol: 'USDC',
-    tick_size: 100,
-    lot_size: 100_000_000,
-  } as Pool;
+  const POOL = SUI_USDC_POOL;
   const stream = (id: string, state: StreamStatus['state']): StreamStatus => ({
     id,
     state,
@@ -162,18 +151,7 @@ describe('the pool page: what its stream costs, or why it does not stream', () =
 });
 
 describe('the pool page: watched positions on the price chart', () => {
-  const POOL = {
-    pool_id: '0x1',
-    pool_name: 'SUI_USDC',
-    base_asset_id: '0x2::sui::SUI',
-    quote_asset_id: '0x3::usdc::USDC',
-    base_asset_decimals: 9,
-    quote_asset_decimals: 6,
-    base_asset_symbol: 'SUI',
-    quote_asset_symbol: 'USDC',
-    tick_size: 100,
-    lot_size: 100_000_000,
-  } as Pool;
+  const POOL = SUI_USDC_POOL;
   const answer = <T>(data: T) => ({ data, source: 'network', fetchedAt: Date.now(), stale: false });
 
   it("draws each one's liquidation and break-even price in USDC (USD over the quote's price) and lists them, nearest liquidation first", async () => {
@@ -320,18 +298,7 @@ describe('the pool page: watched positions on the price chart', () => {
 
 describe('the pool page: one mid for the header, the ladder and the depth chart', () => {
   it('takes all three from the same book at every moment, while the book moves many times a second', async () => {
-    const POOL = {
-      pool_id: '0x1',
-      pool_name: 'SUI_USDC',
-      base_asset_id: '0x2::sui::SUI',
-      quote_asset_id: '0x3::usdc::USDC',
-      base_asset_decimals: 9,
-      quote_asset_decimals: 6,
-      base_asset_symbol: 'SUI',
-      quote_asset_symbol: 'USDC',
-      tick_size: 100,
-      lot_size: 100_000_000,
-    } as Pool;
+    const POOL = SUI_USDC_POOL;
     const answer = <T>(data: T) => ({ data, source: 'network', fetchedAt: Date.now(), stale: false });
     /** A book around `bid` (raw price): one bid, one ask 10 ticks above. */
     const book = (bid: number) => ({
