@@ -1,3 +1,4 @@
+import { PacedTimer } from './paced-timer';
 import type { ActiveLoan, MarginManager } from '../../../shared/api';
 import { ESTIMATED_CREDITS } from '../../../shared/credit-prices';
 import type { LiquidationMapView } from '../../../shared/liquidation-map';
@@ -57,24 +58,28 @@ export interface LiquidationMapDeps {
  * is kept per pool in the store, for the pool and manager pages and offline use.
  */
 export class LiquidationMapWatch {
-  private timer: NodeJS.Timeout | undefined;
   /** A read the store could not take, to be written again (until it goes in, or a newer read replaces it). */
   private saveTimer: NodeJS.Timeout | undefined;
-  private lastReadAt = -Infinity;
   private reading: Promise<void> | undefined;
-  private closed = false;
   private readonly now: () => number;
+  /** When the next read is due. */
+  private readonly pace: PacedTimer;
 
   constructor(private readonly d: LiquidationMapDeps) {
     this.now = d.now ?? Date.now;
+    this.pace = new PacedTimer(
+      () => this.every(),
+      () => void this.read(),
+      this.now,
+    );
   }
 
   /** Read at once unless a read from the store is recent, then on the plan's interval. */
   start(): void {
     const kept = this.d.repo().lastRead();
     if (kept && this.now() - kept.readAt < this.every()) {
-      this.lastReadAt = kept.readAt;
-      this.arm();
+      this.pace.lastReadAt = kept.readAt;
+      this.pace.arm();
       return;
     }
     void this.read();
@@ -82,23 +87,21 @@ export class LiquidationMapWatch {
 
   /** The plan changed: the next read follows its interval from the last one. */
   retime(): void {
-    if (this.closed || this.reading) return;
-    this.arm();
+    if (this.pace.closed || this.reading) return;
+    this.pace.arm();
   }
 
   /** Read every loan now (one request a page), and keep the map. */
   read(): Promise<void> {
     this.reading ??= this.once().finally(() => {
       this.reading = undefined;
-      this.arm();
+      this.pace.arm();
     });
     return this.reading;
   }
 
   close(): void {
-    this.closed = true;
-    if (this.timer) clearTimeout(this.timer);
-    this.timer = undefined;
+    this.pace.close();
     if (this.saveTimer) clearTimeout(this.saveTimer);
     this.saveTimer = undefined;
   }
@@ -129,17 +132,6 @@ export class LiquidationMapWatch {
     return this.d.intervalMs() ?? LIQUIDATION_MAP_INTERVAL_MS;
   }
 
-  private arm(): void {
-    if (this.timer) clearTimeout(this.timer);
-    this.timer = undefined;
-    if (this.closed) return;
-    const every = this.every();
-    if (!Number.isFinite(every)) return;
-    const wait = Math.max(0, this.lastReadAt + every - this.now());
-    this.timer = setTimeout(() => void this.read(), Math.min(wait, every));
-    this.timer.unref?.();
-  }
-
   /**
    * Keep a read in the store; if the store cannot take it, keep it here and write it again soon
    * (the read paid for is not thrown away, nor is the status left saying the store fails until the
@@ -153,14 +145,14 @@ export class LiquidationMapWatch {
       this.d.storeHealth.note(undefined, LIQUIDATION_MAP_STORE_SOURCE);
     } catch (err) {
       this.d.storeHealth.note(err, LIQUIDATION_MAP_STORE_SOURCE);
-      if (this.closed) return;
+      if (this.pace.closed) return;
       this.saveTimer = setTimeout(() => this.save(read, byPool), LIQUIDATION_MAP_STORE_RETRY_MS);
       this.saveTimer.unref?.();
     }
   }
 
   private async once(): Promise<void> {
-    if (this.closed || !this.d.canRun()) return;
+    if (this.pace.closed || !this.d.canRun()) return;
     const at = this.now();
     try {
       const client = this.d.client();
@@ -173,15 +165,15 @@ export class LiquidationMapWatch {
         pages += listed.pages;
         for (const m of listed.items) managers.set(m.margin_manager_id, m);
       }
-      this.lastReadAt = at;
-      if (this.closed) return;
+      this.pace.lastReadAt = at;
+      if (this.pace.closed) return;
       const { byPool, unplaced } = mapOf(loans.items, managers, book);
       const read: LiquidationMapRead = { readAt: at, pages, loans: loans.items.length, unplaced };
       this.save(read, byPool);
     } catch (err) {
       // Tried: the next read waits its interval; the map kept answers meanwhile.
-      this.lastReadAt = at;
-      if (!this.closed) this.d.log(`liquidation map: ${describeForLog(err)}`);
+      this.pace.lastReadAt = at;
+      if (!this.pace.closed) this.d.log(`liquidation map: ${describeForLog(err)}`);
     }
   }
 }

@@ -1,3 +1,4 @@
+import { PacedTimer } from './paced-timer';
 import type { MarginPoolInfo } from '../../../shared/api';
 import type { PoolHealth, PositionSummary } from '../../../shared/contract';
 import { borrowApr, supplyApr } from '../../../shared/risk-model';
@@ -70,14 +71,18 @@ export interface PoolHealthDeps {
  * interest alert sees the new rate.
  */
 export class PoolHealthWatch {
-  private timer: NodeJS.Timeout | undefined;
-  private lastReadAt = -Infinity;
   private reading: Promise<PoolHealth[]> | undefined;
-  private closed = false;
   private readonly now: () => number;
+  /** When the next read is due. */
+  private readonly pace: PacedTimer;
 
   constructor(private readonly d: PoolHealthDeps) {
     this.now = d.now ?? Date.now;
+    this.pace = new PacedTimer(
+      () => this.every(),
+      () => void this.read(),
+      this.now,
+    );
   }
 
   /** Read at once, then on the plan's interval. */
@@ -87,23 +92,21 @@ export class PoolHealthWatch {
 
   /** The plan changed: the next read follows its interval from the last one. */
   retime(): void {
-    if (this.closed || this.reading) return;
-    this.arm();
+    if (this.pace.closed || this.reading) return;
+    this.pace.arm();
   }
 
   /** Read the pools now (one request), store, alert and value again; the pools read (none when it failed). */
   read(): Promise<PoolHealth[]> {
     this.reading ??= this.once().finally(() => {
       this.reading = undefined;
-      this.arm();
+      this.pace.arm();
     });
     return this.reading;
   }
 
   close(): void {
-    this.closed = true;
-    if (this.timer) clearTimeout(this.timer);
-    this.timer = undefined;
+    this.pace.close();
   }
 
   /** How often the pools are read now (the plan in force, as paced). */
@@ -115,24 +118,13 @@ export class PoolHealthWatch {
     return this.d.intervalMs() ?? POOL_HEALTH_INTERVAL_MS;
   }
 
-  private arm(): void {
-    if (this.timer) clearTimeout(this.timer);
-    this.timer = undefined;
-    if (this.closed) return;
-    const every = this.every();
-    if (!Number.isFinite(every)) return;
-    const wait = Math.max(0, this.lastReadAt + every - this.now());
-    this.timer = setTimeout(() => void this.read(), Math.min(wait, every));
-    this.timer.unref?.();
-  }
-
   private async once(): Promise<PoolHealth[]> {
-    if (this.closed || !this.d.canRun()) return [];
+    if (this.pace.closed || !this.d.canRun()) return [];
     const at = this.now();
     try {
       const [rows, book] = await Promise.all([this.d.client().marginPools(), this.d.book()]);
-      this.lastReadAt = at;
-      if (this.closed) return [];
+      this.pace.lastReadAt = at;
+      if (this.pace.closed) return [];
       const pools = rows.flatMap((m) => healthOf(m, book, at) ?? []);
       for (const p of pools) book.interest.set(p.margin_pool_id, { curve: p.curve, utilization: p.utilization });
       this.d.storeHealth.guard(() => this.d.repo().add(pools));
@@ -148,8 +140,8 @@ export class PoolHealthWatch {
       return pools;
     } catch (err) {
       // Tried: the next read waits its interval (a 404 is a service without the endpoint).
-      this.lastReadAt = at;
-      if (!this.closed) this.d.log(`margin pools' rates: ${describeForLog(err)}`);
+      this.pace.lastReadAt = at;
+      if (!this.pace.closed) this.d.log(`margin pools' rates: ${describeForLog(err)}`);
       return [];
     }
   }
