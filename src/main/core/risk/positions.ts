@@ -416,9 +416,16 @@ export function positionOf(m: MarginManager, ctx: ValuationContext): PositionSum
     }
     interest.liquidation_in_ms = timeToLiquidationByInterest(h, p, rates, L);
   }
-  // Below the warning line, back to where the warning clears (not where it is only held: clearOf).
-  const below = h && p && hasDebt ? (valueAt(h, p).ratio ?? Infinity) < thresholds.warning : false;
-  const repair = h && p && below ? repairOf(h, p, clearOf(thresholds.warning), L, symbols) : null;
+  // Below the warning line, back to where the warning clears (not where it is only held: clearOf);
+  // in the danger band (below the pool's minimum borrow ratio) out of it where that is higher, as
+  // the repair panel aims by default (docs/valuation.md): one target for the alert and the page.
+  const ratioNow = h && p && hasDebt ? (valueAt(h, p).ratio ?? Infinity) : Infinity;
+  const below = ratioNow < thresholds.warning;
+  const aim =
+    ratioNow < params.min_borrow
+      ? Math.max(clearOf(thresholds.warning), params.min_borrow)
+      : clearOf(thresholds.warning);
+  const repair = h && p && below ? repairOf(h, p, aim, L, symbols) : null;
   const updated = [m.checkpoint_timestamp_ms, ...loans.map((l) => Date.parse(l.timestamp))].filter((x) =>
     Number.isFinite(x),
   );

@@ -46,7 +46,8 @@ describe('the repair plan on the manager page', () => {
     const brought = depositAndRepayFor(H, P, adviceTarget(1.53), 6)!;
     expect(amountOf(w, 'repair-deposit-USDC')).toBe(usdc.amount);
     expect(amountOf(w, 'repair-deposit-SUI')).toBe(sui.amount);
-    expect(amountOf(w, 'repair-repay')).toBe(repay.amount);
+    // It holds 200 USDC: the 392.74 its own balance would take cannot come from there, only from the wallet.
+    expect(w.find('[data-testid="repair-repay"]').exists()).toBe(false);
     expect(amountOf(w, 'repair-repay-brought')).toBe(brought.amount);
     // The warning (1.5) clears at 1.5 x 1.02 = 1.53 (where the hysteresis lets it go), aimed at
     // 1.53 x 1.0005 = 1.530765 (the cushion for a check by hand with rounded figures):
@@ -61,7 +62,7 @@ describe('the repair plan on the manager page', () => {
     // amount is a hair over 83.3814), 392.75, 136.18.
     const after = priceAtRatio(afterDeposit(H, 'quote', 208.46), 1, 1.125)!;
     expect(w.get('[data-testid="repair-text"]').text()).toBe(
-      `Deposit 208.46 USDC ($208.46) or 83.3815 SUI ($208.45) or repay 392.75 USDC ($392.75) from its own balance (136.18 USDC ($136.18) if you deposit it from your wallet first, then repay it) to get back to 1.530; liquidation price after the USDC deposit ${usdPrice(liquidationPriceShown(after, 2.5, 4), 4)} (now ${usdPrice(position().liquidation_price, 4)}).`,
+      `Deposit 208.46 USDC ($208.46) or 83.3815 SUI ($208.45) or deposit and then repay 136.18 USDC ($136.18) from your wallet to get back to 1.530; liquidation price after the USDC deposit ${usdPrice(liquidationPriceShown(after, 2.5, 4), 4)} (now ${usdPrice(position().liquidation_price, 4)}).`,
     );
 
     // The pool's target after a liquidation (1.25) is below the ratio now: nothing to do.
@@ -78,7 +79,7 @@ describe('the repair plan on the manager page', () => {
     const s = depositFor(H, P, adviceTarget(1.777), 'base', 9)!;
     expect(amountOf(w, 'repair-deposit-USDC')).toBe(u.amount);
     expect(amountOf(w, 'repair-deposit-SUI')).toBe(s.amount);
-    expect(amountOf(w, 'repair-repay')).toBe(repayFor(H, P, adviceTarget(1.777), 6)!.amount);
+    expect(amountOf(w, 'repair-repay-brought')).toBe(depositAndRepayFor(H, P, adviceTarget(1.777), 6)!.amount);
     expect(w.get('[data-testid="repair-deposit-SUI"]').text()).toBe(
       `${amount(shownUp(s.amount, 'SUI', 9), 'SUI')} (${usd(shownUp(s.amount, 'SUI', 9) * P.base)})`,
     );
@@ -89,11 +90,20 @@ describe('the repair plan on the manager page', () => {
     expect(w.get('[data-testid="repair-text"]').text()).toBe('Choose a target above the liquidation ratio (1.125).');
   });
 
-  it('repays a short in the base it owes', () => {
-    const h = { base: 0, quote: 3000, debtBase: 850, debtQuote: 0 };
+  it('repays a short in the base it owes, from its own balance only where it holds that much', () => {
+    // Owes 850 SUI, holds 600 SUI and 1,200 USDC (1.271): 416.7 SUI from its balance reaches 1.530.
+    const h = { base: 600, quote: 1200, debtBase: 850, debtQuote: 0 };
     const w = mount(RepairPanel, { props: { position: position({ h }), own: false } });
     expect(w.get('[data-testid="repair-repay"]').text()).toContain(' SUI (');
-    expect(amountOf(w, 'repair-repay')).toBe(repayFor(h, P, adviceTarget(1.53), 9)!.amount);
+    const repay = repayFor(h, P, adviceTarget(1.53), 9)!;
+    expect(repay.amount).toBeLessThanOrEqual(600);
+    expect(amountOf(w, 'repair-repay')).toBe(repay.amount);
+    // Holding no SUI, it can only deposit SUI from the wallet and repay it.
+    const none = { base: 0, quote: 3000, debtBase: 850, debtQuote: 0 };
+    const n = mount(RepairPanel, { props: { position: position({ h: none }), own: false } });
+    expect(n.find('[data-testid="repair-repay"]').exists()).toBe(false);
+    expect(amountOf(n, 'repair-repay-brought')).toBe(depositAndRepayFor(none, P, adviceTarget(1.53), 9)!.amount);
+    expect(n.get('[data-testid="repair-text"]').text()).toContain('or deposit and then repay');
   });
 
   it('offers no repayment from its own balance below a ratio of 1, only one brought from the wallet', () => {
@@ -157,7 +167,9 @@ describe('the repair plan on the manager page', () => {
       expect(valueAt(closed(h, 281.5961 - 0.0001), P).ratio!).toBeLessThan(adviceTarget(1.25));
       // Deposit and repay are offered beside it, for the same target.
       expect(amountOf(w, 'repair-deposit-USDC')).toBe(depositFor(h, P, adviceTarget(1.25), 'quote', 6)!.amount);
-      expect(amountOf(w, 'repair-repay')).toBe(repayFor(h, P, adviceTarget(1.25), 6)!.amount);
+      // It holds 200 USDC, less than a repayment from its balance takes: the wallet's, deposited first.
+      expect(w.find('[data-testid="repair-repay"]').exists()).toBe(false);
+      expect(amountOf(w, 'repair-repay-brought')).toBe(depositAndRepayFor(h, P, adviceTarget(1.25), 6)!.amount);
       expect(w.get('[data-testid="repair-text"]').text()).toContain('to get back to 1.250');
     });
 

@@ -5,6 +5,7 @@ import { positionOf, type ValuationContext } from '../../../../src/main/core/ris
 import type { PositionSummary } from '../../../../src/shared/contract';
 import {
   adviceAmount,
+  clearOf,
   afterDeposit,
   afterRepay,
   distanceShown,
@@ -66,6 +67,11 @@ describe('advice that is safe to follow (executed as written)', () => {
         expect(m, action).not.toBeNull();
         const [, deposit, depositSymbol, repay, repaySymbol, from, written] = m!;
         expect(number(written!)).toBe(p.repair.target);
+        // Where the warning clears; in the danger band, out of it where that is higher: the repair
+        // panel's default target, so the alert and the page aim at one ratio.
+        const inBand = p.risk_ratio! < p.risk_params.min_borrow;
+        const clears = clearOf(p.thresholds.warning);
+        expect(p.repair.target).toBe(inBand ? Math.max(clears, p.risk_params.min_borrow) : clears);
         const h = holdingsOf(p);
         const prices = pricesOf(p);
         // The target within float error (1e-12 of it: safe-round.ts EPSILON), never a unit short.

@@ -48,7 +48,8 @@ export interface RepairAt {
   /**
    * The repayment in the asset owed: `amount` from the manager's own balance (the protocol's
    * repay; enough however it is paid), `brought` if deposited from the wallet first and then
-   * repaid (the assets stay, so less is needed). `amount` is null at a ratio of 1 or below.
+   * repaid (the assets stay, so less is needed). `amount` is null at a ratio of 1 or below, and
+   * where the manager holds less of the asset owed than it takes.
    */
   repay: { symbol: string; decimals: number; amount: Amount | null; brought: Amount } | null;
   /** The liquidation price after the quote deposit (USD, the quote's price held). */
@@ -95,7 +96,11 @@ export function repairAt(p: PositionSummary, target: number, book: BookSides | n
   const byQuote = above ? null : depositFor(h, m.prices, aim, 'quote', p.quote_decimals);
   const byBase = above ? null : depositFor(h, m.prices, aim, 'base', p.base_decimals);
   const repayDecimals = owesBase ? p.base_decimals : p.quote_decimals;
-  const repay = above ? null : repayFor(h, m.prices, aim, repayDecimals);
+  // From its own balance only where the manager holds that much of the asset owed (a long owing
+  // USDC that holds only SUI cannot): else the repayment is deposited from the wallet first.
+  const fromBalance = above ? null : repayFor(h, m.prices, aim, repayDecimals);
+  const held = owesBase ? h.base : h.quote;
+  const repay = fromBalance && fromBalance.amount <= held ? fromBalance : null;
   const brought = above ? null : depositAndRepayFor(h, m.prices, aim, repayDecimals);
   const actions = actionsAt(ratio, p.risk_params);
   const digits = adviceDigits(base, p.base_decimals);
