@@ -113,16 +113,24 @@ export function priceReadText(p: ReadPlan['prices'][number]): string {
   return `${p.symbol} price ${often}: ${p.why}${p.slowed ? ' (slowed for the budget)' : ''}`;
 }
 
+/** "Margin pools' rates read every 6 h (slowed for the budget)"; "… not read: the budget is spent"; none when not planned. */
+function timedRead(what: string, everyMs: number | null | undefined, slowed: boolean | undefined): string[] {
+  if (everyMs === undefined) return [];
+  if (everyMs === null) return [`${what} not read: the budget is spent`];
+  return [`${what} read every ${every(everyMs)}${slowed ? ' (slowed for the budget)' : ''}`];
+}
+
 /**
- * The guard's reads, one a line (the status bar's tooltip): the prices, then the margin records
- * when they are on a timer.
+ * The guard's reads, one a line (the status bar's tooltip), as the credits panel counts them: the
+ * prices, the margin records when they are on a timer, the margin pools' rates (pool health) and
+ * the protocol's loans (the liquidation map) when planned.
  */
 export function readsList(r: ReadPlan): string[] {
   return [
     ...r.prices.map(priceReadText),
-    ...(r.recordsEveryMs === null
-      ? []
-      : [`Margin records read every ${every(r.recordsEveryMs)}${r.recordsSlowed ? ' (slowed for the budget)' : ''}`]),
+    ...(r.recordsEveryMs === null ? [] : timedRead('Margin records', r.recordsEveryMs, r.recordsSlowed)),
+    ...timedRead("Margin pools' rates (pool health)", r.poolsEveryMs, r.poolsSlowed),
+    ...timedRead("Every pool's loans (the liquidation map)", r.liquidationsEveryMs, r.liquidationsSlowed),
   ];
 }
 

@@ -48,6 +48,10 @@ describe('the status bar: what the budget did to the reads', () => {
       prices: [{ ...prices[0]!, everyMs: null }],
       recordsEveryMs: 86_400_000,
       recordsSlowed: true,
+      poolsEveryMs: 6 * 3_600_000,
+      poolsSlowed: true,
+      liquidationsEveryMs: null,
+      liquidationsSlowed: true,
       pace: null,
       budgetNote:
         "This month's credits are spent: prices are no longer read; the margin stream still alerts liquidations.",
@@ -57,6 +61,9 @@ describe('the status bar: what the budget did to the reads', () => {
     expect(w.get('[data-testid="reads-note"]').attributes('title')!.split('\n').slice(1)).toEqual([
       'SUI price not read: near liquidation (+3.2 %)',
       'Margin records read every 24 h (slowed for the budget)',
+      // Every read the credits panel counts is in the tooltip too.
+      "Margin pools' rates (pool health) read every 6 h (slowed for the budget)",
+      "Every pool's loans (the liquidation map) not read: the budget is spent",
     ]);
     w.unmount();
   });

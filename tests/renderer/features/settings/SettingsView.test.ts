@@ -10,6 +10,8 @@ import { routerAt } from '../../support/router';
 import { SETTINGS as DEMO_SETTINGS } from '../../support/portfolio';
 import { SETTINGS, FORECAST } from '../../support/settings';
 import { settle, withFakeIntervals } from '../../support/timing';
+import { useStatusStore } from '../../../../src/renderer/src/stores/status';
+import { statusWith } from '../../../support/status';
 
 beforeEach(() => setActivePinia(createPinia()));
 
@@ -80,6 +82,22 @@ describe('the Settings view: plan and credits', () => {
     await settle();
     expect(w.get('[data-testid="forecast-error"]').text()).toBe(
       'The forecast could not be read: Tidewatch cannot be reached.',
+    );
+    w.unmount();
+  });
+
+  it("says beside the records' setting when the plan's budget reads them less often than set", async () => {
+    const { w } = mountSettings();
+    await settle();
+    const hint = () =>
+      w.get('[data-testid="records-minutes"]').element.parentElement!.textContent!.replace(/\s+/g, ' ');
+    expect(hint()).not.toContain("the plan's budget");
+    useStatusStore().snapshot = statusWith({
+      reads: { prices: [], recordsEveryMs: 86_400_000, recordsSlowed: true, pace: 3, budgetNote: null },
+    });
+    await settle();
+    expect(hint()).toContain(
+      "and whenever a watched manager has an event; the plan's budget reads them every 24 h now",
     );
     w.unmount();
   });
