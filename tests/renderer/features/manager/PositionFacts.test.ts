@@ -32,6 +32,12 @@ describe('the position facts', () => {
     expect(w.get('[data-testid="position-apr"]').text()).toBe('12.00\u202F%');
     expect(w.text()).toContain("from the pool's rate curve");
     expect(w.get('[data-testid="position-level"]').text()).toBe('Warning');
+    // Held by the hysteresis (1.53 where its warning line is 1.5): the badge says so.
+    const held = mount(PositionFacts, {
+      props: { position: { ...p, risk_ratio: 1.52, level: 'warning' as const }, own: false },
+    });
+    expect(held.get('[data-testid="position-level"]').text()).toBe('Warning · held');
+    held.unmount();
     expect(w.get('[data-testid="position-price-source"]').text()).toBe(`PricesSUI $2.5000: ${priceSource(p.price!)}`);
     // Read at the fixture's NOW, the oracle's time is today's: a clock time, not a date.
     expect(priceSource(p.price!, NOW)).toMatch(/learnt from the service's risk ratios at 11:55 AM UTC/);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { dangerBand, levelReason } from '../../../../src/renderer/src/features/portfolio/position-text';
+import { dangerBand, levelHeld, levelReason } from '../../../../src/renderer/src/features/portfolio/position-text';
 import type { PositionSummary } from '../../../../src/shared/contract';
 import { suiLong } from '../../../support/positions';
 
@@ -14,6 +14,13 @@ describe("a row's level in words", () => {
     );
     expect(levelReason(at(1.17, -2.9, 'critical'))).toMatch(/^Within 3\u202F% of its liquidation price\./);
     expect(levelReason(at(1.12, -0.1, 'liquidatable'))).toMatch(/^Ratio 1\.120 is below the liquidation ratio/);
+  });
+
+  it('marks a level held by the hysteresis on its badge, and only then', () => {
+    expect(levelHeld(at(1.16, -4, 'critical'))).toBe(true);
+    expect(levelHeld(at(1.21, -8, 'warning'))).toBe(true);
+    expect(levelHeld(at(1.14, -5, 'critical'))).toBe(false);
+    expect(levelHeld(at(1.19, -8, 'warning'))).toBe(false);
   });
 
   it('says a level held by the hysteresis is held, and until when, as the alerts hold it', () => {

@@ -20,6 +20,11 @@ export function sideText(p: PositionSummary): string {
   return p.side === 'long' ? `Long ${base}` : p.side === 'short' ? `Short ${base}` : '–';
 }
 
+/** Whether the level is held by the hysteresis: judged alone, the figures are at a lower level. */
+export function levelHeld(p: PositionSummary): boolean {
+  return LEVEL_RANK[levelOf(p.risk_ratio, p.distance_pct, p.thresholds, p.liquidation_ratio)] < LEVEL_RANK[p.level];
+}
+
 /**
  * Why the position is at its level, by the thresholds it was judged with; and, between its pool's
  * minimum borrow and minimum withdraw ratios, that withdrawals are refused there (the danger band
