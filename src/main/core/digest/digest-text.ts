@@ -45,17 +45,83 @@ export function digestText(facts: DigestFacts, zone?: string): { title: string; 
     lines.push(`None of your wallets has an open loan (valued ${valuedText(f, f.valuedAt)}).`);
   else {
     const n = f.positions.length;
-    lines.push(
-      `Your ${count(n)} position${n === 1 ? '' : 's'}, valued ${valuedText(f, f.valuedAt)} (24 h before in brackets):`,
-    );
-    for (const p of f.positions) lines.push(`• ${positionLine(p)}`);
+    lines.push(totalsLine(f));
+    const named = f.positions.filter(needsLooking).slice(0, POSITIONS_NAMED);
+    const rest = n - named.length;
+    if (named.length > 0) {
+      lines.push(
+        named.length === n
+          ? `Your ${count(n)} position${n === 1 ? '' : 's'}, valued ${valuedText(f, f.valuedAt)} (24 h before in brackets):`
+          : `To look at, of your ${count(n)} positions, valued ${valuedText(f, f.valuedAt)} (24 h before in brackets):`,
+      );
+      for (const p of named) lines.push(`• ${positionLine(p)}`);
+    }
+    if (rest > 0)
+      lines.push(
+        named.length === 0
+          ? n === 1
+            ? `Your one position, valued ${valuedText(f, f.valuedAt)}: OK, no nearer its liquidation than 24 h before.`
+            : `Your ${count(n)} positions, valued ${valuedText(f, f.valuedAt)}: all OK, none nearer its liquidation than 24 h before.`
+          : `${count(rest)} more: ${restWords(f.positions.filter((p) => !named.includes(p)))}.`,
+      );
   }
-  lines.push(liquidationsLine(f));
+  lines.push(...liquidationLines(f));
   lines.push(alertsLine(f));
   const watched = watchedLines(f);
   if (watched.length > 0) lines.push(...watched);
   lines.push(creditsLine(f));
   return { title: `Tidewatch digest, ${dayText(f.at, CORE_LOCALE, f.zone)}`, message: lines.join('\n') };
+}
+
+/** At most this many positions are named, those to look at first; the rest are summed up. */
+const POSITIONS_NAMED = 15;
+
+/**
+ * A position to look at: not OK, or nearer its liquidation price than 24 h before, or below its
+ * pool's minimum borrow ratio (borrows refused). The facts list them riskiest first.
+ */
+function needsLooking({ position: p, then }: DigestPosition): boolean {
+  if (p.level !== 'ok') return true;
+  if (p.risk_ratio !== null && p.risk_ratio < p.risk_params.min_borrow) return true;
+  const now = p.distance_pct;
+  const was = then?.distance_pct;
+  return now !== null && was !== null && was !== undefined && Math.abs(now) < Math.abs(was);
+}
+
+/** "all OK, none nearer its liquidation than 24 h before; the nearest 12.4 % from it". */
+function restWords(rest: readonly DigestPosition[]): string {
+  const nearest = rest
+    .map((r) => r.position.distance_pct)
+    .filter((d): d is number => d !== null)
+    .reduce((m, d) => Math.min(m, Math.abs(d)), Infinity);
+  return `all OK, none nearer its liquidation than 24 h before${Number.isFinite(nearest) ? `; the nearest ${percentText(nearest, 1, CORE_LOCALE)} from it` : ''}`;
+}
+
+/**
+ * The book at a glance, first: "Assets $1,234,567.89, debt $987,654.32, equity $246,913.57 ($251,002.10
+ * 24 h before, of the positions read then)".
+ */
+function totalsLine(f: DigestFacts): string {
+  const sum = (xs: Array<number | null>): number => xs.reduce<number>((a, x) => a + (x ?? 0), 0);
+  const assets = sum(f.positions.map((p) => p.position.collateral_usd));
+  const debt = sum(f.positions.map((p) => p.position.debt_usd));
+  const then = f.positions.filter((p) => p.then !== undefined);
+  const thenEquity = sum(then.map((p) => (p.then!.assets_usd ?? 0) - (p.then!.debt_usd ?? 0)));
+  const before =
+    then.length === 0
+      ? ''
+      : ` (${usd(thenEquity)} 24 h before${then.length < f.positions.length ? `, of the ${count(then.length)} read then` : ''})`;
+  const interest = f.positions.map((p) =>
+    p.position.interest.apr === null || p.position.debt_usd === null
+      ? null
+      : (p.position.debt_usd * p.position.interest.apr) / 365,
+  );
+  const known = interest.filter((x) => x !== null);
+  const perDay =
+    known.length === 0
+      ? ''
+      : `; interest about ${usd(sum(known))} a day at today's rates${known.length < interest.length ? ` (${count(interest.length - known.length)} rates not known)` : ''}`;
+  return `Assets ${usd(assets)}, debt ${usd(debt)}, equity ${usd(assets - debt)}${before}${perDay}.`;
 }
 
 /** "desk: Long 1,000.0000 SUI on SUI_USDC: ratio 1.254 (1.301), distance −10.2 % (−12.5 %), interest …". */
@@ -91,10 +157,13 @@ function interestWords(p: DigestPosition['position']): string {
   return `interest ${amounts}${total} in 24 h at ${aprText(apr, CORE_LOCALE)}`;
 }
 
-function liquidationsLine(f: DigestFacts): string {
-  if (f.liquidations.length === 0) return 'Liquidations of your positions in 24 h: none.';
-  const each = f.liquidations.map((a) => `${who(f, a)}: ${a.title} at ${clock(f, a.created_at)}`);
-  return `Liquidations of your positions in 24 h: ${each.join('; ')}.`;
+/** The day's liquidations of the trader's positions, one a line (the alert's title names the pool and the money). */
+function liquidationLines(f: DigestFacts): string[] {
+  if (f.liquidations.length === 0) return ['Liquidations of your positions in 24 h: none.'];
+  return [
+    `Liquidations of your positions in 24 h: ${count(f.liquidations.length)}.`,
+    ...f.liquidations.map((a) => `• ${clock(f, a.created_at)}, ${who(f, a)}: ${a.title}`),
+  ];
 }
 
 const LEVELS: AlertLevel[] = ['critical', 'warning', 'info'];
