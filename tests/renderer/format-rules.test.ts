@@ -849,11 +849,15 @@ describe('every view, alert and message, by the number rules (docs/formats.md)',
     expect(w.get('[data-testid="pool-health"]').text()).toContain('read every 15 min');
     const health = chartWith(charts, (o) => o['series']?.[0]?.name === 'borrow APR')!;
     expect(health['series'][0].data).toHaveLength(3);
+    // The time axis ends at the last reading and spans at least an hour: no day of future on it.
+    const xs = health['series'][0].data.map((d: [number, number]) => d[0]);
+    expect(health['xAxis'].max).toBe(Math.max(...xs));
+    expect(health['xAxis'].max - health['xAxis'].min).toBeGreaterThanOrEqual(3_600_000);
     scan.text('Margin (pool health axis)', health['yAxis'].axisLabel.formatter(0.4));
     // The kink's rate beside its line, whole inside the chart as the Margin page draws it at 1280
     // and 1920 (issue 40: "kink 14.00" cut at the chart's edge).
     for (const width of [1_000, 1_640]) {
-      const kink = drawnTexts(health, width, 180).find((t) => t.text.startsWith('kink '));
+      const kink = drawnTexts(health, width, 180).find((t) => t.text.startsWith('rate at the kink '));
       expect(kink, `${width} px`).toBeDefined();
       expect(kink!.x, `${width} px`).toBeGreaterThanOrEqual(0);
       expect(kink!.x + kink!.width, `${kink!.text} at ${width} px`).toBeLessThanOrEqual(width);
