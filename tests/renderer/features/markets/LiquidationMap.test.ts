@@ -7,7 +7,8 @@ import { bucketsOf, clustersOf, mapEntryOf, type Holdings } from '../../../../sr
 import LiquidationBand from '../../../../src/renderer/src/features/markets/LiquidationBand.vue';
 import LiquidationSummary from '../../../../src/renderer/src/features/markets/LiquidationSummary.vue';
 import type { DepthView } from '../../../../src/renderer/src/features/markets/depth';
-import { chartProbe } from '../../support/manager';
+import { CANDLE_PLOT } from '../../../../src/renderer/src/features/markets/candles';
+import { BAND_MARK_PX, bandLayout } from '../../../../src/renderer/src/features/markets/liquidation-map';
 import { SUI_USDC as SUI_USDC_POOL } from '../../support/pools';
 
 beforeEach(() => setActivePinia(createPinia()));
@@ -111,22 +112,128 @@ describe('the liquidation map on the pool page', () => {
     expect(w.text()).not.toMatch(/https?:|at \w+ \(/);
   });
 
-  it('draws a bar per bucket, longs and shorts apart, the trader’s own marked and the price now', () => {
-    const options: any[] = [];
-    mount(LiquidationBand, {
-      props: { view: VIEW, last: 3, priceDecimals: 4, quoteSymbol: 'USDC', height: 430 },
-      global: { stubs: { VChart: chartProbe(options), Echarts: chartProbe(options) } },
+  it('draws a bar per bucket at its price on the candles’ scale, longs and shorts apart, the trader’s own marked', async () => {
+    // The candles' axis 2.5–3.5: C (the trader's own, 2.2–2.3) is below it, left off and counted.
+    const w = mount(LiquidationBand, {
+      props: { view: VIEW, axis: { min: 2.5, max: 3.5 }, last: 3, priceDecimals: 4, quoteSymbol: 'USDC' },
     });
-    const o = options.at(-1);
-    const [longs, shorts, yours] = o.series;
-    expect(longs.data.filter((d: unknown) => d !== null)).toHaveLength(3);
-    expect(shorts.data.filter((d: unknown) => d !== null)).toEqual([[expect.closeTo(497, 9), expect.closeTo(3.35, 9)]]);
-    // C, the trader's own, in 2.2–2.3.
-    expect(yours.data).toEqual([[0, expect.closeTo(2.25, 9)]]);
-    expect(yours.markLine.data).toEqual([{ yAxis: 3 }]);
-    expect(o.yAxis.axisLabel.formatter(2.25)).toBe('2.2500');
-    expect(o.tooltip.formatter({ dataIndex: 4, seriesName: 'longs' })).toBe(
-      '2.6000–2.7000 USDC<br>1 long, <b>$178</b> to repay',
-    );
+    const bars = w.findAll('[data-testid=band-bar]');
+    expect(bars.map((b) => Number(b.attributes('data-low')))).toEqual([
+      expect.closeTo(2.6, 9),
+      expect.closeTo(2.7, 9),
+      expect.closeTo(3.3, 9),
+    ]);
+    const yOf = (p: number) => CANDLE_PLOT.topPx + ((3.5 - p) / 1) * CANDLE_PLOT.plotPx;
+    for (const b of bars) {
+      const low = Number(b.attributes('data-low'));
+      const r = b.find('rect');
+      const y = Number(r.attributes('y'));
+      const hgt = Number(r.attributes('height'));
+      expect(y).toBeGreaterThanOrEqual(yOf(low + 0.1) - 1e-6);
+      expect(y + hgt).toBeLessThanOrEqual(yOf(low) + 1e-6);
+    }
+    // Longs in their colour, shorts in theirs; the largest bucket the longest bar.
+    expect(bars[0]!.find('rect').classes()).toContain('long');
+    expect(bars[2]!.find('rect').classes()).toContain('short');
+    expect(w.get('[data-testid=band-below]').text()).toBe('▼ 1 under 2.5000 ($300)');
+    expect(w.find('[data-testid=band-above]').exists()).toBe(false);
+    // The now label in its lane, level with the price now.
+    expect(Number(w.get('[data-testid=band-now]').attributes('y'))).toBeCloseTo(yOf(3) + 4, 6);
+    await bars[2]!.get('[data-testid=band-hit]').trigger('mouseenter');
+    expect(w.get('[data-testid=band-tip]').text()).toBe('3.3000–3.4000 USDC · 2 shorts, $497 to repay');
+  });
+
+  /** A SUI-like map: 60 longs 2.565–3.2, 40 shorts 3.25–4.305, one of them the trader's, candles 2.8–3.8. */
+  const SUI_ENTRIES = [
+    ...Array.from({ length: 60 }, (_, i) => ({
+      manager_id: `L${i}`,
+      side: 'long' as const,
+      price: 2.565 + (i * (3.2 - 2.565)) / 59,
+      debt: 100,
+      repay: 1000 + ((i * 37) % 11) * 500,
+      base: 100,
+      own: i === 40,
+    })),
+    ...Array.from({ length: 40 }, (_, i) => ({
+      manager_id: `S${i}`,
+      side: 'short' as const,
+      price: 3.25 + (i * (4.305 - 3.25)) / 39,
+      debt: 100,
+      repay: i === 5 ? 90_000 : 800,
+      base: 100,
+      own: false,
+    })),
+  ];
+  const SUI_BUCKETS = bucketsOf(SUI_ENTRIES, 0.016);
+  const SUI_VIEW: LiquidationMapView = {
+    ...VIEW,
+    entries: SUI_ENTRIES,
+    buckets: SUI_BUCKETS,
+    width: 0.016,
+    clusters: [],
+  };
+
+  it.each([
+    ['1280', 150],
+    ['1920', 220],
+  ])('lays the band on the candles’ scale at a %s px window (band %i px)', (_, widthPx) => {
+    const axis = { min: 2.8, max: 3.8 };
+    const box = { widthPx, topPx: CANDLE_PLOT.topPx, plotPx: CANDLE_PLOT.plotPx };
+    const l = bandLayout(SUI_VIEW, axis, 3.23, box);
+    const yOf = (p: number) => box.topPx + ((axis.max - p) / (axis.max - axis.min)) * box.plotPx;
+    const full = SUI_BUCKETS.filter((b) => b.long.count + b.short.count > 0);
+    const inside = full.filter((b) => (b.low + b.high) / 2 >= axis.min && (b.low + b.high) / 2 <= axis.max);
+    expect(l.bars).toHaveLength(inside.length);
+    // Off the scale: counted, not drawn.
+    const off = (pred: (m: number) => boolean) =>
+      full.filter((b) => pred((b.low + b.high) / 2)).reduce((a, b) => a + b.long.count + b.short.count, 0);
+    expect(l.above.positions).toBe(off((m) => m > axis.max));
+    expect(l.below.positions).toBe(off((m) => m < axis.min));
+    expect(
+      l.above.positions +
+        l.below.positions +
+        l.bars.reduce((a, b) => a + b.bucket.long.count + b.bucket.short.count, 0),
+    ).toBe(100);
+    for (const b of l.bars) {
+      // Each bar within its bucket's prices on the candle scale, and no taller than the plot.
+      expect(b.y).toBeGreaterThanOrEqual(Math.max(box.topPx, yOf(b.bucket.high)) - 1e-6);
+      expect(b.y + b.height).toBeLessThanOrEqual(Math.min(box.topPx + box.plotPx, yOf(b.bucket.low)) + 1e-6);
+      expect(b.mid).toBeCloseTo(yOf((b.bucket.low + b.bucket.high) / 2), 6);
+      // Lengths by what they repay, inside the bars' room: no bar fills the band.
+      expect(b.long + b.short).toBeLessThanOrEqual(l.barsPx + 1e-6);
+      expect(b.height).toBeLessThan(box.plotPx / 20);
+    }
+    // Distinct buckets, distinct heights, none overlapping the next.
+    const ys = l.bars.map((b) => b.y);
+    expect(new Set(ys).size).toBe(ys.length);
+    for (let i = 1; i < l.bars.length; i++)
+      expect(l.bars[i]!.y + l.bars[i]!.height).toBeLessThanOrEqual(l.bars[i - 1]!.y + 1e-6);
+    // The largest bucket (the 90,000 short) reaches the bars' room; the now label's lane is past every bar and mark.
+    expect(Math.max(...l.bars.map((b) => b.long + b.short))).toBeCloseTo(l.barsPx, 6);
+    expect(l.laneX).toBeGreaterThanOrEqual(l.barsPx + BAND_MARK_PX);
+    expect(l.now!.y).toBeCloseTo(yOf(3.23), 6);
+    expect(l.now!.labelY).toBeCloseTo(yOf(3.23), 6);
+    expect(l.bars.filter((b) => b.own)).toHaveLength(1);
+  });
+
+  it('says a different bucket where the pointer is at 30, 50 and 70 % of the band, and marks ◂ as the text says', async () => {
+    const w = mount(LiquidationBand, {
+      props: { view: SUI_VIEW, axis: { min: 2.8, max: 3.8 }, last: 3.23, priceDecimals: 4, quoteSymbol: 'USDC' },
+    });
+    const hits = w.findAll('[data-testid=band-hit]');
+    const at = async (share: number): Promise<string> => {
+      const y = CANDLE_PLOT.topPx + share * CANDLE_PLOT.plotPx;
+      const hit = hits.find((h) => {
+        const top = Number(h.attributes('y'));
+        return top <= y && y < top + Number(h.attributes('height')) + 1;
+      })!;
+      await hit.trigger('mouseenter');
+      return w.get('[data-testid=band-tip]').text();
+    };
+    const tips = [await at(0.3), await at(0.5), await at(0.7)];
+    expect(new Set(tips).size).toBe(3);
+    expect(w.get('[data-testid=band-own]').text()).toBe('◂');
+    expect(w.get('[data-testid=band-above]').text()).toMatch(/^▲ \d+ over 3\.8000 \(/);
+    expect(w.get('[data-testid=band-below]').text()).toMatch(/^▼ \d+ under 2\.8000 \(/);
   });
 });
