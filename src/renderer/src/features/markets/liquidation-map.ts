@@ -63,7 +63,13 @@ export function cascadeRows(
   return rows;
 }
 
-/** "A fall to 2.7216 liquidates 11 longs, $268,594 to repay; they sell 95,412.0000 SUI, which the book absorbs down to 2.6950." */
+/**
+ * "A fall to 2.7216 liquidates 11 longs, $268,594 to repay; they sell 95,412.0000 SUI, which the
+ * 20 bid levels read absorb down to 2.6950." Past the last level read the end rests on assumed
+ * depth, and the sentence says so ("past the last level read (3.2105) the depth is assumed: …");
+ * where the book read and the depth assumed past it run out, it says only "more than the book
+ * read can absorb: beyond 3.0365", never a made-up price.
+ */
 export function cascadeText(c: Cascade, pool: Pool, pd: number): string {
   const down = c.direction === 'down';
   const who = down ? (c.liquidated === 1 ? 'long' : 'longs') : c.liquidated === 1 ? 'short' : 'shorts';
@@ -71,11 +77,18 @@ export function cascadeText(c: Cascade, pool: Pool, pd: number): string {
   if (c.liquidated === 0) return `${move} liquidates no ${who}.`;
   const trade = down ? 'sell' : 'buy back';
   const base = amount(c.base, pool.base_asset_symbol, PUBLIC);
+  const read = `${count(c.levels, PUBLIC)} ${down ? 'bid' : 'ask'} ${c.levels === 1 ? 'level' : 'levels'} read`;
+  const way = down ? 'down' : 'up';
+  const last = c.lastLevel === null ? '' : ` (${price(c.lastLevel, pd)})`;
   const end = c.exhausted
-    ? `more than the book holds: it runs out at ${price(c.priceAfter, pd)}`
-    : `which the book absorbs ${down ? 'down' : 'up'} to ${price(c.priceAfter, pd)}`;
+    ? `, more than the book read can absorb: beyond ${price(c.priceAfter, pd)}${
+        c.beyondBook ? `, past the last of the ${read}${last} and as far again assumed as deep as they are` : ''
+      }`
+    : c.beyondBook
+      ? `; past the last level read${last} the depth is assumed: as deep as the ${read} on average, it would absorb them ${way} to ${price(c.priceAfter, pd)}`
+      : `, which the ${read} absorb ${way} to ${price(c.priceAfter, pd)}`;
   const onTheWay = c.onTheWay > 0 ? ` (${count(c.onTheWay, PUBLIC)} of them set off on the way)` : '';
-  return `${move} liquidates ${count(c.liquidated, PUBLIC)} ${who}${onTheWay}, ${quoteMoney(c.repay, pool)} to repay; they ${trade} ${base}, ${end}.`;
+  return `${move} liquidates ${count(c.liquidated, PUBLIC)} ${who}${onTheWay}, ${quoteMoney(c.repay, pool)} to repay; they ${trade} ${base}${end}.`;
 }
 
 /** One bucket's bar on the band (px, from the band's top left), at its price on the candle chart's scale. */
