@@ -1,7 +1,7 @@
 // @vitest-environment happy-dom
 import { mount } from '@vue/test-utils';
 import { createPinia, setActivePinia } from 'pinia';
-import { beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
 import type { LiquidationMapView } from '../../../../src/shared/contract';
 import { bucketsOf, clustersOf, mapEntryOf, type Holdings } from '../../../../src/shared/risk-model';
 import LiquidationBand from '../../../../src/renderer/src/features/markets/LiquidationBand.vue';
@@ -38,6 +38,7 @@ const VIEW: LiquidationMapView = {
   loans: 5,
   pages: 1,
   unplaced: 0,
+  liquidated: 0,
 };
 const level = (price: number, quantity: number) => ({ price, quantity, orders: 1, total: 0 });
 const BOOK: DepthView = {
@@ -114,6 +115,20 @@ describe('the liquidation map on the pool page', () => {
       props: { view: VIEW, book: undefined, last: 3, pool: POOL, priceDecimals: 4, loading: false },
     });
     expect(waiting.text()).toContain('Waiting for the book to estimate the cascades.');
+  });
+
+  it('says how old the map is, and how many liquidated since are left out', () => {
+    vi.useFakeTimers({ now: VIEW.readAt! + 42 * 60_000 });
+    try {
+      const w = mount(LiquidationSummary, {
+        props: { view: { ...VIEW, liquidated: 2 }, book: BOOK, last: 3, pool: POOL, priceDecimals: 4, loading: false },
+      });
+      expect(w.get('[data-testid=liqmap-age]').text()).toMatch(
+        /^As of the loans read 42 min ago; 2 managers liquidated\s+since are left out until the next read\.$/,
+      );
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it('says what happened and what to do when the map cannot be had', () => {
