@@ -23,4 +23,9 @@ export interface LiquidationMapView {
   pages: number;
   /** Managers of this pool with a loan the map could not place (no holdings in what the service sent). */
   unplaced: number;
+  /**
+   * Managers of this pool the margin stream reported liquidated since the read: left out of
+   * `entries`, the buckets and the clusters until the next read.
+   */
+  liquidated: number;
 }

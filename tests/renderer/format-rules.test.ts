@@ -682,6 +682,7 @@ function liquidationMapOf(p: Pool) {
     loans: 12,
     pages: 1,
     unplaced: 0,
+    liquidated: 0,
   };
 }
 

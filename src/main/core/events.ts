@@ -101,6 +101,11 @@ export interface CoreEvents {
   valuationDone: void;
   /** Margin events ready for the page with their units as known (after a commit, or again once units are learnt). Pushed on `margin`. */
   marginEventsReady: { events: StoredMarginEvent[] };
+  /**
+   * Managers were liquidated, any trader's, live or replayed (`at`: the event's time, ms) (streams/margin-dispatch.ts
+   * after a commit): the liquidation map leaves them out until its next read (risk/liquidation-map.ts).
+   */
+  managersLiquidated: { liquidations: Array<{ manager_id: string; at: number }> };
   /** The pools the guard wants live on their trade streams changed (risk/danger-pricing.ts): the streams room opens or closes them. */
   guardPoolsWanted: { pools: ReadonlySet<string> };
 

@@ -176,12 +176,17 @@ export interface Cascade {
   priceAfter: number;
   /** The walk went past the levels the book shows, into the depth assumed beyond them. */
   beyondBook: boolean;
-  /** The book, shown and assumed, ran out before it was absorbed (priceAfter is then where it ran out). */
+  /**
+   * The book read and the depth assumed past it (at most as far again as the book read spans)
+   * ran out before it was absorbed: priceAfter is then where they ran out, and the end is not
+   * known from the book.
+   */
   exhausted: boolean;
+  /** The levels of the side read (the walk's book), and the price of the last (null: none). */
+  levels: number;
+  lastLevel: number | null;
 }
 
-/** How far beyond the book's shown levels the walk goes at most (steps of the assumed depth). */
-const MAX_ASSUMED_STEPS = 100_000;
 const EPS = 1e-12;
 
 /**
@@ -191,14 +196,17 @@ const EPS = 1e-12;
  * bought from the asks); the book is as `levels` shows it (one side, best first), less what lies
  * between the price and the trigger, which the move itself took; no order is added or pulled.
  * Each fill that reaches another liquidation price sets that one off too. Beyond the shown
- * levels the book is taken to go on as it is on average: the shown quantity spread evenly over
- * the shown span, at the same step. The walk ends where the trades are absorbed.
+ * levels the book is taken to go on as it is on average (the shown quantity spread evenly over
+ * the shown span, at the same step), but only as far again as the shown levels span
+ * (`assumeLevels` steps, as many as are shown): past that nothing is known, so the walk stops
+ * there `exhausted` instead of making up a price. The walk ends where the trades are absorbed.
  */
 export function cascadeAt(
   entries: readonly MapEntry[],
   levels: readonly BookLevel[],
   trigger: number,
   direction: 'down' | 'up',
+  assumeLevels = levels.length,
 ): Cascade {
   const down = direction === 'down';
   const side: Side = down ? 'long' : 'short';
@@ -215,6 +223,8 @@ export function cascadeAt(
     priceAfter: trigger,
     beyondBook: false,
     exhausted: false,
+    levels: levels.length,
+    lastLevel: levels.length > 0 ? levels[levels.length - 1]!.price : null,
   };
   let next = 0;
   let pending = 0;
@@ -240,7 +250,7 @@ export function cascadeAt(
   let level: BookLevel | null = null;
   const nextLevel = (): BookLevel | null => {
     if (k < left.length) return { ...left[k++]! };
-    if (!(step > 0) || !(assumedQty > 0) || assumed >= MAX_ASSUMED_STEPS) return null;
+    if (!(step > 0) || !(assumedQty > 0) || assumed >= assumeLevels) return null;
     // The assumed depth starts one step beyond the farther of the last shown level and the trigger.
     const from = down ? Math.min(lastShown, trigger + step) : Math.max(lastShown, trigger - step);
     assumed++;

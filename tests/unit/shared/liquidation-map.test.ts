@@ -103,22 +103,39 @@ describe('the liquidation map', () => {
     expect(fall.priceAfter).toBeCloseTo(2.6, 12);
   });
 
-  it("goes on past the book's levels at their average depth", () => {
+  it("goes on past the book's levels at their average depth, as far again as they span", () => {
     /*
-     * A fall to 2.40 (below the book's last bid, 2.60) takes every shown bid and sets off A and B:
+     * A fall to 2.50 (below the book's last bid, 2.60) takes every shown bid and sets off A and B:
      * 140 to sell. Beyond the shown levels the book is assumed as deep as they are on average:
      * 270 base over 5 levels = 54 a level, one level every (2.99 - 2.60) / 4 = 0.0975, from the
-     * trigger down: 2.40, 2.3025, 2.205, 2.1075, 2.01, 1.9125.
+     * trigger down, 5 levels at most (as many as shown): 2.50, 2.4025, 2.305, 2.2075, 2.11.
+     *   2.50: 54 (86 left);  2.4025: 54 (32 left);  2.305: 32 sold, 22 of the level left.
+     *   2.305 reaches no one (C is at 2.25).
+     * Two liquidated, 358 repaid, 140 base, absorbed at 2.305: on assumed depth (beyondBook).
+     */
+    const fall = cascadeAt(entries, BIDS, 2.5, 'down');
+    expect(fall).toMatchObject({ liquidated: 2, onTheWay: 0, beyondBook: true, exhausted: false, levels: 5 });
+    expect(fall.repay).toBeCloseTo(358, 9);
+    expect(fall.base).toBeCloseTo(140, 9);
+    expect(fall.priceAfter).toBeCloseTo(2.305, 9);
+    expect(fall.lastLevel).toBeCloseTo(2.6, 12);
+  });
+
+  it('stops where the assumed depth ends instead of making up a price', () => {
+    /*
+     * A fall to 2.40: every shown bid taken, A and B set off, 140 to sell. The assumed levels,
+     * 54 each, 5 at most: 2.40, 2.3025, 2.205, 2.1075, 2.01.
      *   2.40: 54 (86 left);  2.3025: 54 (32 left);  2.205: 32 sold, 22 of the level left.
      *   2.205 reaches C (2.25): 140 more.  2.205: 22 (118 left);  2.1075: 54 (64 left);
-     *   2.01: 54 (10 left);  1.9125: 10 sold.
-     * Three liquidated (C on the way), 180 + 178 + 300 = 658 repaid, 280 base, absorbed at 1.9125.
+     *   2.01: 54 (10 left), and the 5 assumed levels are spent: 10 unabsorbed.
+     * Three liquidated (C on the way), 658 repaid, 280 base; exhausted at 2.01. Unbounded, the
+     * walk went on to 1.9125; on DEEP it ended at 5 times the price.
      */
     const fall = cascadeAt(entries, BIDS, 2.4, 'down');
-    expect(fall).toMatchObject({ liquidated: 3, onTheWay: 1, beyondBook: true, exhausted: false });
+    expect(fall).toMatchObject({ liquidated: 3, onTheWay: 1, beyondBook: true, exhausted: true });
     expect(fall.repay).toBeCloseTo(658, 9);
     expect(fall.base).toBeCloseTo(280, 9);
-    expect(fall.priceAfter).toBeCloseTo(1.9125, 9);
+    expect(fall.priceAfter).toBeCloseTo(2.01, 9);
   });
 
   it('walks a rise through the asks, the shorts buying back what they owe', () => {

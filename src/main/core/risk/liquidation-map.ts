@@ -38,7 +38,7 @@ const PER_PAGE = 50;
 export interface LiquidationMapDeps {
   client: () => ServiceClient;
   book: () => Promise<AssetBook>;
-  repo: () => Pick<LiquidationMapRepo, 'replace' | 'entries' | 'lastRead'>;
+  repo: () => Pick<LiquidationMapRepo, 'replace' | 'entries' | 'lastRead' | 'markLiquidated' | 'liquidatedSince'>;
   storeHealth: Pick<StoreHealth, 'note'>;
   /** The trader's own managers (the watched wallets'): marked on the map. */
   own: () => ReadonlyMap<string, string>;
@@ -62,6 +62,8 @@ export class LiquidationMapWatch {
   private saveTimer: NodeJS.Timeout | undefined;
   private reading: Promise<void> | undefined;
   private readonly now: () => number;
+  /** Managers reported liquidated, and when: marked again on a read saved that began before it. */
+  private readonly liquidated = new Map<string, number>();
   /** When the next read is due. */
   private readonly pace: PacedTimer;
 
@@ -117,6 +119,23 @@ export class LiquidationMapWatch {
     return (this.d.repo().lastRead()?.pages ?? LIQUIDATION_MAP_PRIOR_PAGES) * ESTIMATED_CREDITS;
   }
 
+  /**
+   * Managers the margin stream reports liquidated (risk-services.ts, from the bus's
+   * `managersLiquidated`): those liquidated at or after the last read are marked in the store and
+   * left out of the map until the next read. Those liquidated since a read in flight began are
+   * kept here and marked again once it is saved (its loans may have been listed before).
+   */
+  onLiquidated(liquidations: ReadonlyArray<{ manager_id: string; at: number }>): void {
+    for (const l of liquidations)
+      this.liquidated.set(l.manager_id, Math.max(l.at, this.liquidated.get(l.manager_id) ?? 0));
+    try {
+      this.d.repo().markLiquidated(liquidations);
+    } catch (err) {
+      // The store refused: the marks are kept here and made with the next save.
+      this.d.log(`liquidation map: ${describeForLog(err)}`);
+    }
+  }
+
   /** The pool's map as last read, its own managers marked (null: the pool has none, or never read). */
   view(pool: string, tick: number | null): LiquidationMapView {
     const read = this.d.repo().lastRead();
@@ -125,7 +144,7 @@ export class LiquidationMapWatch {
       .repo()
       .entries(pool)
       .map((e) => ({ ...e, own: own.has(e.manager_id) }));
-    return viewOf(pool, entries, tick, read, this.everyMs());
+    return viewOf(pool, entries, tick, read, this.everyMs(), this.d.repo().liquidatedSince(pool));
   }
 
   private every(): number {
@@ -142,6 +161,9 @@ export class LiquidationMapWatch {
     this.saveTimer = undefined;
     try {
       this.d.repo().replace(read, byPool);
+      // A liquidation since the read began is not known to it; one before it is.
+      for (const [id, at] of this.liquidated) if (at < read.readAt) this.liquidated.delete(id);
+      this.d.repo().markLiquidated([...this.liquidated].map(([manager_id, at]) => ({ manager_id, at })));
       this.d.storeHealth.note(undefined, LIQUIDATION_MAP_STORE_SOURCE);
     } catch (err) {
       this.d.storeHealth.note(err, LIQUIDATION_MAP_STORE_SOURCE);
@@ -242,6 +264,7 @@ export function viewOf(
   tick: number | null,
   read: LiquidationMapRead | null,
   everyMs: number | null,
+  liquidated = 0,
 ): LiquidationMapView {
   const middle = entries.length > 0 ? entries[Math.floor(entries.length / 2)]!.price : 0;
   const width = middle > 0 ? bucketWidth(middle, tick ?? 0) : 0;
@@ -257,5 +280,6 @@ export function viewOf(
     loans: read?.loans ?? 0,
     pages: read?.pages ?? 0,
     unplaced: read?.unplaced[pool] ?? 0,
+    liquidated,
   };
 }

@@ -161,6 +161,8 @@ export class RiskServices {
       canRun: () => link.mayAsk() && !link.offline,
       log: d.log,
     });
+    // A manager the margin stream reports liquidated is left out of the map until its next read.
+    d.events.on('managersLiquidated', ({ liquidations }) => this.liquidationMap.onLiquidated(liquidations));
     // After each valuation the schedule plans from the positions valued, and the guard looks for danger.
     // The pools are first read after the first valuation: a pool past its kink then is told with its borrowers.
     let poolsStarted = false;

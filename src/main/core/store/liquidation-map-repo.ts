@@ -44,11 +44,42 @@ export class LiquidationMapRepo {
     })();
   }
 
-  /** The pool's entries as last read, lowest liquidation price first (none: never read, or no loans there). */
+  /**
+   * The pool's entries as last read, lowest liquidation price first (none: never read, or no loans
+   * there), less those marked liquidated since the read.
+   */
   entries(pool: string): Array<Omit<MapEntry, 'own'>> {
     return this.db
-      .prepare('SELECT manager_id, side, price, debt, repay, base FROM liquidation_map WHERE pool = ? ORDER BY price')
+      .prepare(
+        'SELECT manager_id, side, price, debt, repay, base FROM liquidation_map WHERE pool = ? AND liquidated_at IS NULL ORDER BY price',
+      )
       .all(pool) as EntryRow[];
+  }
+
+  /**
+   * Mark the managers liquidated at or after the last read (`at`, ms): the read does not know of
+   * their liquidation, so they are left out until the next one replaces them. One liquidated
+   * before it is the read's own business. Returns how many entries were marked now.
+   */
+  markLiquidated(liquidations: ReadonlyArray<{ manager_id: string; at: number }>): number {
+    const mark = this.db.prepare(
+      `UPDATE liquidation_map SET liquidated_at = ?
+         WHERE manager_id = ? AND liquidated_at IS NULL
+           AND ? >= (SELECT read_at FROM liquidation_map_reads WHERE id = 1)`,
+    );
+    let marked = 0;
+    this.db.transaction(() => {
+      for (const l of liquidations) marked += mark.run(l.at, l.manager_id, l.at).changes;
+    })();
+    return marked;
+  }
+
+  /** The pool's managers marked liquidated since the last read: left out of its map. */
+  liquidatedSince(pool: string): number {
+    const row = this.db
+      .prepare('SELECT COUNT(*) AS n FROM liquidation_map WHERE pool = ? AND liquidated_at IS NOT NULL')
+      .get(pool) as { n: number };
+    return row.n;
   }
 
   /** The last read, or null. */

@@ -44,7 +44,7 @@ export interface MarginDispatchServices {
   large: Pick<LargeLiquidationRule, 'check'>;
   /** Whether a page shows margin events (`margin`): only then are they dressed for display and pushed. */
   hub: Pick<PushHub, 'count'>;
-  /** Publishes the events ready for the page (`marginEventsReady`). */
+  /** Publishes the events ready for the page (`marginEventsReady`) and the managers liquidated (`managersLiquidated`). */
   events: Pick<CoreBus, 'emit'>;
 }
 
@@ -132,10 +132,14 @@ export class MarginDispatch {
     // Any live liquidation moved its pool's market, a watched one too: its siblings there are read
     // at once (an owner's event read leaves prices to the schedule, risk/risk-refresh.ts). Another
     // trader's manager is seldom learnt yet: its pool comes from its stored creation.
-    const liquidated = events
-      .filter((e) => e.type === EVENT_TYPES.liquidation && e.margin_manager_id && isLive(e))
-      .map((e) => e.margin_manager_id!);
+    const liquidations = events.filter((e) => e.type === EVENT_TYPES.liquidation && e.margin_manager_id);
+    const liquidated = liquidations.filter(isLive).map((e) => e.margin_manager_id!);
     if (liquidated.length > 0) risk.danger.onMarketLiquidations(risk.eventUnits.poolNamesOf(liquidated));
+    // Every liquidation read, replayed ones too: the liquidation map leaves out those since its read.
+    if (liquidations.length > 0)
+      this.s.events.emit('managersLiquidated', {
+        liquidations: liquidations.map((e) => ({ manager_id: e.margin_manager_id!, at: e.timestamp_ms ?? now })),
+      });
   }
 }
 

@@ -1,13 +1,14 @@
 // @vitest-environment happy-dom
 import { mount } from '@vue/test-utils';
 import { createPinia, setActivePinia } from 'pinia';
-import { beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
 import type { LiquidationMapView } from '../../../../src/shared/contract';
 import { bucketsOf, clustersOf, mapEntryOf, type Holdings } from '../../../../src/shared/risk-model';
 import LiquidationBand from '../../../../src/renderer/src/features/markets/LiquidationBand.vue';
 import LiquidationSummary from '../../../../src/renderer/src/features/markets/LiquidationSummary.vue';
 import type { DepthView } from '../../../../src/renderer/src/features/markets/depth';
-import { chartProbe } from '../../support/manager';
+import { CANDLE_PLOT } from '../../../../src/renderer/src/features/markets/candles';
+import { BAND_MARK_PX, bandLayout } from '../../../../src/renderer/src/features/markets/liquidation-map';
 import { SUI_USDC as SUI_USDC_POOL } from '../../support/pools';
 
 beforeEach(() => setActivePinia(createPinia()));
@@ -37,6 +38,7 @@ const VIEW: LiquidationMapView = {
   loans: 5,
   pages: 1,
   unplaced: 0,
+  liquidated: 0,
 };
 const level = (price: number, quantity: number) => ({ price, quantity, orders: 1, total: 0 });
 const BOOK: DepthView = {
@@ -59,10 +61,10 @@ describe('the liquidation map on the pool page', () => {
     const rows = w.findAll('[data-testid=cascade-row]').map((r) => r.text());
     expect(rows).toEqual([
       expect.stringContaining(
-        'A fall to 2.7000 liquidates 2 longs (1 of them set off on the way), $358.00 to repay; they sell 140.0000 SUI, which the book absorbs down to 2.6000.',
+        'A fall to 2.7000 liquidates 2 longs (1 of them set off on the way), $358.00 to repay; they sell 140.0000 SUI, which the 5 bid levels read absorb down to 2.6000.',
       ),
       expect.stringContaining(
-        'A rise to 3.3000 liquidates 2 shorts (1 of them set off on the way), $497.00 to repay; they buy back 150.0000 SUI, which the book absorbs up to 3.4000.',
+        'A rise to 3.3000 liquidates 2 shorts (1 of them set off on the way), $497.00 to repay; they buy back 150.0000 SUI, which the 4 ask levels read absorb up to 3.4000.',
       ),
     ]);
     expect(rows[0]).toContain('(cluster 2.6000–2.8000: 2 positions)');
@@ -71,8 +73,11 @@ describe('the liquidation map on the pool page', () => {
     expect(assumptions).toContain('no order is added or pulled');
     expect(assumptions).toContain('at market, at once');
     expect(assumptions).toContain('read every 60 min');
-    // Inside the book's levels: nothing assumed beyond them, so the page does not say it.
-    expect(assumptions).not.toContain('Beyond the');
+    // The levels walked said beside the ladder's 10; inside them nothing assumed, so the page does not say it.
+    expect(assumptions).toContain(
+      'The walk reads the 5 levels the service sends a side (the ladder beside shows the first 5',
+    );
+    expect(assumptions).not.toContain('Past the last of them');
   });
 
   it('says so when the walk went past the book’s levels, and before the book is there', () => {
@@ -86,13 +91,44 @@ describe('the liquidation map on the pool page', () => {
         loading: false,
       },
     });
-    expect(far.get('[data-testid=cascade-assumptions]').text()).toContain(
-      'Beyond the 2 levels the service shows a side',
+    // Two bids (2.99, 2.80): 2 assumed levels at most past them, 45 each, 0.19 apart (2.61, 2.42);
+    // A's 70 and B's 70 (set off at 2.61) are 140 into 90: the book read cannot absorb them.
+    expect(far.findAll('[data-testid=cascade-row]')[0]!.text()).toContain(
+      'they sell 140.0000 SUI, more than the book read can absorb: beyond 2.4200, past the last of the 2 bid levels read (2.8000) and as far again assumed as deep as they are.',
+    );
+    expect(far.get('[data-testid=cascade-assumptions]').text()).toContain('Past the last of them the book is taken');
+    // Three bids (2.99, 2.80, 2.75): assumed 2.63, 2.51, 2.39, 63.33 each; 140 absorbed at 2.39, on assumed depth.
+    const assumed = mount(LiquidationSummary, {
+      props: {
+        view: VIEW,
+        book: { ...BOOK, bids: [level(2.99, 50), level(2.8, 40), level(2.75, 100)] },
+        last: 3,
+        pool: POOL,
+        priceDecimals: 4,
+        loading: false,
+      },
+    });
+    expect(assumed.findAll('[data-testid=cascade-row]')[0]!.text()).toContain(
+      'they sell 140.0000 SUI; past the last level read (2.7500) the depth is assumed: as deep as the 3 bid levels read on average, it would absorb them down to 2.3900.',
     );
     const waiting = mount(LiquidationSummary, {
       props: { view: VIEW, book: undefined, last: 3, pool: POOL, priceDecimals: 4, loading: false },
     });
     expect(waiting.text()).toContain('Waiting for the book to estimate the cascades.');
+  });
+
+  it('says how old the map is, and how many liquidated since are left out', () => {
+    vi.useFakeTimers({ now: VIEW.readAt! + 42 * 60_000 });
+    try {
+      const w = mount(LiquidationSummary, {
+        props: { view: { ...VIEW, liquidated: 2 }, book: BOOK, last: 3, pool: POOL, priceDecimals: 4, loading: false },
+      });
+      expect(w.get('[data-testid=liqmap-age]').text()).toMatch(
+        /^As of the loans read 42 min ago; 2 managers liquidated\s+since are left out until the next read\.$/,
+      );
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it('says what happened and what to do when the map cannot be had', () => {
@@ -111,22 +147,128 @@ describe('the liquidation map on the pool page', () => {
     expect(w.text()).not.toMatch(/https?:|at \w+ \(/);
   });
 
-  it('draws a bar per bucket, longs and shorts apart, the trader’s own marked and the price now', () => {
-    const options: any[] = [];
-    mount(LiquidationBand, {
-      props: { view: VIEW, last: 3, priceDecimals: 4, quoteSymbol: 'USDC', height: 430 },
-      global: { stubs: { VChart: chartProbe(options), Echarts: chartProbe(options) } },
+  it('draws a bar per bucket at its price on the candles’ scale, longs and shorts apart, the trader’s own marked', async () => {
+    // The candles' axis 2.5–3.5: C (the trader's own, 2.2–2.3) is below it, left off and counted.
+    const w = mount(LiquidationBand, {
+      props: { view: VIEW, axis: { min: 2.5, max: 3.5 }, last: 3, priceDecimals: 4, quoteSymbol: 'USDC' },
     });
-    const o = options.at(-1);
-    const [longs, shorts, yours] = o.series;
-    expect(longs.data.filter((d: unknown) => d !== null)).toHaveLength(3);
-    expect(shorts.data.filter((d: unknown) => d !== null)).toEqual([[expect.closeTo(497, 9), expect.closeTo(3.35, 9)]]);
-    // C, the trader's own, in 2.2–2.3.
-    expect(yours.data).toEqual([[0, expect.closeTo(2.25, 9)]]);
-    expect(yours.markLine.data).toEqual([{ yAxis: 3 }]);
-    expect(o.yAxis.axisLabel.formatter(2.25)).toBe('2.2500');
-    expect(o.tooltip.formatter({ dataIndex: 4, seriesName: 'longs' })).toBe(
-      '2.6000–2.7000 USDC<br>1 long, <b>$178</b> to repay',
-    );
+    const bars = w.findAll('[data-testid=band-bar]');
+    expect(bars.map((b) => Number(b.attributes('data-low')))).toEqual([
+      expect.closeTo(2.6, 9),
+      expect.closeTo(2.7, 9),
+      expect.closeTo(3.3, 9),
+    ]);
+    const yOf = (p: number) => CANDLE_PLOT.topPx + ((3.5 - p) / 1) * CANDLE_PLOT.plotPx;
+    for (const b of bars) {
+      const low = Number(b.attributes('data-low'));
+      const r = b.find('rect');
+      const y = Number(r.attributes('y'));
+      const hgt = Number(r.attributes('height'));
+      expect(y).toBeGreaterThanOrEqual(yOf(low + 0.1) - 1e-6);
+      expect(y + hgt).toBeLessThanOrEqual(yOf(low) + 1e-6);
+    }
+    // Longs in their colour, shorts in theirs; the largest bucket the longest bar.
+    expect(bars[0]!.find('rect').classes()).toContain('long');
+    expect(bars[2]!.find('rect').classes()).toContain('short');
+    expect(w.get('[data-testid=band-below]').text()).toBe('▼ 1 under 2.5000 ($300)');
+    expect(w.find('[data-testid=band-above]').exists()).toBe(false);
+    // The now label in its lane, level with the price now.
+    expect(Number(w.get('[data-testid=band-now]').attributes('y'))).toBeCloseTo(yOf(3) + 4, 6);
+    await bars[2]!.get('[data-testid=band-hit]').trigger('mouseenter');
+    expect(w.get('[data-testid=band-tip]').text()).toBe('3.3000–3.4000 USDC · 2 shorts, $497 to repay');
+  });
+
+  /** A SUI-like map: 60 longs 2.565–3.2, 40 shorts 3.25–4.305, one of them the trader's, candles 2.8–3.8. */
+  const SUI_ENTRIES = [
+    ...Array.from({ length: 60 }, (_, i) => ({
+      manager_id: `L${i}`,
+      side: 'long' as const,
+      price: 2.565 + (i * (3.2 - 2.565)) / 59,
+      debt: 100,
+      repay: 1000 + ((i * 37) % 11) * 500,
+      base: 100,
+      own: i === 40,
+    })),
+    ...Array.from({ length: 40 }, (_, i) => ({
+      manager_id: `S${i}`,
+      side: 'short' as const,
+      price: 3.25 + (i * (4.305 - 3.25)) / 39,
+      debt: 100,
+      repay: i === 5 ? 90_000 : 800,
+      base: 100,
+      own: false,
+    })),
+  ];
+  const SUI_BUCKETS = bucketsOf(SUI_ENTRIES, 0.016);
+  const SUI_VIEW: LiquidationMapView = {
+    ...VIEW,
+    entries: SUI_ENTRIES,
+    buckets: SUI_BUCKETS,
+    width: 0.016,
+    clusters: [],
+  };
+
+  it.each([
+    ['1280', 150],
+    ['1920', 220],
+  ])('lays the band on the candles’ scale at a %s px window (band %i px)', (_, widthPx) => {
+    const axis = { min: 2.8, max: 3.8 };
+    const box = { widthPx, topPx: CANDLE_PLOT.topPx, plotPx: CANDLE_PLOT.plotPx };
+    const l = bandLayout(SUI_VIEW, axis, 3.23, box);
+    const yOf = (p: number) => box.topPx + ((axis.max - p) / (axis.max - axis.min)) * box.plotPx;
+    const full = SUI_BUCKETS.filter((b) => b.long.count + b.short.count > 0);
+    const inside = full.filter((b) => (b.low + b.high) / 2 >= axis.min && (b.low + b.high) / 2 <= axis.max);
+    expect(l.bars).toHaveLength(inside.length);
+    // Off the scale: counted, not drawn.
+    const off = (pred: (m: number) => boolean) =>
+      full.filter((b) => pred((b.low + b.high) / 2)).reduce((a, b) => a + b.long.count + b.short.count, 0);
+    expect(l.above.positions).toBe(off((m) => m > axis.max));
+    expect(l.below.positions).toBe(off((m) => m < axis.min));
+    expect(
+      l.above.positions +
+        l.below.positions +
+        l.bars.reduce((a, b) => a + b.bucket.long.count + b.bucket.short.count, 0),
+    ).toBe(100);
+    for (const b of l.bars) {
+      // Each bar within its bucket's prices on the candle scale, and no taller than the plot.
+      expect(b.y).toBeGreaterThanOrEqual(Math.max(box.topPx, yOf(b.bucket.high)) - 1e-6);
+      expect(b.y + b.height).toBeLessThanOrEqual(Math.min(box.topPx + box.plotPx, yOf(b.bucket.low)) + 1e-6);
+      expect(b.mid).toBeCloseTo(yOf((b.bucket.low + b.bucket.high) / 2), 6);
+      // Lengths by what they repay, inside the bars' room: no bar fills the band.
+      expect(b.long + b.short).toBeLessThanOrEqual(l.barsPx + 1e-6);
+      expect(b.height).toBeLessThan(box.plotPx / 20);
+    }
+    // Distinct buckets, distinct heights, none overlapping the next.
+    const ys = l.bars.map((b) => b.y);
+    expect(new Set(ys).size).toBe(ys.length);
+    for (let i = 1; i < l.bars.length; i++)
+      expect(l.bars[i]!.y + l.bars[i]!.height).toBeLessThanOrEqual(l.bars[i - 1]!.y + 1e-6);
+    // The largest bucket (the 90,000 short) reaches the bars' room; the now label's lane is past every bar and mark.
+    expect(Math.max(...l.bars.map((b) => b.long + b.short))).toBeCloseTo(l.barsPx, 6);
+    expect(l.laneX).toBeGreaterThanOrEqual(l.barsPx + BAND_MARK_PX);
+    expect(l.now!.y).toBeCloseTo(yOf(3.23), 6);
+    expect(l.now!.labelY).toBeCloseTo(yOf(3.23), 6);
+    expect(l.bars.filter((b) => b.own)).toHaveLength(1);
+  });
+
+  it('says a different bucket where the pointer is at 30, 50 and 70 % of the band, and marks ◂ as the text says', async () => {
+    const w = mount(LiquidationBand, {
+      props: { view: SUI_VIEW, axis: { min: 2.8, max: 3.8 }, last: 3.23, priceDecimals: 4, quoteSymbol: 'USDC' },
+    });
+    const hits = w.findAll('[data-testid=band-hit]');
+    const at = async (share: number): Promise<string> => {
+      const y = CANDLE_PLOT.topPx + share * CANDLE_PLOT.plotPx;
+      const hit = hits.find((h) => {
+        const top = Number(h.attributes('y'));
+        return top <= y && y < top + Number(h.attributes('height')) + 1;
+      })!;
+      await hit.trigger('mouseenter');
+      return w.get('[data-testid=band-tip]').text();
+    };
+    const tips = [await at(0.3), await at(0.5), await at(0.7)];
+    expect(new Set(tips).size).toBe(3);
+    expect(w.get('[data-testid=band-own]').text()).toBe('◂');
+    expect(w.get('[data-testid=band-above]').text()).toMatch(/^▲ \d+ over 3\.8000 \(/);
+    expect(w.get('[data-testid=band-below]').text()).toMatch(/^▼ \d+ under 2\.8000 \(/);
   });
 });

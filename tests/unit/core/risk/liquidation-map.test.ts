@@ -189,6 +189,59 @@ describe("the liquidation map's read", () => {
     watch.close();
   });
 
+  it('leaves out the managers the margin stream reports liquidated since the read, until the next read', async () => {
+    const bus = new EventBus<CoreEvents>();
+    const { watch, repo } = watchWith(() => HOUR);
+    // As risk-services.ts wires it.
+    bus.on('managersLiquidated', ({ liquidations }) => watch.onLiquidated(liquidations));
+    watch.start();
+    await vi.advanceTimersByTimeAsync(0);
+    const readAt = repo.lastRead()!.readAt;
+    const before = watch.view('SUI_USDC', 0.0001);
+    expect(before).toMatchObject({ liquidated: 0 });
+    expect(before.entries).toHaveLength(120);
+    // m5 liquidated 10 minutes after the read; m6 a minute before it (the read knows); m999 is in no map.
+    await vi.advanceTimersByTimeAsync(10 * 60_000);
+    bus.emit('managersLiquidated', {
+      liquidations: [
+        { manager_id: 'm5', at: readAt + 10 * 60_000 },
+        { manager_id: 'm6', at: readAt - 60_000 },
+        { manager_id: 'm999', at: readAt + 10 * 60_000 },
+      ],
+    });
+    const after = watch.view('SUI_USDC', 0.0001);
+    expect(after.liquidated).toBe(1);
+    expect(after.entries.map((e) => e.manager_id)).not.toContain('m5');
+    expect(after.entries.map((e) => e.manager_id)).toContain('m6');
+    expect(after.entries).toHaveLength(119);
+    // m5's repay is out of its bucket too: the cascade and the manager page count what the view has.
+    const repay = (v: typeof after) => v.buckets.reduce((a, b) => a + b.long.repay, 0);
+    expect(repay(before) - repay(after)).toBeCloseTo(before.entries.find((e) => e.manager_id === 'm5')!.repay, 6);
+    // Kept in the store: a restart's view leaves it out as well.
+    expect(new LiquidationMapRepo(db).entries('SUI_USDC')).toHaveLength(119);
+    // The next read (an hour after the first) places every manager again as it then stands.
+    await vi.advanceTimersByTimeAsync(50 * 60_000);
+    expect(repo.lastRead()!.readAt).toBe(readAt + HOUR);
+    expect(watch.view('SUI_USDC', 0.0001)).toMatchObject({ liquidated: 0, entries: expect.any(Array) });
+    expect(watch.view('SUI_USDC', 0.0001).entries).toHaveLength(120);
+    watch.close();
+  });
+
+  it('leaves out a manager liquidated while a read is under way, once that read is kept', async () => {
+    const { watch, repo } = watchWith(() => HOUR);
+    watch.start();
+    await vi.advanceTimersByTimeAsync(0);
+    // A second read begins; m7 is liquidated before it is saved (its loans listed before, perhaps).
+    const reading = watch.read();
+    watch.onLiquidated([{ manager_id: 'm7', at: Date.now() }]);
+    await reading;
+    expect(repo.lastRead()!.readAt).toBe(Date.now());
+    const view = watch.view('SUI_USDC', 0.0001);
+    expect(view.entries.map((e) => e.manager_id)).not.toContain('m7');
+    expect(view.liquidated).toBe(1);
+    watch.close();
+  });
+
   it("starts from the store's map when it is recent, and reads the managers' list where loans lack details", async () => {
     const { watch, calls } = watchWith(() => HOUR, false);
     watch.start();

@@ -143,7 +143,9 @@ describe('migration 10', () => {
   it("keeps every pool's liquidation map as last read, each read replacing the one before", () => {
     const db = new Database(':memory:');
     migrate(db, 9);
-    expect(migrate(db)).toEqual([10]);
+    expect(migrate(db, 10)).toEqual([10]);
+    // The repository as it is now (migration 11 added the liquidation mark).
+    migrate(db);
     const repo = new LiquidationMapRepo(db);
     expect(repo.lastRead()).toBeNull();
     const entry = (id: string, price: number) =>
@@ -162,6 +164,38 @@ describe('migration 10', () => {
     ]);
     expect(repo.entries('WAL_USDC')).toEqual([]);
     expect(repo.lastRead()).toEqual({ readAt: 20, pages: 4, loans: 150, unplaced: { SUI_USDC: 1 } });
+    db.close();
+  });
+});
+
+describe('migration 11', () => {
+  it('keeps the map read before it, and marks the managers liquidated since a read until the next', () => {
+    const db = new Database(':memory:');
+    migrate(db, 10);
+    const repo = new LiquidationMapRepo(db);
+    const entry = (id: string, price: number) =>
+      ({ manager_id: id, side: 'long', price, debt: 100, repay: 62.5, base: 20, own: false }) as const;
+    repo.replace(
+      { readAt: 20, pages: 1, loans: 2, unplaced: {} },
+      new Map([['SUI_USDC', [entry('a', 2.4), entry('b', 2.5)]]]),
+    );
+    expect(migrate(db)).toEqual([11]);
+    expect(repo.entries('SUI_USDC').map((e) => e.manager_id)).toEqual(['a', 'b']);
+    // b liquidated after the read: marked; a before it: the read's own business.
+    expect(
+      repo.markLiquidated([
+        { manager_id: 'a', at: 19 },
+        { manager_id: 'b', at: 25 },
+      ]),
+    ).toBe(1);
+    expect(repo.entries('SUI_USDC').map((e) => e.manager_id)).toEqual(['a']);
+    expect(repo.liquidatedSince('SUI_USDC')).toBe(1);
+    repo.replace(
+      { readAt: 30, pages: 1, loans: 2, unplaced: {} },
+      new Map([['SUI_USDC', [entry('a', 2.4), entry('b', 2.2)]]]),
+    );
+    expect(repo.entries('SUI_USDC').map((e) => e.manager_id)).toEqual(['b', 'a']);
+    expect(repo.liquidatedSince('SUI_USDC')).toBe(0);
     db.close();
   });
 });

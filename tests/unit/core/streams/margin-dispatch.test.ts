@@ -262,3 +262,34 @@ describe('an alert that cannot be stored (a full disk) is shown all the same', (
     expect(failures).toHaveLength(1);
   });
 });
+
+describe('every liquidation read is published for the liquidation map', () => {
+  it('names each liquidated manager with its time, live or replayed, and nothing for other events', () => {
+    const w = watched();
+    const events = new EventBus<CoreEvents>();
+    const heard: Array<Array<{ manager_id: string; at: number }>> = [];
+    events.on('managersLiquidated', ({ liquidations }) => heard.push(liquidations));
+    const dispatch = dispatchOf(w, { events });
+    const now = 1_800_000_600_000;
+    const other = `0x${'ef'.repeat(32)}`;
+    dispatch.afterCommit(
+      w.store.margin.commit([
+        { ...liquidation('1800000000000-0', w.manager, 1_800_000_000_000), type: EVENT_TYPES.deposit },
+        liquidation('1800000000000-1', other, 1_800_000_000_000),
+        liquidation('1800000590000-1', w.manager, now - 10_000),
+      ]),
+      now,
+    );
+    expect(heard).toEqual([
+      [
+        { manager_id: other, at: 1_800_000_000_000 },
+        { manager_id: w.manager, at: now - 10_000 },
+      ],
+    ]);
+    dispatch.afterCommit(
+      w.store.margin.commit([{ ...liquidation('1800000590000-2', w.manager, now), type: EVENT_TYPES.deposit }]),
+      now,
+    );
+    expect(heard).toHaveLength(1);
+  });
+});

@@ -4,7 +4,8 @@ import { TIMEFRAME_SECONDS, type Timeframe } from '../../../../shared/api';
 import { humanPrice } from '../../../../shared/units';
 import { useApi } from '../../api';
 import { describeError } from '../../composables/useQuery';
-import type { PriceSpan } from './position-lines';
+import { LABEL_GAP_PX } from '../../charts';
+import { priceAxisRange, type PositionLine, type PriceSpan } from './position-lines';
 
 /** Candles shown when a timeframe opens (the rest is a pan or a zoom away). */
 const DEFAULT_VISIBLE: Record<Timeframe, number> = { '1m': 120, '5m': 96, '15m': 96, '1h': 72, '4h': 60, '1d': 60 };
@@ -70,6 +71,34 @@ export function visibleSpan(
     low: Math.min(...shown.map((k) => humanPrice(k.low, pool))),
     high: Math.max(...shown.map((k) => humanPrice(k.high, pool))),
   };
+}
+
+/**
+ * The candle chart's height and its candle plot's top and height in it (the volume and the slider
+ * below): the liquidation band beside it draws on the same pixels, so a price is level on both.
+ */
+export const CANDLE_PLOT = { heightPx: 430, topPx: 10, plotPx: 302 } as const;
+
+/**
+ * The candle chart's price axis (quote units): the candles in view, the position lines drawn and
+ * the last price, half a label of air above the highest line. Fixed here, not left to ECharts'
+ * rounding, so the labels beside the chart and the liquidation band beside it are laid on it.
+ */
+export function candlePriceAxis(
+  pool: Pool,
+  candles: readonly Candle[],
+  zoom: { start: number; end: number },
+  lines: readonly Pick<PositionLine, 'price'>[],
+  last: number | null,
+): { min: number; max: number } {
+  return priceAxisRange(
+    [
+      ...visibleCandles(candles, zoom).flatMap((k) => [humanPrice(k.low, pool), humanPrice(k.high, pool)]),
+      ...lines.map((l) => l.price),
+      ...(last === null ? [] : [last]),
+    ],
+    { plotPx: CANDLE_PLOT.plotPx, topPx: LABEL_GAP_PX / 2 },
+  );
 }
 
 export function useCandles(poolName: () => string, pool: () => Pool | undefined) {

@@ -17,6 +17,9 @@ export interface DepthView {
   spreadPct: number | null;
 }
 
+/** The ladder's rows a side (DepthLadder.vue); the depth chart and the cascade walk take every level read. */
+export const LADDER_ROWS = 10;
+
 /** A depth snapshot in human units, with cumulative sizes for the depth chart. */
 export function aggregateDepth(depth: Depth, pool: Pool): DepthView {
   const side = (levels: Depth['bids']): LadderLevel[] => {

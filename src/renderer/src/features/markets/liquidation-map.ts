@@ -1,6 +1,13 @@
 import type { Pool } from '../../../../shared/api';
 import type { LiquidationMapView } from '../../../../shared/contract';
-import { cascadeAt, isStable, type BookLevel, type Cascade, type MapCluster } from '../../../../shared/risk-model';
+import {
+  cascadeAt,
+  isStable,
+  type BookLevel,
+  type Cascade,
+  type MapBucket,
+  type MapCluster,
+} from '../../../../shared/risk-model';
 import { amount, count, price, usd } from '../../format';
 import type { DepthView } from './depth';
 
@@ -56,7 +63,13 @@ export function cascadeRows(
   return rows;
 }
 
-/** "A fall to 2.7216 liquidates 11 longs, $268,594 to repay; they sell 95,412.0000 SUI, which the book absorbs down to 2.6950." */
+/**
+ * "A fall to 2.7216 liquidates 11 longs, $268,594 to repay; they sell 95,412.0000 SUI, which the
+ * 20 bid levels read absorb down to 2.6950." Past the last level read the end rests on assumed
+ * depth, and the sentence says so ("past the last level read (3.2105) the depth is assumed: …");
+ * where the book read and the depth assumed past it run out, it says only "more than the book
+ * read can absorb: beyond 3.0365", never a made-up price.
+ */
 export function cascadeText(c: Cascade, pool: Pool, pd: number): string {
   const down = c.direction === 'down';
   const who = down ? (c.liquidated === 1 ? 'long' : 'longs') : c.liquidated === 1 ? 'short' : 'shorts';
@@ -64,9 +77,121 @@ export function cascadeText(c: Cascade, pool: Pool, pd: number): string {
   if (c.liquidated === 0) return `${move} liquidates no ${who}.`;
   const trade = down ? 'sell' : 'buy back';
   const base = amount(c.base, pool.base_asset_symbol, PUBLIC);
+  const read = `${count(c.levels, PUBLIC)} ${down ? 'bid' : 'ask'} ${c.levels === 1 ? 'level' : 'levels'} read`;
+  const way = down ? 'down' : 'up';
+  const last = c.lastLevel === null ? '' : ` (${price(c.lastLevel, pd)})`;
   const end = c.exhausted
-    ? `more than the book holds: it runs out at ${price(c.priceAfter, pd)}`
-    : `which the book absorbs ${down ? 'down' : 'up'} to ${price(c.priceAfter, pd)}`;
+    ? `, more than the book read can absorb: beyond ${price(c.priceAfter, pd)}${
+        c.beyondBook ? `, past the last of the ${read}${last} and as far again assumed as deep as they are` : ''
+      }`
+    : c.beyondBook
+      ? `; past the last level read${last} the depth is assumed: as deep as the ${read} on average, it would absorb them ${way} to ${price(c.priceAfter, pd)}`
+      : `, which the ${read} absorb ${way} to ${price(c.priceAfter, pd)}`;
   const onTheWay = c.onTheWay > 0 ? ` (${count(c.onTheWay, PUBLIC)} of them set off on the way)` : '';
-  return `${move} liquidates ${count(c.liquidated, PUBLIC)} ${who}${onTheWay}, ${quoteMoney(c.repay, pool)} to repay; they ${trade} ${base}, ${end}.`;
+  return `${move} liquidates ${count(c.liquidated, PUBLIC)} ${who}${onTheWay}, ${quoteMoney(c.repay, pool)} to repay; they ${trade} ${base}${end}.`;
+}
+
+/** One bucket's bar on the band (px, from the band's top left), at its price on the candle chart's scale. */
+export interface BandBar {
+  bucket: MapBucket;
+  /** The bar's top and height: the bucket's price span on the scale, less a pixel of air (at least 1 px). */
+  y: number;
+  height: number;
+  /** The bucket's middle price's height. */
+  mid: number;
+  /** Lengths of the longs' part (from the left edge) and the shorts' part after it, by what each repays. */
+  long: number;
+  short: number;
+  /** The trader's own managers in it: marked just right of the bar. */
+  own: boolean;
+}
+
+/** Positions whose bucket lies beyond the candle chart's scale on one side. */
+export interface OffScale {
+  positions: number;
+  repay: number;
+}
+
+export interface BandLayout {
+  bars: BandBar[];
+  above: OffScale;
+  below: OffScale;
+  /** The price now's line, and its label in the lane of its own right of the bars (null: no price). */
+  now: { y: number; labelY: number } | null;
+  /** Where the bars may reach at most, and where the label lane starts. */
+  barsPx: number;
+  laneX: number;
+}
+
+/** The band's geometry: its width, the candle plot's top and height (candles.ts `CANDLE_PLOT`), the lanes. */
+export interface BandBox {
+  widthPx: number;
+  topPx: number;
+  plotPx: number;
+  /** The lane for the price now's label, at the right. */
+  lanePx?: number;
+  /** Room for the own mark after a bar. */
+  markPx?: number;
+}
+
+/** The band's label lane (px) and the own mark's room. */
+export const BAND_LANE_PX = 30;
+export const BAND_MARK_PX = 9;
+
+/**
+ * The liquidation band laid on the candle chart's price scale (`axis`, its min and max): a
+ * horizontal bar per bucket holding positions, at its bucket's prices, as long as what they would
+ * repay (longs then shorts), against the largest bucket in view; buckets beyond the scale are
+ * left off and counted above and below. The price now's label stands in a lane no bar reaches.
+ */
+export function bandLayout(
+  view: LiquidationMapView,
+  axis: { min: number; max: number },
+  last: number | null,
+  box: BandBox,
+): BandLayout {
+  const lane = box.lanePx ?? BAND_LANE_PX;
+  const mark = box.markPx ?? BAND_MARK_PX;
+  const laneX = box.widthPx - lane;
+  const barsPx = Math.max(0, laneX - mark);
+  const span = axis.max - axis.min;
+  const yOf = (p: number): number => box.topPx + ((axis.max - p) / span) * box.plotPx;
+  const above: OffScale = { positions: 0, repay: 0 };
+  const below: OffScale = { positions: 0, repay: 0 };
+  const inView: MapBucket[] = [];
+  for (const b of view.buckets) {
+    const n = b.long.count + b.short.count;
+    if (n === 0) continue;
+    const middle = (b.low + b.high) / 2;
+    const off = middle > axis.max ? above : middle < axis.min ? below : null;
+    if (off) {
+      off.positions += n;
+      off.repay += b.long.repay + b.short.repay;
+    } else inView.push(b);
+  }
+  const most = Math.max(0, ...inView.map((b) => b.long.repay + b.short.repay));
+  const lengthOf = (repay: number): number => (repay > 0 && most > 0 ? Math.max(1, (repay / most) * barsPx) : 0);
+  const bars = inView.map((b): BandBar => {
+    const top = yOf(Math.min(b.high, axis.max));
+    const bottom = yOf(Math.max(b.low, axis.min));
+    const height = Math.max(1, bottom - top - 1);
+    return {
+      bucket: b,
+      y: top + (bottom - top - height) / 2,
+      height,
+      mid: yOf((b.low + b.high) / 2),
+      long: lengthOf(b.long.repay),
+      short: lengthOf(b.short.repay),
+      own: b.own.length > 0,
+    };
+  });
+  const half = 6;
+  const now =
+    last === null || !(span > 0)
+      ? null
+      : {
+          y: yOf(last),
+          labelY: Math.min(box.topPx + box.plotPx - half, Math.max(box.topPx + half, yOf(last))),
+        };
+  return { bars, above, below, now, barsPx, laneX };
 }
