@@ -104,6 +104,15 @@ export function decimalText(value: Decimal, digits: number, locale: string, sign
   );
 }
 
+/**
+ * An address or an object's id, shortened in the one form of the product, in every view, alert,
+ * message and command: its "0x" and first six digits, "…", its last four ("0x1763a7…d999"); one
+ * of 14 characters or fewer in full. Never "0x0424ac76…" or "0x1763a75696" beside it (issue 40).
+ */
+export function shortIdText(id: string): string {
+  return id.length > 14 ? `${id.slice(0, 8)}\u2026${id.slice(-4)}` : id;
+}
+
 /** A count, whole and grouped: "12,400". */
 export function countText(value: number, locale: string): string {
   return decimalText(Math.round(value), 0, locale);

@@ -44,6 +44,7 @@ import PortfolioView from '../../src/renderer/src/features/portfolio/PortfolioVi
 import SettingsView from '../../src/renderer/src/features/settings/SettingsView.vue';
 import WalletView from '../../src/renderer/src/features/wallet/WalletView.vue';
 import { usePortfolioStore } from '../../src/renderer/src/stores/portfolio';
+import { useSettingsStore } from '../../src/renderer/src/stores/settings';
 import { useStatusStore } from '../../src/renderer/src/stores/status';
 import { borrowApr, supplyApr } from '../../src/shared/risk-model';
 import { fakeApi } from '../support/fake-api';
@@ -82,6 +83,9 @@ afterAll(() => {
 beforeEach(() => setActivePinia(createPinia()));
 
 const scan = new FormatScan();
+/** A watched wallet without a label, as the chain writes it: the Wallet page's list names it short. */
+const FAR_WALLET = '0x1763a75696f7c1a8e4b0e2d9c3f5a6b7c8d9e0f1a2b3c4d5e6f708192a3bd999';
+scan.knownIds([FAR_WALLET]);
 const answer = <T>(data: T) => ({ data, source: 'network' as const, fetchedAt: NOW, stale: false });
 const page = <T>(items: T[]) => answer({ items, isLastPage: true, currentPage: 0, perPage: 50 });
 
@@ -612,7 +616,10 @@ function answers(): Record<string, (args: any) => unknown> {
   return {
     // A digest set in New York: its time on that clock, named (docs/formats.md, quiet hours alike).
     settings: () => ({ ...SETTINGS, digestAt: '08:00', digestZone: 'America/New_York' }),
-    watchList: () => [{ owner: WALLET.owner, label: 'Desk', added_at: 0 }],
+    watchList: () => [
+      { owner: WALLET.owner, label: 'Desk', added_at: 0 },
+      { owner: FAR_WALLET, label: null, added_at: 0 },
+    ],
     portfolio: () => answer(LISTED),
     walletNfts: () => answer({ items: [NFT(1), NFT(2), NFT(3)], isLastPage: true, currentPage: 0, perPage: 50 }),
     pools: () => answer(POOLS),
@@ -945,7 +952,14 @@ describe('every view, alert and message, by the number rules (docs/formats.md)',
     const events = await show('Live events', EventsView, '/events');
     expect(events.w.text()).toContain(REPAID_SHOWN);
     events.w.unmount();
-    (await show('Wallet', WalletView, `/wallet/${WALLET.owner}`)).w.unmount();
+    // The watched wallets' list names one without a label by its short address, as every view does.
+    const wallet = await show('Wallet', WalletView, `/wallet/${WALLET.owner}`, {
+      before: () => {
+        useSettingsStore().watchList = answers()['watchList']!({}) as never;
+      },
+    });
+    expect(wallet.w.text()).toContain('0x1763a7\u2026d999');
+    wallet.w.unmount();
     const collection = await show('Collection', CollectionView, '/collection/0xpunks::punk::TidalPunk');
     await collection.w.get('[data-testid="tab-holders"]').trigger('click');
     await settle();
@@ -1052,5 +1066,6 @@ describe('every view, alert and message, by the number rules (docs/formats.md)',
     expect(scan.checked.column).toBeGreaterThan(3);
     expect(scan.checked.date).toBeGreaterThan(20);
     expect(scan.checked.relative).toBeGreaterThan(5);
+    expect(scan.checked.address).toBeGreaterThan(0);
   });
 });

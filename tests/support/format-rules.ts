@@ -47,7 +47,18 @@ export interface PageElement {
 }
 
 export type Rule =
-  'percent' | 'minus' | 'amount' | 'usd' | 'apr' | 'zone' | 'clock' | 'date' | 'relative' | 'ratio' | 'column';
+  | 'percent'
+  | 'minus'
+  | 'amount'
+  | 'usd'
+  | 'apr'
+  | 'zone'
+  | 'clock'
+  | 'date'
+  | 'relative'
+  | 'ratio'
+  | 'column'
+  | 'address';
 
 export interface Finding {
   rule: Rule;
@@ -71,6 +82,7 @@ export class FormatScan {
     relative: 0,
     ratio: 0,
     column: 0,
+    address: 0,
   };
   readonly findings: Finding[] = [];
 
@@ -80,6 +92,15 @@ export class FormatScan {
    * XBTC_USDC's 0.1 tick, "$0.19650" on WAL_USDC's 0.00001).
    */
   constructor(private readonly priceDigits: readonly number[] = TICK_DIGITS) {}
+  /**
+   * The full addresses and ids the texts may show: one written shorter than in full is in the one
+   * short form (`shortIdText`: "0x1763a7…d999"), never cut ("0x1763a75696", "0x0424ac76…").
+   */
+  private readonly ids = new Set<string>();
+  /** Tells the scan of addresses the views show (a 64-digit wallet), so a cut one is known as cut. */
+  knownIds(ids: Iterable<string>): void {
+    for (const id of ids) this.ids.add(id.toLowerCase());
+  }
   /** Every amount written, by its text ("3,757.2372 SUI"), with where it was seen. */
   readonly amounts = new Map<string, Set<string>>();
 
@@ -130,6 +151,15 @@ export class FormatScan {
       const money = digits === 2 || (digits === 0 && value >= USD_WHOLE_FROM);
       if (!money && digits !== usdPriceDigits(value) && !this.priceDigits.includes(digits))
         this.find('usd', where, text, m);
+    }
+    // An address: in full, or in the one short form ("0x1763a7…d999"), never cut another way.
+    for (const m of text.matchAll(/(?<![\w.])0x[0-9a-fA-F]+(\u2026[0-9a-fA-F]*)?/gu)) {
+      const hex = m[0].toLowerCase();
+      const shortened = m[1] !== undefined;
+      const cut = !shortened && [...this.ids].some((id) => id.length > hex.length && id.startsWith(hex));
+      if (!shortened && !cut) continue;
+      this.checked.address++;
+      if (cut || !/^0x[0-9a-f]{6}\u2026[0-9a-f]{4}$/u.test(hex)) this.find('address', where, text, m);
     }
     // A borrow rate: two decimals, wherever it is named.
     for (const m of text.matchAll(/(?:Borrow rate|APR) (\d+)(?:\.(\d+))?\u202F%/gu)) {

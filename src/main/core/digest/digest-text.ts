@@ -9,6 +9,7 @@ import {
   dayText,
   distanceText,
   percentText,
+  shortIdText,
   usdText,
 } from '../../../shared/format';
 import { ratioText } from '../../../shared/units';
@@ -26,7 +27,7 @@ const distance = (pct: number): string => distanceText(pct, CORE_LOCALE);
 /** When the valuation was made: its clock time, with its day when that was more than 12 h before the digest. */
 const valuedText = (f: DigestFacts, ms: number): string =>
   f.at - ms > 12 * 3_600_000 ? dayClockText(ms, CORE_LOCALE, true, f.zone) : clock(f, ms);
-const short = (owner: string): string => `${owner.slice(0, 8)}…${owner.slice(-4)}`;
+const short = (owner: string): string => shortIdText(owner);
 /** At most this many of the watched wallets' alerts are named; the rest are counted. */
 const WATCHED_NAMED = 5;
 
