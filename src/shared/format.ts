@@ -240,6 +240,22 @@ export function amountBoundText(value: Decimal, symbol: string | null | undefine
   return `< ${amountText(10 ** -digits, symbol, locale)}`;
 }
 
+/**
+ * An amount at its display precision, or, where it reads zero there (`amountReadsZero`) and its
+ * money is known, that money with `usdDigits` ("$1.35", never "0.0000 XBTC ($1.35)"): the rule of
+ * the page's "≤ $1.73", for the alerts, the digest and the messages. `money` tells which it wrote.
+ */
+export function amountOrMoneyText(
+  value: Decimal,
+  symbol: string | null | undefined,
+  usd: number | null,
+  locale: string,
+  usdDigits?: number,
+): { text: string; money: boolean } {
+  if (usd !== null && amountReadsZero(value, symbol)) return { text: usdText(usd, locale, usdDigits), money: true };
+  return { text: amountText(value, symbol, locale), money: false };
+}
+
 /** An amount in full, for its tooltip: every decimal of a raw amount's text, up to `FULL_AMOUNT_DIGITS` of a number. */
 export function amountFullText(value: Decimal, symbol: string | null | undefined, locale: string): string {
   const fraction = typeof value === 'string' ? (value.split('.')[1]?.length ?? 0) : FULL_AMOUNT_DIGITS;

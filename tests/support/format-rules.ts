@@ -1,5 +1,5 @@
 import { amountDigits, APR_DIGITS, usdPriceDigits, USD_WHOLE_FROM } from '../../src/shared/format';
-import { RATIO_DIGITS, tickDecimals } from '../../src/shared/units';
+import { positionPriceDecimals, RATIO_DIGITS, tickDecimals } from '../../src/shared/units';
 import { ASSETS, POOL_SPECS } from '../../src/sim/chain/assets';
 
 /** The decimals of every ratio shown, a reading or a threshold (`ratioText`, units.ts): "1.200". */
@@ -27,6 +27,29 @@ export const TICK_DIGITS: readonly number[] = [
     ),
   ),
 ];
+
+/**
+ * Each dollar-quoted pool of the Demo network by name, with its tick's decimals: a position's
+ * prices in a text that names its pool are written at them (WAL_USDC's 5: "$0.19650", XBTC_USDC's
+ * 1: "$119,763.4"), never by their size ("$0.2356", "$117,115.57").
+ */
+export const POOL_PRICE_DIGITS: ReadonlyMap<string, number> = new Map(
+  POOL_SPECS.filter((s) => s.quote === 'USDC').map((s) => [
+    s.name,
+    tickDecimals({
+      tick_size: s.tickSize,
+      base_asset_decimals: ASSETS[s.base]!.decimals,
+      quote_asset_decimals: ASSETS[s.quote]!.decimals,
+    }),
+  ]),
+);
+
+/**
+ * A position's price named as one: its liquidation price, its break-even, the price its base
+ * liquidates it at ("WAL at $0.19125 (−6.6 %) liquidates it"), a close's price "per SUI".
+ */
+const POSITION_PRICE =
+  /(?:liquidation (?:at|price,?)|liq\. |break-even(?: price)?|[A-Z]{2,5} (?:at|now)|on average) \$(\d[\d,]*)(?:\.(\d+))?(?![\d,.]*\d)|\$(\d[\d,]*)(?:\.(\d+))? per [A-Z]{2,5}\b/gu;
 
 /** A relative time as the page writes it (format.ts `ago`): "just now", "45 s ago", "12 h ago", "3 days ago". */
 const RELATIVE = /^(?:just now|\d+ (?:s|min|h|days) ago)$/u;
@@ -58,7 +81,9 @@ export type Rule =
   | 'relative'
   | 'ratio'
   | 'column'
-  | 'address';
+  | 'address'
+  | 'price'
+  | 'money';
 
 export interface Finding {
   rule: Rule;
@@ -83,6 +108,8 @@ export class FormatScan {
     ratio: 0,
     column: 0,
     address: 0,
+    price: 0,
+    money: 0,
   };
   readonly findings: Finding[] = [];
 
@@ -112,9 +139,12 @@ export class FormatScan {
   /**
    * A text as shown. `tooltip`: a title, where an amount is given in full (its decimals are not its
    * asset's) and a clock time says its zone. `zoned`: a text read on its own, away from the page
-   * (an alert, a message, a tooltip): every clock time in it names its zone.
+   * (an alert, a message, a tooltip): every clock time in it names its zone. `position`: a text
+   * about one position (its alert, its message, the digest's line, the repair panel's cost of
+   * doing nothing), whose money is its own: to the cent whatever its size ("$17,064.12", never
+   * "$17,064" beside "$4,015.45").
    */
-  text(where: string, text: string, o: { tooltip?: boolean; zoned?: boolean } = {}): void {
+  text(where: string, text: string, o: { tooltip?: boolean; zoned?: boolean; position?: boolean } = {}): void {
     // A percentage: the number, a narrow no-break space, "%".
     for (const m of text.matchAll(/\d(\s*)%/gu)) {
       this.checked.percent++;
@@ -137,6 +167,12 @@ export class FormatScan {
         // A bound never reads zero ("≤ 0.0000 XBTC" for 0.0000178): money, or "< 0.0001 XBTC".
         const before = text.slice(0, m.index ?? 0);
         if (!/[1-9]/.test(m[0].split(' ')[0]!) && /(?:\u2264|at most|up to)\s*$/u.test(before))
+          this.find('amount', where, text, m);
+        // An amount that reads zero beside its money is said in money ("$1.35", never "0.0000 XBTC ($1.35)").
+        if (
+          !/[1-9]/.test(m[0].split(' ')[0]!) &&
+          /^ \(\$[\d,]*\.?\d*[1-9]/u.test(text.slice((m.index ?? 0) + m[0].length))
+        )
           this.find('amount', where, text, m);
         const seen = this.amounts.get(m[0]) ?? new Set<string>();
         this.amounts.set(m[0], seen.add(where));
@@ -161,6 +197,25 @@ export class FormatScan {
       this.checked.address++;
       if (cut || !/^0x[0-9a-f]{6}\u2026[0-9a-f]{4}$/u.test(hex)) this.find('address', where, text, m);
     }
+    // A position's own money, to the cent whatever its size (POSITION_USD_DIGITS), in a text about it.
+    if (o.position)
+      for (const m of text.matchAll(/(?<![\w.])[+\u2212]?\$(\d[\d,]*)(?:\.(\d+))?(?![\d,.]*\d|[KMBT])/gu)) {
+        const digits = m[2]?.length ?? 0;
+        if (digits !== 0 && digits !== 2) continue; // a price
+        this.checked.money++;
+        if (digits === 0) this.find('money', where, text, m);
+      }
+    // A position's price in a text that names its pool (one only): at that pool's tick.
+    const pools = new Set([...text.matchAll(/\b[A-Z]{2,5}_[A-Z]{2,5}\b/gu)].map((m) => m[0]));
+    const tick = pools.size === 1 ? POOL_PRICE_DIGITS.get([...pools][0]!) : undefined;
+    if (tick !== undefined)
+      for (const m of text.matchAll(POSITION_PRICE)) {
+        this.checked.price++;
+        const whole = m[1] ?? m[3]!;
+        const digits = (m[2] ?? m[4])?.length ?? 0;
+        const value = Number(`${whole.replace(/,/g, '')}.${m[2] ?? m[4] ?? '0'}`);
+        if (digits !== tick && digits !== positionPriceDecimals(tick, value)) this.find('price', where, text, m);
+      }
     // A borrow rate: two decimals, wherever it is named.
     for (const m of text.matchAll(/(?:Borrow rate|APR) (\d+)(?:\.(\d+))?\u202F%/gu)) {
       this.checked.apr++;
@@ -253,6 +308,21 @@ export class FormatScan {
    * (the Portfolio's PnL, equity, assets and debt, always to the cent) too.
    */
   columns(where: string, root: PageElement): void {
+    // A strip of totals (the Portfolio's equity, assets, debt, supplied) reads one rule of money, as a column.
+    for (const strip of root.querySelectorAll('.totals')) {
+      const figures = [
+        ...(strip.textContent ?? '').matchAll(/(?<![\d.])\$(\d[\d,]*)(?:\.(\d+))?(?![\d,.]*\d|[KMBT])/gu),
+      ];
+      if (figures.length < 2) continue;
+      this.checked.column++;
+      if (new Set(figures.map((m) => m[2]?.length ?? 0)).size > 1)
+        this.findings.push({
+          rule: 'column',
+          where: `${where} (totals)`,
+          found: figures.map((m) => m[0]).join(' | '),
+          context: 'one strip of totals, two rules of money',
+        });
+    }
     for (const table of root.querySelectorAll('table')) {
       const byColumn = new Map<number, Array<{ text: string; digits: number }>>();
       /** Each column's times: relative ("12 h ago") or absolute ("Nov 26, 5:57 PM EST"). */
