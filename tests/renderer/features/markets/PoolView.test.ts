@@ -270,10 +270,10 @@ describe('the pool page: watched positions on the price chart', () => {
     const labels = labelsOn();
     expect(labels).toEqual(
       expect.arrayContaining([
-        `Liq 0x7c36…de 1.9375`,
-        `Break-even 0x7c36…de ${inUsdc(long.pnl.break_even_price).toFixed(4)}`,
-        'Liq 0xcc33…99 2.0250',
-        `Break-even 0xcc33…99 ${inUsdc(near.pnl.break_even_price).toFixed(4)}`,
+        `Liq 0x7c3600…00de 1.9375`,
+        `Break-even 0x7c3600…00de ${inUsdc(long.pnl.break_even_price).toFixed(4)}`,
+        'Liq 0xcc3322…2299 2.0250',
+        `Break-even 0xcc3322…2299 ${inUsdc(near.pnl.break_even_price).toFixed(4)}`,
         '2.2000',
       ]),
     );
@@ -285,8 +285,8 @@ describe('the pool page: watched positions on the price chart', () => {
     const focused = marks();
     // Top to bottom, as the lines are: the break-even above the liquidation.
     expect(labelsOn().filter((l) => l && l !== '2.2000')).toEqual([
-      `Break-even 0xcc33…99 ${inUsdc(near.pnl.break_even_price).toFixed(4)}`,
-      'Liq 0xcc33…99 2.0250',
+      `Break-even 0xcc3322…2299 ${inUsdc(near.pnl.break_even_price).toFixed(4)}`,
+      'Liq 0xcc3322…2299 2.0250',
     ]);
     expect(focused.filter((m) => m.lineStyle.opacity < 0.5).map((m) => m.yAxis)).toEqual([
       inUsdc(long.liquidation_price),
