@@ -1020,7 +1020,7 @@ describe('every view, alert and message, by the number rules (docs/formats.md)',
     expect(titles.filter((t) => t.startsWith('Liquidatable now — '))).toHaveLength(1);
     expect(titles.filter((t) => t.startsWith('Critical, closer — '))).toHaveLength(1);
     // An alert about one position (and the digest's line of each) writes that position's money to the cent.
-    const position = (a: AlertRecord): boolean => ['risk-threshold', 'recovered', 'interest'].includes(a.rule);
+    const position = (a: AlertRecord): boolean => ['risk-threshold', 'recovered', 'interest', 'rate'].includes(a.rule);
     const digestLines = ALERTS.find((a) => a.rule === 'digest')!.message.split('\n');
     const positionLines = digestLines.filter((l) => /^• desk: (?:Long|Short)/u.test(l));
     expect(positionLines).toHaveLength(2);
