@@ -8,6 +8,7 @@ import {
   CORE_LOCALE,
   POSITION_USD_DIGITS,
   settingPercentText,
+  shortIdText,
   signedUsdText,
   timeText,
   usdText,
@@ -236,7 +237,7 @@ export async function riskCommand(args: string[]): Promise<number> {
     const r = rows[i]!;
     return [
       p.pool_name ?? '?',
-      `${p.manager_id.slice(0, 8)}…${p.manager_id.slice(-4)}`,
+      shortIdText(p.manager_id),
       p.side ?? '–',
       `${p.risk_ratio === null ? '–' : ratioText(p.risk_ratio)} -> ${r.ratio === null ? '–' : ratioText(r.ratio)}`,
       // A position's own money, to the cent as in the app: one rule for the column.

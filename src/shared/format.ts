@@ -104,6 +104,15 @@ export function decimalText(value: Decimal, digits: number, locale: string, sign
   );
 }
 
+/**
+ * An address or an object's id, shortened in the one form of the product, in every view, alert,
+ * message and command: its "0x" and first six digits, "…", its last four ("0x1763a7…d999"); one
+ * of 14 characters or fewer in full. Never "0x0424ac76…" or "0x1763a75696" beside it (issue 40).
+ */
+export function shortIdText(id: string): string {
+  return id.length > 14 ? `${id.slice(0, 8)}\u2026${id.slice(-4)}` : id;
+}
+
 /** A count, whole and grouped: "12,400". */
 export function countText(value: number, locale: string): string {
   return decimalText(Math.round(value), 0, locale);
@@ -229,6 +238,22 @@ export function amountBoundText(value: Decimal, symbol: string | null | undefine
   if (!amountReadsZero(value, symbol)) return `\u2264 ${amountText(value, symbol, locale)}`;
   const digits = amountDigits(symbol);
   return `< ${amountText(10 ** -digits, symbol, locale)}`;
+}
+
+/**
+ * An amount at its display precision, or, where it reads zero there (`amountReadsZero`) and its
+ * money is known, that money with `usdDigits` ("$1.35", never "0.0000 XBTC ($1.35)"): the rule of
+ * the page's "≤ $1.73", for the alerts, the digest and the messages. `money` tells which it wrote.
+ */
+export function amountOrMoneyText(
+  value: Decimal,
+  symbol: string | null | undefined,
+  usd: number | null,
+  locale: string,
+  usdDigits?: number,
+): { text: string; money: boolean } {
+  if (usd !== null && amountReadsZero(value, symbol)) return { text: usdText(usd, locale, usdDigits), money: true };
+  return { text: amountText(value, symbol, locale), money: false };
 }
 
 /** An amount in full, for its tooltip: every decimal of a raw amount's text, up to `FULL_AMOUNT_DIGITS` of a number. */

@@ -364,6 +364,39 @@ describe('the browser page alerts', () => {
     },
   );
 
+  it("writes each alert's message whole in its row at 1280 and 1920 px, never cut mid-figure", async () => {
+    // The review's alert, cut "…debt 37,124.95 USDC ($37,1…" at both widths.
+    const a = raise({
+      rule: 'risk-threshold',
+      level: 'warning',
+      manager_id: MANAGER_A,
+      owner: OWNER,
+      title: 'Warning \u2014 Long 0.4712 XBTC on XBTC_USDC: 1.196, liquidation at $88,412.3, \u22129.1\u202F%',
+      message:
+        'Deposit 2,480.15 USDC or repay 2,426.00 USDC from its balance \u2192 1.275. Its ratio 1.196 fell below the warning threshold 1.200. Assets $47,002.48, debt 37,124.95 USDC ($37,124.95): ratio 1.196. XBTC at $88,412.3 (\u22129.1\u202F%) liquidates it. It is liquidated at or below a ratio of 1.125.',
+    });
+    await page.goto(serving.url);
+    await go(page, '#/alerts');
+    const msg = page.locator(`#alert-${a.id} [data-testid=alert-row] .msg`);
+    await msg.waitFor({ timeout: 30_000 });
+    for (const width of [1280, 1920]) {
+      await page.setViewportSize({ width, height: 800 });
+      await page.waitForTimeout(100);
+      // The box holds its whole text (nothing hidden past its edge), and that text is the message.
+      const box = await msg.evaluate((e) => {
+        const style = e.ownerDocument.defaultView!.getComputedStyle(e);
+        return {
+          cut: e.scrollWidth > e.clientWidth + 1 || e.scrollHeight > e.clientHeight + 1,
+          ellipsis: style.textOverflow === 'ellipsis' && style.overflow === 'hidden',
+          text: e.textContent,
+        };
+      });
+      expect(box, `${width} px`).toEqual({ cut: false, ellipsis: false, text: a.message });
+    }
+    await page.setViewportSize({ width: 1280, height: 800 });
+    expect(pageErrors).toEqual([]);
+  }, 60_000);
+
   it('asks once for the permission where it is not granted, and remembers a dismissal', async () => {
     const other = await browser.newContext({ viewport: { width: 1280, height: 800 } });
     try {

@@ -44,6 +44,7 @@ import PortfolioView from '../../src/renderer/src/features/portfolio/PortfolioVi
 import SettingsView from '../../src/renderer/src/features/settings/SettingsView.vue';
 import WalletView from '../../src/renderer/src/features/wallet/WalletView.vue';
 import { usePortfolioStore } from '../../src/renderer/src/stores/portfolio';
+import { useSettingsStore } from '../../src/renderer/src/stores/settings';
 import { useStatusStore } from '../../src/renderer/src/stores/status';
 import { borrowApr, supplyApr } from '../../src/shared/risk-model';
 import { fakeApi } from '../support/fake-api';
@@ -53,10 +54,12 @@ import { chartProbe, position as managerPosition } from './support/manager';
 import {
   LONG_DEEP,
   LONG_SUI,
+  LONG_WAL,
   NOW,
   oracle,
   position as portfolioPosition,
   SHORT_SUI,
+  SHORT_XBTC,
   SUI,
   SUMMARY,
   WALLET,
@@ -82,6 +85,9 @@ afterAll(() => {
 beforeEach(() => setActivePinia(createPinia()));
 
 const scan = new FormatScan();
+/** A watched wallet without a label, as the chain writes it: the Wallet page's list names it short. */
+const FAR_WALLET = '0x1763a75696f7c1a8e4b0e2d9c3f5a6b7c8d9e0f1a2b3c4d5e6f708192a3bd999';
+scan.knownIds([FAR_WALLET]);
 const answer = <T>(data: T) => ({ data, source: 'network' as const, fetchedAt: NOW, stale: false });
 const page = <T>(items: T[]) => answer({ items, isLastPage: true, currentPage: 0, perPage: 50 });
 
@@ -318,6 +324,9 @@ function everyAlert(): AlertRecord[] {
       at(SHORT_SUI, 1.14, 4.44, '0xcrit'),
       at(LONG_DEEP, 1.12, -0.04, '0xliq'),
       at(LONG_SUI, 1.16, -2.4, '0xcloser'),
+      // Pools of other ticks, above $10,000: prices at their tick, money to the cent.
+      at(LONG_WAL, 1.18, -3.9, '0xwal'),
+      at(SHORT_XBTC, 1.14, 2.6, '0xxbtc'),
     ];
     const byId = new Map(positions.map((p) => [p.manager_id, p]));
     const reading = (p: PositionSummary, ts: number): RiskReading => ({ ...readingOf(p, ts), owner: WALLET.owner });
@@ -461,6 +470,8 @@ function everyAlert(): AlertRecord[] {
               distance_pct: -20,
             },
           },
+          // Short XBTC: a day's interest on 0.13 XBTC at 8.2 % is 0.0000292 XBTC, "0.0000" at its precision.
+          { label: 'desk', position: { ...SHORT_XBTC, manager_id: '0xxbtc' }, then: undefined },
         ],
         liquidations: out.filter((a) => a.rule === 'liquidation'),
         own: out.filter((a) => a.rule === 'risk-threshold'),
@@ -612,7 +623,10 @@ function answers(): Record<string, (args: any) => unknown> {
   return {
     // A digest set in New York: its time on that clock, named (docs/formats.md, quiet hours alike).
     settings: () => ({ ...SETTINGS, digestAt: '08:00', digestZone: 'America/New_York' }),
-    watchList: () => [{ owner: WALLET.owner, label: 'Desk', added_at: 0 }],
+    watchList: () => [
+      { owner: WALLET.owner, label: 'Desk', added_at: 0 },
+      { owner: FAR_WALLET, label: null, added_at: 0 },
+    ],
     portfolio: () => answer(LISTED),
     walletNfts: () => answer({ items: [NFT(1), NFT(2), NFT(3)], isLastPage: true, currentPage: 0, perPage: 50 }),
     pools: () => answer(POOLS),
@@ -829,11 +843,15 @@ describe('every view, alert and message, by the number rules (docs/formats.md)',
       { base: 1000, quote: 200, debtBase: 0, debtQuote: 2300 },
       { base: 0, quote: 2950, debtBase: 1000, debtQuote: 0 },
       { base: 10, quote: 2675, debtBase: 0, debtQuote: 2300 },
+      // Above $10,000: the cost of doing nothing to the cent, as the row writes the position's money.
+      { base: 10_000, quote: 2000, debtBase: 0, debtQuote: 23_000 },
     ]) {
       const position = managerPosition({ h, thresholds });
       const { w } = await show('Repair (danger band)', RepairPanel, `/manager/${position.manager_id}`, {
         props: { position, own: false },
       });
+      const cost = w.find('[data-testid="liquidation-cost"]');
+      if (cost.exists()) scan.text('Repair (cost of doing nothing)', cost.text(), { position: true });
       expect(w.get('[data-testid="repair-refused"]').text()).toContain('minimum borrow ratio 1.250');
       expect(w.find('[data-testid="repair-close"]').exists()).toBe(true);
       w.unmount();
@@ -950,7 +968,14 @@ describe('every view, alert and message, by the number rules (docs/formats.md)',
     const events = await show('Live events', EventsView, '/events');
     expect(events.w.text()).toContain(REPAID_SHOWN);
     events.w.unmount();
-    (await show('Wallet', WalletView, `/wallet/${WALLET.owner}`)).w.unmount();
+    // The watched wallets' list names one without a label by its short address, as every view does.
+    const wallet = await show('Wallet', WalletView, `/wallet/${WALLET.owner}`, {
+      before: () => {
+        useSettingsStore().watchList = answers()['watchList']!({}) as never;
+      },
+    });
+    expect(wallet.w.text()).toContain('0x1763a7\u2026d999');
+    wallet.w.unmount();
     const collection = await show('Collection', CollectionView, '/collection/0xpunks::punk::TidalPunk');
     await collection.w.get('[data-testid="tab-holders"]').trigger('click');
     await settle();
@@ -995,14 +1020,25 @@ describe('every view, alert and message, by the number rules (docs/formats.md)',
       ]),
     );
     const titles = ALERTS.map((a) => a.title);
-    expect(titles.filter((t) => t.startsWith('Warning — '))).toHaveLength(1);
-    expect(titles.filter((t) => t.startsWith('Critical — '))).toHaveLength(3);
+    expect(titles.filter((t) => t.startsWith('Warning — '))).toHaveLength(2);
+    expect(titles.filter((t) => t.startsWith('Critical — '))).toHaveLength(4);
     expect(titles.filter((t) => t.startsWith('Liquidatable now — '))).toHaveLength(1);
     expect(titles.filter((t) => t.startsWith('Critical, closer — '))).toHaveLength(1);
+    // An alert about one position (and the digest's line of each) writes that position's money to the cent.
+    const position = (a: AlertRecord): boolean => ['risk-threshold', 'recovered', 'interest', 'rate'].includes(a.rule);
+    const digestLines = ALERTS.find((a) => a.rule === 'digest')!.message.split('\n');
+    const positionLines = digestLines.filter((l) => /^• desk: (?:Long|Short)/u.test(l));
+    expect(positionLines).toHaveLength(2);
+    for (const l of positionLines) scan.text('digest (a position)', l, { zoned: true, position: true });
     for (const a of ALERTS) {
-      scan.text(`alert ${a.rule} (title)`, a.title, { zoned: true });
-      scan.text(`alert ${a.rule}`, a.message, { zoned: true });
+      scan.text(`alert ${a.rule} (title)`, a.title, { zoned: true, position: position(a) });
+      scan.text(`alert ${a.rule}`, a.message, { zoned: true, position: position(a) });
     }
+    const wal = ALERTS.find((a) => a.title.includes('WAL_USDC'))!;
+    expect(wal.title).toMatch(/liquidation at \$0\.\d{5},/);
+    expect(wal.message).toContain('Assets $20,480.00');
+    expect(ALERTS.find((a) => a.title.includes('XBTC_USDC'))!.title).toMatch(/liquidation at \$\d{2,3},\d{3}\.\d,/);
+    expect(ALERTS.find((a) => a.rule === 'digest')!.message).toMatch(/interest \$\d+\.\d\d of XBTC in 24 h/);
     // The liquidation's amount as Live events and the manager page write it; the blind alarm's clock with its zone.
     expect(ALERTS.find((a) => a.rule === 'liquidation')!.message).toContain(`repaid ${REPAID_SHOWN}`);
     expect(ALERTS.find((a) => a.rule === 'blind')!.message).toMatch(/^Since \d{1,2}:\d\d [AP]M E[SD]T \(7 min\)/);
@@ -1015,8 +1051,8 @@ describe('every view, alert and message, by the number rules (docs/formats.md)',
         linkBase: null,
         hideAmounts: false,
       });
-      scan.text(`message ${a.rule} (title)`, one.title, { zoned: true });
-      scan.text(`message ${a.rule}`, one.message, { zoned: true });
+      scan.text(`message ${a.rule} (title)`, one.title, { zoned: true, position: position(a) });
+      scan.text(`message ${a.rule}`, one.message, { zoned: true, position: position(a) });
     }
     for (const hideAmounts of [false, true]) {
       const burst = compose(
@@ -1057,5 +1093,8 @@ describe('every view, alert and message, by the number rules (docs/formats.md)',
     expect(scan.checked.column).toBeGreaterThan(3);
     expect(scan.checked.date).toBeGreaterThan(20);
     expect(scan.checked.relative).toBeGreaterThan(5);
+    expect(scan.checked.address).toBeGreaterThan(0);
+    expect(scan.checked.price).toBeGreaterThan(10);
+    expect(scan.checked.money).toBeGreaterThan(20);
   });
 });

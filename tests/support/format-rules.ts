@@ -1,5 +1,5 @@
 import { amountDigits, APR_DIGITS, usdPriceDigits, USD_WHOLE_FROM } from '../../src/shared/format';
-import { RATIO_DIGITS, tickDecimals } from '../../src/shared/units';
+import { positionPriceDecimals, RATIO_DIGITS, tickDecimals } from '../../src/shared/units';
 import { ASSETS, POOL_SPECS } from '../../src/sim/chain/assets';
 
 /** The decimals of every ratio shown, a reading or a threshold (`ratioText`, units.ts): "1.200". */
@@ -28,6 +28,29 @@ export const TICK_DIGITS: readonly number[] = [
   ),
 ];
 
+/**
+ * Each dollar-quoted pool of the Demo network by name, with its tick's decimals: a position's
+ * prices in a text that names its pool are written at them (WAL_USDC's 5: "$0.19650", XBTC_USDC's
+ * 1: "$119,763.4"), never by their size ("$0.2356", "$117,115.57").
+ */
+export const POOL_PRICE_DIGITS: ReadonlyMap<string, number> = new Map(
+  POOL_SPECS.filter((s) => s.quote === 'USDC').map((s) => [
+    s.name,
+    tickDecimals({
+      tick_size: s.tickSize,
+      base_asset_decimals: ASSETS[s.base]!.decimals,
+      quote_asset_decimals: ASSETS[s.quote]!.decimals,
+    }),
+  ]),
+);
+
+/**
+ * A position's price named as one: its liquidation price, its break-even, the price its base
+ * liquidates it at ("WAL at $0.19125 (−6.6 %) liquidates it"), a close's price "per SUI".
+ */
+const POSITION_PRICE =
+  /(?:liquidation (?:at|price,?)|liq\. |break-even(?: price)?|[A-Z]{2,5} (?:at|now)|on average) \$(\d[\d,]*)(?:\.(\d+))?(?![\d,.]*\d)|\$(\d[\d,]*)(?:\.(\d+))? per [A-Z]{2,5}\b/gu;
+
 /** A relative time as the page writes it (format.ts `ago`): "just now", "45 s ago", "12 h ago", "3 days ago". */
 const RELATIVE = /^(?:just now|\d+ (?:s|min|h|days) ago)$/u;
 
@@ -47,7 +70,20 @@ export interface PageElement {
 }
 
 export type Rule =
-  'percent' | 'minus' | 'amount' | 'usd' | 'apr' | 'zone' | 'clock' | 'date' | 'relative' | 'ratio' | 'column';
+  | 'percent'
+  | 'minus'
+  | 'amount'
+  | 'usd'
+  | 'apr'
+  | 'zone'
+  | 'clock'
+  | 'date'
+  | 'relative'
+  | 'ratio'
+  | 'column'
+  | 'address'
+  | 'price'
+  | 'money';
 
 export interface Finding {
   rule: Rule;
@@ -71,6 +107,9 @@ export class FormatScan {
     relative: 0,
     ratio: 0,
     column: 0,
+    address: 0,
+    price: 0,
+    money: 0,
   };
   readonly findings: Finding[] = [];
 
@@ -80,6 +119,15 @@ export class FormatScan {
    * XBTC_USDC's 0.1 tick, "$0.19650" on WAL_USDC's 0.00001).
    */
   constructor(private readonly priceDigits: readonly number[] = TICK_DIGITS) {}
+  /**
+   * The full addresses and ids the texts may show: one written shorter than in full is in the one
+   * short form (`shortIdText`: "0x1763a7…d999"), never cut ("0x1763a75696", "0x0424ac76…").
+   */
+  private readonly ids = new Set<string>();
+  /** Tells the scan of addresses the views show (a 64-digit wallet), so a cut one is known as cut. */
+  knownIds(ids: Iterable<string>): void {
+    for (const id of ids) this.ids.add(id.toLowerCase());
+  }
   /** Every amount written, by its text ("3,757.2372 SUI"), with where it was seen. */
   readonly amounts = new Map<string, Set<string>>();
 
@@ -91,9 +139,12 @@ export class FormatScan {
   /**
    * A text as shown. `tooltip`: a title, where an amount is given in full (its decimals are not its
    * asset's) and a clock time says its zone. `zoned`: a text read on its own, away from the page
-   * (an alert, a message, a tooltip): every clock time in it names its zone.
+   * (an alert, a message, a tooltip): every clock time in it names its zone. `position`: a text
+   * about one position (its alert, its message, the digest's line, the repair panel's cost of
+   * doing nothing), whose money is its own: to the cent whatever its size ("$17,064.12", never
+   * "$17,064" beside "$4,015.45").
    */
-  text(where: string, text: string, o: { tooltip?: boolean; zoned?: boolean } = {}): void {
+  text(where: string, text: string, o: { tooltip?: boolean; zoned?: boolean; position?: boolean } = {}): void {
     // A percentage: the number, a narrow no-break space, "%".
     for (const m of text.matchAll(/\d(\s*)%/gu)) {
       this.checked.percent++;
@@ -117,6 +168,12 @@ export class FormatScan {
         const before = text.slice(0, m.index ?? 0);
         if (!/[1-9]/.test(m[0].split(' ')[0]!) && /(?:\u2264|at most|up to)\s*$/u.test(before))
           this.find('amount', where, text, m);
+        // An amount that reads zero beside its money is said in money ("$1.35", never "0.0000 XBTC ($1.35)").
+        if (
+          !/[1-9]/.test(m[0].split(' ')[0]!) &&
+          /^ \(\$[\d,]*\.?\d*[1-9]/u.test(text.slice((m.index ?? 0) + m[0].length))
+        )
+          this.find('amount', where, text, m);
         const seen = this.amounts.get(m[0]) ?? new Set<string>();
         this.amounts.set(m[0], seen.add(where));
       }
@@ -131,6 +188,34 @@ export class FormatScan {
       if (!money && digits !== usdPriceDigits(value) && !this.priceDigits.includes(digits))
         this.find('usd', where, text, m);
     }
+    // An address: in full, or in the one short form ("0x1763a7…d999"), never cut another way.
+    for (const m of text.matchAll(/(?<![\w.])0x[0-9a-fA-F]+(\u2026[0-9a-fA-F]*)?/gu)) {
+      const hex = m[0].toLowerCase();
+      const shortened = m[1] !== undefined;
+      const cut = !shortened && [...this.ids].some((id) => id.length > hex.length && id.startsWith(hex));
+      if (!shortened && !cut) continue;
+      this.checked.address++;
+      if (cut || !/^0x[0-9a-f]{6}\u2026[0-9a-f]{4}$/u.test(hex)) this.find('address', where, text, m);
+    }
+    // A position's own money, to the cent whatever its size (POSITION_USD_DIGITS), in a text about it.
+    if (o.position)
+      for (const m of text.matchAll(/(?<![\w.])[+\u2212]?\$(\d[\d,]*)(?:\.(\d+))?(?![\d,.]*\d|[KMBT])/gu)) {
+        const digits = m[2]?.length ?? 0;
+        if (digits !== 0 && digits !== 2) continue; // a price
+        this.checked.money++;
+        if (digits === 0) this.find('money', where, text, m);
+      }
+    // A position's price in a text that names its pool (one only): at that pool's tick.
+    const pools = new Set([...text.matchAll(/\b[A-Z]{2,5}_[A-Z]{2,5}\b/gu)].map((m) => m[0]));
+    const tick = pools.size === 1 ? POOL_PRICE_DIGITS.get([...pools][0]!) : undefined;
+    if (tick !== undefined)
+      for (const m of text.matchAll(POSITION_PRICE)) {
+        this.checked.price++;
+        const whole = m[1] ?? m[3]!;
+        const digits = (m[2] ?? m[4])?.length ?? 0;
+        const value = Number(`${whole.replace(/,/g, '')}.${m[2] ?? m[4] ?? '0'}`);
+        if (digits !== tick && digits !== positionPriceDecimals(tick, value)) this.find('price', where, text, m);
+      }
     // A borrow rate: two decimals, wherever it is named.
     for (const m of text.matchAll(/(?:Borrow rate|APR) (\d+)(?:\.(\d+))?\u202F%/gu)) {
       this.checked.apr++;
@@ -223,6 +308,21 @@ export class FormatScan {
    * (the Portfolio's PnL, equity, assets and debt, always to the cent) too.
    */
   columns(where: string, root: PageElement): void {
+    // A strip of totals (the Portfolio's equity, assets, debt, supplied) reads one rule of money, as a column.
+    for (const strip of root.querySelectorAll('.totals')) {
+      const figures = [
+        ...(strip.textContent ?? '').matchAll(/(?<![\d.])\$(\d[\d,]*)(?:\.(\d+))?(?![\d,.]*\d|[KMBT])/gu),
+      ];
+      if (figures.length < 2) continue;
+      this.checked.column++;
+      if (new Set(figures.map((m) => m[2]?.length ?? 0)).size > 1)
+        this.findings.push({
+          rule: 'column',
+          where: `${where} (totals)`,
+          found: figures.map((m) => m[0]).join(' | '),
+          context: 'one strip of totals, two rules of money',
+        });
+    }
     for (const table of root.querySelectorAll('table')) {
       const byColumn = new Map<number, Array<{ text: string; digits: number }>>();
       /** Each column's times: relative ("12 h ago") or absolute ("Nov 26, 5:57 PM EST"). */

@@ -22,6 +22,7 @@ import {
   poolPriceText,
   quietHoursText,
   settingPercentText,
+  shortIdText,
   signedPercentText,
   signedUsdText,
   timeText,
@@ -220,9 +221,9 @@ export function leverage(value: Figure): string {
   return missing(value) ? '–' : leverageText(value, locale);
 }
 
+/** An address or id in the one short form of the product (`shortIdText`): "0x1763a7…d999"; '–' for none. */
 export function shortId(id: string | null | undefined): string {
-  if (!id) return '–';
-  return id.length > 14 ? `${id.slice(0, 8)}…${id.slice(-4)}` : id;
+  return id ? shortIdText(id) : '–';
 }
 
 /**

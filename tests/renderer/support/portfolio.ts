@@ -31,6 +31,8 @@ export const oracle = (symbol: string, usd: number, exchange: number | null = nu
   exchange_usd: exchange,
 });
 
+const PRICE_DECIMALS: Record<string, number> = { SUI: 4, DEEP: 5, WAL: 5, XBTC: 1 };
+
 /** A position whose every figure is the risk model's at its prices: the figures of a row agree with each other. */
 export function position(
   id: string,
@@ -50,8 +52,9 @@ export function position(
       params: PARAMS,
       thresholds: THRESHOLDS,
       now: NOW,
-      // Its pool's tick's decimals, as on the Demo network: SUI_USDC's 0.0001, DEEP_USDC's 0.00001.
-      priceDecimals: pool[0] === 'DEEP' ? 5 : 4,
+      // Its pool's tick's decimals, as on the Demo network: SUI_USDC's 0.0001, DEEP_USDC's and
+      // WAL_USDC's 0.00001, XBTC_USDC's 0.1.
+      priceDecimals: PRICE_DECIMALS[pool[0]] ?? 4,
       pnl: {
         net_deposited_usd: v.equity - 100,
         pnl_usd: 100,
@@ -129,6 +132,24 @@ export const LONG_DEEP = position(
       note: 'Opened before the history Tidewatch keeps: its deposits are not known.',
     },
   },
+);
+
+/**
+ * Long WAL on WAL_USDC (tick 0.00001) and short XBTC on XBTC_USDC (tick 0.1), above $10,000 each:
+ * their prices at their ticks ("$0.19681", "$99,778.5"), their money to the cent ("$20,480.00").
+ */
+export const LONG_WAL = position(
+  '0xwal',
+  ['WAL', 'USDC'],
+  { base: 100_000, quote: 0, debtBase: 0, debtQuote: 17_000 },
+  oracle('WAL', 0.2048),
+);
+
+export const SHORT_XBTC = position(
+  '0xxbtc',
+  ['XBTC', 'USDC'],
+  { base: 0, quote: 15_000, debtBase: 0.13, debtQuote: 0 },
+  oracle('XBTC', 97_250),
 );
 
 export const WALLET: WalletSummary = {

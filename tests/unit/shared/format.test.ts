@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import {
   amountDigits,
   amountFullText,
+  amountOrMoneyText,
   amountText,
   aprText,
   axisTimeStep,
@@ -20,6 +21,7 @@ import {
   poolPriceText,
   quietHoursText,
   settingPercentText,
+  shortIdText,
   signedPercentText,
   signedUsdText,
   timeText,
@@ -154,6 +156,21 @@ describe('amounts', () => {
     expect(amountFullText('12000000000.000000123', 'SUI', 'en-US')).toBe('12,000,000,000.000000123 SUI');
     expect(amountFullText(0.1 + 0.2, 'SUI', 'en-US')).toBe('0.3 SUI');
     expect(amountFullText(1000, 'USDC', 'en-US')).toBe('1,000 USDC');
+  });
+
+  it('are said in money where they read zero at their precision (the digest\'s "0.0000 XBTC ($1.35)")', () => {
+    expect(amountOrMoneyText(0.0000139, 'XBTC', 1.35, 'en-US', 2)).toEqual({ text: '$1.35', money: true });
+    expect(amountOrMoneyText(0.5417, 'USDC', 0.5417, 'en-US', 2)).toEqual({ text: '0.54 USDC', money: false });
+    // Without its money, the amount as it reads.
+    expect(amountOrMoneyText(0.0000139, 'XBTC', null, 'en-US')).toEqual({ text: '0.0000 XBTC', money: false });
+  });
+});
+
+describe('addresses', () => {
+  it('are shortened in one form, "0x" and six digits, "…", the last four; a short one kept whole', () => {
+    const owner = `0x1763a756${'0'.repeat(52)}d999`;
+    expect(shortIdText(owner)).toBe('0x1763a7\u2026d999');
+    expect(shortIdText('0xowner')).toBe('0xowner');
   });
 });
 

@@ -17,6 +17,7 @@ import {
   DISTANCE_DIGITS,
   percentText,
   settingPercentText,
+  shortIdText,
   usdText,
 } from '../../../shared/format';
 import { towardZeroAt } from '../../../shared/rounding';
@@ -34,7 +35,7 @@ const clock = (ms: number): string => clockText(ms, CORE_LOCALE);
 /** "$12,400": money by the product's rule (shared/format.ts). */
 const usd = (n: number): string => usdText(n, CORE_LOCALE);
 const count = (n: number): string => countText(n, CORE_LOCALE);
-const short = (id: string | null): string => (id ? `${id.slice(0, 8)}…${id.slice(-4)}` : '?');
+const short = (id: string | null): string => (id ? shortIdText(id) : '?');
 const liquidationKey = (e: IncomingMarginEvent): string => `liquidation:${e.margin_manager_id}:critical:${e.id}`;
 
 /** An event's data as stored, parsed; undefined when it was kept as received (not JSON): the alert goes out without the ratio. */

@@ -1,5 +1,12 @@
 import type { PoolHealth, PositionSummary } from '../../../shared/contract';
-import { aprText, CORE_LOCALE, percentText, settingPercentText, usdText } from '../../../shared/format';
+import {
+  aprText,
+  CORE_LOCALE,
+  percentText,
+  POSITION_USD_DIGITS,
+  settingPercentText,
+  usdText,
+} from '../../../shared/format';
 import { pastKink } from '../../../shared/risk-model';
 import { positionWords } from './position-text';
 
@@ -119,7 +126,8 @@ export function rateAlertText(
       more === null
         ? 'pays more'
         : more > 0
-          ? `pays about ${usdText(more, CORE_LOCALE)} a day more`
+          ? // The position's own money, to the cent whatever its size, as its digest line writes its interest.
+            `pays about ${usdText(more, CORE_LOCALE, POSITION_USD_DIGITS)} a day more`
           : 'pays about the same';
     return `your ${positionWords(b)} ${pays}`;
   });

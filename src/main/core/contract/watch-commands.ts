@@ -1,4 +1,5 @@
 import { ContractArgumentError, type ContractResults } from '../../../shared/contract';
+import { shortIdText } from '../../../shared/format';
 import type { ContractContext, Handlers } from './context';
 
 type WatchCommands =
@@ -27,7 +28,7 @@ export function watchCommands(
       });
       if (!list)
         throw new ContractArgumentError(
-          `updateWatch: owner: not on the watch list (${a.owner.slice(0, 8)}…${a.owner.slice(-4)}), so nothing was changed`,
+          `updateWatch: owner: not on the watch list (${shortIdText(a.owner)}), so nothing was changed`,
           'Add the wallet to the watch list first, then label it or choose its group.',
         );
       // The Portfolio names a wallet by its label: valued again from what is kept, no read.
@@ -45,7 +46,7 @@ export function watchCommands(
       // (a typo, another wallet's) would be saved and never used, a false comfort.
       if (!c.watch.managers.has(a.managerId))
         throw new ContractArgumentError(
-          `setThreshold: managerId: not a manager of a watched wallet (${a.managerId.slice(0, 8)}…${a.managerId.slice(-4)}), so nothing was saved`,
+          `setThreshold: managerId: not a manager of a watched wallet (${shortIdText(a.managerId)}), so nothing was saved`,
           'Watch the wallet that owns it on the Portfolio page, wait for its positions to show, then set its thresholds.',
         );
       c.stored.setThreshold(a.managerId, { warning: a.warning, critical: a.critical });

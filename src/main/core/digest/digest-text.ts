@@ -1,6 +1,6 @@
 import type { AlertLevel, AlertRecord } from '../../../shared/contract';
 import {
-  amountText,
+  amountOrMoneyText,
   aprText,
   clockText,
   CORE_LOCALE,
@@ -9,6 +9,8 @@ import {
   dayText,
   distanceText,
   percentText,
+  POSITION_USD_DIGITS,
+  shortIdText,
   usdText,
 } from '../../../shared/format';
 import { ratioText } from '../../../shared/units';
@@ -21,12 +23,13 @@ import type { DigestFacts, DigestPosition } from './digest-facts';
  */
 const clock = (f: DigestFacts, ms: number): string => clockText(ms, CORE_LOCALE, true, false, f.zone);
 const count = (n: number): string => countText(n, CORE_LOCALE);
-const usd = (n: number): string => usdText(n, CORE_LOCALE);
+/** A position's own money (its interest too), to the cent whatever its size, as its alerts and row write it. */
+const usd = (n: number): string => usdText(n, CORE_LOCALE, POSITION_USD_DIGITS);
 const distance = (pct: number): string => distanceText(pct, CORE_LOCALE);
 /** When the valuation was made: its clock time, with its day when that was more than 12 h before the digest. */
 const valuedText = (f: DigestFacts, ms: number): string =>
   f.at - ms > 12 * 3_600_000 ? dayClockText(ms, CORE_LOCALE, true, f.zone) : clock(f, ms);
-const short = (owner: string): string => `${owner.slice(0, 8)}…${owner.slice(-4)}`;
+const short = (owner: string): string => shortIdText(owner);
 /** At most this many of the watched wallets' alerts are named; the rest are counted. */
 const WATCHED_NAMED = 5;
 
@@ -151,9 +154,18 @@ function interestWords(p: DigestPosition['position']): string {
     day: (d.amount * apr) / 365,
     dayUsd: d.usd === null ? null : (d.usd * apr) / 365,
   }));
-  const amounts = debts.map((d) => amountText(d.day, d.symbol, CORE_LOCALE)).join(' and ');
+  // A day's interest too small for its asset's precision (XBTC's 4 decimals) is said in money:
+  // "interest $1.35 of XBTC", never "0.0000 XBTC ($1.35)".
+  const each = debts.map((d) => {
+    const a = amountOrMoneyText(d.day, d.symbol, d.dayUsd, CORE_LOCALE, POSITION_USD_DIGITS);
+    return { text: a.money ? `${a.text} of ${d.symbol}` : a.text, money: a.money };
+  });
+  const amounts = each.map((a) => a.text).join(' and ');
   const usds = debts.map((d) => d.dayUsd);
-  const total = usds.every((u) => u !== null) ? ` (${usd(usds.reduce<number>((s, u) => s + (u ?? 0), 0))})` : '';
+  const total =
+    usds.every((u) => u !== null) && !each.every((a) => a.money)
+      ? ` (${usd(usds.reduce<number>((s, u) => s + (u ?? 0), 0))})`
+      : '';
   return `interest ${amounts}${total} in 24 h at ${aprText(apr, CORE_LOCALE)}`;
 }
 

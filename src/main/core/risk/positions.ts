@@ -38,7 +38,7 @@ import {
   type PricePair,
   type RiskThresholds,
 } from '../../../shared/risk-model';
-import { CORE_LOCALE, usdText } from '../../../shared/format';
+import { CORE_LOCALE, POSITION_USD_DIGITS, usdText } from '../../../shared/format';
 import { marginAmount, oraclePrice, positionPriceDecimals, tickDecimals, usdTickDecimals } from '../../../shared/units';
 import type { AssetBook } from './asset-book';
 import { holdingsOf } from './oracle-book';
@@ -211,7 +211,7 @@ function pnlOf(
       ? `Some ${[...estimatedOf].join(' and ')} moves are valued at the nearest price Tidewatch knows, not their own time's.`
       : null,
     liquidations > 0
-      ? `The profit counts ${usdText(lost, CORE_LOCALE)} lost to ${liquidations === 1 ? 'a liquidation' : `${liquidations} liquidations`} (their rewards).`
+      ? `The profit counts ${usdText(lost, CORE_LOCALE, POSITION_USD_DIGITS)} lost to ${liquidations === 1 ? 'a liquidation' : `${liquidations} liquidations`} (their rewards).`
       : null,
   ].filter((x) => x !== null);
   return {

@@ -9,7 +9,7 @@ import { fromWire, toWire } from '../../../../src/shared/wire';
 import { watchCommands } from '../../../../src/main/core/contract/watch-commands';
 import { setApi } from '../../../../src/renderer/src/api';
 import AlertsView from '../../../../src/renderer/src/features/alerts/AlertsView.vue';
-import { privacy } from '../../../../src/renderer/src/format';
+import { privacy, shortId } from '../../../../src/renderer/src/format';
 import { DELIVERY_RELOAD_MS, useAlertsStore } from '../../../../src/renderer/src/stores/alerts';
 import { fakeApi } from '../../../support/fake-api';
 import { routerAt } from '../../support/router';
@@ -321,7 +321,7 @@ describe('the Alerts page', () => {
     await setFor(watched.toUpperCase().replace('0X', '0x'));
     expect(refusal().exists()).toBe(false);
     expect([...saved.keys()]).toEqual([watched]);
-    expect(editor.get('[role="status"]').text()).toBe(`Thresholds saved for ${watched.slice(0, 10)}….`);
+    expect(editor.get('[role="status"]').text()).toBe(`Thresholds saved for ${shortId(watched)}.`);
     expect(editor.findAll('tbody tr')).toHaveLength(1);
     w.unmount();
   });

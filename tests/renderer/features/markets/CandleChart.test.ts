@@ -88,17 +88,17 @@ describe('the price chart: labels of the positions beside the candles, never on 
     expect(o.graphic![0]).toMatchObject({ left: 0, width: left });
     for (const l of labels) expect(l.x).toBeLessThan(left);
     // Wide enough for the longest label's words at 11 px.
-    expect(left).toBeGreaterThanOrEqual('Liq 0xaaaa…aa 3.4500'.length * 6);
+    expect(left).toBeGreaterThanOrEqual('Liq 0xaaaa00…00aa 3.4500'.length * 6);
     // Far apart: each level with its line.
     expect(labels).toEqual([
-      { text: 'Liq 0xbbbb…bb 3.6200', x: expect.any(Number), y: Math.round(heightOf(o, 3.62)) },
-      { text: 'Liq 0xaaaa…aa 3.4500', x: expect.any(Number), y: Math.round(heightOf(o, 3.45)) },
+      { text: 'Liq 0xbbbb00…00bb 3.6200', x: expect.any(Number), y: Math.round(heightOf(o, 3.62)) },
+      { text: 'Liq 0xaaaa00…00aa 3.4500', x: expect.any(Number), y: Math.round(heightOf(o, 3.45)) },
     ]);
   });
 
   it("a position's liquidation and break-even a tick apart: stacked 14 px apart, each with a leader to its line", () => {
     const { o, labels, leaders } = draw([line('a', 'liquidation', 3.65), line('a', 'break-even', 3.6501)]);
-    expect(labels.map((l) => l.text)).toEqual(['Break-even 0xaaaa…aa 3.6501', 'Liq 0xaaaa…aa 3.6500']);
+    expect(labels.map((l) => l.text)).toEqual(['Break-even 0xaaaa00…00aa 3.6501', 'Liq 0xaaaa00…00aa 3.6500']);
     expect(labels[1]!.y - labels[0]!.y).toBeGreaterThanOrEqual(14);
     const left = o.grid![0]!.left;
     expect(leaders.map((p) => p[0])).toEqual([
@@ -116,10 +116,10 @@ describe('the price chart: labels of the positions beside the candles, never on 
       line('d', 'liquidation', 3.5),
     ]).labels;
     expect(three.map((l) => l.text)).toEqual([
-      'Liq 0xcccc…cc 3.6520',
-      'Liq 0xbbbb…bb 3.6510',
-      'Liq 0xaaaa…aa 3.6500',
-      'Liq 0xdddd…dd 3.5000',
+      'Liq 0xcccc00…00cc 3.6520',
+      'Liq 0xbbbb00…00bb 3.6510',
+      'Liq 0xaaaa00…00aa 3.6500',
+      'Liq 0xdddd00…00dd 3.5000',
     ]);
     for (let k = 1; k < three.length; k++) expect(three[k]!.y - three[k - 1]!.y).toBeGreaterThanOrEqual(14);
     const { labels } = draw([

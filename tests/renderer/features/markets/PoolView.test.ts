@@ -250,11 +250,11 @@ describe('the pool page: watched positions on the price chart', () => {
     expect(priceOf('break-even')).toEqual([near, long, short].map((x) => inUsdc(x.pnl.break_even_price)));
     expect(priceOf('liquidation').map((x) => x!.toFixed(4))).toEqual(['2.0250', '1.9375', '3.1373']);
     expect(rows[1]!.text()).toBe(
-      `Long 0x7c36…de Liq 1.9375 ${distance(long.distance_pct)} Break-even ${inUsdc(long.pnl.break_even_price).toFixed(4)}`,
+      `Long 0x7c3600…00de Liq 1.9375 ${distance(long.distance_pct)} Break-even ${inUsdc(long.pnl.break_even_price).toFixed(4)}`,
     );
     expect(rows[2]!.text()).toMatch(
       new RegExp(
-        `^Short 0xab12…ef Liq 3\\.1373 \\${distance(short.distance_pct)}, off the chart Break-even 2\\.\\d{4} ` +
+        `^Short 0xab1211…11ef Liq 3\\.1373 \\${distance(short.distance_pct)}, off the chart Break-even 2\\.\\d{4} ` +
           `moved by the liquidation at ${shortTime(NOW - 3_600_000)} off the chart$`,
       ),
     );
@@ -270,10 +270,10 @@ describe('the pool page: watched positions on the price chart', () => {
     const labels = labelsOn();
     expect(labels).toEqual(
       expect.arrayContaining([
-        `Liq 0x7c36…de 1.9375`,
-        `Break-even 0x7c36…de ${inUsdc(long.pnl.break_even_price).toFixed(4)}`,
-        'Liq 0xcc33…99 2.0250',
-        `Break-even 0xcc33…99 ${inUsdc(near.pnl.break_even_price).toFixed(4)}`,
+        `Liq 0x7c3600…00de 1.9375`,
+        `Break-even 0x7c3600…00de ${inUsdc(long.pnl.break_even_price).toFixed(4)}`,
+        'Liq 0xcc3322…2299 2.0250',
+        `Break-even 0xcc3322…2299 ${inUsdc(near.pnl.break_even_price).toFixed(4)}`,
         '2.2000',
       ]),
     );
@@ -285,8 +285,8 @@ describe('the pool page: watched positions on the price chart', () => {
     const focused = marks();
     // Top to bottom, as the lines are: the break-even above the liquidation.
     expect(labelsOn().filter((l) => l && l !== '2.2000')).toEqual([
-      `Break-even 0xcc33…99 ${inUsdc(near.pnl.break_even_price).toFixed(4)}`,
-      'Liq 0xcc33…99 2.0250',
+      `Break-even 0xcc3322…2299 ${inUsdc(near.pnl.break_even_price).toFixed(4)}`,
+      'Liq 0xcc3322…2299 2.0250',
     ]);
     expect(focused.filter((m) => m.lineStyle.opacity < 0.5).map((m) => m.yAxis)).toEqual([
       inUsdc(long.liquidation_price),

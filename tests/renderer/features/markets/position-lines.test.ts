@@ -138,7 +138,7 @@ describe('labels of the lines beside the price chart', () => {
 
   it("names a line's kind, its position and its price; shorter where the margin is narrow", () => {
     const l = line(`0x8b28${'0'.repeat(58)}58`, 'break-even', 0.2451);
-    expect(lineLabelText(l, (x) => x.toFixed(5))).toBe('Break-even 0x8b28…58 0.24510');
+    expect(lineLabelText(l, (x) => x.toFixed(5))).toBe('Break-even 0x8b2800…0058 0.24510');
     expect(lineLabelText(l, (x) => x.toFixed(5), true)).toBe('B/E …58 0.24510');
     expect(lineLabelText({ ...l, kind: 'liquidation' }, (x) => x.toFixed(5), true)).toBe('Liq …58 0.24510');
   });

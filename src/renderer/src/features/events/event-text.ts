@@ -1,6 +1,6 @@
 import type { MarginEventRow } from '../../../../shared/contract';
 import { groupedAmounts, riskRatioFromStream } from '../../../../shared/units';
-import { ratio, units, unitsTitle } from '../../format';
+import { ratio, shortId, units, unitsTitle } from '../../format';
 
 export const EVENT_TYPES = [
   ['', 'All types'],
@@ -22,7 +22,7 @@ export function eventLabel(t: string): string {
 export function eventSummary(e: MarginEventRow, full = false): string {
   const d = (e.data ?? {}) as Record<string, unknown>;
   if (!e.valid) return `kept as received: ${e.problem}`;
-  if (e.type.endsWith('manager_created')) return `owner ${String(d['owner']).slice(0, 10)}…`;
+  if (e.type.endsWith('manager_created')) return `owner ${shortId(String(d['owner']))}`;
   const opts = { private: e.own === true };
   const known = groupedAmounts(e.amounts ?? [], (a) => (full ? unitsTitle : units)(a.raw, a.decimals, a.symbol, opts));
   const risk = e.type.endsWith('liquidation')

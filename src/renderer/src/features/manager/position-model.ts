@@ -24,7 +24,7 @@ import {
   type PricePair,
   type ReduceOnlyClose,
 } from '../../../../shared/risk-model';
-import { pctSet, ratio, usd, usdPrice } from '../../format';
+import { pctSet, positionUsd, ratio, usdPrice } from '../../format';
 import { usdPriceDigits } from '../../../../shared/format';
 
 /**
@@ -241,18 +241,21 @@ export function interestLiquidationText(p: PositionSummary): string | null {
 /** A reward share as a percent: 0.01 -> "1 %", 0.025 -> "2.5 %". */
 export const share = (x: number): string => pctSet(x * 100);
 
-/** The cost of doing nothing: what a liquidation at the liquidation price takes, in one sentence. */
+/**
+ * The cost of doing nothing: what a liquidation at the liquidation price takes, in one sentence,
+ * its money the position's own, to the cent as the row writes it (never "$10,518 … of which $525.89").
+ */
 export function liquidationCostText(p: PositionSummary, own: boolean): string | null {
   const c = p.liquidation_cost;
   if (!c || p.liquidation_price === null) return null;
   const o = { private: own };
   const whose = own ? 'your' : 'its';
   const at = `If nothing is done: at ${usdPrice(p.liquidation_price, p.price_decimals)} (the liquidation price)`;
-  const equity = `${whose} equity there, ${usd(c.equity_before_usd, o)}, falls to ${usd(c.equity_after_usd, o)}.`;
+  const equity = `${whose} equity there, ${positionUsd(c.equity_before_usd, o)}, falls to ${positionUsd(c.equity_after_usd, o)}.`;
   const rewards = `${share(p.risk_params.user_reward)} to the liquidator, ${share(p.risk_params.pool_reward)} to the pool`;
   if (c.defaulted_usd > 0) {
-    return `${at} the assets do not cover the debt and its rewards: the liquidators take all ${usd(c.seized_usd, o)} of assets and repay ${usd(c.repaid_usd, o)} of debt, the pool absorbs the other ${usd(c.defaulted_usd, o)}; ${equity}`;
+    return `${at} the assets do not cover the debt and its rewards: the liquidators take all ${positionUsd(c.seized_usd, o)} of assets and repay ${positionUsd(c.repaid_usd, o)} of debt, the pool absorbs the other ${positionUsd(c.defaulted_usd, o)}; ${equity}`;
   }
   const fees = c.liquidator_reward_usd + c.pool_reward_usd;
-  return `${at} the liquidators repay ${usd(c.repaid_usd, o)} of debt and take ${usd(c.seized_usd, o)} of assets, of which ${usd(fees, o)} are rewards (${rewards}); ${equity}`;
+  return `${at} the liquidators repay ${positionUsd(c.repaid_usd, o)} of debt and take ${positionUsd(c.seized_usd, o)} of assets, of which ${positionUsd(fees, o)} are rewards (${rewards}); ${equity}`;
 }

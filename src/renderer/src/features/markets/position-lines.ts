@@ -1,5 +1,6 @@
 import type { PositionSummary } from '../../../../shared/contract';
 import { spreadLabels } from '../../charts';
+import { shortIdText } from '../../../../shared/format';
 
 /**
  * The watched positions of one pool as lines on its price chart, as trading terminals draw
@@ -19,8 +20,8 @@ export interface PositionLine {
   movedAt: number | null;
 }
 
-/** A manager's short tag on a chart: "0x7c36…de". */
-export const lineTag = (id: string): string => (id.length > 10 ? `${id.slice(0, 6)}…${id.slice(-2)}` : id);
+/** A manager's tag on a chart, in the one short form of every address (`shortIdText`): "0x7c3600…00de". */
+export const lineTag = (id: string): string => shortIdText(id);
 
 export function positionLines(positions: Iterable<PositionSummary>, poolName: string): PositionLine[] {
   const lines: PositionLine[] = [];
@@ -211,7 +212,7 @@ export function priceAxisRange(
 }
 
 /**
- * A line's label: "Liq 0x7c36…de 3.6102", "Break-even 0x7c36…de 3.6350"; `short` where the margin
+ * A line's label: "Liq 0x7c3600…00de 3.6102", "Break-even 0x7c3600…00de 3.6350"; `short` where the margin
  * is narrow (the list under the chart names the position in full): "Liq …de 3.6102", "B/E …de 3.6350".
  */
 export function lineLabelText(l: PositionLine, price: (x: number) => string, short = false): string {
