@@ -3,42 +3,19 @@ import type { PortfolioSummary } from '../../../src/shared/contract';
 import { CORE_LOCALE, dayText, distanceText } from '../../../src/shared/format';
 import { ratioText } from '../../../src/shared/units';
 import { positionWords } from '../../../src/main/core/alerts/position-text';
-import type { DigestClock } from '../../../src/main/core/digest/digest-schedule';
 import { parseNotifyConfig } from '../../../src/main/core/notify/config';
 import { PORTFOLIO_CACHE_KEY } from '../../../src/main/core/risk/risk-refresh';
 import type { MonitorHarness } from '../../support/monitor-harness';
 import { monitorOn, tempDir, until } from '../../support/monitor';
 import { Receivers } from '../../support/receivers';
 import { startTestSim, type TestSim } from '../../support/sim';
+import { ManualClock } from '../../support/manual-clock';
 
 /**
  * Issue 41's done-when: the daily digest arrives on a local ntfy server at the chosen time, on a
  * clock the test moves (no sleep waits for 08:00), once: a restart after it went sends none, and
  * the next day's comes the next day.
  */
-
-/** A clock and timers the test moves by hand: `advanceTo` fires every timer due by then, in order. */
-class ManualClock implements DigestClock {
-  private readonly timers = new Map<number, { at: number; fire: () => void }>();
-  private last = 0;
-  constructor(public t: number) {}
-  now = (): number => this.t;
-  setTimer = (fire: () => void, ms: number): number => {
-    this.timers.set(++this.last, { at: this.t + ms, fire });
-    return this.last;
-  };
-  clearTimer = (id: unknown): void => void this.timers.delete(id as number);
-  advanceTo(t: number): void {
-    for (;;) {
-      const due = [...this.timers.entries()].filter(([, x]) => x.at <= t).sort((a, b) => a[1].at - b[1].at)[0];
-      if (!due) break;
-      this.timers.delete(due[0]);
-      this.t = Math.max(this.t, due[1].at);
-      due[1].fire();
-    }
-    this.t = t;
-  }
-}
 
 const DAY = 86_400_000;
 let t: TestSim;

@@ -1,19 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import type { Pool } from '../../../../src/shared/api';
 import { dayStats } from '../../../../src/renderer/src/features/markets/stats';
 import { liquidationValue } from '../../../../src/renderer/src/features/margin/liquidation-value';
 import { price, usdPrice } from '../../../../src/renderer/src/format';
+import { SUI_USDC } from '../../support/pools';
 
 describe('market figures', () => {
-  const pool = {
-    pool_name: 'SUI_USDC',
-    base_asset_decimals: 9,
-    quote_asset_decimals: 6,
-    base_asset_symbol: 'SUI',
-    quote_asset_symbol: 'USDC',
-    tick_size: 100,
-    lot_size: 100_000_000,
-  } as Pool;
+  const pool = SUI_USDC;
   it('24 h change, high, low and volume from hourly candles', () => {
     const now = Date.parse('2026-11-23T12:00:00Z');
     const k = (h: number, o: number, c: number, hi: number, lo: number, vol: number) => ({
@@ -62,7 +54,7 @@ describe('market figures', () => {
     const v = liquidationValue(
       l,
       () => ({ decimals: 9, symbol: 'SUI' }),
-      () => ({ ...pool, pool_id: 'p' }) as Pool,
+      () => ({ ...pool, pool_id: 'p' }),
     );
     expect(v).toMatchObject({ amount: 2, symbol: 'SUI', usd: 6 });
   });

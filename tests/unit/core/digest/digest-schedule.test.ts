@@ -1,30 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { DigestSchedule, type DigestClock } from '../../../../src/main/core/digest/digest-schedule';
+import { DigestSchedule } from '../../../../src/main/core/digest/digest-schedule';
 import type { DigestFacts } from '../../../../src/main/core/digest/digest-facts';
 import { digestText } from '../../../../src/main/core/digest/digest-text';
-
-/** A clock and timers the test moves by hand: `advanceTo` fires every timer due by then, in order. */
-class ManualClock implements DigestClock {
-  private readonly timers = new Map<number, { at: number; fire: () => void }>();
-  private last = 0;
-  constructor(public t: number) {}
-  now = (): number => this.t;
-  setTimer = (fire: () => void, ms: number): number => {
-    this.timers.set(++this.last, { at: this.t + ms, fire });
-    return this.last;
-  };
-  clearTimer = (id: unknown): void => void this.timers.delete(id as number);
-  advanceTo(t: number): void {
-    for (;;) {
-      const due = [...this.timers.entries()].filter(([, x]) => x.at <= t).sort((a, b) => a[1].at - b[1].at)[0];
-      if (!due) break;
-      this.timers.delete(due[0]);
-      this.t = Math.max(this.t, due[1].at);
-      due[1].fire();
-    }
-    this.t = t;
-  }
-}
+import { ManualClock } from '../../../support/manual-clock';
 
 const HOUR = 3_600_000;
 
