@@ -240,11 +240,14 @@ function repairOf(
   const inBase = h.debtBase > 0 && h.debtQuote <= 0;
   const owedDecimals = inBase ? s.baseDecimals : s.quoteDecimals;
   const fromBalance = repayFor(h, p, aim, owedDecimals);
-  // From its own balance only where it holds that much of the asset owed; else brought from the
-  // wallet first, where (assets unchanged) a smaller amount reaches the target.
+  // From its own balance only where it holds that much of the asset owed, as the amount is shown
+  // (rounded up, never more than is owed); else brought from the wallet first, where (assets
+  // unchanged) a smaller amount reaches the target.
   const held = inBase ? h.base : h.quote;
+  const owed = inBase ? h.debtBase : h.debtQuote;
+  const owedSymbol = inBase ? s.base : s.quote;
   const repay =
-    fromBalance && fromBalance.amount <= held
+    fromBalance && Math.min(owed, adviceAmount(fromBalance.amount, owedSymbol, owedDecimals)) <= held
       ? { ...fromBalance, from: 'balance' as const }
       : mapOrNull(depositAndRepayFor(h, p, aim, owedDecimals), (x) => ({ ...x, from: 'wallet' as const }));
   // Each amount as it is shown, rounded up there (safe-round.ts): what is read reaches the target.
@@ -259,7 +262,6 @@ function repairOf(
     return { amount, usd: amount * price };
   };
   const quote = shown(byQuote.amount, s.quote, s.quoteDecimals, p.quote);
-  const owed = inBase ? h.debtBase : h.debtQuote;
   const after = priceAtRatio(afterDeposit(h, 'quote', quote.amount), p.quote, liquidation);
   return {
     target,
@@ -270,8 +272,8 @@ function repairOf(
     // Never more than is owed: repaying it all is the advice then (no debt is left to liquidate).
     repay: repay
       ? {
-          symbol: inBase ? s.base : s.quote,
-          ...shown(repay.amount, inBase ? s.base : s.quote, owedDecimals, inBase ? p.base : p.quote, owed),
+          symbol: owedSymbol,
+          ...shown(repay.amount, owedSymbol, owedDecimals, inBase ? p.base : p.quote, owed),
           from: repay.from,
         }
       : null,

@@ -104,7 +104,29 @@ describe('advice that is safe to follow (executed as written)', () => {
           if (r !== null) expect(r, action).toBeGreaterThanOrEqual(target);
         }
       }),
-      { numRuns: 1000 },
+      {
+        numRuns: 1000,
+        // 0.00859809 SUI held, 0.0086 SUI (rounded up to be shown) to repay: "from its balance"
+        // asked for more than it holds; the wallet's deposit-then-repay is the advice there.
+        examples: [
+          [
+            {
+              manager_id: 'm',
+              base_symbol: 'SUI',
+              quote_symbol: 'USDC',
+              holdings: {
+                base: 0.008598093499999999,
+                quote: 49.90026573051182,
+                debtBase: 0.017864440499999995,
+                debtQuote: 0,
+              },
+              prices: { base: 4305.932610824075, quote: 1 },
+              params: { liquidation: 1.125, target_liquidation: 1.25, user_reward: 0.01, pool_reward: 0.04 },
+              thresholds: { warning: 1.2, critical: 1.15, near_pct: 3 },
+            },
+          ],
+        ],
+      },
     );
   });
 
