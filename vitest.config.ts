@@ -6,7 +6,8 @@ import { BaseSequencer, type TestSpecification } from 'vitest/node';
  * The soak suite (`npm run test:soak`, run by CI after `npm test`): the long runs at production
  * timings. A 10-minute watch of the Demo network checking every view against the one valuation,
  * the blind alarm waiting out a 4-minute outage, an outage of the service, a crash of serve with
- * alerts in flight, and the streams' fault and history-gap runs. `npm test` runs everything else.
+ * alerts in flight, and the streams' fault, history-gap and pool-resume runs (the last stays away
+ * longer than a live trade can be late, 35 s). `npm test` runs everything else.
  */
 export const SOAK_FILES = [
   'tests/e2e/valuation.test.ts',
@@ -15,6 +16,7 @@ export const SOAK_FILES = [
   'tests/integration/serve/notify-crash.test.ts',
   'tests/integration/core/streams/history-gap.test.ts',
   'tests/integration/core/streams/faults.test.ts',
+  'tests/integration/core/streams/pool-resume.test.ts',
 ];
 
 /** The soak's longest files first (the order above), so the two workers finish together. */
@@ -44,7 +46,7 @@ export default defineConfig({
     ],
     exclude: [...configDefaults.exclude, ...SOAK_FILES],
     environment: 'node',
-    setupFiles: ['./tests/support/fail-on-unhandled.ts'],
+    setupFiles: ['./tests/support/fail-on-unhandled.ts', './tests/support/fast-check-seed.ts'],
     // The default already fails the run on unhandled errors; say so, it is a rule here.
     dangerouslyIgnoreUnhandledErrors: false,
     testTimeout: 20_000,
