@@ -9,6 +9,7 @@ import {
   CATCH_UP_QUIET_MS,
   MarginWriter,
   WRITER_HIGH_WATER,
+  WRITER_START_DELAY_MS,
 } from '../../../../src/main/core/store/margin-writer';
 import type { WriterReply } from '../../../../src/main/core/store/margin-writer-thread';
 import { Store, STORE_FILE } from '../../../../src/main/core/store/store';
@@ -33,9 +34,13 @@ afterEach(async () => {
   for (const c of cleanups.splice(0).reverse()) await c();
 });
 
+/** A store whose writer thread has started: its start delay passed on a fake clock, the thread itself real. */
 async function open(): Promise<Store> {
   const d = tempDir();
+  vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'performance'] });
   const store = Store.open(d.dir);
+  vi.advanceTimersByTime(WRITER_START_DELAY_MS);
+  vi.useRealTimers();
   cleanups.push(
     () => d.remove(),
     () => store.shutdown(),
@@ -48,15 +53,22 @@ async function open(): Promise<Store> {
 describe('the margin writer thread', () => {
   it('commits in the calling thread until it has started, so a first start does not wait for it', async () => {
     const d = tempDir();
+    // The start delay on a fake clock; the thread itself is real.
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'performance'] });
     const store = Store.open(d.dir);
     cleanups.push(
       () => d.remove(),
       () => store.shutdown(),
+      () => void vi.useRealTimers(),
     );
     const writer = store.marginWriter as MarginWriter;
     const before = writer.commit(range(0, 5));
     expect(store.margin.count()).toBe(5); // already written, on the app's connection
     expect(await before).toHaveLength(5);
+    vi.advanceTimersByTime(WRITER_START_DELAY_MS - 1);
+    expect((writer as unknown as { worker?: Worker }).worker).toBeUndefined();
+    vi.advanceTimersByTime(1);
+    vi.useRealTimers();
     expect(await writer.ready).toBe(true);
     expect(await writer.commit(range(5, 10))).toHaveLength(5);
     expect(store.margin.count()).toBe(10);
