@@ -293,7 +293,8 @@ describe('what a trader must see', () => {
         for (const [name, hash, ready] of views) {
           await go(page, hash);
           await page.locator(ready).first().waitFor({ timeout: 30_000 });
-          await page.waitForTimeout(500);
+          // Painted: the view's first data is in, and two frames let the charts draw it.
+          await page.evaluate('new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)))');
           expect(await page.evaluate('document.documentElement.dataset.theme')).toBe(theme);
           await page.screenshot({ path: `${MATRIX}/${name}-${w}x${h}-${theme}.png` });
           shots++;
