@@ -63,7 +63,8 @@ describe('the manager page', () => {
     const { default: ManagerView } = await import('../../../../src/renderer/src/features/manager/ManagerView.vue');
     const options: Array<{
       xAxis: { min?: number; max?: number };
-      series: Array<{ data: Array<[number, number]>; endLabel?: { formatter: string } }>;
+      series: Array<{ data: Array<[number, number]> }>;
+      graphic: Array<{ children: Array<{ type: string; style: { text?: string } }> }>;
     }> = [];
     const w = mount(ManagerView, {
       global: {
@@ -92,7 +93,11 @@ describe('the manager page', () => {
     expect(dashed().at(-1)![0]).toBeCloseTo(p.valued_at + tail, -3);
     expect(options.at(-1)!.xAxis).toMatchObject({ min: NOW - 600_000, max: p.valued_at + tail });
     // Its label: what interest does to the ratio in a day (here about 57 days to go from 1.42 to 1.125).
-    const drift = /^interest alone: \u2212(0\.\d+) a day$/.exec(options.at(-1)!.series[1]!.endLabel!.formatter)!;
+    const names = options
+      .at(-1)!
+      .graphic[0]!.children.filter((c) => c.type === 'text')
+      .map((c) => c.style.text!);
+    const drift = names.map((t) => /^interest \u2212(0\.\d+) a day$/.exec(t)).find((m) => m !== null)!;
     expect(Number(drift[1])).toBeGreaterThan((p.risk_ratio! - 1.125) / (p.interest.liquidation_in_ms! / DAY_MS));
     expect(Number(drift[1])).toBeLessThan(0.02);
     await w.get('[data-testid="risk-ahead"]').setValue(false);

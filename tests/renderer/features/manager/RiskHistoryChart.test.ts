@@ -11,7 +11,7 @@ import {
   riskChartWindow,
 } from '../../../../src/renderer/src/features/manager/position-model';
 import { DAY_MS } from '../../../../src/shared/risk-model';
-import { drawnTexts } from '../../support/drawn';
+import { drawnTexts, type DrawnText } from '../../support/drawn';
 import { NOW, position, chartProbe } from '../../support/manager';
 
 // The trader reads it in New York (the tests' machine is in UTC): before any time is formatted.
@@ -98,7 +98,7 @@ describe('the risk history chart', () => {
     const options: Array<{
       xAxis: { min: number; max: number };
       yAxis: { name: string; nameLocation: string; nameRotate: number };
-      series: Array<{ endLabel?: { formatter: string } }>;
+      graphic: Array<{ children: Array<{ type: string; style: { text?: string } }> }>;
     }> = [];
     mount(RiskHistoryChart, {
       props: {
@@ -116,7 +116,10 @@ describe('the risk history chart', () => {
     const o = options.at(-1)!;
     expect(o.xAxis).toMatchObject({ min: NOW - 15 * 60_000, max: NOW + 225_000 });
     expect(o.yAxis).toMatchObject({ name: 'risk ratio', nameLocation: 'middle', nameRotate: 90 });
-    expect(o.series[1]!.endLabel!.formatter).toMatch(/^interest alone: \u22120\.00\d\d? a day$/);
+    const names = o.graphic[0]!.children.filter((c) => c.type === 'text').map((c) => c.style.text!);
+    expect(names.filter((t) => t.startsWith('interest'))).toEqual([
+      expect.stringMatching(/^interest \u22120\.00\d\d? a day$/),
+    ]);
   });
 });
 
@@ -175,6 +178,95 @@ describe("the risk history chart's line names", () => {
     const o = draw(1.5, 1.25, 1.125);
     const leaders = o.graphic[0]!.children.filter((c) => c.type === 'polyline');
     for (const [i, l] of texts(o).entries()) expect(l.y).toBe(Math.round(leaders[i]!.shape!.points[0]![1]!));
+  });
+});
+
+describe("the risk history chart's minimum borrow line, liquidations and interest tail", () => {
+  const overlap = (a: DrawnText, b: DrawnText): boolean =>
+    a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height;
+
+  it("names the interest tail in the margin, never over a threshold's name where it ends beside one (issue 40)", () => {
+    const p = position({ apr: 1.5 });
+    const window = riskChartWindow(NOW - 15 * 60_000, NOW, true);
+    // Flat at 1.26, the tail ending on the critical line's 1.250.
+    const readings = flatAt(p, [NOW - 15 * 60_000, NOW]).map((r) => ({ ...r, risk_ratio: 1.26 }));
+    const projection = [
+      { ts_ms: NOW + window.tailMs / 2, ratio: 1.255 },
+      { ts_ms: window.toMs, ratio: 1.25 },
+    ];
+    const options: Array<Record<string, unknown>> = [];
+    mount(RiskHistoryChart, {
+      props: {
+        readings,
+        warning: 1.3,
+        critical: 1.25,
+        liquidation: 1.2,
+        minBorrow: 1.35,
+        projection,
+        driftPerDay: -0.0421,
+        fromMs: window.fromMs,
+        toMs: window.toMs,
+      },
+      global: { stubs: { VChart: chartProbe(options), Echarts: chartProbe(options) } },
+    }).unmount();
+    for (const width of [1_042, 1_682]) {
+      const drawn = drawnTexts(options.at(-1)!, width, 300);
+      expect(drawn.map((t) => t.text)).toEqual(
+        expect.arrayContaining(['interest \u22120.042 a day', 'critical 1.250', 'min borrow 1.350']),
+      );
+      for (const [i, a] of drawn.entries()) {
+        // Inside the chart, and on no other text.
+        expect(a.x + a.width, `${a.text} at ${width} px`).toBeLessThanOrEqual(width);
+        for (const b of drawn.slice(i + 1)) expect(overlap(a, b), `${a.text} / ${b.text} at ${width} px`).toBe(false);
+      }
+    }
+  });
+
+  it("draws the pool's minimum borrow ratio dotted above the warning line, with its name", () => {
+    const p = position({ apr: 0.3 });
+    const options: Array<{
+      yAxis: { max: number };
+      graphic: Array<{ children: Array<{ type: string; style: { text?: string } }> }>;
+      series: Array<{ markLine?: { data: Array<{ yAxis: number; lineStyle: { type: string } }> } }>;
+    }> = [];
+    mount(RiskHistoryChart, {
+      props: {
+        readings: flatAt(p, [NOW - 3_600_000, NOW]),
+        warning: 1.3,
+        critical: 1.25,
+        liquidation: 1.2,
+        minBorrow: 1.5,
+      },
+      global: { stubs: { VChart: chartProbe(options), Echarts: chartProbe(options) } },
+    }).unmount();
+    const o = options.at(-1)!;
+    expect(o.series[0]!.markLine!.data.find((d) => d.yAxis === 1.5)!.lineStyle.type).toBe('dotted');
+    expect(o.yAxis.max).toBeGreaterThan(1.5);
+    const names = o.graphic[0]!.children.filter((c) => c.type === 'text').map((c) => c.style.text);
+    expect(names).toEqual(['min borrow 1.500', 'warning 1.300', 'critical 1.250', 'liquidation 1.200']);
+  });
+
+  it('marks each liquidation on the time axis at the ratio it was liquidated at; older ones are off the chart', () => {
+    const p = position({ apr: 0.3 });
+    const options: Array<{ series: Array<{ name: string; data: Array<[number, number]> }> }> = [];
+    mount(RiskHistoryChart, {
+      props: {
+        readings: flatAt(p, [NOW - 3_600_000, NOW]),
+        warning: 1.3,
+        critical: 1.25,
+        liquidation: 1.2,
+        liquidations: [
+          { ts_ms: NOW - 1_800_000, ratio: 1.19 },
+          { ts_ms: NOW - 5 * 3_600_000, ratio: 1.18 },
+          { ts_ms: NOW - 600_000, ratio: null },
+        ],
+        fromMs: NOW - 3_600_000,
+        toMs: NOW,
+      },
+      global: { stubs: { VChart: chartProbe(options), Echarts: chartProbe(options) } },
+    }).unmount();
+    const marks = options.at(-1)!.series.find((x) => x.name === 'liquidated')!;
+    expect(marks.data).toEqual([[NOW - 1_800_000, 1.19]]);
   });
 });
 
