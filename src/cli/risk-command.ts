@@ -4,15 +4,8 @@ import type { PortfolioSummary, PositionSummary } from '../shared/contract';
 import { modelOf } from '../shared/portfolio';
 import type { Pool } from '../shared/api';
 import { ALL, isStable, shockPortfolio, type Shocks } from '../shared/risk-model';
-import {
-  CORE_LOCALE,
-  POSITION_USD_DIGITS,
-  settingPercentText,
-  shortIdText,
-  signedUsdText,
-  timeText,
-  usdText,
-} from '../shared/format';
+import { CORE_LOCALE, POSITION_USD_DIGITS, shortIdText, timeText, usdText } from '../shared/format';
+import { shockSentenceText, shocksText } from '../shared/shock-text';
 import { ratioText } from '../shared/units';
 import { describeForLog } from '../main/core/client/errors';
 import { ServiceClient } from '../main/core/client/service-client';
@@ -95,20 +88,7 @@ function knownAssets(portfolio: PortfolioSummary, pools: readonly Pool[]): Set<s
 }
 
 /** Money, moves and times by the product's rules (shared/format.ts), as the app writes them. */
-const usd = (n: number | null): string => (n === null ? '–' : usdText(n, CORE_LOCALE));
 const positionUsd = (n: number | null): string => (n === null ? '–' : usdText(n, CORE_LOCALE, POSITION_USD_DIGITS));
-/** A shock as it was set, signed: "−15 %", "+2.5 %". */
-const pct = (x: number): string => `${x > 0 ? '+' : ''}${settingPercentText(x * 100, CORE_LOCALE)}`;
-
-/** "SUI −15 %, all non-stable +5 %" */
-export function shocksText(s: Shocks): string {
-  return (
-    Object.entries(s)
-      .map(([k, v]) => `${k === ALL ? 'all non-stable' : k} ${pct(v)}`)
-      .join(', ') || 'no shock'
-  );
-}
-
 async function livePortfolio(
   owners: string[],
   o: Record<string, string | boolean | string[] | undefined>,
@@ -230,7 +210,7 @@ export async function riskCommand(args: string[]): Promise<number> {
     return 0;
   }
   console.log(
-    `Tidewatch risk: ${shocksText(shocks)}, from the valuation of ${timeText(portfolio.computed_at, CORE_LOCALE)} (${o.watch && o.watch.length > 0 ? 'read now from the service' : "the Portfolio's, as the app last kept it"})`,
+    `Tidewatch risk: ${shocksText(shocks, CORE_LOCALE) || 'no shock'}, from the valuation of ${timeText(portfolio.computed_at, CORE_LOCALE)} (${o.watch && o.watch.length > 0 ? 'read now from the service' : "the Portfolio's, as the app last kept it"})`,
   );
   console.log('');
   const table = positions.map((p, i) => {
@@ -249,8 +229,6 @@ export async function riskCommand(args: string[]): Promise<number> {
   const widths = head.map((h, c) => Math.max(h.length, ...table.map((row) => row[c]!.length)));
   for (const row of [head, ...table]) console.log(row.map((x, c) => x.padEnd(widths[c]!)).join('  '));
   console.log('');
-  console.log(
-    `${shocksText(shocks)}: ${totals.liquidated} of ${totals.positions} positions liquidated, ${usd(totals.repaid_usd)} of debt repaid by liquidators, equity ${signedUsdText(totals.equity_change_usd, CORE_LOCALE)}.`,
-  );
+  console.log(`${shockSentenceText(shocks, totals, CORE_LOCALE)}.`);
   return 0;
 }

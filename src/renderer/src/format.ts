@@ -49,7 +49,7 @@ import { formatUnits, ratioText, ratioTickText } from '../../shared/units';
  */
 export const privacy = ref(false);
 
-const locale = typeof navigator !== 'undefined' ? navigator.language : 'en-US';
+export const locale = typeof navigator !== 'undefined' ? navigator.language : 'en-US';
 
 type Figure = number | null | undefined;
 const missing = (value: Figure): value is null | undefined =>

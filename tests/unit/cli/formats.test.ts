@@ -129,7 +129,7 @@ describe('tidewatch risk', () => {
       dir.remove();
     }
     const text = out.join('\n');
-    expect(text).toContain('SUI \u221215\u202F%, all non-stable \u22122.5\u202F%');
+    expect(text).toContain('SUI \u221215\u202F% and all non-stable assets \u22122.5\u202F%');
     expect(text).toMatch(/from the valuation of [A-Z][a-z]{2} \d{1,2}, \d{1,2}:\d\d:\d\d [AP]M E[SD]T/);
     expect(text).toMatch(/\$[\d,]+\.\d\d of debt repaid by liquidators, equity \u2212\$[\d,]+\.\d\d\./);
     const scan = new FormatScan();
