@@ -13,13 +13,18 @@
  *
  *   npm run bench:desk                                  5 and 100 wallets, 120 s each
  *   npm run bench:desk -- --wallets 5,20,100 --seconds 300 --speed 20
+ *   npm run bench:desk -- --wallets 100 --seconds 60 --profile --out /tmp/desk.md
+ *
+ * `--profile`: the page's CPU profile over each measurement (Chrome DevTools Protocol), written
+ * beside `--out` as `desk-N.cpuprofile` (open it in DevTools), and its heaviest functions by
+ * self time printed: where a frame's work goes.
  *
  * Prints the table and writes it into docs/performance.md between its markers (`--out FILE`
  * elsewhere, for a trial); `npm run bench` keeps that section when it writes the rest.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { chromium, type Page } from 'playwright-core';
@@ -35,6 +40,7 @@ const { values } = parseArgs({
     seed: { type: 'string' },
     'margin-owners': { type: 'string' },
     out: { type: 'string' },
+    profile: { type: 'boolean' },
   },
 });
 const COUNTS = (values.wallets ?? '5,100').split(',').map(Number);
@@ -101,6 +107,37 @@ interface Run {
 const pct = (xs: number[], q: number): number =>
   xs.length === 0 ? NaN : [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(q * xs.length))]!;
 
+interface ProfileNode {
+  id: number;
+  callFrame: { functionName: string; url: string; lineNumber: number };
+}
+interface CpuProfile {
+  nodes: ProfileNode[];
+  samples: number[];
+  timeDeltas: number[];
+}
+
+/** The profile's heaviest functions by self time: "12.3 %  4,210 ms  patchElement  runtime-core.js:1234". */
+function heaviest(profile: CpuProfile, top = 25): string[] {
+  const byNode = new Map(profile.nodes.map((n) => [n.id, n]));
+  const self = new Map<string, number>();
+  let total = 0;
+  profile.samples.forEach((id, i) => {
+    const f = byNode.get(id)!.callFrame;
+    const dt = (profile.timeDeltas[i] ?? 0) / 1000;
+    const key = `${f.functionName || '(anonymous)'}  ${f.url.split('/').pop() ?? ''}:${f.lineNumber + 1}`;
+    self.set(key, (self.get(key) ?? 0) + dt);
+    total += dt;
+  });
+  return [...self.entries()]
+    .sort((a, b) => b[1] - a[1])
+    .slice(0, top)
+    .map(
+      ([k, ms]) =>
+        `${((ms / total) * 100).toFixed(1).padStart(5)} %  ${Math.round(ms).toLocaleString('en-US').padStart(7)} ms  ${k}`,
+    );
+}
+
 async function measure(serve: ServeProcess, page: Page, wallets: number): Promise<Run> {
   let pushes = 0;
   const unsubscribe = await serve.subscribe('risk', (data) => {
@@ -113,8 +150,21 @@ async function measure(serve: ServeProcess, page: Page, wallets: number): Promis
   await page.waitForTimeout(5_000);
   const t0 = Date.now();
   pushes = 0;
+  const cdp = values.profile ? await page.context().newCDPSession(page) : null;
+  if (cdp) {
+    await cdp.send('Profiler.enable');
+    await cdp.send('Profiler.setSamplingInterval', { interval: 200 });
+    await cdp.send('Profiler.start');
+  }
   await page.evaluate(RECORDER);
   await page.waitForTimeout(SECONDS * 1000);
+  if (cdp) {
+    const { profile } = (await cdp.send('Profiler.stop')) as unknown as { profile: CpuProfile };
+    const file = join(dirname(OUT), `desk-${wallets}.cpuprofile`);
+    writeFileSync(file, JSON.stringify(profile));
+    console.log(`${wallets} wallets: the page's CPU profile in ${file}; by self time:`);
+    for (const line of heaviest(profile)) console.log(`  ${line}`);
+  }
   const b = (await page.evaluate(`(() => { window.__desk.stop = true; return window.__desk; })()`)) as {
     deltas: number[];
     loafs: number[];

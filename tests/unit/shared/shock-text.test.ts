@@ -1,8 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import { ALL } from '../../../src/shared/risk-model';
+import { ALL, type ShockTotals } from '../../../src/shared/risk-model';
 import { shockSentenceText, shocksText } from '../../../src/shared/shock-text';
 
-const totals = { positions: 9, liquidated: 3, repaid_usd: 12_400.184, equity_change_usd: -40_100.526 };
+const totals: ShockTotals = {
+  positions: 9,
+  liquidated: 3,
+  repaid_usd: 12_400.184,
+  equity_change_usd: -40_100.526,
+  levels: { ok: 4, warning: 1, critical: 1, liquidatable: 3 },
+};
 
 describe('price shocks in words (the shock panels and `tidewatch risk`)', () => {
   it('writes each move as it was set: a 2.5 % move is never "3 %"', () => {
