@@ -185,6 +185,22 @@ describe("the risk history chart's minimum borrow line, liquidations and interes
   const overlap = (a: DrawnText, b: DrawnText): boolean =>
     a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height;
 
+  /** The option of a chart of the last hour's readings, thresholds 1.300 / 1.250 / 1.200, with `extra` props. */
+  function lastHour<T>(extra: Record<string, unknown>): T {
+    const options: T[] = [];
+    mount(RiskHistoryChart, {
+      props: {
+        readings: flatAt(position({ apr: 0.3 }), [NOW - 3_600_000, NOW]),
+        warning: 1.3,
+        critical: 1.25,
+        liquidation: 1.2,
+        ...extra,
+      },
+      global: { stubs: { VChart: chartProbe(options), Echarts: chartProbe(options) } },
+    }).unmount();
+    return options.at(-1)!;
+  }
+
   it("names the interest tail in the margin, never over a threshold's name where it ends beside one (issue 40)", () => {
     const p = position({ apr: 1.5 });
     const window = riskChartWindow(NOW - 15 * 60_000, NOW, true);
@@ -223,23 +239,11 @@ describe("the risk history chart's minimum borrow line, liquidations and interes
   });
 
   it("draws the pool's minimum borrow ratio dotted above the warning line, with its name", () => {
-    const p = position({ apr: 0.3 });
-    const options: Array<{
+    const o = lastHour<{
       yAxis: { max: number };
       graphic: Array<{ children: Array<{ type: string; style: { text?: string } }> }>;
       series: Array<{ markLine?: { data: Array<{ yAxis: number; lineStyle: { type: string } }> } }>;
-    }> = [];
-    mount(RiskHistoryChart, {
-      props: {
-        readings: flatAt(p, [NOW - 3_600_000, NOW]),
-        warning: 1.3,
-        critical: 1.25,
-        liquidation: 1.2,
-        minBorrow: 1.5,
-      },
-      global: { stubs: { VChart: chartProbe(options), Echarts: chartProbe(options) } },
-    }).unmount();
-    const o = options.at(-1)!;
+    }>({ minBorrow: 1.5 });
     expect(o.series[0]!.markLine!.data.find((d) => d.yAxis === 1.5)!.lineStyle.type).toBe('dotted');
     expect(o.yAxis.max).toBeGreaterThan(1.5);
     const names = o.graphic[0]!.children.filter((c) => c.type === 'text').map((c) => c.style.text);
@@ -247,25 +251,16 @@ describe("the risk history chart's minimum borrow line, liquidations and interes
   });
 
   it('marks each liquidation on the time axis at the ratio it was liquidated at; older ones are off the chart', () => {
-    const p = position({ apr: 0.3 });
-    const options: Array<{ series: Array<{ name: string; data: Array<[number, number]> }> }> = [];
-    mount(RiskHistoryChart, {
-      props: {
-        readings: flatAt(p, [NOW - 3_600_000, NOW]),
-        warning: 1.3,
-        critical: 1.25,
-        liquidation: 1.2,
-        liquidations: [
-          { ts_ms: NOW - 1_800_000, ratio: 1.19 },
-          { ts_ms: NOW - 5 * 3_600_000, ratio: 1.18 },
-          { ts_ms: NOW - 600_000, ratio: null },
-        ],
-        fromMs: NOW - 3_600_000,
-        toMs: NOW,
-      },
-      global: { stubs: { VChart: chartProbe(options), Echarts: chartProbe(options) } },
-    }).unmount();
-    const marks = options.at(-1)!.series.find((x) => x.name === 'liquidated')!;
+    const o = lastHour<{ series: Array<{ name: string; data: Array<[number, number]> }> }>({
+      liquidations: [
+        { ts_ms: NOW - 1_800_000, ratio: 1.19 },
+        { ts_ms: NOW - 5 * 3_600_000, ratio: 1.18 },
+        { ts_ms: NOW - 600_000, ratio: null },
+      ],
+      fromMs: NOW - 3_600_000,
+      toMs: NOW,
+    });
+    const marks = o.series.find((x) => x.name === 'liquidated')!;
     expect(marks.data).toEqual([[NOW - 1_800_000, 1.19]]);
   });
 });
