@@ -60,6 +60,20 @@ function serviceRatio(m: MarginManager): number | null {
 }
 
 /**
+ * An oracle price learnt at `oracle` while the exchange stood at `exchangeThen`, now that the
+ * exchange is at `exchangeNow`: moved with the exchange, except where the exchange moves toward
+ * the oracle, closing the gap seen when it was learnt. That part is the book catching up with a
+ * move the oracle had already made (a jump, a cascade), and counting it again put the valuation
+ * as far under (or over) both as the gap was, until the next read (docs/valuation.md).
+ */
+function movedWithExchange(oracle: number, exchangeThen: number, exchangeNow: number): number {
+  const gap = Math.log(oracle / exchangeThen);
+  const move = Math.log(exchangeNow / exchangeThen);
+  const closing = Math.sign(move) === Math.sign(gap) ? Math.sign(gap) * Math.min(Math.abs(gap), Math.abs(move)) : 0;
+  return oracle * Math.exp(move - closing);
+}
+
+/**
  * The protocol's oracle prices, as Tidewatch learns them (docs/valuation.md "One valuation"). The
  * service reports each loan's risk ratio at the oracle's prices of the moment it answers; with the
  * manager's holdings and debts that ratio fixes the pool's cross rate (base in quote), and a
@@ -67,7 +81,8 @@ function serviceRatio(m: MarginManager): number | null {
  * (SUI from SUI_USDC's managers, DEEP from DEEP_USDC's or from DEEP_SUI's times SUI). An asset
  * no ratio reaches takes the newest oracle price a deposit or liquidation record carries.
  * Between record reads an oracle price moves with the exchange: learnt x (exchange now /
- * exchange then), so the basis between the two stays as it was when last seen. Nothing else is
+ * exchange then), so the basis between the two stays as it was when last seen, except that the
+ * exchange moving toward the oracle closes it (`movedWithExchange`). Nothing else is
  * mixed in: where no oracle price was ever learnt, the exchange's price stands, said as such.
  */
 export class OracleBook {
@@ -193,7 +208,7 @@ export class OracleBook {
     const moved = a.exchangeUsd !== null && exchangeNow !== null && exchangeNow.at > a.at;
     return {
       symbol,
-      usd: moved ? a.usd * (exchangeNow.usd / a.exchangeUsd!) : a.usd,
+      usd: moved ? movedWithExchange(a.usd, a.exchangeUsd!, exchangeNow.usd) : a.usd,
       source: 'oracle',
       at: moved ? exchangeNow.at : a.at,
       oracle_at: a.at,
