@@ -133,6 +133,8 @@ export class RiskRefresh {
   private revalueAgain = false;
   private latest: ValuationSnapshot | undefined;
   private records: WalletRecords[] | undefined;
+  /** Counts the watch list's changes (`forget`): a read of an older list is not taken. */
+  private generation = 0;
   private guarded: GuardedPosition[] = [];
   private closed = false;
   /** Owners whose records an event asks to read again, and when. */
@@ -321,6 +323,7 @@ export class RiskRefresh {
 
   /** The watch list changed: the kept Portfolio no longer matches it. */
   forget(): void {
+    this.generation++;
     this.latest = undefined;
     this.records = undefined;
     this.guarded = [];
@@ -465,6 +468,7 @@ export class RiskRefresh {
     )
       return [];
     const watch = this.d.watch.list();
+    const generation = this.generation;
     if (watch.length === 0) {
       const at = Date.now();
       this.latest = { portfolio: { wallets: [], prices: [], computed_at: at }, at, managers: new Map() };
@@ -486,6 +490,9 @@ export class RiskRefresh {
       this.d.link.noteNetwork();
       this.lastError = undefined;
       if (this.closed) return [];
+      // The watch list changed while it read (a wallet removed: its positions must not be judged
+      // again, nor its managers watched): read the list as it is now instead.
+      if (generation !== this.generation) return this.once();
       this.records = records;
       for (const w of watch) this.reads.noteRead(w.owner, now);
       this.learn(read.managers);
