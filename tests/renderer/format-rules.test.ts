@@ -818,11 +818,12 @@ describe('every view, alert and message, by the number rules (docs/formats.md)',
       expect(drawn.filter((t) => /^\d+(\.\d+)?$/.test(t)).length).toBeGreaterThanOrEqual(3);
       scan.ratioAxis(`Manager (risk chart ratio axis, ${width} px)`, drawn);
     }
-    // The threshold lines' names beside the plot: each ratio with three decimals.
+    // The lines' names beside the plot (the pool's minimum borrow ratio, the three thresholds,
+    // and the interest tail's drift a day): each ratio with three decimals.
     const names = (chart['graphic'][0].children as Array<{ type: string; style: { text: string } }>)
       .filter((c) => c.type === 'text')
       .map((c) => c.style.text);
-    expect(names).toHaveLength(3);
+    expect(names.map((n) => n.split(' ')[0])).toEqual(['min', 'warning', 'critical', 'liquidation', 'interest']);
     for (const n of names) scan.text('Manager (risk chart line names)', n);
     w.unmount();
   });

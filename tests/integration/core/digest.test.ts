@@ -65,11 +65,16 @@ describe('the daily digest', () => {
     await m.invoke('updateSettings', { digestAt: '08:00', digestChannels: ['ntfy'] });
     await m.refreshRisk();
     // The tray's readings say whether a loan's wallet is alerted: not once its group records at info.
-    const alerted = () => m.latestReadings().readings.map((r) => r.alerted);
-    expect(alerted().length).toBeGreaterThan(0);
-    expect(alerted().every(Boolean)).toBe(true);
+    const alerted = (owner: string) =>
+      m
+        .latestReadings()
+        .readings.filter((r) => r.owner === owner)
+        .map((r) => r.alerted);
+    expect(alerted(mine).length).toBeGreaterThan(0);
+    expect(alerted(mine).every(Boolean)).toBe(true);
+    expect(alerted(theirs).some(Boolean)).toBe(false);
     await m.invoke('updateWatch', { owner: mine, group: 'watched' });
-    expect(alerted().some(Boolean)).toBe(false);
+    expect(alerted(mine).some(Boolean)).toBe(false);
     await m.invoke('updateWatch', { owner: mine, group: 'mine' });
     const kept = m.store.cache.load<PortfolioSummary>(PORTFOLIO_CACHE_KEY)!.data;
     const own = kept.wallets.find((w) => w.owner === mine)!.positions.filter((p) => p.debts.length > 0);
