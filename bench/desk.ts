@@ -17,7 +17,10 @@
  *
  * `--profile`: the page's CPU profile over each measurement (Chrome DevTools Protocol), written
  * beside `--out` as `desk-N.cpuprofile` (open it in DevTools), and its heaviest functions by
- * self time printed: where a frame's work goes.
+ * self time printed: where a frame's work goes. `--trace`: instead, a timeline trace (style,
+ * layout, paint, script) written as `desk-N.trace.json` (open it in DevTools' Performance panel)
+ * and the page's main-thread time by kind of work printed: what the CPU profile calls
+ * "(program)".
  *
  * Prints the table and writes it into docs/performance.md between its markers (`--out FILE`
  * elsewhere, for a trial); `npm run bench` keeps that section when it writes the rest.
@@ -41,6 +44,7 @@ const { values } = parseArgs({
     'margin-owners': { type: 'string' },
     out: { type: 'string' },
     profile: { type: 'boolean' },
+    trace: { type: 'boolean' },
   },
 });
 const COUNTS = (values.wallets ?? '5,100').split(',').map(Number);
@@ -141,6 +145,29 @@ function heaviest(profile: CpuProfile, top = 25): string[] {
     );
 }
 
+interface TraceEvent {
+  name: string;
+  ph: string;
+  dur?: number;
+  pid: number;
+  tid: number;
+  args?: { name?: string };
+}
+
+/** The renderer main thread's time by event name (complete events, nested ones counted in their own right too). */
+function byKind(events: readonly TraceEvent[], top = 20): string[] {
+  const main = events.find((e) => e.ph === 'M' && e.name === 'thread_name' && e.args?.name === 'CrRendererMain');
+  if (!main) return ['no renderer main thread in the trace'];
+  const time = new Map<string, number>();
+  for (const e of events)
+    if (e.ph === 'X' && e.pid === main.pid && e.tid === main.tid && e.dur !== undefined)
+      time.set(e.name, (time.get(e.name) ?? 0) + e.dur / 1000);
+  return [...time.entries()]
+    .sort((a, b) => b[1] - a[1])
+    .slice(0, top)
+    .map(([name, ms]) => `${Math.round(ms).toLocaleString('en-US').padStart(7)} ms  ${name}`);
+}
+
 async function measure(serve: ServeProcess, page: Page, wallets: number): Promise<Run> {
   let pushes = 0;
   const unsubscribe = await serve.subscribe('risk', (data) => {
@@ -153,6 +180,8 @@ async function measure(serve: ServeProcess, page: Page, wallets: number): Promis
   await page.waitForTimeout(5_000);
   const t0 = Date.now();
   pushes = 0;
+  const browser = page.context().browser()!;
+  if (values.trace) await browser.startTracing(page, { categories: ['devtools.timeline'] });
   const cdp = values.profile ? await page.context().newCDPSession(page) : null;
   if (cdp) {
     await cdp.send('Profiler.enable');
@@ -167,6 +196,14 @@ async function measure(serve: ServeProcess, page: Page, wallets: number): Promis
     writeFileSync(file, JSON.stringify(profile));
     console.log(`${wallets} wallets: the page's CPU profile in ${file}; by self time:`);
     for (const line of heaviest(profile)) console.log(`  ${line}`);
+  }
+  if (values.trace) {
+    const trace = await browser.stopTracing();
+    const file = join(dirname(OUT), `desk-${wallets}.trace.json`);
+    writeFileSync(file, trace);
+    const { traceEvents } = JSON.parse(trace.toString()) as { traceEvents: TraceEvent[] };
+    console.log(`${wallets} wallets: the page's timeline in ${file}; main thread by kind:`);
+    for (const line of byKind(traceEvents)) console.log(`  ${line}`);
   }
   const b = (await page.evaluate(`(() => { window.__desk.stop = true; return window.__desk; })()`)) as {
     deltas: number[];

@@ -318,4 +318,71 @@ describe('the Portfolio of a desk: only the rows in view are in the DOM', () => 
       Object.defineProperty(window, 'innerHeight', { value: innerHeight, configurable: true });
     }
   });
+
+  it('draws a card far from the window as its name at its height, and in full once it comes near', async () => {
+    const router = await routerAt('/portfolio');
+    const wallets = Array.from({ length: 21 }, (_, i) => ({
+      ...WALLET,
+      owner: `0xowner${i}`,
+      label: `Desk ${i}`,
+      positions: Array.from({ length: 10 }, (_, k) => ({ ...LONG_SUI, manager_id: `0xm${i}-${k}` })),
+    }));
+    // The browser's observer, told by hand: what it watches, and its callback.
+    const watched: Element[] = [];
+    let tell: ((entries: Array<Partial<IntersectionObserverEntry>>) => void) | undefined;
+    const Before = globalThis.IntersectionObserver;
+    globalThis.IntersectionObserver = class {
+      constructor(cb: (entries: Array<Partial<IntersectionObserverEntry>>) => void) {
+        tell = cb;
+      }
+      observe(el: Element): void {
+        watched.push(el);
+      }
+      unobserve(): void {}
+      disconnect(): void {}
+    } as unknown as typeof IntersectionObserver;
+    try {
+      const f = fakeApi({
+        settings: () => SETTINGS,
+        watchList: () => wallets.map((w) => ({ owner: w.owner, label: w.label, added_at: 0 })),
+        portfolio: () => ({ data: { ...SUMMARY, wallets }, source: 'network', fetchedAt: NOW, stale: false }),
+        walletNfts: () => ({ data: { items: [], isLastPage: true }, source: 'network', fetchedAt: NOW, stale: false }),
+      });
+      setApi(f.api);
+      const w = mount(PortfolioView, { attachTo: document.body, global: { plugins: [router] } });
+      await settle();
+      const cards = () => w.findAll('[data-testid="wallet-card"]');
+      // Until the browser tells, every card is in full: nothing is hidden before it is known to be out of sight.
+      expect(cards()).toHaveLength(21);
+      expect(watched).toHaveLength(21);
+      expect(cards().filter((c) => c.classes('placeholder'))).toHaveLength(0);
+      // The first is in view, the rest 900 px tall each and out of it.
+      tell!(
+        watched.map((el, i) => ({
+          target: el,
+          isIntersecting: i === 0,
+          boundingClientRect: { height: 900 } as DOMRectReadOnly,
+        })),
+      );
+      await settle();
+      const far = cards().slice(1);
+      for (const [i, c] of far.entries()) {
+        expect(c.classes('placeholder')).toBe(true);
+        expect((c.element as HTMLElement).style.height).toBe('900px');
+        expect(c.text()).toBe(`Desk ${i + 1}`);
+        expect(c.findAll('[data-testid="position-row"], [data-testid="wallet-totals"]')).toHaveLength(0);
+      }
+      expect(cards()[0]!.classes('placeholder')).toBe(false);
+      expect(cards()[0]!.find('[data-testid="wallet-totals"]').exists()).toBe(true);
+      // The fifth comes near: in full again, its totals and table there.
+      tell!([{ target: watched[4]!, isIntersecting: true, boundingClientRect: { height: 900 } as DOMRectReadOnly }]);
+      await settle();
+      expect(cards()[4]!.classes('placeholder')).toBe(false);
+      expect(cards()[4]!.find('[data-testid="wallet-totals"]').exists()).toBe(true);
+      expect(cards().filter((c) => c.classes('placeholder'))).toHaveLength(19);
+      w.unmount();
+    } finally {
+      globalThis.IntersectionObserver = Before;
+    }
+  });
 });
