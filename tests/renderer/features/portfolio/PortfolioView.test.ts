@@ -251,15 +251,27 @@ describe('the Portfolio: one row per position, every figure agreeing, and price 
 });
 
 describe('the Portfolio of a desk: only the rows in view are in the DOM', () => {
+  // 21 wallets of 10 positions: 210 rows, past the 200 from which rows are virtual.
+  const wallets = Array.from({ length: 21 }, (_, i) => ({
+    ...WALLET,
+    owner: `0xowner${i}`,
+    label: `Desk ${i}`,
+    positions: Array.from({ length: 10 }, (_, k) => ({ ...LONG_SUI, manager_id: `0xm${i}-${k}` })),
+  }));
+  /** The Portfolio of those wallets, attached to the document. */
+  async function mountDesk() {
+    setApi(
+      fakeApi({
+        settings: () => SETTINGS,
+        watchList: () => wallets.map((w) => ({ owner: w.owner, label: w.label, added_at: 0 })),
+        portfolio: () => ({ data: { ...SUMMARY, wallets }, source: 'network', fetchedAt: NOW, stale: false }),
+        walletNfts: () => ({ data: { items: [], isLastPage: true }, source: 'network', fetchedAt: NOW, stale: false }),
+      }).api,
+    );
+    return mount(PortfolioView, { attachTo: document.body, global: { plugins: [await routerAt('/portfolio')] } });
+  }
+
   it('renders the rows near the window and their spacers, and follows the scroll, with every row as it was', async () => {
-    const router = await routerAt('/portfolio');
-    // 21 wallets of 10 positions: 210 rows, past the 200 from which rows are virtual.
-    const wallets = Array.from({ length: 21 }, (_, i) => ({
-      ...WALLET,
-      owner: `0xowner${i}`,
-      label: `Desk ${i}`,
-      positions: Array.from({ length: 10 }, (_, k) => ({ ...LONG_SUI, manager_id: `0xm${i}-${k}` })),
-    }));
     // A layout: each wallet's table body 1,000 px below the one before, rows 64 px high, a window of 800.
     let scrolled = 0;
     const { innerHeight } = window;
@@ -275,14 +287,7 @@ describe('the Portfolio of a desk: only the rows in view are in the DOM', () => 
       return { top: 100 + i * 1_000 - scrolled, height } as DOMRect;
     };
     try {
-      const f = fakeApi({
-        settings: () => SETTINGS,
-        watchList: () => wallets.map((w) => ({ owner: w.owner, label: w.label, added_at: 0 })),
-        portfolio: () => ({ data: { ...SUMMARY, wallets }, source: 'network', fetchedAt: NOW, stale: false }),
-        walletNfts: () => ({ data: { items: [], isLastPage: true }, source: 'network', fetchedAt: NOW, stale: false }),
-      });
-      setApi(f.api);
-      const w = mount(PortfolioView, { attachTo: document.body, global: { plugins: [router] } });
+      const w = await mountDesk();
       const frame = async () => {
         await new Promise((r) => requestAnimationFrame(() => r(null)));
         await settle();
@@ -320,13 +325,6 @@ describe('the Portfolio of a desk: only the rows in view are in the DOM', () => 
   });
 
   it('draws a card far from the window as its name at its height, and in full once it comes near', async () => {
-    const router = await routerAt('/portfolio');
-    const wallets = Array.from({ length: 21 }, (_, i) => ({
-      ...WALLET,
-      owner: `0xowner${i}`,
-      label: `Desk ${i}`,
-      positions: Array.from({ length: 10 }, (_, k) => ({ ...LONG_SUI, manager_id: `0xm${i}-${k}` })),
-    }));
     // The browser's observer, told by hand: what it watches, and its callback.
     const watched: Element[] = [];
     let tell: ((entries: Array<Partial<IntersectionObserverEntry>>) => void) | undefined;
@@ -342,14 +340,7 @@ describe('the Portfolio of a desk: only the rows in view are in the DOM', () => 
       disconnect(): void {}
     } as unknown as typeof IntersectionObserver;
     try {
-      const f = fakeApi({
-        settings: () => SETTINGS,
-        watchList: () => wallets.map((w) => ({ owner: w.owner, label: w.label, added_at: 0 })),
-        portfolio: () => ({ data: { ...SUMMARY, wallets }, source: 'network', fetchedAt: NOW, stale: false }),
-        walletNfts: () => ({ data: { items: [], isLastPage: true }, source: 'network', fetchedAt: NOW, stale: false }),
-      });
-      setApi(f.api);
-      const w = mount(PortfolioView, { attachTo: document.body, global: { plugins: [router] } });
+      const w = await mountDesk();
       await settle();
       const cards = () => w.findAll('[data-testid="wallet-card"]');
       // Until the browser tells, every card is in full: nothing is hidden before it is known to be out of sight.
