@@ -6,19 +6,11 @@ import {
   type Holdings,
   type PricePair,
 } from '../../../src/shared/risk-model';
+import { DEFAULT_RISK_PARAMS } from '../../../src/main/core/risk/risk-params';
 import { modelPosition } from './position';
 
-/** The protocol's documented defaults (docs/service.md). */
-export const PARAMS: RiskParams = {
-  liquidation: 1.125,
-  target_liquidation: 1.25,
-  min_borrow: 1.25,
-  min_withdraw: 2,
-  user_reward: 0.01,
-  pool_reward: 0.04,
-  enabled: true,
-  source: 'service',
-};
+/** The protocol's documented defaults (docs/service.md), as the service publishes them. */
+export const PARAMS: RiskParams = { ...DEFAULT_RISK_PARAMS, source: 'service' };
 
 export const NOW = Date.parse('2026-11-25T12:00:00Z');
 

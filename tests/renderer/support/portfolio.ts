@@ -1,21 +1,13 @@
 import type { PortfolioSummary, PositionSummary, UsdPrice, WalletSummary } from '../../../src/shared/contract';
 import { DAY_MS, sizeOf, valueAt, type Holdings, type RiskThresholds } from '../../../src/shared/risk-model';
+import { DEFAULT_RISK_PARAMS } from '../../../src/main/core/risk/risk-params';
 import { modelPosition } from './position';
 
 /** A minute ago: the prices read "1 min ago". */
 export const NOW = Date.now() - 60_000;
 
 /** The protocol's documented defaults (docs/service.md): SHORT_SUI and LONG_DEEP are below the minimum borrow ratio. */
-export const PARAMS = {
-  liquidation: 1.125,
-  target_liquidation: 1.25,
-  min_borrow: 1.25,
-  min_withdraw: 2,
-  user_reward: 0.01,
-  pool_reward: 0.04,
-  enabled: true,
-  source: 'default' as const,
-};
+export const PARAMS = DEFAULT_RISK_PARAMS;
 
 export const THRESHOLDS: RiskThresholds = { warning: 1.2, critical: 1.15, near_pct: 3 };
 

@@ -1,19 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import type { DigestFacts, DigestPosition } from '../../../../src/main/core/digest/digest-facts';
+import { DEFAULT_RISK_PARAMS } from '../../../../src/main/core/risk/risk-params';
 import { digestText } from '../../../../src/main/core/digest/digest-text';
 import type { PositionSummary } from '../../../../src/shared/contract';
 import { suiLong } from '../../../support/positions';
 
 const HOUR = 3_600_000;
 const AT = Date.UTC(2026, 10, 24, 13);
-const PARAMS = {
-  liquidation: 1.125,
-  target_liquidation: 1.25,
-  min_borrow: 1.25,
-  min_withdraw: 2,
-  user_reward: 0.01,
-  pool_reward: 0.04,
-};
 
 /** A desk position: its ratio, distance and level now, and its distance 24 h before. */
 function held(
@@ -28,7 +21,7 @@ function held(
       risk_ratio: now.ratio,
       distance_pct: now.distance,
       level: now.level ?? 'ok',
-      risk_params: PARAMS,
+      risk_params: DEFAULT_RISK_PARAMS,
       pool_name: 'SUI_USDC',
       side: 'long',
       size: 1000,
