@@ -95,13 +95,27 @@ const trueMinus = (text: string): string => text.replace('-', MINUS);
  * has no sign ("0.0", never "−0.0").
  */
 export function decimalText(value: Decimal, digits: number, locale: string, signed = false): string {
-  return trueMinus(
+  const f = keyed(decimalFormats, `${locale}\u0000${digits}\u0000${signed ? '+' : ''}`, () =>
     numberFormat(locale, {
       minimumFractionDigits: digits,
       maximumFractionDigits: digits,
       signDisplay: signed ? 'exceptZero' : 'negative',
-    }).format(value as number | `${number}`),
+    }),
   );
+  return trueMinus(f.format(value as number | `${number}`));
+}
+
+/**
+ * The most called formatters (every figure and time of every row, on each valuation) keep their
+ * own short keys: `numberFormat`'s JSON key was a third of a desk's formatting per push.
+ */
+const decimalFormats = new Map<string, Intl.NumberFormat>();
+const timeFormats = new Map<string, Intl.DateTimeFormat>();
+const clockFormats = new Map<string, Intl.DateTimeFormat>();
+function keyed<F>(cache: Map<string, F>, key: string, make: () => F): F {
+  let f = cache.get(key);
+  if (f === undefined) cache.set(key, (f = make()));
+  return f;
 }
 
 /**
@@ -319,15 +333,17 @@ export function leverageText(value: number, locale: string): string {
  */
 export function timeText(at: number | Date, locale: string, now: number | Date = Date.now()): string {
   const thisYear = new Date(at).getFullYear() === new Date(now).getFullYear();
-  return dateFormat(locale, {
-    month: 'short',
-    day: 'numeric',
-    ...(thisYear ? {} : { year: 'numeric' }),
-    hour: 'numeric',
-    minute: '2-digit',
-    second: '2-digit',
-    timeZoneName: 'short',
-  }).format(at);
+  return keyed(timeFormats, `${locale}\u0000${thisYear}`, () =>
+    dateFormat(locale, {
+      month: 'short',
+      day: 'numeric',
+      ...(thisYear ? {} : { year: 'numeric' }),
+      hour: 'numeric',
+      minute: '2-digit',
+      second: '2-digit',
+      timeZoneName: 'short',
+    }),
+  ).format(at);
 }
 
 /**
@@ -339,13 +355,15 @@ export function timeText(at: number | Date, locale: string, now: number | Date =
  * the clock of another zone than the reader's (quiet hours, kept on the zone they were set in).
  */
 export function clockText(at: number | Date, locale: string, zone = true, seconds = false, timeZone?: string): string {
-  return dateFormat(locale, {
-    hour: 'numeric',
-    minute: '2-digit',
-    ...(seconds ? { second: '2-digit' } : {}),
-    ...(zone ? { timeZoneName: 'short' } : {}),
-    ...(timeZone ? { timeZone } : {}),
-  }).format(at);
+  return keyed(clockFormats, `${locale}\u0000${zone}\u0000${seconds}\u0000${timeZone ?? ''}`, () =>
+    dateFormat(locale, {
+      hour: 'numeric',
+      minute: '2-digit',
+      ...(seconds ? { second: '2-digit' } : {}),
+      ...(zone ? { timeZoneName: 'short' } : {}),
+      ...(timeZone ? { timeZone } : {}),
+    }),
+  ).format(at);
 }
 
 /**

@@ -1,5 +1,5 @@
 import { computed, type ComputedRef } from 'vue';
-import { useRoute, useRouter } from 'vue-router';
+import { useRoute, useRouter, type Router } from 'vue-router';
 
 /** A view of the sidebar. */
 export type ViewName = 'portfolio' | 'wallet' | 'collection' | 'markets' | 'margin' | 'events' | 'alerts' | 'settings';
@@ -36,14 +36,26 @@ export function pathOf(name: PageName, param?: string): string {
   return `/${name}${param ? `/${encodeURIComponent(param)}` : ''}`;
 }
 
+/** Each router's hrefs by path, as `router.resolve` gave them: one per page a view links (thousands at most). */
+const resolved = new WeakMap<Router, Map<string, string>>();
+
 /** Links between views (`hrefOf('manager', id)` is `#/manager/<id>`), and moves to one, through the app's router. */
 export function useLinks(): {
   hrefOf: (name: PageName, param?: string) => string;
   navigate: (name: PageName, param?: string) => void;
 } {
   const router = useRouter();
+  let hrefs = resolved.get(router);
+  if (!hrefs) resolved.set(router, (hrefs = new Map()));
+  const known = hrefs;
   return {
-    hrefOf: (name, param) => router.resolve(pathOf(name, param)).href,
+    // An address resolves to one href for the router's life: every row of a desk asks it on each valuation.
+    hrefOf: (name, param) => {
+      const path = pathOf(name, param);
+      let href = known.get(path);
+      if (href === undefined) known.set(path, (href = router.resolve(path).href));
+      return href;
+    },
     navigate: (name, param) => void router.push(pathOf(name, param)),
   };
 }
