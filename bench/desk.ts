@@ -6,8 +6,9 @@
  * headless Chromium (1440 × 900) while valuations arrive and the content pane scrolls down and up
  * (120 px every 250 ms). Measured in the page: the interval between animation frames
  * (requestAnimationFrame deltas: a frame whose work passes 16.7 ms makes the next one late), the
- * long animation frames Chromium reports (over 50 ms), the position rows in the DOM and the
- * Portfolio pushes that arrived. The baseline is the first count (5 wallets), measured in the same
+ * long animation frames Chromium reports (over 50 ms; each split into its scripts and its style
+ * and layout, and named by its longest script: a valuation's push is `EventSource.onrisk`), the
+ * position rows in the DOM and the Portfolio pushes that arrived. The baseline is the first count (5 wallets), measured in the same
  * run. Budget: the frame interval's p95 within one frame at 60 Hz (≤ 17.5 ms: 16.7 and the timer's
  * jitter) at every count.
  *
@@ -81,9 +82,24 @@ const RECORDER = `(() => {
     requestAnimationFrame(frame);
   };
   requestAnimationFrame((t) => { last = t; requestAnimationFrame(frame); });
+  // Each long frame split: its scripts (and the style and layout they forced), then the frame's
+  // own style and layout and the rest of its rendering; the script that ran longest names it.
   try {
-    new PerformanceObserver((list) => { for (const e of list.getEntries()) b.loafs.push(e.duration); })
-      .observe({ type: 'long-animation-frame' });
+    new PerformanceObserver((list) => {
+      for (const e of list.getEntries()) {
+        const end = e.startTime + e.duration;
+        const scripts = e.scripts || [];
+        const longest = scripts.reduce((a, s) => (a && a.duration >= s.duration ? a : s), null);
+        b.loafs.push({
+          ms: e.duration,
+          script: scripts.reduce((n, s) => n + s.duration, 0),
+          forced: scripts.reduce((n, s) => n + (s.forcedStyleAndLayoutDuration || 0), 0),
+          layout: e.styleAndLayoutStart > 0 ? end - e.styleAndLayoutStart : 0,
+          render: e.renderStart > 0 ? end - e.renderStart : 0,
+          by: longest ? longest.invoker + (longest.sourceFunctionName ? ' ' + longest.sourceFunctionName : '') : '(no script)',
+        });
+      }
+    }).observe({ type: 'long-animation-frame' });
   } catch {}
   const pane = document.querySelector('main.content');
   let down = true;
@@ -94,6 +110,26 @@ const RECORDER = `(() => {
     pane.scrollBy(0, down ? 120 : -120);
   }, 250);
 })()`;
+
+/** A long animation frame as the page's recorder keeps it. */
+interface Loaf {
+  ms: number;
+  script: number;
+  forced: number;
+  layout: number;
+  render: number;
+  by: string;
+}
+
+/** Each distinct name with its count, most first: ["12  EventSource.onmessage", …]. */
+function countedBy(names: readonly string[], top = 5): string[] {
+  const n = new Map<string, number>();
+  for (const x of names) n.set(x, (n.get(x) ?? 0) + 1);
+  return [...n.entries()]
+    .sort((a, b) => b[1] - a[1])
+    .slice(0, top)
+    .map(([name, count]) => `${String(count).padStart(4)}  ${name}`);
+}
 
 interface Run {
   wallets: number;
@@ -106,6 +142,10 @@ interface Run {
   late: number;
   loafs: number;
   loafMax: number;
+  /** The long frames' medians, ms: the whole frame, its scripts, and its style and layout (forced by scripts or its own). */
+  loafSplit: { ms: number; script: number; layout: number };
+  /** The long frames by the script that ran longest in each: "12  EventSource.onmessage". */
+  loafBy: string[];
   maxRows: number;
   pushes: number;
   seconds: number;
@@ -207,7 +247,7 @@ async function measure(serve: ServeProcess, page: Page, wallets: number): Promis
   }
   const b = (await page.evaluate(`(() => { window.__desk.stop = true; return window.__desk; })()`)) as {
     deltas: number[];
-    loafs: number[];
+    loafs: Loaf[];
     maxRows: number;
   };
   const seconds = (Date.now() - t0) / 1000;
@@ -224,7 +264,22 @@ async function measure(serve: ServeProcess, page: Page, wallets: number): Promis
     max: d.length ? Math.max(...d) : NaN,
     late: d.filter((x) => x > 25).length,
     loafs: b.loafs.length,
-    loafMax: b.loafs.length ? Math.max(...b.loafs) : 0,
+    loafMax: b.loafs.length ? Math.max(...b.loafs.map((l) => l.ms)) : 0,
+    loafSplit: {
+      ms: pct(
+        b.loafs.map((l) => l.ms),
+        0.5,
+      ),
+      script: pct(
+        b.loafs.map((l) => l.script),
+        0.5,
+      ),
+      layout: pct(
+        b.loafs.map((l) => l.forced + l.layout),
+        0.5,
+      ),
+    },
+    loafBy: countedBy(b.loafs.map((l) => l.by)),
     maxRows: b.maxRows,
     pushes,
     seconds,
@@ -272,6 +327,11 @@ async function main(): Promise<void> {
         console.log(
           `${String(n).padStart(4)} wallets: ${run.positions} positions, ${run.maxRows} rows in the DOM at most, frame p50 ${run.p50.toFixed(1)} p95 ${run.p95.toFixed(1)} max ${run.max.toFixed(1)} ms, ${run.late} late of ${run.frames}, ${run.loafs} long frames, ${run.pushes} Portfolio pushes`,
         );
+        const l = run.loafSplit;
+        console.log(
+          `      long frames, median: ${l.ms.toFixed(1)} ms, of it script ${l.script.toFixed(1)} ms, style and layout ${l.layout.toFixed(1)} ms; by their longest script:`,
+        );
+        for (const line of run.loafBy) console.log(`      ${line}`);
       } finally {
         await page.close();
         serve.child.kill('SIGTERM');
@@ -288,13 +348,13 @@ async function main(): Promise<void> {
   const lines = [
     '## The desk: the Portfolio of many wallets in Chromium',
     '',
-    `Written by \`npm run bench:desk${process.argv.length > 2 ? ` -- ${process.argv.slice(2).join(' ')}` : ''}\` (bench/desk.ts) on ${new Date().toISOString().slice(0, 16)} UTC, ${code}: a Demo network of ${OWNERS} margin owners (seed ${SEED}, speed ${SPEED}) in its own process, \`tidewatch serve --plan pro\` watching its busiest wallets, the Portfolio open in headless Chromium (1440 × 900) for ${SECONDS} s while valuations arrive and the pane scrolls 120 px every 250 ms. Frame: the interval between animation frames (work over 16.7 ms in a frame makes it late). Baseline: ${base.wallets} wallets, the first row, measured in the same run. Budget: p95 ≤ ${BUDGET_MS} ms.`,
+    `Written by \`npm run bench:desk${process.argv.length > 2 ? ` -- ${process.argv.slice(2).join(' ')}` : ''}\` (bench/desk.ts) on ${new Date().toISOString().slice(0, 16)} UTC, ${code}: a Demo network of ${OWNERS} margin owners (seed ${SEED}, speed ${SPEED}) in its own process, \`tidewatch serve --plan pro\` watching its busiest wallets, the Portfolio open in headless Chromium (1440 × 900) for ${SECONDS} s while valuations arrive and the pane scrolls 120 px every 250 ms. Frame: the interval between animation frames (work over 16.7 ms in a frame makes it late). Long animation frames: those over 50 ms as Chromium reports them (nearly one per push: the valuation's frame), split by the Long Animation Frames API into its scripts (the push's handler and Vue's update) and its style and layout; the rest of such a frame is painting, in software here (headless, no GPU). Baseline: ${base.wallets} wallets, the first row, measured in the same run. Budget: p95 ≤ ${BUDGET_MS} ms.`,
     '',
-    '| wallets | positions | rows in the DOM, at most | Portfolio pushes | frames | frame p50 ms | frame p95 ms | frame max ms | frames over 25 ms | long animation frames (max ms) | p95 / baseline | budget met |',
-    '| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- |',
+    '| wallets | positions | rows in the DOM, at most | Portfolio pushes | frames | frame p50 ms | frame p95 ms | frame max ms | frames over 25 ms | long animation frames (max ms) | long frame median ms: script, style and layout | p95 / baseline | budget met |',
+    '| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- |',
     ...runs.map(
       (r) =>
-        `| ${r.wallets} | ${r.positions.toLocaleString('en-US')} | ${r.maxRows} | ${r.pushes} | ${r.frames.toLocaleString('en-US')} | ${f(r.p50)} | ${f(r.p95)} | ${f(r.max)} | ${r.late} | ${r.loafs} (${f(r.loafMax)}) | ${(r.p95 / base.p95).toFixed(2)}x | ${r.p95 <= BUDGET_MS ? 'yes' : '**no**'} |`,
+        `| ${r.wallets} | ${r.positions.toLocaleString('en-US')} | ${r.maxRows} | ${r.pushes} | ${r.frames.toLocaleString('en-US')} | ${f(r.p50)} | ${f(r.p95)} | ${f(r.max)} | ${r.late} | ${r.loafs} (${f(r.loafMax)}) | ${f(r.loafSplit.ms)}: ${f(r.loafSplit.script)}, ${f(r.loafSplit.layout)} | ${(r.p95 / base.p95).toFixed(2)}x | ${r.p95 <= BUDGET_MS ? 'yes' : '**no**'} |`,
     ),
   ];
   console.log(`\n${lines.join('\n')}`);
