@@ -261,6 +261,25 @@ describe('the repair plan on the manager page', () => {
       expect(amountOf(s, 'repair-close-amount')).toBe(reduceOnlyCloseFor(H, P, adviceTarget(1.5), 4)!.amount);
     });
 
+    it('aims out of the band once the position falls into it while the page is open, unless a target was picked', async () => {
+      // Review: a manager page opened at 1.421 kept "to get back to 1.224" after the position fell to
+      // 1.173, while its alert aimed at the minimum borrow ratio (1.250).
+      const h = { base: 1000, quote: 200, debtBase: 0, debtQuote: 2300 };
+      const fallen = position({ h, thresholds });
+      const w = mount(RepairPanel, { props: { position: position({ thresholds }), own: false } });
+      const select = () => w.get('[data-testid="repair-target"]').element as HTMLSelectElement;
+      expect(select().value).toBe('warning');
+      await w.setProps({ position: fallen });
+      expect(select().value).toBe('borrow');
+      expect(w.get('[data-testid="repair-refused"]').text()).toContain("below SUI_USDC's minimum borrow ratio 1.250");
+      expect(amountOf(w, 'repair-deposit-USDC')).toBe(depositFor(h, P, adviceTarget(1.25), 'quote', 6)!.amount);
+      expect(w.get('[data-testid="repair-text"]').text()).toContain('to get back to 1.250');
+      // A target the trader picked stays picked as the position moves.
+      await w.get('[data-testid="repair-target"]').setValue('pool');
+      await w.setProps({ position: position({ thresholds }) });
+      expect(select().value).toBe('pool');
+    });
+
     it('hides the amounts of your own position in privacy mode, never the price or the ratios', () => {
       const h = { base: 1000, quote: 200, debtBase: 0, debtQuote: 2300 };
       privacy.value = true;
