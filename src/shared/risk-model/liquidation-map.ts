@@ -182,6 +182,11 @@ export interface Cascade {
    * known from the book.
    */
   exhausted: boolean;
+  /**
+   * The first level of the depth assumed past the book read (null: the walk stayed within it): one
+   * step past the last level read, or the trigger itself where the move went past the book.
+   */
+  assumedFrom: number | null;
   /** The levels of the side read (the walk's book), and the price of the last (null: none). */
   levels: number;
   lastLevel: number | null;
@@ -223,6 +228,7 @@ export function cascadeAt(
     priceAfter: trigger,
     beyondBook: false,
     exhausted: false,
+    assumedFrom: null,
     levels: levels.length,
     lastLevel: levels.length > 0 ? levels[levels.length - 1]!.price : null,
   };
@@ -257,6 +263,7 @@ export function cascadeAt(
     const price = down ? from - assumed * step : from + assumed * step;
     if (!(price > 0)) return null;
     out.beyondBook = true;
+    out.assumedFrom ??= price;
     return { price, quantity: assumedQty };
   };
   while (pending > EPS) {

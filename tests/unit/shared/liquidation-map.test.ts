@@ -119,6 +119,8 @@ describe('the liquidation map', () => {
     expect(fall.base).toBeCloseTo(140, 9);
     expect(fall.priceAfter).toBeCloseTo(2.305, 9);
     expect(fall.lastLevel).toBeCloseTo(2.6, 12);
+    // The move went past the book: the assumed depth starts at the trigger, not past 2.60.
+    expect(fall.assumedFrom).toBeCloseTo(2.5, 9);
   });
 
   it('stops where the assumed depth ends instead of making up a price', () => {
@@ -136,6 +138,7 @@ describe('the liquidation map', () => {
     expect(fall.repay).toBeCloseTo(658, 9);
     expect(fall.base).toBeCloseTo(280, 9);
     expect(fall.priceAfter).toBeCloseTo(2.01, 9);
+    expect(fall.assumedFrom).toBeCloseTo(2.4, 9);
   });
 
   it('walks a rise through the asks, the shorts buying back what they owe', () => {

@@ -66,9 +66,10 @@ export function cascadeRows(
 /**
  * "A fall to 2.7216 liquidates 11 longs, $268,594 to repay; they sell 95,412.0000 SUI, which the
  * 20 bid levels read absorb down to 2.6950." Past the last level read the end rests on assumed
- * depth, and the sentence says so ("past the last level read (3.2105) the depth is assumed: …");
- * where the book read and the depth assumed past it run out, it says only "more than the book
- * read can absorb: beyond 3.0365", never a made-up price.
+ * depth, and the sentence says where it was assumed ("The 20 bid levels read end at 3.2105; taken
+ * on from 3.0500 as deep as they are on average, the book absorbs them down to 2.9800."); where
+ * the assumed levels run out too, it says which span did not absorb them, never a made-up price.
+ * Those set off by the others' trades are said once, after the count.
  */
 export function cascadeText(c: Cascade, pool: Pool, pd: number): string {
   const down = c.direction === 'down';
@@ -79,16 +80,18 @@ export function cascadeText(c: Cascade, pool: Pool, pd: number): string {
   const base = amount(c.base, pool.base_asset_symbol, PUBLIC);
   const read = `${count(c.levels, PUBLIC)} ${down ? 'bid' : 'ask'} ${c.levels === 1 ? 'level' : 'levels'} read`;
   const way = down ? 'down' : 'up';
-  const last = c.lastLevel === null ? '' : ` (${price(c.lastLevel, pd)})`;
+  const lastRead = c.lastLevel === null ? '' : ` end at ${price(c.lastLevel, pd)}`;
+  const from = c.assumedFrom === null ? '' : ` from ${price(c.assumedFrom, pd)}`;
   const end = c.exhausted
-    ? `, more than the book read can absorb: beyond ${price(c.priceAfter, pd)}${
-        c.beyondBook ? `, past the last of the ${read}${last} and as far again assumed as deep as they are` : ''
-      }`
+    ? c.beyondBook
+      ? `, more than the book can be taken to absorb: the ${read}${lastRead}, and as many levels again as deep as they are on average,${from} to ${price(c.priceAfter, pd)}, do not absorb them`
+      : `, more than the ${read} can absorb (beyond ${price(c.priceAfter, pd)})`
     : c.beyondBook
-      ? `; past the last level read${last} the depth is assumed: as deep as the ${read} on average, it would absorb them ${way} to ${price(c.priceAfter, pd)}`
+      ? `. The ${read}${lastRead}; taken on${from} as deep as they are on average, the book absorbs them ${way} to ${price(c.priceAfter, pd)}`
       : `, which the ${read} absorb ${way} to ${price(c.priceAfter, pd)}`;
-  const onTheWay = c.onTheWay > 0 ? ` (${count(c.onTheWay, PUBLIC)} of them set off on the way)` : '';
-  return `${move} liquidates ${count(c.liquidated, PUBLIC)} ${who}${onTheWay}, ${quoteMoney(c.repay, pool)} to repay; they ${trade} ${base}${end}.`;
+  const setOff =
+    c.onTheWay > 0 ? `, ${count(c.onTheWay, PUBLIC)} of them set off by the others' ${down ? 'sales' : 'buying'}` : '';
+  return `${move} liquidates ${count(c.liquidated, PUBLIC)} ${who}${setOff}, ${quoteMoney(c.repay, pool)} to repay; they ${trade} ${base}${end}.`;
 }
 
 /** One bucket's bar on the band (px, from the band's top left), at its price on the candle chart's scale. */
