@@ -128,7 +128,16 @@ async function creditsForecast(dir: string, pools: Pool[], demo: boolean): Promi
         ? ''
         : `: ${percentText(f.shareOfPlanDay * 100, 0, CORE_LOCALE)} of the ${f.planLabel} plan's day`;
     const lines = f.lines
-      .map((l) => `\n        ${l.what}: ${countText(l.perDay, CORE_LOCALE)} a day (${l.detail})`)
+      .map(
+        (l) =>
+          `\n        ${l.what}: ${
+            l.perHour === undefined
+              ? `${countText(l.perDay, CORE_LOCALE)} a day`
+              : l.perHour === null
+                ? 'not measured yet'
+                : `${countText(l.perHour, CORE_LOCALE)} an hour while open`
+          } (${l.detail})`,
+      )
       .join('');
     return `about ${countText(f.perDay, CORE_LOCALE)} credits a day at these settings${share}${demo ? ' (the Demo network itself is free)' : ''}${lines}\n       `;
   } finally {

@@ -142,14 +142,23 @@ export interface ForecastPreview {
 
 /** What Tidewatch forecasts it spends a day at the current settings (the cost model). */
 export interface CreditForecast {
-  /** Credits a day: the reads, the margin stream and every pool stream open now (as if open all day). */
+  /** Credits a day: the reads, the margin stream and every guard stream open now (as if open all day). */
   perDay: number;
   /**
    * Where they go, one line per read or stream: the margin stream, each price, the records, the
    * event reads, each pool stream open now, and the guard's pool stream when none is open (nothing
    * now; what it would cost, or why the plan never opens one).
    */
-  lines: Array<{ what: string; perDay: number; detail: string }>;
+  lines: Array<{
+    what: string;
+    perDay: number;
+    detail: string;
+    /**
+     * A pool page's stream: credits an hour while the page is open (null: not measured yet), not
+     * in `perDay` (0), since it closes with the page.
+     */
+    perHour?: number | null;
+  }>;
   /** The plan chosen in Settings (`custom`: none of the service's). */
   plan: string;
   planLabel: string;

@@ -56,12 +56,20 @@ export function forecastSentence(f: CreditForecast): string {
     );
   }
   const at = f.preview ? 'the settings above, not saved' : 'these settings';
+  // A pool page's stream closes with the page: said per hour, apart from the day's figure.
+  const pages = f.lines.filter((l) => typeof l.perHour === 'number');
+  const hourly = pages.reduce((a, l) => a + (l.perHour ?? 0), 0);
+  const whileOpen =
+    pages.length === 0
+      ? ''
+      : ` Open, ${pages.length === 1 ? `the ${pages[0]!.what.replace(/ pool stream$/, '')} page adds` : `the ${whole(pages.length)} pool pages add`} about ${about(hourly)} credits an hour.`;
   // The Demo network charges nothing: the figure is what the service would read and charge, at speed 1.
   const head = f.demo
     ? `On the data service these wallets would cost about ${about(f.perDay)} credits a day at ${at}`
     : `About ${about(f.perDay)} credits a day at ${at}`;
-  if (parts.length === 0) return `${head}. A custom plan without a monthly budget: nothing to compare it with.`;
-  return `${head}: ${parts.join(', and ')}.`;
+  if (parts.length === 0)
+    return `${head}. A custom plan without a monthly budget: nothing to compare it with.${whileOpen}`;
+  return `${head}: ${parts.join(', and ')}.${whileOpen}`;
 }
 
 /**

@@ -100,8 +100,9 @@ const round = (x: number): number => Math.round(x);
 /**
  * The cost model (docs/credits.md "What it costs"): credits a day at the current settings, from
  * the reads the guard has scheduled (their published prices), the margin stream's measured volume
- * (1 credit per KB), the record reads events caused, and each pool stream open now as if it stayed
- * open all day (its own line; per hour too, for the pool's page). Without a guard stream open, a
+ * (1 credit per KB), the record reads events caused, and each guard stream open now as if it
+ * stayed open all day; a pool page's stream has its own line per hour, apart from the day's figure
+ * (it closes with the page). Without a guard stream open, a
  * line says what one would cost while a position is in danger, or why the plan never opens one.
  */
 export function forecast(i: CostInputs): Omit<CreditForecast, 'preview' | 'demo'> {
@@ -184,18 +185,34 @@ export function forecast(i: CostInputs): Omit<CreditForecast, 'preview' | 'demo'
       return;
     }
     const hour = measured ?? assumed;
+    const how = hour === null ? '' : `, ${measured === null ? 'assumed until measured' : `measured${atSpeed}`}`;
+    if (!p.guard) {
+      // A page's stream is the trader's doing, open while the page is: per hour, apart from the
+      // day's figure (a review's pool page left open in a tab read as 671 % of the Builder plan).
+      lines.push({
+        what: `${p.pool} pool stream`,
+        perDay: 0,
+        perHour: measured,
+        detail:
+          measured === null
+            ? `${open}: its cost is being measured; not in the day's total`
+            : `${open}${how}; not in the day's total: it closes with the page`,
+      });
+      return;
+    }
     lines.push({
       what: `${p.pool} pool stream`,
       perDay: hour === null ? 0 : round(hour * 24),
       detail:
         hour === null
           ? `${open}: its cost is being measured`
-          : `${open}: about ${countText(hour, CORE_LOCALE)} credits an hour${measured === null ? ', assumed until measured' : `, measured${atSpeed}`}, counted as if open all day`,
+          : `${open}: about ${countText(hour, CORE_LOCALE)} credits an hour${how}, counted as if open all day`,
     });
-    if (p.guard) guardLines.push(lines.at(-1)!);
+    guardLines.push(lines.at(-1)!);
   });
   capGuardLines(guardLines, i.guardRoomPerDay ?? null);
-  if (i.guardStream && !i.poolStreams.some((p) => p.guard && p.barred === undefined)) {
+  // A guard stream open here has its line (open, or why the plan would not hold it): no second one.
+  if (i.guardStream && !i.poolStreams.some((p) => p.guard)) {
     const never = i.guardStream.never;
     lines.push({
       what: 'Pool stream for a position in danger',

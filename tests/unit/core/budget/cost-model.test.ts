@@ -107,23 +107,25 @@ describe('the cost model', () => {
       poolStreams: [{ pool: 'SUI_USDC', rate: 2048 }],
       guardStream: { assumedPerHour: 40_000, never: null },
     });
-    // 2 KB/s is 7,200 credits an hour: 172,800 a day if the page stays open, in the day's figure.
+    // 2 KB/s is 7,200 credits an hour while the page is open: said per hour, apart from the day's
+    // figure (a review's page left open in a tab read as 671 % of the Builder plan).
     const reads = MARGIN_STREAM_PRIOR_PER_DAY + 96 * 20 + 48 * 20 + 8 * recordsReadCredits(5) + 4 * 100;
-    expect(f.perDay).toBe(reads + 172_800);
+    expect(f.perDay).toBe(reads);
     expect(f.perDay).toBe(f.lines.reduce((a, l) => a + l.perDay, 0));
-    expect(f.shareOfPlanDay).toBeCloseTo((reads + 172_800) / (250_000 / 30), 6);
+    expect(f.shareOfPlanDay).toBeCloseTo(reads / (250_000 / 30), 6);
     expect(f.lines.map((l) => [l.what, l.perDay])).toEqual([
       ['Margin stream (always open: the liquidation alarm)', MARGIN_STREAM_PRIOR_PER_DAY],
       ['SUI price', 1_920],
       ['WAL price', 960],
       ['Margin records (loans, deposits, supplies)', 8 * recordsReadCredits(5)],
       ["Records read again for watched managers' events", 400],
-      ['SUI_USDC pool stream', 172_800],
+      ['SUI_USDC pool stream', 0],
       ['Pool stream for a position in danger', 0],
     ]);
-    expect(f.lines.at(-2)!.detail).toBe(
-      'open while its page is shown: about 7,200 credits an hour, measured, counted as if open all day',
-    );
+    expect(f.lines.at(-2)).toMatchObject({
+      perHour: 7200,
+      detail: "open while its page is shown, measured; not in the day's total: it closes with the page",
+    });
     expect(f.lines.at(-1)!.detail).toBe(
       'none open: one opens on the pool of a watched position in danger when a stream and the budget allow it, about 40,000 credits an hour while open',
     );
@@ -233,7 +235,27 @@ describe('the cost model on the Demo network and under a budget', () => {
     ]);
   });
 
-  it("forecasts the guard's streams at most at what the day leaves them, a page's stream in full", () => {
+  it('says a barred guard stream once, without a second line that none is open', () => {
+    // Review (Builder preview): "DEEP_USDC pool stream 0 — open while it guards a watched position
+    // in danger here; …" stood directly above "Pool stream for a position in danger 0 — none open".
+    const f = forecast({
+      ...base,
+      marginStreamRate: null,
+      reads: readPlan({}, null),
+      poolStreams: [
+        { pool: 'DEEP_USDC', rate: 1024, guard: true, barred: "the plan's budget would not leave an hour of it" },
+      ],
+      guardStream: { assumedPerHour: 40_000, never: null },
+      demoSpeed: 20,
+    });
+    expect(f.lines.map((l) => l.what)).toEqual([
+      'Margin stream (always open: the liquidation alarm)',
+      'Margin records (loans, deposits, supplies)',
+      'DEEP_USDC pool stream',
+    ]);
+  });
+
+  it("forecasts the guard's streams at most at what the day leaves them, a page's stream an hour", () => {
     const streams = {
       ...base,
       marginStreamRate: 1024,
@@ -247,15 +269,19 @@ describe('the cost model on the Demo network and under a budget', () => {
     };
     const lines = (room: number | null) =>
       forecast({ ...streams, guardRoomPerDay: room }).lines.filter((l) => / pool stream$/.test(l.what));
-    // Unbounded: each as if open all day (3 KB/s is 259,200 a day).
-    expect(lines(null).map((l) => l.perDay)).toEqual([259_200, 86_400, 86_400]);
+    // Unbounded: each guard stream as if open all day (3 KB/s is 259,200 a day); the page's an hour.
+    expect(lines(null).map((l) => [l.perDay, l.perHour])).toEqual([
+      [259_200, undefined],
+      [86_400, undefined],
+      [0, 3600],
+    ]);
     // 100,000 a day for the guard: shared 3 to 1; the page's stream is not the guard's.
     const capped = lines(100_000);
-    expect(capped.map((l) => l.perDay)).toEqual([75_000, 25_000, 86_400]);
+    expect(capped.map((l) => l.perDay)).toEqual([75_000, 25_000, 0]);
     expect(capped[0]!.detail).toBe(
       "open while it guards a watched position in danger: about 10,800 credits an hour, measured, open only while the day's budget leaves an hour of it: 100,000 a day for the guard's streams",
     );
-    expect(lines(1_000_000).map((l) => l.perDay)).toEqual([259_200, 86_400, 86_400]);
+    expect(lines(1_000_000).map((l) => l.perDay)).toEqual([259_200, 86_400, 0]);
   });
 
   it('says which reads the budget slowed and which it stopped, as the status bar does', () => {
