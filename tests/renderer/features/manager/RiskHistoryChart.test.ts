@@ -8,6 +8,7 @@ import {
   interestDriftPerDay,
   interestProjection,
   MIN_HISTORY_MS,
+  readingPoints,
   riskChartWindow,
 } from '../../../../src/renderer/src/features/manager/position-model';
 import { DAY_MS } from '../../../../src/shared/risk-model';
@@ -36,6 +37,27 @@ function flatAt(p: PositionSummary, times: readonly number[]): RiskReading[] {
 }
 
 describe('the risk history chart', () => {
+  it('breaks the line where no reading came for much longer than usual, never drawing across the gap', () => {
+    // Review: 10:18:30-10:19:40 without readings was drawn as one straight diagonal.
+    const p = position();
+    const at = [0, 3_000, 6_000, 9_000, 80_000, 83_000].map((t) => NOW - 100_000 + t);
+    const readings = flatAt(p, at);
+    const options: Array<{ series: Array<{ data: Array<[number, number | null]>; connectNulls?: boolean }> }> = [];
+    mount(RiskHistoryChart, {
+      props: { readings, warning: 1.2, critical: 1.15, liquidation: 1.125 },
+      global: { stubs: { VChart: chartProbe(options), Echarts: chartProbe(options) } },
+    });
+    const line = options.at(-1)!.series[0]!;
+    expect(line.connectNulls).toBe(false);
+    // 71 s against a usual 3 s (and more than 30 s): one break, between the fourth and fifth reading.
+    expect(line.data.map((d) => d[1] === null)).toEqual([false, false, false, false, true, false, false]);
+    expect(line.data[4]![0]).toBeGreaterThan(at[3]!);
+    expect(line.data[4]![0]).toBeLessThan(at[4]!);
+    // A steady cadence, however slow (a budget reading every 5 min), is never broken.
+    const slow = readingPoints(flatAt(p, [0, 1, 2, 3].map((k) => NOW - k * 300_000).reverse()));
+    expect(slow.every((x) => x.ratio !== null)).toBe(true);
+  });
+
   it('continues the ratio dashed from the last reading with interest alone, down to the liquidation ratio when sooner than 90 days', () => {
     const p = position({ apr: 1.5 });
     const last = NOW - 60_000;

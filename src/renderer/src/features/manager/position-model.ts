@@ -191,6 +191,34 @@ export function interestProjection(
   return projectRatio(m.holdings, m.prices, debtRates(p), startMs, days);
 }
 
+/** A gap in the readings is at least this long, and this many times their usual interval. */
+export const GAP_MIN_MS = 30_000;
+export const GAP_INTERVALS = 4;
+
+/**
+ * The risk chart's line: each reading's time and ratio, with a break (a point of no ratio) where
+ * no reading came for much longer than usual (the app closed, the service away), so a gap is drawn
+ * as a gap, never as a straight line across it; `reading` is the index of each point's reading.
+ */
+export function readingPoints(
+  readings: ReadonlyArray<{ ts_ms: number; risk_ratio: number | null }>,
+): Array<{ at: number; ratio: number | null; reading: number | null }> {
+  const steps = readings
+    .slice(1)
+    .map((r, i) => r.ts_ms - readings[i]!.ts_ms)
+    .sort((a, b) => a - b);
+  const usual = steps.length > 0 ? steps[Math.floor(steps.length / 2)]! : 0;
+  const gap = Math.max(GAP_MIN_MS, GAP_INTERVALS * usual);
+  const out: Array<{ at: number; ratio: number | null; reading: number | null }> = [];
+  readings.forEach((r, i) => {
+    const before = readings[i - 1];
+    if (before && r.ts_ms - before.ts_ms > gap)
+      out.push({ at: (before.ts_ms + r.ts_ms) / 2, ratio: null, reading: null });
+    out.push({ at: r.ts_ms, ratio: r.risk_ratio, reading: i });
+  });
+  return out;
+}
+
 /** The dashed interest tail takes at most this share of the risk chart's width: the history keeps the rest. */
 export const TAIL_SHARE = 0.2;
 /** The least span of history the chart shows (a single reading still gets an axis). */
