@@ -305,3 +305,48 @@ export function liquidatedBetween(
   }
   return { count, repay };
 }
+
+/** How far the candle chart reaches for the map (`mapReach`): a share of each side's value, within a bound of the price. */
+export interface ReachRule {
+  /** The share of a side's repay the reach covers, nearest buckets first (0.85). */
+  share: number;
+  /** How far from the price it goes at most, a share of it (0.35): the candles stay readable. */
+  bound: number;
+}
+
+export const MAP_REACH: ReachRule = { share: 0.85, bound: 0.35 };
+
+/**
+ * The prices the candle chart's axis reaches so that the band beside it shows where the money is,
+ * as a heatmap does: on each side, the buckets nearest `last` (by their middle's distance) until
+ * they hold `share` of what the side repays, and the side's largest cluster whole; each price
+ * held within `bound` of `last` (what lies past it is counted off the band, not drawn). Lowest
+ * first; empty with no price or no positions.
+ */
+export function mapReach(
+  buckets: readonly MapBucket[],
+  clusters: readonly MapCluster[],
+  last: number | null,
+  rule: ReachRule = MAP_REACH,
+): number[] {
+  if (last === null || !(last > 0)) return [];
+  const lo = last * (1 - rule.bound);
+  const hi = last * (1 + rule.bound);
+  const held = (p: number): number => Math.min(hi, Math.max(lo, p));
+  const out: number[] = [];
+  for (const side of ['long', 'short'] as const) {
+    const full = buckets.filter((b) => b[side].repay > 0);
+    const total = full.reduce((a, b) => a + b[side].repay, 0);
+    if (!(total > 0)) continue;
+    const away = (b: MapBucket): number => Math.abs((b.low + b.high) / 2 - last);
+    let sum = 0;
+    for (const b of [...full].sort((a, c) => away(a) - away(c))) {
+      out.push(held(b.low), held(b.high));
+      sum += b[side].repay;
+      if (sum >= rule.share * total - 1e-9 * total) break;
+    }
+    const largest = clusters.find((c) => c.side === side);
+    if (largest) out.push(held(largest.low), held(largest.high));
+  }
+  return out.length === 0 ? [] : [Math.min(...out), Math.max(...out)];
+}

@@ -6,6 +6,7 @@ import {
   clustersOf,
   liquidatedBetween,
   mapEntryOf,
+  mapReach,
   type BookLevel,
   type Holdings,
   type LiquidationParams,
@@ -185,6 +186,70 @@ describe('the liquidation map', () => {
       ['short', 2, 497],
       ['long', 2, 358],
     ]);
+  });
+
+  /**
+   * A SUI-like crowd (the trader's review): the price at 3.20, 3 longs at 2.95 ($75K), 69 longs
+   * 2.55–2.7132 ($3,827,362, the largest cluster), 72 longs $3,902,362 in all; 10 shorts 3.30–3.48.
+   */
+  const crowd = (last: number, far: { low: number; high: number; n: number; repay: number }): MapEntry[] => [
+    ...Array.from({ length: 3 }, (_, i) => ({
+      manager_id: `N${i}`,
+      side: 'long' as const,
+      price: last * 0.922,
+      debt: 0,
+      repay: 25_000,
+      base: 0,
+      own: false,
+    })),
+    ...Array.from({ length: far.n }, (_, i) => ({
+      manager_id: `F${i}`,
+      side: 'long' as const,
+      price: far.low + (i * (far.high - far.low)) / (far.n - 1),
+      debt: 0,
+      repay: far.repay / far.n,
+      base: 0,
+      own: false,
+    })),
+    ...Array.from({ length: 10 }, (_, i) => ({
+      manager_id: `S${i}`,
+      side: 'short' as const,
+      price: last * (1.03 + i * 0.006),
+      debt: 0,
+      repay: 4_000,
+      base: 0,
+      own: false,
+    })),
+  ];
+
+  it('reaches where most of each side would repay, and its largest cluster, within 35 % of the price', () => {
+    const entries = crowd(3.2, { low: 2.55, high: 2.7132, n: 69, repay: 3_827_362 });
+    const buckets = bucketsOf(entries, bucketWidth(3.2, 0.001));
+    const clusters = clustersOf(buckets);
+    const [low, high] = mapReach(buckets, clusters, 3.2);
+    // The crowd 2.55–2.7132 whole (-20 %), not only the nearest longs at 2.95.
+    expect(low).toBeLessThanOrEqual(2.55);
+    // Shorts: 9 of the 10 (85 %), to 3.2 × 1.078.
+    expect(high).toBeGreaterThanOrEqual(3.2 * 1.078);
+    const longs = entries.filter((e) => e.side === 'long');
+    const inside = longs.filter((e) => e.price >= low!).reduce((a, e) => a + e.repay, 0);
+    expect(inside / longs.reduce((a, e) => a + e.repay, 0)).toBeGreaterThanOrEqual(0.85);
+    // DEEP after a drop: the shorts 18–30 % above the price, each side's value reached.
+    const deep = crowd(0.17, { low: 0.12, high: 0.14, n: 20, repay: 200_000 }).map((e) =>
+      e.side === 'short' ? { ...e, price: e.price * 1.15 } : e,
+    );
+    const deepBuckets = bucketsOf(deep, bucketWidth(0.17, 0.00001));
+    const [, deepHigh] = mapReach(deepBuckets, clustersOf(deepBuckets), 0.17);
+    const shorts = deep.filter((e) => e.side === 'short').map((e) => e.price);
+    expect(shorts.filter((p) => p <= deepHigh!).length / shorts.length).toBeGreaterThanOrEqual(0.85);
+    expect(Math.min(...shorts) / 0.17).toBeGreaterThan(1.18);
+    // Never past 35 % of the price: a crowd at -50 % is left off (the band counts it), the candles stay readable.
+    const far = crowd(3.2, { low: 1.5, high: 1.7, n: 69, repay: 3_827_362 });
+    const farBuckets = bucketsOf(far, bucketWidth(3.2, 0.001));
+    const [farLow] = mapReach(farBuckets, clustersOf(farBuckets), 3.2);
+    expect(farLow).toBeCloseTo(3.2 * 0.65, 9);
+    expect(mapReach(buckets, clusters, null)).toEqual([]);
+    expect(mapReach([], [], 3.2)).toEqual([]);
   });
 
   it("counts the others liquidated between a position's price and its liquidation price", () => {

@@ -1,6 +1,7 @@
 // @vitest-environment happy-dom
 import { mount } from '@vue/test-utils';
-import { describe, expect, it } from 'vitest';
+import { nextTick } from 'vue';
+import { describe, expect, it, vi } from 'vitest';
 import type { Pool } from '../../../../src/shared/api';
 import { rawPrice } from '../../../../src/shared/units';
 import CandleChart from '../../../../src/renderer/src/features/markets/CandleChart.vue';
@@ -206,5 +207,96 @@ describe("the last price's tag beside the price axis", () => {
         expect(tag!.x - plotRight, where).toBeLessThanOrEqual(4);
         expect(tag!.x + tag!.width, where).toBeLessThanOrEqual(width);
       }
+  });
+});
+
+describe('the position labels where the margin is narrow (the chart measured)', () => {
+  /** DEEP-like candles 0.150–0.200, the last 0.185. */
+  const DEEP_CANDLES = [0.15, 0.2, 0.185].map((c, i) => ({
+    timestamp: new Date(NOW - (3 - i) * 900_000).toISOString().slice(0, 19),
+    open: rawPrice(c, POOL),
+    high: rawPrice(c, POOL),
+    low: rawPrice(c, POOL),
+    close: rawPrice(c, POOL),
+    volume_base: '0',
+    volume_quote: '0',
+    trade_count: 1,
+  }));
+  /** The chart as laid out `width` px wide: a ResizeObserver that reports that width. */
+  async function drawAt(lines: PositionLine[], width: number): Promise<Option & { grid: Array<{ left: number }> }> {
+    class Observer {
+      constructor(private readonly cb: (e: Array<{ contentRect: { width: number } }>) => void) {}
+      observe(): void {
+        this.cb([{ contentRect: { width } }]);
+      }
+      disconnect(): void {}
+    }
+    vi.stubGlobal('ResizeObserver', Observer);
+    try {
+      const options: Array<Option & { grid: Array<{ left: number }> }> = [];
+      const w = mount(CandleChart, {
+        props: {
+          pool: POOL,
+          candles: DEEP_CANDLES,
+          daily: false,
+          zoom: { start: 0, end: 100 },
+          last: 0.185,
+          lines,
+          focus: null,
+          priceDecimals: 5,
+        },
+        global: { stubs: { VChart: chartProbe(options), Echarts: chartProbe(options) } },
+      });
+      // Drawn again once measured.
+      await nextTick();
+      w.unmount();
+      return options.at(-1)!;
+    } finally {
+      vi.unstubAllGlobals();
+    }
+  }
+  const singles = [line('8', 'liquidation', 0.19797), line('2', 'break-even', 0.18783)];
+  const crowd = [
+    ...singles,
+    line('a', 'liquidation', 0.15163),
+    line('b', 'liquidation', 0.1525),
+    line('c', 'liquidation', 0.1535),
+    line('a', 'break-even', 0.15489),
+  ];
+  /** The chart at 1280 and 1920 beside the band (about 850 px), narrower, and as wide as it was without it. */
+  const WIDTHS = [600, 850, 1_008, 1_080];
+
+  it('says what each line is and its price, with the one short id or none, never a cut one, inside the chart', async () => {
+    for (const lines of [singles, crowd])
+      for (const width of WIDTHS) {
+        const o = await drawAt(lines, width);
+        const left = o.grid[0]!.left;
+        const labels = o.graphic![0]!.children.filter((c) => c.type === 'text').map((c) => c.style.text!);
+        const where = `${lines.length} lines at ${width} px: ${labels.join(' | ')}`;
+        expect(labels.length, where).toBeGreaterThan(0);
+        for (const t of labels) {
+          // What it is first, then the one short form of an id or none, then its price(s).
+          expect(t, where).toMatch(
+            /^(?:(?:Liq|B\/E|Break-even)(?: 0x[0-9a-f]{6}…[0-9a-f]{4})? \d\.\d{5}|\d+ lines: (?:Liq ×\d+)?(?:, )?(?:(?:B\/E|Break-even) ×\d+)?, \d\.\d{5}–\d\.\d{5})$/,
+          );
+          expect(t, where).not.toMatch(/\.\.\.|…[0-9a-f]{1,3}\b/);
+        }
+        // Drawn whole in the margin: inside the chart's left edge, before the plot.
+        const drawn = drawnTexts(o, width, 430).filter((d) => labels.includes(d.text));
+        expect(drawn.length, where).toBe(labels.length);
+        for (const d of drawn) {
+          expect(d.x, `${where}: ${d.text}`).toBeGreaterThanOrEqual(0);
+          expect(d.x + d.width, `${where}: ${d.text}`).toBeLessThanOrEqual(left);
+        }
+      }
+    // The fullest words that fit: in full where the chart is wide, the id dropped where even "B/E" and it have no room.
+    const text = async (lines: PositionLine[], width: number) =>
+      (await drawAt(lines, width)).graphic![0]!.children.filter((c) => c.type === 'text').map((c) => c.style.text);
+    expect(await text(singles, 1_080)).toEqual(['Liq 0x888800…0088 0.19797', 'Break-even 0x222200…0022 0.18783']);
+    expect(await text(singles, 600)).toEqual(['Liq 0.19797', 'B/E 0.18783']);
+    // A merged label's words set the margin: the ids beside it fit in it, and are kept.
+    expect(await text(crowd, 850)).toEqual(
+      expect.arrayContaining(['B/E 0x222200…0022 0.18783', '4 lines: Liq ×3, B/E ×1, 0.15163–0.15489']),
+    );
   });
 });

@@ -1,7 +1,8 @@
 // @vitest-environment happy-dom
-import { mount } from '@vue/test-utils';
+import { mount, type VueWrapper } from '@vue/test-utils';
 import { createPinia, setActivePinia } from 'pinia';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { nextTick } from 'vue';
 import type { LiquidationMapView } from '../../../../src/shared/contract';
 import { bucketsOf, clustersOf, mapEntryOf, type Holdings } from '../../../../src/shared/risk-model';
 import LiquidationBand from '../../../../src/renderer/src/features/markets/LiquidationBand.vue';
@@ -12,6 +13,13 @@ import { BAND_MARK_PX, bandLayout } from '../../../../src/renderer/src/features/
 import { SUI_USDC as SUI_USDC_POOL } from '../../support/pools';
 
 beforeEach(() => setActivePinia(createPinia()));
+
+/** A block of the band's footer as it reads: its lines, a space apart. */
+const footer = (w: VueWrapper, block: string): string =>
+  w
+    .findAll(`[data-testid=band-${block}] text, text[data-testid=band-${block}]`)
+    .map((t) => t.text())
+    .join(' ');
 
 const POOL = SUI_USDC_POOL;
 const PARAMS = { liquidation: 1.125, target_liquidation: 1.25, user_reward: 0.01, pool_reward: 0.04 };
@@ -170,7 +178,7 @@ describe('the liquidation map on the pool page', () => {
     // Longs in their colour, shorts in theirs; the largest bucket the longest bar.
     expect(bars[0]!.find('rect').classes()).toContain('long');
     expect(bars[2]!.find('rect').classes()).toContain('short');
-    expect(w.get('[data-testid=band-below]').text()).toBe('▼ 1 under 2.5000 ($300)');
+    expect(footer(w, 'below')).toBe('▼ 1 under 2.5000 ($300)');
     expect(w.find('[data-testid=band-above]').exists()).toBe(false);
     // The now label in its lane, level with the price now.
     expect(Number(w.get('[data-testid=band-now]').attributes('y'))).toBeCloseTo(yOf(3) + 4, 6);
@@ -268,7 +276,117 @@ describe('the liquidation map on the pool page', () => {
     const tips = [await at(0.3), await at(0.5), await at(0.7)];
     expect(new Set(tips).size).toBe(3);
     expect(w.get('[data-testid=band-own]').text()).toBe('◂');
-    expect(w.get('[data-testid=band-above]').text()).toMatch(/^▲ \d+ over 3\.8000 \(/);
-    expect(w.get('[data-testid=band-below]').text()).toMatch(/^▼ \d+ under 2\.8000 \(/);
+    expect(footer(w, 'above')).toMatch(/^▲ \d+ over 3\.8000 \(/);
+    expect(footer(w, 'below')).toMatch(/^▼ \d+ under 2\.8000 \(/);
+  });
+
+  /**
+   * Advance widths (em) of the faces the band may be drawn in: the page sets none, so Chromium's
+   * default, DejaVu Serif on Linux, and DejaVu Sans; the wider of the two, from their fonts' hmtx.
+   */
+  const EM: Record<string, number> = {
+    ' ': 0.318,
+    '.': 0.318,
+    ',': 0.318,
+    '(': 0.39,
+    ')': 0.39,
+    $: 0.636,
+    K: 0.747,
+    M: 1.024,
+    B: 0.735,
+    '▲': 0.769,
+    '▼': 0.769,
+    '■': 0.945,
+    '◂': 0.502,
+    a: 0.613,
+    b: 0.64,
+    c: 0.56,
+    d: 0.64,
+    e: 0.615,
+    g: 0.64,
+    h: 0.644,
+    i: 0.32,
+    l: 0.32,
+    n: 0.644,
+    o: 0.612,
+    r: 0.478,
+    s: 0.521,
+    t: 0.402,
+    u: 0.644,
+    v: 0.592,
+    y: 0.592,
+  };
+  const widthOf = (text: string): number =>
+    [...text].reduce((a, ch) => a + (/\d/.test(ch) ? 0.636 : (EM[ch] ?? 1)), 0) * 11;
+
+  it.each([
+    ['1280', 150],
+    ['1920', 220],
+  ])('wraps its footer within the band at a %s px window (band %i px): nothing past the card edge', async (_, px) => {
+    class Observer {
+      constructor(private readonly cb: (e: Array<{ contentRect: { width: number } }>) => void) {}
+      observe(): void {
+        this.cb([{ contentRect: { width: px } }]);
+      }
+      disconnect(): void {}
+    }
+    vi.stubGlobal('ResizeObserver', Observer);
+    try {
+      // DEEP_USDC after a drop: 18 longs under the axis ($184K), 54 shorts over it ($921K).
+      const entries = [
+        ...Array.from({ length: 18 }, (_, i) => ({
+          id: `L${i}`,
+          side: 'long' as const,
+          price: 0.14 + i * 0.0005,
+          repay: 184_000 / 18,
+        })),
+        ...Array.from({ length: 54 }, (_, i) => ({
+          id: `S${i}`,
+          side: 'short' as const,
+          price: 0.195 + i * 0.0005,
+          repay: 921_000 / 54,
+        })),
+        { id: 'N', side: 'long' as const, price: 0.17, repay: 5_000 },
+      ].map((e) => ({ manager_id: e.id, side: e.side, price: e.price, debt: 0, repay: e.repay, base: 0, own: false }));
+      const deep = bucketsOf(entries, 0.001);
+      const w = mount(LiquidationBand, {
+        props: {
+          view: { ...VIEW, entries, buckets: deep, width: 0.001, clusters: clustersOf(deep) },
+          axis: { min: 0.15158, max: 0.19077 },
+          last: 0.16,
+          priceDecimals: 5,
+          quoteSymbol: 'USDC',
+        },
+      });
+      await nextTick();
+      expect(w.get('svg').attributes('width')).toBe(String(px));
+      // Nothing lost: every word there, in order.
+      expect(footer(w, 'below')).toBe('▼ 18 under 0.15158 ($184K)');
+      expect(footer(w, 'above')).toBe('▲ 54 over 0.19077 ($921K)');
+      // Every text of the band but its bars' marks.
+      const texts = w.findAll('svg > text, svg > g:not([data-testid=band-bar]) text');
+      expect(texts.map((t) => t.text().replace(/\s/g, '')).join('')).toContain('■longs■shorts◂yours');
+      const boxes = texts.map((t) => ({
+        text: t.text(),
+        x: Number(t.attributes('x')),
+        y: Number(t.attributes('y')),
+        width: widthOf(t.text()),
+      }));
+      const height = Number(w.get('svg').attributes('height'));
+      for (const b of boxes) {
+        expect(b.x, b.text).toBeGreaterThanOrEqual(0);
+        expect(b.x + b.width, `${b.text} at ${px} px`).toBeLessThanOrEqual(px);
+        expect(b.y + 3, b.text).toBeLessThanOrEqual(height);
+      }
+      // None on another: a line's texts apart, the lines a line apart.
+      for (const a of boxes)
+        for (const b of boxes)
+          if (a !== b && a.y === b.y)
+            expect(a.x + a.width <= b.x || b.x + b.width <= a.x, `${a.text} / ${b.text}`).toBe(true);
+          else if (a !== b) expect(Math.abs(a.y - b.y)).toBeGreaterThanOrEqual(13);
+      w.unmount();
+    } finally {
+      vi.unstubAllGlobals();
+    }
   });
 });

@@ -6,6 +6,7 @@ import { nextTick } from 'vue';
 import type { Router } from 'vue-router';
 import type {
   CreditForecast,
+  LiquidationMapView,
   StatusSnapshot,
   StreamStatus,
   PayloadOf,
@@ -17,6 +18,7 @@ import { setApi } from '../../../../src/renderer/src/api';
 import PoolView from '../../../../src/renderer/src/features/markets/PoolView.vue';
 import { LIVE_EVERY_MS } from '../../../../src/renderer/src/features/markets/live-pool';
 import { useStatusStore } from '../../../../src/renderer/src/stores/status';
+import { bucketsOf, bucketWidth, clustersOf } from '../../../../src/shared/risk-model';
 import { rawPrice } from '../../../../src/shared/units';
 import { distance, shortTime } from '../../../../src/renderer/src/format';
 import { usePortfolioStore } from '../../../../src/renderer/src/stores/portfolio';
@@ -356,6 +358,75 @@ describe('the pool page: one mid for the header, the ladder and the depth chart'
     } finally {
       vi.useRealTimers();
     }
+    w.unmount();
+  });
+});
+
+describe('the pool page: the candles’ axis reaches where the liquidation map’s money is', () => {
+  it('draws the largest crowd of longs on the band, 20 % under the price, at the default zoom', async () => {
+    const POOL = SUI_USDC_POOL;
+    const answer = <T>(data: T) => ({ data, source: 'network', fetchedAt: Date.now(), stale: false });
+    // The trader's SUI_USDC: the price at 3.20, candles 3.10–3.25; 3 longs at 2.95 ($75K), 69 longs
+    // 2.55–2.7132 ($3,827,362): 72 longs, $3,902,362. Before, the axis reached the largest bucket
+    // within 15 % (2.95) and the band said "▼ 69 under …" for most of the money.
+    const entries = [
+      ...[0, 1, 2].map((i) => ({ manager_id: `N${i}`, side: 'long' as const, price: 2.95, repay: 25_000 })),
+      ...Array.from({ length: 69 }, (_, i) => ({
+        manager_id: `F${i}`,
+        side: 'long' as const,
+        price: 2.55 + (i * (2.7132 - 2.55)) / 68,
+        repay: 3_827_362 / 69,
+      })),
+    ].map((e) => ({ ...e, debt: e.repay / 0.625, base: 0, own: false }));
+    const width = bucketWidth(3.2, 0.001);
+    const buckets = bucketsOf(entries, width);
+    const view: LiquidationMapView = {
+      pool: 'SUI_USDC',
+      entries,
+      buckets,
+      width,
+      clusters: clustersOf(buckets),
+      readAt: Date.now(),
+      everyMs: 3_600_000,
+      loans: 72,
+      pages: 1,
+      unplaced: 0,
+      liquidated: 0,
+    };
+    const candles = [3.1, 3.25, 3.2].map((c, i) => ({
+      timestamp: new Date(NOW - (3 - i) * 900_000).toISOString().slice(0, 19),
+      open: rawPrice(c, POOL),
+      high: rawPrice(c, POOL),
+      low: rawPrice(c, POOL),
+      close: rawPrice(c, POOL),
+      volume_base: '0',
+      volume_quote: '0',
+      trade_count: 1,
+    }));
+    const f = fakeApi({
+      pools: () => answer([POOL]),
+      depth: () => answer({ pool_id: '0x1', bids: [], asks: [] }),
+      trades: () => answer([]),
+      candles: () => answer(candles),
+      liquidationMap: () => answer(view),
+    });
+    setApi(f.api);
+    const options: Array<{ yAxis?: Array<{ min?: number; max?: number }> }> = [];
+    const w = mount(PoolView, {
+      props: { poolName: 'SUI_USDC' },
+      global: {
+        plugins: [await routerAt('/markets/SUI_USDC')],
+        stubs: { VChart: chartProbe(options), Echarts: chartProbe(options) },
+      },
+    });
+    await settle();
+    const axis = options.filter((o) => o.yAxis?.[0]?.min !== undefined).at(-1)!.yAxis![0]!;
+    // The crowd inside the axis, drawn bucket by bucket; within 35 % of the price, the candles readable.
+    expect(axis.min).toBeLessThanOrEqual(2.55);
+    expect(axis.min).toBeGreaterThanOrEqual(3.2 * 0.65 - 0.2);
+    const lows = w.findAll('[data-testid=band-bar]').map((b) => Number(b.attributes('data-low')));
+    expect(lows.filter((l) => l < 2.72)).toHaveLength(buckets.filter((b) => b.high <= 2.73 && b.long.count > 0).length);
+    expect(w.find('[data-testid=band-below]').exists()).toBe(false);
     w.unmount();
   });
 });

@@ -132,15 +132,18 @@ describe('labels of the lines beside the price chart', () => {
   it('says what a merged label stands for: how many lines, of which kind, between which prices', () => {
     const ls = [line('a', 'liquidation', 3.61), line('b', 'liquidation', 3.6), line('a', 'break-even', 3.62)];
     expect(mergedLabelText(ls, (x) => x.toFixed(4))).toBe('3 lines: Liq ×2, Break-even ×1, 3.6000–3.6200');
-    // Where the margin is narrow: the count and the prices.
-    expect(mergedLabelText(ls, (x) => x.toFixed(4), true)).toBe('3 lines 3.6000–3.6200');
+    // Where the margin is narrow: still what they are, the kinds abbreviated.
+    expect(mergedLabelText(ls, (x) => x.toFixed(4), 'short')).toBe('3 lines: Liq ×2, B/E ×1, 3.6000–3.6200');
+    expect(mergedLabelText(ls, (x) => x.toFixed(4), 'bare')).toBe('3 lines: Liq ×2, B/E ×1, 3.6000–3.6200');
   });
 
-  it("names a line's kind, its position and its price; shorter where the margin is narrow", () => {
+  it("names a line's kind, its position and its price; shorter where the margin is narrow, never a cut id", () => {
     const l = line(`0x8b28${'0'.repeat(58)}58`, 'break-even', 0.2451);
     expect(lineLabelText(l, (x) => x.toFixed(5))).toBe('Break-even 0x8b2800…0058 0.24510');
-    expect(lineLabelText(l, (x) => x.toFixed(5), true)).toBe('B/E …58 0.24510');
-    expect(lineLabelText({ ...l, kind: 'liquidation' }, (x) => x.toFixed(5), true)).toBe('Liq …58 0.24510');
+    // The product's one short id (shortIdText) or none: "B/E …58 0.24510" was neither.
+    expect(lineLabelText(l, (x) => x.toFixed(5), 'short')).toBe('B/E 0x8b2800…0058 0.24510');
+    expect(lineLabelText(l, (x) => x.toFixed(5), 'bare')).toBe('B/E 0.24510');
+    expect(lineLabelText({ ...l, kind: 'liquidation' }, (x) => x.toFixed(5), 'bare')).toBe('Liq 0.24510');
   });
 });
 

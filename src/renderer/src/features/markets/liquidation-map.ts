@@ -198,3 +198,87 @@ export function bandLayout(
         };
   return { bars, above, below, now, barsPx, laneX };
 }
+
+/** The band's footer font (px), its lines' step, and where its texts start from the band's left edge. */
+export const FOOTER_FONT_PX = 11;
+export const FOOTER_LINE_PX = 15;
+export const FOOTER_X_PX = 2;
+
+/**
+ * A text's width at `fontPx`, estimated on the wide side (no canvas is at hand where the band is
+ * laid out; the page sets no face, so Chromium draws its default, DejaVu Serif on Linux, whose
+ * digits are 0.636 em, "K" 0.747, "▼" 0.769 and "■" 0.945): a symbol a whole em, "M" and "W" 1.03,
+ * "m" and "w" 0.95, another capital 0.75, a space, a stop or a bracket 0.4, any other 0.65.
+ */
+export function textPx(text: string, fontPx = FOOTER_FONT_PX): number {
+  let em = 0;
+  for (const ch of text) {
+    if (ch.charCodeAt(0) > 0x7f) em += 1;
+    else if (/[MW]/.test(ch)) em += 1.03;
+    else if (/[mw]/.test(ch)) em += 0.95;
+    else if (/[A-Z]/.test(ch)) em += 0.75;
+    else if (/[\s.,:;'()|!]/.test(ch)) em += 0.4;
+    else em += 0.65;
+  }
+  return em * fontPx;
+}
+
+/** One text of the band's footer, placed (px from the band's top left). */
+export interface FooterText {
+  /** The block it is part of ("above", "below", "legend"). */
+  block: string;
+  text: string;
+  cls: string;
+  x: number;
+  y: number;
+}
+
+/**
+ * A block of the footer: its items, in order, kept whole (a word, or a legend's "■ longs"), a
+ * space apart; `sentence`: a line of them is one text in the block's class, else each item stands
+ * alone in its own.
+ */
+export interface FooterBlock {
+  block: string;
+  items: Array<{ text: string; cls: string }>;
+  sentence: boolean;
+}
+
+/**
+ * The footer under the band, wrapped to its width so no text passes the card's edge (at 1280 the
+ * band is 150 px, and "▼ 18 under 0.15158 ($184K)" one line was cut at "($184"): the blocks one
+ * after another from `topPx` (the first line's baseline), each item on the current line while it
+ * fits within `widthPx` less the air either side, else on the next. An item wider than the band
+ * alone stands on a line of its own. `bottomPx`: the last line's baseline.
+ */
+export function footerLayout(
+  blocks: readonly FooterBlock[],
+  box: { widthPx: number; topPx: number },
+): { texts: FooterText[]; bottomPx: number } {
+  const right = box.widthPx - FOOTER_X_PX;
+  const space = textPx(' ');
+  const texts: FooterText[] = [];
+  let y = box.topPx - FOOTER_LINE_PX;
+  for (const b of blocks) {
+    if (b.items.length === 0) continue;
+    y += FOOTER_LINE_PX;
+    let x = FOOTER_X_PX;
+    let line: FooterText | null = null;
+    for (const item of b.items) {
+      const w = textPx(item.text);
+      if (x > FOOTER_X_PX && x + space + w > right) {
+        y += FOOTER_LINE_PX;
+        x = FOOTER_X_PX;
+        line = null;
+      }
+      const at = x === FOOTER_X_PX ? x : x + space;
+      if (b.sentence && line) line.text += ` ${item.text}`;
+      else {
+        line = { block: b.block, text: item.text, cls: item.cls, x: at, y };
+        texts.push(line);
+      }
+      x = at + w;
+    }
+  }
+  return { texts, bottomPx: y };
+}

@@ -212,24 +212,38 @@ export function priceAxisRange(
 }
 
 /**
- * A line's label: "Liq 0x7c3600…00de 3.6102", "Break-even 0x7c3600…00de 3.6350"; `short` where the margin
- * is narrow (the list under the chart names the position in full): "Liq …de 3.6102", "B/E …de 3.6350".
+ * How much a line's label says: `full`, its kind in words and its position's short id; `short`,
+ * where the margin is narrower, the kind abbreviated ("B/E") and the id kept; `bare`, where even
+ * that has no room, the kind and the price alone (the list under the chart names the position).
+ * An id is the one short form of the product (`shortIdText`) or none: never a cut "…85".
  */
-export function lineLabelText(l: PositionLine, price: (x: number) => string, short = false): string {
-  const tag = short ? `…${l.manager_id.slice(-2)}` : lineTag(l.manager_id);
-  const kind = l.kind === 'liquidation' ? 'Liq' : short ? 'B/E' : 'Break-even';
-  return `${kind} ${tag} ${price(l.price)}`;
+export type LabelForm = 'full' | 'short' | 'bare';
+export const LABEL_FORMS: readonly LabelForm[] = ['full', 'short', 'bare'];
+
+/**
+ * A line's label: "Liq 0x7c3600…00de 3.6102", "Break-even 0x7c3600…00de 3.6350"; `short`:
+ * "B/E 0x7c3600…00de 3.6350"; `bare`: "Liq 3.6102", "B/E 3.6350".
+ */
+export function lineLabelText(l: PositionLine, price: (x: number) => string, form: LabelForm = 'full'): string {
+  const kind = l.kind === 'liquidation' ? 'Liq' : form === 'full' ? 'Break-even' : 'B/E';
+  return form === 'bare' ? `${kind} ${price(l.price)}` : `${kind} ${lineTag(l.manager_id)} ${price(l.price)}`;
 }
 
 /**
- * A merged label's words: "3 lines: Liq ×2, Break-even ×1, 3.6102–3.6350"; `short`, the count
- * and the prices: "3 lines 3.6102–3.6350".
+ * A merged label's words: how many lines, of which kind, between which prices: "3 lines: Liq ×2,
+ * Break-even ×1, 3.6102–3.6350"; shorter (`short`, `bare`: it names no position), the kinds
+ * abbreviated: "3 lines: Liq ×2, B/E ×1, 3.6102–3.6350".
  */
-export function mergedLabelText(lines: readonly PositionLine[], price: (x: number) => string, short = false): string {
+export function mergedLabelText(
+  lines: readonly PositionLine[],
+  price: (x: number) => string,
+  form: LabelForm = 'full',
+): string {
   const liq = lines.filter((l) => l.kind === 'liquidation').length;
   const even = lines.length - liq;
-  const kinds = [liq ? `Liq ×${liq}` : '', even ? `Break-even ×${even}` : ''].filter(Boolean).join(', ');
+  const evenWord = form === 'full' ? 'Break-even' : 'B/E';
+  const kinds = [liq ? `Liq ×${liq}` : '', even ? `${evenWord} ×${even}` : ''].filter(Boolean).join(', ');
   const ps = lines.map((l) => l.price);
   const range = `${price(Math.min(...ps))}–${price(Math.max(...ps))}`;
-  return short ? `${lines.length} lines ${range}` : `${lines.length} lines: ${kinds}, ${range}`;
+  return `${lines.length} lines: ${kinds}, ${range}`;
 }
