@@ -131,7 +131,7 @@ function totalsLine(f: DigestFacts): string {
 function positionLine({ label, position: p, then }: DigestPosition): string {
   const who = label ?? short(p.owner);
   const was = <T>(v: T | null | undefined, text: (x: T) => string): string =>
-    then === undefined ? ' (no reading)' : v === null || v === undefined ? ' (not known)' : ` (${text(v)})`;
+    then === undefined ? '' : v === null || v === undefined ? ' (not known)' : ` (${text(v)})`;
   const ratio =
     p.risk_ratio === null ? 'ratio not known' : `ratio ${ratioText(p.risk_ratio)}${was(then?.risk_ratio, ratioText)}`;
   const dist =
@@ -139,7 +139,9 @@ function positionLine({ label, position: p, then }: DigestPosition): string {
       ? 'distance not known'
       : `distance ${distance(p.distance_pct)}${was(then?.distance_pct, distance)}`;
   const level = p.level === 'ok' ? '' : `, ${p.level === 'liquidatable' ? 'liquidatable now' : p.level}`;
-  return `${who}: ${positionWords(p)}: ${ratio}, ${dist}${level}; ${interestWords(p)}.`;
+  // No reading 24 h before: said once, not in brackets after each figure.
+  const none = then === undefined ? ' (no reading 24 h ago)' : '';
+  return `${who}: ${positionWords(p)}: ${ratio}, ${dist}${none}${level}; ${interestWords(p)}.`;
 }
 
 /**

@@ -90,3 +90,14 @@ describe('the daily digest of a desk', () => {
     expect(lines[1]).toBe('Your one position, valued 12:59 PM UTC: OK, no nearer its liquidation than 24 h before.');
   });
 });
+
+describe('a position with no reading 24 h before', () => {
+  it('says so once, in plain words', () => {
+    const p = { ...held(1, { ratio: 1.2, distance: -4, level: 'critical' }, -9), then: undefined };
+    const line = digestText(facts([p]), 'UTC')
+      .message.split('\n')
+      .find((l) => l.startsWith('• desk: '))!;
+    expect(line).toContain('ratio 1.200, distance \u22124.0\u202F% (no reading 24 h ago), critical;');
+    expect(line).not.toContain('(no reading)');
+  });
+});
