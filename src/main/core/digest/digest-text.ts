@@ -63,8 +63,8 @@ export function digestText(facts: DigestFacts, zone?: string): { title: string; 
       lines.push(
         named.length === 0
           ? n === 1
-            ? `Your one position, valued ${valuedText(f, f.valuedAt)}: OK, no nearer its liquidation than 24 h before.`
-            : `Your ${count(n)} positions, valued ${valuedText(f, f.valuedAt)}: all OK, none nearer its liquidation than 24 h before.`
+            ? `Your one position, valued ${valuedText(f, f.valuedAt)}: OK${comparedWords(f.positions)}.`
+            : `Your ${count(n)} positions, valued ${valuedText(f, f.valuedAt)}: all OK${comparedWords(f.positions)}.`
           : `${count(rest)} more: ${restWords(f.positions.filter((p) => !named.includes(p)))}.`,
       );
   }
@@ -91,13 +91,28 @@ function needsLooking({ position: p, then }: DigestPosition): boolean {
   return now !== null && was !== null && was !== undefined && Math.abs(now) < Math.abs(was);
 }
 
+/**
+ * What the risk history shows of positions all OK, claimed only of those read 24 h before: ", none
+ * nearer its liquidation than 24 h before" when each was read then; "; of the 3 read 24 h before,
+ * none nearer its liquidation than then" when some were; " (no reading 24 h ago)" when none was.
+ */
+function comparedWords(rest: readonly DigestPosition[]): string {
+  const read = rest.filter((r) => r.then?.distance_pct !== null && r.then?.distance_pct !== undefined).length;
+  if (read === 0) return ' (no reading 24 h ago)';
+  if (read === rest.length)
+    return rest.length === 1
+      ? ', no nearer its liquidation than 24 h before'
+      : ', none nearer its liquidation than 24 h before';
+  return `; of the ${count(read)} read 24 h before, none nearer its liquidation than then`;
+}
+
 /** "all OK, none nearer its liquidation than 24 h before; the nearest 12.4 % from it". */
 function restWords(rest: readonly DigestPosition[]): string {
   const nearest = rest
     .map((r) => r.position.distance_pct)
     .filter((d): d is number => d !== null)
     .reduce((m, d) => Math.min(m, Math.abs(d)), Infinity);
-  return `all OK, none nearer its liquidation than 24 h before${Number.isFinite(nearest) ? `; the nearest ${percentText(nearest, 1, CORE_LOCALE)} from it` : ''}`;
+  return `all OK${comparedWords(rest)}${Number.isFinite(nearest) ? `; the nearest ${percentText(nearest, 1, CORE_LOCALE)} from it` : ''}`;
 }
 
 /**

@@ -101,3 +101,22 @@ describe('a position with no reading 24 h before', () => {
     expect(line).not.toContain('(no reading)');
   });
 });
+
+describe('positions all OK with no reading 24 h before', () => {
+  const critical = held(1, { ratio: 1.2, distance: -4, level: 'critical' }, -9);
+  const ok = (i: number, read: boolean): DigestPosition => {
+    const p = held(i, { ratio: 1.8, distance: -30 - i }, -28);
+    return read ? p : { ...p, then: undefined };
+  };
+
+  it('claims no comparison for those not read then', () => {
+    const none = digestText(facts([critical, ...[2, 3, 4].map((i) => ok(i, false))]), 'UTC').message.split('\n');
+    expect(none).toContain('3 more: all OK (no reading 24 h ago); the nearest 32.0\u202F% from it.');
+    const some = digestText(facts([critical, ok(2, true), ok(3, false), ok(4, false)]), 'UTC').message.split('\n');
+    expect(some).toContain(
+      '3 more: all OK; of the 1 read 24 h before, none nearer its liquidation than then; the nearest 32.0\u202F% from it.',
+    );
+    const alone = digestText(facts([ok(2, false), ok(3, false)]), 'UTC').message.split('\n');
+    expect(alone[1]).toBe('Your 2 positions, valued 12:59 PM UTC: all OK (no reading 24 h ago).');
+  });
+});
