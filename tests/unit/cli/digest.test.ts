@@ -119,7 +119,7 @@ describe('tidewatch digest --now', () => {
       /^Assets \$[\d,.]+, debt \$[\d,.]+, equity \$[\d,.]+ \(\$[\d,.]+ 24 h before\); interest about \$0\.63 a day at today's rates\.$/,
     );
     // Nearer its liquidation than 24 h before: named.
-    expect(lines[1]).toMatch(/^Your 1 position, valued \d{1,2}:\d{2} [AP]M UTC \(24 h before in brackets\):$/);
+    expect(lines[1]).toMatch(/^Your 1 position, valued \d{1,2}:\d{2}:\d{2} [AP]M UTC \(24 h before in brackets\):$/);
     expect(lines.slice(2)).toEqual([
       '• desk: Long 1,000.0000 SUI on SUI_USDC: ratio 1.600 (1.800), distance \u221225.0\u202F% (\u221230.0\u202F%); interest 0.63 USDC ($0.63) in 24 h at 18.25\u202F%.',
       'Liquidations of your positions in 24 h: none.',
@@ -149,7 +149,7 @@ describe('tidewatch digest --now', () => {
     const [title, , first] = out.join('\n').split('\n');
     expect(title).toBe(`Tidewatch digest, ${dayText(now, CORE_LOCALE, 'Asia/Tokyo')}`);
     // The machine is in UTC (vitest.config.ts): the valuation's time is Tokyo's, named.
-    expect(first).toMatch(/valued \d{1,2}:\d{2} [AP]M GMT\+9\)\.$/);
+    expect(first).toMatch(/valued \d{1,2}:\d{2}:\d{2} [AP]M GMT\+9\)\.$/);
   });
 
   it('asks for --now, and says what to do where no store is kept', () => {

@@ -5,12 +5,12 @@ import {
   clockText,
   CORE_LOCALE,
   countText,
-  dayClockText,
   dayText,
   distanceText,
   percentText,
   POSITION_USD_DIGITS,
   shortIdText,
+  timeText,
   usdText,
 } from '../../../shared/format';
 import { ratioText } from '../../../shared/units';
@@ -26,9 +26,12 @@ const count = (n: number): string => countText(n, CORE_LOCALE);
 /** A position's own money (its interest too), to the cent whatever its size, as its alerts and row write it. */
 const usd = (n: number): string => usdText(n, CORE_LOCALE, POSITION_USD_DIGITS);
 const distance = (pct: number): string => distanceText(pct, CORE_LOCALE);
-/** When the valuation was made: its clock time, with its day when that was more than 12 h before the digest. */
+/**
+ * When the valuation was made, to the second as the Portfolio's "valued 8:14:52 PM EST" writes it
+ * (docs/formats.md, clock time); with its day when more than 12 h before the digest (`timeText`).
+ */
 const valuedText = (f: DigestFacts, ms: number): string =>
-  f.at - ms > 12 * 3_600_000 ? dayClockText(ms, CORE_LOCALE, true, f.zone) : clock(f, ms);
+  f.at - ms > 12 * 3_600_000 ? timeText(ms, CORE_LOCALE, f.at, f.zone) : clockText(ms, CORE_LOCALE, true, true, f.zone);
 const short = (owner: string): string => shortIdText(owner);
 /** At most this many of the watched wallets' alerts are named; the rest are counted. */
 const WATCHED_NAMED = 5;
