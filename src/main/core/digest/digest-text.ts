@@ -15,6 +15,7 @@ import {
 } from '../../../shared/format';
 import { ratioText } from '../../../shared/units';
 import { positionWords } from '../alerts/position-text';
+import { amountsInWords } from '../risk/event-amounts';
 import type { DigestFacts, DigestPosition } from './digest-facts';
 
 /**
@@ -189,12 +190,40 @@ function interestWords(p: DigestPosition['position']): string {
   return `interest ${amounts}${total} in 24 h at ${aprText(apr, CORE_LOCALE)}`;
 }
 
-/** The day's liquidations of the trader's positions, one a line (the alert's title names the pool and the money). */
+/**
+ * The day's liquidations of the trader's positions, a line per position: which (its wallet's label,
+ * its side and pool, its manager's short id), when, how many times, and what they took in the
+ * amounts' own units with their money where priced, as its alert writes them (`amountsInWords`):
+ * "• 10:19 AM EST, desk: Long SUI_USDC 0xd39330…bb6f, liquidated 3 times (last): repaid 1,234.50
+ * USDC ($1,234.50), left 10.0000 SUI ($33.80)".
+ */
 function liquidationLines(f: DigestFacts): string[] {
   if (f.liquidations.length === 0) return ['Liquidations of your positions in 24 h: none.'];
+  const byManager =
+    f.liquidated ??
+    f.liquidations.map((a) => ({
+      manager_id: a.manager_id ?? '?',
+      owner: a.owner ?? '',
+      label: a.owner === null ? null : (f.labels.get(a.owner) ?? null),
+      side: null,
+      pool: a.title.startsWith('Liquidated: ') ? a.title.slice('Liquidated: '.length) : null,
+      alerts: [a],
+      amounts: undefined,
+      usdOf: () => null,
+    }));
   return [
     `Liquidations of your positions in 24 h: ${count(f.liquidations.length)}.`,
-    ...f.liquidations.map((a) => `• ${clock(f, a.created_at)}, ${who(f, a)}: ${a.title}`),
+    ...byManager.map((l) => {
+      const last = l.alerts.at(-1)!;
+      const side = l.side === null ? '' : `${l.side === 'long' ? 'Long' : 'Short'} `;
+      const what = `${side}${l.pool ?? 'pool not known'} ${short(l.manager_id)}`;
+      const times = l.alerts.length === 1 ? '' : `, liquidated ${count(l.alerts.length)} times (last)`;
+      const cost =
+        l.amounts === undefined || l.amounts.length === 0
+          ? 'amounts not known (its pool is not in the kept valuation)'
+          : amountsInWords(l.amounts, l.usdOf);
+      return `• ${clock(f, last.created_at)}, ${l.label ?? short(l.owner)}: ${what}${times}: ${cost}`;
+    }),
   ];
 }
 
