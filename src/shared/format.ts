@@ -330,10 +330,16 @@ export function leverageText(value: number, locale: string): string {
  * "Nov 23, 6:05:12 AM EST", its year only when not `now`'s ("Nov 23, 2025, 6:05:12 AM EST"). The
  * same style as a time read on its own ("Nov 23, 6:05 AM EST", "6:05 AM EST": `dayClockText`,
  * `clockText`), never "11/23/26, 6:05:12 AM EST" beside "Nov 23, 6:05 AM EST" (issue 40).
+ * `timeZone` as `clockText`'s (the digest's zone).
  */
-export function timeText(at: number | Date, locale: string, now: number | Date = Date.now()): string {
+export function timeText(
+  at: number | Date,
+  locale: string,
+  now: number | Date = Date.now(),
+  timeZone?: string,
+): string {
   const thisYear = new Date(at).getFullYear() === new Date(now).getFullYear();
-  return keyed(timeFormats, `${locale}\u0000${thisYear}`, () =>
+  return keyed(timeFormats, `${locale}\u0000${thisYear}\u0000${timeZone ?? ''}`, () =>
     dateFormat(locale, {
       month: 'short',
       day: 'numeric',
@@ -342,6 +348,7 @@ export function timeText(at: number | Date, locale: string, now: number | Date =
       minute: '2-digit',
       second: '2-digit',
       timeZoneName: 'short',
+      ...(timeZone ? { timeZone } : {}),
     }),
   ).format(at);
 }

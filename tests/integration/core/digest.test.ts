@@ -134,7 +134,7 @@ describe('the daily digest', () => {
     expect(lines[0]).toMatch(/^Assets \$[\d,.]+, debt \$[\d,.]+, equity \$[\d,.]+ \(\$[\d,.]+ 24 h before\)/);
     expect(lines[1]).toMatch(
       new RegExp(
-        `^(Your ${own.length} positions?|To look at, of your ${own.length} positions), valued (?:[A-Z][a-z]{2} \\d{1,2}, )?\\d{1,2}:\\d{2} [AP]M UTC \\(24 h before in brackets\\):$`,
+        `^(Your ${own.length} positions?|To look at, of your ${own.length} positions), valued (?:[A-Z][a-z]{2} \\d{1,2}, )?\\d{1,2}:\\d{2}:\\d{2} [AP]M UTC \\(24 h before in brackets\\):$`,
       ),
     );
     // Each position to look at by its own words (side, size, pool), as every alert names it: a

@@ -119,7 +119,7 @@ describe('tidewatch digest --now', () => {
       /^Assets \$[\d,.]+, debt \$[\d,.]+, equity \$[\d,.]+ \(\$[\d,.]+ 24 h before\); interest about \$0\.63 a day at today's rates\.$/,
     );
     // Nearer its liquidation than 24 h before: named.
-    expect(lines[1]).toMatch(/^Your 1 position, valued \d{1,2}:\d{2} [AP]M UTC \(24 h before in brackets\):$/);
+    expect(lines[1]).toMatch(/^Your 1 position, valued \d{1,2}:\d{2}:\d{2} [AP]M UTC \(24 h before in brackets\):$/);
     expect(lines.slice(2)).toEqual([
       '• desk: Long 1,000.0000 SUI on SUI_USDC: ratio 1.600 (1.800), distance \u221225.0\u202F% (\u221230.0\u202F%); interest 0.63 USDC ($0.63) in 24 h at 18.25\u202F%.',
       'Liquidations of your positions in 24 h: none.',
@@ -149,7 +149,93 @@ describe('tidewatch digest --now', () => {
     const [title, , first] = out.join('\n').split('\n');
     expect(title).toBe(`Tidewatch digest, ${dayText(now, CORE_LOCALE, 'Asia/Tokyo')}`);
     // The machine is in UTC (vitest.config.ts): the valuation's time is Tokyo's, named.
-    expect(first).toMatch(/valued \d{1,2}:\d{2} [AP]M GMT\+9\)\.$/);
+    expect(first).toMatch(/valued \d{1,2}:\d{2}:\d{2} [AP]M GMT\+9\)\.$/);
+  });
+
+  it('names each liquidated position and what it took, one line a manager', () => {
+    const dir = tempDir();
+    dirs.push(dir);
+    const now = Date.now();
+    const store = Store.open(dir.dir);
+    store.risk.routeWith(NO_CHANNELS);
+    store.settings.addWatch(MINE, 'desk', 0);
+    const OTHER = `0x${'e5'.repeat(32)}`;
+    const position = (manager_id: string, side: 'long' | 'short') =>
+      suiLong({
+        manager_id,
+        owner: MINE,
+        pool_name: 'SUI_USDC',
+        side,
+        base_decimals: 9,
+        quote_decimals: 6,
+        interest: { apr: 0.1825 },
+        debts: side === 'long' ? [{ margin_pool_id: 'mp-usdc', symbol: 'USDC', amount: 500, usd: 500 }] : [],
+      } as Partial<PortfolioSummary['wallets'][number]['positions'][number]>);
+    const portfolio: PortfolioSummary = {
+      wallets: [
+        {
+          owner: MINE,
+          label: 'desk',
+          positions: [position(MANAGER, 'long'), position(OTHER, 'short')],
+          supplies: [],
+          totals: { collateral_usd: 0, debt_usd: 0, equity_usd: 0, supplied_usd: 0, unpriced: 0 },
+        },
+      ],
+      prices: [],
+      computed_at: now - 60_000,
+    };
+    store.cache.save(PORTFOLIO_CACHE_KEY, portfolio, now - 60_000);
+    const liquidation = (id: string, manager: string, pool: string, repaid: string, at: number) => {
+      store.margin.commit([
+        {
+          id,
+          type: 'dex_margin_manager_updates_liquidation',
+          timestamp_ms: at,
+          checkpoint_id: Number(id.split('-')[0]),
+          tx_hash: `0x${id}`,
+          margin_manager_id: manager,
+          data: JSON.stringify({
+            margin_manager_id: manager,
+            margin_pool_id: pool,
+            liquidation_amount: repaid,
+            pool_reward: '0',
+            pool_default: '0',
+            risk_ratio: 1_100_000,
+            remaining_base_asset: '400000000000',
+            remaining_quote_asset: '0',
+          }),
+          valid: true,
+          problem: null,
+        },
+      ]);
+      store.risk.addAlert({
+        dedupe_key: `liquidation:${manager}:critical:${id}`,
+        rule: 'liquidation',
+        level: 'critical',
+        manager_id: manager,
+        owner: MINE,
+        event_id: id,
+        title: 'Liquidated: SUI_USDC',
+        message: 'm',
+        created_at: at,
+      });
+    };
+    liquidation('100-0', MANAGER, 'mp-usdc', '250000000', now - 3 * HOUR);
+    liquidation('101-0', MANAGER, 'mp-usdc', '125500000', now - 2 * HOUR);
+    liquidation('102-0', OTHER, 'mp-sui', '10000000000', now - HOUR);
+    store.close();
+
+    const out: string[] = [];
+    vi.spyOn(console, 'log').mockImplementation((line: string) => void out.push(line));
+    expect(digestCommand(['--now', '--data-dir', dir.dir])).toBe(0);
+    const lines = out.join('\n').split('\n');
+    const at = (ms: number) =>
+      new Date(ms).toLocaleTimeString('en-US', { hour: 'numeric', minute: '2-digit', timeZoneName: 'short' });
+    const from = lines.indexOf('Liquidations of your positions in 24 h: 3.');
+    expect(lines.slice(from + 1, from + 3)).toEqual([
+      `• ${at(now - 2 * HOUR)}, desk: Long SUI_USDC 0xc3c3c3…c3c3, liquidated 2 times (last): repaid 375.50 USDC ($375.50), left 400.0000 SUI ($800.00)`,
+      `• ${at(now - HOUR)}, desk: Short SUI_USDC 0xe5e5e5…e5e5: repaid 10.0000 SUI ($20.00), left 400.0000 SUI ($800.00)`,
+    ]);
   });
 
   it('asks for --now, and says what to do where no store is kept', () => {

@@ -5,16 +5,17 @@ import {
   clockText,
   CORE_LOCALE,
   countText,
-  dayClockText,
   dayText,
   distanceText,
   percentText,
   POSITION_USD_DIGITS,
   shortIdText,
+  timeText,
   usdText,
 } from '../../../shared/format';
 import { ratioText } from '../../../shared/units';
 import { positionWords } from '../alerts/position-text';
+import { amountsInWords } from '../risk/event-amounts';
 import type { DigestFacts, DigestPosition } from './digest-facts';
 
 /**
@@ -26,9 +27,12 @@ const count = (n: number): string => countText(n, CORE_LOCALE);
 /** A position's own money (its interest too), to the cent whatever its size, as its alerts and row write it. */
 const usd = (n: number): string => usdText(n, CORE_LOCALE, POSITION_USD_DIGITS);
 const distance = (pct: number): string => distanceText(pct, CORE_LOCALE);
-/** When the valuation was made: its clock time, with its day when that was more than 12 h before the digest. */
+/**
+ * When the valuation was made, to the second as the Portfolio's "valued 8:14:52 PM EST" writes it
+ * (docs/formats.md, clock time); with its day when more than 12 h before the digest (`timeText`).
+ */
 const valuedText = (f: DigestFacts, ms: number): string =>
-  f.at - ms > 12 * 3_600_000 ? dayClockText(ms, CORE_LOCALE, true, f.zone) : clock(f, ms);
+  f.at - ms > 12 * 3_600_000 ? timeText(ms, CORE_LOCALE, f.at, f.zone) : clockText(ms, CORE_LOCALE, true, true, f.zone);
 const short = (owner: string): string => shortIdText(owner);
 /** At most this many of the watched wallets' alerts are named; the rest are counted. */
 const WATCHED_NAMED = 5;
@@ -63,8 +67,8 @@ export function digestText(facts: DigestFacts, zone?: string): { title: string; 
       lines.push(
         named.length === 0
           ? n === 1
-            ? `Your one position, valued ${valuedText(f, f.valuedAt)}: OK, no nearer its liquidation than 24 h before.`
-            : `Your ${count(n)} positions, valued ${valuedText(f, f.valuedAt)}: all OK, none nearer its liquidation than 24 h before.`
+            ? `Your one position, valued ${valuedText(f, f.valuedAt)}: OK${comparedWords(f.positions)}.`
+            : `Your ${count(n)} positions, valued ${valuedText(f, f.valuedAt)}: all OK${comparedWords(f.positions)}.`
           : `${count(rest)} more: ${restWords(f.positions.filter((p) => !named.includes(p)))}.`,
       );
   }
@@ -91,13 +95,28 @@ function needsLooking({ position: p, then }: DigestPosition): boolean {
   return now !== null && was !== null && was !== undefined && Math.abs(now) < Math.abs(was);
 }
 
+/**
+ * What the risk history shows of positions all OK, claimed only of those read 24 h before: ", none
+ * nearer its liquidation than 24 h before" when each was read then; "; of the 3 read 24 h before,
+ * none nearer its liquidation than then" when some were; " (no reading 24 h ago)" when none was.
+ */
+function comparedWords(rest: readonly DigestPosition[]): string {
+  const read = rest.filter((r) => r.then?.distance_pct !== null && r.then?.distance_pct !== undefined).length;
+  if (read === 0) return ' (no reading 24 h ago)';
+  if (read === rest.length)
+    return rest.length === 1
+      ? ', no nearer its liquidation than 24 h before'
+      : ', none nearer its liquidation than 24 h before';
+  return `; of the ${count(read)} read 24 h before, none nearer its liquidation than then`;
+}
+
 /** "all OK, none nearer its liquidation than 24 h before; the nearest 12.4 % from it". */
 function restWords(rest: readonly DigestPosition[]): string {
   const nearest = rest
     .map((r) => r.position.distance_pct)
     .filter((d): d is number => d !== null)
     .reduce((m, d) => Math.min(m, Math.abs(d)), Infinity);
-  return `all OK, none nearer its liquidation than 24 h before${Number.isFinite(nearest) ? `; the nearest ${percentText(nearest, 1, CORE_LOCALE)} from it` : ''}`;
+  return `all OK${comparedWords(rest)}${Number.isFinite(nearest) ? `; the nearest ${percentText(nearest, 1, CORE_LOCALE)} from it` : ''}`;
 }
 
 /**
@@ -131,7 +150,7 @@ function totalsLine(f: DigestFacts): string {
 function positionLine({ label, position: p, then }: DigestPosition): string {
   const who = label ?? short(p.owner);
   const was = <T>(v: T | null | undefined, text: (x: T) => string): string =>
-    then === undefined ? ' (no reading)' : v === null || v === undefined ? ' (not known)' : ` (${text(v)})`;
+    then === undefined ? '' : v === null || v === undefined ? ' (not known)' : ` (${text(v)})`;
   const ratio =
     p.risk_ratio === null ? 'ratio not known' : `ratio ${ratioText(p.risk_ratio)}${was(then?.risk_ratio, ratioText)}`;
   const dist =
@@ -139,7 +158,9 @@ function positionLine({ label, position: p, then }: DigestPosition): string {
       ? 'distance not known'
       : `distance ${distance(p.distance_pct)}${was(then?.distance_pct, distance)}`;
   const level = p.level === 'ok' ? '' : `, ${p.level === 'liquidatable' ? 'liquidatable now' : p.level}`;
-  return `${who}: ${positionWords(p)}: ${ratio}, ${dist}${level}; ${interestWords(p)}.`;
+  // No reading 24 h before: said once, not in brackets after each figure.
+  const none = then === undefined ? ' (no reading 24 h ago)' : '';
+  return `${who}: ${positionWords(p)}: ${ratio}, ${dist}${none}${level}; ${interestWords(p)}.`;
 }
 
 /**
@@ -169,12 +190,40 @@ function interestWords(p: DigestPosition['position']): string {
   return `interest ${amounts}${total} in 24 h at ${aprText(apr, CORE_LOCALE)}`;
 }
 
-/** The day's liquidations of the trader's positions, one a line (the alert's title names the pool and the money). */
+/**
+ * The day's liquidations of the trader's positions, a line per position: which (its wallet's label,
+ * its side and pool, its manager's short id), when, how many times, and what they took in the
+ * amounts' own units with their money where priced, as its alert writes them (`amountsInWords`):
+ * "• 10:19 AM EST, desk: Long SUI_USDC 0xd39330…bb6f, liquidated 3 times (last): repaid 1,234.50
+ * USDC ($1,234.50), left 10.0000 SUI ($33.80)".
+ */
 function liquidationLines(f: DigestFacts): string[] {
   if (f.liquidations.length === 0) return ['Liquidations of your positions in 24 h: none.'];
+  const byManager =
+    f.liquidated ??
+    f.liquidations.map((a) => ({
+      manager_id: a.manager_id ?? '?',
+      owner: a.owner ?? '',
+      label: a.owner === null ? null : (f.labels.get(a.owner) ?? null),
+      side: null,
+      pool: a.title.startsWith('Liquidated: ') ? a.title.slice('Liquidated: '.length) : null,
+      alerts: [a],
+      amounts: undefined,
+      usdOf: () => null,
+    }));
   return [
     `Liquidations of your positions in 24 h: ${count(f.liquidations.length)}.`,
-    ...f.liquidations.map((a) => `• ${clock(f, a.created_at)}, ${who(f, a)}: ${a.title}`),
+    ...byManager.map((l) => {
+      const last = l.alerts.at(-1)!;
+      const side = l.side === null ? '' : `${l.side === 'long' ? 'Long' : 'Short'} `;
+      const what = `${side}${l.pool ?? 'pool not known'} ${short(l.manager_id)}`;
+      const times = l.alerts.length === 1 ? '' : `, liquidated ${count(l.alerts.length)} times (last)`;
+      const cost =
+        l.amounts === undefined || l.amounts.length === 0
+          ? 'amounts not known (its pool is not in the kept valuation)'
+          : amountsInWords(l.amounts, l.usdOf);
+      return `• ${clock(f, last.created_at)}, ${l.label ?? short(l.owner)}: ${what}${times}: ${cost}`;
+    }),
   ];
 }
 

@@ -1,5 +1,5 @@
 import type { Pool } from '../../../shared/api';
-import { amountText, CORE_LOCALE } from '../../../shared/format';
+import { amountText, CORE_LOCALE, POSITION_USD_DIGITS, usdText } from '../../../shared/format';
 import { formatUnits, groupedAmounts } from '../../../shared/units';
 import type { EventAmount, StoredMarginEvent } from '../../../shared/contract';
 import type { ResponseCache } from '../store/cache-repo';
@@ -210,8 +210,16 @@ export class EventUnits {
  * Amounts in words for alerts, each at its asset's precision as every view writes it
  * (shared/format.ts `amountText`, exact from the raw digits): "repaid 1,234.50 USDC, left
  * 10.0000 SUI and 20.00 USDC". Its formatters are built once (`numberFormat`), on a liquidation's
- * way to its alert (docs/operations.md, A liquidation's way to its alert).
+ * way to its alert (docs/operations.md, A liquidation's way to its alert). `usdOf`, where given,
+ * prices an asset by its symbol: its money follows each amount priced, to the cent.
  */
-export function amountsInWords(amounts: readonly EventAmount[]): string {
-  return groupedAmounts(amounts, (a) => amountText(formatUnits(a.raw, a.decimals), a.symbol, CORE_LOCALE));
+export function amountsInWords(amounts: readonly EventAmount[], usdOf?: (symbol: string) => number | null): string {
+  return groupedAmounts(amounts, (a) => {
+    const text = amountText(formatUnits(a.raw, a.decimals), a.symbol, CORE_LOCALE);
+    // Money beside each amount where its asset is priced (the digest: "repaid 1,234.50 USDC ($1,234.50)").
+    const price = usdOf?.(a.symbol) ?? null;
+    return price === null
+      ? text
+      : `${text} (${usdText(Number(formatUnits(a.raw, a.decimals)) * price, CORE_LOCALE, POSITION_USD_DIGITS)})`;
+  });
 }

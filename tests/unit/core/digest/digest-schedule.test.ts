@@ -85,6 +85,6 @@ describe("the daily digest's time, on the clock of its zone", () => {
     };
     const words = digestText(f, 'America/New_York');
     expect(words.title).toBe('Tidewatch digest, Nov 23');
-    expect(words.message).toContain('valued 10:29 PM EST');
+    expect(words.message).toContain('valued 10:29:00 PM EST');
   });
 });

@@ -47,7 +47,7 @@ function held(
 const facts = (positions: DigestPosition[]): DigestFacts => ({
   at: AT,
   since: AT - 24 * HOUR,
-  valuedAt: AT - 60_000,
+  valuedAt: AT - 43_000,
   positions,
   liquidations: [],
   own: [],
@@ -69,7 +69,7 @@ describe('the daily digest of a desk', () => {
     expect(lines[0]).toMatch(
       /^Assets \$200,000(\.00)?, debt \$[\d,.]+, equity \$[\d,.]+ \(\$[\d,.]+ 24 h before\); interest about \$[\d,.]+ a day at today's rates\.$/,
     );
-    expect(lines[1]).toBe('To look at, of your 100 positions, valued 12:59 PM UTC (24 h before in brackets):');
+    expect(lines[1]).toBe('To look at, of your 100 positions, valued 12:59:17 PM UTC (24 h before in brackets):');
     expect(lines.filter((l) => l.startsWith('• desk: '))).toHaveLength(3);
     expect(lines[5]).toBe(
       '97 more: all OK, none nearer its liquidation than 24 h before; the nearest 30.0\u202F% from it.',
@@ -85,8 +85,47 @@ describe('the daily digest of a desk', () => {
       'UTC',
     );
     expect(two.message.split('\n')[1]).toBe(
-      'Your 2 positions, valued 12:59 PM UTC: all OK, none nearer its liquidation than 24 h before.',
+      'Your 2 positions, valued 12:59:17 PM UTC: all OK, none nearer its liquidation than 24 h before.',
     );
-    expect(lines[1]).toBe('Your one position, valued 12:59 PM UTC: OK, no nearer its liquidation than 24 h before.');
+    expect(lines[1]).toBe('Your one position, valued 12:59:17 PM UTC: OK, no nearer its liquidation than 24 h before.');
+  });
+});
+
+describe('a position with no reading 24 h before', () => {
+  it('says so once, in plain words', () => {
+    const p = { ...held(1, { ratio: 1.2, distance: -4, level: 'critical' }, -9), then: undefined };
+    const line = digestText(facts([p]), 'UTC')
+      .message.split('\n')
+      .find((l) => l.startsWith('• desk: '))!;
+    expect(line).toContain('ratio 1.200, distance \u22124.0\u202F% (no reading 24 h ago), critical;');
+    expect(line).not.toContain('(no reading)');
+  });
+});
+
+describe('positions all OK with no reading 24 h before', () => {
+  const critical = held(1, { ratio: 1.2, distance: -4, level: 'critical' }, -9);
+  const ok = (i: number, read: boolean): DigestPosition => {
+    const p = held(i, { ratio: 1.8, distance: -30 - i }, -28);
+    return read ? p : { ...p, then: undefined };
+  };
+
+  it('claims no comparison for those not read then', () => {
+    const none = digestText(facts([critical, ...[2, 3, 4].map((i) => ok(i, false))]), 'UTC').message.split('\n');
+    expect(none).toContain('3 more: all OK (no reading 24 h ago); the nearest 32.0\u202F% from it.');
+    const some = digestText(facts([critical, ok(2, true), ok(3, false), ok(4, false)]), 'UTC').message.split('\n');
+    expect(some).toContain(
+      '3 more: all OK; of the 1 read 24 h before, none nearer its liquidation than then; the nearest 32.0\u202F% from it.',
+    );
+    const alone = digestText(facts([ok(2, false), ok(3, false)]), 'UTC').message.split('\n');
+    expect(alone[1]).toBe('Your 2 positions, valued 12:59:17 PM UTC: all OK (no reading 24 h ago).');
+  });
+});
+
+describe("the digest's valuation time", () => {
+  it('is written to the second as the Portfolio writes it, on the digest zone, its day when of another', () => {
+    const p = [held(1, { ratio: 1.8, distance: -30 }, -28)];
+    const line = (valuedAt: number) => digestText({ ...facts(p), valuedAt }, 'America/New_York').message.split('\n')[1];
+    expect(line(AT - 43_000)).toMatch(/^Your one position, valued 7:59:17 AM EST: /);
+    expect(line(AT - 20 * HOUR - 43_000)).toMatch(/^Your one position, valued Nov 23, 11:59:17 AM EST: /);
   });
 });
