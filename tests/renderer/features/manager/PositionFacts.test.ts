@@ -44,6 +44,13 @@ describe('the position facts', () => {
     expect(w.find('[data-testid="exchange-view"]').exists()).toBe(false);
   });
 
+  it("writes what the size is worth to the cent, as the assets and debt beside it (a position's own money)", () => {
+    // 8,008.0000 SUI at $2.50: $20,020.00, never "$20,020" beside "Assets $20,520.00".
+    const p = position({ h: { base: 8_008, quote: 500, debtBase: 0, debtQuote: 15_000 } });
+    const w = mount(PositionFacts, { props: { position: p, own: false } });
+    expect(/worth (\$[\d,.]+)/.exec(w.text())?.[1]).toBe('$20,020.00');
+  });
+
   it("says interest too small for its asset's precision in money, never '≤ 0.0000 XBTC' (issue 40)", () => {
     const base = position();
     const tiny = { ...base.interest, accrued: 0.0000178, accrued_usd: 1.73, symbol: 'XBTC' };
