@@ -794,6 +794,10 @@ describe('every view, alert and message, by the number rules (docs/formats.md)',
   it('a manager page: facts, repair, shock, risk history (its chart too), liquidations, events', async () => {
     const { w, charts } = await show('Manager', ManagerView, `/manager/${MANAGER.manager_id}`);
     expect(w.get('[data-testid="position-apr"]').text()).toBe('22.79\u202F%');
+    // The crowd's sentences read apart: "(… read 20 min ago.) See the pool's liquidation map.", never "ago.)See".
+    const crowd = w.get('[data-testid="liquidation-crowd"]').text();
+    expect(crowd).toMatch(/ago\.\) See the pool's liquidation map\.$/);
+    expect(crowd).not.toMatch(/[.)][A-Z(]/);
     await w.get('[data-testid="shock-slider-SUI"]').setValue('-10');
     scan.element('Manager (SUI −10 %)', w.element);
     expect(w.get('[data-testid="manager-liquidations"]').text()).toContain(REPAID_SHOWN);
