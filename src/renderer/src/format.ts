@@ -230,10 +230,10 @@ export function shortId(id: string | null | undefined): string {
  * The one absolute time of the app, in full, in the user's time zone, which it names, in the
  * style of its clock times: "Nov 23, 6:05:12 AM EST" (its year when another's).
  */
-export function time(at: number | string | null | undefined): string {
+export function time(at: number | string | null | undefined, now: number = Date.now()): string {
   if (at === null || at === undefined || at === '' || at === 0) return '–';
   const d = new Date(at);
-  return Number.isNaN(d.getTime()) ? String(at) : timeText(d, locale);
+  return Number.isNaN(d.getTime()) ? String(at) : timeText(d, locale, now);
 }
 
 /**
@@ -328,7 +328,8 @@ function clockOrTime(ms: number, now = Date.now()): string {
 
 /**
  * A time read on its own, in the user's zone, which it names: "8:14 PM EST" today,
- * "Nov 23, 8:14 PM EST" another day (a delivery chip, "since …", "moved by the liquidation at …").
+ * "Nov 23, 8:14 PM EST" another day (a delivery chip, "since …"). A moment a sentence names (a
+ * liquidation's: "moved by the liquidation at …") is `time`'s, to the second.
  */
 export function shortTime(ms: number, now = Date.now()): string {
   return new Date(ms).toDateString() === new Date(now).toDateString()

@@ -3,7 +3,7 @@ import { mount } from '@vue/test-utils';
 import { createPinia, setActivePinia } from 'pinia';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { DAY_MS } from '../../../../src/shared/risk-model';
-import { priceSource, shortTime, time, usd, usdPrice } from '../../../../src/renderer/src/format';
+import { priceSource, time, usd, usdPrice } from '../../../../src/renderer/src/format';
 import PositionFacts from '../../../../src/renderer/src/features/manager/PositionFacts.vue';
 import { NOW, position } from '../../support/manager';
 
@@ -96,9 +96,7 @@ describe('the position facts', () => {
   it('says which liquidation moved the break-even price', () => {
     const at = Date.now() - 2 * 3_600_000;
     const w = mount(PositionFacts, { props: { position: position({ movedAt: at }), own: false } });
-    expect(w.get('[data-testid="position-break-even-note"]').text()).toBe(
-      `moved by the liquidation at ${shortTime(at)}`,
-    );
+    expect(w.get('[data-testid="position-break-even-note"]').text()).toBe(`moved by the liquidation at ${time(at)}`);
     expect(w.get('[data-testid="position-break-even"]').attributes('title')).toContain(
       `Moved by the liquidation at ${time(at)}: the loss on what it closed is carried by what is left.`,
     );

@@ -18,7 +18,7 @@ import PoolView from '../../../../src/renderer/src/features/markets/PoolView.vue
 import { LIVE_EVERY_MS } from '../../../../src/renderer/src/features/markets/live-pool';
 import { useStatusStore } from '../../../../src/renderer/src/stores/status';
 import { rawPrice } from '../../../../src/shared/units';
-import { distance, shortTime } from '../../../../src/renderer/src/format';
+import { distance, time } from '../../../../src/renderer/src/format';
 import { usePortfolioStore } from '../../../../src/renderer/src/stores/portfolio';
 import { fakeApi } from '../../../support/fake-api';
 import { routerAt } from '../../support/router';
@@ -255,7 +255,7 @@ describe('the pool page: watched positions on the price chart', () => {
     expect(rows[2]!.text()).toMatch(
       new RegExp(
         `^Short 0xab1211…11ef Liq 3\\.1373 \\${distance(short.distance_pct)}, off the chart Break-even 2\\.\\d{4} ` +
-          `moved by the liquidation at ${shortTime(NOW - 3_600_000)} off the chart$`,
+          `moved by the liquidation at ${time(NOW - 3_600_000)} off the chart$`,
       ),
     );
     expect(w.get('[data-testid="pool-position-lines"]').text()).toContain(
