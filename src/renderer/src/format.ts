@@ -5,6 +5,7 @@ import {
   amountFullText,
   amountReadsZero,
   amountText,
+  amountWorthText,
   aprText,
   axisTimeText,
   clockText,
@@ -30,10 +31,14 @@ import {
   usdPriceText,
   usdColumnDigits,
   usdText,
+  worthTells,
   zonedSetClockText,
   zoneText,
 } from '../../shared/format';
 import { MASK, maskAmounts } from '../../shared/privacy';
+
+/** Whether money beside amounts of these assets tells anything (not where all are stablecoins'): shared/format.ts. */
+export { worthTells };
 import { formatUnits, ratioText, ratioTickText } from '../../shared/units';
 
 /**
@@ -142,6 +147,25 @@ export function amountAtMost(
 ): string {
   if (missing(value) || masked(opts)) return `\u2264 ${amount(value, symbol, opts)}`;
   return amountBoundText(value, symbol, locale);
+}
+
+/**
+ * An amount and its value in money (`amountWorthText`): "70.7072 SUI ($238.99)", a stablecoin's
+ * once ("584.16 USDC", never "584.16 USDC ($584.16)"), the money alone where the amount reads
+ * zero ("$1.73"); `bound` writes it as "at most" ("≤ 20.52 USDC"); masked like `amount` and `usd`.
+ */
+export function amountWorth(
+  value: Figure,
+  symbol: string | null | undefined,
+  usdValue: number | null | undefined,
+  opts: { private?: boolean; digits?: number; bound?: boolean } = {},
+): string {
+  const known = missing(usdValue) ? null : usdValue;
+  if (missing(value) || masked(opts)) {
+    const a = opts.bound ? `\u2264 ${amount(value, symbol, opts)}` : amount(value, symbol, opts);
+    return known === null || !worthTells([symbol]) ? a : `${a} (${usd(known, opts)})`;
+  }
+  return amountWorthText(value, symbol, known, locale, { usdDigits: opts.digits, bound: opts.bound });
 }
 
 /** Whether an amount that is not zero reads as zero at its asset's display precision (0.0000178 XBTC). */

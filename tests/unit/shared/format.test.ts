@@ -5,6 +5,7 @@ import {
   amountFullText,
   amountOrMoneyText,
   amountText,
+  amountWorthText,
   aprText,
   axisTimeStep,
   axisTimeText,
@@ -29,6 +30,7 @@ import {
   usdPriceDigits,
   usdPriceText,
   usdText,
+  worthTells,
 } from '../../../src/shared/format';
 import { humanPrice, tickDecimals } from '../../../src/shared/units';
 
@@ -163,6 +165,19 @@ describe('amounts', () => {
     expect(amountOrMoneyText(0.5417, 'USDC', 0.5417, 'en-US', 2)).toEqual({ text: '0.54 USDC', money: false });
     // Without its money, the amount as it reads.
     expect(amountOrMoneyText(0.0000139, 'XBTC', null, 'en-US')).toEqual({ text: '0.0000 XBTC', money: false });
+  });
+
+  it('are written with their money once: a stablecoin\'s money never repeats it ("584.16 USDC ($584.16)")', () => {
+    expect(amountWorthText(70.70721, 'SUI', 238.99, 'en-US')).toBe('70.7072 SUI ($238.99)');
+    expect(amountWorthText(584.16, 'USDC', 584.16, 'en-US')).toBe('584.16 USDC');
+    expect(amountWorthText(20.52, 'USDC', 20.52, 'en-US', { bound: true })).toBe('\u2264 20.52 USDC');
+    expect(amountWorthText(1.2345, 'SUI', 4.12, 'en-US', { bound: true })).toBe('\u2264 1.2345 SUI ($4.12)');
+    expect(amountWorthText(0.0000178, 'XBTC', 1.73, 'en-US', { bound: true })).toBe('\u2264 $1.73');
+    expect(amountWorthText(0.0000178, 'XBTC', null, 'en-US', { bound: true })).toBe('< 0.0001 XBTC');
+    expect(amountWorthText(16_645.13, 'USDC', 16_645.13, 'en-US', { usdDigits: 2 })).toBe('16,645.13 USDC');
+    expect(worthTells(['USDC'])).toBe(false);
+    expect(worthTells(['USDC', 'SUI'])).toBe(true);
+    expect(worthTells([null])).toBe(true);
   });
 });
 

@@ -27,7 +27,7 @@ describe('the position facts', () => {
     expect(w.text()).toContain(`+${((p.pnl.pnl_usd! / 600) * 100).toFixed(1)}\u202F% of net deposits`);
     expect(w.get('[data-testid="position-debt"]').text()).toBe('1,900.00 USDC: borrows and interest to date');
     expect(w.get('[data-testid="position-interest-accrued"]').text()).toBe(
-      'of which interest since opening ≤ 19.00 USDC ($19.00)',
+      'of which interest since opening ≤ 19.00 USDC',
     );
     expect(w.get('[data-testid="position-apr"]').text()).toBe('12.00\u202F%');
     expect(w.text()).toContain("from the pool's rate curve");

@@ -7,7 +7,7 @@ import {
   levelOf,
   NEAR_HYSTERESIS,
 } from '../../../../shared/risk-model';
-import { amountTitle, apr, pct, pctSet, positionUsd, ratio, time } from '../../format';
+import { amountTitle, apr, pct, pctSet, positionUsd, ratio, time, worthTells } from '../../format';
 
 /**
  * A position's facts in the words of its row: side, why its level, its borrow rate. Every figure
@@ -99,7 +99,7 @@ export function interestTitle(p: PositionSummary): string {
   ];
   if (i.accrued !== null)
     lines.push(
-      `Interest accrued since opening: at most ${amountTitle(i.accrued, i.symbol)} (${positionUsd(i.accrued_usd)})`,
+      `Interest accrued since opening: at most ${amountTitle(i.accrued, i.symbol)}${worthTells([i.symbol]) ? ` (${positionUsd(i.accrued_usd)})` : ''}`,
     );
   lines.push(
     i.liquidation_in_ms === null
