@@ -173,6 +173,18 @@ export function poolPriceText(value: number, decimals: number, locale: string): 
   return decimalText(value, decimals, locale);
 }
 
+/**
+ * The decimals of a pool's mid (halfway between its best bid and ask) in its quote asset: its
+ * tick's where it lies on a tick ("3.3022" on SUI_USDC's 0.0001, "109,693.8" on XBTC_USDC's 0.1),
+ * one more only where it lies between two, a spread of an odd number of ticks ("3.38055"): never
+ * a zero no tick has ("3.30220"). The Markets table, the pool's header, its ladder and its depth
+ * chart write one mid alike.
+ */
+export function midPriceDigits(mid: number, tickDigits: number): number {
+  const scaled = Math.abs(mid) * 10 ** tickDigits;
+  return Math.abs(scaled - Math.round(scaled)) <= 1e-9 * Math.max(1, scaled) ? tickDigits : tickDigits + 1;
+}
+
 /** The decimals an amount of money is written with: cents below `USD_WHOLE_FROM`, whole dollars from it. */
 export function usdDigits(value: number): number {
   return Math.abs(value) >= USD_WHOLE_FROM ? 0 : 2;

@@ -17,6 +17,7 @@ import {
   distanceText,
   intervalText,
   leverageText,
+  midPriceDigits,
   MINUS,
   percentText,
   POSITION_USD_DIGITS,
@@ -119,6 +120,14 @@ export function usdPrice(value: Figure, digits?: number | null): string {
 /** A pool price with the decimals its tick implies, trailing zeros kept (market data, never masked). */
 export function price(value: Figure, decimals: number): string {
   return missing(value) ? '–' : poolPriceText(value, decimals, locale);
+}
+
+/**
+ * A pool's mid in its quote asset (`midPriceDigits`): its tick's decimals on a tick ("3.3022"),
+ * one more between two ("3.38055"); `decimals` is the tick's. Market data, never masked.
+ */
+export function midPrice(value: Figure, decimals: number): string {
+  return missing(value) ? '–' : poolPriceText(value, midPriceDigits(value, decimals), locale);
 }
 
 /** A number with a fixed number of decimals (a size by its pool's lot), masked unless `private: false`. */

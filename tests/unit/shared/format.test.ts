@@ -6,6 +6,7 @@ import {
   amountOrMoneyText,
   amountText,
   amountWorthText,
+  midPriceDigits,
   aprText,
   axisTimeStep,
   axisTimeText,
@@ -125,6 +126,17 @@ describe('pool prices', () => {
 
   it("writes them in the locale's digits and separators", () => {
     expect(poolPriceText(107_677.8, 1, 'de-DE')).toBe('107.677,8');
+  });
+});
+
+describe('mid prices', () => {
+  it('take the tick\'s decimals on a tick, one more only between two (never "3.30220" on a 0.0001 tick)', () => {
+    expect(midPriceDigits(3.3022, 4)).toBe(4);
+    expect(midPriceDigits(109_693.8, 1)).toBe(1);
+    expect(midPriceDigits(0.17985, 5)).toBe(5);
+    expect(midPriceDigits(3.38055, 4)).toBe(5);
+    expect(midPriceDigits(0.179845, 5)).toBe(6);
+    expect(midPriceDigits((3.3021 + 3.3023) / 2, 4)).toBe(4);
   });
 });
 

@@ -330,7 +330,8 @@ describe('the pool page: one mid for the header, the ladder and the depth chart'
         ?.series?.[1]?.markLine?.label?.formatter?.replace(/^mid /, '');
     const headerMid = (): string => w.get('[data-testid="mid-price"]').text();
     const ladderMid = (): string => w.get('[data-testid="ladder-mid"]').text();
-    expect(headerMid()).toBe('3.50050');
+    // On a tick: the tick's decimals, never a zero no tick has ("3.50050").
+    expect(headerMid()).toBe('3.5005');
     expect(chartMid()).toBe(headerMid());
     expect(ladderMid()).toBe(headerMid());
     // 1.2 s of a book moving every 20 ms, on a fake clock (a loaded machine's timers say nothing
