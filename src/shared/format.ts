@@ -173,6 +173,18 @@ export function poolPriceText(value: number, decimals: number, locale: string): 
   return decimalText(value, decimals, locale);
 }
 
+/**
+ * The decimals of a pool's mid (halfway between its best bid and ask) in its quote asset: its
+ * tick's where it lies on a tick ("3.3022" on SUI_USDC's 0.0001, "109,693.8" on XBTC_USDC's 0.1),
+ * one more only where it lies between two, a spread of an odd number of ticks ("3.38055"): never
+ * a zero no tick has ("3.30220"). The Markets table, the pool's header, its ladder and its depth
+ * chart write one mid alike.
+ */
+export function midPriceDigits(mid: number, tickDigits: number): number {
+  const scaled = Math.abs(mid) * 10 ** tickDigits;
+  return Math.abs(scaled - Math.round(scaled)) <= 1e-9 * Math.max(1, scaled) ? tickDigits : tickDigits + 1;
+}
+
 /** The decimals an amount of money is written with: cents below `USD_WHOLE_FROM`, whole dollars from it. */
 export function usdDigits(value: number): number {
   return Math.abs(value) >= USD_WHOLE_FROM ? 0 : 2;
@@ -268,6 +280,38 @@ export function amountOrMoneyText(
 ): { text: string; money: boolean } {
   if (usd !== null && amountReadsZero(value, symbol)) return { text: usdText(usd, locale, usdDigits), money: true };
   return { text: amountText(value, symbol, locale), money: false };
+}
+
+/**
+ * Whether money beside amounts of these assets tells the reader anything: not where every one is
+ * a stablecoin's, counted at $1.00 (the stablecoin rule, `isStable`), whose money only repeats
+ * its amount ("584.16 USDC ($584.16)"). The total of a position's debts in USDC is not written
+ * beside them; one that owes SUI too is.
+ */
+export function worthTells(symbols: Iterable<string | null | undefined>): boolean {
+  for (const s of symbols) if (!s || !isStable(s)) return true;
+  return false;
+}
+
+/**
+ * An amount and its value in money, the one way every view, alert and message writes the two:
+ * the amount at its display precision and its money after it, "70.7072 SUI ($238.99)"; a
+ * stablecoin's amount once, its money being the amount ("584.16 USDC", never "584.16 USDC
+ * ($584.16)": `worthTells`); where the amount reads zero at its precision and its money is known,
+ * the money alone ("$1.35", `amountOrMoneyText`). `bound`: an amount known as "at most" it
+ * ("≤ 20.52 USDC", "≤ 1.2345 SUI ($4.12)", "≤ $1.73", "< 0.0001 XBTC"); `usdDigits` as `usdText`'s.
+ */
+export function amountWorthText(
+  value: Decimal,
+  symbol: string | null | undefined,
+  usd: number | null,
+  locale: string,
+  o: { usdDigits?: number; bound?: boolean } = {},
+): string {
+  const money = usd === null ? null : usdText(usd, locale, o.usdDigits);
+  if (money !== null && amountReadsZero(value, symbol)) return o.bound ? `\u2264 ${money}` : money;
+  const a = o.bound ? amountBoundText(value, symbol, locale) : amountText(value, symbol, locale);
+  return money === null || !worthTells([symbol]) ? a : `${a} (${money})`;
 }
 
 /** An amount in full, for its tooltip: every decimal of a raw amount's text, up to `FULL_AMOUNT_DIGITS` of a number. */

@@ -794,6 +794,10 @@ describe('every view, alert and message, by the number rules (docs/formats.md)',
   it('a manager page: facts, repair, shock, risk history (its chart too), liquidations, events', async () => {
     const { w, charts } = await show('Manager', ManagerView, `/manager/${MANAGER.manager_id}`);
     expect(w.get('[data-testid="position-apr"]').text()).toBe('22.79\u202F%');
+    // The crowd's sentences read apart: "(… read 20 min ago.) See the pool's liquidation map.", never "ago.)See".
+    const crowd = w.get('[data-testid="liquidation-crowd"]').text();
+    expect(crowd).toMatch(/ago\.\) See the pool's liquidation map\.$/);
+    expect(crowd).not.toMatch(/[.)][A-Z(]/);
     await w.get('[data-testid="shock-slider-SUI"]').setValue('-10');
     scan.element('Manager (SUI −10 %)', w.element);
     expect(w.get('[data-testid="manager-liquidations"]').text()).toContain(REPAID_SHOWN);
@@ -905,11 +909,19 @@ describe('every view, alert and message, by the number rules (docs/formats.md)',
     const markets = await show('Markets', MarketsView, '/markets');
     const rows = markets.w.findAll('[data-testid="pool-row"]');
     expect(rows).toHaveLength(3);
+    /** Each pool's mid as the Markets table writes it, to be the pool's header's. */
+    const tableMids = new Map<string, string>();
     for (const r of rows) {
       const p = POOLS.find((x) => r.text().startsWith(x.pool_name))!;
-      const [, , , high, low, , , tick] = r.findAll('td').map((c) => c.text());
+      const [, mid, change, high, low, , , tick] = r.findAll('td').map((c) => c.text());
       for (const price of [high, low, tick])
         expect(price!.split('.')[1]?.length ?? 0, `${p.pool_name} ${price}`).toBe(tickDecimals(p));
+      // A mid on a tick at the tick's decimals ("3.3800", never "3.38000"), as the pool's header.
+      const midText = mid!.replace(p.quote_asset_symbol, '').trim();
+      expect(midText.split('.')[1]?.length ?? 0, `${p.pool_name} mid ${mid}`).toBe(tickDecimals(p));
+      tableMids.set(p.pool_name, midText);
+      // A change in percent with one decimal, as everywhere ("−2.0 %", never "−1.96 %").
+      expect(change, `${p.pool_name} change`).toMatch(/^[+\u2212]?\d+\.\d\u202F%$/u);
     }
     markets.w.unmount();
 
@@ -929,7 +941,9 @@ describe('every view, alert and message, by the number rules (docs/formats.md)',
       expect(ladder.length + tape.length).toBeGreaterThan(5);
       for (const t of [...ladder, ...tape, w.get('[data-testid="last-price"]').text()])
         expect(decimals(t), `${p.pool_name} ${t}`).toBe(tickDecimals(p));
-      expect(decimals(w.get('[data-testid="mid-price"]').text())).toBe(tickDecimals(p) + 1);
+      // The mid lies on a tick here: the tick's decimals, and the Markets table's figure.
+      expect(decimals(w.get('[data-testid="mid-price"]').text())).toBe(tickDecimals(p));
+      expect(w.get('[data-testid="mid-price"]').text()).toBe(tableMids.get(p.pool_name));
       // Every size, an amount of the base asset, at its display precision, as on the Portfolio
       // ("0.0398 XBTC" there, never "0.03980" in the book), the full size in its tooltip.
       const sizes = [

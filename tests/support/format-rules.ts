@@ -1,6 +1,7 @@
 import { amountDigits, APR_DIGITS, usdPriceDigits, USD_WHOLE_FROM } from '../../src/shared/format';
 import { positionPriceDecimals, RATIO_DIGITS, tickDecimals } from '../../src/shared/units';
 import { ASSETS, POOL_SPECS } from '../../src/sim/chain/assets';
+import { isStable } from '../../src/shared/risk-model/stable';
 
 /** The decimals of every ratio shown, a reading or a threshold (`ratioText`, units.ts): "1.200". */
 export { RATIO_DIGITS };
@@ -173,6 +174,10 @@ export class FormatScan {
           !/[1-9]/.test(m[0].split(' ')[0]!) &&
           /^ \(\$[\d,]*\.?\d*[1-9]/u.test(text.slice((m.index ?? 0) + m[0].length))
         )
+          this.find('amount', where, text, m);
+        // A stablecoin's amount is its money (counted at $1.00): written once, never repeated in
+        // dollars beside it ("584.16 USDC", never "584.16 USDC ($584.16)").
+        if (isStable(m[2]!) && text.slice((m.index ?? 0) + m[0].length).startsWith(` ($${m[0].split(' ')[0]})`))
           this.find('amount', where, text, m);
         const seen = this.amounts.get(m[0]) ?? new Set<string>();
         this.amounts.set(m[0], seen.add(where));

@@ -5,6 +5,7 @@ import {
   amountFullText,
   amountReadsZero,
   amountText,
+  amountWorthText,
   aprText,
   axisTimeText,
   clockText,
@@ -16,6 +17,7 @@ import {
   distanceText,
   intervalText,
   leverageText,
+  midPriceDigits,
   MINUS,
   percentText,
   POSITION_USD_DIGITS,
@@ -30,10 +32,14 @@ import {
   usdPriceText,
   usdColumnDigits,
   usdText,
+  worthTells,
   zonedSetClockText,
   zoneText,
 } from '../../shared/format';
 import { MASK, maskAmounts } from '../../shared/privacy';
+
+/** Whether money beside amounts of these assets tells anything (not where all are stablecoins'): shared/format.ts. */
+export { worthTells };
 import { formatUnits, ratioText, ratioTickText } from '../../shared/units';
 
 /**
@@ -116,6 +122,14 @@ export function price(value: Figure, decimals: number): string {
   return missing(value) ? '–' : poolPriceText(value, decimals, locale);
 }
 
+/**
+ * A pool's mid in its quote asset (`midPriceDigits`): its tick's decimals on a tick ("3.3022"),
+ * one more between two ("3.38055"); `decimals` is the tick's. Market data, never masked.
+ */
+export function midPrice(value: Figure, decimals: number): string {
+  return missing(value) ? '–' : poolPriceText(value, midPriceDigits(value, decimals), locale);
+}
+
 /** A number with a fixed number of decimals (a size by its pool's lot), masked unless `private: false`. */
 export function fixed(value: Figure, decimals: number, opts: { private?: boolean } = {}): string {
   if (missing(value)) return '–';
@@ -142,6 +156,25 @@ export function amountAtMost(
 ): string {
   if (missing(value) || masked(opts)) return `\u2264 ${amount(value, symbol, opts)}`;
   return amountBoundText(value, symbol, locale);
+}
+
+/**
+ * An amount and its value in money (`amountWorthText`): "70.7072 SUI ($238.99)", a stablecoin's
+ * once ("584.16 USDC", never "584.16 USDC ($584.16)"), the money alone where the amount reads
+ * zero ("$1.73"); `bound` writes it as "at most" ("≤ 20.52 USDC"); masked like `amount` and `usd`.
+ */
+export function amountWorth(
+  value: Figure,
+  symbol: string | null | undefined,
+  usdValue: number | null | undefined,
+  opts: { private?: boolean; digits?: number; bound?: boolean } = {},
+): string {
+  const known = missing(usdValue) ? null : usdValue;
+  if (missing(value) || masked(opts)) {
+    const a = opts.bound ? `\u2264 ${amount(value, symbol, opts)}` : amount(value, symbol, opts);
+    return known === null || !worthTells([symbol]) ? a : `${a} (${usd(known, opts)})`;
+  }
+  return amountWorthText(value, symbol, known, locale, { usdDigits: opts.digits, bound: opts.bound });
 }
 
 /** Whether an amount that is not zero reads as zero at its asset's display precision (0.0000178 XBTC). */
@@ -230,10 +263,10 @@ export function shortId(id: string | null | undefined): string {
  * The one absolute time of the app, in full, in the user's time zone, which it names, in the
  * style of its clock times: "Nov 23, 6:05:12 AM EST" (its year when another's).
  */
-export function time(at: number | string | null | undefined): string {
+export function time(at: number | string | null | undefined, now: number = Date.now()): string {
   if (at === null || at === undefined || at === '' || at === 0) return '–';
   const d = new Date(at);
-  return Number.isNaN(d.getTime()) ? String(at) : timeText(d, locale);
+  return Number.isNaN(d.getTime()) ? String(at) : timeText(d, locale, now);
 }
 
 /**
@@ -328,7 +361,8 @@ function clockOrTime(ms: number, now = Date.now()): string {
 
 /**
  * A time read on its own, in the user's zone, which it names: "8:14 PM EST" today,
- * "Nov 23, 8:14 PM EST" another day (a delivery chip, "since …", "moved by the liquidation at …").
+ * "Nov 23, 8:14 PM EST" another day (a delivery chip, "since …"). A moment a sentence names (a
+ * liquidation's: "moved by the liquidation at …") is `time`'s, to the second.
  */
 export function shortTime(ms: number, now = Date.now()): string {
   return new Date(ms).toDateString() === new Date(now).toDateString()

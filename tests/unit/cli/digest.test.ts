@@ -121,7 +121,7 @@ describe('tidewatch digest --now', () => {
     // Nearer its liquidation than 24 h before: named.
     expect(lines[1]).toMatch(/^Your 1 position, valued \d{1,2}:\d{2}:\d{2} [AP]M UTC \(24 h before in brackets\):$/);
     expect(lines.slice(2)).toEqual([
-      '• desk: Long 1,000.0000 SUI on SUI_USDC: ratio 1.600 (1.800), distance \u221225.0\u202F% (\u221230.0\u202F%); interest 0.63 USDC ($0.63) in 24 h at 18.25\u202F%.',
+      '• desk: Long 1,000.0000 SUI on SUI_USDC: ratio 1.600 (1.800), distance \u221225.0\u202F% (\u221230.0\u202F%); interest 0.63 USDC in 24 h at 18.25\u202F%.',
       'Liquidations of your positions in 24 h: none.',
       'Alerts in 24 h: 1 (1 warning) on your positions besides liquidations; 1 on watched wallets; 0 about Tidewatch itself.',
       'Watched wallets:',

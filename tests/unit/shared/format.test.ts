@@ -5,6 +5,8 @@ import {
   amountFullText,
   amountOrMoneyText,
   amountText,
+  amountWorthText,
+  midPriceDigits,
   aprText,
   axisTimeStep,
   axisTimeText,
@@ -29,6 +31,7 @@ import {
   usdPriceDigits,
   usdPriceText,
   usdText,
+  worthTells,
 } from '../../../src/shared/format';
 import { humanPrice, tickDecimals } from '../../../src/shared/units';
 
@@ -126,6 +129,17 @@ describe('pool prices', () => {
   });
 });
 
+describe('mid prices', () => {
+  it('take the tick\'s decimals on a tick, one more only between two (never "3.30220" on a 0.0001 tick)', () => {
+    expect(midPriceDigits(3.3022, 4)).toBe(4);
+    expect(midPriceDigits(109_693.8, 1)).toBe(1);
+    expect(midPriceDigits(0.17985, 5)).toBe(5);
+    expect(midPriceDigits(3.38055, 4)).toBe(5);
+    expect(midPriceDigits(0.179845, 5)).toBe(6);
+    expect(midPriceDigits((3.3021 + 3.3023) / 2, 4)).toBe(4);
+  });
+});
+
 describe('numberFormat', () => {
   it('makes one formatter per locale and options', () => {
     const opts = { maximumFractionDigits: 3 };
@@ -163,6 +177,19 @@ describe('amounts', () => {
     expect(amountOrMoneyText(0.5417, 'USDC', 0.5417, 'en-US', 2)).toEqual({ text: '0.54 USDC', money: false });
     // Without its money, the amount as it reads.
     expect(amountOrMoneyText(0.0000139, 'XBTC', null, 'en-US')).toEqual({ text: '0.0000 XBTC', money: false });
+  });
+
+  it('are written with their money once: a stablecoin\'s money never repeats it ("584.16 USDC ($584.16)")', () => {
+    expect(amountWorthText(70.70721, 'SUI', 238.99, 'en-US')).toBe('70.7072 SUI ($238.99)');
+    expect(amountWorthText(584.16, 'USDC', 584.16, 'en-US')).toBe('584.16 USDC');
+    expect(amountWorthText(20.52, 'USDC', 20.52, 'en-US', { bound: true })).toBe('\u2264 20.52 USDC');
+    expect(amountWorthText(1.2345, 'SUI', 4.12, 'en-US', { bound: true })).toBe('\u2264 1.2345 SUI ($4.12)');
+    expect(amountWorthText(0.0000178, 'XBTC', 1.73, 'en-US', { bound: true })).toBe('\u2264 $1.73');
+    expect(amountWorthText(0.0000178, 'XBTC', null, 'en-US', { bound: true })).toBe('< 0.0001 XBTC');
+    expect(amountWorthText(16_645.13, 'USDC', 16_645.13, 'en-US', { usdDigits: 2 })).toBe('16,645.13 USDC');
+    expect(worthTells(['USDC'])).toBe(false);
+    expect(worthTells(['USDC', 'SUI'])).toBe(true);
+    expect(worthTells([null])).toBe(true);
   });
 });
 

@@ -7,6 +7,7 @@ import {
   POSITION_USD_DIGITS,
   usdPriceText,
   usdText,
+  worthTells,
 } from '../../../shared/format';
 import { ratioText } from '../../../shared/units';
 
@@ -94,7 +95,7 @@ export interface PositionWords {
   /** The action first: "Deposit 307.41 USDC or repay 70.7072 SUI → 1.200"; '' when nothing is to be done. */
   action: string;
   /**
-   * The facts after it: "Assets $3,000.00, debt 2,600.00 USDC ($2,600.00): ratio 1.153. SUI at
+   * The facts after it: "Assets $3,000.00, debt 2,600.00 USDC: ratio 1.153. SUI at
    * $2.9250 (−2.5 %) liquidates it."
    */
   text: string;
@@ -107,7 +108,8 @@ export interface PositionWords {
 
 export function describePosition(p: PositionSummary): PositionWords {
   const debt = p.debts.map((d) => amount(d.amount, d.symbol)).join(' + ');
-  const debtUsd = p.debt_usd === null ? '' : ` (${usd(p.debt_usd)})`;
+  // Debts in stablecoins only: their money repeats them ("debt 16,645.13 USDC", never "… ($16,645.13)").
+  const debtUsd = p.debt_usd === null || !worthTells(p.debts.map((d) => d.symbol)) ? '' : ` (${usd(p.debt_usd)})`;
   const opening = p.collateral_usd === null ? 'Debt' : `Assets ${usd(p.collateral_usd)}, debt`;
   const ratio = p.risk_ratio === null ? '' : `: ratio ${ratioText(p.risk_ratio)}`;
   const passed = passedBy(p);
@@ -142,7 +144,7 @@ export interface InterestWords {
   rate: string;
   /** Its liquidation ratio ("1.125"). */
   liquidation: string;
-  /** The facts after it ("Assets $3,000.00, debt 2,600.00 USDC ($2,600.00): ratio 1.154. …"). */
+  /** The facts after it ("Assets $3,000.00, debt 2,600.00 USDC: ratio 1.154. …"). */
   facts: string;
 }
 

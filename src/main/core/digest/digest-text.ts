@@ -12,6 +12,7 @@ import {
   shortIdText,
   timeText,
   usdText,
+  worthTells,
 } from '../../../shared/format';
 import { ratioText } from '../../../shared/units';
 import { positionWords } from '../alerts/position-text';
@@ -164,8 +165,8 @@ function positionLine({ label, position: p, then }: DigestPosition): string {
 }
 
 /**
- * The interest of the last day at the debt's borrow rate now: "interest 0.5417 USDC ($0.54) in
- * 24 h at 19.77 %". The rate moves with the pool's utilization, so this is the day at today's rate.
+ * The interest of the last day at the debt's borrow rate now: "interest 0.7250 SUI ($2.49) in
+ * 24 h at 19.77 %", a stablecoin's once ("interest 12.02 USDC in 24 h", never "12.02 USDC ($12.02)"). The rate moves with the pool's utilization, so this is the day at today's rate.
  */
 function interestWords(p: DigestPosition['position']): string {
   const apr = p.interest.apr;
@@ -184,7 +185,7 @@ function interestWords(p: DigestPosition['position']): string {
   const amounts = each.map((a) => a.text).join(' and ');
   const usds = debts.map((d) => d.dayUsd);
   const total =
-    usds.every((u) => u !== null) && !each.every((a) => a.money)
+    usds.every((u) => u !== null) && !each.every((a) => a.money) && worthTells(debts.map((d) => d.symbol))
       ? ` (${usd(usds.reduce<number>((s, u) => s + (u ?? 0), 0))})`
       : '';
   return `interest ${amounts}${total} in 24 h at ${aprText(apr, CORE_LOCALE)}`;

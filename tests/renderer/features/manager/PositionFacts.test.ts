@@ -3,7 +3,7 @@ import { mount } from '@vue/test-utils';
 import { createPinia, setActivePinia } from 'pinia';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { DAY_MS } from '../../../../src/shared/risk-model';
-import { priceSource, shortTime, time, usd, usdPrice } from '../../../../src/renderer/src/format';
+import { priceSource, time, usd, usdPrice } from '../../../../src/renderer/src/format';
 import PositionFacts from '../../../../src/renderer/src/features/manager/PositionFacts.vue';
 import { NOW, position } from '../../support/manager';
 
@@ -27,7 +27,7 @@ describe('the position facts', () => {
     expect(w.text()).toContain(`+${((p.pnl.pnl_usd! / 600) * 100).toFixed(1)}\u202F% of net deposits`);
     expect(w.get('[data-testid="position-debt"]').text()).toBe('1,900.00 USDC: borrows and interest to date');
     expect(w.get('[data-testid="position-interest-accrued"]').text()).toBe(
-      'of which interest since opening ≤ 19.00 USDC ($19.00)',
+      'of which interest since opening ≤ 19.00 USDC',
     );
     expect(w.get('[data-testid="position-apr"]').text()).toBe('12.00\u202F%');
     expect(w.text()).toContain("from the pool's rate curve");
@@ -42,6 +42,13 @@ describe('the position facts', () => {
     // Read at the fixture's NOW, the oracle's time is today's: a clock time, not a date.
     expect(priceSource(p.price!, NOW)).toMatch(/learnt from the service's risk ratios at 11:55 AM UTC/);
     expect(w.find('[data-testid="exchange-view"]').exists()).toBe(false);
+  });
+
+  it("writes what the size is worth to the cent, as the assets and debt beside it (a position's own money)", () => {
+    // 8,008.0000 SUI at $2.50: $20,020.00, never "$20,020" beside "Assets $20,520.00".
+    const p = position({ h: { base: 8_008, quote: 500, debtBase: 0, debtQuote: 15_000 } });
+    const w = mount(PositionFacts, { props: { position: p, own: false } });
+    expect(/worth (\$[\d,.]+)/.exec(w.text())?.[1]).toBe('$20,020.00');
   });
 
   it("says interest too small for its asset's precision in money, never '≤ 0.0000 XBTC' (issue 40)", () => {
@@ -89,9 +96,7 @@ describe('the position facts', () => {
   it('says which liquidation moved the break-even price', () => {
     const at = Date.now() - 2 * 3_600_000;
     const w = mount(PositionFacts, { props: { position: position({ movedAt: at }), own: false } });
-    expect(w.get('[data-testid="position-break-even-note"]').text()).toBe(
-      `moved by the liquidation at ${shortTime(at)}`,
-    );
+    expect(w.get('[data-testid="position-break-even-note"]').text()).toBe(`moved by the liquidation at ${time(at)}`);
     expect(w.get('[data-testid="position-break-even"]').attributes('title')).toContain(
       `Moved by the liquidation at ${time(at)}: the loss on what it closed is carried by what is left.`,
     );

@@ -20,7 +20,7 @@ import { LIVE_EVERY_MS } from '../../../../src/renderer/src/features/markets/liv
 import { useStatusStore } from '../../../../src/renderer/src/stores/status';
 import { bucketsOf, bucketWidth, clustersOf } from '../../../../src/shared/risk-model';
 import { rawPrice } from '../../../../src/shared/units';
-import { distance, shortTime } from '../../../../src/renderer/src/format';
+import { distance, time } from '../../../../src/renderer/src/format';
 import { usePortfolioStore } from '../../../../src/renderer/src/stores/portfolio';
 import { fakeApi } from '../../../support/fake-api';
 import { routerAt } from '../../support/router';
@@ -257,7 +257,7 @@ describe('the pool page: watched positions on the price chart', () => {
     expect(rows[2]!.text()).toMatch(
       new RegExp(
         `^Short 0xab1211…11ef Liq 3\\.1373 \\${distance(short.distance_pct)}, off the chart Break-even 2\\.\\d{4} ` +
-          `moved by the liquidation at ${shortTime(NOW - 3_600_000)} off the chart$`,
+          `moved by the liquidation at ${time(NOW - 3_600_000)} off the chart$`,
       ),
     );
     expect(w.get('[data-testid="pool-position-lines"]').text()).toContain(
@@ -332,7 +332,8 @@ describe('the pool page: one mid for the header, the ladder and the depth chart'
         ?.series?.[1]?.markLine?.label?.formatter?.replace(/^mid /, '');
     const headerMid = (): string => w.get('[data-testid="mid-price"]').text();
     const ladderMid = (): string => w.get('[data-testid="ladder-mid"]').text();
-    expect(headerMid()).toBe('3.50050');
+    // On a tick: the tick's decimals, never a zero no tick has ("3.50050").
+    expect(headerMid()).toBe('3.5005');
     expect(chartMid()).toBe(headerMid());
     expect(ladderMid()).toBe(headerMid());
     // 1.2 s of a book moving every 20 ms, on a fake clock (a loaded machine's timers say nothing

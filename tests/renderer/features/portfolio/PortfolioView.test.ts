@@ -7,7 +7,7 @@ import { setApi } from '../../../../src/renderer/src/api';
 import PortfolioView from '../../../../src/renderer/src/features/portfolio/PortfolioView.vue';
 import { fakeApi } from '../../../support/fake-api';
 import { routerAt } from '../../support/router';
-import { shortTime } from '../../../../src/renderer/src/format';
+import { time } from '../../../../src/renderer/src/format';
 import { positionsToCsv } from '../../../../src/renderer/src/features/portfolio/csv';
 import type { PortfolioSummary } from '../../../../src/shared/contract';
 import {
@@ -76,7 +76,7 @@ describe('the Portfolio: one row per position, every figure agreeing, and price 
     expect(long.find('[data-testid="row-break-even-moved"]').exists()).toBe(false);
     // The short's break-even was moved by a liquidation an hour ago: the row says which.
     expect(cell(short, 'row-break-even')).toBe('break-even $3.6667');
-    expect(cell(short, 'row-break-even-moved')).toBe(`moved by the liquidation at ${shortTime(NOW - 3_600_000)}`);
+    expect(cell(short, 'row-break-even-moved')).toBe(`moved by the liquidation at ${time(NOW - 3_600_000)}`);
     expect(w.text()).not.toMatch(/\bentry\b/i);
     expect(cell(long, 'row-pnl')).toBe('+$100.00');
     expect(cell(long, 'row-distance')).toMatch(/^liq\. \$3\.1500\s*\u221210\.0\u202F%$/);

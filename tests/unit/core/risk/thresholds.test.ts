@@ -119,7 +119,7 @@ describe('thresholds that mean something', () => {
     } as unknown as PositionSummary;
     const words = describePosition({ ...p, side: 'long', size: 1000, base_symbol: 'SUI' } as PositionSummary);
     expect(words.text).toBe(
-      'Assets $3,000.00, debt 2,600.00 USDC ($2,600.00): ratio 1.153. SUI at $2.9250 (\u22122.5\u202F%) liquidates it.',
+      'Assets $3,000.00, debt 2,600.00 USDC: ratio 1.153. SUI at $2.9250 (\u22122.5\u202F%) liquidates it.',
     );
     expect(words.headline).toBe('Long 1,000.0000 SUI on SUI_USDC: 1.153, liquidation at $2.9250, \u22122.5\u202F%');
     expect(words.action).toBe('Deposit 120.00 USDC or repay 100.00 USDC from your wallet \u2192 1.200');

@@ -7,7 +7,7 @@ import {
   levelOf,
   NEAR_HYSTERESIS,
 } from '../../../../shared/risk-model';
-import { amountTitle, apr, pct, pctSet, positionUsd, ratio, shortTime, time } from '../../format';
+import { amountTitle, apr, pct, pctSet, positionUsd, ratio, time, worthTells } from '../../format';
 
 /**
  * A position's facts in the words of its row: side, why its level, its borrow rate. Every figure
@@ -99,7 +99,7 @@ export function interestTitle(p: PositionSummary): string {
   ];
   if (i.accrued !== null)
     lines.push(
-      `Interest accrued since opening: at most ${amountTitle(i.accrued, i.symbol)} (${positionUsd(i.accrued_usd)})`,
+      `Interest accrued since opening: at most ${amountTitle(i.accrued, i.symbol)}${worthTells([i.symbol]) ? ` (${positionUsd(i.accrued_usd)})` : ''}`,
     );
   lines.push(
     i.liquidation_in_ms === null
@@ -117,10 +117,13 @@ export function pnlTitle(p: PositionSummary): string {
   return n.estimated && n.note ? `Estimated: ${n.note}\n${base}` : base;
 }
 
-/** "moved by the liquidation at 2:02 PM EST" when a liquidation moved the break-even price; null otherwise. */
+/**
+ * "moved by the liquidation at Nov 27, 4:23:05 PM EST" when a liquidation moved the break-even
+ * price, the liquidation's moment in the one absolute style (`time`); null otherwise.
+ */
 export function breakEvenMoved(p: PositionSummary, now = Date.now()): string | null {
   const at = p.pnl.break_even_moved_at;
-  return at === null || p.pnl.break_even_price === null ? null : `moved by the liquidation at ${shortTime(at, now)}`;
+  return at === null || p.pnl.break_even_price === null ? null : `moved by the liquidation at ${time(at, now)}`;
 }
 
 /**
