@@ -151,7 +151,8 @@ describe('the daily digest', () => {
       const line = its[0]!;
       expect(line).toContain(`ratio ${ratioText(p.risk_ratio!)} (1.500)`);
       expect(line).toContain(`distance ${distanceText(p.distance_pct!, CORE_LOCALE)} (\u221220.0\u202F%)`);
-      expect(line).toMatch(/interest [\d,.]+ [A-Z]+ \(\$[\d,.]+\) in 24 h at \d+\.\d{2}\u202F%/);
+      // A stablecoin's interest is its money: written once ("5.16 USDC"), another asset's with its money.
+      expect(line).toMatch(/interest ([\d,.]+ USDC|[\d,.]+ [A-Z]+ \(\$[\d,.]+\)) in 24 h at \d+\.\d{2}\u202F%/);
     }
     // The watched wallet's positions are not listed; its liquidation is, by its label.
     expect(lines.some((l) => l.startsWith('• whale: Long') || l.startsWith('• whale: Short'))).toBe(false);
