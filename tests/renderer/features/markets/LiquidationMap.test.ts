@@ -69,10 +69,10 @@ describe('the liquidation map on the pool page', () => {
     const rows = w.findAll('[data-testid=cascade-row]').map((r) => r.text());
     expect(rows).toEqual([
       expect.stringContaining(
-        'A fall to 2.7000 liquidates 2 longs, 1 of them set off by the others\' sales, $358.00 to repay; they sell 140.0000 SUI, which the 5 bid levels read absorb down to 2.6000.',
+        "A fall to 2.7000 liquidates 2 longs, 1 of them set off by the others' sales, $358.00 to repay; they sell 140.0000 SUI, which the 5 bid levels read absorb down to 2.6000.",
       ),
       expect.stringContaining(
-        'A rise to 3.3000 liquidates 2 shorts, 1 of them set off by the others\' buying, $497.00 to repay; they buy back 150.0000 SUI, which the 4 ask levels read absorb up to 3.4000.',
+        "A rise to 3.3000 liquidates 2 shorts, 1 of them set off by the others' buying, $497.00 to repay; they buy back 150.0000 SUI, which the 4 ask levels read absorb up to 3.4000.",
       ),
     ]);
     expect(rows[0]).toMatch(/^Cluster 2\.6000–2\.8000,\s+2 positions:\s+A fall/);
@@ -104,7 +104,9 @@ describe('the liquidation map on the pool page', () => {
     expect(far.findAll('[data-testid=cascade-row]')[0]!.text()).toContain(
       'they sell 140.0000 SUI, more than the book can be taken to absorb: the 2 bid levels read end at 2.8000, and as many levels again as deep as they are on average, from 2.6100 to 2.4200, do not absorb them.',
     );
-    expect(far.get('[data-testid=cascade-assumptions]').text()).toContain('Past the last of them (or past the cluster, where the move itself went beyond them) the book is taken');
+    expect(far.get('[data-testid=cascade-assumptions]').text()).toContain(
+      'Past the last of them (or past the cluster, where the move itself went beyond them) the book is taken',
+    );
     // Three bids (2.99, 2.80, 2.75): assumed 2.63, 2.51, 2.39, 63.33 each; 140 absorbed at 2.39, on assumed depth.
     const assumed = mount(LiquidationSummary, {
       props: {
