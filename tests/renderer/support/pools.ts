@@ -1,4 +1,5 @@
-import type { Pool } from '../../../src/shared/api';
+import type { Candle, Pool } from '../../../src/shared/api';
+import { rawPrice } from '../../../src/shared/units';
 
 /** SUI_USDC as the Demo network lists it: SUI's 9 decimals, USDC's 6, a tick of $0.0001. */
 export const SUI_USDC: Pool = {
@@ -13,3 +14,20 @@ export const SUI_USDC: Pool = {
   tick_size: 100,
   lot_size: 100_000_000,
 } as Pool;
+
+/**
+ * Flat 15-minute candles of `pool` at the closes given (open, high, low and close alike), the last
+ * ending at `now`: a chart's price range by hand.
+ */
+export function flatCandles(closes: readonly number[], now: number, pool: Pool = SUI_USDC): Candle[] {
+  return closes.map((c, i) => ({
+    timestamp: new Date(now - (closes.length - i) * 900_000).toISOString().slice(0, 19),
+    open: rawPrice(c, pool),
+    high: rawPrice(c, pool),
+    low: rawPrice(c, pool),
+    close: rawPrice(c, pool),
+    volume_base: '0',
+    volume_quote: '0',
+    trade_count: 1,
+  }));
+}

@@ -27,14 +27,20 @@ afterEach(() => {
 
 const pad = (n: number): string => String(n).padStart(2, '0');
 
+/** A store in a fresh data dir (removed after the test), no channel routed, watching MINE as "desk". */
+function deskStore() {
+  const dir = tempDir();
+  dirs.push(dir);
+  const store = Store.open(dir.dir);
+  store.risk.routeWith(NO_CHANNELS);
+  store.settings.addWatch(MINE, 'desk', 0);
+  return { dir, store };
+}
+
 describe('tidewatch digest --now', () => {
   it('prints the digest of the store: own positions now and 24 h before, the day’s alerts and credits', () => {
-    const dir = tempDir();
-    dirs.push(dir);
+    const { dir, store } = deskStore();
     const now = Date.now();
-    const store = Store.open(dir.dir);
-    store.risk.routeWith(NO_CHANNELS);
-    store.settings.addWatch(MINE, 'desk', 0);
     store.settings.addWatch(THEIRS, 'whale', 0, 'watched');
     new SettingsService(store.settings, new MemorySecretStore()).update({
       network: 'custom',
@@ -153,12 +159,8 @@ describe('tidewatch digest --now', () => {
   });
 
   it('names each liquidated position and what it took, one line a manager', () => {
-    const dir = tempDir();
-    dirs.push(dir);
+    const { dir, store } = deskStore();
     const now = Date.now();
-    const store = Store.open(dir.dir);
-    store.risk.routeWith(NO_CHANNELS);
-    store.settings.addWatch(MINE, 'desk', 0);
     const OTHER = `0x${'e5'.repeat(32)}`;
     const position = (manager_id: string, side: 'long' | 'short') =>
       suiLong({

@@ -8,21 +8,12 @@ import CandleChart from '../../../../src/renderer/src/features/markets/CandleCha
 import type { PositionLine } from '../../../../src/renderer/src/features/markets/position-lines';
 import { drawnTexts, overlap } from '../../support/drawn';
 import { chartProbe, NOW } from '../../support/manager';
-import { SUI_USDC as SUI_USDC_POOL } from '../../support/pools';
+import { flatCandles, SUI_USDC as SUI_USDC_POOL } from '../../support/pools';
 
 const POOL = SUI_USDC_POOL;
 
 /** Candles between 3.60 and 3.75. */
-const CANDLES = [3.6, 3.75, 3.7].map((c, i) => ({
-  timestamp: new Date(NOW - (3 - i) * 900_000).toISOString().slice(0, 19),
-  open: rawPrice(c, POOL),
-  high: rawPrice(c, POOL),
-  low: rawPrice(c, POOL),
-  close: rawPrice(c, POOL),
-  volume_base: '0',
-  volume_quote: '0',
-  trade_count: 1,
-}));
+const CANDLES = flatCandles([3.6, 3.75, 3.7], NOW, POOL);
 
 const line = (id: string, kind: PositionLine['kind'], price: number): PositionLine => ({
   manager_id: `0x${id.repeat(4)}${'0'.repeat(56)}${id.repeat(2)}`.slice(0, 66),
@@ -212,16 +203,7 @@ describe("the last price's tag beside the price axis", () => {
 
 describe('the position labels where the margin is narrow (the chart measured)', () => {
   /** DEEP-like candles 0.150–0.200, the last 0.185. */
-  const DEEP_CANDLES = [0.15, 0.2, 0.185].map((c, i) => ({
-    timestamp: new Date(NOW - (3 - i) * 900_000).toISOString().slice(0, 19),
-    open: rawPrice(c, POOL),
-    high: rawPrice(c, POOL),
-    low: rawPrice(c, POOL),
-    close: rawPrice(c, POOL),
-    volume_base: '0',
-    volume_quote: '0',
-    trade_count: 1,
-  }));
+  const DEEP_CANDLES = flatCandles([0.15, 0.2, 0.185], NOW, POOL);
   /** The chart as laid out `width` px wide: a ResizeObserver that reports that width. */
   async function drawAt(lines: PositionLine[], width: number): Promise<Option & { grid: Array<{ left: number }> }> {
     class Observer {

@@ -19,7 +19,6 @@ import PoolView from '../../../../src/renderer/src/features/markets/PoolView.vue
 import { LIVE_EVERY_MS } from '../../../../src/renderer/src/features/markets/live-pool';
 import { useStatusStore } from '../../../../src/renderer/src/stores/status';
 import { bucketsOf, bucketWidth, clustersOf } from '../../../../src/shared/risk-model';
-import { rawPrice } from '../../../../src/shared/units';
 import { distance, time } from '../../../../src/renderer/src/format';
 import { usePortfolioStore } from '../../../../src/renderer/src/stores/portfolio';
 import { fakeApi } from '../../../support/fake-api';
@@ -27,7 +26,20 @@ import { routerAt } from '../../support/router';
 import { FORECAST } from '../../support/settings';
 import { settle, withFakeIntervals } from '../../support/timing';
 import { NOW, position, chartProbe } from '../../support/manager';
-import { SUI_USDC as SUI_USDC_POOL } from '../../support/pools';
+import { flatCandles, SUI_USDC as SUI_USDC_POOL } from '../../support/pools';
+
+/** SUI_USDC's page, settled, every chart's option caught in `options` (the last is what is drawn). */
+async function mountCharted(options: unknown[]) {
+  const w = mount(PoolView, {
+    props: { poolName: 'SUI_USDC' },
+    global: {
+      plugins: [await routerAt('/markets/SUI_USDC')],
+      stubs: { VChart: chartProbe(options), Echarts: chartProbe(options) },
+    },
+  });
+  await settle();
+  return w;
+}
 
 beforeEach(() => setActivePinia(createPinia()));
 
@@ -178,16 +190,7 @@ describe('the pool page: watched positions on the price chart', () => {
       ...x,
       quote_price: { symbol: 'USDC', usd: 0.998, source: 'oracle' as const, at: NOW },
     });
-    const candles = [2.3, 2.2].map((c, i) => ({
-      timestamp: new Date(NOW - (2 - i) * 900_000).toISOString().slice(0, 19),
-      open: rawPrice(c, POOL),
-      high: rawPrice(c, POOL),
-      low: rawPrice(c, POOL),
-      close: rawPrice(c, POOL),
-      volume_base: '0',
-      volume_quote: '0',
-      trade_count: 1,
-    }));
+    const candles = flatCandles([2.3, 2.2], NOW, POOL);
     const api: TidewatchApi = {
       async invoke(method) {
         const answers: Record<string, unknown> = {
@@ -232,14 +235,7 @@ describe('the pool page: watched positions on the price chart', () => {
         .map((c) => c.style.text),
       ...marks().map((m) => m.label.formatter),
     ];
-    const w = mount(PoolView, {
-      props: { poolName: 'SUI_USDC' },
-      global: {
-        plugins: [await routerAt('/markets/SUI_USDC')],
-        stubs: { VChart: chartProbe(options), Echarts: chartProbe(options) },
-      },
-    });
-    await settle();
+    const w = await mountCharted(options);
 
     const rows = w.findAll('[data-testid="pool-position-line"]');
     const priceOf = (kind: string) =>
@@ -316,14 +312,7 @@ describe('the pool page: one mid for the header, the ladder and the depth chart'
     });
     setApi(f.api);
     const options: Array<{ series?: Array<{ name?: string; markLine?: { label?: { formatter?: string } } }> }> = [];
-    const w = mount(PoolView, {
-      props: { poolName: 'SUI_USDC' },
-      global: {
-        plugins: [await routerAt('/markets/SUI_USDC')],
-        stubs: { VChart: chartProbe(options), Echarts: chartProbe(options) },
-      },
-    });
-    await settle();
+    const w = await mountCharted(options);
     /** The mid the depth chart draws, as its label says it. */
     const chartMid = (): string | undefined =>
       options
@@ -394,16 +383,7 @@ describe('the pool page: the candlesâ€™ axis reaches where the liquidation mapâ€
       unplaced: 0,
       liquidated: 0,
     };
-    const candles = [3.1, 3.25, 3.2].map((c, i) => ({
-      timestamp: new Date(NOW - (3 - i) * 900_000).toISOString().slice(0, 19),
-      open: rawPrice(c, POOL),
-      high: rawPrice(c, POOL),
-      low: rawPrice(c, POOL),
-      close: rawPrice(c, POOL),
-      volume_base: '0',
-      volume_quote: '0',
-      trade_count: 1,
-    }));
+    const candles = flatCandles([3.1, 3.25, 3.2], NOW, POOL);
     const f = fakeApi({
       pools: () => answer([POOL]),
       depth: () => answer({ pool_id: '0x1', bids: [], asks: [] }),
@@ -413,14 +393,7 @@ describe('the pool page: the candlesâ€™ axis reaches where the liquidation mapâ€
     });
     setApi(f.api);
     const options: Array<{ yAxis?: Array<{ min?: number; max?: number }> }> = [];
-    const w = mount(PoolView, {
-      props: { poolName: 'SUI_USDC' },
-      global: {
-        plugins: [await routerAt('/markets/SUI_USDC')],
-        stubs: { VChart: chartProbe(options), Echarts: chartProbe(options) },
-      },
-    });
-    await settle();
+    const w = await mountCharted(options);
     const axis = options.filter((o) => o.yAxis?.[0]?.min !== undefined).at(-1)!.yAxis![0]!;
     // The crowd inside the axis, drawn bucket by bucket; within 35 % of the price, the candles readable.
     expect(axis.min).toBeLessThanOrEqual(2.55);
