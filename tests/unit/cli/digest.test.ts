@@ -235,7 +235,7 @@ describe('tidewatch digest --now', () => {
       new Date(ms).toLocaleTimeString('en-US', { hour: 'numeric', minute: '2-digit', timeZoneName: 'short' });
     const from = lines.indexOf('Liquidations of your positions in 24 h: 3.');
     expect(lines.slice(from + 1, from + 3)).toEqual([
-      `• ${at(now - 2 * HOUR)}, desk: Long SUI_USDC 0xc3c3c3…c3c3, liquidated 2 times (last): repaid 375.50 USDC ($375.50), left 400.0000 SUI ($800.00)`,
+      `• ${at(now - 2 * HOUR)}, desk: Long SUI_USDC 0xc3c3c3…c3c3, liquidated 2 times (last): repaid 375.50 USDC, left 400.0000 SUI ($800.00)`,
       `• ${at(now - HOUR)}, desk: Short SUI_USDC 0xe5e5e5…e5e5: repaid 10.0000 SUI ($20.00), left 400.0000 SUI ($800.00)`,
     ]);
   });

@@ -1,5 +1,5 @@
 import type { Pool } from '../../../shared/api';
-import { amountText, CORE_LOCALE, POSITION_USD_DIGITS, usdText } from '../../../shared/format';
+import { amountWorthText, CORE_LOCALE, POSITION_USD_DIGITS } from '../../../shared/format';
 import { formatUnits, groupedAmounts } from '../../../shared/units';
 import type { EventAmount, StoredMarginEvent } from '../../../shared/contract';
 import type { ResponseCache } from '../store/cache-repo';
@@ -215,11 +215,12 @@ export class EventUnits {
  */
 export function amountsInWords(amounts: readonly EventAmount[], usdOf?: (symbol: string) => number | null): string {
   return groupedAmounts(amounts, (a) => {
-    const text = amountText(formatUnits(a.raw, a.decimals), a.symbol, CORE_LOCALE);
-    // Money beside each amount where its asset is priced (the digest: "repaid 1,234.50 USDC ($1,234.50)").
+    // Money beside each amount where its asset is priced (the digest: "left 32,077.7436 DEEP
+    // ($5,046.79)"), in the one way amounts and money are written: a stablecoin's once.
     const price = usdOf?.(a.symbol) ?? null;
-    return price === null
-      ? text
-      : `${text} (${usdText(Number(formatUnits(a.raw, a.decimals)) * price, CORE_LOCALE, POSITION_USD_DIGITS)})`;
+    const value = formatUnits(a.raw, a.decimals);
+    return amountWorthText(value, a.symbol, price === null ? null : Number(value) * price, CORE_LOCALE, {
+      usdDigits: POSITION_USD_DIGITS,
+    });
   });
 }
