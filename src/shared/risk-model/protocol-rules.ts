@@ -1,3 +1,4 @@
+import { clearOf } from './levels';
 import { ceilAt } from './safe-round';
 import { sideOf, valueAt, type Holdings, type PricePair } from './valuation';
 
@@ -46,6 +47,17 @@ export function actionsAt(ratio: number | null, r: ProtocolRatios): AllowedActio
   const band: ProtocolBand =
     ratio <= r.liquidation ? 'liquidatable' : !borrow ? 'danger' : !withdraw ? 'no-withdraw' : 'free';
   return { band, deposit: true, repay: true, borrow, withdraw };
+}
+
+/**
+ * The ratio a repair aims at by default, in the alert and on the page alike (docs/valuation.md):
+ * where the warning clears (`clearOf`), and, in the danger band (below the pool's minimum borrow
+ * ratio), out of it where that is higher, so trades the protocol refuses are allowed again.
+ */
+export function repairAim(ratio: number | null, warning: number, r: ProtocolRatios): number {
+  const clear = clearOf(warning);
+  const inBand = ratio !== null && !actionsAt(ratio, r).borrow && r.min_borrow > r.liquidation;
+  return inBand ? Math.max(clear, r.min_borrow) : clear;
 }
 
 /**

@@ -30,7 +30,7 @@ import {
   sizeOf,
   timeToLiquidationByInterest,
   valueAt,
-  clearOf,
+  repairAim,
   DAY_MS,
   ratioAfter,
   type DebtRates,
@@ -296,7 +296,10 @@ export function interestRepairOf(p: PositionSummary, days: number): RepairPlan |
   const now = valueAt(h, prices).ratio;
   const later = ratioAfter(h, prices, rates, days * DAY_MS);
   if (now === null || later === null || !(later > 0)) return p.repair;
-  const target = Math.max(clearOf(p.thresholds.warning), p.thresholds.warning * (now / later));
+  // The threshold alert's aim (out of the danger band there), and far enough above the warning
+  // line that the days set of interest do not bring it back under.
+  const aim = repairAim(now, p.thresholds.warning, p.risk_params);
+  const target = Math.max(aim, p.thresholds.warning * (now / later));
   if (now >= target) return null;
   return repairOf(h, prices, target, p.liquidation_ratio, {
     base: p.base_symbol,
@@ -423,10 +426,7 @@ export function positionOf(m: MarginManager, ctx: ValuationContext): PositionSum
   // the repair panel aims by default (docs/valuation.md): one target for the alert and the page.
   const ratioNow = h && p && hasDebt ? (valueAt(h, p).ratio ?? Infinity) : Infinity;
   const below = ratioNow < thresholds.warning;
-  const aim =
-    ratioNow < params.min_borrow
-      ? Math.max(clearOf(thresholds.warning), params.min_borrow)
-      : clearOf(thresholds.warning);
+  const aim = repairAim(ratioNow, thresholds.warning, params);
   const repair = h && p && below ? repairOf(h, p, aim, L, symbols) : null;
   const updated = [m.checkpoint_timestamp_ms, ...loans.map((l) => Date.parse(l.timestamp))].filter((x) =>
     Number.isFinite(x),

@@ -3,6 +3,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { AlertEngine } from '../../../../src/main/core/alerts/alert-engine';
 import { extraPerDay, RATE_HYSTERESIS, RateTracker } from '../../../../src/main/core/alerts/rate-alerts';
 import { interestRepairOf } from '../../../../src/main/core/risk/positions';
+import { repairWords } from '../../../../src/main/core/alerts/position-text';
 import { DEFAULT_RISK_PARAMS } from '../../../../src/main/core/risk/risk-params';
 import { EventBus, type CoreEvents } from '../../../../src/main/core/events';
 import { Store } from '../../../../src/main/core/store/store';
@@ -196,6 +197,11 @@ describe("the interest alert's repair", () => {
     }
     // 30 days at 114 % asks more than 7 days does.
     expect(interestRepairOf(p, 30)!.target).toBeGreaterThan(interestRepairOf(p, 7)!.target);
+    // In the danger band (below the pool's minimum borrow ratio, 1.250) at a calm rate: out of the
+    // band, the threshold alert's and the repair panel's target, not only where the warning clears.
+    const band = interestRepairOf(long(1.14, 0.12), 7)!;
+    expect(band.target).toBe(DEFAULT_RISK_PARAMS.min_borrow);
+    expect(repairWords({ ...long(1.14, 0.12), repair: band })).toMatch(/\u2192 1\.250$/);
     // Far above its thresholds at a calm rate: nothing to do.
     expect(interestRepairOf(long(1.6, 0.12), 7)).toBeNull();
   });
