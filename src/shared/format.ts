@@ -1,5 +1,5 @@
 import { isStable } from './risk-model/stable';
-import { towardZeroAt } from './rounding';
+import { ceilAt, towardZeroAt } from './rounding';
 import { localZone, nextClock } from './zones';
 
 /**
@@ -312,6 +312,15 @@ export function amountWorthText(
   if (money !== null && amountReadsZero(value, symbol)) return o.bound ? `\u2264 ${money}` : money;
   const a = o.bound ? amountBoundText(value, symbol, locale) : amountText(value, symbol, locale);
   return money === null || !worthTells([symbol]) ? a : `${a} (${money})`;
+}
+
+/**
+ * The money of an amount to bring (a deposit, a repayment), to the cent and rounded up there as
+ * the amount itself is (safe-round.ts `adviceAmount`): "252.7440 WAL ($56.77)" beside "56.77
+ * USDC", never a cent under what the other option asks.
+ */
+export function bringUsd(usd: number): number {
+  return ceilAt(usd, 2);
 }
 
 /** An amount in full, for its tooltip: every decimal of a raw amount's text, up to `FULL_AMOUNT_DIGITS` of a number. */

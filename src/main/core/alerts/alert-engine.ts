@@ -626,7 +626,7 @@ const LEVEL_WORDS: Record<Escalation['level'], string> = {
  * A risk alert's words (docs/alerts.md "The messages"): the title names the position and
  * its figures ("Critical — Long 10,175 WAL on WAL_USDC: 1.190, liquidation at $0.1965, −1.2 %"),
  * the message starts with the action that repairs it, as written enough to reach the target
- * ("Deposit 307.41 USDC or repay 70.71 SUI → 1.275."), then why, then the facts.
+ * ("Deposit 307.41 USDC or repay 70.7072 SUI ($238.99) from its balance → 1.224."), then why, then the facts.
  */
 export function riskAlertText(
   e: Escalation,

@@ -1,7 +1,9 @@
 import type { PositionSummary } from '../../../shared/contract';
 import {
   amountText,
+  amountWorthText,
   aprText,
+  bringUsd,
   CORE_LOCALE,
   distanceText,
   POSITION_USD_DIGITS,
@@ -42,22 +44,26 @@ function passedBy(p: PositionSummary): string | null {
   if (!((p.side === 'long' && d > 0) || (p.side === 'short' && d < 0))) return null;
   return `${distance(Math.abs(d)).replace(/^\+/, '')} ${d > 0 ? 'below' : 'above'}`;
 }
+/**
+ * An amount to bring with its money, as the repair panel writes it: "8,060.3740 DEEP ($1,464.15)",
+ * a stablecoin's once ("307.41 USDC"); the money rounded up to the cent, as the amount is.
+ */
+const bring = (a: { amount: number; symbol: string; usd: number }): string =>
+  amountWorthText(a.amount, a.symbol, bringUsd(a.usd), CORE_LOCALE, { usdDigits: POSITION_USD_DIGITS });
 /** A target ratio with the three decimals of every ratio shown (a reading or a threshold): "1.200", "1.275". */
 const target = (r: number): string => ratioText(r);
 
 /**
  * The action that brings the position back to its target, every option with the amount that
- * reaches it as written: "Deposit 307.41 USDC or repay 70.7072 SUI → 1.200"; '' when above it.
+ * reaches it as written: "Deposit 307.41 USDC or repay 70.7072 SUI ($238.99) from its balance → 1.224"; '' when above it.
  */
 export function repairWords(p: PositionSummary): string {
   const r = p.repair;
   if (!r) return '';
   const first = r.deposits[0];
   const options = [
-    first ? `deposit ${amount(first.amount, first.symbol)}` : null,
-    r.repay
-      ? `repay ${amount(r.repay.amount, r.repay.symbol)} ${r.repay.from === 'balance' ? 'from its balance' : 'from your wallet'}`
-      : null,
+    first ? `deposit ${bring(first)}` : null,
+    r.repay ? `repay ${bring(r.repay)} ${r.repay.from === 'balance' ? 'from its balance' : 'from your wallet'}` : null,
   ].filter((x) => x !== null);
   if (options.length === 0) return '';
   const text = `${options.join(' or ')} \u2192 ${target(r.target)}`;
@@ -92,7 +98,7 @@ export interface PositionWords {
   pool: string | null;
   /** "Long 10,175.0000 WAL on WAL_USDC: 1.190, liquidation at $0.19650, −1.2 %". */
   headline: string;
-  /** The action first: "Deposit 307.41 USDC or repay 70.7072 SUI → 1.200"; '' when nothing is to be done. */
+  /** The action first: "Deposit 307.41 USDC or repay 70.7072 SUI ($238.99) from its balance → 1.224"; '' when nothing is to be done. */
   action: string;
   /**
    * The facts after it: "Assets $3,000.00, debt 2,600.00 USDC: ratio 1.153. SUI at

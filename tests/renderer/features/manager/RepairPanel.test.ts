@@ -62,7 +62,7 @@ describe('the repair plan on the manager page', () => {
     // amount is a hair over 83.3814), 392.75, 136.18.
     const after = priceAtRatio(afterDeposit(H, 'quote', 208.46), 1, 1.125)!;
     expect(w.get('[data-testid="repair-text"]').text()).toBe(
-      `Deposit 208.46 USDC or 83.3815 SUI ($208.45) or deposit and then repay 136.18 USDC from your wallet to get back to 1.530; liquidation price after the USDC deposit ${usdPrice(liquidationPriceShown(after, 2.5, 4), 4)} (now ${usdPrice(position().liquidation_price, 4)}).`,
+      `Deposit 208.46 USDC or 83.3815 SUI ($208.46) or deposit and then repay 136.18 USDC from your wallet to get back to 1.530; liquidation price after the USDC deposit ${usdPrice(liquidationPriceShown(after, 2.5, 4), 4)} (now ${usdPrice(position().liquidation_price, 4)}).`,
     );
 
     // The pool's target after a liquidation (1.25) is below the ratio now: nothing to do.

@@ -61,11 +61,23 @@ describe('advice that is safe to follow (executed as written)', () => {
         if (!p.repair) return;
         const action = describePosition(p).action;
         const m =
-          /^Deposit ([\d,.]+) (\w+)(?: or repay ([\d,.]+) (\w+) from (its balance|your wallet))? → ([\d.]+)$/.exec(
+          /^Deposit ([\d,.]+) (\w+)(?: \(\$([\d,.]+)\))?(?: or repay ([\d,.]+) (\w+)(?: \(\$([\d,.]+)\))? from (its balance|your wallet))? → ([\d.]+)$/.exec(
             action,
           );
         expect(m, action).not.toBeNull();
-        const [, deposit, depositSymbol, repay, repaySymbol, from, written] = m!;
+        const [, deposit, depositSymbol, depositUsd, repay, repaySymbol, repayUsd, from, written] = m!;
+        // The money beside an amount (a stablecoin's amount is its money) is that amount's, rounded
+        // up to the cent as the amount is: never a cent under what the amount is worth.
+        const priceOf = (symbol: string): number => (symbol === p.quote_symbol ? pricesOf(p).quote : pricesOf(p).base);
+        for (const [a, symbol, usd] of [
+          [deposit, depositSymbol, depositUsd],
+          [repay, repaySymbol, repayUsd],
+        ] as const) {
+          if (a === undefined || usd === undefined) continue;
+          const worth = number(a) * priceOf(symbol!);
+          expect(number(usd) - worth, action).toBeLessThan(0.01);
+          expect(number(usd) - worth, action).toBeGreaterThan(-1e-9);
+        }
         expect(number(written!)).toBe(p.repair.target);
         // Where the warning clears; in the danger band, out of it where that is higher: the repair
         // panel's default target, so the alert and the page aim at one ratio.
