@@ -39,6 +39,29 @@ describe('alert threads', () => {
     expect(threads.find((t) => t.key === 'r:stream-auth')!.unacknowledged).toEqual([]);
   });
 
+  it("heads a position's thread with where it stands, an interest warning after it shown beneath", () => {
+    const list = [
+      alert(1, { level: 'warning', title: 'Warning 1.190' }),
+      alert(2, { rule: 'interest', level: 'warning', title: 'Interest alone liquidates … in 9 days' }),
+      alert(3, { level: 'critical', title: 'Critical 0.4 % from liquidation' }),
+      alert(4, { rule: 'interest', level: 'warning', title: 'Interest alone liquidates … in 6 days' }),
+    ];
+    const [t] = threadsOf(list);
+    // The critical crossing heads it (its level colours the thread), the newer interest warning
+    // beneath it; the warning and the older interest alert are superseded.
+    expect(t!.head.id).toBe(3);
+    expect(t!.shown.map((a) => a.id)).toEqual([3, 4]);
+    expect(t!.folded).toBe(2);
+    // A recovery after both heads alone; a thread with interest alerts only is headed by the newest.
+    expect(threadsOf([...list, alert(5, { rule: 'recovered', level: 'info' })])[0]!.shown.map((a) => a.id)).toEqual([
+      5,
+    ]);
+    expect(threadsOf([list[1]!, list[3]!])[0]!.shown.map((a) => a.id)).toEqual([4]);
+    // Threads are ordered by their newest alert, the interest warning included.
+    const other = alert(3.5, { manager_id: '0xbbb2' });
+    expect(threadsOf([...list, other]).map((x) => x.key)).toEqual(['m:0xaaa1', 'm:0xbbb2']);
+  });
+
   it('filters by level, by kind of rule, and to what is still to act on', () => {
     const ids = (f: Parameters<typeof filterAlerts>[1]): number[] =>
       filterAlerts(BURST, f, T0 + 20 * MIN).map((a) => a.id);

@@ -84,7 +84,7 @@ export interface AlertThread {
   rule: Rule | null;
   /** Newest first. */
   alerts: AlertRecord[];
-  /** The newest: its level, title and time head the thread. */
+  /** Where it stands: the newest alert (of a position, the newest of its level, recovery or liquidation); its level, title and time head the thread. */
   head: AlertRecord;
   /** Shown while the thread is folded: the head, and what neither repeats nor is superseded. */
   shown: AlertRecord[];
@@ -118,9 +118,18 @@ export function rateAsset(a: Pick<AlertRecord, 'rule' | 'title'>): string | null
 }
 
 /**
- * Threads of `alerts`, the newest thread first. In a position's thread every alert before the
- * newest is superseded by it and folded; in a rule's thread an alert repeating the level of a
- * newer one is folded (the blind alarm and its "sees again" both stay, older rounds fold).
+ * The rules that say where a position stands (its level, its recovery, its liquidation): the
+ * newest of them heads its thread. Its other alerts (interest, which tells a day, not a level)
+ * are news beside it: a Warning "interest alone liquidates it in 6 days" never heads the thread
+ * of a position that is Critical 0.4 % from its liquidation price.
+ */
+const STANDING_RULES: ReadonlySet<Rule> = new Set<Rule>(['risk-threshold', 'recovered', 'liquidation']);
+
+/**
+ * Threads of `alerts`, the thread with the newest alert first. In a position's thread the newest
+ * alert of where it stands heads it and supersedes every alert before it (folded); the newest of
+ * each other rule after it is shown beneath it. In a rule's thread an alert repeating the level of
+ * a newer one is folded (the blind alarm and its "sees again" both stay, older rounds fold).
  */
 export function threadsOf(alerts: readonly AlertRecord[]): AlertThread[] {
   const byKey = new Map<string, AlertRecord[]>();
@@ -133,18 +142,9 @@ export function threadsOf(alerts: readonly AlertRecord[]): AlertThread[] {
   const threads: AlertThread[] = [];
   for (const [key, list] of byKey) {
     list.sort(newestFirst);
-    const head = list[0]!;
     const position = key.startsWith('m:');
-    const levels = new Set<AlertLevel>();
-    const shown = list.filter((a) => {
-      if (a === head) {
-        levels.add(a.level);
-        return true;
-      }
-      if (position || levels.has(a.level)) return false;
-      levels.add(a.level);
-      return true;
-    });
+    const head = (position ? list.find((a) => STANDING_RULES.has(a.rule)) : undefined) ?? list[0]!;
+    const shown = position ? positionShown(list, head) : ruleShown(list);
     threads.push({
       key,
       managerId: position ? head.manager_id : null,
@@ -158,7 +158,28 @@ export function threadsOf(alerts: readonly AlertRecord[]): AlertThread[] {
       unacknowledged: list.filter((a) => a.acknowledged_at === null && a.id > 0),
     });
   }
-  return threads.sort((a, b) => newestFirst(a.head, b.head));
+  return threads.sort((a, b) => newestFirst(a.alerts[0]!, b.alerts[0]!));
+}
+
+/** A position's thread as shown folded: its head, then the newest of each other rule after it. */
+function positionShown(list: readonly AlertRecord[], head: AlertRecord): AlertRecord[] {
+  const rules = new Set<Rule>([head.rule]);
+  const news = list.filter((a) => {
+    if (a === head || newestFirst(a, head) >= 0 || rules.has(a.rule)) return false;
+    rules.add(a.rule);
+    return true;
+  });
+  return [head, ...news];
+}
+
+/** A rule's thread as shown folded: the newest of each level. */
+function ruleShown(list: readonly AlertRecord[]): AlertRecord[] {
+  const levels = new Set<AlertLevel>();
+  return list.filter((a) => {
+    if (levels.has(a.level)) return false;
+    levels.add(a.level);
+    return true;
+  });
 }
 
 function newestFirst(a: AlertRecord, b: AlertRecord): number {
