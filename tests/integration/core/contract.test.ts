@@ -483,6 +483,15 @@ describe('contract queries against the Demo network', () => {
     off();
     offMargin();
     expect(m.store.market.count('SUI_USDC')).toBeGreaterThan(0);
+    // A depth read while the stream's book is fresh is that book, the one the page's header was
+    // pushed last (the Markets table's mid then agrees with it), not another moment's read.
+    const streamed = m.store.market.depth('SUI_USDC')!;
+    const lastPushed = pushes.filter((p) => p.depth).at(-1).depth;
+    expect(streamed.depth).toEqual(lastPushed);
+    const read = await m.invoke('depth', { pool: 'SUI_USDC', limit: 1 });
+    expect(read.fetchedAt).toBe(streamed.updatedAt);
+    expect(read.data.bids).toEqual(lastPushed.bids.slice(0, 1));
+    expect(read.data.asks).toEqual(lastPushed.asks.slice(0, 1));
   }, 40_000);
 
   it('fires one alert per threshold crossing, however often risk is refreshed', async () => {

@@ -22,6 +22,12 @@ type ServiceReads =
   | 'activeSupplies'
   | 'activeLoans';
 
+/**
+ * A book the pool stream stored this recently is the stream's latest (an active pool's book changes
+ * several times a second): a depth read takes it instead of the network's.
+ */
+const STREAMED_DEPTH_MS = 5_000;
+
 /** Candles kept per pool and timeframe for offline charts. */
 const CANDLES_CACHED = 5_000;
 
@@ -42,6 +48,18 @@ export function serviceReads(
     holders: (a, s) => through(keyOf('holders', a), () => c.client.holders(a.type, a, s), s),
     pools: (_a, s) => through('pools', () => c.client.pools(s), s),
     depth: async (a, s) => {
+      // The pool's stream open (its page on screen, or the guard's): its book, the one the page's
+      // header shows, for nothing; a read of the service would be another moment's book.
+      const streamed = c.market.depth(a.pool);
+      if (streamed && Date.now() - streamed.updatedAt <= STREAMED_DEPTH_MS) {
+        const limit = a.limit ?? Infinity;
+        const data = {
+          ...streamed.depth,
+          bids: streamed.depth.bids.slice(0, limit),
+          asks: streamed.depth.asks.slice(0, limit),
+        };
+        return { data, source: 'network', fetchedAt: streamed.updatedAt, stale: false };
+      }
       try {
         return await through(keyOf('depth', a), () => c.client.depth(a.pool, a.limit, s), s);
       } catch (err) {
