@@ -122,6 +122,8 @@ export interface CoreEvents {
   streamsChanged: { streams: StreamStatus[] };
   /** A stream received bytes (streams/supervisor.ts): the volumes and the credit meter count them. */
   streamBytes: { streamId: string; bytes: number };
+  /** Of those, a pool's book (streams/pool-stream.ts): the Demo network sends it at its own pace, whatever its speed. */
+  streamPacedBytes: { streamId: string; bytes: number };
   /** The service answered a stream, or a stream could not reach it (streams/supervisor.ts): the link's offline state. */
   streamReached: { reachable: boolean };
   /** The margin stream (re)opened (streams/margin-service.ts): a wake's gap is being read, the blind alarm's sight. */

@@ -49,7 +49,17 @@ export interface CostInputs {
    * and their measured bytes per second (null: not yet). `barred`: open here, but the plan would
    * not open it on the data service (the Demo network's forecast), in a few words why.
    */
-  poolStreams: ReadonlyArray<{ pool: string; rate: number | null; guard?: boolean; barred?: string }>;
+  /**
+   * Pool streams open now: `rate` their bytes a second as measured, `paced` the part of it the Demo
+   * network sends at its own pace whatever its speed (the book, 4 a second: not divided by the speed).
+   */
+  poolStreams: ReadonlyArray<{
+    pool: string;
+    rate: number | null;
+    paced?: number | null;
+    guard?: boolean;
+    barred?: string;
+  }>;
   /**
    * The guard's pool stream (docs/credits.md "In danger: the pool's stream"): what one is assumed
    * to cost an hour until measured, and why the plan never opens one (its streams are the margin
@@ -173,7 +183,8 @@ export function forecast(i: CostInputs): Omit<CreditForecast, 'preview' | 'demo'
   const pools = i.poolStreams.map((p) => ({
     pool: p.pool,
     guard: p.guard === true,
-    perHour: p.rate === null ? null : round(((p.rate * 3600) / KB / speed) * STREAM_CREDITS_PER_KB),
+    perHour:
+      p.rate === null ? null : round((asAtSpeed1(p.rate, p.paced ?? 0, speed) * 3600 * STREAM_CREDITS_PER_KB) / KB),
   }));
   const assumed = i.guardStream?.assumedPerHour ?? null;
   const guardLines: CreditForecast['lines'] = [];
@@ -185,7 +196,9 @@ export function forecast(i: CostInputs): Omit<CreditForecast, 'preview' | 'demo'
       return;
     }
     const hour = measured ?? assumed;
-    const how = hour === null ? '' : `, ${measured === null ? 'assumed until measured' : `measured${atSpeed}`}`;
+    // Its book comes at every checkpoint whatever the speed: only its trades are divided (`asAtSpeed1`).
+    const poolAtSpeed = speed === 1 || !(p.paced ?? 0) ? atSpeed : ` at speed ${speed}, its trades divided by ${speed}`;
+    const how = hour === null ? '' : `, ${measured === null ? 'assumed until measured' : `measured${poolAtSpeed}`}`;
     if (!p.guard) {
       // A page's stream is the trader's doing, open while the page is: per hour, apart from the
       // day's figure (a review's pool page left open in a tab read as 671 % of the Builder plan).
@@ -237,6 +250,17 @@ export function forecast(i: CostInputs): Omit<CreditForecast, 'preview' | 'demo'
     poolStreams: pools,
     reads: i.reads,
   };
+}
+
+/**
+ * A Demo network pool stream's bytes a second as at speed 1: its trades come `speed` times as
+ * often as at speed 1, its book at every checkpoint whatever the speed (SUI_USDC, 60 s each:
+ * 11.3 KB/s at speed 1, 16.1 KB/s at speed 20, the book 240 events at both, the trades 20 and
+ * 271), so only the trades' part is divided.
+ */
+export function asAtSpeed1(rate: number, paced: number, speed: number): number {
+  const book = Math.min(rate, Math.max(0, paced));
+  return book + (rate - book) / speed;
 }
 
 /** "45 s", "5 min", "2.5 h" (shared/format.ts `intervalText`). */

@@ -177,7 +177,12 @@ export class CreditPlan {
     const plan = planOf(s);
     const pools = streams
       .filter((x) => x.id.startsWith('pool:') && x.state === 'open')
-      .map((p) => ({ pool: p.id.slice(5), rate: this.d.volumes.rate(p.id), guard: p.guard === true }));
+      .map((p) => ({
+        pool: p.id.slice(5),
+        rate: this.d.volumes.rate(p.id),
+        paced: this.d.volumes.pacedRate(p.id),
+        guard: p.guard === true,
+      }));
     const inputs = {
       plan: { name: s.plan, plan },
       budget: monthlyBudgetOf(s),

@@ -54,6 +54,7 @@ export class CreditServices {
     });
     d.risk.paceBy(this.plan);
     d.events.on('requestAnswered', ({ specPath }) => this.meter.noteRequest(specPath));
+    d.events.on('streamPacedBytes', ({ streamId, bytes }) => this.volumes.notePaced(streamId, bytes));
     d.events.on('streamBytes', ({ streamId, bytes }) => {
       this.volumes.note(streamId, bytes);
       // Counted where the service bills them.

@@ -10,6 +10,8 @@ const MIN_MEASURED_MS = 60_000;
 interface Volume {
   openedAt: number;
   bytes: number;
+  /** Of `bytes`: those the Demo network sends at a pace of its own, whatever its speed (`notePaced`). */
+  paced: number;
 }
 
 export class StreamVolumes {
@@ -21,8 +23,18 @@ export class StreamVolumes {
   note(id: string, bytes: number): void {
     const now = this.now();
     let v = this.byId.get(id);
-    if (!v) this.byId.set(id, (v = { openedAt: now, bytes: 0 }));
+    if (!v) this.byId.set(id, (v = { openedAt: now, bytes: 0, paced: 0 }));
     if (now - v.openedAt >= WARMUP_MS) v.bytes += bytes;
+  }
+
+  /**
+   * Of the bytes a stream received (`note`), those of events sent at a pace of their own: a pool's
+   * book, which the Demo network sends at every checkpoint (4 a second) whatever its speed, where
+   * its trades come `speed` times as often. Counted by the event's data.
+   */
+  notePaced(id: string, bytes: number): void {
+    const v = this.byId.get(id);
+    if (v && this.now() - v.openedAt >= WARMUP_MS) v.paced += bytes;
   }
 
   /** The stream was closed: its next opening measures afresh. */
@@ -36,5 +48,13 @@ export class StreamVolumes {
     if (!v) return null;
     const steady = this.now() - v.openedAt - WARMUP_MS;
     return steady >= MIN_MEASURED_MS ? v.bytes / (steady / 1000) : null;
+  }
+
+  /** Of `rate`, the bytes per second sent at their own pace (`notePaced`), or null while not known. */
+  pacedRate(id: string): number | null {
+    const v = this.byId.get(id);
+    const all = this.rate(id);
+    if (!v || all === null || v.bytes === 0) return all === null ? null : 0;
+    return all * Math.min(1, v.paced / v.bytes);
   }
 }

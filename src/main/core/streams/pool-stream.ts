@@ -20,6 +20,8 @@ export interface PoolStreamOptions {
   /** How a reconnect's gap was filled (tests, logs). */
   onResume?(verdict: ResumeVerdict): void;
   onData(trades: Trade[], depth: Depth | null): void;
+  /** The bytes of a book's event as received (the credit plan counts them apart: credits/stream-volume.ts). */
+  onBookBytes?(bytes: number): void;
   onError?(err: unknown): void;
   /**
    * The store refused a commit (`reason`, e.g. "cannot write to the store: disk full"), or
@@ -144,6 +146,7 @@ export function poolStream(opts: PoolStreamOptions): { spec: StreamSpec; flush()
           commit.push(t.output);
         }
       } else if (env.type === EVENT_TYPES.depth) {
+        opts.onBookBytes?.(Buffer.byteLength(m.data));
         const d = v.safeParse(DepthSchema, env.data);
         if (d.success) {
           latestDepth = d.output;

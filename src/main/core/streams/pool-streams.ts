@@ -96,6 +96,7 @@ export class PoolStreams {
         ),
       backfill: async (from, to) => (await client().tradesRange(pool, from, to)).trades,
       onData: (trades: Trade[], depth) => this.d.events.emit('poolStreamRead', { pool, trades, depth }),
+      onBookBytes: (bytes) => this.d.events.emit('streamPacedBytes', { streamId: `pool:${pool}`, bytes }),
       onResume: (v) => {
         if (v.kind === 'backfill' && v.why === 'replay-starts-late')
           this.d.log(`pool ${pool}: the service's replay starts after the gap; reading the gap's start over REST`);

@@ -1,5 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { forecast, MARGIN_STREAM_PRIOR_PER_DAY, recordsReadCredits } from '../../../../src/main/core/budget/cost-model';
+import {
+  asAtSpeed1,
+  forecast,
+  MARGIN_STREAM_PRIOR_PER_DAY,
+  recordsReadCredits,
+} from '../../../../src/main/core/budget/cost-model';
 import type { ReadPlan } from '../../../../src/shared/contract';
 import { PLANS } from '../../../../src/shared/credit-prices';
 
@@ -233,6 +238,29 @@ describe('the cost model on the Demo network and under a budget', () => {
         'open while it guards a watched position in danger here; the plan has no stream left for it',
       ],
     ]);
+  });
+
+  it("divides only a pool stream's trades by the speed: its book comes at every checkpoint whatever the speed", () => {
+    // SUI_USDC, measured 60 s each on the Demo network: 11.3 KB/s at speed 1 (40,667 credits an
+    // hour), 16.1 KB/s at speed 20 of which the book ~11.2 KB/s (240 book events in either minute).
+    // Dividing it all by 20 said 2,971 credits an hour beside the guard's assumed 40,000.
+    expect(asAtSpeed1(16.1, 11.2, 20)).toBeCloseTo(11.2 + 4.9 / 20, 9);
+    expect(asAtSpeed1(16.1, 0, 20)).toBeCloseTo(16.1 / 20, 9);
+    expect(asAtSpeed1(11.3, 11, 1)).toBeCloseTo(11.3, 9);
+    // A share past the whole (rounding of what was counted) is the whole.
+    expect(asAtSpeed1(10, 12, 20)).toBe(10);
+    const f = forecast({
+      ...base,
+      marginStreamRate: null,
+      reads: readPlan({}, null),
+      poolStreams: [{ pool: 'SUI_USDC', rate: 16.1 * 1024, paced: 11.2 * 1024 }],
+      guardStream: { assumedPerHour: 40_000, never: null },
+      demoSpeed: 20,
+    });
+    expect(f.poolStreams).toEqual([{ pool: 'SUI_USDC', perHour: Math.round((11.2 + 4.9 / 20) * 3600), guard: false }]);
+    expect(f.lines.find((l) => l.what === 'SUI_USDC pool stream')!.detail).toBe(
+      "open while its page is shown, measured at speed 20, its trades divided by 20; not in the day's total: it closes with the page",
+    );
   });
 
   it('says a barred guard stream once, without a second line that none is open', () => {
