@@ -129,6 +129,8 @@ export class FormatScan {
   knownIds(ids: Iterable<string>): void {
     for (const id of ids) this.ids.add(id.toLowerCase());
   }
+  /** Whole-dollar figures seen in a block of money written by one rule (`data-money-block`). */
+  private readonly blockFigures = new Set<string>();
   /** Every amount written, by its text ("3,757.2372 SUI"), with where it was seen. */
   readonly amounts = new Map<string, Set<string>>();
 
@@ -145,7 +147,11 @@ export class FormatScan {
    * doing nothing), whose money is its own: to the cent whatever its size ("$17,064.12", never
    * "$17,064" beside "$4,015.45").
    */
-  text(where: string, text: string, o: { tooltip?: boolean; zoned?: boolean; position?: boolean } = {}): void {
+  text(
+    where: string,
+    text: string,
+    o: { tooltip?: boolean; zoned?: boolean; position?: boolean; block?: boolean } = {},
+  ): void {
     // A percentage: the number, a narrow no-break space, "%".
     for (const m of text.matchAll(/\d(\s*)%/gu)) {
       this.checked.percent++;
@@ -189,7 +195,11 @@ export class FormatScan {
       this.checked.usd++;
       const digits = m[2]?.length ?? 0;
       const value = Number(`${m[1]!.replace(/,/g, '')}.${m[2] ?? '0'}`);
-      const money = digits === 2 || (digits === 0 && value >= USD_WHOLE_FROM);
+      // In a block of money written by one rule (`data-money-block`: the liquidation map), whole
+      // dollars under $10,000 are its rule's (checked for the block by `columns`), once seen there.
+      if (o.block && digits === 0) this.blockFigures.add(m[0]);
+      const inBlock = digits === 0 && (o.block || this.blockFigures.has(m[0]));
+      const money = digits === 2 || (digits === 0 && (value >= USD_WHOLE_FROM || inBlock));
       if (!money && digits !== usdPriceDigits(value) && !this.priceDigits.includes(digits))
         this.find('usd', where, text, m);
     }
@@ -278,7 +288,11 @@ export class FormatScan {
       if (parent === 'STYLE' || parent === 'SCRIPT') continue;
       const t = n.nodeValue?.trim();
       // A time on the page names its zone, unless its column's heading says it once (data-zone).
-      if (t) this.text(where, t, { zoned: !n.parentElement?.closest('[data-zone]') });
+      if (t)
+        this.text(where, t, {
+          zoned: !n.parentElement?.closest('[data-zone]'),
+          block: n.parentElement?.closest('[data-money-block]') !== null,
+        });
       // A relative time ("12 h ago") carries the absolute one, with its date or clock, in its tooltip.
       if (t && RELATIVE.test(t)) {
         this.checked.relative++;
@@ -313,7 +327,25 @@ export class FormatScan {
    * (the Portfolio's PnL, equity, assets and debt, always to the cent) too.
    */
   columns(where: string, root: PageElement): void {
-    // A strip of totals (the Portfolio's equity, assets, debt, supplied) reads one rule of money, as a column.
+    // A strip of totals (the Portfolio's equity, assets, debt, supplied) reads one rule of money, as
+    // a column; so does a block of money (the liquidation map: its sides, clusters and cascades),
+    // by its largest figure: whole dollars only where one reaches $10,000.
+    for (const block of root.querySelectorAll('[data-money-block]')) {
+      const figures = [
+        ...(block.textContent ?? '').matchAll(/(?<![\d.])\$(\d[\d,]*)(?:\.(\d+))?(?![\d,.]*\d|[KMBT])/gu),
+      ].filter((m) => (m[2]?.length ?? 0) === 0 || m[2]!.length === 2);
+      if (figures.length === 0) continue;
+      this.checked.column++;
+      const whole = figures.filter((m) => m[2] === undefined);
+      const largest = Math.max(...figures.map((m) => Number(m[1]!.replace(/,/g, ''))));
+      if ((whole.length > 0 && whole.length < figures.length) || (whole.length > 0 && largest < USD_WHOLE_FROM))
+        this.findings.push({
+          rule: 'column',
+          where: `${where} (block)`,
+          found: figures.map((m) => m[0]).join(' | '),
+          context: 'one block of money, one rule by its largest figure',
+        });
+    }
     for (const strip of root.querySelectorAll('.totals')) {
       const figures = [
         ...(strip.textContent ?? '').matchAll(/(?<![\d.])\$(\d[\d,]*)(?:\.(\d+))?(?![\d,.]*\d|[KMBT])/gu),

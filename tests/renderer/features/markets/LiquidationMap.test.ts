@@ -75,7 +75,10 @@ describe('the liquidation map on the pool page', () => {
         "A rise to 3.3000 liquidates 2 shorts, 1 of them set off by the others' buying, $497.00 to repay; they buy back 150.0000 SUI, which the 4 ask levels read absorb up to 3.4000.",
       ),
     ]);
-    expect(rows[0]).toMatch(/^Cluster 2\.6000–2\.8000,\s+2 positions:\s+A fall/);
+    // The cluster leads its line with its side and money, the map's money by one rule (cents: every figure under $10,000).
+    expect(rows[0]).toMatch(/^Cluster 2\.6000–2\.8000,\s+2 longs,\s+\$358\.00 to repay:\s+A fall/);
+    // Both of the cluster reached: nothing more said of it.
+    expect(rows[0]).not.toContain("of the cluster's");
     const assumptions = w.get('[data-testid=cascade-assumptions]').text();
     expect(assumptions).toContain('as of its snapshot time');
     expect(assumptions).toContain('no order is added or pulled');
@@ -86,6 +89,23 @@ describe('the liquidation map on the pool page', () => {
       'The walk reads the 5 levels the service sends a side (the ladder beside shows the first 5',
     );
     expect(assumptions).not.toContain('Past the last of them');
+  });
+
+  it('says what the cascade leaves of its cluster where the book absorbs it first', () => {
+    // A deep bid at 2.69 takes the 70 SUI of A (liquidated at 2.70) before B's 2.67 is reached.
+    const deep = mount(LiquidationSummary, {
+      props: {
+        view: VIEW,
+        book: { ...BOOK, bids: [level(2.99, 50), level(2.8, 40), level(2.69, 1_000)] },
+        last: 3,
+        pool: POOL,
+        priceDecimals: 4,
+        loading: false,
+      },
+    });
+    expect(deep.findAll('[data-testid=cascade-row]')[0]!.text()).toContain(
+      "A fall to 2.7000 liquidates 1 long, $180.00 to repay; they sell 70.0000 SUI, which the 3 bid levels read absorb down to 2.6900. 1 of the cluster's 2 is reached; the other 1, past 2.6900, needs a further fall.",
+    );
   });
 
   it('says so when the walk went past the book’s levels, and before the book is there', () => {

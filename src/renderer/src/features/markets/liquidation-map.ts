@@ -8,6 +8,7 @@ import {
   type MapBucket,
   type MapCluster,
 } from '../../../../shared/risk-model';
+import { usdColumnDigits } from '../../../../shared/format';
 import { amount, count, price, usd } from '../../format';
 import type { DepthView } from './depth';
 
@@ -21,9 +22,25 @@ export interface CascadeRow {
 /** Every trader's liquidations are market data, as the book is: never masked. */
 const PUBLIC = { private: false };
 
-/** Money of the pool's quote: dollars for a stablecoin, else the quote asset's amount. */
-export function quoteMoney(value: number, pool: Pool): string {
-  return isStable(pool.quote_asset_symbol) ? usd(value, PUBLIC) : amount(value, pool.quote_asset_symbol, PUBLIC);
+/**
+ * Money of the pool's quote: dollars for a stablecoin, else the quote asset's amount. The map's
+ * money is one block, written by one rule as a table's column is (`mapMoneyDigits`): "$8,461 to
+ * repay" beside "$121,006", never "$8,460.80" beside it.
+ */
+export function quoteMoney(value: number, pool: Pool, digits?: number): string {
+  return isStable(pool.quote_asset_symbol)
+    ? usd(value, { ...PUBLIC, digits })
+    : amount(value, pool.quote_asset_symbol, PUBLIC);
+}
+
+/**
+ * The decimals of every dollar figure of a pool's map (its sides' totals, clusters, cascades): by
+ * its largest, each side's total (`usdColumnDigits`: cents while it is below $10,000).
+ */
+export function mapMoneyDigits(view: LiquidationMapView): number {
+  const total = (side: 'long' | 'short'): number =>
+    view.entries.filter((e) => e.side === side).reduce((a, e) => a + e.repay, 0);
+  return usdColumnDigits([total('long'), total('short')]);
 }
 
 /**
@@ -42,6 +59,7 @@ export function cascadeRows(
   if (!book || last === null) return [];
   const levels = (side: DepthView['bids']): BookLevel[] => side.map((l) => ({ price: l.price, quantity: l.quantity }));
   const rows: CascadeRow[] = [];
+  const digits = mapMoneyDigits(view);
   for (const side of ['long', 'short'] as const) {
     const down = side === 'long';
     const near = view.clusters
@@ -57,7 +75,12 @@ export function cascadeRows(
       const edge = down ? Math.max(...inside.map((e) => e.price)) : Math.min(...inside.map((e) => e.price));
       const trigger = down ? Math.min(edge, last) : Math.max(edge, last);
       const cascade = cascadeAt(view.entries, levels(down ? book.bids : book.asks), trigger, down ? 'down' : 'up');
-      rows.push({ cascade, cluster, text: cascadeText(cascade, pool, priceDecimals) });
+      // Where the book absorbs it before the cluster's far edge, the rest of the cluster holds.
+      const beyond = cascade.exhausted
+        ? 0
+        : inside.filter((e) => (down ? e.price < cascade.priceAfter - eps : e.price > cascade.priceAfter + eps)).length;
+      const text = `${cascadeText(cascade, pool, priceDecimals, digits)}${clusterLeft(cluster, beyond, cascade.priceAfter, priceDecimals)}`;
+      rows.push({ cascade, cluster, text });
     }
   }
   return rows;
@@ -71,7 +94,7 @@ export function cascadeRows(
  * the assumed levels run out too, it says which span did not absorb them, never a made-up price.
  * Those set off by the others' trades are said once, after the count.
  */
-export function cascadeText(c: Cascade, pool: Pool, pd: number): string {
+export function cascadeText(c: Cascade, pool: Pool, pd: number, digits?: number): string {
   const down = c.direction === 'down';
   const who = down ? (c.liquidated === 1 ? 'long' : 'longs') : c.liquidated === 1 ? 'short' : 'shorts';
   const move = `A ${down ? 'fall' : 'rise'} to ${price(c.trigger, pd)}`;
@@ -91,7 +114,19 @@ export function cascadeText(c: Cascade, pool: Pool, pd: number): string {
       : `, which the ${read} absorb ${way} to ${price(c.priceAfter, pd)}`;
   const setOff =
     c.onTheWay > 0 ? `, ${count(c.onTheWay, PUBLIC)} of them set off by the others' ${down ? 'sales' : 'buying'}` : '';
-  return `${move} liquidates ${count(c.liquidated, PUBLIC)} ${who}${setOff}, ${quoteMoney(c.repay, pool)} to repay; they ${trade} ${base}${end}.`;
+  return `${move} liquidates ${count(c.liquidated, PUBLIC)} ${who}${setOff}, ${quoteMoney(c.repay, pool, digits)} to repay; they ${trade} ${base}${end}.`;
+}
+
+/**
+ * What the cascade leaves of its cluster: " 5 of the cluster's 22 are reached; the other 17,
+ * past 3.2083, need a further rise." ('' when it reaches them all). The cluster's count and the
+ * cascade's differ otherwise without a word (the cascade also takes nearer positions at the trigger).
+ */
+function clusterLeft(cluster: MapCluster, beyond: number, after: number, pd: number): string {
+  if (beyond <= 0) return '';
+  const reached = cluster.count - beyond;
+  const further = cluster.side === 'long' ? 'fall' : 'rise';
+  return ` ${count(reached, PUBLIC)} of the cluster's ${count(cluster.count, PUBLIC)} ${reached === 1 ? 'is' : 'are'} reached; the other ${count(beyond, PUBLIC)}, past ${price(after, pd)}, ${beyond === 1 ? 'needs' : 'need'} a further ${further}.`;
 }
 
 /** One bucket's bar on the band (px, from the band's top left), at its price on the candle chart's scale. */
