@@ -57,12 +57,17 @@ export function digestText(facts: DigestFacts, zone?: string): { title: string; 
     const named = f.positions.filter(needsLooking).slice(0, POSITIONS_NAMED);
     const rest = n - named.length;
     if (named.length > 0) {
+      // None read 24 h before (a store younger than a day): said once, in the heading, not on every line.
+      const anyThen = named.some((p) => p.then !== undefined);
+      const brackets = anyThen
+        ? '(24 h before in brackets)'
+        : `(no reading of ${named.length === 1 ? 'it' : 'them'} 24 h ago)`;
       lines.push(
         named.length === n
-          ? `Your ${count(n)} position${n === 1 ? '' : 's'}, valued ${valuedText(f, f.valuedAt)} (24 h before in brackets):`
-          : `To look at, of your ${count(n)} positions, valued ${valuedText(f, f.valuedAt)} (24 h before in brackets):`,
+          ? `Your ${count(n)} position${n === 1 ? '' : 's'}, valued ${valuedText(f, f.valuedAt)} ${brackets}:`
+          : `To look at, of your ${count(n)} positions, valued ${valuedText(f, f.valuedAt)} ${brackets}:`,
       );
-      for (const p of named) lines.push(`• ${positionLine(p)}`);
+      for (const p of named) lines.push(`• ${positionLine(p, anyThen)}`);
     }
     if (rest > 0)
       lines.push(
@@ -147,8 +152,11 @@ function totalsLine(f: DigestFacts): string {
   return `Assets ${usd(assets)}, debt ${usd(debt)}, equity ${usd(assets - debt)}${before}${perDay}.`;
 }
 
-/** "desk: Long 1,000.0000 SUI on SUI_USDC: ratio 1.254 (1.301), distance −10.2 % (−12.5 %), interest …". */
-function positionLine({ label, position: p, then }: DigestPosition): string {
+/**
+ * "desk: Long 1,000.0000 SUI on SUI_USDC: ratio 1.254 (1.301), distance −10.2 % (−12.5 %), interest …";
+ * `othersRead`: some line has a reading 24 h before, so one without it says so.
+ */
+function positionLine({ label, position: p, then }: DigestPosition, othersRead: boolean): string {
   const who = label ?? short(p.owner);
   const was = <T>(v: T | null | undefined, text: (x: T) => string): string =>
     then === undefined ? '' : v === null || v === undefined ? ' (not known)' : ` (${text(v)})`;
@@ -159,8 +167,9 @@ function positionLine({ label, position: p, then }: DigestPosition): string {
       ? 'distance not known'
       : `distance ${distance(p.distance_pct)}${was(then?.distance_pct, distance)}`;
   const level = p.level === 'ok' ? '' : `, ${p.level === 'liquidatable' ? 'liquidatable now' : p.level}`;
-  // No reading 24 h before: said once, not in brackets after each figure.
-  const none = then === undefined ? ' (no reading 24 h ago)' : '';
+  // No reading 24 h before: said once, not in brackets after each figure; where none of the lines
+  // has one, the heading says it instead.
+  const none = then === undefined && othersRead ? ' (no reading 24 h ago)' : '';
   return `${who}: ${positionWords(p)}: ${ratio}, ${dist}${none}${level}; ${interestWords(p)}.`;
 }
 

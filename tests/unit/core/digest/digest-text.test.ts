@@ -92,13 +92,18 @@ describe('the daily digest of a desk', () => {
 });
 
 describe('a position with no reading 24 h before', () => {
-  it('says so once, in plain words', () => {
+  it('says so once, in plain words: on its line beside others read then, in the heading where none was', () => {
     const p = { ...held(1, { ratio: 1.2, distance: -4, level: 'critical' }, -9), then: undefined };
-    const line = digestText(facts([p]), 'UTC')
-      .message.split('\n')
-      .find((l) => l.startsWith('• desk: '))!;
+    const read = held(2, { ratio: 1.19, distance: -3, level: 'critical' }, -9);
+    const mixed = digestText(facts([p, read]), 'UTC').message.split('\n');
+    const line = mixed.find((l) => l.startsWith('• desk: '))!;
     expect(line).toContain('ratio 1.200, distance \u22124.0\u202F% (no reading 24 h ago), critical;');
     expect(line).not.toContain('(no reading)');
+    expect(mixed[1]).toContain('(24 h before in brackets):');
+    // A fresh store (none read a day ago): the heading says it once, no line repeats it.
+    const fresh = digestText(facts([p, { ...read, then: undefined }]), 'UTC').message;
+    expect(fresh.split('\n')[1]).toMatch(/^Your 2 positions, valued .* \(no reading of them 24 h ago\):$/);
+    expect(fresh.match(/no reading/g)).toHaveLength(1);
   });
 });
 
