@@ -30,7 +30,12 @@ describe('the Markets table', () => {
         fetchedAt: readAt[reads++]!,
         stale: false,
       }),
-      candles: () => ({ data: flatCandles(Array(25).fill(3.5), Date.now()), source: 'network', fetchedAt: Date.now(), stale: false }),
+      candles: () => ({
+        data: flatCandles(Array(25).fill(3.5), Date.now()),
+        source: 'network',
+        fetchedAt: Date.now(),
+        stale: false,
+      }),
     });
     setApi(f.api);
     const router = await routerAt('/markets');
