@@ -93,7 +93,7 @@ describe('credits and reads in words', () => {
     const speed = demoSpeedText(300)!;
     expect(speed.split('. ')).toHaveLength(1);
     expect(speed).toBe(
-      "At speed 300 the Demo network's market runs 300 times faster than real time, so its streams deliver 300 times the KB, its wallets act 300 times as often and its prices move about 17 times as far a second (so they are read more often here); the forecast takes all three back to speed 1.",
+      "At speed 300 the Demo network's market runs 300 times faster than real time, so its streams carry 300 times the trades and events (a pool's book still comes 4 times a second), its wallets act 300 times as often and its prices move about 17 times as far a second (so they are read more often here); the forecast takes all three back to speed 1.",
     );
     expect(demoSpeedText(1)).toBeNull();
   });

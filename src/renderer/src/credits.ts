@@ -177,7 +177,7 @@ export function demoSpeedText(speed: number): string | null {
   if (speed === 1) return null;
   const x = Number(speed.toPrecision(3)).toString();
   const far = Number(Math.sqrt(speed).toPrecision(2)).toString();
-  return `At speed ${x} the Demo network's market runs ${x} times faster than real time, so its streams deliver ${x} times the KB, its wallets act ${x} times as often and its prices move about ${far} times as far a second (so they are read more often here); the forecast takes all three back to speed 1.`;
+  return `At speed ${x} the Demo network's market runs ${x} times faster than real time, so its streams carry ${x} times the trades and events (a pool's book still comes 4 times a second), its wallets act ${x} times as often and its prices move about ${far} times as far a second (so they are read more often here); the forecast takes all three back to speed 1.`;
 }
 
 /** The budget's effect on the reads in a few words for the status bar, or null when it has none. */

@@ -207,7 +207,7 @@ describe('the credits panel tells one story with the status bar', () => {
       "The Demo network charges nothing and slows no read for a budget: here SUI every 45 s, WAL every 15 min, the status bar's reads. The lines below are what the data service would read and charge on the Free plan.",
     );
     expect(w.get('[data-testid="forecast-speed"]').text()).toBe(
-      "At speed 20 the Demo network's market runs 20 times faster than real time, so its streams deliver 20 times the KB, its wallets act 20 times as often and its prices move about 4.5 times as far a second (so they are read more often here); the forecast takes all three back to speed 1.",
+      "At speed 20 the Demo network's market runs 20 times faster than real time, so its streams carry 20 times the trades and events (a pool's book still comes 4 times a second), its wallets act 20 times as often and its prices move about 4.5 times as far a second (so they are read more often here); the forecast takes all three back to speed 1.",
     );
     // The figure is the service's at speed 1, paced by the Free plan's budget: inside its day.
     const sentence = w.get('[data-testid="forecast-sentence"]');
