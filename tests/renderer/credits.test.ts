@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { every, PRICE_SOURCE } from '../../src/renderer/src/format';
-import type { ReadPlan } from '../../src/shared/contract';
+import type { CreditForecast, ReadPlan } from '../../src/shared/contract';
 import {
   about,
   demoHereText,
@@ -8,7 +8,10 @@ import {
   forecastSentence,
   pricesText,
   shareText,
+  slowPriceRisks,
 } from '../../src/renderer/src/credits';
+import { position } from './support/manager';
+import { FORECAST } from './support/settings';
 
 describe('credits and reads in words', () => {
   it('intervals as a trader says them, and a forecast rounded to what it is worth', () => {
@@ -100,5 +103,45 @@ describe('credits and reads in words', () => {
 
   it("an exchange price is the exchange's last trade", () => {
     expect(PRICE_SOURCE.exchange).toBe('last exchange trade');
+  });
+});
+
+describe('what the forecast buys a position near liquidation', () => {
+  const near = (symbol: string, side: 'long' | 'short', pct: number, pool: string) => ({
+    ...position(),
+    moving_symbol: symbol,
+    side,
+    distance_pct: pct,
+    pool_name: pool,
+  });
+  const reads = (prices: ReadPlan['prices']): CreditForecast => ({ ...FORECAST, reads: { ...FORECAST.reads, prices } });
+  const read = (symbol: string, everyMs: number | null, slowed: boolean): ReadPlan['prices'][number] => ({
+    symbol,
+    everyMs,
+    slowed,
+    why: '',
+    readAt: null,
+  });
+
+  it('says a price the budget stretched to an hour or more while a position it prices is within 10 % of liquidation', () => {
+    // Review (Free, speed 300): "XBTC price read every 24 h (slowed for the budget)" while a short
+    // XBTC was 7.2 % from liquidation, and the forecast's headline said nothing of it.
+    const f = reads([read('SUI', 45_000, false), read('XBTC', 86_400_000, true), read('WAL', 3_600_000, true)]);
+    const positions = [
+      near('XBTC', 'short', 7.2, 'XBTC_USDC'),
+      near('XBTC', 'short', 9.5, 'XBTC_USDC'),
+      near('SUI', 'long', -1.2, 'SUI_USDC'),
+      near('WAL', 'long', -14, 'WAL_USDC'),
+    ];
+    expect(slowPriceRisks(f, positions)).toEqual([
+      'On the Free plan the XBTC price would be read only every 24 h, while a short on XBTC_USDC is +7.2\u202F% from its liquidation price: a move that size between two reads is seen only at the next. A plan with more credits, or fewer wallets, reads it more often (pick a plan above to preview it).',
+    ]);
+    // Not read at all for the budget: said too. Not slowed, or under an hour: nothing.
+    expect(slowPriceRisks(reads([read('XBTC', null, false)]), positions)[0]).toContain(
+      'the XBTC price would not be read at all (the budget is spent), while a short on XBTC_USDC is +7.2',
+    );
+    expect(slowPriceRisks(reads([read('XBTC', 86_400_000, false), read('SUI', 1_800_000, true)]), positions)).toEqual(
+      [],
+    );
   });
 });

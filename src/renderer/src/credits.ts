@@ -1,6 +1,6 @@
-import type { CreditForecast, CreditUsage, ReadPlan } from '../../shared/contract';
+import type { CreditForecast, CreditUsage, PositionSummary, ReadPlan } from '../../shared/contract';
 import { DAYS_PER_MONTH } from '../../shared/credit-prices';
-import { count, every, pct } from './format';
+import { count, distance, every, pct } from './format';
 
 /** Credits are the app's own spending, not the trader's positions: privacy mode leaves them shown. */
 export const whole = (x: number): string => count(x, { private: false });
@@ -113,6 +113,40 @@ export function poolWaitingText(holders: string[]): string {
       ? 'it stays so on this plan: one with more streams (Builder allows 3) shows this pool live (Settings)'
       : 'the page goes live by itself once a stream is free';
   return `Not streaming: ${why}. The book and trades here are as read when the page opened and do not refresh; ${after}.`;
+}
+
+/** A price read this seldom, stretched for the budget, is said beside a position it prices that is this near. */
+const SLOW_READ_MS = 3_600_000;
+const NEAR_PCT = 10;
+
+/**
+ * The plan's price reads the budget stretched to an hour or more (or stopped) while a watched
+ * position priced in that asset is within 10 % of its liquidation price, one sentence each:
+ * "On the Free plan the XBTC price would be read every 24 h, while Short 0.1200 XBTC on
+ * XBTC_USDC is +7.2 % from its liquidation price: a move that size between two reads is seen only
+ * at the next. …". The forecast's headline is the day's credits; this is what they buy.
+ */
+export function slowPriceRisks(f: CreditForecast, positions: Iterable<PositionSummary>): string[] {
+  const near = [...positions].filter(
+    (p) => p.moving_symbol !== null && p.distance_pct !== null && Math.abs(p.distance_pct) <= NEAR_PCT,
+  );
+  const out: string[] = [];
+  for (const r of f.reads.prices) {
+    if (!r.slowed && r.everyMs !== null) continue;
+    if (r.everyMs !== null && r.everyMs < SLOW_READ_MS) continue;
+    const nearest = near
+      .filter((p) => p.moving_symbol === r.symbol)
+      .sort((a, b) => Math.abs(a.distance_pct!) - Math.abs(b.distance_pct!))[0];
+    if (!nearest) continue;
+    const side = nearest.side === 'short' ? 'short' : nearest.side === 'long' ? 'long' : 'position';
+    const pool = nearest.pool_name ? ` on ${nearest.pool_name}` : '';
+    const often =
+      r.everyMs === null ? 'not be read at all (the budget is spent)' : `be read only every ${every(r.everyMs)}`;
+    out.push(
+      `On the ${f.planLabel} plan the ${r.symbol} price would ${often}, while a ${side}${pool} is ${distance(nearest.distance_pct)} from its liquidation price: a move that size between two reads is seen only at the next. A plan with more credits, or fewer wallets, reads it more often (pick a plan above to preview it).`,
+    );
+  }
+  return out;
 }
 
 /** One price read as the guard schedules it: "SUI price read every 5 min: far from liquidation". */
