@@ -15,6 +15,7 @@ import { fakeApi } from '../../../support/fake-api';
 import { routerAt } from '../../support/router';
 import { T0, MIN, alert, BURST } from '../../support/alerts';
 import { settle } from '../../support/timing';
+import { position } from '../../support/manager';
 
 beforeEach(() => setActivePinia(createPinia()));
 
@@ -61,6 +62,25 @@ describe('the Alerts page', () => {
     expect(usdc.get('.subject').text()).toBe('USDC borrow rate');
     expect(usdc.get('[data-testid="alert-open-pools"]').attributes('href')).toBe('#/margin');
     expect(usdc.get('[data-testid="alert-fold"]').text()).toBe('+1 earlier');
+    w.unmount();
+  });
+
+  it("says beside a position's thread where it stands now: a Critical alert's position back at Warning", async () => {
+    // Review (speed 20): a thread headed "Critical 1.160" while the Portfolio showed 1.193 Warning;
+    // improving from Critical to Warning raises no alert, so the thread alone kept saying Critical.
+    const now = { ...position({ id: '0xaaa1' }), risk_ratio: 1.193, level: 'warning' as const };
+    const { w } = mountAlerts([alert(1, { level: 'critical', title: 'Critical — 1.160' })], {
+      portfolio: () => ({
+        data: { wallets: [{ owner: '0xo1', positions: [now] }], prices: [], computed_at: T0 },
+        source: 'network',
+        fetchedAt: T0,
+        stale: false,
+      }),
+    });
+    await settle();
+    const thread = threadOf(w, 'm:0xaaa1');
+    expect(thread.classes()).toContain('critical');
+    expect(thread.get('[data-testid="alert-thread-now"]').text()).toMatch(/^now 1\.193\s+Warning/);
     w.unmount();
   });
 
