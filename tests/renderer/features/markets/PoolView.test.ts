@@ -253,7 +253,7 @@ describe('the pool page: watched positions on the price chart', () => {
     expect(rows[2]!.text()).toMatch(
       new RegExp(
         `^Short 0xab1211…11ef Liq 3\\.1373 \\${distance(short.distance_pct)}, off the chart Break-even 2\\.\\d{4} ` +
-          `moved by the liquidation at ${time(NOW - 3_600_000)} off the chart$`,
+          `moved by the liquidation at ${time(NOW - 3_600_000)}, off the chart$`,
       ),
     );
     expect(w.get('[data-testid="pool-position-lines"]').text()).toContain(
