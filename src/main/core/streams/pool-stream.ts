@@ -48,12 +48,19 @@ export function poolStream(opts: PoolStreamOptions): { spec: StreamSpec; flush()
   let resume: { lastMs: number; openedAt: number; timer: NodeJS.Timeout } | undefined;
   /** A write the store refused, kept to be tried again before the next connect. */
   let failed: { trades: Trade[]; streamId: string | undefined; depth: Depth | null; reason: string } | null = null;
+  /**
+   * Flushed: the stream was removed, or the app is closing and the store closes next. What comes
+   * after (an event parsed from a chunk already read, a backfill answering late) is not written: a
+   * write then failed with "The database connection is not open" at every shutdown. The next
+   * stream of the pool reads it again from the stored cursor.
+   */
+  let ended = false;
   const store = (trades: Trade[], streamId: string | undefined, depth: Depth | null): void => {
     if (trades.length > 0) opts.repo.addTrades(opts.pool, trades, streamId);
     if (depth) opts.repo.setDepth(opts.pool, depth);
   };
   const write = (trades: Trade[], depth: Depth | null): void => {
-    if (failed !== null) return; // read after the failure: it comes again after the reconnect
+    if (failed !== null || ended) return; // read after the failure: it comes again after the reconnect
     try {
       store(trades, lastStreamId, depth);
     } catch (err) {
@@ -85,15 +92,19 @@ export function poolStream(opts: PoolStreamOptions): { spec: StreamSpec; flush()
     resume = undefined;
     commit.flush();
     flushDepthOnly();
+    ended = true;
   };
   const backfill = (fromSec: number, toSec: number): void => {
     opts
       .backfill(fromSec, toSec)
       .then((trades) => {
+        if (ended) return;
         const added = opts.repo.addTrades(opts.pool, trades);
         if (added > 0) opts.onData(trades, null);
       })
-      .catch((err: unknown) => opts.onError?.(err));
+      .catch((err: unknown) => {
+        if (!ended) opts.onError?.(err);
+      });
   };
   const settle = (firstTradeMs: number | undefined): void => {
     if (!resume) return;
@@ -130,7 +141,7 @@ export function poolStream(opts: PoolStreamOptions): { spec: StreamSpec; flush()
       return null;
     },
     onEvent: (m: EventSourceMessage) => {
-      if (failed !== null) return;
+      if (failed !== null || ended) return;
       let msg: unknown;
       try {
         msg = opts.naming().toSpec(JSON.parse(m.data));
