@@ -1,6 +1,7 @@
 import { PacedTimer } from './paced-timer';
 import type { ActiveLoan, MarginManager } from '../../../shared/api';
 import { ESTIMATED_CREDITS } from '../../../shared/credit-prices';
+import type { PositionSummary } from '../../../shared/contract';
 import type { LiquidationMapView } from '../../../shared/liquidation-map';
 import {
   bucketsOf,
@@ -42,6 +43,12 @@ export interface LiquidationMapDeps {
   storeHealth: Pick<StoreHealth, 'note'>;
   /** The trader's own managers (the watched wallets'): marked on the map. */
   own: () => ReadonlyMap<string, string>;
+  /**
+   * The watched positions with debt as last valued (risk-refresh.ts): on the map at their
+   * liquidation price now, in place of the last read's (a partial liquidation since moved it, or
+   * left it out until the next read while the position is still open).
+   */
+  valued?: () => readonly PositionSummary[];
   /** How often to read now: the plan in force (paced by the budget); null: not planned yet. */
   intervalMs: () => number | null;
   canRun: () => boolean;
@@ -140,11 +147,23 @@ export class LiquidationMapWatch {
   view(pool: string, tick: number | null): LiquidationMapView {
     const read = this.d.repo().lastRead();
     const own = this.d.own();
-    const entries = this.d
-      .repo()
-      .entries(pool)
-      .map((e) => ({ ...e, own: own.has(e.manager_id) }));
-    return viewOf(pool, entries, tick, read, this.everyMs(), this.d.repo().liquidatedSince(pool));
+    const fresh = new Map<string, MapEntry>();
+    for (const p of this.d.valued?.() ?? []) {
+      if (p.pool_name !== pool) continue;
+      const h = { base: p.base_amount, quote: p.quote_amount, debtBase: p.debt_base, debtQuote: p.debt_quote };
+      const e = mapEntryOf(p.manager_id, h, p.risk_params, own.has(p.manager_id));
+      if (e) fresh.set(p.manager_id, e);
+    }
+    const stored = this.d.repo().entries(pool);
+    const kept = new Set(stored.map((e) => e.manager_id));
+    const entries = [
+      ...stored.filter((e) => !fresh.has(e.manager_id)).map((e) => ({ ...e, own: own.has(e.manager_id) })),
+      ...fresh.values(),
+    ].sort((a, b) => a.price - b.price);
+    // A watched position the last read has not (liquidated since, in part) is on the map again.
+    const back = [...fresh.keys()].filter((id) => !kept.has(id)).length;
+    const left = Math.max(0, this.d.repo().liquidatedSince(pool) - back);
+    return viewOf(pool, entries, tick, read, this.everyMs(), left);
   }
 
   private every(): number {

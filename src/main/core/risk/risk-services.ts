@@ -157,6 +157,7 @@ export class RiskServices {
       repo: () => d.store.liquidationMap,
       storeHealth: d.storeHealth,
       own: () => d.watch.managers,
+      valued: () => this.refresh.positions().map((g) => g.position),
       intervalMs: () => this.schedule.liquidationsIntervalMs(),
       canRun: () => link.mayAsk() && !link.offline,
       log: d.log,

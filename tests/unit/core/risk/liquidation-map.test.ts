@@ -20,6 +20,7 @@ import { LiquidationMapRepo } from '../../../../src/main/core/store/liquidation-
 import { migrate } from '../../../../src/main/core/store/migrations';
 import { StoreHealth } from '../../../../src/main/core/store/store-health';
 import type { ActiveLoan, Pool } from '../../../../src/shared/api';
+import type { PositionSummary } from '../../../../src/shared/contract';
 import { PLANS } from '../../../../src/shared/credit-prices';
 import { PRIOR_DAILY_VOL } from '../../../../src/main/core/risk/volatility';
 import { suiLong } from '../../../support/positions';
@@ -119,7 +120,7 @@ describe("the liquidation map's read", () => {
     db.close();
   });
 
-  function watchWith(intervalMs: () => number | null, nested = true) {
+  function watchWith(intervalMs: () => number | null, nested = true, valued?: () => PositionSummary[]) {
     const calls: string[] = [];
     const page = <T>(items: T[], page: number) => ({
       items: items.slice(page * 50, page * 50 + 50),
@@ -149,6 +150,7 @@ describe("the liquidation map's read", () => {
       repo: () => repo,
       storeHealth: { note: () => {} },
       own: () => new Map([['m3', '0xowner']]),
+      valued,
       intervalMs,
       canRun: () => true,
       log: () => {},
@@ -224,6 +226,35 @@ describe("the liquidation map's read", () => {
     expect(repo.lastRead()!.readAt).toBe(readAt + HOUR);
     expect(watch.view('SUI_USDC', 0.0001)).toMatchObject({ liquidated: 0, entries: expect.any(Array) });
     expect(watch.view('SUI_USDC', 0.0001).entries).toHaveLength(120);
+    watch.close();
+  });
+
+  it('keeps a watched position on the map at its liquidation price now, after a partial liquidation', async () => {
+    // Review (WAL_USDC, speed 300): "Below the price: 1 longs" while the chart showed four of the
+    // trader's own longs below it, partly liquidated since the read and so left out of the map.
+    let valued: PositionSummary[] = [];
+    const bus = new EventBus<CoreEvents>();
+    const { watch, repo } = watchWith(
+      () => HOUR,
+      true,
+      () => valued,
+    );
+    bus.on('managersLiquidated', ({ liquidations }) => watch.onLiquidated(liquidations));
+    watch.start();
+    await vi.advanceTimersByTimeAsync(0);
+    const readAt = repo.lastRead()!.readAt;
+    bus.emit('managersLiquidated', { liquidations: [{ manager_id: 'm3', at: readAt + 60_000 }] });
+    expect(watch.view('SUI_USDC', 0.0001).entries.map((e) => e.manager_id)).not.toContain('m3');
+    // Valued after its partial liquidation: 1,000 SUI against 1,250 USDC, liquidated at 1.4063.
+    valued = [{ ...suiLong({}, 1.6), manager_id: 'm3', pool_name: 'SUI_USDC', debt_quote: 1_250 }];
+    const view = watch.view('SUI_USDC', 0.0001);
+    const m3 = view.entries.find((e) => e.manager_id === 'm3')!;
+    expect(m3).toMatchObject({ own: true, side: 'long' });
+    expect(m3.price).toBeCloseTo((1.125 * 1_250) / 1_000, 9);
+    // It is no longer counted as left out; the others' entries are the read's.
+    expect(view.liquidated).toBe(0);
+    expect(view.entries).toHaveLength(120);
+    expect(view.entries.map((e) => e.price)).toEqual([...view.entries.map((e) => e.price)].sort((a, b) => a - b));
     watch.close();
   });
 
