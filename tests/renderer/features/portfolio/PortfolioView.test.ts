@@ -9,7 +9,7 @@ import { fakeApi } from '../../../support/fake-api';
 import { routerAt } from '../../support/router';
 import { time } from '../../../../src/renderer/src/format';
 import { positionsToCsv } from '../../../../src/renderer/src/features/portfolio/csv';
-import type { PortfolioSummary } from '../../../../src/shared/contract';
+import type { PortfolioSummary, PositionSummary } from '../../../../src/shared/contract';
 import {
   LONG_DEEP,
   LONG_SUI,
@@ -246,6 +246,43 @@ describe('the Portfolio: one row per position, every figure agreeing, and price 
     const valued = w.get('[data-testid="valued-at"]');
     expect(valued.attributes('data-valued-at')).toBe(String(NOW + 5_000));
     expect(valued.text()).toMatch(/^valued \d{1,2}:\d\d:\d\d\s[AP]M UTC$/);
+    w.unmount();
+  });
+});
+
+describe("the Portfolio's order under the pointer", () => {
+  it('keeps the rows in their places while the pointer is on them, and follows the risk once it leaves', async () => {
+    // Review (speed 300): 5 reorders in 18 s, another manager sliding under the cursor.
+    const router = await routerAt('/portfolio');
+    const f = fakeApi({
+      settings: () => SETTINGS,
+      watchList: () => [{ owner: '0xowner', label: 'Desk', added_at: 0 }],
+      portfolio: () => ({ data: SUMMARY, source: 'network', fetchedAt: NOW, stale: false }),
+      walletNfts: () => ({ data: { items: [], isLastPage: true }, source: 'network', fetchedAt: NOW, stale: false }),
+    });
+    setApi(f.api);
+    const w = mount(PortfolioView, { attachTo: document.body, global: { plugins: [router] } });
+    await settle();
+    const ids = () => w.findAll('[data-testid="position-row"]').map((r) => r.attributes('data-manager'));
+    expect(ids()).toEqual(['0xdeep', '0xshort', '0xlong']);
+    const held = () => w.get('[data-testid="order-held"]').classes().includes('shown');
+    expect(held()).toBe(false);
+    await w.get('[data-testid="wallet-cards"]').trigger('pointerenter');
+    expect(held()).toBe(true);
+    // The next valuation puts the long first, and a new position comes: the rows stay, the new one after them.
+    const [deep, short, long] = WALLET.positions as [PositionSummary, PositionSummary, PositionSummary];
+    const fresh = { ...long, manager_id: '0xnew' };
+    const next = (computed_at: number): PortfolioSummary => ({
+      ...SUMMARY,
+      wallets: [{ ...WALLET, positions: [fresh, long, short, deep] }],
+      computed_at,
+    });
+    f.push('risk', { readings: [], portfolio: next(NOW + 5_000) });
+    await settle();
+    expect(ids()).toEqual(['0xdeep', '0xshort', '0xlong', '0xnew']);
+    await w.get('[data-testid="wallet-cards"]').trigger('pointerleave');
+    expect(ids()).toEqual(['0xnew', '0xlong', '0xshort', '0xdeep']);
+    expect(held()).toBe(false);
     w.unmount();
   });
 });
