@@ -275,6 +275,14 @@ describe('the liquidation map on the pool page', () => {
       expect(l.bars[i]!.y + l.bars[i]!.height).toBeLessThanOrEqual(l.bars[i - 1]!.y + 1e-6);
     // The largest bucket (the 90,000 short) reaches the bars' room; the now label's lane is past every bar and mark.
     expect(Math.max(...l.bars.map((b) => b.long + b.short))).toBeCloseTo(l.barsPx, 6);
+    // By the square root of the money: a bucket repaying a quarter of the largest is half as long.
+    const most = Math.max(...l.bars.map((b) => b.bucket.long.repay + b.bucket.short.repay));
+    for (const b of l.bars) {
+      const money = b.bucket.long.repay + b.bucket.short.repay;
+      expect(b.long + b.short).toBeCloseTo(Math.max(1, Math.sqrt(money / most) * l.barsPx), 6);
+      // The longs' and the shorts' shares of the bar are their shares of the money.
+      expect(b.long / (b.long + b.short)).toBeCloseTo(b.bucket.long.repay / money, 6);
+    }
     expect(l.laneX).toBeGreaterThanOrEqual(l.barsPx + BAND_MARK_PX);
     expect(l.now!.y).toBeCloseTo(yOf(3.23), 6);
     expect(l.now!.labelY).toBeCloseTo(yOf(3.23), 6);

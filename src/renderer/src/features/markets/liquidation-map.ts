@@ -178,8 +178,8 @@ export const BAND_MARK_PX = 9;
 
 /**
  * The liquidation band laid on the candle chart's price scale (`axis`, its min and max): a
- * horizontal bar per bucket holding positions, at its bucket's prices, as long as what they would
- * repay (longs then shorts), against the largest bucket in view; buckets beyond the scale are
+ * horizontal bar per bucket holding positions, at its bucket's prices, as long as the square root
+ * of what they would repay (longs then shorts), against the largest bucket in view; buckets beyond the scale are
  * left off and counted above and below. The price now's label stands in a lane no bar reaches.
  */
 export function bandLayout(
@@ -208,8 +208,13 @@ export function bandLayout(
     } else inView.push(b);
   }
   const most = Math.max(0, ...inView.map((b) => b.long.repay + b.short.repay));
-  const lengthOf = (repay: number): number => (repay > 0 && most > 0 ? Math.max(1, (repay / most) * barsPx) : 0);
+  // By the square root of what a bucket repays against the largest: one $2.9M position flattened a
+  // $309,451 cluster into a sliver under a linear scale (a bar 4 times the money is twice as long).
+  const lengthOf = (total: number): number =>
+    total > 0 && most > 0 ? Math.max(1, Math.sqrt(total / most) * barsPx) : 0;
   const bars = inView.map((b): BandBar => {
+    const total = b.long.repay + b.short.repay;
+    const length = lengthOf(total);
     const top = yOf(Math.min(b.high, axis.max));
     const bottom = yOf(Math.max(b.low, axis.min));
     const height = Math.max(1, bottom - top - 1);
@@ -218,8 +223,9 @@ export function bandLayout(
       y: top + (bottom - top - height) / 2,
       height,
       mid: yOf((b.low + b.high) / 2),
-      long: lengthOf(b.long.repay),
-      short: lengthOf(b.short.repay),
+      // The bar's length shared by the longs' and the shorts' money.
+      long: total > 0 ? (length * b.long.repay) / total : 0,
+      short: total > 0 ? (length * b.short.repay) / total : 0,
       own: b.own.length > 0,
     };
   });
