@@ -192,7 +192,10 @@ export function forecast(i: CostInputs): Omit<CreditForecast, 'preview' | 'demo'
     const measured = pools[k]!.perHour;
     const open = p.guard ? 'open while it guards a watched position in danger' : 'open while its page is shown';
     if (p.barred !== undefined) {
-      lines.push({ what: `${p.pool} pool stream`, perDay: 0, detail: `${open} here; ${p.barred}` });
+      // What it would cost where the plan holds it, as measured here: the figure a trader choosing a plan looks for.
+      const would =
+        measured === null ? '' : ` (where a plan holds it: about ${countText(measured, CORE_LOCALE)} credits an hour)`;
+      lines.push({ what: `${p.pool} pool stream`, perDay: 0, detail: `${open} here; ${p.barred}${would}` });
       return;
     }
     const hour = measured ?? assumed;

@@ -42,7 +42,7 @@ describe('the Settings view: plan and credits', () => {
       ['Margin records (loans, deposits, supplies)', '1,064', 'every 3.0 h, 40 credits a read (2 wallets)'],
     ]);
     expect(w.get('[data-testid="forecast-pools"]').text()).toBe(
-      "A pool's page opens its pool's stream while it is shown, at 1 credit per KB received: its line says what it costs an hour, apart from the day's total. A stream the guard holds for a position in danger is counted as if it stayed open all day.",
+      "A pool's page opens its pool's stream while it is shown, where the plan has a stream for it, at 1 credit per KB received: its line says what it costs an hour (from 3 minutes after it opens, once measured), apart from the day's total. A stream the guard holds for a position in danger is counted as if it stayed open all day.",
     );
     expect(f.calls.filter(([m]) => m === 'creditForecast')).toHaveLength(1);
     w.unmount();

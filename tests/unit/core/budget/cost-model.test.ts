@@ -235,7 +235,8 @@ describe('the cost model on the Demo network and under a budget', () => {
       [
         'DEEP_USDC pool stream',
         0,
-        'open while it guards a watched position in danger here; the plan has no stream left for it',
+        // What it would cost where a plan holds it, as measured here: the figure a trader choosing a plan looks for.
+        'open while it guards a watched position in danger here; the plan has no stream left for it (where a plan holds it: about 1,800 credits an hour)',
       ],
     ]);
   });
