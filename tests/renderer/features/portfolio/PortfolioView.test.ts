@@ -248,20 +248,10 @@ describe('the Portfolio: one row per position, every figure agreeing, and price 
     expect(valued.text()).toMatch(/^valued \d{1,2}:\d\d:\d\d\s[AP]M UTC$/);
     w.unmount();
   });
-});
 
-describe("the Portfolio's order under the pointer", () => {
   it('keeps the rows in their places while the pointer is on them, and follows the risk once it leaves', async () => {
     // Review (speed 300): 5 reorders in 18 s, another manager sliding under the cursor.
-    const router = await routerAt('/portfolio');
-    const f = fakeApi({
-      settings: () => SETTINGS,
-      watchList: () => [{ owner: '0xowner', label: 'Desk', added_at: 0 }],
-      portfolio: () => ({ data: SUMMARY, source: 'network', fetchedAt: NOW, stale: false }),
-      walletNfts: () => ({ data: { items: [], isLastPage: true }, source: 'network', fetchedAt: NOW, stale: false }),
-    });
-    setApi(f.api);
-    const w = mount(PortfolioView, { attachTo: document.body, global: { plugins: [router] } });
+    const { f, w } = mountPortfolio();
     await settle();
     const ids = () => w.findAll('[data-testid="position-row"]').map((r) => r.attributes('data-manager'));
     expect(ids()).toEqual(['0xdeep', '0xshort', '0xlong']);
