@@ -57,6 +57,10 @@ const BOOK: DepthView = {
   spreadPct: 0.67,
 };
 
+/** The map's words beside `book`, the price now at 3. */
+const summaryOn = (book: DepthView) =>
+  mount(LiquidationSummary, { props: { view: VIEW, book, last: 3, pool: POOL, priceDecimals: 4, loading: false } });
+
 describe('the liquidation map on the pool page', () => {
   it('says each cascade with its figures, the trader’s own, and its assumptions', () => {
     const w = mount(LiquidationSummary, {
@@ -93,32 +97,14 @@ describe('the liquidation map on the pool page', () => {
 
   it('says what the cascade leaves of its cluster where the book absorbs it first', () => {
     // A deep bid at 2.69 takes the 70 SUI of A (liquidated at 2.70) before B's 2.67 is reached.
-    const deep = mount(LiquidationSummary, {
-      props: {
-        view: VIEW,
-        book: { ...BOOK, bids: [level(2.99, 50), level(2.8, 40), level(2.69, 1_000)] },
-        last: 3,
-        pool: POOL,
-        priceDecimals: 4,
-        loading: false,
-      },
-    });
+    const deep = summaryOn({ ...BOOK, bids: [level(2.99, 50), level(2.8, 40), level(2.69, 1_000)] });
     expect(deep.findAll('[data-testid=cascade-row]')[0]!.text()).toContain(
       "A fall to 2.7000 liquidates 1 long, $180.00 to repay; they sell 70.0000 SUI, which the 3 bid levels read absorb down to 2.6900. 1 of the cluster's 2 is reached; the other 1, past 2.6900, needs a further fall.",
     );
   });
 
   it('says so when the walk went past the book’s levels, and before the book is there', () => {
-    const far = mount(LiquidationSummary, {
-      props: {
-        view: VIEW,
-        book: { ...BOOK, bids: BOOK.bids.slice(0, 2) },
-        last: 3,
-        pool: POOL,
-        priceDecimals: 4,
-        loading: false,
-      },
-    });
+    const far = summaryOn({ ...BOOK, bids: BOOK.bids.slice(0, 2) });
     // Two bids (2.99, 2.80): 2 assumed levels at most past them, 45 each, 0.19 apart (2.61, 2.42);
     // A's 70 and B's 70 (set off at 2.61) are 140 into 90: the book read cannot absorb them.
     expect(far.findAll('[data-testid=cascade-row]')[0]!.text()).toContain(
@@ -128,16 +114,7 @@ describe('the liquidation map on the pool page', () => {
       'Past the last of them (or past the cluster, where the move itself went beyond them) the book is taken',
     );
     // Three bids (2.99, 2.80, 2.75): assumed 2.63, 2.51, 2.39, 63.33 each; 140 absorbed at 2.39, on assumed depth.
-    const assumed = mount(LiquidationSummary, {
-      props: {
-        view: VIEW,
-        book: { ...BOOK, bids: [level(2.99, 50), level(2.8, 40), level(2.75, 100)] },
-        last: 3,
-        pool: POOL,
-        priceDecimals: 4,
-        loading: false,
-      },
-    });
+    const assumed = summaryOn({ ...BOOK, bids: [level(2.99, 50), level(2.8, 40), level(2.75, 100)] });
     expect(assumed.findAll('[data-testid=cascade-row]')[0]!.text()).toContain(
       'they sell 140.0000 SUI. The 3 bid levels read end at 2.7500; taken on from 2.6300 as deep as they are on average, the book absorbs them down to 2.3900.',
     );
